@@ -1,0 +1,117 @@
+import { contract, type EndpointName, type RequestOf, type ResponseOf } from './contract';
+import { ErrorBody } from './schemas';
+
+/**
+ * The one typed API client both apps use. Every failure becomes an ApiError whose message is
+ * meant for a person: the server's own message when it sent one, otherwise the generic
+ * network messages of spec section 8. Unlike the old system (spec section 9: "Default
+ * timeout: none"), every call has a time-out.
+ */
+
+export const DEFAULT_TIMEOUT_MS = 15_000;
+
+export type ApiErrorKind = 'network' | 'timeout' | 'aborted' | 'http' | 'invalid-response';
+
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly kind: ApiErrorKind,
+    readonly status?: number,
+    readonly fields?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export interface ClientOptions {
+  /** Origin the /api paths are relative to; '' means the page's own origin. */
+  baseUrl?: string;
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  accessToken?: string | null;
+  timeoutMs?: number;
+}
+
+export type ApiClient = <N extends EndpointName>(
+  name: N,
+  body: RequestOf<N> | FormData,
+  options?: CallOptions,
+) => Promise<ResponseOf<N>>;
+
+export function createApiClient(options: ClientOptions = {}): ApiClient {
+  const baseUrl = options.baseUrl ?? '';
+  const defaultTimeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const doFetch = options.fetch ?? ((...args: Parameters<typeof fetch>) => fetch(...args));
+
+  return async (name, body, callOptions = {}) => {
+    const entry = contract[name];
+    const timeoutMs = callOptions.timeoutMs ?? defaultTimeout;
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs);
+    const onOuterAbort = () => controller.abort();
+    callOptions.signal?.addEventListener('abort', onOuterAbort, { once: true });
+
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (callOptions.accessToken) headers.authorization = `Bearer ${callOptions.accessToken}`;
+    const isForm = typeof FormData !== 'undefined' && body instanceof FormData;
+    if (!isForm) headers['content-type'] = 'application/json';
+
+    let response: Response;
+    try {
+      response = await doFetch(`${baseUrl}${entry.path}`, {
+        method: 'POST',
+        headers,
+        body: isForm ? (body as FormData) : JSON.stringify(body ?? {}),
+        credentials: 'same-origin',
+        signal: controller.signal,
+      });
+    } catch (error) {
+      if (timedOut) throw new ApiError(`timeout of ${timeoutMs} ms exceeded`, 'timeout');
+      if (controller.signal.aborted) throw new ApiError('Request aborted', 'aborted');
+      throw new ApiError(
+        'Network Error: the server could not be reached. Check your connection and try again.',
+        'network',
+        undefined,
+        undefined,
+      );
+    } finally {
+      clearTimeout(timer);
+      callOptions.signal?.removeEventListener('abort', onOuterAbort);
+    }
+
+    const text = await response.text().catch(() => '');
+    let json: unknown = undefined;
+    if (text) {
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = undefined;
+      }
+    }
+
+    if (response.status < 200 || response.status > 299) {
+      const parsed = ErrorBody.safeParse(json);
+      const message = parsed.success ? parsed.data.message : `Request failed with status code ${response.status}`;
+      throw new ApiError(message, 'http', response.status, parsed.success ? parsed.data.fields : undefined);
+    }
+
+    const result = entry.response.safeParse(json);
+    if (!result.success) {
+      throw new ApiError(
+        'The server sent an answer this page does not understand. Reload the page and try again.',
+        'invalid-response',
+        response.status,
+      );
+    }
+    return result.data as ResponseOf<typeof name>;
+  };
+}

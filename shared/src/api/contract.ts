@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import {
+  AuthResponse,
+  CheckAuthRequest,
+  Credentials,
+  EmptyRequest,
+  IdRequest,
+  LoginRequest,
+  LogoutRequest,
+  OkResponse,
+  UserProfile,
+} from './schemas';
+
+/**
+ * The API contract: one entry per /api call of spec section 7 (plus logout), all POST.
+ * The handlers validate with these schemas, the apps' client is typed by them, and the
+ * route table in functions/src/routes.ts maps the implemented ones to handler modules.
+ */
+
+export type Role = 'public' | 'member' | 'admin';
+
+export interface Endpoint<Req extends z.ZodType = z.ZodType, Res extends z.ZodType = z.ZodType> {
+  path: `/api/${string}`;
+  role: Role;
+  /** How the body arrives: JSON, or multipart/form-data (file uploads). */
+  body: 'json' | 'multipart';
+  request: Req;
+  response: Res;
+}
+
+const endpoint = <Req extends z.ZodType, Res extends z.ZodType>(
+  path: `/api/${string}`,
+  role: Role,
+  request: Req,
+  response: Res,
+  body: 'json' | 'multipart' = 'json',
+): Endpoint<Req, Res> => ({ path, role, body, request, response });
+
+/**
+ * Answers of calls whose shape a later issue settles are kept open here (`Pending`) rather than
+ * guessed; the entry exists so the path and role are fixed in one place from the start.
+ */
+const Pending = z.unknown();
+
+export const contract = {
+  signup: endpoint('/api/signup', 'public', Credentials, AuthResponse),
+  login: endpoint('/api/login', 'public', LoginRequest, AuthResponse),
+  checkAuth: endpoint('/api/checkAuth', 'public', CheckAuthRequest, AuthResponse),
+  logout: endpoint('/api/logout', 'public', LogoutRequest, OkResponse),
+
+  createPayoutAccount: endpoint('/api/createPayoutAccount', 'member', z.unknown(), z.object({ user: UserProfile })),
+  getPaymentIntent: endpoint('/api/getPaymentIntent', 'member', z.unknown(), Pending),
+  addPayoutMethod: endpoint('/api/addPayoutMethod', 'member', z.unknown(), z.object({ user: UserProfile })),
+  getExternalAccounts: endpoint('/api/getExternalAccounts', 'member', z.unknown(), Pending),
+  verifyEmail: endpoint('/api/verifyEmail', 'member', z.unknown(), Pending),
+  searchAddress: endpoint('/api/searchAddress', 'member', z.unknown(), Pending),
+
+  products: endpoint('/api/products', 'admin', z.unknown(), Pending, 'multipart'),
+  approveProduct: endpoint('/api/approveProduct', 'admin', IdRequest, Pending),
+  banProduct: endpoint('/api/banProduct', 'admin', IdRequest, Pending),
+  getUnApprovedProducts: endpoint('/api/getUnApprovedProducts', 'admin', z.unknown(), Pending),
+  getApprovedProducts: endpoint('/api/getApprovedProducts', 'member', z.unknown(), Pending),
+  getApprovedProduct: endpoint('/api/getApprovedProduct', 'member', IdRequest, Pending),
+
+  addOrder: endpoint('/api/addOrder', 'admin', z.unknown(), Pending),
+  getOrders: endpoint('/api/getOrders', 'admin', z.unknown(), Pending),
+  getOrdersNotShipped: endpoint('/api/getOrdersNotShipped', 'admin', EmptyRequest, Pending),
+  getOrdersNotOrdered: endpoint('/api/getOrdersNotOrdered', 'admin', EmptyRequest, Pending),
+  getOrdersNotFufilled: endpoint('/api/getOrdersNotFufilled', 'admin', EmptyRequest, Pending),
+  markAsShipped: endpoint('/api/markAsShipped', 'admin', IdRequest, Pending),
+  markAsOrdered: endpoint('/api/markAsOrdered', 'admin', IdRequest, Pending),
+  markAsFufilled: endpoint('/api/markAsFufilled', 'admin', IdRequest, Pending),
+
+  getCommisions: endpoint('/api/getCommisions', 'admin', EmptyRequest, Pending),
+  getCommisionsToStripe: endpoint('/api/getCommisionsToStripe', 'admin', EmptyRequest, Pending),
+  getCommisionsToBePayed: endpoint('/api/getCommisionsToBePayed', 'admin', EmptyRequest, Pending),
+  getTopEarners: endpoint('/api/getTopEarners', 'admin', EmptyRequest, Pending),
+  addCommisionToStripe: endpoint('/api/addCommisionToStripe', 'admin', IdRequest, Pending),
+  payCommisionToMember: endpoint('/api/payCommisionToMember', 'admin', IdRequest, Pending),
+  getCommisionsByUser: endpoint('/api/getCommisionsByUser', 'member', IdRequest, Pending),
+} as const;
+
+export type Contract = typeof contract;
+export type EndpointName = keyof Contract;
+export type RequestOf<N extends EndpointName> = z.input<Contract[N]['request']>;
+export type ResponseOf<N extends EndpointName> = z.output<Contract[N]['response']>;
+
+export const endpointByPath: ReadonlyMap<string, EndpointName> = new Map(
+  (Object.keys(contract) as EndpointName[]).map((name) => [contract[name].path, name]),
+);

@@ -1,0 +1,84 @@
+import { z } from 'zod';
+
+/**
+ * Zod schemas shared by the handlers (runtime validation) and the apps (types and form checks).
+ * Every request schema is strict: an unknown field is a 400, never silently ignored.
+ */
+
+export const MIN_PASSWORD = 8;
+export const MAX_PASSWORD = 128;
+
+/** Trimmed and lower-cased so that "Ann@Example.com " and "ann@example.com" are one account. */
+export const Email = z
+  .string({ error: 'Value is required' })
+  .trim()
+  .min(1, 'Value is required')
+  .max(254, 'The maximum value allowed is 254 characters')
+  .pipe(z.email('Value is not a valid email address'))
+  .transform((value) => value.toLowerCase());
+
+export const Password = z
+  .string({ error: 'Value is required' })
+  .min(1, 'Value is required')
+  .min(MIN_PASSWORD, `This field should be at least ${MIN_PASSWORD} characters long`)
+  .max(MAX_PASSWORD, `The maximum value allowed is ${MAX_PASSWORD} characters`);
+
+export const Id = z.string({ error: 'Value is required' }).trim().min(1, 'Value is required').max(200);
+
+export const Flag = z.union([z.literal(0), z.literal(1)]);
+
+export const UserProfile = z.object({
+  id: z.string(),
+  email: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  phone: z.string(),
+  street_address_1: z.string(),
+  address_unit: z.string(),
+  city: z.string(),
+  state: z.string(),
+  zipcode: z.string(),
+  isEmailVerified: z.boolean(),
+  isAccountCreated: Flag,
+  isPayoutMethodAdded: Flag,
+  stripeID: z.string().nullable(),
+  isAdmin: z.boolean(),
+});
+export type UserProfile = z.infer<typeof UserProfile>;
+
+export const Credentials = z.strictObject({ email: Email, password: Password });
+export type Credentials = z.input<typeof Credentials>;
+
+/** Login asks only that a password is present: its length rules are for choosing one at sign-up. */
+export const LoginRequest = z.strictObject({
+  email: Email,
+  password: z.string({ error: 'Value is required' }).min(1, 'Value is required').max(1024),
+});
+
+export const AuthResponse = z.object({
+  loginValid: z.boolean(),
+  isLoggedIn: z.boolean(),
+  isAdmin: z.boolean(),
+  userProfile: UserProfile,
+  refresh_token: z.string(),
+  access_token: z.string(),
+  /** Seconds until the access token expires. */
+  expires_in: z.number(),
+});
+export type AuthResponse = z.infer<typeof AuthResponse>;
+
+/** The web apps send no token in the body and rely on the HttpOnly cookie; other clients may send it. */
+export const CheckAuthRequest = z.strictObject({ refresh_token: z.string().max(512).optional() });
+export const LogoutRequest = z.strictObject({ refresh_token: z.string().max(512).optional() });
+export const OkResponse = z.object({ ok: z.literal(true) });
+
+export const ErrorBody = z.object({
+  message: z.string(),
+  /** Field path -> message, for 400s caused by a request body. */
+  fields: z.record(z.string(), z.string()).optional(),
+  correlationId: z.string().optional(),
+});
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+export const IdRequest = z.strictObject({ id: Id });
+export const EmptyRequest = z.strictObject({});

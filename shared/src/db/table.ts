@@ -1,0 +1,49 @@
+/**
+ * The single DynamoDB table: one definition read by the CDK stack, the local engine and the
+ * test setup, and the pure key builders every adapter uses. Keys are generic; each item
+ * carries an `entity` attribute naming what it is.
+ */
+
+export interface IndexDefinition {
+  name: string;
+  partitionKey: string;
+  sortKey: string;
+}
+
+export const table = {
+  partitionKey: 'pk',
+  sortKey: 'sk',
+  /** Epoch seconds; DynamoDB deletes the item some time after it passes. Readers still check it. */
+  ttlAttribute: 'expiresAt',
+  indexes: [
+    { name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
+    { name: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
+  ] as const satisfies readonly IndexDefinition[],
+} as const;
+
+/** Every attribute used in a key schema (all strings), for CreateTable and CDK. */
+export const keyAttributes: string[] = [
+  table.partitionKey,
+  table.sortKey,
+  ...table.indexes.flatMap((index) => [index.partitionKey, index.sortKey]),
+];
+
+export interface Key {
+  pk: string;
+  sk: string;
+}
+
+export const keys = {
+  user: (userId: string): Key => ({ pk: `USER#${userId}`, sk: 'PROFILE' }),
+  /** One item per e-mail address, written in the same transaction as the user: uniqueness. */
+  email: (normalizedEmail: string): Key => ({ pk: `EMAIL#${normalizedEmail}`, sk: 'EMAIL' }),
+  /** A refresh token, found by the SHA-256 of its value; the value itself is never stored. */
+  session: (tokenHash: string): Key => ({ pk: `SESSION#${tokenHash}`, sk: 'SESSION' }),
+  /** A login session across its rotated refresh tokens; revoking it ends them all. */
+  sessionFamily: (familyId: string): Key => ({ pk: `FAMILY#${familyId}`, sk: 'FAMILY' }),
+  /** Recent failed logins for an account or a client address. */
+  loginFailures: (kind: 'account' | 'address', value: string): Key => ({
+    pk: `LOGINFAIL#${kind}#${value}`,
+    sk: 'LOGINFAIL',
+  }),
+};
