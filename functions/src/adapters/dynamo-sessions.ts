@@ -1,0 +1,144 @@
+import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { keys } from '@portal/shared/db/table';
+import { conditionFailedAt, db, isConditionFailed, tableName } from '../lib/dynamo';
+import type { LoginFailureRepository, SessionFamilyRecord, SessionRecord, SessionRepository } from '../ports/sessions';
+
+const sessionItem = (session: SessionRecord) => ({ ...keys.session(session.tokenHash), entity: 'Session', ...session });
+
+export const dynamoSessions: SessionRepository = {
+  async start(session) {
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: tableName(),
+              Item: {
+                ...keys.sessionFamily(session.familyId),
+                entity: 'SessionFamily',
+                familyId: session.familyId,
+                userId: session.userId,
+                expiresAt: session.expiresAt,
+              },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          {
+            Put: {
+              TableName: tableName(),
+              Item: sessionItem(session),
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+        ],
+      }),
+    );
+  },
+
+  async get(tokenHash) {
+    const result = await db().send(
+      new GetCommand({ TableName: tableName(), Key: keys.session(tokenHash), ConsistentRead: true }),
+    );
+    return result.Item as SessionRecord | undefined;
+  },
+
+  async getFamily(familyId) {
+    const result = await db().send(
+      new GetCommand({ TableName: tableName(), Key: keys.sessionFamily(familyId), ConsistentRead: true }),
+    );
+    return result.Item as SessionFamilyRecord | undefined;
+  },
+
+  async rotate(old, next) {
+    try {
+      await db().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: tableName(),
+                Key: keys.session(old.tokenHash),
+                UpdateExpression: 'SET rotatedAt = :now',
+                ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(rotatedAt)',
+                ExpressionAttributeValues: { ':now': new Date().toISOString() },
+              },
+            },
+            {
+              Update: {
+                TableName: tableName(),
+                Key: keys.sessionFamily(old.familyId),
+                UpdateExpression: 'SET expiresAt = :expiresAt',
+                ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(revokedAt)',
+                ExpressionAttributeValues: { ':expiresAt': next.expiresAt },
+              },
+            },
+            {
+              Put: { TableName: tableName(), Item: sessionItem(next), ConditionExpression: 'attribute_not_exists(pk)' },
+            },
+          ],
+        }),
+      );
+      return 'rotated';
+    } catch (error) {
+      if (conditionFailedAt(error, 0)) return 'already-rotated';
+      if (conditionFailedAt(error, 1)) return 'revoked';
+      throw error;
+    }
+  },
+
+  async revokeFamily(familyId) {
+    try {
+      await db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.sessionFamily(familyId),
+          UpdateExpression: 'SET revokedAt = if_not_exists(revokedAt, :now)',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':now': new Date().toISOString() },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailed(error)) throw error;
+    }
+  },
+};
+
+export const dynamoLoginFailures: LoginFailureRepository = {
+  async recent(kind, value) {
+    const result = await db().send(
+      new GetCommand({ TableName: tableName(), Key: keys.loginFailures(kind, value), ConsistentRead: true }),
+    );
+    const failures = result.Item?.failures;
+    return Array.isArray(failures) ? failures.filter((f): f is number => typeof f === 'number') : [];
+  },
+
+  async record(kind, value, failures, expectedCount, expiresAt) {
+    try {
+      await db().send(
+        new PutCommand({
+          TableName: tableName(),
+          Item: {
+            ...keys.loginFailures(kind, value),
+            entity: 'LoginFailures',
+            failures,
+            count: failures.length,
+            expiresAt,
+          },
+          // Optimistic: two failures at once must both count, so a lost update is retried.
+          ConditionExpression:
+            expectedCount === 0 ? 'attribute_not_exists(pk) OR #count = :zero' : '#count = :expected',
+          ExpressionAttributeNames: { '#count': 'count' },
+          ExpressionAttributeValues: expectedCount === 0 ? { ':zero': 0 } : { ':expected': expectedCount },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailed(error)) return false;
+      throw error;
+    }
+  },
+
+  async clear(kind, value) {
+    await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.loginFailures(kind, value) }));
+  },
+};

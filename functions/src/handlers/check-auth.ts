@@ -1,0 +1,22 @@
+import { apiHandler } from '../lib/api-handler';
+import { sessions } from '../lib/auth';
+import { REFRESH_COOKIE, readCookie } from '../lib/auth/cookies';
+import { SESSION_ENDED } from '../lib/auth/sessions';
+import { DomainError, unauthorized } from '../lib/errors';
+import { dynamoUsers } from '../adapters/dynamo-users';
+
+export const handler = apiHandler('checkAuth', async ({ body, event, setCookie }) => {
+  const token = body.refresh_token ?? readCookie(event.cookies, REFRESH_COOKIE);
+  if (!token) throw unauthorized(SESSION_ENDED);
+  try {
+    const session = await sessions.refresh(token, (userId) => dynamoUsers.get(userId));
+    setCookie(session.cookie);
+    return session.body;
+  } catch (error) {
+    // A refused token must not stay in the browser: the next check would present it again.
+    if (error instanceof DomainError && error.kind === 'unauthorized') {
+      throw new DomainError(error.kind, error.message, { cookies: [sessions.clearCookie()] });
+    }
+    throw error;
+  }
+});

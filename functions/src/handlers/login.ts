@@ -1,0 +1,26 @@
+import { apiHandler } from '../lib/api-handler';
+import { loginLimiter, sessions } from '../lib/auth';
+import { decoyHash, verifyPassword } from '../lib/auth/passwords';
+import { unauthorized } from '../lib/errors';
+import { dynamoUsers } from '../adapters/dynamo-users';
+
+/**
+ * The old system answered a failed login with `loginValid: false` and showed nothing (spec
+ * section 8). People need to know what happened, so a failed login is a 401 whose message says
+ * so; unknown e-mail and wrong password get the same words and take the same time.
+ */
+export const LOGIN_FAILED = 'The e-mail address or password is incorrect.';
+
+export const handler = apiHandler('login', async ({ body, sourceIp, setCookie }) => {
+  await loginLimiter.assertAllowed(body.email, sourceIp);
+  const user = await dynamoUsers.findByEmail(body.email);
+  const valid = await verifyPassword(body.password, user?.passwordHash ?? (await decoyHash()));
+  if (!user || !valid) {
+    await loginLimiter.recordFailure(body.email, sourceIp);
+    throw unauthorized(LOGIN_FAILED);
+  }
+  await loginLimiter.recordSuccess(body.email);
+  const session = await sessions.start(user);
+  setCookie(session.cookie);
+  return session.body;
+});

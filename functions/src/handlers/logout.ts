@@ -1,0 +1,11 @@
+import { apiHandler } from '../lib/api-handler';
+import { sessions } from '../lib/auth';
+import { REFRESH_COOKIE, readCookie } from '../lib/auth/cookies';
+
+/** Ends the session family of the presented refresh token; answering ok even when there is none. */
+export const handler = apiHandler('logout', async ({ body, event, setCookie }) => {
+  const token = body.refresh_token ?? readCookie(event.cookies, REFRESH_COOKIE);
+  if (token) await sessions.end(token);
+  setCookie(sessions.clearCookie());
+  return { ok: true as const };
+});

@@ -1,0 +1,19 @@
+import { apiHandler } from '../lib/api-handler';
+import { sessions } from '../lib/auth';
+import { hashPassword } from '../lib/auth/passwords';
+import { newId } from '../lib/auth/tokens';
+import { conflict } from '../lib/errors';
+import { dynamoUsers } from '../adapters/dynamo-users';
+import { newUserRecord } from '../ports/users';
+
+export const ALREADY_REGISTERED = 'This e-mail address is already registered. Log in instead, or use another address.';
+
+export const handler = apiHandler('signup', async ({ body, setCookie }) => {
+  const user = newUserRecord(newId(), body.email, await hashPassword(body.password), new Date());
+  // The e-mail claim and the user are written in one conditional transaction: of two sign-ups
+  // for the same address at once, exactly one succeeds.
+  if (!(await dynamoUsers.create(user))) throw conflict(ALREADY_REGISTERED);
+  const session = await sessions.start(user);
+  setCookie(session.cookie);
+  return session.body;
+});

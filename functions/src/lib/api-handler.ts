@@ -1,0 +1,185 @@
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import middy, { type MiddlewareObj } from '@middy/core';
+import { contract, type EndpointName, type ResponseOf } from '@portal/shared/api/contract';
+import type { ErrorBody } from '@portal/shared/api/schemas';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { z } from 'zod';
+import { dynamoSessions } from '../adapters/dynamo-sessions';
+import { dynamoUsers } from '../adapters/dynamo-users';
+import type { UserRecord } from '../ports/users';
+import { verifyAccessToken } from './auth/tokens';
+import { DomainError, badRequest, forbidden, statusOf, unauthorized } from './errors';
+import { logger } from './logger';
+
+/**
+ * One middy stack for every /api call, in this order: error mapper (outermost, so it sees
+ * every failure), logger context, header normalizer, body parser, authentication and role
+ * check from the contract entry, zod validation; then the handler's own decision.
+ */
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export interface ApiEvent extends APIGatewayProxyEventV2 {
+  parsedBody?: unknown;
+  user?: UserRecord;
+}
+
+export interface HandlerContext<Body> {
+  body: Body;
+  /** The stored user, for calls that need a role; undefined on public calls. */
+  user: UserRecord | undefined;
+  event: ApiEvent;
+  sourceIp: string;
+  setCookie(cookie: string): void;
+}
+
+type Request<N extends EndpointName> = z.output<(typeof contract)[N]['request']>;
+type Result = APIGatewayProxyStructuredResultV2;
+
+const jsonHeaders = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
+
+export function json(
+  statusCode: number,
+  body: unknown,
+  extra?: { cookies?: string[]; headers?: Record<string, string> },
+): Result {
+  return {
+    statusCode,
+    headers: { ...jsonHeaders, ...extra?.headers },
+    body: JSON.stringify(body),
+    ...(extra?.cookies?.length ? { cookies: extra.cookies } : {}),
+  };
+}
+
+const normalizeHeaders: MiddlewareObj<ApiEvent, Result> = {
+  before: ({ event }) => {
+    const headers: Record<string, string | undefined> = {};
+    for (const [name, value] of Object.entries(event.headers ?? {})) headers[name.toLowerCase()] = value;
+    event.headers = headers;
+  },
+};
+
+function parseBody(name: EndpointName): MiddlewareObj<ApiEvent, Result> {
+  return {
+    before: ({ event }) => {
+      const raw = event.body ?? '';
+      const bytes = event.isBase64Encoded ? Buffer.from(raw, 'base64') : Buffer.from(raw, 'utf8');
+      if (bytes.length > MAX_BODY_BYTES) throw badRequest('The request body is larger than 1 MB.');
+      if (contract[name].body !== 'json') return;
+      if (bytes.length === 0) {
+        event.parsedBody = {};
+        return;
+      }
+      const type = (event.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+      if (type !== 'application/json') {
+        throw badRequest('Send the request body as JSON, with the header Content-Type: application/json.');
+      }
+      try {
+        event.parsedBody = JSON.parse(bytes.toString('utf8'));
+      } catch {
+        throw badRequest('The request body is not valid JSON.');
+      }
+    },
+  };
+}
+
+export const SESSION_EXPIRED = 'Your session has expired or is not valid. Log in again.';
+
+function authenticate(name: EndpointName): MiddlewareObj<ApiEvent, Result> {
+  return {
+    before: async ({ event }) => {
+      const role = contract[name].role;
+      if (role === 'public') return;
+      const header = event.headers.authorization ?? '';
+      const match = /^Bearer\s+(\S+)$/i.exec(header);
+      if (!match) throw unauthorized('Log in to continue: this call needs an access token.');
+      const claims = await verifyAccessToken(match[1]!);
+      if (!claims) throw unauthorized(SESSION_EXPIRED);
+      // Roles come from the stored user on every call, never from the token.
+      const [user, family] = await Promise.all([
+        dynamoUsers.get(claims.userId),
+        dynamoSessions.getFamily(claims.familyId),
+      ]);
+      if (!user || !family || family.revokedAt || family.userId !== user.id) throw unauthorized(SESSION_EXPIRED);
+      if (role === 'admin' && !user.isAdmin) throw forbidden('This is for administrators only.');
+      event.user = user;
+    },
+  };
+}
+
+function validate(name: EndpointName): MiddlewareObj<ApiEvent, Result> {
+  return {
+    before: ({ event }) => {
+      if (contract[name].body !== 'json') return;
+      const result = contract[name].request.safeParse(event.parsedBody);
+      if (result.success) {
+        event.parsedBody = result.data;
+        return;
+      }
+      throw badRequest(...describeIssues(result.error));
+    },
+  };
+}
+
+/** Turns zod issues into a sentence naming each field, and a field -> message map for forms. */
+export function describeIssues(error: z.ZodError): [string, Record<string, string>] {
+  const fields: Record<string, string> = {};
+  for (const issue of error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) fields[[...issue.path, key].join('.')] ??= 'Unknown field: remove it.';
+      continue;
+    }
+    const path = issue.path.map(String).join('.') || 'body';
+    const message =
+      issue.code === 'invalid_type' && issue.path.length === 0
+        ? 'The request body must be a JSON object.'
+        : issue.message;
+    fields[path] ??= message;
+  }
+  const summary = Object.entries(fields)
+    .map(([field, message]) => `${field}: ${message}`)
+    .join('; ');
+  return [`Invalid request. ${summary}`, fields];
+}
+
+const errorMapper: MiddlewareObj<ApiEvent, Result> = {
+  onError: (request) => {
+    const error = request.error;
+    if (error instanceof DomainError) {
+      const body: ErrorBody = { message: error.message, ...(error.fields ? { fields: error.fields } : {}) };
+      if (statusOf[error.kind] >= 500) logger.error('request failed', { error });
+      request.response = json(statusOf[error.kind], body, { headers: error.headers, cookies: error.cookies });
+      return;
+    }
+    const correlationId = (request.context as Context | undefined)?.awsRequestId ?? 'unknown';
+    logger.error('unexpected error', { error, correlationId });
+    request.response = json(500, {
+      message: `Something went wrong on our side. Try again; if it keeps failing, quote reference ${correlationId}.`,
+      correlationId,
+    } satisfies ErrorBody);
+  },
+};
+
+export function apiHandler<N extends EndpointName>(
+  name: N,
+  decide: (context: HandlerContext<Request<N>>) => Promise<ResponseOf<N>>,
+) {
+  const base = async (event: ApiEvent): Promise<Result> => {
+    const cookies: string[] = [];
+    const body = await decide({
+      body: event.parsedBody as Request<N>,
+      user: event.user,
+      event,
+      sourceIp: event.requestContext?.http?.sourceIp ?? 'unknown',
+      setCookie: (cookie) => cookies.push(cookie),
+    });
+    return json(200, body, { cookies });
+  };
+  return middy<ApiEvent, Result>(base)
+    .use(errorMapper)
+    .use(injectLambdaContext(logger))
+    .use(normalizeHeaders)
+    .use(parseBody(name))
+    .use(authenticate(name))
+    .use(validate(name));
+}

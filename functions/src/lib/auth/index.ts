@@ -1,0 +1,7 @@
+import { dynamoLoginFailures, dynamoSessions } from '../../adapters/dynamo-sessions';
+import { createLoginLimiter } from './rate-limit';
+import { createSessions } from './sessions';
+
+/** The auth services wired to their DynamoDB adapters, created once per container. */
+export const sessions = createSessions(dynamoSessions);
+export const loginLimiter = createLoginLimiter(dynamoLoginFailures);

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+
+/**
+ * The environment every function reads, parsed once at cold start. A missing or malformed
+ * variable stops the function with its name, rather than failing later on a request.
+ * Locally the same variables are set by infra/local; only endpoints and credentials differ.
+ */
+const Env = z.object({
+  TABLE_NAME: z.string().min(1),
+  TOKEN_ISSUER: z.string().min(1).default('reseller-portal'),
+  TOKEN_AUDIENCE: z.string().min(1).default('reseller-portal-api'),
+  /** Only set where DynamoDB is not AWS's own (DynamoDB Local). */
+  DYNAMODB_ENDPOINT: z.url().optional(),
+  AWS_REGION: z.string().min(1).default('us-east-1'),
+});
+export type Env = z.infer<typeof Env>;
+
+let cached: Env | undefined;
+
+export function env(): Env {
+  if (cached) return cached;
+  const parsed = Env.safeParse(process.env);
+  if (!parsed.success) {
+    const names = parsed.error.issues.map((issue) => issue.path.join('.')).join(', ');
+    throw new Error(`Environment is incomplete: set ${names}`);
+  }
+  cached = parsed.data;
+  return cached;
+}

@@ -1,0 +1,40 @@
+/**
+ * Domain errors carry a kind that the error mapper turns into an HTTP status, and a message
+ * written for the person who will read it. Anything that is not a DomainError is a 500 with a
+ * generic body; its details go to the log only.
+ */
+export type ErrorKind = 'bad-request' | 'unauthorized' | 'forbidden' | 'not-found' | 'conflict' | 'too-many-requests';
+
+export const statusOf: Record<ErrorKind, number> = {
+  'bad-request': 400,
+  unauthorized: 401,
+  forbidden: 403,
+  'not-found': 404,
+  conflict: 409,
+  'too-many-requests': 429,
+};
+
+export class DomainError extends Error {
+  readonly fields?: Record<string, string>;
+  readonly headers?: Record<string, string>;
+  /** Cookies to set on the error response (API Gateway v2 `cookies`). */
+  readonly cookies?: string[];
+
+  constructor(
+    readonly kind: ErrorKind,
+    message: string,
+    extra: { fields?: Record<string, string>; headers?: Record<string, string>; cookies?: string[] } = {},
+  ) {
+    super(message);
+    this.name = 'DomainError';
+    this.fields = extra.fields;
+    this.headers = extra.headers;
+    this.cookies = extra.cookies;
+  }
+}
+
+export const badRequest = (message: string, fields?: Record<string, string>) =>
+  new DomainError('bad-request', message, { fields });
+export const unauthorized = (message = 'Log in to continue.') => new DomainError('unauthorized', message);
+export const forbidden = (message = 'You do not have permission to do that.') => new DomainError('forbidden', message);
+export const conflict = (message: string) => new DomainError('conflict', message);

@@ -1,0 +1,42 @@
+/** A refresh token, known by its hash, belonging to a session family. */
+export interface SessionRecord {
+  tokenHash: string;
+  userId: string;
+  familyId: string;
+  /** Epoch seconds. */
+  expiresAt: number;
+  /** Set when this token was exchanged for a new one; presenting it again is reuse. */
+  rotatedAt?: string;
+}
+
+export interface SessionFamilyRecord {
+  familyId: string;
+  userId: string;
+  expiresAt: number;
+  revokedAt?: string;
+}
+
+export type RotateResult = 'rotated' | 'already-rotated' | 'revoked';
+
+export interface SessionRepository {
+  start(session: SessionRecord): Promise<void>;
+  get(tokenHash: string): Promise<SessionRecord | undefined>;
+  getFamily(familyId: string): Promise<SessionFamilyRecord | undefined>;
+  /** Marks `old` rotated and stores `next`, only if `old` was not rotated and its family is live. */
+  rotate(old: SessionRecord, next: SessionRecord): Promise<RotateResult>;
+  revokeFamily(familyId: string): Promise<void>;
+}
+
+export interface LoginFailureRepository {
+  /** Timestamps (epoch ms) of recent failures for a key. */
+  recent(kind: 'account' | 'address', value: string): Promise<number[]>;
+  /** Replaces the list, only if it still holds `expectedCount` entries; false when it changed meanwhile. */
+  record(
+    kind: 'account' | 'address',
+    value: string,
+    failures: number[],
+    expectedCount: number,
+    expiresAt: number,
+  ): Promise<boolean>;
+  clear(kind: 'account' | 'address', value: string): Promise<void>;
+}

@@ -1,0 +1,58 @@
+import type { UserProfile } from '@portal/shared/api/schemas';
+
+/** A stored user: the profile the apps see, plus what only the server may read. */
+export interface UserRecord extends UserProfile {
+  passwordHash: string;
+  createdAt: string;
+}
+
+export interface UserRepository {
+  /** Creates the user and claims its e-mail in one transaction; false when the e-mail is taken. */
+  create(user: UserRecord): Promise<boolean>;
+  get(userId: string): Promise<UserRecord | undefined>;
+  findByEmail(normalizedEmail: string): Promise<UserRecord | undefined>;
+  setAdmin(userId: string, isAdmin: boolean): Promise<void>;
+}
+
+export function toProfile(user: UserRecord): UserProfile {
+  // Listed field by field so that nothing stored for the server (the password hash) can leak.
+  return {
+    id: user.id,
+    email: user.email,
+    first_name: user.first_name,
+    last_name: user.last_name,
+    phone: user.phone,
+    street_address_1: user.street_address_1,
+    address_unit: user.address_unit,
+    city: user.city,
+    state: user.state,
+    zipcode: user.zipcode,
+    isEmailVerified: user.isEmailVerified,
+    isAccountCreated: user.isAccountCreated,
+    isPayoutMethodAdded: user.isPayoutMethodAdded,
+    stripeID: user.stripeID,
+    isAdmin: user.isAdmin,
+  };
+}
+
+export function newUserRecord(id: string, email: string, passwordHash: string, now: Date): UserRecord {
+  return {
+    id,
+    email,
+    passwordHash,
+    first_name: '',
+    last_name: '',
+    phone: '',
+    street_address_1: '',
+    address_unit: '',
+    city: '',
+    state: '',
+    zipcode: '',
+    isEmailVerified: false,
+    isAccountCreated: 0,
+    isPayoutMethodAdded: 0,
+    stripeID: null,
+    isAdmin: false,
+    createdAt: now.toISOString(),
+  };
+}

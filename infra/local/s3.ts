@@ -1,0 +1,27 @@
+import { mkdirSync } from 'node:fs';
+import S3rver from 's3rver';
+import { freePort } from './ports';
+
+/** The imports bucket's name locally; in AWS the stack names it and passes it in the environment. */
+export const LOCAL_IMPORTS_BUCKET = 'reseller-portal-imports';
+
+export interface LocalS3 {
+  endpoint: string;
+  server: S3rver;
+  stop(): Promise<void>;
+}
+
+/** An in-process S3-compatible server (s3rver) holding the imports bucket, on disk under `dataDir`. */
+export async function startS3(options: { dataDir: string; port?: number }): Promise<LocalS3> {
+  mkdirSync(options.dataDir, { recursive: true });
+  const port = options.port ?? (await freePort());
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port,
+    silent: true,
+    directory: options.dataDir,
+    configureBuckets: [{ name: LOCAL_IMPORTS_BUCKET, configs: [] }],
+  });
+  await server.run();
+  return { endpoint: `http://127.0.0.1:${port}`, server, stop: () => server.close() };
+}

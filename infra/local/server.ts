@@ -1,0 +1,148 @@
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import type { Route } from '../../functions/src/routes';
+import { lambdaContext, toApiEvent, type ApiHandler } from './api-event';
+
+/**
+ * The local stand-in for CloudFront + API Gateway: one origin where `/api/*` goes to the
+ * handler modules of the route table through the API Gateway event adapter, `/admin/*` to
+ * the admin app and everything else to the member app (both with single-page fallback).
+ */
+
+/** API Gateway's own payload limit; the handlers enforce their tighter limits themselves. */
+const MAX_REQUEST_BYTES = 10 * 1024 * 1024;
+
+export interface ServerOptions {
+  routes: readonly Route[];
+  loadHandler: (route: Route) => Promise<ApiHandler>;
+  memberDist: string;
+  adminDist: string;
+  log?: (line: string) => void;
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain; charset=utf-8',
+  '.map': 'application/json',
+};
+
+function sendJson(response: ServerResponse, status: number, body: unknown): void {
+  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+  response.end(JSON.stringify(body));
+}
+
+function readBody(request: IncomingMessage): Promise<Buffer | 'too-large'> {
+  return new Promise((resolvePromise, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_REQUEST_BYTES) tooLarge = true;
+      else chunks.push(chunk);
+    });
+    request.on('end', () => resolvePromise(tooLarge ? 'too-large' : Buffer.concat(chunks)));
+    request.on('error', reject);
+  });
+}
+
+export function createPortalServer(options: ServerOptions): Server {
+  const byPath = new Map(options.routes.map((route) => [route.path, route]));
+  const handlers = new Map<string, Promise<ApiHandler>>();
+  const log = options.log ?? (() => undefined);
+
+  async function api(request: IncomingMessage, response: ServerResponse, path: string, query: string) {
+    const route = byPath.get(path);
+    if (!route || request.method !== 'POST') {
+      // The HTTP API only has `POST <path>` routes; anything else is not found there either.
+      sendJson(response, 404, { message: `There is no API call ${request.method} ${path}.` });
+      return;
+    }
+    const body = await readBody(request);
+    if (body === 'too-large') {
+      sendJson(response, 413, { message: 'The request is larger than 10 MB.' });
+      return;
+    }
+    let handler = handlers.get(route.path);
+    if (!handler) {
+      handler = options.loadHandler(route);
+      handlers.set(route.path, handler);
+    }
+    const event = toApiEvent({
+      method: request.method,
+      path,
+      query,
+      headers: request.headers,
+      body,
+      sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
+    });
+    const started = Date.now();
+    const result = await (await handler)(event, lambdaContext(route.name, route.timeoutSeconds * 1000));
+    const headers: Record<string, string | string[]> = { ...(result.headers as Record<string, string>) };
+    if (result.cookies?.length) headers['set-cookie'] = result.cookies;
+    response.writeHead(result.statusCode ?? 200, headers);
+    response.end(result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64') : (result.body ?? ''));
+    log(`${request.method} ${path} ${result.statusCode} ${Date.now() - started}ms`);
+  }
+
+  function serveFile(response: ServerResponse, file: string, immutable: boolean) {
+    response.writeHead(200, {
+      'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
+      'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+      'x-content-type-options': 'nosniff',
+    });
+    createReadStream(file).pipe(response);
+  }
+
+  function app(response: ServerResponse, root: string, relative: string) {
+    const base = resolve(root);
+    const candidate = resolve(join(base, normalize(relative)));
+    if (candidate.startsWith(base + sep) && existsSync(candidate) && statSync(candidate).isFile()) {
+      serveFile(response, candidate, candidate.includes(`${sep}assets${sep}`));
+      return;
+    }
+    if (extname(relative)) {
+      response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
+      response.end('Not found');
+      return;
+    }
+    const index = join(base, 'index.html');
+    if (!existsSync(index)) {
+      response.writeHead(503, { 'content-type': 'text/plain; charset=utf-8' });
+      response.end(`The app is not built yet (${index} is missing).`);
+      return;
+    }
+    serveFile(response, index, false);
+  }
+
+  return createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    const path = decodeURIComponent(url.pathname);
+    const query = url.search.replace(/^\?/, '');
+    if (path === '/api' || path.startsWith('/api/')) {
+      api(request, response, path, query).catch((error: unknown) => {
+        log(
+          `${request.method} ${path} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+        );
+        if (!response.headersSent) sendJson(response, 502, { message: 'The API function failed to run.' });
+        else response.end();
+      });
+    } else if (path === '/admin') {
+      response.writeHead(301, { location: '/admin/' });
+      response.end();
+    } else if (path.startsWith('/admin/')) {
+      app(response, options.adminDist, path.slice('/admin/'.length) || 'index.html');
+    } else {
+      app(response, options.memberDist, path.slice(1) || 'index.html');
+    }
+  });
+}

@@ -1,0 +1,171 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Route } from '../../functions/src/routes';
+import type { ApiHandler } from './api-event';
+import { buildWebApps } from './build-web';
+import { ensureTable, localAws, startDynamo } from './dynamo';
+import { startS3 } from './s3';
+import { createPortalServer } from './server';
+
+/**
+ * The embedded default: everything the portal needs, on this machine, with no AWS account.
+ * DynamoDB Local (Amazon's engine) and an S3 server hold the data under `.local/`; one HTTP
+ * server serves both apps and runs the very handler modules Lambda runs.
+ */
+
+export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const TABLE_NAME = 'reseller-portal';
+
+export const demoAccounts = {
+  admin: { email: 'admin@example.com', password: 'admin-demo-password' },
+  member: { email: 'member@example.com', password: 'member-demo-password' },
+};
+
+export interface PortalOptions {
+  port?: number;
+  host?: string;
+  /** Where the data lives; survives restarts. Defaults to `.local/` in the repository. */
+  dataDir?: string;
+  quiet?: boolean;
+}
+
+export interface Portal {
+  url: string;
+  accounts: typeof demoAccounts;
+  dynamoEndpoint: string;
+  s3Endpoint: string;
+  stop(): Promise<void>;
+}
+
+/** A signing key made once per data folder, so sessions survive a restart but no two setups share one. */
+function localSecret(dataDir: string): string {
+  const file = join(dataDir, 'secrets.json');
+  if (existsSync(file)) return (JSON.parse(readFileSync(file, 'utf8')) as { tokenSigningKey: string }).tokenSigningKey;
+  const tokenSigningKey = randomBytes(48).toString('base64url');
+  writeFileSync(file, JSON.stringify({ tokenSigningKey }), { mode: 0o600 });
+  return tokenSigningKey;
+}
+
+/** The environment Lambda gets from the stack, pointed at the local engines. */
+export function configureEnvironment(settings: { dataDir: string; dynamoEndpoint: string; s3Endpoint?: string }): void {
+  Object.assign(process.env, {
+    TABLE_NAME,
+    DYNAMODB_ENDPOINT: settings.dynamoEndpoint,
+    ...(settings.s3Endpoint ? { S3_ENDPOINT: settings.s3Endpoint } : {}),
+    AWS_REGION: localAws.region,
+    AWS_ACCESS_KEY_ID: localAws.credentials.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: localAws.credentials.secretAccessKey,
+    TOKEN_SIGNING_KEY: localSecret(settings.dataDir),
+    TOKEN_ISSUER: 'reseller-portal',
+    TOKEN_AUDIENCE: 'reseller-portal-api',
+    POWERTOOLS_SERVICE_NAME: 'reseller-portal',
+    POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
+  });
+}
+
+export const loadHandler = async (route: Route): Promise<ApiHandler> => {
+  const module = (await import(pathToFileURL(join(root, 'functions', 'src', route.module)).href)) as {
+    handler: ApiHandler;
+  };
+  return module.handler;
+};
+
+/** Creates the demo admin and member once; a second start finds them and changes nothing. */
+export async function seed(): Promise<'created' | 'present'> {
+  const { ensureAccount } = await import('./accounts');
+  const admin = await ensureAccount(demoAccounts.admin.email, demoAccounts.admin.password, true);
+  const member = await ensureAccount(demoAccounts.member.email, demoAccounts.member.password, false);
+  return admin === 'created' || member === 'created' ? 'created' : 'present';
+}
+
+export async function startPortal(options: PortalOptions = {}): Promise<Portal> {
+  const dataDir = resolve(options.dataDir ?? join(root, '.local'));
+  mkdirSync(dataDir, { recursive: true });
+  const say = options.quiet ? () => undefined : (line: string) => console.log(line);
+
+  const [dynamo, s3] = await Promise.all([
+    startDynamo({ dataDir: join(dataDir, 'dynamodb') }),
+    startS3({ dataDir: join(dataDir, 's3') }),
+    buildWebApps(root).then((built) => built.length && say(`Built ${built.join(' and ')}.`)),
+  ]);
+  const stops: (() => Promise<void>)[] = [dynamo.stop, s3.stop];
+  try {
+    configureEnvironment({ dataDir, dynamoEndpoint: dynamo.endpoint, s3Endpoint: s3.endpoint });
+    await ensureTable(dynamo.client, TABLE_NAME);
+    await seed();
+
+    const { routes } = await import('../../functions/src/routes');
+    const server = createPortalServer({
+      routes,
+      loadHandler,
+      memberDist: join(root, 'web-member', 'dist'),
+      adminDist: join(root, 'web-admin', 'dist'),
+      log: options.quiet ? undefined : say,
+    });
+    const host = options.host ?? '127.0.0.1';
+    await new Promise<void>((resolvePromise, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 3000, host, resolvePromise);
+    });
+    stops.unshift(
+      () =>
+        new Promise<void>((resolvePromise) => {
+          server.close(() => resolvePromise());
+          server.closeAllConnections();
+        }),
+    );
+    const { port } = server.address() as AddressInfo;
+    const displayHost = host === '127.0.0.1' || host === '0.0.0.0' ? 'localhost' : host;
+    writeFileSync(join(dataDir, 'portal.json'), JSON.stringify({ pid: process.pid, dynamoEndpoint: dynamo.endpoint }));
+    return {
+      url: `http://${displayHost}:${port}`,
+      accounts: demoAccounts,
+      dynamoEndpoint: dynamo.endpoint,
+      s3Endpoint: s3.endpoint,
+      stop: async () => {
+        for (const stop of stops) await stop().catch(() => undefined);
+      },
+    };
+  } catch (error) {
+    for (const stop of stops) await stop().catch(() => undefined);
+    throw error;
+  }
+}
+
+async function main(): Promise<void> {
+  const port = Number(process.env.PORT ?? 3000);
+  const portal = await startPortal({ port, host: process.env.HOST });
+  console.log(
+    [
+      '',
+      `Reseller portal is running at ${portal.url}`,
+      `  member app  ${portal.url}/`,
+      `  admin app   ${portal.url}/admin/`,
+      '',
+      'Demo accounts:',
+      `  admin   ${portal.accounts.admin.email} / ${portal.accounts.admin.password}`,
+      `  member  ${portal.accounts.member.email} / ${portal.accounts.member.password}`,
+      '',
+      'Data is kept in .local/ (npm run reset clears it). Press Ctrl-C to stop.',
+    ].join('\n'),
+  );
+  let stopping = false;
+  const shutdown = () => {
+    if (stopping) return;
+    stopping = true;
+    console.log('\nStopping…');
+    void portal.stop().then(() => process.exit(0));
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  main().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}
