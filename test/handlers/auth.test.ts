@@ -1,0 +1,239 @@
+import { describe, expect, it } from 'vitest';
+import { handler as checkAuth } from '../../functions/src/handlers/check-auth';
+import { handler as login, LOGIN_FAILED } from '../../functions/src/handlers/login';
+import { handler as logout } from '../../functions/src/handlers/logout';
+import { ALREADY_REGISTERED, handler as signup } from '../../functions/src/handlers/signup';
+import { SESSION_REUSED } from '../../functions/src/lib/auth/sessions';
+import { allItems, call, cookieFrom, uniqueEmail, uniqueIp } from './helpers';
+
+const password = 'correct horse battery';
+
+async function signupAs(email = uniqueEmail()) {
+  const result = await call(signup, { body: { email, password } });
+  expect(result.status).toBe(200);
+  return { email, result };
+}
+
+describe('signup', () => {
+  it('creates a member, answers the spec fields plus an access token, and sets the refresh cookie', async () => {
+    const email = uniqueEmail();
+    const result = await call(signup, { body: { email, password } });
+    expect(result.status).toBe(200);
+    expect(result.body).toMatchObject({ loginValid: true, isLoggedIn: true, isAdmin: false });
+    expect(result.body.userProfile).toMatchObject({
+      email,
+      isAccountCreated: 0,
+      isPayoutMethodAdded: 0,
+      isAdmin: false,
+    });
+    expect(result.body.userProfile).not.toHaveProperty('passwordHash');
+    expect(typeof result.body.access_token).toBe('string');
+    expect(result.body.access_token).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+    const cookie = result.cookies.find((c) => c.startsWith('refresh_token='))!;
+    expect(cookie).toContain(`refresh_token=${String(result.body.refresh_token)}`);
+    for (const attribute of ['HttpOnly', 'Secure', 'SameSite=Strict', 'Path=/api']) expect(cookie).toContain(attribute);
+  });
+
+  it('stores the password only as an scrypt hash and the refresh token only as its SHA-256', async () => {
+    const { result } = await signupAs();
+    const items = await allItems();
+    const user = items.find(
+      (item) => item.entity === 'User' && item.id === (result.body.userProfile as { id: string }).id,
+    )!;
+    expect(String(user.passwordHash)).toMatch(/^scrypt\$17\$8\$1\$/);
+    expect(JSON.stringify(items)).not.toContain(password);
+    expect(JSON.stringify(items)).not.toContain(String(result.body.refresh_token));
+  });
+
+  it('normalizes the e-mail: case and surrounding spaces make no second account', async () => {
+    const base = uniqueEmail('Ann');
+    const first = await call(signup, { body: { email: `  ${base.toUpperCase()} `, password } });
+    expect(first.status).toBe(200);
+    expect((first.body.userProfile as { email: string }).email).toBe(base.toLowerCase());
+    const second = await call(signup, { body: { email: base.toLowerCase(), password } });
+    expect(second.status).toBe(409);
+    expect(second.body.message).toBe(ALREADY_REGISTERED);
+  });
+
+  it('of two sign-ups for one e-mail at the same moment, makes exactly one account', async () => {
+    const email = uniqueEmail('race');
+    const results = await Promise.all([0, 1, 2].map(() => call(signup, { body: { email, password } })));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409]);
+    const users = (await allItems()).filter((item) => item.entity === 'User' && item.email === email);
+    expect(users).toHaveLength(1);
+  });
+
+  it('requires 8 to 128 characters of password', async () => {
+    const tooShort = await call(signup, { body: { email: uniqueEmail(), password: 'x'.repeat(7) } });
+    expect(tooShort.status).toBe(400);
+    expect(tooShort.body.fields).toEqual({ password: 'This field should be at least 8 characters long' });
+    const tooLong = await call(signup, { body: { email: uniqueEmail(), password: 'x'.repeat(129) } });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.fields).toEqual({ password: 'The maximum value allowed is 128 characters' });
+    expect((await call(signup, { body: { email: uniqueEmail(), password: 'x'.repeat(8) } })).status).toBe(200);
+    expect((await call(signup, { body: { email: uniqueEmail(), password: 'x'.repeat(128) } })).status).toBe(200);
+  });
+});
+
+describe('bad input is refused with a message naming the problem, and writes nothing', () => {
+  const cases: [string, Parameters<typeof call>[1], RegExp, Record<string, string>?][] = [
+    ['malformed JSON', { rawBody: '{"email": "a@example.com",' }, /not valid JSON/],
+    [
+      'a wrong content type',
+      { rawBody: 'email=a@example.com', contentType: 'application/x-www-form-urlencoded' },
+      /Content-Type: application\/json/,
+    ],
+    ['a body over 1 MB', { body: { email: 'a@example.com', password: 'x'.repeat(1024 * 1024) } }, /larger than 1 MB/],
+    [
+      'an unknown field',
+      { body: { email: uniqueEmail(), password, isAdmin: true } },
+      /isAdmin/,
+      { isAdmin: 'Unknown field: remove it.' },
+    ],
+    [
+      'a missing field',
+      { body: { email: uniqueEmail() } },
+      /password: Value is required/,
+      { password: 'Value is required' },
+    ],
+    [
+      'a malformed e-mail',
+      { body: { email: 'not-an-email', password } },
+      /email/,
+      { email: 'Value is not a valid email address' },
+    ],
+    ['a body that is not an object', { body: ['a@example.com'] }, /body/],
+  ];
+
+  it.each(cases)('%s', async (_name, options, message, fields) => {
+    const before = await allItems();
+    const result = await call(signup, options);
+    expect(result.status).toBe(400);
+    expect(result.body.message).toMatch(message);
+    if (fields) expect(result.body.fields).toEqual(fields);
+    expect(await allItems()).toEqual(before);
+  });
+});
+
+describe('login', () => {
+  it('answers loginValid, the profile and a fresh session for the right password', async () => {
+    const { email } = await signupAs();
+    const result = await call(login, { body: { email: email.toUpperCase(), password }, sourceIp: uniqueIp() });
+    expect(result.status).toBe(200);
+    expect(result.body).toMatchObject({ loginValid: true, isLoggedIn: true, isAdmin: false });
+    expect(cookieFrom(result)).toMatch(/^refresh_token=.+/);
+  });
+
+  it('answers an unknown e-mail and a wrong password in the same words', async () => {
+    const { email } = await signupAs();
+    const wrong = await call(login, { body: { email, password: 'wrong password' }, sourceIp: uniqueIp() });
+    const unknown = await call(login, { body: { email: uniqueEmail('nobody'), password }, sourceIp: uniqueIp() });
+    expect(wrong.status).toBe(401);
+    expect(unknown.status).toBe(401);
+    expect(wrong.body).toEqual({ message: LOGIN_FAILED });
+    expect(unknown.body).toEqual(wrong.body);
+  });
+
+  it('blocks an account after 5 failures in 15 minutes, even for the right password, and says when to retry', async () => {
+    const { email } = await signupAs();
+    for (let i = 0; i < 5; i++) {
+      const result = await call(login, { body: { email, password: `wrong ${i}` }, sourceIp: uniqueIp() });
+      expect(result.status).toBe(401);
+    }
+    const blocked = await call(login, { body: { email, password }, sourceIp: uniqueIp() });
+    expect(blocked.status).toBe(429);
+    expect(blocked.body.message).toBe('Too many attempts. Try again in 15 minutes.');
+    expect(blocked.headers['retry-after']).toBe('900');
+  });
+
+  it('counts failures per account: four failures and then the right password still logs in and clears them', async () => {
+    const { email } = await signupAs();
+    for (let i = 0; i < 4; i++) await call(login, { body: { email, password: 'nope nope' }, sourceIp: uniqueIp() });
+    expect((await call(login, { body: { email, password }, sourceIp: uniqueIp() })).status).toBe(200);
+    for (let i = 0; i < 4; i++) await call(login, { body: { email, password: 'nope nope' }, sourceIp: uniqueIp() });
+    expect((await call(login, { body: { email, password }, sourceIp: uniqueIp() })).status).toBe(200);
+  });
+
+  it('blocks a client address that fails 20 times across accounts', { timeout: 90_000 }, async () => {
+    const address = '192.0.2.77';
+    const { email } = await signupAs();
+    for (let i = 0; i < 20; i++) {
+      const result = await call(login, { body: { email: uniqueEmail('spray'), password }, sourceIp: address });
+      expect(result.status).toBe(401);
+    }
+    const blocked = await call(login, { body: { email, password }, sourceIp: address });
+    expect(blocked.status).toBe(429);
+    expect(blocked.body.message).toMatch(/^Too many attempts\. Try again in \d+ minutes?\.$/);
+    // The same account from another address is still allowed.
+    expect((await call(login, { body: { email, password }, sourceIp: uniqueIp() })).status).toBe(200);
+  });
+});
+
+describe('checkAuth and refresh-token rotation', () => {
+  it('exchanges the cookie for a new refresh token, a fresh access token and the profile', async () => {
+    const { email, result } = await signupAs();
+    const checked = await call(checkAuth, { body: {}, cookies: [cookieFrom(result)] });
+    expect(checked.status).toBe(200);
+    expect(checked.body).toMatchObject({ isLoggedIn: true, isAdmin: false, userProfile: { email } });
+    expect(checked.body.refresh_token).not.toBe(result.body.refresh_token);
+    expect(cookieFrom(checked)).toBe(`refresh_token=${String(checked.body.refresh_token)}`);
+    expect(typeof checked.body.access_token).toBe('string');
+  });
+
+  it('accepts the refresh token in the body, as the spec sends it', async () => {
+    const { result } = await signupAs();
+    const checked = await call(checkAuth, { body: { refresh_token: result.body.refresh_token } });
+    expect(checked.status).toBe(200);
+  });
+
+  it('treats a second use of a rotated token as theft: 401, and the whole session family is revoked', async () => {
+    const { result } = await signupAs();
+    const first = await call(checkAuth, { body: { refresh_token: result.body.refresh_token } });
+    expect(first.status).toBe(200);
+    const replay = await call(checkAuth, { body: { refresh_token: result.body.refresh_token } });
+    expect(replay.status).toBe(401);
+    expect(replay.body.message).toBe(SESSION_REUSED);
+    expect(replay.cookies.some((c) => c.startsWith('refresh_token=;') && c.includes('Max-Age=0'))).toBe(true);
+    // The token the legitimate holder got is dead too.
+    const next = await call(checkAuth, { body: { refresh_token: first.body.refresh_token } });
+    expect(next.status).toBe(401);
+  });
+
+  it('lets only one of two simultaneous refreshes with the same token through', async () => {
+    const { result } = await signupAs();
+    const both = await Promise.all(
+      [0, 1].map(() => call(checkAuth, { body: { refresh_token: result.body.refresh_token } })),
+    );
+    expect(both.map((r) => r.status).sort()).toEqual([200, 401]);
+  });
+
+  it('refuses a missing or unknown refresh token with 401 and a message', async () => {
+    const missing = await call(checkAuth, { body: {} });
+    expect(missing.status).toBe(401);
+    expect(missing.body.message).toMatch(/Log in again/);
+    const unknown = await call(checkAuth, { body: { refresh_token: 'made-up' } });
+    expect(unknown.status).toBe(401);
+  });
+
+  it('a new login is a separate family: revoking one session leaves the other', async () => {
+    const { email, result } = await signupAs();
+    const other = await call(login, { body: { email, password }, sourceIp: uniqueIp() });
+    await call(logout, { body: { refresh_token: result.body.refresh_token } });
+    expect((await call(checkAuth, { body: { refresh_token: other.body.refresh_token } })).status).toBe(200);
+  });
+});
+
+describe('logout', () => {
+  it('revokes the session and clears the cookie', async () => {
+    const { result } = await signupAs();
+    const out = await call(logout, { body: {}, cookies: [cookieFrom(result)] });
+    expect(out.status).toBe(200);
+    expect(out.body).toEqual({ ok: true });
+    expect(out.cookies[0]).toMatch(/^refresh_token=;.*Max-Age=0/);
+    expect((await call(checkAuth, { body: {}, cookies: [cookieFrom(result)] })).status).toBe(401);
+  });
+
+  it('answers ok without a session, so logging out twice is harmless', async () => {
+    expect((await call(logout, { body: {} })).status).toBe(200);
+  });
+});

@@ -1,0 +1,143 @@
+import { SignJWT } from 'jose';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { dynamoUsers } from '../../functions/src/adapters/dynamo-users';
+import { handler as logout } from '../../functions/src/handlers/logout';
+import { handler as signup } from '../../functions/src/handlers/signup';
+import { apiHandler, SESSION_EXPIRED } from '../../functions/src/lib/api-handler';
+import { call } from './helpers';
+
+/**
+ * The authentication and role check every non-public call goes through, exercised with
+ * handlers built exactly as the real ones are: `apiHandler(<contract entry>, decide)`.
+ * getApprovedProducts is a member call and getUnApprovedProducts an admin call in the contract.
+ */
+const seen: string[] = [];
+const memberCall = apiHandler('getApprovedProducts', async ({ user }) => {
+  seen.push(user!.id);
+  return { who: user!.email };
+});
+const adminCall = apiHandler('getUnApprovedProducts', async ({ user }) => ({ who: user!.email }));
+
+const key = () => new TextEncoder().encode(process.env.TOKEN_SIGNING_KEY);
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+let member: { id: string; email: string; accessToken: string; refreshToken: string };
+
+beforeAll(async () => {
+  const email = `authz-${Date.now()}@example.com`;
+  const result = await call(signup, { body: { email, password: 'long enough password' } });
+  const profile = result.body.userProfile as { id: string };
+  member = {
+    id: profile.id,
+    email,
+    accessToken: String(result.body.access_token),
+    refreshToken: String(result.body.refresh_token),
+  };
+});
+
+function claims(overrides: { sub?: string; sid?: string } = {}) {
+  const [, payload] = member.accessToken.split('.');
+  const decoded = JSON.parse(Buffer.from(payload!, 'base64url').toString()) as { sub: string; sid: string };
+  return { sub: overrides.sub ?? decoded.sub, sid: overrides.sid ?? decoded.sid };
+}
+
+describe('access tokens', () => {
+  it('are JWTs valid for at most 15 minutes', () => {
+    const [, payload] = member.accessToken.split('.');
+    const { iat, exp, iss, aud } = JSON.parse(Buffer.from(payload!, 'base64url').toString()) as Record<string, unknown>;
+    expect(Number(exp) - Number(iat)).toBeLessThanOrEqual(15 * 60);
+    expect(iss).toBe('reseller-portal');
+    expect(aud).toBe('reseller-portal-api');
+  });
+
+  it('let a member call a member call', async () => {
+    const result = await call(memberCall, { body: {}, headers: bearer(member.accessToken) });
+    expect(result.status).toBe(200);
+    expect(result.body).toEqual({ who: member.email });
+  });
+
+  it('are required: no Authorization header is a 401 with a JSON message', async () => {
+    const result = await call(memberCall, { body: {} });
+    expect(result.status).toBe(401);
+    expect(result.body.message).toMatch(/access token/);
+    expect(result.headers['content-type']).toMatch(/application\/json/);
+  });
+
+  const forgeries: [string, () => Promise<string>][] = [
+    ['signed with another key', () => sign(claims(), new TextEncoder().encode('x'.repeat(48)))],
+    ['expired', () => sign(claims(), key(), { exp: Math.floor(Date.now() / 1000) - 60 })],
+    ['issued more than 15 minutes ago', () => sign(claims(), key(), { iat: Math.floor(Date.now() / 1000) - 16 * 60 })],
+    ['for another audience', () => sign(claims(), key(), { aud: 'someone-else' })],
+    ['from another issuer', () => sign(claims(), key(), { iss: 'someone-else' })],
+    ['with alg none', async () => unsigned(claims())],
+    ['with a tampered payload', async () => tamper(member.accessToken)],
+    ['that is not a JWT at all', async () => 'not-a-token'],
+  ];
+
+  it.each(forgeries)('refuse a token %s with 401', async (_name, make) => {
+    const result = await call(memberCall, { body: {}, headers: bearer(await make()) });
+    expect(result.status).toBe(401);
+    expect(result.body.message).toBe(SESSION_EXPIRED);
+  });
+
+  it('stop working when the session is logged out', async () => {
+    const email = `authz-out-${Date.now()}@example.com`;
+    const result = await call(signup, { body: { email, password: 'long enough password' } });
+    const token = String(result.body.access_token);
+    expect((await call(memberCall, { body: {}, headers: bearer(token) })).status).toBe(200);
+    await call(logout, { body: { refresh_token: result.body.refresh_token } });
+    expect((await call(memberCall, { body: {}, headers: bearer(token) })).status).toBe(401);
+  });
+});
+
+describe('roles', () => {
+  it('answer 403 to a member calling an admin call', async () => {
+    const result = await call(adminCall, { body: {}, headers: bearer(member.accessToken) });
+    expect(result.status).toBe(403);
+    expect(result.body.message).toBe('This is for administrators only.');
+  });
+
+  it('come from the stored user on every call, not from the token', async () => {
+    await dynamoUsers.setAdmin(member.id, true);
+    expect((await call(adminCall, { body: {}, headers: bearer(member.accessToken) })).status).toBe(200);
+    await dynamoUsers.setAdmin(member.id, false);
+    expect((await call(adminCall, { body: {}, headers: bearer(member.accessToken) })).status).toBe(403);
+  });
+
+  it('are checked before the body is validated or the handler runs', async () => {
+    const before = seen.length;
+    const result = await call(memberCall, { body: { unexpected: 1 } });
+    expect(result.status).toBe(401);
+    expect(seen.length).toBe(before);
+  });
+});
+
+async function sign(
+  payload: { sub: string; sid: string },
+  secret: Uint8Array,
+  overrides: { exp?: number; iat?: number; aud?: string; iss?: string } = {},
+): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({ sid: payload.sid })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(payload.sub)
+    .setIssuer(overrides.iss ?? 'reseller-portal')
+    .setAudience(overrides.aud ?? 'reseller-portal-api')
+    .setIssuedAt(overrides.iat ?? now)
+    .setExpirationTime(overrides.exp ?? now + 600)
+    .sign(secret);
+}
+
+function unsigned(payload: { sub: string; sid: string }): string {
+  const now = Math.floor(Date.now() / 1000);
+  const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const body = { ...payload, iss: 'reseller-portal', aud: 'reseller-portal-api', iat: now, exp: now + 600 };
+  return `${encode({ alg: 'none', typ: 'JWT' })}.${encode(body)}.`;
+}
+
+function tamper(token: string): string {
+  const [header, payload, signature] = token.split('.');
+  const decoded = JSON.parse(Buffer.from(payload!, 'base64url').toString()) as Record<string, unknown>;
+  decoded.sub = 'someone-else';
+  return `${header}.${Buffer.from(JSON.stringify(decoded)).toString('base64url')}.${signature}`;
+}

@@ -1,0 +1,67 @@
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { lambdaContext, toApiEvent, type ApiHandler } from '../../infra/local/api-event';
+import { db, tableName } from '../../functions/src/lib/dynamo';
+
+export interface CallOptions {
+  body?: unknown;
+  /** Sent as is, instead of JSON-encoding `body`. */
+  rawBody?: string | Buffer;
+  contentType?: string | null;
+  headers?: Record<string, string>;
+  cookies?: string[];
+  sourceIp?: string;
+  path?: string;
+}
+
+export interface CallResult {
+  status: number;
+  body: Record<string, unknown>;
+  cookies: string[];
+  headers: Record<string, string>;
+}
+
+/** Invokes a handler with the API Gateway v2 event the HTTP API would send. */
+export async function call(handler: ApiHandler, options: CallOptions = {}): Promise<CallResult> {
+  const raw = options.rawBody ?? (options.body === undefined ? '' : JSON.stringify(options.body));
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.contentType !== null) headers['content-type'] = options.contentType ?? 'application/json';
+  if (options.cookies?.length) headers.cookie = options.cookies.join('; ');
+  const event = toApiEvent({
+    method: 'POST',
+    path: options.path ?? '/api/test',
+    headers,
+    body: Buffer.isBuffer(raw) ? raw : Buffer.from(raw),
+    sourceIp: options.sourceIp ?? '198.51.100.1',
+  });
+  const result = (await handler(event, lambdaContext('test', 10_000))) as APIGatewayProxyStructuredResultV2;
+  return {
+    status: result.statusCode ?? 200,
+    body: result.body ? (JSON.parse(result.body) as Record<string, unknown>) : {},
+    cookies: result.cookies ?? [],
+    headers: (result.headers ?? {}) as Record<string, string>,
+  };
+}
+
+/** The refresh token a response set as a cookie, as the browser would send it back. */
+export function cookieFrom(result: CallResult): string {
+  const set = result.cookies.find((c) => c.startsWith('refresh_token='));
+  if (!set) throw new Error('no refresh_token cookie was set');
+  return set.split(';')[0]!;
+}
+
+/** Every item in this file's table: to prove a rejected request wrote nothing. */
+export async function allItems(): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await db().send(new ScanCommand({ TableName: tableName(), ExclusiveStartKey: start }));
+    items.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
+
+let counter = 0;
+export const uniqueEmail = (prefix = 'member') => `${prefix}-${Date.now()}-${counter++}@example.com`;
+export const uniqueIp = () => `203.0.113.${(counter++ % 250) + 1}`;

@@ -1,0 +1,78 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routes } from '../../functions/src/routes';
+import { createPortalServer } from '../../infra/local/server';
+import { loadHandler } from '../../infra/local/start';
+
+/** The local stand-in for CloudFront + API Gateway, over real HTTP. */
+let base = '';
+let close: () => void = () => undefined;
+
+beforeAll(async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'portal-dist-'));
+  for (const app of ['member', 'admin']) {
+    mkdirSync(join(dir, app, 'assets'), { recursive: true });
+    writeFileSync(join(dir, app, 'index.html'), `<title>${app} app</title>`);
+    writeFileSync(join(dir, app, 'assets', 'main.js'), `console.log('${app}')`);
+  }
+  writeFileSync(join(dir, 'secret.txt'), 'outside the app folders');
+  const server = createPortalServer({
+    routes,
+    loadHandler,
+    memberDist: join(dir, 'member'),
+    adminDist: join(dir, 'admin'),
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  close = () => server.close();
+});
+afterAll(() => close());
+
+describe('local server', () => {
+  it('runs a route-table handler for POST /api/<call>, passing cookies both ways', async () => {
+    const email = `local-${Date.now()}@example.com`;
+    const signup = await fetch(`${base}/api/signup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: 'long enough password' }),
+    });
+    expect(signup.status).toBe(200);
+    const cookie = signup.headers.getSetCookie()[0]!.split(';')[0]!;
+    const check = await fetch(`${base}/api/checkAuth`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie },
+      body: '{}',
+    });
+    expect(check.status).toBe(200);
+    expect(((await check.json()) as { userProfile: { email: string } }).userProfile.email).toBe(email);
+  });
+
+  it('answers an unknown /api path with a 404 JSON message', async () => {
+    const response = await fetch(`${base}/api/doesNotExist`, { method: 'POST', body: '{}' });
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toMatch(/application\/json/);
+    expect(await response.json()).toEqual({ message: 'There is no API call POST /api/doesNotExist.' });
+  });
+
+  it('answers a GET on an API path with 404, as the POST-only HTTP API does', async () => {
+    expect((await fetch(`${base}/api/login`)).status).toBe(404);
+  });
+
+  it('serves the member app at / and its routes, and the admin app under /admin/', async () => {
+    expect(await (await fetch(`${base}/`)).text()).toBe('<title>member app</title>');
+    expect(await (await fetch(`${base}/my_account`)).text()).toBe('<title>member app</title>');
+    expect(await (await fetch(`${base}/admin/`)).text()).toBe('<title>admin app</title>');
+    expect(await (await fetch(`${base}/admin/product_import`)).text()).toBe('<title>admin app</title>');
+    expect(await (await fetch(`${base}/admin/assets/main.js`)).text()).toBe("console.log('admin')");
+    expect((await fetch(`${base}/admin`, { redirect: 'manual' })).headers.get('location')).toBe('/admin/');
+  });
+
+  it('answers a missing asset with 404 instead of the app page, and never serves files outside the apps', async () => {
+    expect((await fetch(`${base}/assets/missing.js`)).status).toBe(404);
+    const traversal = await fetch(`${base}/..%2fsecret.txt`);
+    expect(await traversal.text()).not.toContain('outside the app folders');
+  });
+});

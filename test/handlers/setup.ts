@@ -1,0 +1,25 @@
+import { randomBytes } from 'node:crypto';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { inject } from 'vitest';
+import { ensureTable, localAws } from '../../infra/local/dynamo';
+
+/**
+ * Runs before each handler test file is imported: a fresh table of its own, and the same
+ * environment the stack gives the functions in AWS, pointed at the local engines.
+ */
+const tableName = `test-${randomBytes(6).toString('hex')}`;
+Object.assign(process.env, {
+  TABLE_NAME: tableName,
+  DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
+  S3_ENDPOINT: inject('s3Endpoint'),
+  AWS_REGION: localAws.region,
+  AWS_ACCESS_KEY_ID: localAws.credentials.accessKeyId,
+  AWS_SECRET_ACCESS_KEY: localAws.credentials.secretAccessKey,
+  TOKEN_SIGNING_KEY: randomBytes(48).toString('base64url'),
+  TOKEN_ISSUER: 'reseller-portal',
+  TOKEN_AUDIENCE: 'reseller-portal-api',
+  POWERTOOLS_LOG_LEVEL: 'SILENT',
+  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+});
+
+await ensureTable(new DynamoDBClient({ ...localAws, endpoint: inject('dynamoEndpoint') }), tableName);
