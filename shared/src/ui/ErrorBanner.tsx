@@ -1,0 +1,42 @@
+import { AlertIcon } from './icons';
+
+export interface ErrorBannerProps {
+  /** What went wrong, in words (an ApiError's message). */
+  message: string;
+  title?: string;
+  onRetry?: () => void;
+  retrying?: boolean;
+  onDismiss?: () => void;
+}
+
+/** A failed call, told to the person: role="alert" so it is announced when it appears. */
+export function ErrorBanner({ message, title, onRetry, retrying = false, onDismiss }: ErrorBannerProps) {
+  return (
+    <div className="banner banner--error" role="alert">
+      <AlertIcon className="banner__icon" />
+      <div className="banner__body">
+        {title ? <p className="banner__title">{title}</p> : null}
+        <p className="banner__message">{message}</p>
+      </div>
+      {onRetry || onDismiss ? (
+        <div className="banner__actions">
+          {onRetry ? (
+            <button
+              type="button"
+              className="button button--secondary button--small"
+              onClick={onRetry}
+              disabled={retrying}
+            >
+              {retrying ? 'Retrying…' : 'Retry'}
+            </button>
+          ) : null}
+          {onDismiss ? (
+            <button type="button" className="button button--ghost button--small" onClick={onDismiss}>
+              Dismiss
+            </button>
+          ) : null}
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,25 @@
+import { Email, MIN_PASSWORD, Password } from '../api/schemas';
+import { useAuth } from './AuthProvider';
+import { AuthForm, AuthSwitchLink } from './AuthForm';
+
+/** /signup: the same e-mail and password rules as the server's (shared zod schemas). */
+export function SignupScreen() {
+  const { signup } = useAuth();
+  return (
+    <AuthForm
+      title="Create your account"
+      description="Share approved products and earn a commission on every sale."
+      submitLabel="Sign up"
+      rules={{ email: Email, password: Password }}
+      passwordAutoComplete="new-password"
+      passwordHint={`At least ${MIN_PASSWORD} characters.`}
+      submit={signup}
+      successPath="/member"
+      footer={
+        <p>
+          <AuthSwitchLink to="/login">Already have an account? Log in</AuthSwitchLink>
+        </p>
+      }
+    />
+  );
+}

@@ -1,0 +1,105 @@
+import { createApiClient, type ApiClient } from '../api/client';
+import type { EndpointName } from '../api/contract';
+import type { AuthResponse, UserProfile } from '../api/schemas';
+
+/**
+ * Test helpers for the UI tests: a fake /api behind the real typed client (so parsing and error
+ * mapping are the real ones), and factories for the auth answers.
+ */
+
+export function profile(overrides: Partial<UserProfile> = {}): UserProfile {
+  return {
+    id: 'user-1',
+    email: 'ann.lee@example.com',
+    first_name: '',
+    last_name: '',
+    phone: '',
+    street_address_1: '',
+    address_unit: '',
+    city: '',
+    state: '',
+    zipcode: '',
+    isEmailVerified: false,
+    isAccountCreated: 0,
+    isPayoutMethodAdded: 0,
+    stripeID: null,
+    isAdmin: false,
+    ...overrides,
+  };
+}
+
+export function authAnswer(overrides: Partial<UserProfile> = {}, accessToken = 'access-1'): AuthResponse {
+  const userProfile = profile(overrides);
+  return {
+    loginValid: true,
+    isLoggedIn: true,
+    isAdmin: userProfile.isAdmin,
+    userProfile,
+    refresh_token: 'refresh-in-cookie',
+    access_token: accessToken,
+    expires_in: 900,
+  };
+}
+
+export interface FakeReply {
+  status?: number;
+  body?: unknown;
+  /** Simulate a connection failure instead of an answer. */
+  networkError?: boolean;
+}
+
+export type FakeHandler = (request: { body: unknown; authorization: string | null }) => FakeReply | Promise<FakeReply>;
+
+export interface RecordedCall {
+  name: string;
+  body: unknown;
+  authorization: string | null;
+}
+
+export interface FakeApi {
+  api: ApiClient;
+  calls: RecordedCall[];
+  callsTo: (name: EndpointName) => RecordedCall[];
+  on: (name: EndpointName, handler: FakeHandler) => void;
+}
+
+export function fakeApi(handlers: Partial<Record<EndpointName, FakeHandler>> = {}): FakeApi {
+  const table = new Map<string, FakeHandler>(Object.entries(handlers) as [string, FakeHandler][]);
+  const calls: RecordedCall[] = [];
+  const fetchImpl = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const name = url.replace(/^.*\/api\//, '');
+    const headers = new Headers(init?.headers);
+    const body: unknown = typeof init?.body === 'string' ? JSON.parse(init.body) : init?.body;
+    const call = { name, body, authorization: headers.get('authorization') };
+    calls.push(call);
+    const handler = table.get(name);
+    const reply: FakeReply = handler
+      ? await handler(call)
+      : { status: 404, body: { message: `No fake handler for ${name}` } };
+    if (reply.networkError) throw new TypeError('Failed to fetch');
+    return new Response(reply.body === undefined ? '' : JSON.stringify(reply.body), {
+      status: reply.status ?? 200,
+      headers: { 'content-type': 'application/json' },
+    });
+  };
+  return {
+    api: createApiClient({ fetch: fetchImpl as typeof fetch, timeoutMs: 2_000 }),
+    calls,
+    callsTo: (name) => calls.filter((call) => call.name === name),
+    on: (name, handler) => {
+      table.set(name, handler);
+    },
+  };
+}
+
+export const unauthorized: FakeReply = { status: 401, body: { message: 'Log in to continue.' } };
+
+/** A promise you resolve from the test, to hold a request in flight. */
+export function deferred<T>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}

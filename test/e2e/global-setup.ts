@@ -1,0 +1,33 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { startPortal } from '../../infra/local/start';
+
+/**
+ * Starts the whole portal once for the browser tests: both apps built, DynamoDB Local, the API
+ * and the two seeded accounts, on a random free port with its data in a fresh temporary folder.
+ */
+
+export interface Account {
+  email: string;
+  password: string;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    portalUrl: string;
+    accounts: { admin: Account; member: Account };
+  }
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'portal-e2e-'));
+  const portal = await startPortal({ port: 0, dataDir, quiet: true });
+  project.provide('portalUrl', portal.url);
+  project.provide('accounts', portal.accounts);
+  return async () => {
+    await portal.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+}

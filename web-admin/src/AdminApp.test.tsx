@@ -1,0 +1,104 @@
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router-dom';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AuthProvider, AuthStore } from '@portal/shared/ui/AuthProvider';
+import { pageNavigation } from '@portal/shared/ui/navigation';
+import { authAnswer, fakeApi, unauthorized, type FakeApi } from '@portal/shared/ui/testing';
+import { AdminApp } from './AdminApp';
+
+let assign: ReturnType<typeof vi.spyOn>;
+
+beforeEach(() => {
+  assign = vi.spyOn(pageNavigation, 'assign').mockImplementation(() => undefined);
+});
+
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
+
+function renderAdmin(api: FakeApi, path = '/admin/') {
+  render(
+    <MemoryRouter basename="/admin" initialEntries={[path]}>
+      <AuthProvider store={new AuthStore(api.api)}>
+        <AdminApp />
+      </AuthProvider>
+    </MemoryRouter>,
+  );
+}
+
+const admin = () => fakeApi({ checkAuth: () => ({ body: authAnswer({ isAdmin: true, email: 'admin@example.com' }) }) });
+
+describe('admin app', () => {
+  it('shows the admin home with links to the three sections and the title Admin', async () => {
+    renderAdmin(admin());
+    expect(await screen.findByRole('heading', { level: 1, name: 'Admin' })).toBeTruthy();
+    expect(screen.getByTestId('topbar-title').textContent).toBe('Admin');
+    const sections = within(screen.getByRole('navigation', { name: 'Admin sections' }));
+    expect(sections.getAllByRole('link').map((link) => link.getAttribute('href'))).toEqual([
+      '/admin/product_import',
+      '/admin/orders',
+      '/admin/payouts',
+    ]);
+  });
+
+  it('has the admin-mode menu and the switch on', async () => {
+    renderAdmin(admin());
+    await userEvent.click(await screen.findByRole('button', { name: 'Open menu' }));
+    const nav = within(screen.getByRole('navigation', { name: 'Main menu' }));
+    expect(nav.getAllByRole('link').map((link) => [link.textContent, link.getAttribute('href')])).toEqual([
+      ['Product Import', '/admin/product_import'],
+      ['Orders', '/admin/orders'],
+      ['Payouts', '/admin/payouts'],
+    ]);
+    expect((screen.getByRole('switch', { name: 'Admin Mode' }) as HTMLInputElement).checked).toBe(true);
+  });
+
+  it.each([
+    ['/admin/product_import', 'Product Import', 'No imports yet.'],
+    ['/admin/orders', 'Orders', 'No orders yet.'],
+    ['/admin/payouts', 'Payouts', 'No commissions yet.'],
+  ])('%s has its heading and empty state', async (path, heading, empty) => {
+    renderAdmin(admin(), path);
+    expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeTruthy();
+    expect(screen.getByText(empty)).toBeTruthy();
+  });
+
+  it('navigates between sections from the menu', async () => {
+    const user = userEvent.setup();
+    renderAdmin(admin());
+    await user.click(await screen.findByRole('button', { name: 'Open menu' }));
+    await user.click(screen.getByRole('link', { name: 'Orders' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Orders' })).toBeTruthy();
+  });
+
+  it('turning Admin Mode off loads the member app', async () => {
+    const user = userEvent.setup();
+    renderAdmin(admin(), '/admin/orders');
+    await user.click(await screen.findByRole('button', { name: 'Open menu' }));
+    await user.click(screen.getByRole('switch', { name: 'Admin Mode' }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('/member'));
+  });
+
+  it('does not show admin screens to a member', async () => {
+    renderAdmin(fakeApi({ checkAuth: () => ({ body: authAnswer({ isAdmin: false }) }) }), '/admin/orders');
+    expect(await screen.findByRole('heading', { name: 'Administrators only' })).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: 'Orders' })).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Open menu' }));
+    expect(screen.queryByRole('switch')).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Orders' })).toBeNull();
+  });
+
+  it('sends a logged-out person to the member app’s /login', async () => {
+    renderAdmin(fakeApi({ checkAuth: () => unauthorized }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('/login'));
+    expect(screen.queryByRole('heading', { name: 'Admin' })).toBeNull();
+  });
+
+  it('shows a not-found screen with a link to the admin home', async () => {
+    renderAdmin(admin(), '/admin/nope');
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Go to the admin home' }).getAttribute('href')).toBe('/admin');
+  });
+});

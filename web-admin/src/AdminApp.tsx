@@ -1,0 +1,34 @@
+import { Route, Routes } from 'react-router-dom';
+import { AppShell, type MenuItem } from '@portal/shared/ui/AppShell';
+import type { AuthView } from '@portal/shared/ui/AuthProvider';
+import { BoxIcon, ReceiptIcon, UploadIcon, WalletIcon } from '@portal/shared/ui/icons';
+import { NotFoundScreen } from '@portal/shared/ui/NotFoundScreen';
+import { AdminHomeScreen } from './screens/AdminHomeScreen';
+import { OrdersScreen } from './screens/OrdersScreen';
+import { PayoutsScreen } from './screens/PayoutsScreen';
+import { ProductImportScreen } from './screens/ProductImportScreen';
+
+/** The admin-mode menu; routes are relative to the app's base, /admin. */
+export function adminMenu(auth: AuthView): MenuItem[] {
+  if (!auth.isAdmin) return [{ to: '/', label: 'Member app', document: true, icon: <BoxIcon /> }];
+  return [
+    { to: '/product_import', label: 'Product Import', icon: <UploadIcon /> },
+    { to: '/orders', label: 'Orders', icon: <ReceiptIcon /> },
+    { to: '/payouts', label: 'Payouts', icon: <WalletIcon /> },
+  ];
+}
+
+/** The admin app, served at '/admin/' (router basename '/admin'). It has no /login of its own. */
+export function AdminApp() {
+  return (
+    <Routes>
+      <Route element={<AppShell app="admin" menu={adminMenu} />}>
+        <Route index element={<AdminHomeScreen />} />
+        <Route path="product_import" element={<ProductImportScreen />} />
+        <Route path="orders" element={<OrdersScreen />} />
+        <Route path="payouts" element={<PayoutsScreen />} />
+        <Route path="*" element={<NotFoundScreen homeLabel="Go to the admin home" />} />
+      </Route>
+    </Routes>
+  );
+}

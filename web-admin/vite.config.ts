@@ -1,0 +1,23 @@
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+/**
+ * The admin app, served at '/admin/' on the same origin as /api. Building from any working directory
+ * gives web-admin/dist. For `vite` dev, set PORTAL_API_URL (e.g. http://localhost:3000) to proxy /api
+ * to a running `npm start`.
+ */
+const root = fileURLToPath(new URL('.', import.meta.url));
+const apiUrl = process.env.PORTAL_API_URL;
+
+export default defineConfig(({ command }) => ({
+  root,
+  base: '/admin/',
+  plugins: [react()],
+  build: { outDir: 'dist', emptyOutDir: true },
+  // The served bundle is always React's production build, even when the build runs inside a test
+  // run (Vitest sets NODE_ENV=test, which would otherwise select React's development build).
+  define: command === 'build' ? { 'process.env.NODE_ENV': JSON.stringify('production') } : {},
+  oxc: command === 'build' ? { jsx: { runtime: 'automatic', development: false } } : undefined,
+  server: apiUrl ? { proxy: { '/api': { target: apiUrl, changeOrigin: false } } } : undefined,
+}));

@@ -1,0 +1,108 @@
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter, useLocation } from 'react-router-dom';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AuthProvider, AuthStore } from '@portal/shared/ui/AuthProvider';
+import { authAnswer, fakeApi, unauthorized, type FakeApi } from '@portal/shared/ui/testing';
+import { MemberApp } from './MemberApp';
+
+afterEach(cleanup);
+
+function Where() {
+  return <p data-testid="where">{useLocation().pathname}</p>;
+}
+
+function renderMember(api: FakeApi, path = '/') {
+  render(
+    <MemoryRouter initialEntries={[path]}>
+      <AuthProvider store={new AuthStore(api.api)}>
+        <MemberApp />
+        <Where />
+      </AuthProvider>
+    </MemoryRouter>,
+  );
+}
+
+const member = (flags: { isAccountCreated?: 0 | 1; isPayoutMethodAdded?: 0 | 1; isAdmin?: boolean } = {}) =>
+  fakeApi({ checkAuth: () => ({ body: authAnswer(flags) }) });
+
+describe('member app', () => {
+  it('shows the product list with an honest empty state at /', async () => {
+    renderMember(member({ isAccountCreated: 1, isPayoutMethodAdded: 1 }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Product List' })).toBeTruthy();
+    expect(screen.getByText('No products are available yet.')).toBeTruthy();
+    expect(screen.getByTestId('topbar-title').textContent).toBe('Member');
+    expect(screen.getByRole('banner')).toBeTruthy();
+    expect(screen.getByRole('main')).toBeTruthy();
+  });
+
+  it.each([
+    [{ isAccountCreated: 0, isPayoutMethodAdded: 0 }, true],
+    [{ isAccountCreated: 0, isPayoutMethodAdded: 1 }, true],
+    [{ isAccountCreated: 1, isPayoutMethodAdded: 0 }, true],
+    [{ isAccountCreated: 1, isPayoutMethodAdded: 1 }, false],
+  ] as const)('with %o the red badges show: %s', async (flags, shown) => {
+    renderMember(member(flags));
+    await screen.findByRole('heading', { name: 'Product List' });
+    expect(screen.queryByTestId('attention-badge') !== null).toBe(shown);
+    await userEvent.click(screen.getByRole('button', { name: 'Open menu' }));
+    const myAccount = within(screen.getByRole('dialog')).getByRole('link', { name: /My Account/ });
+    expect(myAccount.getAttribute('href')).toBe('/my_account');
+    expect(within(myAccount).queryByTestId('menu-item-badge') !== null).toBe(shown);
+  });
+
+  it('has the member menu: My Account, Product List and Log out', async () => {
+    renderMember(member());
+    await userEvent.click(await screen.findByRole('button', { name: 'Open menu' }));
+    const nav = within(screen.getByRole('navigation', { name: 'Main menu' }));
+    expect(nav.getAllByRole('link').map((link) => [link.textContent, link.getAttribute('href')])).toEqual([
+      ['My Account', '/my_account'],
+      ['Product List', '/'],
+    ]);
+    expect(screen.getByRole('button', { name: 'Log out' })).toBeTruthy();
+  });
+
+  it('redirects /member to /', async () => {
+    renderMember(member(), '/member');
+    await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/'));
+    expect(await screen.findByRole('heading', { name: 'Product List' })).toBeTruthy();
+  });
+
+  it('shows My Account with the payout set-up and an empty state', async () => {
+    renderMember(member({ isAccountCreated: 1, isPayoutMethodAdded: 0 }), '/my_account');
+    expect(await screen.findByRole('heading', { level: 1, name: 'My Account' })).toBeTruthy();
+    expect(screen.getByText('Created')).toBeTruthy();
+    expect(screen.getByText('No debit card added yet')).toBeTruthy();
+    expect(screen.getByText('No commissions yet.')).toBeTruthy();
+  });
+
+  it('shows a not-found screen with a link home for unknown routes', async () => {
+    renderMember(member(), '/no/such/page');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Page not found' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Go to the home page' }).getAttribute('href')).toBe('/');
+  });
+
+  it('sends a logged-out person to /login', async () => {
+    renderMember(fakeApi({ checkAuth: () => unauthorized }), '/my_account');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Log in' })).toBeTruthy();
+    expect(screen.getByTestId('where').textContent).toBe('/login');
+    expect(screen.getByRole('link', { name: 'Login / Signup' }).getAttribute('href')).toBe('/login');
+  });
+
+  it('lets a logged-out person reach /signup', async () => {
+    renderMember(fakeApi({ checkAuth: () => unauthorized }), '/signup');
+    await waitFor(() => expect(screen.getByRole('link', { name: 'Login / Signup' })).toBeTruthy());
+    expect(screen.getByTestId('where').textContent).toBe('/signup');
+    expect(screen.getByRole('button', { name: 'Sign up' })).toBeTruthy();
+  });
+
+  it('logs in and lands on the product list', async () => {
+    const api = fakeApi({ checkAuth: () => unauthorized, login: () => ({ body: authAnswer() }) });
+    renderMember(api, '/login');
+    await userEvent.type(await screen.findByLabelText('Email'), 'ann@example.com');
+    await userEvent.type(screen.getByLabelText('Password'), 'secret-password');
+    await userEvent.click(screen.getByRole('button', { name: 'Log in' }));
+    expect(await screen.findByRole('heading', { name: 'Product List' })).toBeTruthy();
+    expect(screen.getByTestId('where').textContent).toBe('/');
+  });
+});

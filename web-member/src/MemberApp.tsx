@@ -1,0 +1,35 @@
+import { Navigate, Route, Routes } from 'react-router-dom';
+import { AppShell, type MenuItem } from '@portal/shared/ui/AppShell';
+import type { AuthView } from '@portal/shared/ui/AuthProvider';
+import { BoxIcon, WalletIcon } from '@portal/shared/ui/icons';
+import { LoginScreen } from '@portal/shared/ui/LoginScreen';
+import { NotFoundScreen } from '@portal/shared/ui/NotFoundScreen';
+import { SignupScreen } from '@portal/shared/ui/SignupScreen';
+import { MyAccountScreen } from './screens/MyAccountScreen';
+import { ProductListScreen } from './screens/ProductListScreen';
+
+/** Where being logged out is normal: everywhere else a logged-out person is sent to /login. */
+export const PUBLIC_PATHS = ['/login', '/signup'] as const;
+
+export function memberMenu(auth: AuthView): MenuItem[] {
+  return [
+    { to: '/my_account', label: 'My Account', attention: auth.needsAttention, icon: <WalletIcon /> },
+    { to: '/', label: 'Product List', end: true, icon: <BoxIcon /> },
+  ];
+}
+
+/** The member app, served at '/'. */
+export function MemberApp() {
+  return (
+    <Routes>
+      <Route element={<AppShell app="member" menu={memberMenu} publicPaths={PUBLIC_PATHS} />}>
+        <Route index element={<ProductListScreen />} />
+        <Route path="member" element={<Navigate to="/" replace />} />
+        <Route path="my_account" element={<MyAccountScreen />} />
+        <Route path="login" element={<LoginScreen />} />
+        <Route path="signup" element={<SignupScreen />} />
+        <Route path="*" element={<NotFoundScreen />} />
+      </Route>
+    </Routes>
+  );
+}

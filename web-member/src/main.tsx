@@ -1,0 +1,19 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { BrowserRouter } from 'react-router-dom';
+import { AuthProvider } from '@portal/shared/ui/AuthProvider';
+import '@portal/shared/ui/styles.css';
+import { MemberApp } from './MemberApp';
+
+const container = document.getElementById('root');
+if (!container) throw new Error('The page has no #root element.');
+
+createRoot(container).render(
+  <StrictMode>
+    <BrowserRouter>
+      <AuthProvider>
+        <MemberApp />
+      </AuthProvider>
+    </BrowserRouter>
+  </StrictMode>,
+);
