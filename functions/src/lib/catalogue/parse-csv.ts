@@ -1,0 +1,293 @@
+import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import {
+  mapHeader,
+  validateProductRow,
+  type CsvFatal,
+  type CsvIssue,
+  type CsvProduct,
+  type HeaderMapping,
+  type ValidatedRow,
+} from '@portal/shared/domain/csv-product';
+import { CsvReportBuilder, type CsvImportReport } from '@portal/shared/domain/csv-report';
+import { CsvRecordReader, damaged, type CsvRecord } from './csv-records';
+import { sanitizeDescription } from './sanitize';
+import { Utf8LineTracker, type Utf8Failure } from './utf8-lines';
+
+/**
+ * Streaming reader of the supplier catalogue CSV.
+ *
+ * Pipeline, one chunk at a time: bytes -> UTF-8 check with line counting (utf8-lines.ts) ->
+ * csv-parse (csv-records.ts) -> header mapping and row validation (shared csv-product.ts) ->
+ * report bookkeeping (shared csv-report.ts). Nothing holds more than one chunk's rows, except
+ * the map of spu_no -> winning row used for "the last row wins".
+ *
+ * The fatal rule. A file that is damaged anywhere (not UTF-8, broken quoting, a row over 1 MiB)
+ * or whose header is unusable (empty, no rows, missing or duplicate columns, not
+ * comma-separated) is rejected as a whole: NO rows are imported, not even those before the
+ * break, and the report's fatal message says so with the line ("No rows were imported because
+ * the file is damaged at line N" is the gist). Row errors found before the break are still in
+ * the report, to help fix the file. A row-level problem (bad price, missing name, too few or
+ * too many values, oversized description) only rejects that row.
+ *
+ * Why two passes. Rows cannot be written while reading if a break further down must cancel
+ * them, and keeping 100 000 rows in memory until the end is not bounded. So the importer reads
+ * the file twice, streaming both times (for S3: two GetObject calls on the same VersionId, or
+ * with IfMatch on the ETag of the first read):
+ *   1. validateCatalogueCsv: the report, plus spu_no -> the row that wins. Nothing is written.
+ *   2. if the report has no fatal problem, importCatalogueCsv yields the winning products in
+ *      file order, in batches (25 = one DynamoDB BatchWriteItem), sanitized, ready to write.
+ *      It re-validates as it goes and throws CatalogueCsvChangedError if the file is not the
+ *      one validated, so a mismatch cannot go unnoticed.
+ * Deduplication needs only the map from pass 1: pass 2 skips every row that is not the winner
+ * of its spu_no, so a repeated spu_no is written once, with the last row's values.
+ *
+ * parseCatalogueCsv does both in one pass and keeps the products in memory: for small files,
+ * previews and tests.
+ */
+
+/** The file as bytes: a Node Readable without an encoding, or any (async) iterable of chunks. */
+export type CsvSource = Readable | AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
+
+export type CsvEvent = { kind: 'header'; warnings: CsvIssue[] } | { kind: 'row'; outcome: ValidatedRow };
+
+/** A product ready to store: its html_description is sanitized. */
+export interface ImportRow {
+  row: number;
+  product: CsvProduct;
+}
+
+export interface CsvValidation {
+  report: CsvImportReport;
+  /** Normalized spu_no -> the row whose product is imported (the last valid row with it). */
+  winners: ReadonlyMap<string, number>;
+}
+
+export interface ReadOptions {
+  /** How many errors and how many warnings the report lists; the counts are always complete. */
+  maxIssues?: number;
+  /** Replaces the server sanitizer (tests, or a client-side preview with DOMPurify). */
+  sanitize?: (html: string) => string;
+}
+
+export interface ImportOptions extends Pick<ReadOptions, 'sanitize'> {
+  /** Products per yielded batch; 25 matches DynamoDB BatchWriteItem. */
+  batchSize?: number;
+}
+
+export const DEFAULT_BATCH_SIZE = 25;
+
+/** The file is rejected as a whole. */
+export class CatalogueCsvFatalError extends Error {
+  constructor(readonly fatal: CsvFatal) {
+    super(fatal.message);
+    this.name = 'CatalogueCsvFatalError';
+  }
+}
+
+/** The import pass read a different file from the one validated. Nothing should be trusted. */
+export class CatalogueCsvChangedError extends Error {
+  constructor(detail: string) {
+    super(`The file changed between validation and import: ${detail}.`);
+    this.name = 'CatalogueCsvChangedError';
+  }
+}
+
+/**
+ * The low-level stream: a 'header' event (with the ignored-column warnings), then one 'row'
+ * event per data row, in file order. Throws CatalogueCsvFatalError at the first fatal problem,
+ * after the events of the rows before it.
+ */
+export async function* readCatalogueCsv(source: CsvSource): AsyncGenerator<CsvEvent, void, undefined> {
+  const utf8 = new Utf8LineTracker();
+  const csv = new CsvRecordReader();
+  const rows = new RowInterpreter();
+  /** Whether the bytes given to the parser so far end with a complete line. */
+  let atLineStart = true;
+  for await (const chunk of source) {
+    const bytes = asBytes(chunk);
+    const check = utf8.push(bytes);
+    if (!check.ok) {
+      const complete = check.completeLines;
+      yield* linesBeforeBreak(csv, rows, complete, complete.length > 0 || atLineStart);
+      throw new CatalogueCsvFatalError(notUtf8(check));
+    }
+    const parsed = await csv.write(bytes);
+    yield* rows.events(parsed.records);
+    if (parsed.fatal) throw new CatalogueCsvFatalError(parsed.fatal);
+    if (bytes.length > 0) atLineStart = bytes[bytes.length - 1] === LINE_FEED;
+  }
+  const tail = utf8.end();
+  if (!tail.ok) throw new CatalogueCsvFatalError(notUtf8(tail));
+  const last = await csv.end();
+  yield* rows.events(last.records);
+  if (last.fatal) throw new CatalogueCsvFatalError(last.fatal);
+  rows.finish();
+}
+
+const LINE_FEED = 0x0a;
+
+/**
+ * Before reporting a line that is not UTF-8, reads the complete lines before it, so that the
+ * report also lists the problems of those rows. A CSV break among them is the earlier problem
+ * and is thrown instead. The parser is flushed only when what it holds ends with a complete
+ * line (never with the start of the broken one), and a quote that the cut leaves open is not
+ * a problem of the file.
+ */
+async function* linesBeforeBreak(
+  csv: CsvRecordReader,
+  rows: RowInterpreter,
+  completeLines: Uint8Array,
+  flush: boolean,
+): AsyncGenerator<CsvEvent, void, undefined> {
+  const parsed = await csv.write(completeLines);
+  yield* rows.events(parsed.records);
+  if (parsed.fatal) throw new CatalogueCsvFatalError(parsed.fatal);
+  if (!flush) return;
+  const flushed = await csv.end();
+  yield* rows.events(flushed.records);
+}
+
+/** Pass 1: the report and the winning row per spu_no. Writes nothing, keeps no rows. */
+export async function validateCatalogueCsv(source: CsvSource, options: ReadOptions = {}): Promise<CsvValidation> {
+  const builder = new CsvReportBuilder(options.maxIssues);
+  await readInto(source, builder, () => undefined);
+  return { report: builder.build(), winners: builder.winners };
+}
+
+/**
+ * Pass 2: the products to store, in file order, in batches, each spu_no once (its last valid
+ * row), descriptions sanitized. Requires a validation without a fatal problem.
+ */
+export async function* importCatalogueCsv(
+  source: CsvSource,
+  validation: CsvValidation,
+  options: ImportOptions = {},
+): AsyncGenerator<ImportRow[], void, undefined> {
+  if (validation.report.fatal) throw new Error('A file with a fatal problem cannot be imported.');
+  const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+  const sanitize = options.sanitize ?? sanitizeDescription;
+  let batch: ImportRow[] = [];
+  let imported = 0;
+  for await (const event of changedOnFatal(readCatalogueCsv(source))) {
+    if (event.kind !== 'row' || !event.outcome.product) continue;
+    const { row, product } = event.outcome;
+    const winner = validation.winners.get(product.spu_no);
+    if (winner === undefined) throw new CatalogueCsvChangedError(`row ${row} has an spu_no that was not validated`);
+    if (winner !== row) continue;
+    batch.push({ row, product: sanitized(product, sanitize) });
+    imported += 1;
+    if (batch.length >= batchSize) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
+  if (imported !== validation.report.accepted) {
+    throw new CatalogueCsvChangedError(`${imported} products were read, ${validation.report.accepted} were validated`);
+  }
+}
+
+/**
+ * One pass, everything in memory: the report and the products to import (each spu_no once, at
+ * the position of its winning row; none when the file is fatally damaged).
+ */
+export async function parseCatalogueCsv(
+  source: CsvSource,
+  options: ReadOptions = {},
+): Promise<{ report: CsvImportReport; products: ImportRow[] }> {
+  const builder = new CsvReportBuilder(options.maxIssues);
+  const sanitize = options.sanitize ?? sanitizeDescription;
+  const kept = new Map<string, ImportRow>();
+  await readInto(source, builder, (outcome) => {
+    if (!outcome.product) return;
+    // Deleting first moves a replaced product to the position of the row that replaced it.
+    kept.delete(outcome.product.spu_no);
+    kept.set(outcome.product.spu_no, { row: outcome.row, product: sanitized(outcome.product, sanitize) });
+  });
+  const report = builder.build();
+  return { report, products: report.fatal ? [] : [...kept.values()] };
+}
+
+async function readInto(
+  source: CsvSource,
+  builder: CsvReportBuilder,
+  onKept: (outcome: ValidatedRow) => void,
+): Promise<void> {
+  try {
+    for await (const event of readCatalogueCsv(source)) {
+      if (event.kind === 'header') builder.addHeaderWarnings(event.warnings);
+      else if (builder.addRow(event.outcome).kept) onKept(event.outcome);
+    }
+  } catch (error) {
+    if (!(error instanceof CatalogueCsvFatalError)) throw error;
+    builder.fail(error.fatal);
+  }
+}
+
+async function* changedOnFatal<T>(events: AsyncGenerator<T, void, undefined>): AsyncGenerator<T, void, undefined> {
+  try {
+    yield* events;
+  } catch (error) {
+    if (error instanceof CatalogueCsvFatalError) throw new CatalogueCsvChangedError(error.fatal.message);
+    throw error;
+  }
+}
+
+function sanitized(product: CsvProduct, sanitize: (html: string) => string): CsvProduct {
+  if (product.html_description === '') return product;
+  return { ...product, html_description: sanitize(product.html_description) };
+}
+
+/** Turns records into events: the first non-blank record is the header, the rest are rows. */
+class RowInterpreter {
+  private header: HeaderMapping | null = null;
+  private dataRows = 0;
+
+  *events(records: readonly CsvRecord[]): Generator<CsvEvent, void, undefined> {
+    for (const record of records) {
+      if (record.cells.every((cell) => cell.trim() === '')) continue;
+      if (!this.header) {
+        const result = mapHeader(record.cells, record.line);
+        if (!result.ok) throw new CatalogueCsvFatalError(result.fatal);
+        this.header = result.mapping;
+        yield { kind: 'header', warnings: result.warnings };
+        continue;
+      }
+      this.dataRows += 1;
+      yield { kind: 'row', outcome: validateProductRow(record.cells, record.line, this.header, nodeSha256Hex) };
+    }
+  }
+
+  /** At the end of the file: a file without a header, or without rows, has nothing to import. */
+  finish(): void {
+    if (!this.header) {
+      throw new CatalogueCsvFatalError({ kind: 'empty', line: null, message: 'The file is empty.' });
+    }
+    if (this.dataRows === 0) {
+      throw new CatalogueCsvFatalError({
+        kind: 'no-rows',
+        line: null,
+        message: 'The file has a header line but no product rows.',
+      });
+    }
+  }
+}
+
+/** node:crypto's SHA-256: the same digests as the shared portable one, several times faster. */
+function nodeSha256Hex(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+function notUtf8(failure: Utf8Failure): CsvFatal {
+  const advice =
+    failure.encoding === 'utf-16'
+      ? 'the text is UTF-16, not UTF-8 (a spreadsheet\'s "Unicode Text" format); save it as "CSV UTF-8"'
+      : 'the text is not UTF-8 (the file may have been saved as Latin-1 or Windows-1252; save it as "CSV UTF-8")';
+  return damaged('not-utf8', failure.line, advice);
+}
+
+function asBytes(chunk: unknown): Uint8Array {
+  if (chunk instanceof Uint8Array) return chunk;
+  throw new TypeError('The CSV source must yield bytes; read the file without setting an encoding.');
+}
