@@ -9,6 +9,8 @@ import { contract, type EndpointName } from '@portal/shared/api/contract';
 /** What a function may touch; the CDK stack grants exactly this and nothing more. */
 export interface Access {
   table: 'read' | 'readwrite';
+  /** The supplier CSV bucket: `read` objects, `write` (put and presign) objects. Absent: no access. */
+  importsBucket?: 'read' | 'write';
   /** Secrets the function reads at cold start (names of the SecretName union). */
   secrets: readonly SecretName[];
 }
@@ -40,11 +42,51 @@ const auth: Access = { table: 'readwrite', secrets: ['tokenSigningKey'] };
 /** Password hashing with scrypt (N=2^17, r=8) needs 128 MiB and a fair share of CPU. */
 const PASSWORD_MEMORY_MB = 1024;
 
+/** Every non-public call verifies the access token, so it needs the signing key and reads users and sessions. */
+const reads: Access = { table: 'read', secrets: ['tokenSigningKey'] };
+const writes: Access = { table: 'readwrite', secrets: ['tokenSigningKey'] };
+const uploads: Access = { ...writes, importsBucket: 'write' };
+
 export const routes: readonly Route[] = [
   route('signup', 'handlers/signup.ts', auth, PASSWORD_MEMORY_MB),
   route('login', 'handlers/login.ts', auth, PASSWORD_MEMORY_MB),
   route('checkAuth', 'handlers/check-auth.ts', auth),
   route('logout', 'handlers/logout.ts', auth),
+
+  route('products', 'handlers/upload-products.ts', uploads, 1024, 29),
+  route('createProductUpload', 'handlers/create-product-upload.ts', uploads),
+  route('getImportJob', 'handlers/get-import-job.ts', reads),
+  route('getImportIssues', 'handlers/get-import-issues.ts', reads),
+  route('getRejectedRowsCsv', 'handlers/get-rejected-rows-csv.ts', reads),
+  route('approveProduct', 'handlers/approve-product.ts', writes),
+  route('banProduct', 'handlers/ban-product.ts', writes),
+  route('getUnApprovedProducts', 'handlers/get-unapproved-products.ts', reads),
+  route('getImportedProduct', 'handlers/get-imported-product.ts', reads),
+  route('getApprovedProducts', 'handlers/get-approved-products.ts', reads),
+  route('getApprovedProduct', 'handlers/get-approved-product.ts', reads),
+];
+
+/** Functions started by events rather than by /api calls. */
+export interface EventFunction {
+  name: string;
+  module: string;
+  memoryMb: number;
+  timeoutSeconds: number;
+  access: Access;
+  /** What starts it: objects created in the imports bucket. */
+  trigger: 'importsBucket:ObjectCreated';
+}
+
+export const eventFunctions: readonly EventFunction[] = [
+  {
+    name: 'importProducts',
+    module: 'handlers/s3/import-products.ts',
+    // 1769 MB is one full vCPU: parsing and sanitizing are CPU-bound.
+    memoryMb: 1769,
+    timeoutSeconds: 900,
+    access: { table: 'readwrite', secrets: [], importsBucket: 'read' },
+    trigger: 'importsBucket:ObjectCreated',
+  },
 ];
 
 export const routeByPath: ReadonlyMap<string, Route> = new Map(routes.map((r) => [r.path, r]));

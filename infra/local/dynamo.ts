@@ -16,7 +16,8 @@ import { freePort } from './ports';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 /** Credentials and region for every local engine; DynamoDB Local and the S3 server accept any. */
-export const localAws = { region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
+// s3rver checks signatures against its fixed S3RVER key; DynamoDB Local (sharedDb) accepts any key.
+export const localAws = { region: 'us-east-1', credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } };
 
 export const JAVA_MISSING = [
   'The local DynamoDB engine needs Java 17 or newer, and no `java` was found on PATH.',

@@ -5,6 +5,19 @@ import { freePort } from './ports';
 /** The imports bucket's name locally; in AWS the stack names it and passes it in the environment. */
 export const LOCAL_IMPORTS_BUCKET = 'reseller-portal-imports';
 
+/**
+ * The browser posts large CSVs straight to the bucket with a presigned POST, from the portal's
+ * origin: the bucket allows that cross-origin POST, as the deployed bucket's CORS rule does.
+ */
+const CORS = `<CORSConfiguration>
+  <CORSRule>
+    <AllowedOrigin>*</AllowedOrigin>
+    <AllowedMethod>POST</AllowedMethod>
+    <AllowedHeader>*</AllowedHeader>
+    <MaxAgeSeconds>3000</MaxAgeSeconds>
+  </CORSRule>
+</CORSConfiguration>`;
+
 export interface LocalS3 {
   endpoint: string;
   server: S3rver;
@@ -20,7 +33,7 @@ export async function startS3(options: { dataDir: string; port?: number }): Prom
     port,
     silent: true,
     directory: options.dataDir,
-    configureBuckets: [{ name: LOCAL_IMPORTS_BUCKET, configs: [] }],
+    configureBuckets: [{ name: LOCAL_IMPORTS_BUCKET, configs: [CORS] }],
   });
   await server.run();
   return { endpoint: `http://127.0.0.1:${port}`, server, stop: () => server.close() };

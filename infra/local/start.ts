@@ -7,7 +7,8 @@ import type { Route } from '../../functions/src/routes';
 import type { ApiHandler } from './api-event';
 import { buildWebApps } from './build-web';
 import { ensureTable, localAws, startDynamo } from './dynamo';
-import { startS3 } from './s3';
+import { LOCAL_IMPORTS_BUCKET, startS3 } from './s3';
+import { forwardObjectCreated } from './s3-events';
 import { createPortalServer } from './server';
 
 /**
@@ -55,6 +56,7 @@ export function configureEnvironment(settings: { dataDir: string; dynamoEndpoint
     TABLE_NAME,
     DYNAMODB_ENDPOINT: settings.dynamoEndpoint,
     ...(settings.s3Endpoint ? { S3_ENDPOINT: settings.s3Endpoint } : {}),
+    IMPORTS_BUCKET: LOCAL_IMPORTS_BUCKET,
     AWS_REGION: localAws.region,
     AWS_ACCESS_KEY_ID: localAws.credentials.accessKeyId,
     AWS_SECRET_ACCESS_KEY: localAws.credentials.secretAccessKey,
@@ -97,7 +99,14 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     await ensureTable(dynamo.client, TABLE_NAME);
     await seed();
 
-    const { routes } = await import('../../functions/src/routes');
+    const { routes, eventFunctions } = await import('../../functions/src/routes');
+    // The bucket notification: every object created in the imports bucket runs the import function.
+    for (const fn of eventFunctions) {
+      const module = (await import(pathToFileURL(join(root, 'functions', 'src', fn.module)).href)) as {
+        handler: (event: import('aws-lambda').S3Event) => Promise<void>;
+      };
+      forwardObjectCreated(s3.server, module.handler, say);
+    }
     const server = createPortalServer({
       routes,
       loadHandler,

@@ -9,14 +9,17 @@ import { call } from './helpers';
 /**
  * The authentication and role check every non-public call goes through, exercised with
  * handlers built exactly as the real ones are: `apiHandler(<contract entry>, decide)`.
- * getApprovedProducts is a member call and getUnApprovedProducts an admin call in the contract.
+ * verifyEmail is a member call and getOrdersNotShipped an admin call in the contract.
  */
 const seen: string[] = [];
-const memberCall = apiHandler('getApprovedProducts', async ({ user }) => {
+const memberCall = apiHandler('verifyEmail', async ({ user }) => {
   seen.push(user!.id);
   return { who: user!.email };
 });
-const adminCall = apiHandler('getUnApprovedProducts', async ({ user }) => ({ who: user!.email }));
+const adminCall = apiHandler('getOrdersNotShipped', async ({ user }) => {
+  seen.push(user!.id);
+  return { who: user!.email };
+});
 
 const key = () => new TextEncoder().encode(process.env.TOKEN_SIGNING_KEY);
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
@@ -106,7 +109,7 @@ describe('roles', () => {
 
   it('are checked before the body is validated or the handler runs', async () => {
     const before = seen.length;
-    const result = await call(memberCall, { body: { unexpected: 1 } });
+    const result = await call(adminCall, { body: { unexpected: 1 } });
     expect(result.status).toBe(401);
     expect(seen.length).toBe(before);
   });

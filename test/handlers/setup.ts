@@ -18,7 +18,7 @@ Object.assign(process.env, {
   TOKEN_SIGNING_KEY: randomBytes(48).toString('base64url'),
   TOKEN_ISSUER: 'reseller-portal',
   TOKEN_AUDIENCE: 'reseller-portal-api',
-  POWERTOOLS_LOG_LEVEL: 'SILENT',
+  POWERTOOLS_LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'SILENT',
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
 });
 

@@ -18,9 +18,13 @@ import { logger } from './logger';
  */
 
 export const MAX_BODY_BYTES = 1024 * 1024;
+/** File uploads: a 5 MB file plus the multipart framing around it. */
+export const MAX_MULTIPART_BYTES = 5 * 1024 * 1024 + 64 * 1024;
 
 export interface ApiEvent extends APIGatewayProxyEventV2 {
   parsedBody?: unknown;
+  /** The decoded body of a multipart call, for the handler to parse. */
+  rawBody?: Buffer;
   user?: UserRecord;
 }
 
@@ -64,8 +68,12 @@ function parseBody(name: EndpointName): MiddlewareObj<ApiEvent, Result> {
     before: ({ event }) => {
       const raw = event.body ?? '';
       const bytes = event.isBase64Encoded ? Buffer.from(raw, 'base64') : Buffer.from(raw, 'utf8');
+      if (contract[name].body === 'multipart') {
+        if (bytes.length > MAX_MULTIPART_BYTES) throw badRequest('The upload is larger than 5 MB.');
+        event.rawBody = bytes;
+        return;
+      }
       if (bytes.length > MAX_BODY_BYTES) throw badRequest('The request body is larger than 1 MB.');
-      if (contract[name].body !== 'json') return;
       if (bytes.length === 0) {
         event.parsedBody = {};
         return;

@@ -12,6 +12,10 @@ const Env = z.object({
   /** Only set where DynamoDB is not AWS's own (DynamoDB Local). */
   DYNAMODB_ENDPOINT: z.url().optional(),
   AWS_REGION: z.string().min(1).default('us-east-1'),
+  /** The supplier CSV bucket; only the functions that read or write it get it. */
+  IMPORTS_BUCKET: z.string().min(1).optional(),
+  /** Only set where S3 is not AWS's own (the local S3 server). */
+  S3_ENDPOINT: z.url().optional(),
 });
 export type Env = z.infer<typeof Env>;
 

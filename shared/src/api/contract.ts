@@ -10,6 +10,22 @@ import {
   OkResponse,
   UserProfile,
 } from './schemas';
+import {
+  ImportedProduct,
+  ImportedProductPage,
+  ImportIssuesPage,
+  ImportIssuesRequest,
+  ImportJob,
+  ImportJobRequest,
+  ModerationResult,
+  PageRequest,
+  ProductDetail,
+  ProductPage,
+  RejectedRowsCsv,
+  UploadResult,
+  UploadUrl,
+  UploadUrlRequest,
+} from './products';
 
 /**
  * The API contract: one entry per /api call of spec section 7 (plus logout), all POST.
@@ -55,12 +71,19 @@ export const contract = {
   verifyEmail: endpoint('/api/verifyEmail', 'member', z.unknown(), Pending),
   searchAddress: endpoint('/api/searchAddress', 'member', z.unknown(), Pending),
 
-  products: endpoint('/api/products', 'admin', z.unknown(), Pending, 'multipart'),
-  approveProduct: endpoint('/api/approveProduct', 'admin', IdRequest, Pending),
-  banProduct: endpoint('/api/banProduct', 'admin', IdRequest, Pending),
-  getUnApprovedProducts: endpoint('/api/getUnApprovedProducts', 'admin', z.unknown(), Pending),
-  getApprovedProducts: endpoint('/api/getApprovedProducts', 'member', z.unknown(), Pending),
-  getApprovedProduct: endpoint('/api/getApprovedProduct', 'member', IdRequest, Pending),
+  /** Multipart upload of a supplier CSV (up to 5 MB); the import runs from the S3 event. */
+  products: endpoint('/api/products', 'admin', z.unknown(), UploadResult, 'multipart'),
+  /** A presigned S3 POST for files up to 100 MB, which then import exactly like /api/products. */
+  createProductUpload: endpoint('/api/createProductUpload', 'admin', UploadUrlRequest, UploadUrl),
+  getImportJob: endpoint('/api/getImportJob', 'admin', ImportJobRequest, ImportJob),
+  getImportIssues: endpoint('/api/getImportIssues', 'admin', ImportIssuesRequest, ImportIssuesPage),
+  getRejectedRowsCsv: endpoint('/api/getRejectedRowsCsv', 'admin', ImportJobRequest, RejectedRowsCsv),
+  approveProduct: endpoint('/api/approveProduct', 'admin', IdRequest, ModerationResult),
+  banProduct: endpoint('/api/banProduct', 'admin', IdRequest, ModerationResult),
+  getUnApprovedProducts: endpoint('/api/getUnApprovedProducts', 'admin', PageRequest, ImportedProductPage),
+  getImportedProduct: endpoint('/api/getImportedProduct', 'admin', IdRequest, ImportedProduct),
+  getApprovedProducts: endpoint('/api/getApprovedProducts', 'member', PageRequest, ProductPage),
+  getApprovedProduct: endpoint('/api/getApprovedProduct', 'member', IdRequest, ProductDetail),
 
   addOrder: endpoint('/api/addOrder', 'admin', z.unknown(), Pending),
   getOrders: endpoint('/api/getOrders', 'admin', z.unknown(), Pending),

@@ -46,4 +46,25 @@ export const keys = {
     pk: `LOGINFAIL#${kind}#${value}`,
     sk: 'LOGINFAIL',
   }),
+  /** A product, by the id derived from its supplier spu_no (productIdFromSpuNo). */
+  product: (productId: string): Key => ({ pk: `PRODUCT#${productId}`, sk: 'PRODUCT' }),
+  importJob: (jobId: string): Key => ({ pk: `IMPORT#${jobId}`, sk: 'JOB' }),
+  /** One row-level error or warning of an import, in file order. */
+  importIssue: (jobId: string, sequence: number): Key => ({
+    pk: `IMPORT#${jobId}`,
+    sk: `ISSUE#${String(sequence).padStart(9, '0')}`,
+  }),
 };
+
+/**
+ * Sparse index partitions: an item is in a list exactly while it carries that index's keys.
+ * Sort keys are `<ISO time>#<id>`, read newest first.
+ */
+export const lists = {
+  /** Products waiting for an admin: new, or changed since they were approved. (gsi1) */
+  productsInReview: { index: 'gsi1', partition: 'PRODUCTS#REVIEW' },
+  /** Products members see, at their approved values. (gsi2) */
+  productsApproved: { index: 'gsi2', partition: 'PRODUCTS#APPROVED' },
+  /** Import jobs, newest first. (gsi1) */
+  importJobs: { index: 'gsi1', partition: 'IMPORTS' },
+} as const;

@@ -1,0 +1,172 @@
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { keys, lists } from '@portal/shared/db/table';
+import {
+  batchGetAll,
+  batchWriteAll,
+  db,
+  decodeCursor,
+  encodeCursor,
+  isConditionFailed,
+  tableName,
+} from '../lib/dynamo';
+import type {
+  ModerationOutcome,
+  Page,
+  ProductContent,
+  ProductRecord,
+  ProductRepository,
+  ProductState,
+} from '../ports/products';
+
+const review = lists.productsInReview;
+const approved = lists.productsApproved;
+const sortKey = (time: string, id: string) => `${time}#${id}`;
+
+function toItem(product: ProductRecord): Record<string, unknown> {
+  return {
+    ...keys.product(product.id),
+    entity: 'Product',
+    ...product,
+    contentHash: product.current.content_hash,
+    ...(product.status === 'review'
+      ? { gsi1pk: review.partition, gsi1sk: sortKey(product.updatedAt, product.id) }
+      : {}),
+    ...(product.approved && product.status !== 'banned' && product.approvedAt
+      ? { gsi2pk: approved.partition, gsi2sk: sortKey(product.approvedAt, product.id) }
+      : {}),
+  };
+}
+
+function fromItem(item: Record<string, unknown>): ProductRecord {
+  const { id, status, current, approved: approvedContent, createdAt, updatedAt, approvedAt, lastJobId } = item;
+  return {
+    id,
+    status,
+    current,
+    ...(approvedContent ? { approved: approvedContent } : {}),
+    createdAt,
+    updatedAt,
+    ...(approvedAt ? { approvedAt } : {}),
+    lastJobId,
+  } as ProductRecord;
+}
+
+const CURSOR_FIELDS = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk'];
+
+async function page(list: { index: string; partition: string }, cursor: string | undefined, limit: number) {
+  const result = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: list.index,
+      KeyConditionExpression: '#pk = :partition',
+      ExpressionAttributeNames: { '#pk': `${list.index}pk` },
+      ExpressionAttributeValues: { ':partition': list.partition },
+      ScanIndexForward: false,
+      Limit: limit,
+      ExclusiveStartKey: decodeCursor(cursor, CURSOR_FIELDS),
+    }),
+  );
+  return {
+    items: (result.Items ?? []).map(fromItem),
+    nextCursor: encodeCursor(result.LastEvaluatedKey),
+  } satisfies Page<ProductRecord>;
+}
+
+async function moderate(
+  id: string,
+  update: string,
+  values: Record<string, unknown>,
+  names: Record<string, string> = {},
+): Promise<ModerationOutcome> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.product(id),
+        UpdateExpression: update,
+        // Only a product under review can be approved or banned: a second click changes nothing.
+        ConditionExpression: 'attribute_exists(pk) AND #status = :review',
+        ExpressionAttributeNames: { '#status': 'status', ...names },
+        ExpressionAttributeValues: { ':review': 'review', ...values },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return 'done';
+  } catch (error) {
+    if (!isConditionFailed(error)) throw error;
+    return (error as { Item?: unknown }).Item ? 'not-in-review' : 'not-found';
+  }
+}
+
+export const dynamoProducts: ProductRepository = {
+  async get(id) {
+    const result = await db().send(
+      new GetCommand({ TableName: tableName(), Key: keys.product(id), ConsistentRead: true }),
+    );
+    return result.Item ? fromItem(result.Item) : undefined;
+  },
+
+  async states(ids) {
+    const items = await batchGetAll(
+      ids.map((id) => keys.product(id) as unknown as Record<string, string>),
+      { expression: 'id, #status, contentHash', names: { '#status': 'status' } },
+    );
+    return new Map(
+      items.map((item) => [
+        String(item.id),
+        { id: String(item.id), status: item.status as ProductState['status'], contentHash: String(item.contentHash) },
+      ]),
+    );
+  },
+
+  async createMany(products) {
+    await batchWriteAll(products.map((product) => ({ PutRequest: { Item: toItem(product) } })));
+  },
+
+  async revise(id, content: ProductContent, expected, jobId, now) {
+    try {
+      await db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.product(id),
+          UpdateExpression:
+            'SET #current = :current, contentHash = :hash, #status = :review, updatedAt = :now, lastJobId = :job, gsi1pk = :reviewPartition, gsi1sk = :reviewSort',
+          ConditionExpression: '#status = :expectedStatus AND contentHash = :expectedHash',
+          ExpressionAttributeNames: { '#current': 'current', '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':current': content,
+            ':hash': content.content_hash,
+            ':review': 'review',
+            ':now': now,
+            ':job': jobId,
+            ':reviewPartition': review.partition,
+            ':reviewSort': sortKey(now, id),
+            ':expectedStatus': expected.status,
+            ':expectedHash': expected.contentHash,
+          },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailed(error)) return false;
+      throw error;
+    }
+  },
+
+  inReview: (cursor, limit) => page(review, cursor, limit),
+  approvedPage: (cursor, limit) => page(approved, cursor, limit),
+
+  approve: (id, now) =>
+    moderate(
+      id,
+      'SET #status = :approved, approved = #current, approvedAt = :now, updatedAt = :now, gsi2pk = :partition, gsi2sk = :sort REMOVE gsi1pk, gsi1sk',
+      { ':approved': 'approved', ':now': now, ':partition': approved.partition, ':sort': sortKey(now, id) },
+      { '#current': 'current' },
+    ),
+
+  ban: (id, now) =>
+    moderate(id, 'SET #status = :banned, bannedAt = :now, updatedAt = :now REMOVE gsi1pk, gsi1sk, gsi2pk, gsi2sk', {
+      ':banned': 'banned',
+      ':now': now,
+    }),
+};

@@ -1,0 +1,47 @@
+import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
+import { env } from '../lib/env';
+import type { FileStore } from '../ports/imports';
+
+let client: S3Client | undefined;
+function s3(): S3Client {
+  const { S3_ENDPOINT, AWS_REGION } = env();
+  client ??= new S3Client({
+    region: AWS_REGION,
+    ...(S3_ENDPOINT ? { endpoint: S3_ENDPOINT, forcePathStyle: true } : {}),
+  });
+  return client;
+}
+
+function importsBucket(): string {
+  const bucket = env().IMPORTS_BUCKET;
+  if (!bucket) throw new Error('Environment is incomplete: set IMPORTS_BUCKET');
+  return bucket;
+}
+
+export const s3Files: FileStore = {
+  bucket: importsBucket,
+
+  async put(key, body, contentType) {
+    await s3().send(new PutObjectCommand({ Bucket: importsBucket(), Key: key, Body: body, ContentType: contentType }));
+  },
+
+  async read(bucket, key, eTag) {
+    const result = await s3().send(
+      new GetObjectCommand({ Bucket: bucket, Key: key, ...(eTag ? { IfMatch: eTag } : {}) }),
+    );
+    if (!result.Body) throw new Error(`s3://${bucket}/${key} has no body`);
+    return result.Body as NodeJS.ReadableStream & AsyncIterable<Uint8Array>;
+  },
+
+  async presignedPost(key, maxBytes) {
+    const { url, fields } = await createPresignedPost(s3(), {
+      Bucket: importsBucket(),
+      Key: key,
+      // S3 itself refuses an upload outside this range, whatever the browser sends.
+      Conditions: [['content-length-range', 1, maxBytes]],
+      Expires: 15 * 60,
+    });
+    return { url, fields };
+  },
+};

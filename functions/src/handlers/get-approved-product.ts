@@ -1,0 +1,12 @@
+import { dynamoProducts } from '../adapters/dynamo-products';
+import { apiHandler } from '../lib/api-handler';
+import { DomainError } from '../lib/errors';
+import { memberView, toDetail } from '../lib/products/present';
+
+export const handler = apiHandler('getApprovedProduct', async ({ body }) => {
+  const product = await dynamoProducts.get(body.id);
+  const content = product && memberView(product);
+  // A product in review for the first time, or banned, is not in the catalogue: not found.
+  if (!product || !content) throw new DomainError('not-found', 'This product is not in the catalogue.');
+  return toDetail(product.id, content);
+});

@@ -1,0 +1,15 @@
+import { dynamoProducts } from '../adapters/dynamo-products';
+import { apiHandler } from '../lib/api-handler';
+import { withCursor } from '../lib/products/errors';
+import { memberView, toCard } from '../lib/products/present';
+import { DEFAULT_PAGE_SIZE } from './get-unapproved-products';
+
+/** The member catalogue: one Query page of the approved index, at the approved values. */
+export const handler = apiHandler('getApprovedProducts', async ({ body }) => {
+  const page = await withCursor(() => dynamoProducts.approvedPage(body.cursor, body.limit ?? DEFAULT_PAGE_SIZE));
+  const items = page.items.flatMap((product) => {
+    const content = memberView(product);
+    return content ? [toCard(product.id, content)] : [];
+  });
+  return { items, nextCursor: page.nextCursor };
+});

@@ -1,0 +1,31 @@
+import { MAX_DIRECT_UPLOAD_BYTES } from '@portal/shared/api/products';
+import { dynamoImports } from '../adapters/dynamo-imports';
+import { dynamoProducts } from '../adapters/dynamo-products';
+import { s3Files } from '../adapters/s3-files';
+import { apiHandler } from '../lib/api-handler';
+import { assertCsvName, publicJob, queuedJob } from '../lib/import/jobs';
+import { readSingleFile } from '../lib/import/multipart';
+import { toImported } from '../lib/products/present';
+import { DEFAULT_PAGE_SIZE } from './get-unapproved-products';
+
+/**
+ * /api/products: stores the uploaded CSV in the imports bucket; the bucket's ObjectCreated event
+ * runs the import (the same handler for every way a file arrives). Answers the job to follow
+ * and the products in review now.
+ */
+export const handler = apiHandler('products', async ({ event }) => {
+  const file = await readSingleFile(
+    event.rawBody ?? Buffer.alloc(0),
+    event.headers['content-type'],
+    MAX_DIRECT_UPLOAD_BYTES,
+  );
+  assertCsvName(file.fileName);
+  const job = queuedJob(file.fileName, s3Files.bucket(), new Date().toISOString());
+  await dynamoImports.create(job);
+  await s3Files.put(job.key, file.data, 'text/csv');
+  const page = await dynamoProducts.inReview(undefined, DEFAULT_PAGE_SIZE);
+  return {
+    job: publicJob(job),
+    unApprovedProducts: { items: page.items.map(toImported), nextCursor: page.nextCursor },
+  };
+});

@@ -1,0 +1,44 @@
+import type { ImportJob } from '@portal/shared/api/products';
+import { randomBytes } from 'node:crypto';
+import { badRequest } from '../errors';
+import type { ImportJobRecord } from '../../ports/imports';
+import { importKey } from './run-import';
+
+/** Only the supplier's CSV format is accepted; the name is the first, cheap check of that. */
+export function assertCsvName(fileName: string): void {
+  if (!/\.csv$/i.test(fileName.trim())) {
+    throw badRequest(`"${fileName}" is not a .csv file. Only the supplier's CSV format is accepted.`, {
+      file: 'Choose a .csv file',
+    });
+  }
+}
+
+export function queuedJob(fileName: string, bucket: string, now: string): ImportJobRecord {
+  const id = randomBytes(16).toString('hex');
+  return {
+    id,
+    fileName,
+    bucket,
+    key: importKey(id, fileName),
+    status: 'queued',
+    phase: null,
+    rowsDone: 0,
+    createdAt: now,
+    finishedAt: null,
+    rowsRead: 0,
+    created: 0,
+    updated: 0,
+    unchanged: 0,
+    rejected: 0,
+    banned: 0,
+    warnings: 0,
+    failure: null,
+    attempt: 0,
+    heartbeatAt: null,
+  };
+}
+
+export function publicJob(job: ImportJobRecord): ImportJob {
+  const { bucket: _bucket, key: _key, attempt: _attempt, heartbeatAt: _heartbeat, ...rest } = job;
+  return rest;
+}

@@ -1,0 +1,52 @@
+import busboy from 'busboy';
+import { badRequest } from '../errors';
+
+export interface UploadedFile {
+  fileName: string;
+  contentType: string;
+  data: Buffer;
+}
+
+/**
+ * Reads the one file of a multipart/form-data body (field `file`). Refuses, in words, a body
+ * that is not multipart, has no file, more than one file, or a file over `maxBytes`.
+ */
+export function readSingleFile(body: Buffer, contentType: string | undefined, maxBytes: number): Promise<UploadedFile> {
+  if (!contentType || !/^multipart\/form-data/i.test(contentType)) {
+    return Promise.reject(badRequest('Send the file as multipart/form-data, in a field named "file".'));
+  }
+  return new Promise((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({
+        headers: { 'content-type': contentType },
+        limits: { files: 2, fileSize: maxBytes, fields: 10 },
+      });
+    } catch {
+      reject(badRequest('The multipart body could not be read: its boundary is missing.'));
+      return;
+    }
+    const files: UploadedFile[] = [];
+    let tooLarge = false;
+    parser.on('file', (field, stream, info) => {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('limit', () => (tooLarge = true));
+      stream.on('close', () => {
+        if (field === 'file')
+          files.push({ fileName: info.filename ?? '', contentType: info.mimeType, data: Buffer.concat(chunks) });
+      });
+    });
+    parser.on('error', () => reject(badRequest('The multipart body could not be read: it is cut off or malformed.')));
+    parser.on('close', () => {
+      if (tooLarge) return reject(badRequest(`The file is larger than ${Math.round(maxBytes / 1024 / 1024)} MB.`));
+      if (files.length === 0)
+        return reject(
+          badRequest('No file was sent: attach the CSV in a field named "file".', { file: 'Value is required' }),
+        );
+      if (files.length > 1) return reject(badRequest('Send one file at a time.'));
+      resolve(files[0]!);
+    });
+    parser.end(body);
+  });
+}

@@ -1,0 +1,194 @@
+import type { ImportIssue } from '@portal/shared/api/products';
+import type { CsvImportReport } from '@portal/shared/domain/csv-report';
+import { createHash } from 'node:crypto';
+import { importCatalogueCsv, validateCatalogueCsv, type ImportRow } from '../catalogue/parse-csv';
+import type { FileStore, ImportCounters, ImportJobRepository } from '../../ports/imports';
+import type { ProductRepository, ProductState } from '../../ports/products';
+import { decideUpsert, newProduct } from './upsert';
+
+/**
+ * One import of a supplier CSV that landed in S3, as the ObjectCreated event starts it.
+ *
+ * 1. Claim the job (a conditional write): a redelivered event, or a second copy of it running at
+ *    the same time, finds the job taken or done and imports nothing.
+ * 2. Pass 1 streams the file and validates every row; nothing is written. A file that is
+ *    damaged anywhere, or has an unusable header, is rejected as a whole.
+ * 3. Pass 2 streams the same version of the file again (If-Match on its ETag) and upserts the
+ *    products batch by batch: new ones in BatchWrites, changed ones with conditional updates.
+ * A run that dies leaves the job running with an old heartbeat (or failed, when it could say
+ * so); the retry claims it again and converges, because every write is an idempotent upsert.
+ */
+
+export interface ImportSource {
+  bucket: string;
+  key: string;
+  eTag?: string;
+}
+
+export interface ImportDeps {
+  jobs: ImportJobRepository;
+  products: ProductRepository;
+  files: FileStore;
+  now?: () => Date;
+  /** Products read per round trip of pass 2 (BatchGet takes 100). */
+  batchSize?: number;
+}
+
+/** A run whose heartbeat is older than this is dead (the import function times out at 15 minutes). */
+export const STALE_AFTER_MS = 16 * 60 * 1000;
+
+const JOB_KEY = /^imports\/([0-9a-f]{32})\//;
+
+/** Uploads made through the API carry their job id in the key; any other object gets one from its identity. */
+export function jobIdFor(source: ImportSource): string {
+  const fromKey = JOB_KEY.exec(source.key)?.[1];
+  if (fromKey) return fromKey;
+  return createHash('sha256')
+    .update(`${source.bucket}\n${source.key}\n${source.eTag ?? ''}`)
+    .digest('hex')
+    .slice(0, 32);
+}
+
+export const importKey = (jobId: string, fileName: string): string =>
+  `imports/${jobId}/${fileName.replace(/[^\w.-]+/g, '_').slice(-120) || 'catalogue.csv'}`;
+
+export type ImportOutcome = 'completed' | 'rejected' | 'skipped';
+
+export async function runImport(deps: ImportDeps, source: ImportSource): Promise<ImportOutcome> {
+  const now = () => (deps.now ?? (() => new Date()))().toISOString();
+  const id = jobIdFor(source);
+  const fileName = source.key.split('/').pop() ?? source.key;
+  const attempt = await deps.jobs.claim(
+    { id, fileName, bucket: source.bucket, key: source.key, ...emptyJob(now()) },
+    now(),
+    new Date(Date.parse(now()) - STALE_AFTER_MS).toISOString(),
+  );
+  if (attempt === null) return 'skipped';
+
+  try {
+    const validation = await validateCatalogueCsv(await deps.files.read(source.bucket, source.key, source.eTag));
+    const { report } = validation;
+    await deps.jobs.putIssues(id, issuesOf(report));
+    const counters: ImportCounters = {
+      rowsRead: report.rowsRead,
+      rejected: report.rejected,
+      warnings: report.warningCount,
+      created: 0,
+      updated: 0,
+      unchanged: 0,
+      banned: 0,
+    };
+    if (report.fatal) {
+      await deps.jobs.finish(id, attempt, {
+        ...counters,
+        status: 'rejected',
+        failure: `${report.fatal.message} No rows were imported.`,
+        finishedAt: now(),
+      });
+      return 'rejected';
+    }
+    await deps.jobs.progress(id, attempt, { ...counters, phase: 'importing', heartbeatAt: now() });
+
+    const rows = importCatalogueCsv(await deps.files.read(source.bucket, source.key, source.eTag), validation, {
+      batchSize: deps.batchSize ?? 100,
+    });
+    let done = 0;
+    for await (const batch of rows) {
+      await upsertBatch(deps.products, batch, id, now(), counters);
+      done += batch.length;
+      await deps.jobs.progress(id, attempt, { ...counters, rowsDone: done, heartbeatAt: now() });
+    }
+    await deps.jobs.finish(id, attempt, { ...counters, rowsDone: done, status: 'completed', finishedAt: now() });
+    return 'completed';
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    await deps.jobs
+      .finish(id, attempt, {
+        status: 'failed',
+        failure: `The import stopped before the end (${message}). It is retried automatically; products already written are kept.`,
+        finishedAt: now(),
+      })
+      .catch(() => undefined);
+    throw error;
+  }
+}
+
+function emptyJob(now: string) {
+  return {
+    status: 'queued' as const,
+    phase: null,
+    rowsDone: 0,
+    createdAt: now,
+    finishedAt: null,
+    rowsRead: 0,
+    created: 0,
+    updated: 0,
+    unchanged: 0,
+    rejected: 0,
+    banned: 0,
+    warnings: 0,
+    failure: null,
+    heartbeatAt: null,
+  };
+}
+
+/** The report's errors and warnings in file order, errors first on a row. */
+export function issuesOf(report: CsvImportReport): ImportIssue[] {
+  const issues: ImportIssue[] = [
+    ...report.errors.map((issue) => ({ ...issue, severity: 'error' as const })),
+    ...report.warnings.map((issue) => ({ ...issue, severity: 'warning' as const })),
+  ];
+  return issues.sort(
+    (a, b) => (a.row ?? 0) - (b.row ?? 0) || (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1),
+  );
+}
+
+const MAX_REVISE_TRIES = 5;
+
+async function upsertBatch(
+  products: ProductRepository,
+  batch: readonly ImportRow[],
+  jobId: string,
+  now: string,
+  counters: ImportCounters,
+): Promise<void> {
+  const states = await products.states(batch.map(({ product }) => product.id));
+  const created = [];
+  const revisions: Promise<void>[] = [];
+  for (const { product } of batch) {
+    const { id, ...content } = product;
+    const decision = decideUpsert(states.get(id), product.content_hash);
+    if (decision === 'create') created.push(newProduct(id, content, jobId, now));
+    else if (decision === 'unchanged') counters.unchanged += 1;
+    else if (decision === 'banned') counters.banned += 1;
+    else revisions.push(revise(products, id, content, states.get(id)!, jobId, now, counters));
+  }
+  await products.createMany(created);
+  counters.created += created.length;
+  await Promise.all(revisions);
+}
+
+/** A conditional update on the state we read; when an admin acted meanwhile, decide again on the new state. */
+async function revise(
+  products: ProductRepository,
+  id: string,
+  content: Parameters<ProductRepository['revise']>[1],
+  initial: ProductState,
+  jobId: string,
+  now: string,
+  counters: ImportCounters,
+): Promise<void> {
+  let state: ProductState | undefined = initial;
+  for (let attempt = 0; attempt < MAX_REVISE_TRIES; attempt++) {
+    const decision = decideUpsert(state, content.content_hash);
+    if (decision === 'unchanged') return void (counters.unchanged += 1);
+    if (decision === 'banned') return void (counters.banned += 1);
+    if (decision === 'create') {
+      await products.createMany([newProduct(id, content, jobId, now)]);
+      return void (counters.created += 1);
+    }
+    if (await products.revise(id, content, state!, jobId, now)) return void (counters.updated += 1);
+    state = (await products.states([id])).get(id);
+  }
+  throw new Error(`product ${id} kept changing while it was being imported`);
+}

@@ -1,0 +1,43 @@
+import type { ImportIssue, ImportJob } from '@portal/shared/api/products';
+
+export interface ImportJobRecord extends ImportJob {
+  bucket: string;
+  key: string;
+  /** Incremented by each run; a run only finishes the job it claimed. */
+  attempt: number;
+  heartbeatAt: string | null;
+}
+
+export type ImportCounters = Pick<
+  ImportJob,
+  'rowsRead' | 'created' | 'updated' | 'unchanged' | 'rejected' | 'banned' | 'warnings'
+>;
+
+export interface ImportJobRepository {
+  /** Records a job for a file about to be stored, before its S3 event can arrive. */
+  create(job: ImportJobRecord): Promise<void>;
+  get(id: string): Promise<ImportJobRecord | undefined>;
+  /**
+   * Claims the job for a run: true for a job that is queued, failed, unknown (created from the
+   * event), or running with a heartbeat older than `staleBefore` (its run died). A completed or
+   * rejected job, or one another run is working on, is not claimed: a redelivered event imports once.
+   */
+  claim(job: Omit<ImportJobRecord, 'attempt'>, now: string, staleBefore: string): Promise<number | null>;
+  progress(id: string, attempt: number, update: Partial<ImportJobRecord>): Promise<void>;
+  finish(id: string, attempt: number, update: Partial<ImportJobRecord>): Promise<void>;
+  putIssues(id: string, issues: readonly ImportIssue[]): Promise<void>;
+  issues(
+    id: string,
+    cursor: string | undefined,
+    limit: number,
+  ): Promise<{ items: ImportIssue[]; nextCursor: string | null }>;
+}
+
+/** Where uploaded files live: S3 in AWS, the local S3 server on a developer's machine. */
+export interface FileStore {
+  put(key: string, body: Buffer, contentType: string): Promise<void>;
+  /** Streams an object; with `eTag`, only that version of it (a changed object fails the read). */
+  read(bucket: string, key: string, eTag?: string): Promise<NodeJS.ReadableStream & AsyncIterable<Uint8Array>>;
+  presignedPost(key: string, maxBytes: number): Promise<{ url: string; fields: Record<string, string> }>;
+  bucket(): string;
+}

@@ -1,0 +1,46 @@
+import type { CsvProduct } from '@portal/shared/domain/csv-product';
+
+/** The values of one imported version of a product (description already sanitized). */
+export type ProductContent = Omit<CsvProduct, 'id'>;
+
+export type ProductStatus = 'review' | 'approved' | 'banned';
+
+export interface ProductRecord {
+  id: string;
+  status: ProductStatus;
+  /** The latest imported values: what an admin reviews. */
+  current: ProductContent;
+  /** The values an admin approved: what members see, until a newer version is approved. */
+  approved?: ProductContent;
+  createdAt: string;
+  updatedAt: string;
+  approvedAt?: string;
+  lastJobId: string;
+}
+
+/** What an import needs to know of a stored product to decide on a row. */
+export type ProductState = Pick<ProductRecord, 'id' | 'status'> & { contentHash: string };
+
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+export type ModerationOutcome = 'done' | 'not-found' | 'not-in-review';
+
+export interface ProductRepository {
+  get(id: string): Promise<ProductRecord | undefined>;
+  /** States of up to 100 products by id, in one round trip where possible. */
+  states(ids: readonly string[]): Promise<Map<string, ProductState>>;
+  /** Writes new products (unapproved) in batches; the caller knows they did not exist. */
+  createMany(products: readonly ProductRecord[]): Promise<void>;
+  /**
+   * Replaces the current version of an existing product and puts it in review, only if it is
+   * still as `expected` says (status and content hash); false when it changed meanwhile.
+   */
+  revise(id: string, content: ProductContent, expected: ProductState, jobId: string, now: string): Promise<boolean>;
+  inReview(cursor: string | undefined, limit: number): Promise<Page<ProductRecord>>;
+  approvedPage(cursor: string | undefined, limit: number): Promise<Page<ProductRecord>>;
+  approve(id: string, now: string): Promise<ModerationOutcome>;
+  ban(id: string, now: string): Promise<ModerationOutcome>;
+}

@@ -1,0 +1,61 @@
+import type { S3Event } from 'aws-lambda';
+import type S3rver from 's3rver';
+
+/**
+ * S3 → Lambda, locally: every ObjectCreated event of the S3 server is handed to the handler
+ * the bucket notification invokes in AWS, asynchronously, with Lambda's two retries on error.
+ */
+export interface EventForwarder {
+  /** Resolves when every event received so far has been handled (or has used up its retries). */
+  idle(): Promise<void>;
+}
+
+const RETRIES = 2;
+
+export function forwardObjectCreated(
+  server: S3rver,
+  handler: (event: S3Event) => Promise<void>,
+  log: (line: string) => void = () => undefined,
+  retryDelayMs = 1_000,
+): EventForwarder {
+  const running = new Set<Promise<void>>();
+
+  const deliver = async (event: S3Event) => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await handler(event);
+        return;
+      } catch (error) {
+        const key = event.Records[0]?.s3.object.key;
+        log(
+          `import of ${key} failed (try ${attempt + 1} of ${RETRIES + 1}): ${error instanceof Error ? error.message : String(error)}`,
+        );
+        if (attempt >= RETRIES) return;
+        await new Promise((resolve) => setTimeout(resolve, retryDelayMs * (attempt + 1)));
+      }
+    }
+  };
+
+  (server as unknown as NodeJS.EventEmitter).on('event', (event: S3Event) => {
+    const records = event.Records.filter((record) => record.eventName.startsWith('ObjectCreated'));
+    if (records.length === 0) return;
+    // S3 sends keys URL-encoded with spaces as '+'; s3rver sends them raw.
+    const encoded: S3Event = {
+      Records: records.map((record) => ({
+        ...record,
+        s3: {
+          ...record.s3,
+          object: { ...record.s3.object, key: encodeURIComponent(record.s3.object.key).replace(/%20/g, '+') },
+        },
+      })),
+    };
+    const task = deliver(encoded).finally(() => running.delete(task));
+    running.add(task);
+  });
+
+  return {
+    async idle() {
+      while (running.size > 0) await Promise.all([...running]);
+    },
+  };
+}

@@ -1,0 +1,120 @@
+import { z } from 'zod';
+import { Id } from './schemas';
+
+/**
+ * What the catalogue calls send and answer. Money is integer cents inside the system and a
+ * two-decimal dollar string ("1299.00") at this edge, as the spec's screens show it.
+ */
+
+const Dollars = z.string().regex(/^\d+\.\d{2}$/);
+
+/** An opaque page cursor: pass back `nextCursor` to get the following page. */
+export const Cursor = z.string().max(2048);
+
+export const PageRequest = z.strictObject({
+  cursor: Cursor.optional(),
+  limit: z.int().min(1).max(100).optional(),
+});
+export type PageRequest = z.infer<typeof PageRequest>;
+
+export const ProductCard = z.object({
+  id: z.string(),
+  product_name: z.string(),
+  brand: z.string(),
+  msrp_us: Dollars,
+  dropshipping_price_us: Dollars,
+  /** 10 % of the dropshipping price (youMakeCents), two decimals. */
+  you_make: Dollars,
+  /** The first image, or null when the product has none. */
+  image: z.string().nullable(),
+});
+export type ProductCard = z.infer<typeof ProductCard>;
+
+export const ProductDetail = ProductCard.extend({
+  /** Slides in order: image slots 1 to 6, then the additional images (spec section 9). */
+  images: z.array(z.string()),
+  /** Sanitized on the server; the apps sanitize again with DOMPurify before rendering. */
+  html_description: z.string(),
+});
+export type ProductDetail = z.infer<typeof ProductDetail>;
+
+export const ProductStatus = z.enum(['review', 'approved', 'banned']);
+
+/** What an admin reviews: the imported values, and whether members currently see an older approved version. */
+export const ImportedProduct = ProductDetail.extend({
+  spu_no: z.string(),
+  url: z.string(),
+  status: ProductStatus,
+  /** True when an earlier version is approved and visible to members until this one is decided. */
+  hasApprovedVersion: z.boolean(),
+  updatedAt: z.string(),
+});
+export type ImportedProduct = z.infer<typeof ImportedProduct>;
+
+export const ProductPage = z.object({ items: z.array(ProductCard), nextCursor: z.string().nullable() });
+export const ImportedProductPage = z.object({ items: z.array(ImportedProduct), nextCursor: z.string().nullable() });
+
+export const ModerationResult = z.object({ id: z.string(), status: ProductStatus });
+
+export const ImportIssue = z.object({
+  row: z.int().nullable(),
+  column: z.string().nullable(),
+  message: z.string(),
+  severity: z.enum(['error', 'warning']),
+});
+export type ImportIssue = z.infer<typeof ImportIssue>;
+
+/**
+ * queued: the file is stored, the import has not started; running; completed; rejected: the
+ * file was refused as a whole (nothing imported); failed: the import stopped on an error and is
+ * retried (re-running converges to the same products).
+ */
+export const ImportJobStatus = z.enum(['queued', 'running', 'completed', 'rejected', 'failed']);
+
+export const ImportJob = z.object({
+  id: z.string(),
+  fileName: z.string(),
+  status: ImportJobStatus,
+  /** While running: checking the whole file first, then writing the products. */
+  phase: z.enum(['validating', 'importing']).nullable(),
+  /** Products written so far in the importing phase. */
+  rowsDone: z.int(),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+  rowsRead: z.int(),
+  created: z.int(),
+  updated: z.int(),
+  unchanged: z.int(),
+  rejected: z.int(),
+  /** Rows of banned products, which an import never changes. */
+  banned: z.int(),
+  warnings: z.int(),
+  /** Why the whole file was refused or the import stopped, in words. */
+  failure: z.string().nullable(),
+});
+export type ImportJob = z.infer<typeof ImportJob>;
+
+export const ImportJobRequest = z.strictObject({ id: Id });
+export const ImportIssuesRequest = z.strictObject({ id: Id, cursor: Cursor.optional() });
+export const ImportIssuesPage = z.object({ items: z.array(ImportIssue), nextCursor: z.string().nullable() });
+export const RejectedRowsCsv = z.object({ fileName: z.string(), csv: z.string(), truncated: z.boolean() });
+
+/** Answer of /api/products: the job that will import the file, and the products now in review. */
+export const UploadResult = z.object({ job: ImportJob, unApprovedProducts: ImportedProductPage });
+
+export const MAX_DIRECT_UPLOAD_BYTES = 5 * 1024 * 1024;
+export const MAX_PRESIGNED_UPLOAD_BYTES = 100 * 1024 * 1024;
+
+export const UploadUrlRequest = z.strictObject({
+  fileName: z.string().trim().min(1, 'Value is required').max(255),
+  size: z
+    .int()
+    .min(1, 'The file is empty.')
+    .max(MAX_PRESIGNED_UPLOAD_BYTES, 'The file is larger than 100 MB, the largest supplier CSV accepted.'),
+});
+export const UploadUrl = z.object({
+  job: ImportJob,
+  /** POST a multipart form to `url` with `fields` first and the file last, as S3 expects. */
+  url: z.string(),
+  fields: z.record(z.string(), z.string()),
+});

@@ -1,0 +1,96 @@
+import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import type { S3Event } from 'aws-lambda';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { handler as login } from '../../functions/src/handlers/login';
+import { handler as importProducts } from '../../functions/src/handlers/s3/import-products';
+import { handler as upload } from '../../functions/src/handlers/upload-products';
+import { importKey } from '../../functions/src/lib/import/run-import';
+import { ensureAccount } from '../../infra/local/accounts';
+import { localAws } from '../../infra/local/dynamo';
+import { LOCAL_IMPORTS_BUCKET } from '../../infra/local/s3';
+import { call, uniqueEmail, uniqueIp, type CallResult } from './helpers';
+
+export const fixtures = join(import.meta.dirname, '..', 'fixtures', 'csv');
+export const fixture = (name: string): Buffer => readFileSync(join(fixtures, name));
+
+process.env.IMPORTS_BUCKET = LOCAL_IMPORTS_BUCKET;
+
+export async function tokenFor(isAdmin: boolean): Promise<string> {
+  const email = uniqueEmail(isAdmin ? 'admin' : 'member');
+  const password = 'a long enough password';
+  await ensureAccount(email, password, isAdmin);
+  const result = await call(login, { body: { email, password }, sourceIp: uniqueIp() });
+  return String(result.body.access_token);
+}
+
+export const auth = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** A multipart/form-data body exactly as a browser's FormData sends it. */
+export async function multipart(fileName: string, content: Buffer | string, field = 'file') {
+  const form = new FormData();
+  form.append(
+    field,
+    new Blob([typeof content === 'string' ? content : new Uint8Array(content)], { type: 'text/csv' }),
+    fileName,
+  );
+  const request = new Request('http://localhost/api/products', { method: 'POST', body: form });
+  return { body: Buffer.from(await request.arrayBuffer()), contentType: request.headers.get('content-type')! };
+}
+
+export async function uploadCsv(token: string, fileName: string, content: Buffer | string): Promise<CallResult> {
+  const form = await multipart(fileName, content);
+  return call(upload, {
+    rawBody: form.body,
+    contentType: form.contentType,
+    headers: auth(token),
+    path: '/api/products',
+  });
+}
+
+const s3 = new S3Client({ ...localAws, endpoint: process.env.S3_ENDPOINT, forcePathStyle: true });
+
+/** The ObjectCreated event S3 sends for an object (key URL-encoded, as S3 does). */
+export async function objectCreatedEvent(key: string): Promise<S3Event> {
+  const head = await s3.send(new HeadObjectCommand({ Bucket: LOCAL_IMPORTS_BUCKET, Key: key }));
+  return {
+    Records: [
+      {
+        eventVersion: '2.1',
+        eventSource: 'aws:s3',
+        awsRegion: 'us-east-1',
+        eventTime: new Date().toISOString(),
+        eventName: 'ObjectCreated:Put',
+        userIdentity: { principalId: 'test' },
+        requestParameters: { sourceIPAddress: '127.0.0.1' },
+        responseElements: { 'x-amz-request-id': 'test', 'x-amz-id-2': 'test' },
+        s3: {
+          s3SchemaVersion: '1.0',
+          configurationId: 'imports',
+          bucket: {
+            name: LOCAL_IMPORTS_BUCKET,
+            ownerIdentity: { principalId: 'test' },
+            arn: `arn:aws:s3:::${LOCAL_IMPORTS_BUCKET}`,
+          },
+          object: {
+            key: encodeURIComponent(key).replace(/%20/g, '+'),
+            size: head.ContentLength ?? 0,
+            eTag: (head.ETag ?? '').replace(/"/g, ''),
+            sequencer: Date.now().toString(16),
+          },
+        },
+      },
+    ],
+  };
+}
+
+/** Upload through /api/products, then deliver the bucket's event to the import function, as S3 does. */
+export async function importCsv(token: string, fileName: string, content: Buffer | string) {
+  const uploaded = await uploadCsv(token, fileName, content);
+  if (uploaded.status !== 200) throw new Error(`upload failed: ${JSON.stringify(uploaded.body)}`);
+  const job = uploaded.body.job as { id: string };
+  const key = importKey(job.id, fileName);
+  const event = await objectCreatedEvent(key);
+  await importProducts(event);
+  return { jobId: job.id, key, event };
+}

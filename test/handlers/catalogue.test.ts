@@ -1,0 +1,391 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { productIdFromSpuNo } from '../../shared/src/domain/csv-product';
+import { dynamoImports } from '../../functions/src/adapters/dynamo-imports';
+import { dynamoProducts } from '../../functions/src/adapters/dynamo-products';
+import { s3Files } from '../../functions/src/adapters/s3-files';
+import { handler as approve } from '../../functions/src/handlers/approve-product';
+import { handler as ban } from '../../functions/src/handlers/ban-product';
+import { handler as createUpload } from '../../functions/src/handlers/create-product-upload';
+import { handler as getApprovedProduct } from '../../functions/src/handlers/get-approved-product';
+import { handler as getApprovedProducts } from '../../functions/src/handlers/get-approved-products';
+import { handler as getImportIssues } from '../../functions/src/handlers/get-import-issues';
+import { handler as getImportJob } from '../../functions/src/handlers/get-import-job';
+import { handler as getImportedProduct } from '../../functions/src/handlers/get-imported-product';
+import { handler as getRejected } from '../../functions/src/handlers/get-rejected-rows-csv';
+import { handler as getUnApproved } from '../../functions/src/handlers/get-unapproved-products';
+import { handler as importProducts } from '../../functions/src/handlers/s3/import-products';
+import { runImport } from '../../functions/src/lib/import/run-import';
+import type { FileStore } from '../../functions/src/ports/imports';
+import { auth, fixture, importCsv, multipart, objectCreatedEvent, tokenFor, uploadCsv } from './catalogue-helpers';
+import { allItems, call } from './helpers';
+
+let admin = '';
+let member = '';
+beforeAll(async () => {
+  [admin, member] = await Promise.all([tokenFor(true), tokenFor(false)]);
+});
+
+const header =
+  'product_name,brand,msrp_us,dropshipping_price_us,product_images_1,product_images_2,product_images_3,product_images_4,product_images_5,product_images_6,additional_product_images,html_description,url,spu_no';
+let spuCounter = 0;
+const spu = (label: string) => `T-${label}-${Date.now().toString(36)}-${spuCounter++}`;
+function csvRow(spuNo: string, name = 'Travel Mug', dropship = '12.95', msrp = '24.99') {
+  return `${name},Brandly,${msrp},${dropship},https://img.example.test/${spuNo}/1.jpg,https://img.example.test/${spuNo}/2.jpg,,,,,https://img.example.test/${spuNo}/extra.jpg,<p>Keeps coffee hot.</p>,https://supplier.example.test/${spuNo},${spuNo}`;
+}
+const csv = (...rows: string[]) => [header, ...rows].join('\n') + '\n';
+
+const job = async (id: string) => (await call(getImportJob, { body: { id }, headers: auth(admin) })).body;
+const productItems = async () => (await allItems()).filter((item) => item.entity === 'Product');
+
+async function allUnapproved(): Promise<{ id: string; product_name: string; status: string }[]> {
+  const items: { id: string; product_name: string; status: string }[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await call(getUnApproved, {
+      body: { limit: 100, ...(cursor ? { cursor } : {}) },
+      headers: auth(admin),
+    });
+    items.push(...(page.body.items as typeof items));
+    cursor = (page.body.nextCursor as string | null) ?? undefined;
+  } while (cursor);
+  return items;
+}
+
+describe('upload and import', () => {
+  it('stores the CSV, answers the queued job and the products in review; the S3 event imports it', async () => {
+    const a = spu('a');
+    const b = spu('b');
+    const uploaded = await uploadCsv(admin, 'supplier.csv', csv(csvRow(a), csvRow(b, 'Desk Lamp', '20.00')));
+    expect(uploaded.status).toBe(200);
+    expect(uploaded.body.job).toMatchObject({ status: 'queued', fileName: 'supplier.csv', rowsRead: 0 });
+    expect(uploaded.body.unApprovedProducts).toHaveProperty('items');
+
+    const jobId = (uploaded.body.job as { id: string }).id;
+    const key = `imports/${jobId}/supplier.csv`;
+    await importProducts(await objectCreatedEvent(key));
+
+    expect(await job(jobId)).toMatchObject({
+      status: 'completed',
+      rowsRead: 2,
+      created: 2,
+      updated: 0,
+      unchanged: 0,
+      rejected: 0,
+      rowsDone: 2,
+      failure: null,
+    });
+    const inReview = await allUnapproved();
+    const lamp = inReview.find((p) => p.id === productIdFromSpuNo(b));
+    expect(lamp).toMatchObject({ product_name: 'Desk Lamp', status: 'review' });
+    const detail = await call(getImportedProduct, { body: { id: productIdFromSpuNo(b) }, headers: auth(admin) });
+    expect(detail.body).toMatchObject({
+      spu_no: b,
+      msrp_us: '24.99',
+      dropshipping_price_us: '20.00',
+      you_make: '2.00',
+      images: [
+        `https://img.example.test/${b}/1.jpg`,
+        `https://img.example.test/${b}/2.jpg`,
+        `https://img.example.test/${b}/extra.jpg`,
+      ],
+      url: `https://supplier.example.test/${b}`,
+      hasApprovedVersion: false,
+    });
+  });
+
+  it('imports once when the same S3 event is delivered twice, even at the same time', async () => {
+    const a = spu('twice');
+    const uploaded = await uploadCsv(admin, 'twice.csv', csv(csvRow(a)));
+    const jobId = (uploaded.body.job as { id: string }).id;
+    const event = await objectCreatedEvent(`imports/${jobId}/twice.csv`);
+    await Promise.all([importProducts(event), importProducts(event)]);
+    const afterFirst = await dynamoImports.get(jobId);
+    await importProducts(event);
+    const afterThird = await dynamoImports.get(jobId);
+    expect(afterFirst).toMatchObject({ status: 'completed', created: 1, attempt: 1 });
+    expect(afterThird).toEqual(afterFirst);
+  });
+
+  it('writes nothing for a re-imported unchanged file', async () => {
+    const a = spu('same');
+    const content = csv(csvRow(a));
+    await importCsv(admin, 'same.csv', content);
+    const before = (await productItems()).find((item) => item.id === productIdFromSpuNo(a));
+    const second = await importCsv(admin, 'same-again.csv', content);
+    expect(await job(second.jobId)).toMatchObject({ status: 'completed', created: 0, updated: 0, unchanged: 1 });
+    expect((await productItems()).find((item) => item.id === productIdFromSpuNo(a))).toEqual(before);
+  });
+
+  it('updates a changed unapproved product in place', async () => {
+    const a = spu('change');
+    await importCsv(admin, 'v1.csv', csv(csvRow(a, 'Old Name')));
+    const second = await importCsv(admin, 'v2.csv', csv(csvRow(a, 'New Name')));
+    expect(await job(second.jobId)).toMatchObject({ created: 0, updated: 1 });
+    const product = await dynamoProducts.get(productIdFromSpuNo(a));
+    expect(product).toMatchObject({ status: 'review', current: { product_name: 'New Name' } });
+    expect(product?.approved).toBeUndefined();
+  });
+
+  it('sends a changed approved product back to review, while members keep seeing the approved values', async () => {
+    const a = spu('approved');
+    const id = productIdFromSpuNo(a);
+    await importCsv(admin, 'first.csv', csv(csvRow(a, 'Trail Mug', '10.00')));
+    expect((await call(approve, { body: { id }, headers: auth(admin) })).status).toBe(200);
+
+    await importCsv(admin, 'second.csv', csv(csvRow(a, 'Trail Mug Pro', '30.00')));
+    expect((await allUnapproved()).find((p) => p.id === id)).toMatchObject({ product_name: 'Trail Mug Pro' });
+    const seen = await call(getApprovedProduct, { body: { id }, headers: auth(member) });
+    expect(seen.body).toMatchObject({ product_name: 'Trail Mug', dropshipping_price_us: '10.00', you_make: '1.00' });
+    const imported = await call(getImportedProduct, { body: { id }, headers: auth(admin) });
+    expect(imported.body).toMatchObject({ status: 'review', hasApprovedVersion: true });
+
+    expect((await call(approve, { body: { id }, headers: auth(admin) })).status).toBe(200);
+    const after = await call(getApprovedProduct, { body: { id }, headers: auth(member) });
+    expect(after.body).toMatchObject({
+      product_name: 'Trail Mug Pro',
+      dropshipping_price_us: '30.00',
+      you_make: '3.00',
+    });
+  });
+
+  it('leaves a banned product banned when it is imported again, changed or not', async () => {
+    const a = spu('banned');
+    const id = productIdFromSpuNo(a);
+    await importCsv(admin, 'ban-1.csv', csv(csvRow(a)));
+    expect((await call(ban, { body: { id }, headers: auth(admin) })).status).toBe(200);
+    const again = await importCsv(admin, 'ban-2.csv', csv(csvRow(a, 'Renamed')));
+    expect(await job(again.jobId)).toMatchObject({ banned: 1, created: 0, updated: 0 });
+    expect(await dynamoProducts.get(id)).toMatchObject({ status: 'banned', current: { product_name: 'Travel Mug' } });
+    expect((await allUnapproved()).some((p) => p.id === id)).toBe(false);
+  });
+
+  it('keeps the last row of a repeated spu_no, with a warning', async () => {
+    const a = spu('dup');
+    const { jobId } = await importCsv(admin, 'dup.csv', csv(csvRow(a, 'First'), csvRow(a, 'Second')));
+    expect(await job(jobId)).toMatchObject({ rowsRead: 2, created: 1, warnings: 1 });
+    expect(await dynamoProducts.get(productIdFromSpuNo(a))).toMatchObject({ current: { product_name: 'Second' } });
+  });
+
+  it('rejects a damaged file as a whole: the job says where it broke and no product is written', async () => {
+    const before = await productItems();
+    const { jobId } = await importCsv(admin, 'broken.csv', fixture('unterminated-quote.csv'));
+    const result = await job(jobId);
+    expect(result.status).toBe('rejected');
+    expect(String(result.failure)).toMatch(/line \d+/);
+    expect(String(result.failure)).toMatch(/No rows were imported\.$/);
+    expect(await productItems()).toEqual(before);
+  });
+
+  it('rejects a file missing required columns, naming them', async () => {
+    const { jobId } = await importCsv(admin, 'columns.csv', fixture('missing-columns.csv'));
+    const result = await job(jobId);
+    expect(result.status).toBe('rejected');
+    expect(String(result.failure)).toMatch(/msrp_us|dropshipping_price_us|spu_no|product_name/);
+  });
+
+  it('imports the good rows of a file with bad rows, lists the bad ones and offers them as formula-safe CSV', async () => {
+    const good = spu('good');
+    const bad = spu('bad');
+    const { jobId } = await importCsv(admin, 'mixed.csv', csv(csvRow(good), `=1+2,Brandly,abc,12.345,,,,,,,,,,${bad}`));
+    expect(await job(jobId)).toMatchObject({ status: 'completed', rowsRead: 2, created: 1, rejected: 1 });
+    const issues = await call(getImportIssues, { body: { id: jobId }, headers: auth(admin) });
+    const errors = (issues.body.items as { row: number; column: string; severity: string }[]).filter(
+      (i) => i.severity === 'error',
+    );
+    expect(errors.map((e) => [e.row, e.column])).toEqual(
+      expect.arrayContaining([
+        [3, 'msrp_us'],
+        [3, 'dropshipping_price_us'],
+      ]),
+    );
+    const download = await call(getRejected, { body: { id: jobId }, headers: auth(admin) });
+    expect(download.body.fileName).toBe('mixed-rejected-rows.csv');
+    const text = String(download.body.csv);
+    expect(text.split('\r\n')[0]).toBe('"row","column","problem"');
+    expect(text).toContain('"3","msrp_us"');
+    for (const line of text.split('\r\n').slice(1)) {
+      for (const cell of line.match(/"((?:[^"]|"")*)"/g) ?? []) expect(cell).not.toMatch(/^"[=+\-@\t\r]/);
+    }
+  });
+
+  it('stores descriptions sanitized and drops javascript: and data: image addresses', async () => {
+    const { jobId } = await importCsv(admin, 'xss.csv', fixture('xss-payloads.csv'));
+    expect((await job(jobId)).status).toBe('completed');
+    const stored = JSON.stringify(await productItems());
+    expect(stored).not.toMatch(/<script|onerror=|onload=|javascript:|onclick=/i);
+  });
+});
+
+describe('a crash in the middle of a file', () => {
+  it('leaves the job failed, and a re-run converges to the same products', async () => {
+    const rows = Array.from({ length: 300 }, (_, i) => csvRow(spu(`crash${i}`), `Item ${i}`));
+    const content = Buffer.from(csv(...rows));
+    const uploaded = await uploadCsv(admin, 'crash.csv', content);
+    const jobId = (uploaded.body.job as { id: string }).id;
+    const key = `imports/${jobId}/crash.csv`;
+
+    // The second read (the import pass) breaks after ~60 % of the file.
+    let reads = 0;
+    const flaky: FileStore = {
+      ...s3Files,
+      async read(bucket, objectKey, eTag) {
+        reads += 1;
+        const stream = await s3Files.read(bucket, objectKey, eTag);
+        if (reads !== 2) return stream;
+        return (async function* () {
+          let seen = 0;
+          // Small pieces, as a slow network delivers them, so some batches are written before the break.
+          for await (const chunk of stream) {
+            for (let at = 0; at < chunk.length; at += 2048) {
+              seen += Math.min(2048, chunk.length - at);
+              if (seen > content.length * 0.6) throw new Error('connection reset');
+              yield chunk.subarray(at, at + 2048);
+            }
+          }
+        })() as unknown as Awaited<ReturnType<FileStore['read']>>;
+      },
+    };
+    const deps = { jobs: dynamoImports, products: dynamoProducts, batchSize: 25 };
+    await expect(runImport({ ...deps, files: flaky }, { bucket: s3Files.bucket(), key })).rejects.toThrow(
+      /connection reset/,
+    );
+    const failed = await dynamoImports.get(jobId);
+    expect(failed).toMatchObject({ status: 'failed' });
+    expect(failed!.failure).toMatch(/retried automatically/);
+    expect(failed!.created).toBeGreaterThan(0);
+    expect(failed!.created).toBeLessThan(300);
+
+    expect(await runImport({ ...deps, files: s3Files }, { bucket: s3Files.bucket(), key })).toBe('completed');
+    const done = await dynamoImports.get(jobId);
+    expect(done).toMatchObject({ status: 'completed', rowsRead: 300, attempt: 2 });
+    expect(done!.created + done!.unchanged).toBe(300);
+    const ids = rows.map((row) => productIdFromSpuNo(row.split(',').at(-1)!));
+    const states = await dynamoProducts.states(ids);
+    expect(states.size).toBe(300);
+  });
+});
+
+describe('moderation', () => {
+  it('approve and ban act once: a second click, or a second admin, gets 409 and changes nothing', async () => {
+    const a = spu('mod');
+    const id = productIdFromSpuNo(a);
+    await importCsv(admin, 'mod.csv', csv(csvRow(a)));
+    const [first, second] = await Promise.all([
+      call(approve, { body: { id }, headers: auth(admin) }),
+      call(approve, { body: { id }, headers: auth(admin) }),
+    ]);
+    expect([first.status, second.status].sort()).toEqual([200, 409]);
+    const snapshot = await dynamoProducts.get(id);
+    const banned = await call(ban, { body: { id }, headers: auth(admin) });
+    expect(banned.status).toBe(409);
+    expect(banned.body.message).toMatch(/no longer waiting for review/);
+    expect(await dynamoProducts.get(id)).toEqual(snapshot);
+  });
+
+  it('answers 404 for an unknown product, and 403 to a member', async () => {
+    expect((await call(approve, { body: { id: 'nope' }, headers: auth(admin) })).status).toBe(404);
+    expect((await call(ban, { body: { id: 'nope' }, headers: auth(member) })).status).toBe(403);
+  });
+
+  it('a banned product leaves the catalogue and the review list', async () => {
+    const a = spu('gone');
+    const id = productIdFromSpuNo(a);
+    await importCsv(admin, 'gone.csv', csv(csvRow(a)));
+    await call(ban, { body: { id }, headers: auth(admin) });
+    expect((await call(getApprovedProduct, { body: { id }, headers: auth(member) })).status).toBe(404);
+    expect((await allUnapproved()).some((p) => p.id === id)).toBe(false);
+  });
+});
+
+describe('member catalogue', () => {
+  it('lists approved products newest first with You Make, page by page', async () => {
+    const ids: string[] = [];
+    const spus = [spu('m1'), spu('m2'), spu('m3')];
+    await importCsv(admin, 'members.csv', csv(...spus.map((s, i) => csvRow(s, `Member Item ${i}`, `1${i}.95`))));
+    for (const s of spus) {
+      ids.push(productIdFromSpuNo(s));
+      await call(approve, { body: { id: productIdFromSpuNo(s) }, headers: auth(admin) });
+    }
+    const first = await call(getApprovedProducts, { body: { limit: 2 }, headers: auth(member) });
+    expect(first.status).toBe(200);
+    const items = first.body.items as { id: string; you_make: string; image: string | null }[];
+    expect(items.map((p) => p.id)).toEqual([ids[2], ids[1]]);
+    expect(items[0]).toMatchObject({ you_make: '1.30', image: expect.stringMatching(/\/1\.jpg$/) });
+    const next = await call(getApprovedProducts, {
+      body: { limit: 2, cursor: first.body.nextCursor },
+      headers: auth(member),
+    });
+    expect((next.body.items as { id: string }[])[0]!.id).toBe(ids[0]);
+  });
+
+  it('never shows a product that was never approved', async () => {
+    const a = spu('unseen');
+    await importCsv(admin, 'unseen.csv', csv(csvRow(a)));
+    const result = await call(getApprovedProduct, { body: { id: productIdFromSpuNo(a) }, headers: auth(member) });
+    expect(result.status).toBe(404);
+  });
+
+  it('refuses a forged page cursor with 400', async () => {
+    const result = await call(getApprovedProducts, { body: { cursor: 'not-a-cursor' }, headers: auth(member) });
+    expect(result.status).toBe(400);
+    expect(result.body.message).toMatch(/cursor/);
+  });
+
+  it('is for logged-in people only; the review list is for admins only', async () => {
+    expect((await call(getApprovedProducts, { body: {} })).status).toBe(401);
+    expect((await call(getUnApproved, { body: {}, headers: auth(member) })).status).toBe(403);
+  });
+});
+
+describe('bad uploads are refused in words and store nothing', () => {
+  const cases: [string, () => Promise<{ body: Buffer; contentType: string }>, RegExp][] = [
+    ['a file that is not .csv', () => multipart('catalogue.xlsx', 'a,b'), /not a \.csv file/],
+    ['no file field', () => multipart('x.csv', 'a,b', 'other'), /No file was sent/],
+    ['a file over 5 MB', () => multipart('big.csv', Buffer.alloc(5 * 1024 * 1024 + 10, 'a')), /larger than 5 MB/],
+    [
+      'a body that is not multipart',
+      async () => ({ body: Buffer.from('{}'), contentType: 'application/json' }),
+      /multipart\/form-data/,
+    ],
+  ];
+
+  it.each(cases)('%s', async (_name, make, message) => {
+    const before = await allItems();
+    const form = await make();
+    const { handler } = await import('../../functions/src/handlers/upload-products');
+    const result = await call(handler, { rawBody: form.body, contentType: form.contentType, headers: auth(admin) });
+    expect(result.status).toBe(400);
+    expect(result.body.message).toMatch(message);
+    expect(await allItems()).toEqual(before);
+  });
+});
+
+describe('large files through a presigned POST', () => {
+  it('gives a POST policy that S3 limits to 100 MB, and the posted file imports like any other', async () => {
+    const result = await call(createUpload, { body: { fileName: 'large.csv', size: 2048 }, headers: auth(admin) });
+    expect(result.status).toBe(200);
+    const fields = result.body.fields as Record<string, string>;
+    const policy = JSON.parse(Buffer.from(fields.Policy!, 'base64').toString()) as { conditions: unknown[] };
+    expect(policy.conditions).toContainEqual(['content-length-range', 1, 100 * 1024 * 1024]);
+
+    const a = spu('post');
+    const form = new FormData();
+    for (const [name, value] of Object.entries(fields)) form.append(name, value);
+    form.append('file', new Blob([csv(csvRow(a))], { type: 'text/csv' }), 'large.csv');
+    const posted = await fetch(String(result.body.url), { method: 'POST', body: form });
+    expect(posted.status).toBeLessThan(300);
+
+    await importProducts(await objectCreatedEvent(fields.key!));
+    const jobId = (result.body.job as { id: string }).id;
+    expect(await job(jobId)).toMatchObject({ status: 'completed', created: 1 });
+  });
+
+  it('refuses a file over 100 MB before anything is uploaded', async () => {
+    const result = await call(createUpload, {
+      body: { fileName: 'huge.csv', size: 101 * 1024 * 1024 },
+      headers: auth(admin),
+    });
+    expect(result.status).toBe(400);
+    expect(result.body.message).toMatch(/larger than 100 MB/);
+  });
+});
