@@ -49,6 +49,10 @@ export async function startDynamo(options: { dataDir?: string; port?: number } =
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  // Whatever ends this process (an error, process.exit, Ctrl-C), the Java process must not outlive it.
+  const killChild = () => child.kill('SIGKILL');
+  process.once('exit', killChild);
+  child.once('exit', () => process.removeListener('exit', killChild));
   const endpoint = `http://127.0.0.1:${port}`;
   const client = new DynamoDBClient({ ...localAws, endpoint });
   await waitUntilReady(client, child, () => output);

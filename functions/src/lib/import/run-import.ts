@@ -30,12 +30,17 @@ export interface ImportDeps {
   products: ProductRepository;
   files: FileStore;
   now?: () => Date;
-  /** Products read per round trip of pass 2 (BatchGet takes 100). */
+  /** Products per batch of pass 2: 25 is one BatchWriteItem. */
   batchSize?: number;
+  /** Batches written at the same time. */
+  concurrency?: number;
 }
 
 /** A run whose heartbeat is older than this is dead (the import function times out at 15 minutes). */
 export const STALE_AFTER_MS = 16 * 60 * 1000;
+
+/** How often a running import writes its progress (and heartbeat) to the job. */
+const PROGRESS_EVERY_MS = 1_000;
 
 const JOB_KEY = /^imports\/([0-9a-f]{32})\//;
 
@@ -65,19 +70,21 @@ export async function runImport(deps: ImportDeps, source: ImportSource): Promise
   );
   if (attempt === null) return 'skipped';
 
+  const counters: ImportCounters = {
+    rowsRead: 0,
+    rejected: 0,
+    warnings: 0,
+    created: 0,
+    updated: 0,
+    unchanged: 0,
+    banned: 0,
+  };
+  let done = 0;
   try {
     const validation = await validateCatalogueCsv(await deps.files.read(source.bucket, source.key, source.eTag));
     const { report } = validation;
     await deps.jobs.putIssues(id, issuesOf(report));
-    const counters: ImportCounters = {
-      rowsRead: report.rowsRead,
-      rejected: report.rejected,
-      warnings: report.warningCount,
-      created: 0,
-      updated: 0,
-      unchanged: 0,
-      banned: 0,
-    };
+    Object.assign(counters, { rowsRead: report.rowsRead, rejected: report.rejected, warnings: report.warningCount });
     if (report.fatal) {
       await deps.jobs.finish(id, attempt, {
         ...counters,
@@ -90,20 +97,42 @@ export async function runImport(deps: ImportDeps, source: ImportSource): Promise
     await deps.jobs.progress(id, attempt, { ...counters, phase: 'importing', heartbeatAt: now() });
 
     const rows = importCatalogueCsv(await deps.files.read(source.bucket, source.key, source.eTag), validation, {
-      batchSize: deps.batchSize ?? 100,
+      batchSize: deps.batchSize ?? 25,
     });
-    let done = 0;
-    for await (const batch of rows) {
-      await upsertBatch(deps.products, batch, id, now(), counters);
-      done += batch.length;
-      await deps.jobs.progress(id, attempt, { ...counters, rowsDone: done, heartbeatAt: now() });
+    // Parsing the next batches overlaps with writing the previous ones: up to `window` batches
+    // are in flight, which is what keeps DynamoDB busy (one BatchWrite at a time leaves it idle).
+    const window = deps.concurrency ?? 4;
+    const inFlight = new Set<Promise<void>>();
+    let failure: unknown;
+    let reported = 0;
+    try {
+      for await (const batch of rows) {
+        if (failure) break;
+        const task: Promise<void> = upsertBatch(deps.products, batch, id, now(), counters).then(
+          () => void (done += batch.length),
+          (error: unknown) => void (failure ??= error),
+        );
+        inFlight.add(task);
+        void task.finally(() => inFlight.delete(task));
+        if (inFlight.size >= window) await Promise.race(inFlight);
+        if (Date.now() - reported >= PROGRESS_EVERY_MS) {
+          reported = Date.now();
+          await deps.jobs.progress(id, attempt, { ...counters, rowsDone: done, heartbeatAt: now() });
+        }
+      }
+    } finally {
+      // Also when the file stops mid-way: let the writes under way finish, so the counters are true.
+      await Promise.all(inFlight);
     }
+    if (failure) throw failure;
     await deps.jobs.finish(id, attempt, { ...counters, rowsDone: done, status: 'completed', finishedAt: now() });
     return 'completed';
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     await deps.jobs
       .finish(id, attempt, {
+        ...counters,
+        rowsDone: done,
         status: 'failed',
         failure: `The import stopped before the end (${message}). It is retried automatically; products already written are kept.`,
         finishedAt: now(),
