@@ -1,0 +1,575 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  Annotations,
+  Aws,
+  CfnOutput,
+  DefaultStackSynthesizer,
+  Duration,
+  Fn,
+  RemovalPolicy,
+  Stack,
+  Validations,
+  type StackProps,
+} from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import { HttpApi, HttpMethod, LogGroupLogDestination, PayloadFormatVersion } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import {
+  AllowedMethods,
+  CachePolicy,
+  Distribution,
+  Function as CloudFrontFunction,
+  FunctionCode,
+  FunctionEventType,
+  FunctionRuntime,
+  HeadersFrameOption,
+  HeadersReferrerPolicy,
+  HttpVersion,
+  OriginProtocolPolicy,
+  OriginRequestPolicy,
+  PriceClass,
+  ResponseHeadersPolicy,
+  ViewerProtocolPolicy,
+  type BehaviorOptions,
+} from 'aws-cdk-lib/aws-cloudfront';
+import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { AttributeType, BillingMode, CfnTable, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import {
+  BlockPublicAccess,
+  Bucket,
+  BucketEncryption,
+  CfnBucket,
+  EventType,
+  HttpMethods,
+  ObjectOwnership,
+  type BucketProps,
+} from 'aws-cdk-lib/aws-s3';
+import { LambdaDestination } from 'aws-cdk-lib/aws-s3-notifications';
+import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { Construct } from 'constructs';
+import {
+  eventFunctions as allEventFunctions,
+  routes as allRoutes,
+  secretEnv,
+  type EventFunction,
+  type Route,
+  type SecretName,
+} from '../../functions/src/routes';
+import { table as tableDefinition } from '@portal/shared/db/table';
+import { functionBundling, functionNodeOptions } from './bundling';
+import { spaRewriteSource } from './spa-rewrite';
+
+/** The repository root (this file is infra/lib/portal-stack.ts). */
+export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+export const TOKEN_ISSUER = 'reseller-portal';
+export const TOKEN_AUDIENCE = 'reseller-portal-api';
+export const SERVICE_NAME = 'reseller-portal';
+
+/** Secrets the stack creates: the ones routes may list, plus the Stripe pair set by the operator. */
+export type StackSecretName = SecretName | 'stripeSecretKey' | 'stripeWebhookSecret';
+
+/**
+ * Content-Security-Policy of the two apps: own origin only, plus Stripe.js (script, its iframes
+ * and API), product images from any https host (supplier image URLs come from the CSV), and the
+ * given upload origins (the admin app POSTs large CSVs straight to S3 with a presigned form).
+ */
+export function contentSecurityPolicy(uploadOrigins: readonly string[]): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self' https://js.stripe.com",
+    "frame-src 'self' https://js.stripe.com https://hooks.stripe.com",
+    ["connect-src 'self' https://api.stripe.com", ...uploadOrigins].join(' '),
+    "img-src 'self' data: https:",
+    "style-src 'self' 'unsafe-inline'",
+    "font-src 'self' data:",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+export interface PortalStackProps extends StackProps {
+  /** The routes to deploy, one function each; the route table of functions/src/routes.ts by default. */
+  readonly routes?: readonly Route[];
+  /** The event-started functions; those of functions/src/routes.ts by default. */
+  readonly eventFunctions?: readonly EventFunction[];
+  /** Directory the route modules are relative to; functions/src by default. */
+  readonly functionsDir?: string;
+  /** Built apps to upload; web-member/dist and web-admin/dist by default, skipped (with a warning) when not built. */
+  readonly siteDist?: { readonly member?: string; readonly admin?: string };
+}
+
+/** What the stack makes for every function. */
+export interface FunctionResources {
+  readonly function: NodejsFunction;
+  readonly role: Role;
+  readonly logGroup: LogGroup;
+}
+
+/** What the stack made for one route. */
+export interface RouteResources extends FunctionResources {
+  readonly route: Route;
+}
+
+/** What the stack made for one event-started function. */
+export interface EventFunctionResources extends FunctionResources {
+  readonly event: EventFunction;
+}
+
+/** The fields of a route or event function that shape its Lambda function. */
+type FunctionSpec = Pick<Route & EventFunction, 'module' | 'memoryMb' | 'timeoutSeconds' | 'access'>;
+
+/**
+ * The whole portal in one stack: table, buckets, secrets, one function per route behind an HTTP
+ * API, and one CloudFront distribution serving the member app at /, the admin app at /admin/
+ * and the API at /api/*.
+ */
+export class PortalStack extends Stack {
+  readonly table: Table;
+  readonly importsBucket: Bucket;
+  readonly logsBucket: Bucket;
+  readonly memberBucket: Bucket;
+  readonly adminBucket: Bucket;
+  readonly secrets: Readonly<Record<StackSecretName, Secret>>;
+  readonly api: HttpApi;
+  readonly distribution: Distribution;
+  /** One entry per route, keyed by route name. */
+  readonly routeResources: ReadonlyMap<string, RouteResources>;
+  /** One entry per event-started function, keyed by name. */
+  readonly eventResources: ReadonlyMap<string, EventFunctionResources>;
+
+  constructor(scope: Construct, id: string, props: PortalStackProps = {}) {
+    super(scope, id, props);
+    const routes = props.routes ?? allRoutes;
+    const eventFunctions = props.eventFunctions ?? allEventFunctions;
+    const functionsDir = props.functionsDir ?? path.join(repoRoot, 'functions', 'src');
+
+    // ---- Data --------------------------------------------------------------------------------
+    this.table = new Table(this, 'Table', {
+      partitionKey: { name: tableDefinition.partitionKey, type: AttributeType.STRING },
+      sortKey: { name: tableDefinition.sortKey, type: AttributeType.STRING },
+      timeToLiveAttribute: tableDefinition.ttlAttribute,
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      encryption: TableEncryption.AWS_MANAGED,
+      deletionProtection: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    for (const index of tableDefinition.indexes) {
+      this.table.addGlobalSecondaryIndex({
+        indexName: index.name,
+        partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
+        sortKey: { name: index.sortKey, type: AttributeType.STRING },
+        projectionType: ProjectionType.ALL,
+      });
+    }
+
+    // ---- Buckets -----------------------------------------------------------------------------
+    const privateBucket: BucketProps = {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      encryption: BucketEncryption.S3_MANAGED,
+      removalPolicy: RemovalPolicy.RETAIN,
+    };
+    this.logsBucket = new Bucket(this, 'LogsBucket', {
+      ...privateBucket,
+      // CloudFront standard logging writes with an ACL grant, so ACLs stay enabled here only.
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_PREFERRED,
+      lifecycleRules: [{ expiration: Duration.days(365) }],
+    });
+    const loggedBucket = (id: string, extra: BucketProps = {}): Bucket =>
+      new Bucket(this, id, {
+        ...privateBucket,
+        objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+        serverAccessLogsBucket: this.logsBucket,
+        serverAccessLogsPrefix: `s3/${id}/`,
+        ...extra,
+      });
+    // Supplier CSVs land here (through /api/products or a presigned POST); ObjectCreated starts the import.
+    this.importsBucket = loggedBucket('ImportsBucket', {
+      lifecycleRules: [{ abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+    });
+    this.memberBucket = loggedBucket('MemberSiteBucket');
+    this.adminBucket = loggedBucket('AdminSiteBucket');
+
+    // ---- Secrets -----------------------------------------------------------------------------
+    // The Stripe values are set by the operator after the first deploy (ARNs are stack outputs):
+    //   aws secretsmanager put-secret-value --secret-id <StripeSecretKeyArn> --secret-string 'sk_live_...'
+    //   aws secretsmanager put-secret-value --secret-id <StripeWebhookSecretArn> --secret-string 'whsec_...'
+    // Until then they hold a random placeholder, which Stripe rejects.
+    const operatorSecret = (id: string, what: string): Secret => {
+      const secret = new Secret(this, id, {
+        description: `${what}. Set by the operator: aws secretsmanager put-secret-value --secret-id <this ARN> --secret-string <value>`,
+      });
+      Validations.of(secret).acknowledge({
+        id: 'AwsSolutions-SMG4',
+        reason: `${what} is issued by Stripe and rolled in the Stripe dashboard, then stored here with put-secret-value; Secrets Manager cannot rotate it.`,
+      });
+      return secret;
+    };
+    const tokenSigningKey = new Secret(this, 'TokenSigningKey', {
+      description: 'HMAC key that signs the portal access tokens (generated).',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+    });
+    Validations.of(tokenSigningKey).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'The token signing key is not rotated automatically: tokens are verified against this single key, so a rotation would log every user out; rotate by hand (put-secret-value with a new 64-char value) when needed.',
+    });
+    this.secrets = {
+      tokenSigningKey,
+      stripeSecretKey: operatorSecret('StripeSecretKey', 'The Stripe secret API key'),
+      stripeWebhookSecret: operatorSecret('StripeWebhookSecret', 'The Stripe webhook signing secret'),
+    };
+
+    // ---- Functions and API -------------------------------------------------------------------
+    const apiAccessLogs = new LogGroup(this, 'ApiAccessLogs', { retention: RetentionDays.THREE_MONTHS });
+    this.api = new HttpApi(this, 'Api', {
+      description: 'Reseller portal /api/* calls, one POST route per function; reached through CloudFront.',
+      createDefaultStage: false,
+    });
+    const stage = this.api.addStage('DefaultStage', {
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: { rateLimit: 50, burstLimit: 100 },
+      accessLogSettings: {
+        destination: new LogGroupLogDestination(apiAccessLogs),
+        format: AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: '$context.requestId',
+            ip: '$context.identity.sourceIp',
+            requestTime: '$context.requestTime',
+            routeKey: '$context.routeKey',
+            status: '$context.status',
+            protocol: '$context.protocol',
+            responseLength: '$context.responseLength',
+            responseLatency: '$context.responseLatency',
+            integrationLatency: '$context.integrationLatency',
+            integrationError: '$context.integrationErrorMessage',
+          }),
+        ),
+      },
+    });
+    const routeResources = new Map<string, RouteResources>();
+    const routesScope = new Construct(this, 'Routes');
+    for (const route of routes) {
+      const made = this.appFunction(new Construct(routesScope, route.name), route, {
+        functionsDir,
+        description: `POST ${route.path} (${route.module})`,
+      });
+      const [httpRoute] = this.api.addRoutes({
+        path: route.path,
+        methods: [HttpMethod.POST],
+        integration: new HttpLambdaIntegration(`${route.name}Integration`, made.function, {
+          payloadFormatVersion: PayloadFormatVersion.VERSION_2_0,
+        }),
+      });
+      if (httpRoute) {
+        Validations.of(httpRoute).acknowledge({
+          id: 'AwsSolutions-APIG4',
+          reason:
+            'Authorization is done in the handler: it verifies the signed JWT issued by /api/login and checks the role the API contract (shared/src/api/contract.ts) sets for this call; signup, login and the Stripe webhook are public by design.',
+        });
+      }
+      routeResources.set(route.name, { route, ...made });
+    }
+    this.routeResources = routeResources;
+
+    // Functions started by events: the import of a CSV that lands in the imports bucket.
+    const eventResources = new Map<string, EventFunctionResources>();
+    const eventsScope = new Construct(this, 'Events');
+    for (const event of eventFunctions) {
+      const made = this.appFunction(new Construct(eventsScope, event.name), event, {
+        functionsDir,
+        description: `${event.name}: ${event.trigger} (${event.module})`,
+      });
+      switch (event.trigger) {
+        case 'importsBucket:ObjectCreated':
+          this.importsBucket.addEventNotification(EventType.OBJECT_CREATED, new LambdaDestination(made.function));
+          break;
+      }
+      eventResources.set(event.name, { event, ...made });
+    }
+    this.eventResources = eventResources;
+    for (const child of this.node.children) {
+      if (child.node.id.startsWith('BucketNotificationsHandler')) {
+        Validations.of(child).acknowledge({
+          id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+          reason:
+            "aws-cdk-lib's BucketNotificationsHandler (the deploy-time custom resource that sets the imports bucket's ObjectCreated notification) logs with AWSLambdaBasicExecutionRole; it runs only during deployments.",
+        });
+      }
+    }
+
+    // ---- CDN ---------------------------------------------------------------------------------
+    const securityHeaders = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
+      comment: 'Reseller portal security headers',
+      securityHeadersBehavior: {
+        contentSecurityPolicy: {
+          // Any bucket's virtual-hosted S3 endpoint in this region: naming the imports bucket here
+          // would make a cycle (its CORS rule names the distribution, which uses this policy).
+          contentSecurityPolicy: contentSecurityPolicy([
+            `https://*.s3.${Aws.REGION}.${Aws.URL_SUFFIX}`,
+            `https://*.s3.${Aws.URL_SUFFIX}`,
+          ]),
+          override: true,
+        },
+        strictTransportSecurity: { accessControlMaxAge: Duration.days(365), includeSubdomains: true, override: true },
+        contentTypeOptions: { override: true },
+        frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
+        referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.STRICT_ORIGIN_WHEN_CROSS_ORIGIN, override: true },
+        xssProtection: { protection: true, modeBlock: true, override: true },
+      },
+    });
+    const spaRewrite = new CloudFrontFunction(this, 'SpaRewrite', {
+      comment: 'SPA fallback: extension-less paths to /index.html or /admin/index.html',
+      runtime: FunctionRuntime.JS_2_0,
+      code: FunctionCode.fromInline(spaRewriteSource),
+    });
+    const siteBehavior = (bucket: Bucket): BehaviorOptions => ({
+      origin: S3BucketOrigin.withOriginAccessControl(bucket),
+      viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+      allowedMethods: AllowedMethods.ALLOW_GET_HEAD_OPTIONS,
+      cachePolicy: CachePolicy.CACHING_OPTIMIZED,
+      compress: true,
+      responseHeadersPolicy: securityHeaders,
+      functionAssociations: [{ function: spaRewrite, eventType: FunctionEventType.VIEWER_REQUEST }],
+    });
+    this.distribution = new Distribution(this, 'Distribution', {
+      comment: 'Reseller portal: member app at /, admin app at /admin/, API at /api/*',
+      defaultRootObject: 'index.html',
+      defaultBehavior: siteBehavior(this.memberBucket),
+      additionalBehaviors: {
+        // The admin build is uploaded under the key prefix admin/, so /admin/x is the key admin/x.
+        '/admin/*': siteBehavior(this.adminBucket),
+        '/api/*': {
+          origin: new HttpOrigin(Fn.parseDomainName(this.api.apiEndpoint), {
+            protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
+          }),
+          // POST bodies must not be redirected, so the API answers on HTTPS only.
+          viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+          allowedMethods: AllowedMethods.ALLOW_ALL,
+          cachePolicy: CachePolicy.CACHING_DISABLED,
+          originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+          responseHeadersPolicy: securityHeaders,
+        },
+      },
+      httpVersion: HttpVersion.HTTP2_AND_3,
+      priceClass: PriceClass.PRICE_CLASS_100,
+      enableLogging: true,
+      logBucket: this.logsBucket,
+      logFilePrefix: 'cloudfront/',
+    });
+    Validations.of(this.distribution).acknowledge(
+      {
+        id: 'AwsSolutions-CFR1',
+        reason:
+          'The portal serves resellers wherever they are; no country is excluded by the business, so no geo restriction.',
+      },
+      {
+        id: 'AwsSolutions-CFR2',
+        reason:
+          'No WAF web ACL yet (a per-month cost the project has not taken on); the API is throttled at the HTTP API stage and logins are rate limited in the handlers.',
+      },
+      {
+        id: 'AwsSolutions-CFR4',
+        reason:
+          'No custom domain yet: the distribution uses the default *.cloudfront.net certificate, whose viewer security policy CloudFront fixes at TLSv1 (minimumProtocolVersion is ignored without a certificate). Set certificate, domainNames and minimumProtocolVersion TLS_V1_2_2021 when the domain is added.',
+      },
+    );
+
+    // The admin app uploads large CSVs straight to the imports bucket, with the presigned POST that
+    // /api/createProductUpload returns; only the portal's own origin may do so from a browser.
+    this.importsBucket.addCorsRule({
+      allowedMethods: [HttpMethods.POST],
+      allowedOrigins: [`https://${this.distribution.distributionDomainName}`],
+      allowedHeaders: ['*'],
+      maxAge: 3000,
+    });
+
+    // ---- Site content ------------------------------------------------------------------------
+    const sites = [
+      {
+        name: 'member',
+        dir: props.siteDist?.member ?? path.join(repoRoot, 'web-member', 'dist'),
+        bucket: this.memberBucket,
+        prefix: undefined,
+        paths: ['/*'],
+      },
+      {
+        name: 'admin',
+        dir: props.siteDist?.admin ?? path.join(repoRoot, 'web-admin', 'dist'),
+        bucket: this.adminBucket,
+        prefix: 'admin/',
+        paths: ['/admin/*'],
+      },
+    ];
+    const built = sites.filter((site) => existsSync(path.join(site.dir, 'index.html')));
+    for (const site of sites.filter((s) => !built.includes(s))) {
+      Annotations.of(this).addWarningV2(
+        `@portal/infra:${site.name}SiteNotBuilt`,
+        `${path.relative(repoRoot, site.dir) || site.dir} has no index.html, so the ${site.name} app is not uploaded: run \`npm run build:web\` first (\`npm run deploy\` does).`,
+      );
+    }
+    if (built.length > 0) {
+      // One role and one log group shared by the deployments' handler (a singleton function).
+      const deployLogs = new LogGroup(this, 'SiteDeploymentLogs', { retention: RetentionDays.ONE_MONTH });
+      const deployRole = new Role(this, 'SiteDeploymentRole', {
+        assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+        description: 'Copies the built apps into the site buckets and invalidates CloudFront',
+      });
+      deployLogs.grantWrite(deployRole);
+      for (const site of built) {
+        new BucketDeployment(this, `${site.name === 'member' ? 'Member' : 'Admin'}SiteDeployment`, {
+          sources: [Source.asset(site.dir)],
+          destinationBucket: site.bucket,
+          destinationKeyPrefix: site.prefix,
+          distribution: this.distribution,
+          distributionPaths: site.paths,
+          role: deployRole,
+          logGroup: deployLogs,
+          memoryLimit: 512,
+        });
+      }
+      const deploymentReason =
+        'Grants made by aws-cdk-lib BucketDeployment for its own copy function, not changeable from here: s3 wildcard actions to read the CDK asset objects and to write and prune the site objects (bucket/*), and cloudfront:CreateInvalidation/GetInvalidation on * to invalidate the distribution after a deploy. The role is used by that function only.';
+      const assetBucket = `arn:<AWS::Partition>:s3:::cdk-${DefaultStackSynthesizer.DEFAULT_QUALIFIER}-assets-<AWS::AccountId>-<AWS::Region>/*`;
+      const findings = [
+        'Action::s3:GetObject*',
+        'Action::s3:GetBucket*',
+        'Action::s3:List*',
+        'Action::s3:DeleteObject*',
+        'Action::s3:Abort*',
+        'Resource::*',
+        `Resource::${assetBucket}`,
+        ...built.map((site) => `Resource::<${this.getLogicalId(site.bucket.node.defaultChild as CfnBucket)}.Arn>/*`),
+      ];
+      for (const finding of findings) {
+        Validations.of(deployRole).acknowledge({ id: `AwsSolutions-IAM5[${finding}]`, reason: deploymentReason });
+      }
+      for (const child of this.node.children) {
+        if (child.node.id.startsWith('Custom::CDKBucketDeployment')) {
+          Validations.of(child).acknowledge({
+            id: 'AwsSolutions-L1',
+            reason: 'The runtime of the BucketDeployment copy function is chosen by aws-cdk-lib, not by this project.',
+          });
+        }
+      }
+    }
+
+    // ---- Outputs -----------------------------------------------------------------------------
+    new CfnOutput(this, 'SiteUrl', {
+      description: 'The portal: member app at /, admin app at /admin/',
+      value: `https://${this.distribution.distributionDomainName}/`,
+    });
+    new CfnOutput(this, 'ApiUrl', {
+      description: 'The HTTP API itself; the apps call it through the site URL at /api/*',
+      value: stage.url,
+    });
+    new CfnOutput(this, 'TableName', { value: this.table.tableName });
+    new CfnOutput(this, 'ImportsBucketName', { value: this.importsBucket.bucketName });
+    new CfnOutput(this, 'TokenSigningKeyArn', { value: tokenSigningKey.secretArn });
+    new CfnOutput(this, 'StripeSecretKeyArn', {
+      description: 'aws secretsmanager put-secret-value --secret-id <this> --secret-string sk_...',
+      value: this.secrets.stripeSecretKey.secretArn,
+    });
+    new CfnOutput(this, 'StripeWebhookSecretArn', {
+      description: 'aws secretsmanager put-secret-value --secret-id <this> --secret-string whsec_...',
+      value: this.secrets.stripeWebhookSecret.secretArn,
+    });
+  }
+
+  /**
+   * One function with its own role and log group, and exactly the access its entry lists: the
+   * table (read or read-write), the imports bucket objects (get or put), the listed secrets.
+   */
+  private appFunction(
+    scope: Construct,
+    spec: FunctionSpec,
+    options: { functionsDir: string; description: string },
+  ): FunctionResources {
+    const { access } = spec;
+    const logGroup = new LogGroup(scope, 'Logs', { retention: RetentionDays.ONE_MONTH });
+    // An own role per function, writing only to its own log group (no AWSLambdaBasicExecutionRole).
+    const role = new Role(scope, 'Role', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: options.description,
+    });
+    logGroup.grantWrite(role);
+
+    const environment: Record<string, string> = {
+      TABLE_NAME: this.table.tableName,
+      TOKEN_ISSUER,
+      TOKEN_AUDIENCE,
+      POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
+      NODE_OPTIONS: functionNodeOptions,
+    };
+    for (const name of access.secrets) {
+      environment[`${secretEnv[name]}_ARN`] = this.secrets[name].secretArn;
+    }
+    if (access.importsBucket) environment.IMPORTS_BUCKET = this.importsBucket.bucketName;
+
+    const fn = new NodejsFunction(scope, 'Function', {
+      description: options.description,
+      entry: path.resolve(options.functionsDir, spec.module),
+      handler: 'handler',
+      projectRoot: repoRoot,
+      depsLockFilePath: path.join(repoRoot, 'package-lock.json'),
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      memorySize: spec.memoryMb,
+      timeout: Duration.seconds(spec.timeoutSeconds),
+      role,
+      logGroup,
+      environment,
+      bundling: {
+        minify: functionBundling.minify,
+        sourceMap: functionBundling.sourceMap,
+        target: functionBundling.target,
+        externalModules: [...functionBundling.externalModules],
+        format: OutputFormat.CJS,
+        // CDK runs the local esbuild through `npx --no-install`; keep npm's update check off the network.
+        environment: { npm_config_update_notifier: 'false' },
+      },
+    });
+    Validations.of(fn).acknowledge({
+      id: 'AwsSolutions-L1',
+      reason:
+        'The runtime is pinned to nodejs22.x by decision (DESIGN.md section 7): the code is tested on Node 20 and 22 and the bundles target node22.',
+    });
+
+    if (access.table === 'readwrite') this.table.grantReadWriteData(role);
+    else this.table.grantReadData(role);
+    Validations.of(role).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::<${this.getLogicalId(this.table.node.defaultChild as CfnTable)}.Arn>/index/*]`,
+      reason:
+        'The table grant also covers its global secondary indexes (gsi1, gsi2) as index/*; the actions stay the read or read-write set the route table asks for, on this one table.',
+    });
+
+    if (access.importsBucket) {
+      // Object-level only: GetObject to read an uploaded CSV, PutObject to store one or presign its upload.
+      role.addToPrincipalPolicy(
+        new PolicyStatement({
+          actions: [access.importsBucket === 'write' ? 's3:PutObject' : 's3:GetObject'],
+          resources: [this.importsBucket.arnForObjects('*')],
+        }),
+      );
+      Validations.of(role).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::<${this.getLogicalId(this.importsBucket.node.defaultChild as CfnBucket)}.Arn>/*]`,
+        reason: `Object keys are made per import job (imports/<job id>/<file>), so the grant names the imports bucket's objects; it is the single action ${access.importsBucket === 'write' ? 's3:PutObject' : 's3:GetObject'} on that bucket only.`,
+      });
+    }
+
+    for (const name of access.secrets) this.secrets[name].grantRead(role);
+    return { function: fn, role, logGroup };
+  }
+}

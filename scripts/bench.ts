@@ -1,0 +1,41 @@
+import { bundles } from './bench/bundles';
+import type { BenchSection } from './bench/section';
+
+/**
+ * `npm run bench`: runs every bench section in order (or only the ones named on the command
+ * line: `npm run bench -- bundles`), prints each section's table, and exits with status 1 when
+ * any budget is over. A new section implements BenchSection (scripts/bench/section.ts) and is
+ * added to this list.
+ */
+const sections: readonly BenchSection[] = [bundles];
+
+async function main(): Promise<number> {
+  const wanted = process.argv.slice(2);
+  const unknown = wanted.filter((name) => !sections.some((section) => section.name === name));
+  if (unknown.length > 0) {
+    console.error(`Unknown bench section(s): ${unknown.join(', ')}. Known: ${sections.map((s) => s.name).join(', ')}`);
+    return 2;
+  }
+  let failed = 0;
+  for (const section of sections.filter((s) => wanted.length === 0 || wanted.includes(s.name))) {
+    console.log(`\n== ${section.name}: ${section.description}\n`);
+    const started = performance.now();
+    const result = await section.run();
+    for (const line of result.lines) console.log(line);
+    console.log(
+      `\n${section.name}: ${result.ok ? 'within budget' : 'OVER BUDGET'} (${((performance.now() - started) / 1000).toFixed(1)} s)`,
+    );
+    if (!result.ok) failed++;
+  }
+  return failed > 0 ? 1 : 0;
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  },
+);

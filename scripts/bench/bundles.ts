@@ -1,0 +1,142 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { build, type Metafile } from 'esbuild';
+import { eventFunctions, routes, secretEnv, type Route } from '../../functions/src/routes';
+import { functionBundling, functionNodeOptions } from '../../infra/lib/bundling';
+import { formatTable, median, type BenchSection } from './section';
+
+/** What a bundle is made from: a route or an event-started function. */
+type FunctionEntry = Pick<Route, 'module' | 'access'> & { name: string };
+
+const run = promisify(execFile);
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Budget per function bundle (minified index.js, source map not counted). */
+export const BUNDLE_BUDGET_KIB = 250;
+/** Fresh processes per bundle; the median import time is reported. */
+const IMPORT_RUNS = 5;
+
+/**
+ * Bundles one function the way the CDK stack's NodejsFunction does (same entry and the options of
+ * infra/lib/bundling.ts: esbuild --bundle --platform=node --format=cjs --target=node22 --minify
+ * --sourcemap --external:@aws-sdk/*, run from the repository root).
+ */
+async function bundle(entry: FunctionEntry, outDir: string): Promise<{ file: string; metafile: Metafile }> {
+  const file = path.join(outDir, entry.name, 'index.js');
+  const result = await build({
+    absWorkingDir: repoRoot,
+    entryPoints: [path.resolve(repoRoot, 'functions', 'src', entry.module)],
+    outfile: file,
+    bundle: true,
+    platform: 'node',
+    format: functionBundling.format,
+    target: functionBundling.target,
+    minify: functionBundling.minify,
+    sourcemap: functionBundling.sourceMap,
+    external: [...functionBundling.externalModules],
+    metafile: true,
+    logLevel: 'warning',
+  });
+  return { file, metafile: result.metafile };
+}
+
+/** The environment the function gets in AWS (values are placeholders; nothing is called at import). */
+function lambdaEnvironment(entry: FunctionEntry): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    // The bundle lives outside the repository: resolve @aws-sdk/* as the functions workspace does.
+    NODE_PATH: [path.join(repoRoot, 'functions', 'node_modules'), path.join(repoRoot, 'node_modules')].join(
+      path.delimiter,
+    ),
+    NODE_OPTIONS: functionNodeOptions,
+    AWS_REGION: 'us-east-1',
+    TABLE_NAME: 'bench',
+    TOKEN_ISSUER: 'reseller-portal',
+    TOKEN_AUDIENCE: 'reseller-portal-api',
+    POWERTOOLS_SERVICE_NAME: 'reseller-portal',
+    ...(entry.access.importsBucket ? { IMPORTS_BUCKET: 'bench-imports' } : {}),
+  };
+  for (const name of entry.access.secrets) {
+    env[`${secretEnv[name]}_ARN`] = `arn:aws:secretsmanager:us-east-1:000000000000:secret:${name}`;
+  }
+  return env;
+}
+
+const IMPORT_PROBE = [
+  "const { performance } = require('node:perf_hooks');",
+  'const start = performance.now();',
+  'require(process.argv[1]);',
+  'const ms = performance.now() - start;',
+  'process.stdout.write(String(ms), () => process.exit(0));',
+].join(' ');
+
+/** Milliseconds to require the bundle in a fresh Node process (median of IMPORT_RUNS). */
+async function importTime(entry: FunctionEntry, file: string): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < IMPORT_RUNS; i++) {
+    const { stdout } = await run(process.execPath, ['-e', IMPORT_PROBE, file], {
+      cwd: repoRoot,
+      env: lambdaEnvironment(entry),
+    });
+    times.push(Number(stdout));
+  }
+  return median(times);
+}
+
+/** The biggest contributors to a bundle, by package (or by directory for our own code). */
+function topInputs(metafile: Metafile, count: number): string {
+  const byPackage = new Map<string, number>();
+  for (const output of Object.values(metafile.outputs)) {
+    for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
+      const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
+      const key = match ? match[1]! : path.dirname(input);
+      byPackage.set(key, (byPackage.get(key) ?? 0) + bytesInOutput);
+    }
+  }
+  return [...byPackage.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, count)
+    .map(([name, bytes]) => `${name} ${(bytes / 1024).toFixed(0)}`)
+    .join(', ');
+}
+
+export const bundles: BenchSection = {
+  name: 'bundles',
+  description: `Function bundles: minified size (budget ${BUNDLE_BUDGET_KIB} KiB) and cold import time (median of ${IMPORT_RUNS} fresh Node ${process.versions.node} processes, NODE_OPTIONS=${functionNodeOptions})`,
+  async run() {
+    const outDir = await mkdtemp(path.join(tmpdir(), 'portal-bench-bundles-'));
+    try {
+      const rows: string[][] = [];
+      const notes: string[] = [];
+      let ok = true;
+      // Every function the stack deploys: the routes, then the event-started ones.
+      for (const entry of [...routes, ...eventFunctions] as FunctionEntry[]) {
+        const { file, metafile } = await bundle(entry, outDir);
+        const kib = (await stat(file)).size / 1024;
+        const ms = await importTime(entry, file);
+        const over = kib > BUNDLE_BUDGET_KIB;
+        if (over) {
+          ok = false;
+          notes.push(`  ${entry.name}: largest inputs (KiB): ${topInputs(metafile, 6)}`);
+        }
+        rows.push([entry.name, entry.module, kib.toFixed(1), ms.toFixed(1), over ? 'OVER' : 'ok']);
+      }
+      const lines = formatTable(['function', 'module', 'KiB', 'import ms', `budget ${BUNDLE_BUDGET_KIB} KiB`], rows, [
+        'left',
+        'left',
+        'right',
+        'right',
+        'left',
+      ]);
+      if (notes.length > 0) lines.push('', 'Over budget:', ...notes);
+      return { ok, lines };
+    } finally {
+      await rm(outDir, { recursive: true, force: true });
+    }
+  },
+};

@@ -1,0 +1,664 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import vm from 'node:vm';
+import { App, Validations, type Stack } from 'aws-cdk-lib';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import { Bucket } from 'aws-cdk-lib/aws-s3';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import type { IConstruct } from 'constructs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventFunctions, routes, secretEnv, type EventFunction, type Route } from '../../functions/src/routes';
+import { table as tableDefinition } from '../../shared/src/db/table';
+import { addPortalChecks } from '../../infra/lib/checks';
+import { PortalStack, repoRoot, type FunctionResources, type StackSecretName } from '../../infra/lib/portal-stack';
+import { spaRewriteSource } from '../../infra/lib/spa-rewrite';
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- CloudFormation templates are untyped JSON */
+type Resources = Record<string, any>;
+
+/** The feature flags of cdk.json, so the tests synthesize what `npm run synth` does. */
+const cdkContext: Record<string, unknown> = JSON.parse(readFileSync(path.join(repoRoot, 'cdk.json'), 'utf8')).context;
+
+const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
+const ALL_VIEWER_EXCEPT_HOST_HEADER = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
+const DYNAMODB_WRITE_ACTIONS = [
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:BatchWriteItem',
+  'dynamodb:*',
+];
+
+interface Built {
+  app: App;
+  stack: PortalStack;
+  template: Template;
+  resources: Resources;
+}
+
+function build(
+  options: {
+    routes?: readonly Route[];
+    eventFunctions?: readonly EventFunction[];
+    siteDist?: { member: string; admin: string };
+    bundle?: boolean;
+    failOnFindings?: boolean;
+  } = {},
+): Built {
+  const app = new App({
+    context: {
+      ...cdkContext,
+      ...(options.bundle === false ? { 'aws:cdk:bundling-stacks': [] } : {}),
+      // By default a cdk-nag finding does not abort the synth here, so that each claim below fails on
+      // its own; the cdk-nag tests check the findings, and that the synth does fail on one.
+      '@aws-cdk/core:failSynthOnValidationErrors': options.failOnFindings ?? false,
+    },
+  });
+  const stack = new PortalStack(app, 'ResellerPortal', {
+    routes: options.routes,
+    eventFunctions: options.eventFunctions,
+    siteDist: options.siteDist ?? { member: path.join(emptyDir, 'member'), admin: path.join(emptyDir, 'admin') },
+  });
+  addPortalChecks(app);
+  const template = Template.fromStack(stack);
+  return { app, stack, template, resources: template.toJSON().Resources };
+}
+
+const logicalId = (stack: Stack, construct: IConstruct): string =>
+  stack.getLogicalId(construct.node.defaultChild as never);
+
+/** All IAM statements that apply to a role: its inline policies and the AWS::IAM::Policy resources attached to it. */
+function statementsOf(resources: Resources, roleId: string): any[] {
+  const role = resources[roleId];
+  expect(role?.Type).toBe('AWS::IAM::Role');
+  const inline = (role.Properties.Policies ?? []).flatMap((p: any) => p.PolicyDocument.Statement);
+  const attached = Object.values(resources)
+    .filter((r) => r.Type === 'AWS::IAM::Policy' && r.Properties.Roles.some((ref: any) => ref.Ref === roleId))
+    .flatMap((r) => r.Properties.PolicyDocument.Statement);
+  return [...inline, ...attached];
+}
+const actionsOf = (statement: any): string[] => [statement.Action].flat();
+const resourcesOf = (statement: any): any[] => [statement.Resource].flat();
+
+let emptyDir: string;
+let siteDir: string;
+let main: Built;
+
+beforeAll(() => {
+  emptyDir = mkdtempSync(path.join(tmpdir(), 'portal-infra-empty-'));
+  siteDir = mkdtempSync(path.join(tmpdir(), 'portal-infra-site-'));
+  for (const app of ['member', 'admin']) {
+    mkdirSync(path.join(siteDir, app));
+    writeFileSync(path.join(siteDir, app, 'index.html'), `<!doctype html><title>${app}</title>`);
+  }
+  // The real route table, bundled for real: a handler that fails to bundle fails here.
+  main = build({ siteDist: { member: path.join(siteDir, 'member'), admin: path.join(siteDir, 'admin') } });
+});
+
+afterAll(() => {
+  rmSync(emptyDir, { recursive: true, force: true });
+  rmSync(siteDir, { recursive: true, force: true });
+});
+
+/** Every function the stack makes from functions/src/routes.ts: the routes and the event-started ones. */
+interface AppFunction {
+  kind: 'route' | 'event';
+  spec: Route | EventFunction;
+  made: FunctionResources;
+}
+function appFunctions(stack: PortalStack): AppFunction[] {
+  return [
+    ...[...stack.routeResources.values()].map((made) => ({ kind: 'route' as const, spec: made.route, made })),
+    ...[...stack.eventResources.values()].map((made) => ({ kind: 'event' as const, spec: made.event, made })),
+  ];
+}
+const allSpecs: [string, Route | EventFunction][] = [...routes, ...eventFunctions].map((spec) => [spec.name, spec]);
+const madeFor = (stack: PortalStack, name: string): FunctionResources =>
+  stack.routeResources.get(name) ?? stack.eventResources.get(name)!;
+
+describe('functions', () => {
+  it('makes exactly one function per route and per event function, and no other function carries the app environment', () => {
+    const appFunctionResources = Object.values(main.resources).filter(
+      (r) => r.Type === 'AWS::Lambda::Function' && r.Properties.Environment?.Variables?.TABLE_NAME,
+    );
+    expect(appFunctionResources).toHaveLength(routes.length + eventFunctions.length);
+    expect(main.stack.routeResources.size).toBe(routes.length);
+    expect(main.stack.eventResources.size).toBe(eventFunctions.length);
+    for (const route of routes) {
+      const matching = appFunctionResources.filter(
+        (r) => r.Properties.Description === `POST ${route.path} (${route.module})`,
+      );
+      expect(matching, route.name).toHaveLength(1);
+    }
+    for (const event of eventFunctions) {
+      const matching = appFunctionResources.filter((r) => r.Properties.Description?.startsWith(`${event.name}: `));
+      expect(matching, event.name).toHaveLength(1);
+    }
+  });
+
+  it.each(allSpecs)('%s: runtime, architecture, size, handler, environment and log group', (name, spec) => {
+    const { stack, resources } = main;
+    const made = madeFor(stack, name);
+    const fn = resources[logicalId(stack, made.function)];
+    expect(fn.Type).toBe('AWS::Lambda::Function');
+    expect(fn.Properties).toMatchObject({
+      Runtime: 'nodejs22.x',
+      Architectures: ['arm64'],
+      Handler: 'index.handler',
+      MemorySize: spec.memoryMb,
+      Timeout: spec.timeoutSeconds,
+      Role: { 'Fn::GetAtt': [logicalId(stack, made.role), 'Arn'] },
+    });
+    const expectedSecrets = Object.fromEntries(
+      spec.access.secrets.map((secret) => [
+        `${secretEnv[secret]}_ARN`,
+        { Ref: logicalId(stack, stack.secrets[secret]) },
+      ]),
+    );
+    expect(fn.Properties.Environment.Variables).toEqual({
+      TABLE_NAME: { Ref: logicalId(stack, stack.table) },
+      TOKEN_ISSUER: 'reseller-portal',
+      TOKEN_AUDIENCE: 'reseller-portal-api',
+      POWERTOOLS_SERVICE_NAME: 'reseller-portal',
+      NODE_OPTIONS: '--enable-source-maps',
+      ...expectedSecrets,
+      ...(spec.access.importsBucket ? { IMPORTS_BUCKET: { Ref: logicalId(stack, stack.importsBucket) } } : {}),
+    });
+    const logGroupId = logicalId(stack, made.logGroup);
+    expect(fn.Properties.LoggingConfig).toEqual({ LogGroup: { Ref: logGroupId } });
+    expect(resources[logGroupId].Properties.RetentionInDays).toBeGreaterThan(0);
+  });
+
+  it('bundles each handler module (minified CommonJS with a source map)', () => {
+    const manifest = JSON.parse(readFileSync(path.join(main.app.outdir, 'ResellerPortal.assets.json'), 'utf8'));
+    for (const { spec, made } of appFunctions(main.stack)) {
+      const fn = main.resources[logicalId(main.stack, made.function)];
+      const assetHash = (fn.Properties.Code.S3Key as string).replace(/\.zip$/, '');
+      const dir = path.join(main.app.outdir, `asset.${assetHash}`);
+      const code = readFileSync(path.join(dir, 'index.js'), 'utf8');
+      expect(code, spec.name).toMatch(/^"use strict";/);
+      expect(code).toContain('sourceMappingURL=index.js.map');
+      expect(code.length / code.split('\n').length).toBeGreaterThan(1000); // minified: long lines
+      const map = JSON.parse(readFileSync(path.join(dir, 'index.js.map'), 'utf8')) as { sources: string[] };
+      expect(map.sources.some((source) => source.endsWith(`functions/src/${spec.module}`))).toBe(true);
+      expect(map.sources.filter((source) => source.includes('@aws-sdk/'))).toEqual([]); // the SDK stays external
+      expect(Object.keys(manifest.files)).toContain(assetHash);
+    }
+  });
+
+  it('starts each event function from its trigger: objects created in the imports bucket', () => {
+    const notifications = Object.values(main.resources).filter((r) => r.Type === 'Custom::S3BucketNotifications');
+    expect(notifications).toHaveLength(eventFunctions.length > 0 ? 1 : 0);
+    for (const event of eventFunctions) {
+      expect(event.trigger).toBe('importsBucket:ObjectCreated');
+      const fnId = logicalId(main.stack, main.stack.eventResources.get(event.name)!.function);
+      const notification = notifications[0].Properties;
+      expect(notification.BucketName).toEqual({ Ref: logicalId(main.stack, main.stack.importsBucket) });
+      expect(notification.NotificationConfiguration.LambdaFunctionConfigurations).toContainEqual(
+        expect.objectContaining({ Events: ['s3:ObjectCreated:*'], LambdaFunctionArn: { 'Fn::GetAtt': [fnId, 'Arn'] } }),
+      );
+    }
+  });
+});
+
+describe('HTTP API', () => {
+  it('has one POST /api/... route per entry, integrated with that route function (payload 2.0)', () => {
+    const { stack, resources } = main;
+    const apiRoutes = Object.values(resources).filter((r) => r.Type === 'AWS::ApiGatewayV2::Route');
+    expect(apiRoutes).toHaveLength(routes.length);
+    for (const route of routes) {
+      expect(route.path).toMatch(/^\/api\//);
+      const apiRoute = apiRoutes.find((r) => r.Properties.RouteKey === `POST ${route.path}`);
+      expect(apiRoute, route.name).toBeDefined();
+      const integrationId = apiRoute.Properties.Target['Fn::Join'][1][1].Ref as string;
+      const integration = resources[integrationId].Properties;
+      expect(integration).toMatchObject({ IntegrationType: 'AWS_PROXY', PayloadFormatVersion: '2.0' });
+      expect(integration.IntegrationUri).toEqual({
+        'Fn::GetAtt': [logicalId(stack, stack.routeResources.get(route.name)!.function), 'Arn'],
+      });
+    }
+  });
+
+  it('logs access to a log group and throttles by default', () => {
+    const stages = Object.values(main.resources).filter((r) => r.Type === 'AWS::ApiGatewayV2::Stage');
+    expect(stages).toHaveLength(1);
+    const stage = stages[0].Properties;
+    expect(stage.StageName).toBe('$default');
+    expect(stage.AutoDeploy).toBe(true);
+    expect(stage.DefaultRouteSettings).toMatchObject({ ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 });
+    const destination = stage.AccessLogSettings.DestinationArn['Fn::GetAtt'][0] as string;
+    expect(main.resources[destination].Type).toBe('AWS::Logs::LogGroup');
+    expect(main.resources[destination].Properties.RetentionInDays).toBeGreaterThan(0);
+    expect(JSON.parse(stage.AccessLogSettings.Format)).toMatchObject({ requestId: '$context.requestId' });
+  });
+});
+
+describe('least privilege', () => {
+  const readRoute: Route = {
+    name: 'getApprovedProducts',
+    path: '/api/getApprovedProducts',
+    module: 'handlers/check-auth.ts',
+    memoryMb: 256,
+    timeoutSeconds: 5,
+    access: { table: 'read', secrets: [] },
+  };
+  const uploadRoute: Route = {
+    ...readRoute,
+    name: 'products',
+    path: '/api/products',
+    access: { table: 'readwrite', secrets: [], importsBucket: 'write' },
+  };
+  const secretRoute: Route = {
+    ...readRoute,
+    name: 'login',
+    path: '/api/login',
+    access: { table: 'readwrite', secrets: ['tokenSigningKey'] },
+  };
+  let synthetic: Built;
+  beforeAll(() => {
+    synthetic = build({ routes: [readRoute, uploadRoute, secretRoute], eventFunctions: [], bundle: false });
+  });
+
+  const statements = (built: Built, made: FunctionResources, prefix: string) =>
+    statementsOf(built.resources, logicalId(built.stack, made.role)).filter((s) =>
+      actionsOf(s).some((a) => a.startsWith(prefix)),
+    );
+  const route = (built: Built, name: string) => built.stack.routeResources.get(name)!;
+
+  it('a read route can read the table and its indexes but not write', () => {
+    expect(synthetic.stack.eventResources.size).toBe(0);
+    const table = statements(synthetic, route(synthetic, readRoute.name), 'dynamodb:');
+    const actions = table.flatMap(actionsOf);
+    expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
+    for (const action of DYNAMODB_WRITE_ACTIONS) expect(actions).not.toContain(action);
+    const tableId = logicalId(synthetic.stack, synthetic.stack.table);
+    expect(table.flatMap(resourcesOf)).toContainEqual({ 'Fn::GetAtt': [tableId, 'Arn'] });
+  });
+
+  it('a readwrite route can write the table', () => {
+    const actions = statements(synthetic, route(synthetic, uploadRoute.name), 'dynamodb:').flatMap(actionsOf);
+    expect(actions).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem']));
+  });
+
+  it('the real route table and event functions get exactly their table access level', () => {
+    for (const { spec, made } of appFunctions(main.stack)) {
+      const actions = statements(main, made, 'dynamodb:').flatMap(actionsOf);
+      expect(actions, spec.name).toContain('dynamodb:GetItem');
+      if (spec.access.table === 'read') {
+        for (const action of DYNAMODB_WRITE_ACTIONS) expect(actions, spec.name).not.toContain(action);
+      } else {
+        expect(actions, spec.name).toContain('dynamodb:PutItem');
+      }
+    }
+  });
+
+  it('only functions that list the imports bucket touch it: put to write, get to read, nothing else', () => {
+    const objects = (built: Built) => ({
+      'Fn::Join': ['', [{ 'Fn::GetAtt': [logicalId(built.stack, built.stack.importsBucket), 'Arn'] }, '/*']],
+    });
+    for (const built of [synthetic, main]) {
+      for (const { spec, made } of appFunctions(built.stack)) {
+        const s3 = statements(built, made, 's3:');
+        const expected = { write: ['s3:PutObject'], read: ['s3:GetObject'], none: [] }[
+          spec.access.importsBucket ?? 'none'
+        ];
+        expect(s3.flatMap(actionsOf), spec.name).toEqual(expected);
+        for (const statement of s3) expect(resourcesOf(statement)).toEqual([objects(built)]);
+      }
+    }
+    expect(statements(synthetic, route(synthetic, uploadRoute.name), 's3:')).toHaveLength(1);
+    expect(statements(synthetic, route(synthetic, readRoute.name), 's3:')).toEqual([]);
+  });
+
+  it('no function can read a secret it does not list', () => {
+    for (const built of [synthetic, main]) {
+      const { stack } = built;
+      const allSecrets = Object.keys(stack.secrets) as StackSecretName[];
+      for (const { spec, made } of appFunctions(stack)) {
+        const readable = statements(built, made, 'secretsmanager:').flatMap(resourcesOf);
+        const expected = spec.access.secrets.map((name) => ({ Ref: logicalId(stack, stack.secrets[name]) }));
+        expect(readable, spec.name).toEqual(expected);
+        for (const other of allSecrets.filter((name) => !(spec.access.secrets as string[]).includes(name))) {
+          expect(readable).not.toContainEqual({ Ref: logicalId(stack, stack.secrets[other]) });
+        }
+      }
+    }
+    expect(statements(synthetic, route(synthetic, readRoute.name), 'secretsmanager:')).toEqual([]);
+    expect(statements(synthetic, route(synthetic, secretRoute.name), 'secretsmanager:')).toHaveLength(1);
+  });
+
+  it('no function role has a wildcard action, a * resource or a managed policy', () => {
+    for (const built of [synthetic, main]) {
+      for (const { made } of appFunctions(built.stack)) {
+        const roleId = logicalId(built.stack, made.role);
+        expect(built.resources[roleId].Properties.ManagedPolicyArns).toBeUndefined();
+        for (const statement of statementsOf(built.resources, roleId)) {
+          expect(statement.Effect).toBe('Allow');
+          for (const action of actionsOf(statement)) expect(action).not.toMatch(/^\*$|:\*$/);
+          expect(resourcesOf(statement)).not.toContain('*');
+        }
+      }
+    }
+  });
+});
+
+describe('data', () => {
+  it('the table is on-demand, point-in-time recoverable, encrypted, retained, with the TTL and indexes of shared/src/db', () => {
+    main.template.resourceCountIs('AWS::DynamoDB::Table', 1);
+    main.template.hasResource('AWS::DynamoDB::Table', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: Match.objectLike({
+        BillingMode: 'PAY_PER_REQUEST',
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        SSESpecification: { SSEEnabled: true },
+        TimeToLiveSpecification: { AttributeName: tableDefinition.ttlAttribute, Enabled: true },
+        KeySchema: [
+          { AttributeName: tableDefinition.partitionKey, KeyType: 'HASH' },
+          { AttributeName: tableDefinition.sortKey, KeyType: 'RANGE' },
+        ],
+        GlobalSecondaryIndexes: tableDefinition.indexes.map((index) =>
+          Match.objectLike({
+            IndexName: index.name,
+            KeySchema: [
+              { AttributeName: index.partitionKey, KeyType: 'HASH' },
+              { AttributeName: index.sortKey, KeyType: 'RANGE' },
+            ],
+          }),
+        ),
+      }),
+    });
+  });
+
+  const bucketPolicyStatements = (built: Built, bucketId: string): any[] =>
+    Object.values(built.resources)
+      .filter((r) => r.Type === 'AWS::S3::BucketPolicy' && r.Properties.Bucket.Ref === bucketId)
+      .flatMap((r) => r.Properties.PolicyDocument.Statement);
+
+  it.each(['importsBucket', 'memberBucket', 'adminBucket', 'logsBucket'] as const)(
+    '%s blocks public access, is encrypted and denies non-TLS requests',
+    (name) => {
+      const id = logicalId(main.stack, main.stack[name]);
+      const bucket = main.resources[id];
+      expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      });
+      expect(bucket.Properties.BucketEncryption.ServerSideEncryptionConfiguration).toEqual([
+        { ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } },
+      ]);
+      expect(bucketPolicyStatements(main, id)).toContainEqual(
+        expect.objectContaining({
+          Effect: 'Deny',
+          Action: 's3:*',
+          Principal: { AWS: '*' },
+          Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+        }),
+      );
+      if (name !== 'logsBucket') {
+        expect(bucket.Properties.LoggingConfiguration.DestinationBucketName).toEqual({
+          Ref: logicalId(main.stack, main.stack.logsBucket),
+        });
+      }
+    },
+  );
+
+  it('the imports bucket accepts browser POST uploads (presigned) from the portal origin only', () => {
+    const cors = main.resources[logicalId(main.stack, main.stack.importsBucket)].Properties.CorsConfiguration;
+    expect(cors.CorsRules).toHaveLength(1);
+    expect(cors.CorsRules[0].AllowedMethods).toEqual(['POST']);
+    expect(cors.CorsRules[0].AllowedOrigins).toEqual([
+      {
+        'Fn::Join': [
+          '',
+          ['https://', { 'Fn::GetAtt': [logicalId(main.stack, main.stack.distribution), 'DomainName'] }],
+        ],
+      },
+    ]);
+    for (const bucket of [main.stack.memberBucket, main.stack.adminBucket, main.stack.logsBucket]) {
+      expect(main.resources[logicalId(main.stack, bucket)].Properties.CorsConfiguration).toBeUndefined();
+    }
+  });
+
+  it('the site buckets are readable by this distribution only (OAC), nobody else', () => {
+    const distributionId = logicalId(main.stack, main.stack.distribution);
+    for (const bucket of [main.stack.memberBucket, main.stack.adminBucket]) {
+      const allows = bucketPolicyStatements(main, logicalId(main.stack, bucket)).filter((s) => s.Effect === 'Allow');
+      expect(allows).toHaveLength(1);
+      expect(allows[0]).toMatchObject({
+        Action: 's3:GetObject',
+        Principal: { Service: 'cloudfront.amazonaws.com' },
+        Condition: { StringEquals: { 'AWS:SourceArn': expect.anything() } },
+      });
+      expect(JSON.stringify(allows[0].Condition)).toContain(distributionId);
+    }
+  });
+
+  it('creates the three secrets; the signing key is generated, 64 chars, no punctuation', () => {
+    const { stack, resources } = main;
+    expect(Object.values(resources).filter((r) => r.Type === 'AWS::SecretsManager::Secret')).toHaveLength(3);
+    expect(resources[logicalId(stack, stack.secrets.tokenSigningKey)].Properties.GenerateSecretString).toEqual({
+      PasswordLength: 64,
+      ExcludePunctuation: true,
+    });
+    for (const name of ['stripeSecretKey', 'stripeWebhookSecret'] as const) {
+      expect(resources[logicalId(stack, stack.secrets[name])].Properties.Description).toContain('put-secret-value');
+    }
+  });
+});
+
+describe('CloudFront', () => {
+  const distribution = () =>
+    main.resources[logicalId(main.stack, main.stack.distribution)].Properties.DistributionConfig;
+  const originOf = (behavior: any) => distribution().Origins.find((o: any) => o.Id === behavior.TargetOriginId);
+  const bucketDomain = (bucket: IConstruct) => ({
+    'Fn::GetAtt': [logicalId(main.stack, bucket), 'RegionalDomainName'],
+  });
+
+  it('has exactly three behaviours: / (member bucket), /admin/* (admin bucket), /api/* (the HTTP API)', () => {
+    const config = distribution();
+    expect(config.CacheBehaviors.map((b: any) => b.PathPattern).sort()).toEqual(['/admin/*', '/api/*']);
+    expect(config.Origins).toHaveLength(3);
+
+    const member = originOf(config.DefaultCacheBehavior);
+    expect(member.DomainName).toEqual(bucketDomain(main.stack.memberBucket));
+    expect(member.OriginAccessControlId).toBeDefined();
+    expect(member.OriginPath ?? '').toBe('');
+
+    const adminBehavior = config.CacheBehaviors.find((b: any) => b.PathPattern === '/admin/*');
+    const admin = originOf(adminBehavior);
+    expect(admin.DomainName).toEqual(bucketDomain(main.stack.adminBucket));
+    expect(admin.OriginAccessControlId).toBeDefined();
+    expect(admin.OriginPath ?? '').toBe(''); // /admin/x is the key admin/x
+
+    const apiBehavior = config.CacheBehaviors.find((b: any) => b.PathPattern === '/api/*');
+    const api = originOf(apiBehavior);
+    expect(api.CustomOriginConfig.OriginProtocolPolicy).toBe('https-only');
+    expect(JSON.stringify(api.DomainName)).toContain(logicalId(main.stack, main.stack.api));
+    expect(apiBehavior).toMatchObject({
+      CachePolicyId: CACHING_DISABLED,
+      OriginRequestPolicyId: ALL_VIEWER_EXCEPT_HOST_HEADER,
+      AllowedMethods: expect.arrayContaining(['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'POST', 'DELETE']),
+    });
+    expect(apiBehavior.FunctionAssociations).toBeUndefined();
+  });
+
+  it('rewrites app routes on / and /admin/*, redirects to HTTPS, sends security headers, logs', () => {
+    const config = distribution();
+    const functionId = logicalId(main.stack, main.stack.node.findChild('SpaRewrite'));
+    const headersId = logicalId(main.stack, main.stack.node.findChild('SecurityHeaders'));
+    const adminBehavior = config.CacheBehaviors.find((b: any) => b.PathPattern === '/admin/*');
+    for (const behavior of [config.DefaultCacheBehavior, adminBehavior]) {
+      expect(behavior.ViewerProtocolPolicy).toBe('redirect-to-https');
+      expect(behavior.FunctionAssociations).toEqual([
+        { EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [functionId, 'FunctionARN'] } },
+      ]);
+    }
+    for (const behavior of [config.DefaultCacheBehavior, ...config.CacheBehaviors]) {
+      expect(behavior.ResponseHeadersPolicyId).toEqual({ Ref: headersId });
+    }
+    const headers = main.resources[headersId].Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig;
+    expect(Object.keys(headers).sort()).toEqual([
+      'ContentSecurityPolicy',
+      'ContentTypeOptions',
+      'FrameOptions',
+      'ReferrerPolicy',
+      'StrictTransportSecurity',
+      'XSSProtection',
+    ]);
+    const csp = JSON.stringify(headers.ContentSecurityPolicy.ContentSecurityPolicy);
+    expect(csp).toContain("connect-src 'self' https://api.stripe.com https://*.s3.");
+    expect(csp).toContain('AWS::Region'); // presigned uploads go to the regional S3 endpoint
+    expect(csp).toContain("script-src 'self' https://js.stripe.com");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(config.Logging.Bucket).toEqual({
+      'Fn::GetAtt': [logicalId(main.stack, main.stack.logsBucket), 'RegionalDomainName'],
+    });
+    const fn = main.resources[functionId].Properties;
+    expect(fn.FunctionCode).toBe(spaRewriteSource);
+    expect(fn.FunctionConfig.Runtime).toBe('cloudfront-js-2.0');
+  });
+
+  it('the SPA function maps extension-less paths to the right index.html', () => {
+    const context = vm.createContext({});
+    vm.runInContext(spaRewriteSource, context);
+    const run = (uri: string) => (context as { handler: (e: unknown) => any }).handler({ request: { uri } });
+    const uriOf = (uri: string) => run(uri).uri;
+    expect(uriOf('/')).toBe('/index.html');
+    expect(uriOf('/my_account/payout_methods')).toBe('/index.html');
+    expect(uriOf('/member_product_detail')).toBe('/index.html');
+    expect(uriOf('/assets/index-abc123.js')).toBe('/assets/index-abc123.js');
+    expect(uriOf('/favicon.ico')).toBe('/favicon.ico');
+    expect(uriOf('/admin/')).toBe('/admin/index.html');
+    expect(uriOf('/admin/orders')).toBe('/admin/index.html');
+    expect(uriOf('/admin/product_import/x')).toBe('/admin/index.html');
+    expect(uriOf('/admin/assets/index-abc.css')).toBe('/admin/assets/index-abc.css');
+    expect(uriOf('/administrator')).toBe('/index.html');
+    expect(uriOf('/api/login')).toBe('/api/login');
+    expect(run('/admin')).toMatchObject({ statusCode: 301, headers: { location: { value: '/admin/' } } });
+  });
+});
+
+describe('site deployment', () => {
+  it('uploads web-member/dist to the member bucket and web-admin/dist under admin/, invalidating CloudFront', () => {
+    const deployments = Object.values(main.resources).filter((r) => r.Type === 'Custom::CDKBucketDeployment');
+    expect(deployments).toHaveLength(2);
+    const byBucket = (bucket: IConstruct) =>
+      deployments.find((d) => d.Properties.DestinationBucketName.Ref === logicalId(main.stack, bucket))?.Properties;
+    const member = byBucket(main.stack.memberBucket);
+    const admin = byBucket(main.stack.adminBucket);
+    expect(member.DestinationBucketKeyPrefix).toBeUndefined();
+    expect(admin.DestinationBucketKeyPrefix).toBe('admin/');
+    for (const deployment of [member, admin]) {
+      expect(deployment.DistributionId).toEqual({ Ref: logicalId(main.stack, main.stack.distribution) });
+    }
+  });
+
+  it('skips the upload with a warning when the apps are not built', () => {
+    const unbuilt = build({ routes: routes.slice(0, 1), bundle: false });
+    unbuilt.template.resourceCountIs('Custom::CDKBucketDeployment', 0);
+    const warnings = Annotations.fromStack(unbuilt.stack).findWarning('*', Match.stringLikeRegexp('npm run build:web'));
+    expect(warnings).toHaveLength(2);
+  });
+});
+
+describe('outputs', () => {
+  it('exports the site URL, the API URL, the table name and the secret ARNs', () => {
+    const outputs = main.template.toJSON().Outputs;
+    expect(Object.keys(outputs)).toEqual(
+      expect.arrayContaining([
+        'SiteUrl',
+        'ApiUrl',
+        'TableName',
+        'TokenSigningKeyArn',
+        'StripeSecretKeyArn',
+        'StripeWebhookSecretArn',
+      ]),
+    );
+    expect(outputs.TableName.Value).toEqual({ Ref: logicalId(main.stack, main.stack.table) });
+    expect(outputs.StripeSecretKeyArn.Value).toEqual({
+      Ref: logicalId(main.stack, main.stack.secrets.stripeSecretKey),
+    });
+  });
+});
+
+describe('cdk-nag (AwsSolutions)', () => {
+  /** Every finding of the pack, acknowledged or not (the pack's acknowledgement lookup switched off). */
+  function rawFindings(stack: Stack): { rule: string; path: string }[] {
+    const checks = new AwsSolutionsChecks();
+    (checks as unknown as { isAcknowledged: () => boolean }).isAcknowledged = () => false;
+    return checks
+      .validateScope(stack)
+      .violations.flatMap((v) => v.violatingResources.map((r) => ({ rule: v.ruleName, path: r.constructPath ?? '' })));
+  }
+
+  /** Every acknowledgement made in the construct tree: rule id, where, why. */
+  function acknowledgements(stack: Stack): { id: string; path: string; reason: unknown }[] {
+    return stack.node.findAll().flatMap((construct) =>
+      construct.node.metadata
+        .filter((entry) => entry.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
+        .flatMap((entry) =>
+          Object.entries(entry.data as Record<string, unknown>).map(([id, reason]) => ({
+            id: id.replace(/^annotation::/i, ''),
+            path: construct.node.path,
+            reason,
+          })),
+        ),
+    );
+  }
+
+  it('reports no unacknowledged finding, with and without the site deployments', () => {
+    const unbuilt = build({ bundle: false, failOnFindings: true }); // would throw on a finding
+    for (const stack of [main.stack, unbuilt.stack]) {
+      const report = new AwsSolutionsChecks().validateScope(stack);
+      expect(report.violations.map((v) => `${v.ruleName}: ${v.violatingResources[0]?.constructPath}`)).toEqual([]);
+      expect(report.success).toBe(true);
+    }
+    expect(Annotations.fromStack(main.stack).findError('*', Match.anyValue())).toEqual([]);
+  });
+
+  it('the synth fails on an unacknowledged finding', () => {
+    const app = new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [] } });
+    const stack = new PortalStack(app, 'ResellerPortal', {
+      routes: routes.slice(0, 1),
+      siteDist: { member: emptyDir, admin: emptyDir },
+    });
+    new Bucket(stack, 'UnloggedBucket', { enforceSSL: true });
+    addPortalChecks(app);
+    expect(() => app.synth()).toThrow(/AwsSolutions-S1/);
+  });
+
+  it('the pack does run: it finds the acknowledged rules when acknowledgements are ignored', () => {
+    const rules = new Set(rawFindings(main.stack).map((f) => f.rule));
+    for (const rule of ['AwsSolutions-APIG4', 'AwsSolutions-L1', 'AwsSolutions-SMG4', 'AwsSolutions-CFR4']) {
+      expect(rules).toContain(rule);
+    }
+  });
+
+  it('every acknowledgement has a specific reason and silences a finding that exists', () => {
+    const findings = rawFindings(main.stack);
+    const acks = acknowledgements(main.stack);
+    expect(acks.length).toBeGreaterThan(0);
+    for (const ack of acks) {
+      expect(typeof ack.reason === 'string' && ack.reason.trim().length >= 40, `${ack.id} at ${ack.path}`).toBe(true);
+      const silenced = findings.filter(
+        (f) => f.rule === ack.id && (f.path === ack.path || f.path.startsWith(`${ack.path}/`)),
+      );
+      expect(silenced, `stale acknowledgement ${ack.id} at ${ack.path}`).not.toEqual([]);
+    }
+  });
+
+  it('every suppression written into the template metadata carries a reason', () => {
+    const suppressions = Object.values(main.resources).flatMap(
+      (r) => (r.Metadata?.cdk_nag?.rules_to_suppress ?? []) as { id: string; reason: unknown }[],
+    );
+    expect(suppressions.length).toBeGreaterThan(0);
+    for (const suppression of suppressions) {
+      expect(suppression.id).toMatch(/^AwsSolutions-/);
+      expect(typeof suppression.reason === 'string' && suppression.reason.trim().length > 0, suppression.id).toBe(true);
+    }
+  });
+});
