@@ -1,4 +1,5 @@
 import { bundles } from './bench/bundles';
+import { catalogueImport, catalogueLists } from './bench/catalogue';
 import type { BenchSection } from './bench/section';
 
 /**
@@ -7,7 +8,7 @@ import type { BenchSection } from './bench/section';
  * any budget is over. A new section implements BenchSection (scripts/bench/section.ts) and is
  * added to this list.
  */
-const sections: readonly BenchSection[] = [bundles];
+const sections: readonly BenchSection[] = [bundles, catalogueImport, catalogueLists];
 
 async function main(): Promise<number> {
   const wanted = process.argv.slice(2);

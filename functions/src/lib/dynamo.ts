@@ -38,19 +38,27 @@ export const backoff = (attempt: number, baseMs = 50, capMs = 5_000): Promise<vo
 
 const MAX_BATCH_ATTEMPTS = 10;
 
-/** BatchWrites any number of requests, 25 at a time, retrying unprocessed ones with backoff and jitter. */
+/**
+ * BatchWrites any number of requests, 25 per BatchWriteItem and those requests side by side,
+ * retrying unprocessed items with backoff and jitter.
+ */
 export async function batchWriteAll(requests: readonly Record<string, unknown>[]): Promise<void> {
   const { BatchWriteCommand } = await import('@aws-sdk/lib-dynamodb');
-  for (let start = 0; start < requests.length; start += 25) {
-    let pending = requests.slice(start, start + 25);
-    for (let attempt = 0; pending.length > 0; attempt++) {
-      if (attempt >= MAX_BATCH_ATTEMPTS)
-        throw new Error(`DynamoDB left ${pending.length} writes unprocessed after ${attempt} tries`);
-      if (attempt > 0) await backoff(attempt);
-      const result = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
-      pending = (result.UnprocessedItems?.[tableName()] ?? []) as Record<string, unknown>[];
-    }
-  }
+  const chunks: Record<string, unknown>[][] = [];
+  for (let start = 0; start < requests.length; start += 25) chunks.push(requests.slice(start, start + 25));
+  await Promise.all(
+    chunks.map(async (chunk) => {
+      let pending = chunk;
+      for (let attempt = 0; pending.length > 0; attempt++) {
+        if (attempt >= MAX_BATCH_ATTEMPTS) {
+          throw new Error(`DynamoDB left ${pending.length} writes unprocessed after ${attempt} tries`);
+        }
+        if (attempt > 0) await backoff(attempt);
+        const result = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
+        pending = (result.UnprocessedItems?.[tableName()] ?? []) as Record<string, unknown>[];
+      }
+    }),
+  );
 }
 
 /** BatchGets up to 100 keys, retrying unprocessed ones with backoff and jitter. */

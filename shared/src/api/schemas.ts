@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Zod schemas shared by the handlers (runtime validation) and the apps (types and form checks).

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { formatDollars, MAX_PRICE_CENTS, parsePrice, quoteValue } from './money';
 import { sha256Hex } from './sha256';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CsvFatalSchema, CsvIssueSchema, type CsvFatal, type CsvIssue, type ValidatedRow } from './csv-product';
 import { quoteValue } from './money';
 

@@ -30,7 +30,7 @@ export interface ImportDeps {
   products: ProductRepository;
   files: FileStore;
   now?: () => Date;
-  /** Products per batch of pass 2: 25 is one BatchWriteItem. */
+  /** Products per batch of pass 2: one conditional transaction each. */
   batchSize?: number;
   /** Batches written at the same time. */
   concurrency?: number;
@@ -181,20 +181,22 @@ async function upsertBatch(
   now: string,
   counters: ImportCounters,
 ): Promise<void> {
-  const states = await products.states(batch.map(({ product }) => product.id));
-  const created = [];
-  const revisions: Promise<void>[] = [];
-  for (const { product } of batch) {
-    const { id, ...content } = product;
-    const decision = decideUpsert(states.get(id), product.content_hash);
-    if (decision === 'create') created.push(newProduct(id, content, jobId, now));
-    else if (decision === 'unchanged') counters.unchanged += 1;
-    else if (decision === 'banned') counters.banned += 1;
-    else revisions.push(revise(products, id, content, states.get(id)!, jobId, now, counters));
-  }
-  await products.createMany(created);
-  counters.created += created.length;
-  await Promise.all(revisions);
+  // Most rows of a supplier file are either all new (first import) or all known (re-import).
+  // New ones are created with a conditional transaction and no read; only the products that
+  // turn out to exist are read and decided on.
+  const byId = new Map(batch.map(({ product }) => [product.id, product]));
+  const existing = await products.createIfAbsent(
+    batch.map(({ product: { id, ...content } }) => newProduct(id, content, jobId, now)),
+  );
+  counters.created += batch.length - existing.length;
+  if (existing.length === 0) return;
+  const states = await products.states(existing);
+  await Promise.all(
+    existing.map((id) => {
+      const { id: _id, ...content } = byId.get(id)!;
+      return revise(products, id, content, states.get(id), jobId, now, counters);
+    }),
+  );
 }
 
 /** A conditional update on the state we read; when an admin acted meanwhile, decide again on the new state. */
@@ -202,7 +204,7 @@ async function revise(
   products: ProductRepository,
   id: string,
   content: Parameters<ProductRepository['revise']>[1],
-  initial: ProductState,
+  initial: ProductState | undefined,
   jobId: string,
   now: string,
   counters: ImportCounters,
@@ -213,10 +215,12 @@ async function revise(
     if (decision === 'unchanged') return void (counters.unchanged += 1);
     if (decision === 'banned') return void (counters.banned += 1);
     if (decision === 'create') {
-      await products.createMany([newProduct(id, content, jobId, now)]);
-      return void (counters.created += 1);
+      // Deleted since it was found to exist (not something the portal does, but possible by hand).
+      if ((await products.createIfAbsent([newProduct(id, content, jobId, now)])).length === 0) {
+        return void (counters.created += 1);
+      }
     }
-    if (await products.revise(id, content, state!, jobId, now)) return void (counters.updated += 1);
+    if (state && (await products.revise(id, content, state, jobId, now))) return void (counters.updated += 1);
     state = (await products.states([id])).get(id);
   }
   throw new Error(`product ${id} kept changing while it was being imported`);
