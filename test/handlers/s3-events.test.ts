@@ -1,0 +1,63 @@
+import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import type { S3Event } from 'aws-lambda';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { localAws } from '../../infra/local/dynamo';
+import { LOCAL_IMPORTS_BUCKET, startS3, type LocalS3 } from '../../infra/local/s3';
+import { forwardObjectCreated } from '../../infra/local/s3-events';
+
+/** The local stand-in for the bucket notification: S3 server events reach the handler as S3 would send them. */
+let s3: LocalS3;
+let dir: string;
+let client: S3Client;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'portal-s3-events-'));
+  s3 = await startS3({ dataDir: dir });
+  client = new S3Client({ ...localAws, endpoint: s3.endpoint, forcePathStyle: true });
+});
+afterAll(async () => {
+  await s3.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const put = (key: string) =>
+  client.send(new PutObjectCommand({ Bucket: LOCAL_IMPORTS_BUCKET, Key: key, Body: 'a,b\n1,2\n' }));
+
+describe('local S3 ObjectCreated events', () => {
+  it('hand every created object to the handler, with the key URL-encoded as S3 does', async () => {
+    const received: S3Event[] = [];
+    const forwarder = forwardObjectCreated(s3.server, async (event) => void received.push(event));
+    await put('imports/abc/my catalogue+v2.csv');
+    await forwarder.idle();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await forwarder.idle();
+    const record = received.at(-1)!.Records[0]!;
+    expect(record.eventName).toMatch(/^ObjectCreated:/);
+    expect(record.s3.bucket.name).toBe(LOCAL_IMPORTS_BUCKET);
+    expect(record.s3.object.key).toBe('imports%2Fabc%2Fmy+catalogue%2Bv2.csv');
+    expect(decodeURIComponent(record.s3.object.key.replace(/\+/g, ' '))).toBe(
+      'imports/abc/my catalogue v2.csv'.replace(' v2', '+v2'),
+    );
+    expect(record.s3.object.eTag).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it('retry a failing handler twice, as Lambda does for asynchronous invocations', async () => {
+    let calls = 0;
+    const forwarder = forwardObjectCreated(
+      s3.server,
+      async () => {
+        calls += 1;
+        throw new Error('boom');
+      },
+      () => undefined,
+      1,
+    );
+    await put('imports/def/fails.csv');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await forwarder.idle();
+    expect(calls).toBe(3);
+  });
+});
