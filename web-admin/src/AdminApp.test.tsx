@@ -28,7 +28,11 @@ function renderAdmin(api: FakeApi, path = '/admin/') {
   );
 }
 
-const admin = () => fakeApi({ checkAuth: () => ({ body: authAnswer({ isAdmin: true, email: 'admin@example.com' }) }) });
+const admin = () =>
+  fakeApi({
+    checkAuth: () => ({ body: authAnswer({ isAdmin: true, email: 'admin@example.com' }) }),
+    getUnApprovedProducts: () => ({ body: { items: [], nextCursor: null } }),
+  });
 
 describe('admin app', () => {
   it('shows the admin home with links to the three sections and the title Admin', async () => {
@@ -56,13 +60,13 @@ describe('admin app', () => {
   });
 
   it.each([
-    ['/admin/product_import', 'Product Import', 'No imports yet.'],
+    ['/admin/product_import', 'Product Import', 'No products are waiting for review.'],
     ['/admin/orders', 'Orders', 'No orders yet.'],
     ['/admin/payouts', 'Payouts', 'No commissions yet.'],
   ])('%s has its heading and empty state', async (path, heading, empty) => {
     renderAdmin(admin(), path);
     expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeTruthy();
-    expect(screen.getByText(empty)).toBeTruthy();
+    expect(await screen.findByText(empty)).toBeTruthy();
   });
 
   it('navigates between sections from the menu', async () => {

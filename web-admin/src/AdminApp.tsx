@@ -1,12 +1,19 @@
+import { lazy, Suspense } from 'react';
 import { Route, Routes } from 'react-router-dom';
 import { AppShell, type MenuItem } from '@portal/shared/ui/AppShell';
 import type { AuthView } from '@portal/shared/ui/AuthProvider';
 import { BoxIcon, ReceiptIcon, UploadIcon, WalletIcon } from '@portal/shared/ui/icons';
+import { Loading } from '@portal/shared/ui/Loading';
 import { NotFoundScreen } from '@portal/shared/ui/NotFoundScreen';
 import { AdminHomeScreen } from './screens/AdminHomeScreen';
 import { OrdersScreen } from './screens/OrdersScreen';
 import { PayoutsScreen } from './screens/PayoutsScreen';
 import { ProductImportScreen } from './screens/ProductImportScreen';
+
+/** The detail screen (carousel, sanitizer) loads when first opened. */
+const ProductImportDetailScreen = lazy(() =>
+  import('./screens/ProductImportDetailScreen').then((module) => ({ default: module.ProductImportDetailScreen })),
+);
 
 /** The admin-mode menu; routes are relative to the app's base, /admin. */
 export function adminMenu(auth: AuthView): MenuItem[] {
@@ -25,6 +32,14 @@ export function AdminApp() {
       <Route element={<AppShell app="admin" menu={adminMenu} />}>
         <Route index element={<AdminHomeScreen />} />
         <Route path="product_import" element={<ProductImportScreen />} />
+        <Route
+          path="product_import_detail"
+          element={
+            <Suspense fallback={<Loading label="Loading the product…" />}>
+              <ProductImportDetailScreen />
+            </Suspense>
+          }
+        />
         <Route path="orders" element={<OrdersScreen />} />
         <Route path="payouts" element={<PayoutsScreen />} />
         <Route path="*" element={<NotFoundScreen homeLabel="Go to the admin home" />} />

@@ -24,7 +24,10 @@ function renderMember(api: FakeApi, path = '/') {
 }
 
 const member = (flags: { isAccountCreated?: 0 | 1; isPayoutMethodAdded?: 0 | 1; isAdmin?: boolean } = {}) =>
-  fakeApi({ checkAuth: () => ({ body: authAnswer(flags) }) });
+  fakeApi({
+    checkAuth: () => ({ body: authAnswer(flags) }),
+    getApprovedProducts: () => ({ body: { items: [], nextCursor: null } }),
+  });
 
 describe('member app', () => {
   it('shows the product list with an honest empty state at /', async () => {
@@ -97,7 +100,11 @@ describe('member app', () => {
   });
 
   it('logs in and lands on the product list', async () => {
-    const api = fakeApi({ checkAuth: () => unauthorized, login: () => ({ body: authAnswer() }) });
+    const api = fakeApi({
+      checkAuth: () => unauthorized,
+      login: () => ({ body: authAnswer() }),
+      getApprovedProducts: () => ({ body: { items: [], nextCursor: null } }),
+    });
     renderMember(api, '/login');
     await userEvent.type(await screen.findByLabelText('Email'), 'ann@example.com');
     await userEvent.type(screen.getByLabelText('Password'), 'secret-password');

@@ -1,12 +1,19 @@
+import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { AppShell, type MenuItem } from '@portal/shared/ui/AppShell';
 import type { AuthView } from '@portal/shared/ui/AuthProvider';
 import { BoxIcon, WalletIcon } from '@portal/shared/ui/icons';
+import { Loading } from '@portal/shared/ui/Loading';
 import { LoginScreen } from '@portal/shared/ui/LoginScreen';
 import { NotFoundScreen } from '@portal/shared/ui/NotFoundScreen';
 import { SignupScreen } from '@portal/shared/ui/SignupScreen';
 import { MyAccountScreen } from './screens/MyAccountScreen';
 import { ProductListScreen } from './screens/ProductListScreen';
+
+/** The detail screen (carousel, sanitizer) loads when first opened, not with the list. */
+const ProductDetailScreen = lazy(() =>
+  import('./screens/ProductDetailScreen').then((module) => ({ default: module.ProductDetailScreen })),
+);
 
 /** Where being logged out is normal: everywhere else a logged-out person is sent to /login. */
 export const PUBLIC_PATHS = ['/login', '/signup'] as const;
@@ -25,6 +32,14 @@ export function MemberApp() {
       <Route element={<AppShell app="member" menu={memberMenu} publicPaths={PUBLIC_PATHS} />}>
         <Route index element={<ProductListScreen />} />
         <Route path="member" element={<Navigate to="/" replace />} />
+        <Route
+          path="member_product_detail"
+          element={
+            <Suspense fallback={<Loading label="Loading the product…" />}>
+              <ProductDetailScreen />
+            </Suspense>
+          }
+        />
         <Route path="my_account" element={<MyAccountScreen />} />
         <Route path="login" element={<LoginScreen />} />
         <Route path="signup" element={<SignupScreen />} />

@@ -1,14 +1,321 @@
+import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
+import type { ImportedProduct, ImportJob } from '@portal/shared/api/products';
+import { toApiError, useAuth } from '@portal/shared/ui/AuthProvider';
+import { LoadMore, useCursorPages, type CursorPages, type FetchPage } from '@portal/shared/ui/CursorPages';
 import { EmptyState } from '@portal/shared/ui/EmptyState';
-import { UploadIcon } from '@portal/shared/ui/icons';
+import { ErrorBanner } from '@portal/shared/ui/ErrorBanner';
+import { CheckIcon, FileIcon, UploadIcon } from '@portal/shared/ui/icons';
+import { Loading } from '@portal/shared/ui/Loading';
 import { Page } from '@portal/shared/ui/Page';
+import { ProductCard } from '@portal/shared/ui/ProductCard';
+import { ImportJobReport } from '../import/ImportJobReport';
+import { checkFile, formatBytes, SUPPLIER_COLUMNS, uploadCsv, type UploadProgress } from '../import/upload';
+import { isFinished, useImportJob } from '../import/useImportJob';
 
-/** '/admin/product_import'. */
+export const REVIEW_PAGE_SIZE = 24;
+
+export const importDetailPath = (id: string) => `/product_import_detail?id=${encodeURIComponent(id)}`;
+
+/** What the detail screen hands back after an approval or a ban (router state). */
+export interface ImportScreenState {
+  notice?: string;
+}
+
+/**
+ * '/admin/product_import': upload a supplier CSV, follow its import (the job id is kept in the
+ * address as ?job=, so a reload shows the same import), read the rejected rows, and review the
+ * products waiting for approval, a page at a time.
+ */
 export function ProductImportScreen() {
+  const { call } = useAuth();
+  const [params, setParams] = useSearchParams();
+  const jobId = params.get('job');
+  const [seed, setSeed] = useState<ImportJob | null>(null);
+  const tracked = useImportJob(jobId, seed);
+
+  const fetchPage = useCallback<FetchPage<ImportedProduct>>(
+    (cursor, signal) => call('getUnApprovedProducts', { cursor, limit: REVIEW_PAGE_SIZE }, { signal }),
+    [call],
+  );
+  const review = useCursorPages(fetchPage);
+
+  // When an import finishes, the review list shows what it brought in.
+  const finishedJob = tracked.job && isFinished(tracked.job) ? tracked.job.id : null;
+  const { reload } = review;
+  const reloadedFor = useRef<string | null>(null);
+  useEffect(() => {
+    if (!finishedJob || reloadedFor.current === finishedJob) return;
+    reloadedFor.current = finishedJob;
+    reload();
+  }, [finishedJob, reload]);
+
+  const onStarted = (job: ImportJob) => {
+    setSeed(job);
+    // The first answer of the job is the one we already have: do not reload the list for an old one.
+    reloadedFor.current = isFinished(job) ? job.id : null;
+    setParams({ job: job.id }, { replace: true });
+  };
+
   return (
-    <Page title="Product Import" description="Products imported from the supplier’s CSV wait here for approval.">
-      <EmptyState icon={<UploadIcon />} title="No imports yet.">
-        <p>Imported products waiting to be approved or banned will be listed here.</p>
-      </EmptyState>
+    <Page
+      title="Product Import"
+      description="Import the supplier’s catalogue from a CSV file, then approve or ban each product before members see it."
+    >
+      <Notice />
+      <UploadPanel onStarted={onStarted} />
+      {jobId && tracked.job ? (
+        <ImportJobReport
+          job={tracked.job}
+          pollError={tracked.error}
+          stalled={tracked.stalled || tracked.job.status === 'failed'}
+          onCheckAgain={tracked.checkAgain}
+        />
+      ) : null}
+      {jobId && !tracked.job ? (
+        tracked.error ? (
+          <ErrorBanner
+            title="The import could not be found"
+            message={tracked.error}
+            onRetry={tracked.stalled ? tracked.checkAgain : undefined}
+          />
+        ) : (
+          <Loading label="Loading the import…" block={false} />
+        )
+      ) : null}
+      <ReviewList review={review} />
     </Page>
+  );
+}
+
+/** A message handed over by the detail screen ("Approved …"), shown once. */
+function Notice() {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const notice = (location.state as ImportScreenState | null)?.notice;
+  if (!notice) return null;
+  return (
+    <div className="banner banner--success" role="status">
+      <CheckIcon className="banner__icon" />
+      <div className="banner__body">
+        <p className="banner__message">{notice}</p>
+      </div>
+      <div className="banner__actions">
+        <button
+          type="button"
+          className="button button--ghost button--small"
+          onClick={() => navigate({ pathname: location.pathname, search: location.search }, { replace: true })}
+        >
+          Dismiss
+        </button>
+      </div>
+    </div>
+  );
+}
+
+type UploadState =
+  | { phase: 'idle' }
+  | { phase: 'uploading'; progress: UploadProgress }
+  | { phase: 'stored'; fileName: string }
+  | { phase: 'error'; message: string };
+
+function UploadPanel({ onStarted }: { onStarted: (job: ImportJob) => void }) {
+  const { call } = useAuth();
+  const inputId = useId();
+  const hintId = useId();
+  const inputRef = useRef<HTMLInputElement>(null);
+  const [file, setFile] = useState<File | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [upload, setUpload] = useState<UploadState>({ phase: 'idle' });
+  const uploading = upload.phase === 'uploading';
+
+  const choose = (chosen: File | null) => {
+    setFile(chosen);
+    setProblem(chosen ? checkFile(chosen) : null);
+    setUpload({ phase: 'idle' });
+  };
+
+  const clear = () => {
+    if (inputRef.current) inputRef.current.value = '';
+    choose(null);
+    inputRef.current?.focus();
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!file) {
+      setProblem('Choose the supplier’s CSV file first.');
+      inputRef.current?.focus();
+      return;
+    }
+    const invalid = checkFile(file);
+    if (invalid) {
+      setProblem(invalid);
+      return;
+    }
+    setUpload({ phase: 'uploading', progress: { route: 'api', fraction: null } });
+    try {
+      const job = await uploadCsv(call, file, {
+        onProgress: (progress) => setUpload({ phase: 'uploading', progress }),
+      });
+      setUpload({ phase: 'stored', fileName: file.name });
+      if (inputRef.current) inputRef.current.value = '';
+      setFile(null);
+      onStarted(job);
+    } catch (error) {
+      setUpload({ phase: 'error', message: toApiError(error).message });
+    }
+  };
+
+  const describedBy = [hintId, problem ? `${inputId}-problem` : null].filter(Boolean).join(' ');
+
+  return (
+    <section className="card panel" aria-labelledby="upload-title">
+      <div className="panel__header">
+        <h2 className="panel__title" id="upload-title">
+          Upload a supplier CSV
+        </h2>
+      </div>
+      <div className="panel__text" id={hintId}>
+        <p>
+          Only the supplier’s CSV format is accepted: a comma-separated UTF-8 file up to 100 MB whose first row names
+          these columns:
+        </p>
+      </div>
+      <ul className="column-list" aria-label="Columns of the supplier’s CSV format">
+        {SUPPLIER_COLUMNS.map((column) => (
+          <li key={column}>
+            <code>{column}</code>
+          </li>
+        ))}
+      </ul>
+      <form className="form" onSubmit={submit} noValidate>
+        <div className={problem ? 'field field--invalid' : 'field'}>
+          <label className="field__label" htmlFor={inputId}>
+            Supplier CSV file
+          </label>
+          <div className="file-picker">
+            <input
+              ref={inputRef}
+              id={inputId}
+              className="file-picker__input"
+              type="file"
+              accept=".csv,text/csv"
+              aria-describedby={describedBy}
+              aria-invalid={problem ? true : undefined}
+              disabled={uploading}
+              onChange={(event) => choose(event.currentTarget.files?.[0] ?? null)}
+            />
+            <div className="file-picker__actions">
+              <button type="submit" className="button button--primary" disabled={uploading || !file || !!problem}>
+                <UploadIcon className="button__icon" />
+                {uploading ? 'Uploading…' : 'Upload and import'}
+              </button>
+              <button
+                type="button"
+                className="button button--secondary"
+                onClick={clear}
+                disabled={uploading || (!file && !problem)}
+              >
+                Clear
+              </button>
+            </div>
+          </div>
+          {file && !problem ? (
+            <p className="file-chosen">
+              <FileIcon />
+              <span className="file-chosen__name">{file.name}</span>
+              <span className="file-chosen__size">{formatBytes(file.size)}</span>
+            </p>
+          ) : null}
+          {problem ? (
+            <p className="field__error" id={`${inputId}-problem`}>
+              {problem}
+            </p>
+          ) : null}
+        </div>
+      </form>
+      {upload.phase === 'uploading' ? <UploadProgressBar progress={upload.progress} /> : null}
+      {/* Announced once per state, not on every progress event. */}
+      <p className={upload.phase === 'stored' ? 'notice' : 'visually-hidden'} role="status">
+        {upload.phase === 'uploading' ? 'Uploading the file…' : null}
+        {upload.phase === 'stored' ? `${upload.fileName} is uploaded; its import is shown below.` : null}
+      </p>
+      {upload.phase === 'error' ? <ErrorBanner title="The file was not uploaded" message={upload.message} /> : null}
+    </section>
+  );
+}
+
+function UploadProgressBar({ progress }: { progress: UploadProgress }) {
+  const percent = progress.fraction === null ? null : Math.round(progress.fraction * 100);
+  return (
+    <div className="progress">
+      <p className="progress__label" id="upload-progress-label">
+        <span>{progress.route === 'presigned' ? 'Uploading the file to storage…' : 'Uploading the file…'}</span>
+        <span>{percent === null ? null : `${percent} %`}</span>
+      </p>
+      <progress
+        className="progress__bar"
+        aria-labelledby="upload-progress-label"
+        max={100}
+        value={percent ?? undefined}
+      />
+    </div>
+  );
+}
+
+function ReviewList({ review }: { review: CursorPages<ImportedProduct> }) {
+  let content;
+  if (review.phase === 'loading') {
+    content = <Loading label="Loading the products waiting for review…" />;
+  } else if (review.phase === 'error') {
+    content = (
+      <ErrorBanner
+        title="The products waiting for review could not be loaded"
+        message={review.error ?? ''}
+        onRetry={review.reload}
+      />
+    );
+  } else if (review.items.length === 0) {
+    content = (
+      <EmptyState icon={<UploadIcon />} title="No products are waiting for review.">
+        <p>Products from an imported CSV appear here until you approve or ban them.</p>
+      </EmptyState>
+    );
+  } else {
+    content = (
+      <>
+        <ul className="product-grid" aria-busy={review.phase === 'loading-more' || review.phase === 'refreshing'}>
+          {review.items.map((product) => (
+            <ProductCard
+              key={product.id}
+              product={product}
+              to={importDetailPath(product.id)}
+              badge={
+                product.hasApprovedVersion ? (
+                  <span className="pill pill--warning">Update to an approved product</span>
+                ) : undefined
+              }
+            />
+          ))}
+        </ul>
+        <LoadMore pages={review} noun="products" />
+      </>
+    );
+  }
+  return (
+    <section aria-labelledby="review-title">
+      <div className="list-header">
+        <h2 className="section-title" id="review-title">
+          Waiting for review
+        </h2>
+        {review.phase === 'refreshing' ? (
+          <div className="list-header__note">
+            <Loading label="Refreshing…" block={false} />
+          </div>
+        ) : null}
+      </div>
+      {content}
+    </section>
   );
 }

@@ -1,21 +1,62 @@
+import { useCallback } from 'react';
 import { Link } from 'react-router-dom';
+import type { ProductCard as ProductCardData } from '@portal/shared/api/products';
 import { useAuth } from '@portal/shared/ui/AuthProvider';
+import { LoadMore, useCursorPages, type FetchPage } from '@portal/shared/ui/CursorPages';
 import { EmptyState } from '@portal/shared/ui/EmptyState';
+import { ErrorBanner } from '@portal/shared/ui/ErrorBanner';
 import { BoxIcon } from '@portal/shared/ui/icons';
+import { Loading } from '@portal/shared/ui/Loading';
 import { Page } from '@portal/shared/ui/Page';
+import { ProductCard } from '@portal/shared/ui/ProductCard';
 
-/** '/': the member's product list. The catalogue itself arrives with a later issue. */
+/** Products per page: fills two, three and four columns evenly. */
+export const CATALOGUE_PAGE_SIZE = 24;
+
+export const productDetailPath = (id: string) => `/member_product_detail?id=${encodeURIComponent(id)}`;
+
+/** '/': the member's catalogue of approved products, newest first, a page at a time. */
 export function ProductListScreen() {
-  const { needsAttention } = useAuth();
-  return (
-    <Page title="Product List" description="Approved products you can share, with what you make on every sale.">
-      {needsAttention ? <PayoutSetupCallout /> : null}
+  const { needsAttention, call } = useAuth();
+  const fetchPage = useCallback<FetchPage<ProductCardData>>(
+    (cursor, signal) => call('getApprovedProducts', { cursor, limit: CATALOGUE_PAGE_SIZE }, { signal }),
+    [call],
+  );
+  const pages = useCursorPages(fetchPage);
+
+  let content;
+  if (pages.phase === 'loading') {
+    content = <Loading label="Loading products…" />;
+  } else if (pages.phase === 'error') {
+    content = (
+      <ErrorBanner title="The products could not be loaded" message={pages.error ?? ''} onRetry={pages.reload} />
+    );
+  } else if (pages.items.length === 0) {
+    content = (
       <EmptyState icon={<BoxIcon />} title="No products are available yet.">
         <p>
           Products appear here once the team approves them from the supplier’s catalogue, each with its retail price,
           sell price and what you make per item.
         </p>
       </EmptyState>
+    );
+  } else {
+    content = (
+      <section aria-label="Products">
+        <ul className="product-grid" aria-busy={pages.phase === 'loading-more'}>
+          {pages.items.map((product) => (
+            <ProductCard key={product.id} product={product} to={productDetailPath(product.id)} showYouMake />
+          ))}
+        </ul>
+        <LoadMore pages={pages} noun="products" />
+      </section>
+    );
+  }
+
+  return (
+    <Page title="Product List" description="Approved products you can share, with what you make on every sale.">
+      {needsAttention ? <PayoutSetupCallout /> : null}
+      {content}
     </Page>
   );
 }

@@ -1,0 +1,113 @@
+import { useEffect, type ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+import './catalogue.css';
+import { Carousel } from './Carousel';
+import { ArrowLeftIcon } from './icons';
+import { PRODUCT_NAME } from './Page';
+import { PriceLines } from './Price';
+import { SafeHtml } from './SafeHtml';
+
+/** What the detail shows: the API's ProductDetail (ImportedProduct has the same fields and more). */
+export interface ProductDetailData {
+  id: string;
+  product_name: string;
+  brand: string;
+  msrp_us: string;
+  dropshipping_price_us: string;
+  you_make: string;
+  images: string[];
+  html_description: string;
+}
+
+/** The Back link every detail screen starts with. */
+export function BackLink({ to, label = 'Back' }: { to: string; label?: string }) {
+  return (
+    <Link className="button button--ghost button--small back-link" to={to}>
+      <ArrowLeftIcon className="button__icon" />
+      {label}
+    </Link>
+  );
+}
+
+/**
+ * A detail screen's frame: the Back link and any tools beside it, then the content. While no
+ * product is shown (loading, not found), `title` is the page's heading for assistive technology
+ * and the document title.
+ */
+export function DetailFrame({
+  backTo,
+  tools,
+  title,
+  children,
+}: {
+  backTo: string;
+  tools?: ReactNode;
+  title?: string;
+  children: ReactNode;
+}) {
+  useEffect(() => {
+    if (title) document.title = `${title} · ${PRODUCT_NAME}`;
+  }, [title]);
+  return (
+    <div className="page">
+      <div className="detail-toolbar">
+        <BackLink to={backTo} />
+        {tools ? <div className="detail-toolbar__tools">{tools}</div> : null}
+      </div>
+      {title ? <h1 className="visually-hidden">{title}</h1> : null}
+      {children}
+    </div>
+  );
+}
+
+export interface ProductDetailViewProps {
+  product: ProductDetailData;
+  /** Show 'You Make' (members). */
+  showYouMake?: boolean;
+  /** Above the name: a status, a notice. */
+  before?: ReactNode;
+  /** Below the prices: supplier facts, actions. */
+  after?: ReactNode;
+}
+
+/**
+ * A product: the image carousel beside (on a phone, above) its name, brand, prices and the
+ * description rendered as markup through DOMPurify.
+ */
+export function ProductDetailView({ product, showYouMake = false, before, after }: ProductDetailViewProps) {
+  useEffect(() => {
+    document.title = `${product.product_name} · ${PRODUCT_NAME}`;
+  }, [product.product_name]);
+
+  return (
+    <article className="product-detail" aria-labelledby="product-name">
+      <div className="product-detail__media">
+        <Carousel key={product.id} images={product.images} name={product.product_name} />
+      </div>
+      <div className="product-detail__info">
+        {before}
+        <div className="product-detail__heading">
+          <p className="product-detail__brand" data-testid="product-brand">
+            {product.brand}
+          </p>
+          <h1 className="product-detail__name" id="product-name">
+            {product.product_name}
+          </h1>
+        </div>
+        <PriceLines
+          size="lg"
+          msrp={product.msrp_us}
+          sell={product.dropshipping_price_us}
+          youMake={showYouMake ? product.you_make : undefined}
+        />
+        {after}
+        <section className="product-detail__description" aria-labelledby="product-description">
+          <h2 className="product-detail__section-title" id="product-description">
+            Description
+          </h2>
+          <SafeHtml html={product.html_description} emptyText="The supplier gave no description." />
+        </section>
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,73 @@
+import { useState } from 'react';
+import './catalogue.css';
+
+export interface ProductImageProps {
+  /** The image address; null or empty when the product has none. */
+  src: string | null | undefined;
+  /** What the image shows; '' when the text beside it already names the product. */
+  alt: string;
+  className?: string;
+  /** 'lazy' for images in long lists (the default), 'eager' for the one in view. */
+  loading?: 'lazy' | 'eager';
+}
+
+/**
+ * A product photo that never shows a broken-image icon: when there is no address, or the image
+ * fails to load, a neutral placeholder drawn inline (no network request) takes its place.
+ */
+export function ProductImage({ src, alt, className, loading = 'lazy' }: ProductImageProps) {
+  // Remember which address failed, so a new address gets its own chance to load.
+  const [failedSrc, setFailedSrc] = useState<string | null>(null);
+  const classes = className ? `product-image ${className}` : 'product-image';
+  if (!src || failedSrc === src) {
+    return (
+      <ImagePlaceholder
+        className={classes}
+        label={src ? `${alt ? `${alt}: ` : ''}image unavailable` : `${alt ? `${alt}: ` : ''}no image`}
+        decorative={!alt}
+      />
+    );
+  }
+  return (
+    <img
+      className={`${classes} product-image--photo`}
+      src={src}
+      alt={alt}
+      loading={loading}
+      decoding="async"
+      referrerPolicy="no-referrer"
+      onError={() => setFailedSrc(src)}
+    />
+  );
+}
+
+/** The placeholder: a framed picture icon on a muted background, sized by its container. */
+export function ImagePlaceholder({
+  className,
+  label,
+  decorative = false,
+}: {
+  className?: string;
+  label: string;
+  decorative?: boolean;
+}) {
+  return (
+    <svg
+      className={className ? `${className} product-image--placeholder` : 'product-image--placeholder'}
+      viewBox="0 0 120 120"
+      preserveAspectRatio="xMidYMid meet"
+      role={decorative ? undefined : 'img'}
+      aria-label={decorative ? undefined : label}
+      aria-hidden={decorative ? true : undefined}
+      focusable="false"
+      data-testid="image-placeholder"
+    >
+      <rect width="120" height="120" fill="#f0f2f5" />
+      <g fill="none" stroke="#b9c0ca" strokeWidth="3" strokeLinecap="round" strokeLinejoin="round">
+        <rect x="38" y="42" width="44" height="36" rx="4" />
+        <circle cx="51" cy="54" r="4" />
+        <path d="M82 70L68 57 46 78" />
+      </g>
+    </svg>
+  );
+}

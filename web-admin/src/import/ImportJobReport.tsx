@@ -1,0 +1,273 @@
+import { useCallback, useState } from 'react';
+import type { ImportIssue, ImportJob } from '@portal/shared/api/products';
+import { toApiError, useAuth } from '@portal/shared/ui/AuthProvider';
+import { LoadMore, useCursorPages, type FetchPage } from '@portal/shared/ui/CursorPages';
+import { ErrorBanner } from '@portal/shared/ui/ErrorBanner';
+import { AlertIcon, CheckIcon, DownloadIcon } from '@portal/shared/ui/icons';
+import { Loading } from '@portal/shared/ui/Loading';
+import { isFinished } from './useImportJob';
+
+export interface ImportJobReportProps {
+  job: ImportJob;
+  /** The last poll failed. */
+  pollError: string | null;
+  /** Polling has stopped on errors, or after 'failed'. */
+  stalled: boolean;
+  onCheckAgain: () => void;
+}
+
+const STATUS_TEXT: Record<ImportJob['status'], { label: string; tone: string }> = {
+  queued: { label: 'Waiting to start', tone: 'pill--info' },
+  running: { label: 'Running', tone: 'pill--info' },
+  completed: { label: 'Completed', tone: 'pill--success' },
+  rejected: { label: 'File refused', tone: 'pill--danger' },
+  failed: { label: 'Stopped', tone: 'pill--warning' },
+};
+
+/** The import of one file: live progress while it runs, then the counts, the issues and the download. */
+export function ImportJobReport({ job, pollError, stalled, onCheckAgain }: ImportJobReportProps) {
+  const status = STATUS_TEXT[job.status];
+  const finished = isFinished(job);
+  const showIssues = finished && (job.status === 'rejected' || job.rejected > 0 || job.warnings > 0);
+  return (
+    <section className="card panel" aria-labelledby="import-job-title" data-testid="import-job">
+      <div className="panel__header">
+        <h2 className="panel__title" id="import-job-title">
+          Import of {job.fileName}
+        </h2>
+        <span className={`pill ${status.tone}`} data-testid="import-status">
+          {status.label}
+        </span>
+      </div>
+
+      {/* Announced when the state changes, not on every row count. */}
+      <p className="visually-hidden" role="status">
+        {announcement(job)}
+      </p>
+      <JobProgress job={job} />
+      {job.status === 'completed' ? (
+        <p className="banner banner--success">
+          <CheckIcon className="banner__icon" />
+          <span className="banner__message">{completedSummary(job)}</span>
+        </p>
+      ) : null}
+
+      {job.status === 'rejected' || job.status === 'failed' ? (
+        <div className={job.status === 'rejected' ? 'banner banner--error' : 'banner banner--warning'} role="alert">
+          <AlertIcon className="banner__icon" />
+          <div className="banner__body">
+            <p className="banner__title">
+              {job.status === 'rejected' ? 'The whole file was refused' : 'The import stopped before the end'}
+            </p>
+            <p className="banner__message">{job.failure ?? 'No reason was given.'}</p>
+          </div>
+          {job.status === 'failed' ? (
+            <div className="banner__actions">
+              <button type="button" className="button button--secondary button--small" onClick={onCheckAgain}>
+                Check again
+              </button>
+            </div>
+          ) : null}
+        </div>
+      ) : null}
+
+      {pollError ? (
+        <ErrorBanner
+          title={stalled ? 'The import’s progress could not be read' : 'Reading the progress failed; trying again…'}
+          message={pollError}
+          onRetry={stalled ? onCheckAgain : undefined}
+        />
+      ) : null}
+
+      {finished || job.rowsRead > 0 ? <JobCounts job={job} /> : null}
+      {showIssues ? <IssuesList job={job} /> : null}
+    </section>
+  );
+}
+
+function announcement(job: ImportJob): string {
+  if (job.status === 'queued') return `The import of ${job.fileName} is waiting to start.`;
+  if (job.status === 'running') return job.phase === 'importing' ? 'Importing products.' : 'Checking the file.';
+  if (job.status === 'completed') return completedSummary(job);
+  if (job.status === 'rejected') return 'The whole file was refused.';
+  return 'The import stopped before the end.';
+}
+
+function completedSummary(job: ImportJob): string {
+  const parts = [
+    `${job.created} new`,
+    `${job.updated} updated`,
+    `${job.unchanged} unchanged`,
+    job.rejected ? `${job.rejected} rejected` : null,
+    job.banned ? `${job.banned} banned and left as they are` : null,
+  ].filter(Boolean);
+  return `Imported: ${parts.join(', ')}. New and updated products wait for review below.`;
+}
+
+function JobProgress({ job }: { job: ImportJob }) {
+  if (job.status === 'queued')
+    return <Loading label="The file is stored; the import starts in a moment…" block={false} />;
+  if (job.status !== 'running') return null;
+  if (job.phase !== 'importing') {
+    return <Loading label="Checking every row of the file…" block={false} />;
+  }
+  const total = Math.max(job.rowsRead - job.rejected, 0);
+  const done = Math.min(job.rowsDone, total);
+  return (
+    <div className="progress">
+      <p className="progress__label" id="import-progress-label">
+        <span>Importing products…</span>
+        <span>{total > 0 ? `${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} rows` : null}</span>
+      </p>
+      <progress
+        className="progress__bar"
+        aria-labelledby="import-progress-label"
+        max={total || undefined}
+        value={total ? done : undefined}
+      />
+    </div>
+  );
+}
+
+function JobCounts({ job }: { job: ImportJob }) {
+  const counts: { label: string; value: number; tone?: 'good' | 'bad' }[] = [
+    { label: 'Rows read', value: job.rowsRead },
+    { label: 'Created', value: job.created, tone: job.created ? 'good' : undefined },
+    { label: 'Updated', value: job.updated, tone: job.updated ? 'good' : undefined },
+    { label: 'Unchanged', value: job.unchanged },
+    { label: 'Rejected', value: job.rejected, tone: job.rejected ? 'bad' : undefined },
+    { label: 'Banned', value: job.banned },
+    { label: 'Warnings', value: job.warnings },
+  ];
+  return (
+    <dl className="stat-grid" data-testid="import-counts">
+      {counts.map((count) => (
+        <div key={count.label} className={count.tone ? `stat stat--${count.tone}` : 'stat'}>
+          <dt>{count.label}</dt>
+          <dd>{count.value.toLocaleString('en-US')}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+type KeyedIssue = ImportIssue & { id: string };
+
+/** The rejected rows and warnings of a finished import, 100 at a time, and the rejected rows as a file. */
+function IssuesList({ job }: { job: ImportJob }) {
+  const { call } = useAuth();
+  const fetchPage = useCallback<FetchPage<KeyedIssue>>(
+    async (cursor, signal) => {
+      const page = await call('getImportIssues', { id: job.id, cursor }, { signal });
+      return {
+        items: page.items.map((issue, index) => ({ ...issue, id: `${cursor ?? ''}#${index}` })),
+        nextCursor: page.nextCursor,
+      };
+    },
+    [call, job.id],
+  );
+  const pages = useCursorPages(fetchPage);
+
+  return (
+    <section className="issues" aria-labelledby="import-issues-title">
+      <div className="issues__header">
+        <h3 className="issues__title" id="import-issues-title">
+          Rejected rows and warnings
+        </h3>
+        {job.rejected > 0 ? <DownloadRejectedRows job={job} /> : null}
+      </div>
+      {pages.phase === 'loading' ? <Loading label="Loading the issues…" block={false} /> : null}
+      {pages.phase === 'error' ? (
+        <ErrorBanner title="The issues could not be loaded" message={pages.error ?? ''} onRetry={pages.reload} />
+      ) : null}
+      {pages.phase !== 'loading' && pages.phase !== 'error' && pages.items.length === 0 ? (
+        <p className="notice">No row-level issues were recorded.</p>
+      ) : null}
+      {pages.items.length > 0 ? (
+        <div className="table-scroll">
+          <table className="issues-table">
+            <caption className="visually-hidden">Issues found in {job.fileName}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Row</th>
+                <th scope="col">Column</th>
+                <th scope="col">Kind</th>
+                <th scope="col">Problem</th>
+              </tr>
+            </thead>
+            <tbody>
+              {pages.items.map((issue) => (
+                <tr key={issue.id}>
+                  <td>{issue.row ?? '—'}</td>
+                  <td>{issue.column ?? '—'}</td>
+                  <td>
+                    <span className={issue.severity === 'error' ? 'pill pill--danger' : 'pill pill--warning'}>
+                      {issue.severity === 'error' ? 'Rejected' : 'Warning'}
+                    </span>
+                  </td>
+                  <td className="issues-table__message">{issue.message}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      <LoadMore pages={pages} noun="issues" auto={false} />
+    </section>
+  );
+}
+
+/** Saves a text as a file through a temporary object URL and link. */
+export function saveTextFile(fileName: string, text: string, type = 'text/csv;charset=utf-8'): void {
+  // A byte-order mark so that spreadsheet programs read the file as UTF-8.
+  const blob = new Blob([text.startsWith('\uFEFF') ? text : `\uFEFF${text}`], { type });
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.style.display = 'none';
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+function DownloadRejectedRows({ job }: { job: ImportJob }) {
+  const { call } = useAuth();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [note, setNote] = useState<string | null>(null);
+
+  const download = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const file = await call('getRejectedRowsCsv', { id: job.id });
+      saveTextFile(file.fileName, file.csv);
+      setNote(
+        file.truncated
+          ? `Saved ${file.fileName}. It lists the first rejected rows only: the report keeps at most 1,000 errors.`
+          : `Saved ${file.fileName}.`,
+      );
+    } catch (caught) {
+      setError(toApiError(caught).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="issues__download">
+      <button type="button" className="button button--secondary button--small" onClick={download} disabled={busy}>
+        <DownloadIcon className="button__icon" />
+        {busy ? 'Preparing…' : 'Download rejected rows'}
+      </button>
+      {note ? (
+        <p className="notice" role="status">
+          {note}
+        </p>
+      ) : null}
+      {error ? <ErrorBanner message={error} onDismiss={() => setError(null)} /> : null}
+    </div>
+  );
+}

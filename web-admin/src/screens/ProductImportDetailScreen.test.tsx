@@ -1,0 +1,129 @@
+import { cleanup, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter, useLocation } from 'react-router-dom';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AuthProvider, AuthStore } from '@portal/shared/ui/AuthProvider';
+import { importedProduct } from '@portal/shared/ui/catalogueTesting';
+import { authAnswer, fakeApi, type FakeApi } from '@portal/shared/ui/testing';
+import { AdminApp } from '../AdminApp';
+
+afterEach(cleanup);
+
+function Where() {
+  const location = useLocation();
+  return <p data-testid="where">{`${location.pathname}${location.search}`}</p>;
+}
+
+function renderDetail(api: FakeApi, path = '/admin/product_import_detail?id=p-1') {
+  render(
+    <MemoryRouter basename="/admin" initialEntries={[path]}>
+      <AuthProvider store={new AuthStore(api.api)}>
+        <AdminApp />
+        <Where />
+      </AuthProvider>
+    </MemoryRouter>,
+  );
+}
+
+function adminApi(handlers: Parameters<typeof fakeApi>[0] = {}): FakeApi {
+  return fakeApi({
+    checkAuth: () => ({ body: authAnswer({ isAdmin: true, email: 'admin@example.com' }) }),
+    getImportedProduct: () => ({
+      body: importedProduct({
+        id: 'p-1',
+        html_description:
+          '<h2>Warm</h2><p>Knit.</p><img src=x onerror="alert(1)"><a href="https://s.example/c">Care</a>',
+      }),
+    }),
+    getUnApprovedProducts: () => ({ body: { items: [], nextCursor: null } }),
+    ...handlers,
+  });
+}
+
+const NOT_IN_REVIEW = 'This product is no longer waiting for review: someone already approved or banned it.';
+
+describe('Product Import detail', () => {
+  it('shows the product from the id in the address, with the supplier facts and a sanitized description', async () => {
+    const api = adminApi();
+    renderDetail(api);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Merino Wool Crew Socks (3 Pack)' })).toBeTruthy();
+    expect(api.callsTo('getImportedProduct')[0]?.body).toEqual({ id: 'p-1' });
+    expect(screen.getByTestId('product-brand').textContent).toBe('Trailhead');
+    expect(screen.getByText('MSRP: $24.99')).toBeTruthy();
+    expect(screen.getByText('Sell Price: $12.95')).toBeTruthy();
+    expect(screen.queryByText(/You Make/)).toBeNull();
+    expect(screen.getByTestId('spu-no').textContent).toBe('SPU-10001');
+    const supplier = screen.getByRole('link', { name: /Open on the supplier’s site/ });
+    expect(supplier.getAttribute('href')).toBe('https://supplier.example.test/product/SPU-10001');
+    expect(supplier.getAttribute('target')).toBe('_blank');
+    expect(supplier.getAttribute('rel')).toBe('noopener noreferrer');
+    expect(screen.getByRole('heading', { level: 2, name: 'Warm' })).toBeTruthy();
+    const description = document.querySelector('.rich-text')!;
+    expect(description.innerHTML).not.toMatch(/onerror|alert/);
+    expect(
+      within(description as HTMLElement)
+        .getByRole('link', { name: 'Care' })
+        .getAttribute('rel'),
+    ).toBe('noopener noreferrer');
+    expect(screen.getByRole('link', { name: 'Back' }).getAttribute('href')).toBe('/admin/product_import');
+    expect(screen.getByRole('button', { name: 'Next image' })).toBeTruthy();
+  });
+
+  it('Approve that answers 409 says why, in words, and stays on the product', async () => {
+    const user = userEvent.setup();
+    const api = adminApi({ approveProduct: () => ({ status: 409, body: { message: NOT_IN_REVIEW } }) });
+    renderDetail(api);
+    await user.click(await screen.findByRole('button', { name: 'Approve' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toMatch(/The decision was not saved/);
+    expect(alert.textContent).toContain(NOT_IN_REVIEW);
+    expect(api.callsTo('approveProduct')[0]?.body).toEqual({ id: 'p-1' });
+    expect(screen.getByTestId('where').textContent).toBe('/product_import_detail?id=p-1');
+    expect((screen.getByRole('button', { name: 'Approve' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('Approve goes back to the review list, which loads afresh and says what happened', async () => {
+    const user = userEvent.setup();
+    const api = adminApi({ approveProduct: () => ({ body: { id: 'p-1', status: 'approved' } }) });
+    renderDetail(api);
+    await user.click(await screen.findByRole('button', { name: 'Approve' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Product Import' })).toBeTruthy();
+    expect(screen.getByTestId('where').textContent).toBe('/product_import');
+    expect(screen.getByText('Approved “Merino Wool Crew Socks (3 Pack)”. Members can now see it.')).toBeTruthy();
+    expect(api.callsTo('getUnApprovedProducts')).toHaveLength(1);
+  });
+
+  it('Ban asks first: Cancel keeps the product, confirming bans it and goes back', async () => {
+    const user = userEvent.setup();
+    const api = adminApi({ banProduct: () => ({ body: { id: 'p-1', status: 'banned' } }) });
+    renderDetail(api);
+    await user.click(await screen.findByRole('button', { name: 'Ban' }));
+    const question = screen.getByRole('group', { name: 'Ban this product?' });
+    expect(document.activeElement).toBe(within(question).getByRole('button', { name: 'Cancel' }));
+    await user.click(within(question).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('group', { name: 'Ban this product?' })).toBeNull();
+    expect(api.callsTo('banProduct')).toHaveLength(0);
+
+    await user.click(screen.getByRole('button', { name: 'Ban' }));
+    await user.click(screen.getByRole('button', { name: 'Yes, ban it' }));
+    expect(await screen.findByText(/^Banned “Merino Wool Crew Socks \(3 Pack\)”/)).toBeTruthy();
+    expect(api.callsTo('banProduct')[0]?.body).toEqual({ id: 'p-1' });
+    expect(screen.getByTestId('where').textContent).toBe('/product_import');
+  });
+
+  it('a product already decided offers no decision', async () => {
+    renderDetail(adminApi({ getImportedProduct: () => ({ body: importedProduct({ status: 'banned' }) }) }));
+    expect(await screen.findByText(/This product is banned/)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Approve' })).toBeNull();
+    expect(screen.getByTestId('product-status').textContent).toBe('Banned');
+  });
+
+  it('an unknown id is said in words', async () => {
+    renderDetail(
+      adminApi({ getImportedProduct: () => ({ status: 404, body: { message: 'There is no product with that id.' } }) }),
+      '/admin/product_import_detail?id=nope',
+    );
+    expect(await screen.findByText('There is no product with that id.')).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 1, name: 'Imported product' })).toBeTruthy();
+  });
+});

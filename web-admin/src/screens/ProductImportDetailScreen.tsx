@@ -1,0 +1,247 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import { ApiError } from '@portal/shared/api/client';
+import type { ImportedProduct } from '@portal/shared/api/products';
+import { toApiError, useAuth } from '@portal/shared/ui/AuthProvider';
+import { EmptyState } from '@portal/shared/ui/EmptyState';
+import { ErrorBanner } from '@portal/shared/ui/ErrorBanner';
+import { BanIcon, BoxIcon, CheckIcon, ExternalLinkIcon } from '@portal/shared/ui/icons';
+import { Loading } from '@portal/shared/ui/Loading';
+import { DetailFrame, ProductDetailView } from '@portal/shared/ui/ProductDetailView';
+import type { ImportScreenState } from './ProductImportScreen';
+
+const BACK = '/product_import';
+
+type Loaded =
+  | { id: string; state: 'ready'; product: ImportedProduct }
+  | { id: string; state: 'missing'; message: string }
+  | { id: string; state: 'error'; message: string };
+
+const STATUS: Record<ImportedProduct['status'], { label: string; tone: string }> = {
+  review: { label: 'Waiting for review', tone: 'pill--info' },
+  approved: { label: 'Approved', tone: 'pill--success' },
+  banned: { label: 'Banned', tone: 'pill--danger' },
+};
+
+/**
+ * '/admin/product_import_detail?id=<id>': an imported product as members would see it, with the
+ * supplier's facts, and Approve or Ban (which asks first). Both go back to the review list; a
+ * refusal (409 when someone else decided first) is said here, in words.
+ */
+export function ProductImportDetailScreen() {
+  const [params] = useSearchParams();
+  const id = params.get('id')?.trim() ?? '';
+  const { call } = useAuth();
+  const [loaded, setLoaded] = useState<Loaded | null>(null);
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    if (!id) return;
+    const controller = new AbortController();
+    call('getImportedProduct', { id }, { signal: controller.signal }).then(
+      (product) => {
+        if (!controller.signal.aborted) setLoaded({ id, state: 'ready', product });
+      },
+      (error: unknown) => {
+        if (controller.signal.aborted) return;
+        const missing = error instanceof ApiError && error.status === 404;
+        setLoaded({ id, state: missing ? 'missing' : 'error', message: toApiError(error).message });
+      },
+    );
+    return () => controller.abort();
+  }, [call, id, attempt]);
+
+  const current = loaded?.id === id ? loaded : null;
+  let content;
+  if (!id) {
+    content = <Missing message="No product was chosen. Pick one from the products waiting for review." />;
+  } else if (!current) {
+    content = <Loading label="Loading the product…" />;
+  } else if (current.state === 'missing') {
+    content = <Missing message={current.message} />;
+  } else if (current.state === 'error') {
+    content = (
+      <ErrorBanner
+        title="The product could not be loaded"
+        message={current.message}
+        onRetry={() => {
+          setLoaded(null);
+          setAttempt((value) => value + 1);
+        }}
+      />
+    );
+  } else {
+    const product = current.product;
+    const status = STATUS[product.status];
+    content = (
+      <ProductDetailView
+        product={product}
+        before={
+          <div className="detail-status">
+            <span className={`pill ${status.tone}`} data-testid="product-status">
+              {status.label}
+            </span>
+            {product.hasApprovedVersion ? (
+              <span className="pill pill--warning">Update to an approved product</span>
+            ) : null}
+          </div>
+        }
+        after={
+          <>
+            <SupplierFacts product={product} />
+            <Moderation product={product} />
+          </>
+        }
+      />
+    );
+  }
+
+  return (
+    <DetailFrame backTo={BACK} title={current?.state === 'ready' ? undefined : 'Imported product'}>
+      {content}
+    </DetailFrame>
+  );
+}
+
+function SupplierFacts({ product }: { product: ImportedProduct }) {
+  return (
+    <dl className="facts" aria-label="Supplier">
+      <dt>Supplier page</dt>
+      <dd>
+        {product.url ? (
+          <a href={product.url} target="_blank" rel="noopener noreferrer">
+            Open on the supplier’s site
+            <ExternalLinkIcon />
+            <span className="visually-hidden"> (opens in a new tab)</span>
+          </a>
+        ) : (
+          '—'
+        )}
+      </dd>
+      <dt>SPU number</dt>
+      <dd data-testid="spu-no">{product.spu_no}</dd>
+      <dt>Images</dt>
+      <dd>{product.images.length}</dd>
+      <dt>Last imported</dt>
+      <dd>{formatWhen(product.updatedAt)}</dd>
+    </dl>
+  );
+}
+
+function formatWhen(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return date.toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+function Moderation({ product }: { product: ImportedProduct }) {
+  const { call } = useAuth();
+  const navigate = useNavigate();
+  const [busy, setBusy] = useState<'approve' | 'ban' | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const confirmTitleId = useId();
+  const cancelRef = useRef<HTMLButtonElement>(null);
+  const banRef = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    if (confirming) cancelRef.current?.focus();
+  }, [confirming]);
+
+  if (product.status !== 'review') {
+    return (
+      <p className="notice" role="note">
+        {product.status === 'approved'
+          ? 'This product is approved: members see it in their catalogue.'
+          : 'This product is banned: members never see it, and later imports leave it as it is.'}
+      </p>
+    );
+  }
+
+  const decide = async (action: 'approve' | 'ban') => {
+    setBusy(action);
+    setError(null);
+    try {
+      await call(action === 'approve' ? 'approveProduct' : 'banProduct', { id: product.id });
+      const state: ImportScreenState = {
+        notice:
+          action === 'approve'
+            ? `Approved “${product.product_name}”. Members can now see it.`
+            : `Banned “${product.product_name}”. Members will not see it, and later imports leave it as it is.`,
+      };
+      navigate(BACK, { state });
+    } catch (caught) {
+      setBusy(null);
+      setConfirming(false);
+      setError(toApiError(caught).message);
+    }
+  };
+
+  return (
+    <section className="moderation" aria-label="Decision">
+      {error ? (
+        <ErrorBanner title="The decision was not saved" message={error} onDismiss={() => setError(null)} />
+      ) : null}
+      {product.hasApprovedVersion ? (
+        <p className="notice">
+          Members see the approved version of this product until you decide: approving replaces it with these values,
+          banning removes it from the catalogue.
+        </p>
+      ) : null}
+      {confirming ? (
+        <div className="confirm" role="group" aria-labelledby={confirmTitleId}>
+          <h2 className="confirm__title" id={confirmTitleId}>
+            Ban this product?
+          </h2>
+          <p className="confirm__text">
+            Members will never see “{product.product_name}”, and later imports of the same SPU leave it banned.
+          </p>
+          <div className="confirm__buttons">
+            <button type="button" className="button button--danger" onClick={() => decide('ban')} disabled={!!busy}>
+              <BanIcon className="button__icon" />
+              {busy === 'ban' ? 'Banning…' : 'Yes, ban it'}
+            </button>
+            <button
+              ref={cancelRef}
+              type="button"
+              className="button button--secondary"
+              onClick={() => {
+                setConfirming(false);
+                // Back to the button that opened the question.
+                setTimeout(() => banRef.current?.focus(), 0);
+              }}
+              disabled={!!busy}
+            >
+              Cancel
+            </button>
+          </div>
+        </div>
+      ) : (
+        <div className="moderation__buttons">
+          <button type="button" className="button button--primary" onClick={() => decide('approve')} disabled={!!busy}>
+            <CheckIcon className="button__icon" />
+            {busy === 'approve' ? 'Approving…' : 'Approve'}
+          </button>
+          <button
+            ref={banRef}
+            type="button"
+            className="button button--danger-outline"
+            onClick={() => setConfirming(true)}
+            disabled={!!busy}
+          >
+            <BanIcon className="button__icon" />
+            Ban
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function Missing({ message }: { message: string }) {
+  return (
+    <EmptyState icon={<BoxIcon />} title="This product cannot be shown.">
+      <p>{message}</p>
+    </EmptyState>
+  );
+}
