@@ -61,8 +61,12 @@ describe('upload and import', () => {
     expect(uploaded.body.unApprovedProducts).toHaveProperty('items');
 
     const jobId = (uploaded.body.job as { id: string }).id;
+    // A job whose file never arrives expires after a day; a claimed one stays.
+    const queued = await dynamoImports.get(jobId);
+    expect(queued!.expiresAt! - Date.parse(queued!.createdAt) / 1000).toBeCloseTo(24 * 60 * 60, -1);
     const key = `imports/${jobId}/supplier.csv`;
     await importProducts(await objectCreatedEvent(key));
+    expect((await dynamoImports.get(jobId))!.expiresAt).toBeNull();
 
     expect(await job(jobId)).toMatchObject({
       status: 'completed',
@@ -76,7 +80,14 @@ describe('upload and import', () => {
     });
     const inReview = await allUnapproved();
     const lamp = inReview.find((p) => p.id === productIdFromSpuNo(b));
-    expect(lamp).toMatchObject({ product_name: 'Desk Lamp', status: 'review' });
+    expect(lamp).toMatchObject({
+      product_name: 'Desk Lamp',
+      status: 'review',
+      image: `https://img.example.test/${b}/1.jpg`,
+    });
+    // List cards stay small: the description and image list come with the detail only.
+    expect(lamp).not.toHaveProperty('html_description');
+    expect(lamp).not.toHaveProperty('images');
     const detail = await call(getImportedProduct, { body: { id: productIdFromSpuNo(b) }, headers: auth(admin) });
     expect(detail.body).toMatchObject({
       spu_no: b,

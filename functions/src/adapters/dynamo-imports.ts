@@ -24,6 +24,7 @@ const JOB_FIELDS = [
   'key',
   'attempt',
   'heartbeatAt',
+  'expiresAt',
 ] as const;
 
 function fromItem(item: Record<string, unknown>): ImportJobRecord {
@@ -93,13 +94,14 @@ export const dynamoImports: ImportJobRepository = {
         new UpdateCommand({
           TableName: tableName(),
           Key: keys.importJob(job.id),
-          UpdateExpression: [
-            reset.expression,
-            '#attempt = if_not_exists(#attempt, :zero) + :one',
-            '#fileName = if_not_exists(#fileName, :fileName)',
-            '#createdAt = if_not_exists(#createdAt, :now)',
-            '#gsi1sk = if_not_exists(#gsi1sk, :sort)',
-          ].join(', '),
+          UpdateExpression:
+            [
+              reset.expression,
+              '#attempt = if_not_exists(#attempt, :zero) + :one',
+              '#fileName = if_not_exists(#fileName, :fileName)',
+              '#createdAt = if_not_exists(#createdAt, :now)',
+              '#gsi1sk = if_not_exists(#gsi1sk, :sort)',
+            ].join(', ') + ' REMOVE #expiresAt',
           ConditionExpression:
             'attribute_not_exists(pk) OR #status IN (:queued, :failed) OR (#status = :running AND #heartbeatAt < :stale)',
           ExpressionAttributeNames: {
@@ -110,6 +112,7 @@ export const dynamoImports: ImportJobRepository = {
             '#fileName': 'fileName',
             '#createdAt': 'createdAt',
             '#gsi1sk': 'gsi1sk',
+            '#expiresAt': 'expiresAt',
           },
           ExpressionAttributeValues: {
             ...reset.values,

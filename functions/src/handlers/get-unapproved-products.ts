@@ -1,12 +1,12 @@
 import { dynamoProducts } from '../adapters/dynamo-products';
 import { apiHandler } from '../lib/api-handler';
 import { withCursor } from '../lib/products/errors';
-import { toImported } from '../lib/products/present';
+import { toImportedCard } from '../lib/products/present';
 
 export const DEFAULT_PAGE_SIZE = 24;
 
 /** One Query page of the review index, newest first: as fast with 10 000 products as with 10. */
 export const handler = apiHandler('getUnApprovedProducts', async ({ body }) => {
   const page = await withCursor(() => dynamoProducts.inReview(body.cursor, body.limit ?? DEFAULT_PAGE_SIZE));
-  return { items: page.items.map(toImported), nextCursor: page.nextCursor };
+  return { items: page.items.map(toImportedCard), nextCursor: page.nextCursor };
 });

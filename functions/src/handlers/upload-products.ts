@@ -5,7 +5,7 @@ import { s3Files } from '../adapters/s3-files';
 import { apiHandler } from '../lib/api-handler';
 import { assertCsvName, publicJob, queuedJob } from '../lib/import/jobs';
 import { readSingleFile } from '../lib/import/multipart';
-import { toImported } from '../lib/products/present';
+import { toImportedCard } from '../lib/products/present';
 import { DEFAULT_PAGE_SIZE } from './get-unapproved-products';
 
 /**
@@ -26,6 +26,6 @@ export const handler = apiHandler('products', async ({ event }) => {
   const page = await dynamoProducts.inReview(undefined, DEFAULT_PAGE_SIZE);
   return {
     job: publicJob(job),
-    unApprovedProducts: { items: page.items.map(toImported), nextCursor: page.nextCursor },
+    unApprovedProducts: { items: page.items.map(toImportedCard), nextCursor: page.nextCursor },
   };
 });

@@ -6,6 +6,8 @@ export interface ImportJobRecord extends ImportJob {
   /** Incremented by each run; a run only finishes the job it claimed. */
   attempt: number;
   heartbeatAt: string | null;
+  /** Epoch seconds: set while the job waits for its file, removed when an import claims it. */
+  expiresAt?: number;
 }
 
 export type ImportCounters = Pick<

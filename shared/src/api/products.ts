@@ -38,23 +38,26 @@ export const ProductDetail = ProductCard.extend({
 });
 export type ProductDetail = z.infer<typeof ProductDetail>;
 
-export const ProductStatus = z.enum(['review', 'approved', 'banned']);
-
-/** What an admin reviews: the imported values, and whether members currently see an older approved version. */
-export const ImportedProduct = ProductDetail.extend({
+const ReviewFacts = {
   spu_no: z.string(),
-  url: z.string(),
-  status: ProductStatus,
+  status: z.enum(['review', 'approved', 'banned']),
   /** True when an earlier version is approved and visible to members until this one is decided. */
   hasApprovedVersion: z.boolean(),
   updatedAt: z.string(),
-});
+};
+
+/** A card of the review list: no description or image list, so a page stays small. */
+export const ImportedProductCard = ProductCard.extend(ReviewFacts);
+export type ImportedProductCard = z.infer<typeof ImportedProductCard>;
+
+/** What an admin reviews: the imported values, and whether members currently see an older approved version. */
+export const ImportedProduct = ProductDetail.extend({ ...ReviewFacts, url: z.string() });
 export type ImportedProduct = z.infer<typeof ImportedProduct>;
 
 export const ProductPage = z.object({ items: z.array(ProductCard), nextCursor: z.string().nullable() });
-export const ImportedProductPage = z.object({ items: z.array(ImportedProduct), nextCursor: z.string().nullable() });
+export const ImportedProductPage = z.object({ items: z.array(ImportedProductCard), nextCursor: z.string().nullable() });
 
-export const ModerationResult = z.object({ id: z.string(), status: ProductStatus });
+export const ModerationResult = z.object({ id: z.string(), status: ReviewFacts.status });
 
 export const ImportIssue = z.object({
   row: z.int().nullable(),

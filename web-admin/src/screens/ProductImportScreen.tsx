@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
-import type { ImportedProduct, ImportJob } from '@portal/shared/api/products';
+import type { ImportedProductCard, ImportJob } from '@portal/shared/api/products';
 import { toApiError, useAuth } from '@portal/shared/ui/AuthProvider';
 import { LoadMore, useCursorPages, type CursorPages, type FetchPage } from '@portal/shared/ui/CursorPages';
 import { EmptyState } from '@portal/shared/ui/EmptyState';
@@ -34,7 +34,7 @@ export function ProductImportScreen() {
   const [seed, setSeed] = useState<ImportJob | null>(null);
   const tracked = useImportJob(jobId, seed);
 
-  const fetchPage = useCallback<FetchPage<ImportedProduct>>(
+  const fetchPage = useCallback<FetchPage<ImportedProductCard>>(
     (cursor, signal) => call('getUnApprovedProducts', { cursor, limit: REVIEW_PAGE_SIZE }, { signal }),
     [call],
   );
@@ -264,7 +264,7 @@ function UploadProgressBar({ progress }: { progress: UploadProgress }) {
   );
 }
 
-function ReviewList({ review }: { review: CursorPages<ImportedProduct> }) {
+function ReviewList({ review }: { review: CursorPages<ImportedProductCard> }) {
   let content;
   if (review.phase === 'loading') {
     content = <Loading label="Loading the products waiting for review…" />;

@@ -13,6 +13,9 @@ export function assertCsvName(fileName: string): void {
   }
 }
 
+/** A job whose file never arrives (a browser upload that failed) is deleted by the table's TTL after a day. */
+export const QUEUED_JOB_TTL_SECONDS = 24 * 60 * 60;
+
 export function queuedJob(fileName: string, bucket: string, now: string): ImportJobRecord {
   const id = randomBytes(16).toString('hex');
   return {
@@ -35,10 +38,11 @@ export function queuedJob(fileName: string, bucket: string, now: string): Import
     failure: null,
     attempt: 0,
     heartbeatAt: null,
+    expiresAt: Math.floor(Date.parse(now) / 1000) + QUEUED_JOB_TTL_SECONDS,
   };
 }
 
 export function publicJob(job: ImportJobRecord): ImportJob {
-  const { bucket: _bucket, key: _key, attempt: _attempt, heartbeatAt: _heartbeat, ...rest } = job;
+  const { bucket: _bucket, key: _key, attempt: _attempt, heartbeatAt: _heartbeat, expiresAt: _expires, ...rest } = job;
   return rest;
 }

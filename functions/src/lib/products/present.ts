@@ -1,4 +1,4 @@
-import type { ImportedProduct, ProductCard, ProductDetail } from '@portal/shared/api/products';
+import type { ImportedProduct, ImportedProductCard, ProductCard, ProductDetail } from '@portal/shared/api/products';
 import { formatCents, youMakeCents } from '@portal/shared/domain/money';
 import type { ProductContent, ProductRecord } from '../../ports/products';
 
@@ -28,13 +28,20 @@ export function memberView(product: ProductRecord): ProductContent | undefined {
   return product.status === 'banned' ? undefined : product.approved;
 }
 
-export function toImported(product: ProductRecord): ImportedProduct {
+function reviewFacts(product: ProductRecord) {
   return {
-    ...toDetail(product.id, product.current),
     spu_no: product.current.spu_no,
-    url: product.current.url,
     status: product.status,
     hasApprovedVersion: product.approved !== undefined && product.status !== 'banned',
     updatedAt: product.updatedAt,
   };
+}
+
+/** The review list's card: small, whatever the size of the description. */
+export function toImportedCard(product: ProductRecord): ImportedProductCard {
+  return { ...toCard(product.id, product.current), ...reviewFacts(product) };
+}
+
+export function toImported(product: ProductRecord): ImportedProduct {
+  return { ...toDetail(product.id, product.current), ...reviewFacts(product), url: product.current.url };
 }
