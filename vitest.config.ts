@@ -11,7 +11,12 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['shared/src/**/*.test.ts', 'functions/src/**/*.test.ts', 'infra/**/*.test.ts', 'scripts/**/*.test.ts'],
+          include: [
+            'shared/src/**/*.test.ts',
+            'functions/src/**/*.test.ts',
+            'infra/**/*.test.ts',
+            'scripts/**/*.test.ts',
+          ],
           environment: 'node',
         },
       },

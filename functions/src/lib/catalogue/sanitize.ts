@@ -1,4 +1,7 @@
-import sanitizeHtml from 'sanitize-html';
+import type { Handler, ParserOptions } from 'htmlparser2';
+// Not the package root: it re-exports DomUtils, and esbuild keeps dom-serializer's entity tables
+// in the bundle although nothing uses them (+77 KiB minified). This entry holds only the Parser.
+import { WritableStream } from 'htmlparser2/WritableStream';
 import {
   DESCRIPTION_ALLOWED_ATTRIBUTES,
   DESCRIPTION_ALLOWED_TAGS,
@@ -16,16 +19,60 @@ import {
  * mailto targets and always open in a new tab with rel="noopener noreferrer"; images keep only
  * absolute http and https sources, and an image left without a source is removed.
  *
+ * It runs on htmlparser2's streaming Parser (parsing as browsers parse HTML, entities decoded)
+ * and writes the output itself: only allowlisted tag and attribute names, every attribute value
+ * double-quoted and escaped, every text escaped, void elements as `<br />`, every element closed,
+ * comments, CDATA, processing instructions and doctypes dropped. The output is stable: it
+ * sanitizes to itself.
+ *
  * The apps sanitize again before rendering (DOMPurify); this pass means that what is stored is
  * already safe. If these rules change, bump CONTENT_HASH_VERSION in csv-product.ts so that a
  * re-import rewrites descriptions stored under the old rules.
  */
 
-const LINK_PROTOCOLS: ReadonlySet<string> = new Set(DESCRIPTION_LINK_SCHEMES.map((scheme) => `${scheme}:`));
-const IMAGE_PROTOCOLS: ReadonlySet<string> = new Set(DESCRIPTION_IMAGE_SCHEMES.map((scheme) => `${scheme}:`));
+const PARSER_OPTIONS: ParserOptions = {
+  xmlMode: false,
+  decodeEntities: true,
+  lowerCaseTags: true,
+  lowerCaseAttributeNames: true,
+  recognizeSelfClosing: false,
+  recognizeCDATA: false,
+};
+
+const ALLOWED_TAGS: ReadonlySet<string> = new Set(DESCRIPTION_ALLOWED_TAGS);
+
+const ALLOWED_ATTRIBUTES: ReadonlyMap<string, ReadonlySet<string>> = new Map(
+  Object.entries(DESCRIPTION_ALLOWED_ATTRIBUTES).map(([tag, names]) => [tag, new Set(names)]),
+);
+
+const LINK_SCHEMES: ReadonlySet<string> = new Set(DESCRIPTION_LINK_SCHEMES);
+const IMAGE_SCHEMES: ReadonlySet<string> = new Set(DESCRIPTION_IMAGE_SCHEMES);
+
+/** Attributes holding a URL: kept only if absolute with an allowed scheme (images: IMAGE_SCHEMES). */
+const URL_ATTRIBUTES: ReadonlySet<string> = new Set(['href', 'src', 'cite']);
+
+/** Attributes every element of the tag gets with this value, whatever the input says. */
+const FORCED_ATTRIBUTES: ReadonlyMap<string, ReadonlyMap<string, string>> = new Map([
+  [
+    'a',
+    new Map([
+      ['target', DESCRIPTION_LINK_TARGET],
+      ['rel', DESCRIPTION_LINK_REL],
+    ]),
+  ],
+]);
+
+/** Elements removed when they are left without this attribute. */
+const REQUIRED_ATTRIBUTE: ReadonlyMap<string, string> = new Map([['img', 'src']]);
+
+/** Attributes kept when empty, as `alt=""`; other empty attributes are dropped, except BOOLEAN_ATTRIBUTES. */
+const EMPTY_VALUE_ATTRIBUTES: ReadonlySet<string> = new Set(['alt']);
+
+/** Attributes whose presence is their value: kept when empty, written without a value. */
+const BOOLEAN_ATTRIBUTES: ReadonlySet<string> = new Set(['reversed']);
 
 /** Elements dropped together with everything inside them. */
-const DROPPED_WITH_CONTENT = [
+const DROPPED_WITH_CONTENT: ReadonlySet<string> = new Set([
   'script',
   'style',
   'template',
@@ -45,54 +92,186 @@ const DROPPED_WITH_CONTENT = [
   'xmp',
   'noembed',
   'noframes',
-];
+  'plaintext',
+]);
 
-const OPTIONS: sanitizeHtml.IOptions = {
-  allowedTags: [...DESCRIPTION_ALLOWED_TAGS],
-  allowedAttributes: Object.fromEntries(
-    Object.entries(DESCRIPTION_ALLOWED_ATTRIBUTES).map(([tag, attributes]) => [tag, [...attributes]]),
+/** HTML's void elements: no content and no end tag; written as `<br />`. */
+const VOID_ELEMENTS: ReadonlySet<string> = new Set([
+  'area',
+  'base',
+  'br',
+  'col',
+  'embed',
+  'hr',
+  'img',
+  'input',
+  'link',
+  'meta',
+  'source',
+  'track',
+  'wbr',
+]);
+
+const P: ReadonlySet<string> = new Set(['p']);
+
+/**
+ * The open elements that htmlparser2 (and a browser) closes when one of these starts, for the
+ * allowed tags (htmlparser2's openImpliesClose, restricted to DESCRIPTION_ALLOWED_TAGS). Applied
+ * to the elements that are open in the output, so that an element dropped in between (a `<font>`
+ * inside a `<p>`) cannot leave a `<div>` inside a `<p>` that would parse differently next time.
+ */
+const CLOSED_BY_START_TAG: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  ['tr', new Set(['tr', 'th', 'td'])],
+  ['th', new Set(['th'])],
+  ['td', new Set(['thead', 'th', 'td'])],
+  ['li', new Set(['li'])],
+  ['dd', new Set(['dd', 'dt'])],
+  ['dt', new Set(['dd', 'dt'])],
+  ['tbody', new Set(['thead', 'tbody'])],
+  ['tfoot', new Set(['thead', 'tbody'])],
+  ...['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((tag): [string, ReadonlySet<string>] => [tag, P]),
+  ...['blockquote', 'div', 'dl', 'figcaption', 'figure', 'hr', 'ol', 'pre', 'table', 'ul'].map(
+    (tag): [string, ReadonlySet<string>] => [tag, P],
   ),
-  allowedSchemes: [...DESCRIPTION_LINK_SCHEMES],
-  allowedSchemesByTag: { img: [...DESCRIPTION_IMAGE_SCHEMES] },
-  allowedSchemesAppliedToAttributes: ['href', 'src', 'cite'],
-  allowProtocolRelative: false,
-  allowVulnerableTags: false,
-  disallowedTagsMode: 'discard',
-  nonTextTags: DROPPED_WITH_CONTENT,
-  parseStyleAttributes: false,
-  transformTags: { a: transformLink, img: transformImage },
-  exclusiveFilter: (frame) => frame.tag === 'img' && !frame.attribs.src,
-};
+]);
+
+/** An element the parser has opened (outside dropped content) and not yet closed. */
+interface Frame {
+  name: string;
+  /** Its start tag is in the output and its end tag is not yet. */
+  open: boolean;
+}
 
 export function sanitizeDescription(html: string): string {
-  return sanitizeHtml(html, OPTIONS);
+  let out = '';
+  /** Every element the parser has open outside dropped content, innermost last. */
+  const frames: Frame[] = [];
+  /** The frames open in the output, innermost last (a subsequence of `frames`). */
+  const open: Frame[] = [];
+  /** > 0 inside an element dropped with its content: the number of its elements still open. */
+  let dropDepth = 0;
+
+  /** Writes the end tag of the innermost element open in the output. */
+  const closeInnermost = (): void => {
+    const frame = open.pop()!;
+    out += `</${frame.name}>`;
+    frame.open = false;
+  };
+
+  parse(html, {
+    onopentag(name, attribs) {
+      if (dropDepth > 0 || (!ALLOWED_TAGS.has(name) && DROPPED_WITH_CONTENT.has(name))) {
+        dropDepth += 1;
+        return;
+      }
+      const attributes = ALLOWED_TAGS.has(name) ? attributesOf(name, attribs) : null;
+      if (attributes === null) {
+        // Removed, its content kept.
+        frames.push({ name, open: false });
+        return;
+      }
+      const closes = CLOSED_BY_START_TAG.get(name);
+      while (closes && open.length > 0 && closes.has(open[open.length - 1]!.name)) closeInnermost();
+      const isVoid = VOID_ELEMENTS.has(name);
+      out += `<${name}${attributes}${isVoid ? ' />' : '>'}`;
+      const frame = { name, open: !isVoid };
+      frames.push(frame);
+      if (frame.open) open.push(frame);
+    },
+    ontext(text) {
+      if (dropDepth === 0) out += escapeText(text);
+    },
+    onclosetag() {
+      // The parser closes its elements innermost first and each exactly once (void ones
+      // right after their start tag, the ones left open at the end of the input), so the
+      // innermost frame is the one closing.
+      if (dropDepth > 0) {
+        dropDepth -= 1;
+        return;
+      }
+      const frame = frames.pop();
+      while (frame?.open) closeInnermost();
+    },
+  });
+  // The parser closed everything at the end; this only guards the well-formedness of the output.
+  while (open.length > 0) closeInnermost();
+  return out;
 }
 
-function transformLink(tagName: string, attribs: sanitizeHtml.Attributes): sanitizeHtml.Tag {
-  const kept = withoutUnsafeUrl(attribs, 'href', LINK_PROTOCOLS);
-  return { tagName, attribs: { ...kept, target: DESCRIPTION_LINK_TARGET, rel: DESCRIPTION_LINK_REL } };
+/**
+ * Runs htmlparser2's Parser over the whole of `html`, synchronously. WritableStream is a thin
+ * Node stream around a Parser: its _write hook is parser.write and its _final hook parser.end,
+ * called here directly (a stream's end() would finish on a later tick).
+ */
+function parse(html: string, handler: Partial<Handler>): void {
+  let ended = false;
+  const onend = (): void => {
+    ended = true;
+  };
+  const stream = new WritableStream({ ...handler, onend }, PARSER_OPTIONS);
+  stream._write(html, 'utf8', noop);
+  stream._final(noop);
+  if (!ended) throw new Error('htmlparser2 did not parse the description synchronously');
 }
 
-function transformImage(tagName: string, attribs: sanitizeHtml.Attributes): sanitizeHtml.Tag {
-  return { tagName, attribs: withoutUnsafeUrl(attribs, 'src', IMAGE_PROTOCOLS) };
+function noop(): void {}
+
+/**
+ * The allowed attributes of an allowed element, each as ` name="value"`, in their order in the
+ * input (the forced ones at their place, or appended); null if the element is to be removed.
+ */
+function attributesOf(tag: string, attribs: Readonly<Record<string, string>>): string | null {
+  const allowed = ALLOWED_ATTRIBUTES.get(tag);
+  const forced = FORCED_ATTRIBUTES.get(tag);
+  const required = REQUIRED_ATTRIBUTE.get(tag);
+  const written = new Set<string>();
+  let out = '';
+  const write = (name: string, value: string): void => {
+    if (value !== '') out += ` ${name}="${escapeAttribute(value)}"`;
+    else if (EMPTY_VALUE_ATTRIBUTES.has(name)) out += ` ${name}=""`;
+    else if (BOOLEAN_ATTRIBUTES.has(name)) out += ` ${name}`;
+    else return;
+    written.add(name);
+  };
+  if (allowed) {
+    for (const [name, given] of Object.entries(attribs)) {
+      if (!allowed.has(name)) continue;
+      const value = forced?.get(name) ?? given;
+      if (URL_ATTRIBUTES.has(name) && !isAllowedUrl(value, tag === 'img' ? IMAGE_SCHEMES : LINK_SCHEMES)) continue;
+      write(name, value);
+    }
+  }
+  for (const [name, value] of forced ?? []) if (!written.has(name)) write(name, value);
+  if (required !== undefined && !written.has(required)) return null;
+  return out;
 }
 
-/** The attributes in their order, minus `name` unless it holds an absolute URL with an allowed scheme. */
-function withoutUnsafeUrl(
-  attribs: sanitizeHtml.Attributes,
-  name: string,
-  protocols: ReadonlySet<string>,
-): sanitizeHtml.Attributes {
-  const value = attribs[name];
-  if (value === undefined || hasProtocol(value, protocols)) return attribs;
-  return Object.fromEntries(Object.entries(attribs).filter(([key]) => key !== name));
-}
-
-/** True for an absolute URL (as a browser would parse it) whose scheme is in the set. */
-function hasProtocol(value: string, protocols: ReadonlySet<string>): boolean {
+/**
+ * True for an absolute URL whose scheme is in `schemes`, as a browser reads the attribute: its
+ * entities are already decoded (by the parser; the output re-escapes `&`, so a browser decodes
+ * the same value), and URL parsing ignores leading and trailing C0 controls and spaces and every
+ * tab and newline (`java\tscript:` is `javascript:`). The scheme is checked a second time with
+ * every control character and space removed, so no spelling of another scheme can pass.
+ */
+function isAllowedUrl(value: string, schemes: ReadonlySet<string>): boolean {
+  let url: URL;
   try {
-    return protocols.has(new URL(value.trim()).protocol);
+    url = new URL(value);
   } catch {
     return false;
   }
+  if (!schemes.has(url.protocol.slice(0, -1))) return false;
+  // eslint-disable-next-line no-control-regex
+  const written = /^([a-z][a-z\d+.-]*):/i.exec(value.replace(/[\u0000-\u0020\u007f]+/g, ''));
+  return written !== null && schemes.has(written[1]!.toLowerCase());
+}
+
+const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
+
+function escapeText(text: string): string {
+  return text.replace(/[&<>]/g, (c) => ESCAPES[c]!);
+}
+
+function escapeAttribute(value: string): string {
+  return value.replace(/[&<>"]/g, (c) => ESCAPES[c]!);
 }
