@@ -1,6 +1,6 @@
 /**
  * What a product's html_description may contain. The server sanitizes every imported
- * description to this allowlist (functions/src/lib/catalogue/sanitize.ts, with sanitize-html),
+ * description to this allowlist (functions/src/lib/catalogue/sanitize.ts, on htmlparser2),
  * and the apps can hand the same lists to DOMPurify before rendering, so both sides agree.
  *
  * Deliberately absent: script, style, iframe, object, embed, form and input elements, SVG and
