@@ -1,8 +1,6 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { keys, lists } from '@portal/shared/db/table';
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import {
-  backoff,
   batchGetAll,
   batchWriteAll,
   db,
@@ -100,17 +98,6 @@ async function moderate(
   }
 }
 
-const RETRYABLE = new Set([
-  'TransactionCanceledException',
-  'ThrottlingException',
-  'ProvisionedThroughputExceededException',
-  'TransactionConflictException',
-  'TransactionInProgressException',
-  'RequestLimitExceeded',
-  'InternalServerError',
-]);
-const isRetryable = (error: unknown) => RETRYABLE.has((error as { name?: string }).name ?? '');
-
 export const dynamoProducts: ProductRepository = {
   async get(id) {
     const result = await db().send(
@@ -134,39 +121,6 @@ export const dynamoProducts: ProductRepository = {
 
   async createMany(products) {
     await batchWriteAll(products.map((product) => ({ PutRequest: { Item: toItem(product) } })));
-  },
-
-  async createIfAbsent(products) {
-    const existing: string[] = [];
-    let pending = [...products];
-    let retries = 0;
-    while (pending.length > 0) {
-      try {
-        await db().send(
-          new TransactWriteCommand({
-            TransactItems: pending.map((product) => ({
-              Put: { TableName: tableName(), Item: toItem(product), ConditionExpression: 'attribute_not_exists(pk)' },
-            })),
-          }),
-        );
-        return existing;
-      } catch (error) {
-        const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-        const found = new Set(
-          pending.filter((_, index) => reasons[index]?.Code === 'ConditionalCheckFailed').map((product) => product.id),
-        );
-        if (found.size > 0) {
-          // Cancelled because some products exist: set those aside and create the rest at once.
-          existing.push(...found);
-          pending = pending.filter((product) => !found.has(product.id));
-          continue;
-        }
-        // A conflict with another writer, or throttling: the same transaction again, after a pause.
-        if (!isRetryable(error) || ++retries > 10) throw error;
-        await backoff(retries);
-      }
-    }
-    return existing;
   },
 
   async revise(id, content: ProductContent, expected, jobId, now) {

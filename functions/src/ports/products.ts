@@ -35,11 +35,6 @@ export interface ProductRepository {
   /** Writes new products (unapproved) in batches; the caller knows they did not exist. */
   createMany(products: readonly ProductRecord[]): Promise<void>;
   /**
-   * Creates up to 100 products in one conditional transaction, each only if no product with its
-   * id exists; answers the ids that did exist (and were not written). No read is needed first.
-   */
-  createIfAbsent(products: readonly ProductRecord[]): Promise<string[]>;
-  /**
    * Replaces the current version of an existing product and puts it in review, only if it is
    * still as `expected` says (status and content hash); false when it changed meanwhile.
    */

@@ -3,7 +3,7 @@ import type { CsvImportReport } from '@portal/shared/domain/csv-report';
 import { createHash } from 'node:crypto';
 import { importCatalogueCsv, validateCatalogueCsv, type ImportRow } from '../catalogue/parse-csv';
 import type { FileStore, ImportCounters, ImportJobRepository } from '../../ports/imports';
-import type { ProductRepository, ProductState } from '../../ports/products';
+import type { ProductRecord, ProductRepository, ProductState } from '../../ports/products';
 import { decideUpsert, newProduct } from './upsert';
 
 /**
@@ -30,7 +30,7 @@ export interface ImportDeps {
   products: ProductRepository;
   files: FileStore;
   now?: () => Date;
-  /** Products per batch of pass 2: one conditional transaction each. */
+  /** Products per batch of pass 2: one BatchGet (up to 100 keys) and BatchWrites of 25. */
   batchSize?: number;
   /** Batches written at the same time. */
   concurrency?: number;
@@ -97,7 +97,7 @@ export async function runImport(deps: ImportDeps, source: ImportSource): Promise
     await deps.jobs.progress(id, attempt, { ...counters, phase: 'importing', heartbeatAt: now() });
 
     const rows = importCatalogueCsv(await deps.files.read(source.bucket, source.key, source.eTag), validation, {
-      batchSize: deps.batchSize ?? 25,
+      batchSize: deps.batchSize ?? 100,
     });
     // Parsing the next batches overlaps with writing the previous ones: up to `window` batches
     // are in flight, which is what keeps DynamoDB busy (one BatchWrite at a time leaves it idle).
@@ -181,22 +181,19 @@ async function upsertBatch(
   now: string,
   counters: ImportCounters,
 ): Promise<void> {
-  // Most rows of a supplier file are either all new (first import) or all known (re-import).
-  // New ones are created with a conditional transaction and no read; only the products that
-  // turn out to exist are read and decided on.
-  const byId = new Map(batch.map(({ product }) => [product.id, product]));
-  const existing = await products.createIfAbsent(
-    batch.map(({ product: { id, ...content } }) => newProduct(id, content, jobId, now)),
-  );
-  counters.created += batch.length - existing.length;
-  if (existing.length === 0) return;
-  const states = await products.states(existing);
-  await Promise.all(
-    existing.map((id) => {
-      const { id: _id, ...content } = byId.get(id)!;
-      return revise(products, id, content, states.get(id), jobId, now, counters);
-    }),
-  );
+  // One BatchGet for the batch's states, then the new products in BatchWrites of 25 side by side;
+  // only products that exist take the conditional-update path. (Two imports creating the same new
+  // spu_no at the same moment both write it; the product is then in review with one file's values.)
+  const states = await products.states(batch.map(({ product }) => product.id));
+  const created: ProductRecord[] = [];
+  const revisions: Promise<void>[] = [];
+  for (const { product } of batch) {
+    const { id, ...content } = product;
+    const state = states.get(id);
+    if (!state) created.push(newProduct(id, content, jobId, now));
+    else revisions.push(revise(products, id, content, state, jobId, now, counters));
+  }
+  await Promise.all([products.createMany(created).then(() => void (counters.created += created.length)), ...revisions]);
 }
 
 /** A conditional update on the state we read; when an admin acted meanwhile, decide again on the new state. */
@@ -215,10 +212,9 @@ async function revise(
     if (decision === 'unchanged') return void (counters.unchanged += 1);
     if (decision === 'banned') return void (counters.banned += 1);
     if (decision === 'create') {
-      // Deleted since it was found to exist (not something the portal does, but possible by hand).
-      if ((await products.createIfAbsent([newProduct(id, content, jobId, now)])).length === 0) {
-        return void (counters.created += 1);
-      }
+      // Deleted since it was read (not something the portal does, but possible by hand).
+      await products.createMany([newProduct(id, content, jobId, now)]);
+      return void (counters.created += 1);
     }
     if (state && (await products.revise(id, content, state, jobId, now))) return void (counters.updated += 1);
     state = (await products.states([id])).get(id);
