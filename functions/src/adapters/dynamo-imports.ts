@@ -2,6 +2,7 @@ import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/li
 import type { ImportIssue } from '@portal/shared/api/products';
 import { keys, lists } from '@portal/shared/db/table';
 import { batchWriteAll, db, decodeCursor, encodeCursor, isConditionFailed, tableName } from '../lib/dynamo';
+import { blankRun } from '../lib/import/jobs';
 import type { ImportJobRecord, ImportJobRepository } from '../ports/imports';
 
 const JOB_FIELDS = [
@@ -70,19 +71,10 @@ export const dynamoImports: ImportJobRepository = {
   async claim(job, now, staleBefore) {
     // Every attribute by placeholder: several of these names (bucket, key, status) are reserved words.
     const reset = setClause({
+      ...blankRun(),
       status: 'running',
       heartbeatAt: now,
       phase: 'validating',
-      rowsDone: 0,
-      rowsRead: 0,
-      created: 0,
-      updated: 0,
-      unchanged: 0,
-      rejected: 0,
-      banned: 0,
-      warnings: 0,
-      failure: null,
-      finishedAt: null,
       entity: 'ImportJob',
       id: job.id,
       bucket: job.bucket,

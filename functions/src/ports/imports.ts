@@ -24,7 +24,11 @@ export interface ImportJobRepository {
    * event), or running with a heartbeat older than `staleBefore` (its run died). A completed or
    * rejected job, or one another run is working on, is not claimed: a redelivered event imports once.
    */
-  claim(job: Omit<ImportJobRecord, 'attempt'>, now: string, staleBefore: string): Promise<number | null>;
+  claim(
+    job: Pick<ImportJobRecord, 'id' | 'fileName' | 'bucket' | 'key'>,
+    now: string,
+    staleBefore: string,
+  ): Promise<number | null>;
   progress(id: string, attempt: number, update: Partial<ImportJobRecord>): Promise<void>;
   finish(id: string, attempt: number, update: Partial<ImportJobRecord>): Promise<void>;
   putIssues(id: string, issues: readonly ImportIssue[]): Promise<void>;

@@ -13,6 +13,24 @@ export function assertCsvName(fileName: string): void {
   }
 }
 
+/** A job's figures before its first run, and again at the start of every run. */
+export function blankRun() {
+  return {
+    phase: null,
+    rowsDone: 0,
+    rowsRead: 0,
+    created: 0,
+    updated: 0,
+    unchanged: 0,
+    rejected: 0,
+    banned: 0,
+    warnings: 0,
+    failure: null,
+    finishedAt: null,
+    heartbeatAt: null,
+  };
+}
+
 /** A job whose file never arrives (a browser upload that failed) is deleted by the table's TTL after a day. */
 export const QUEUED_JOB_TTL_SECONDS = 24 * 60 * 60;
 
@@ -24,20 +42,9 @@ export function queuedJob(fileName: string, bucket: string, now: string): Import
     bucket,
     key: importKey(id, fileName),
     status: 'queued',
-    phase: null,
-    rowsDone: 0,
     createdAt: now,
-    finishedAt: null,
-    rowsRead: 0,
-    created: 0,
-    updated: 0,
-    unchanged: 0,
-    rejected: 0,
-    banned: 0,
-    warnings: 0,
-    failure: null,
     attempt: 0,
-    heartbeatAt: null,
+    ...blankRun(),
     expiresAt: Math.floor(Date.parse(now) / 1000) + QUEUED_JOB_TTL_SECONDS,
   };
 }

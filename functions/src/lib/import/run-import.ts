@@ -64,7 +64,7 @@ export async function runImport(deps: ImportDeps, source: ImportSource): Promise
   const id = jobIdFor(source);
   const fileName = source.key.split('/').pop() ?? source.key;
   const attempt = await deps.jobs.claim(
-    { id, fileName, bucket: source.bucket, key: source.key, ...emptyJob(now()) },
+    { id, fileName, bucket: source.bucket, key: source.key },
     now(),
     new Date(Date.parse(now()) - STALE_AFTER_MS).toISOString(),
   );
@@ -140,25 +140,6 @@ export async function runImport(deps: ImportDeps, source: ImportSource): Promise
       .catch(() => undefined);
     throw error;
   }
-}
-
-function emptyJob(now: string) {
-  return {
-    status: 'queued' as const,
-    phase: null,
-    rowsDone: 0,
-    createdAt: now,
-    finishedAt: null,
-    rowsRead: 0,
-    created: 0,
-    updated: 0,
-    unchanged: 0,
-    rejected: 0,
-    banned: 0,
-    warnings: 0,
-    failure: null,
-    heartbeatAt: null,
-  };
 }
 
 /** The report's errors and warnings in file order, errors first on a row. */
