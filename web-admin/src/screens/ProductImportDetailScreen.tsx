@@ -1,21 +1,14 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
-import { ApiError } from '@portal/shared/api/client';
 import type { ImportedProduct } from '@portal/shared/api/products';
 import { toApiError, useAuth } from '@portal/shared/ui/AuthProvider';
-import { EmptyState } from '@portal/shared/ui/EmptyState';
 import { ErrorBanner } from '@portal/shared/ui/ErrorBanner';
-import { BanIcon, BoxIcon, CheckIcon, ExternalLinkIcon } from '@portal/shared/ui/icons';
-import { Loading } from '@portal/shared/ui/Loading';
+import { BanIcon, CheckIcon, ExternalLinkIcon } from '@portal/shared/ui/icons';
 import { DetailFrame, ProductDetailView } from '@portal/shared/ui/ProductDetailView';
+import { ProductLoadStatus, useProductById } from '@portal/shared/ui/useProductById';
 import type { ImportScreenState } from './ProductImportScreen';
 
 const BACK = '/product_import';
-
-type Loaded =
-  | { id: string; state: 'ready'; product: ImportedProduct }
-  | { id: string; state: 'missing'; message: string }
-  | { id: string; state: 'error'; message: string };
 
 const STATUS: Record<ImportedProduct['status'], { label: string; tone: string }> = {
   review: { label: 'Waiting for review', tone: 'pill--info' },
@@ -32,42 +25,20 @@ export function ProductImportDetailScreen() {
   const [params] = useSearchParams();
   const id = params.get('id')?.trim() ?? '';
   const { call } = useAuth();
-  const [loaded, setLoaded] = useState<Loaded | null>(null);
-  const [attempt, setAttempt] = useState(0);
-
-  useEffect(() => {
-    if (!id) return;
-    const controller = new AbortController();
-    call('getImportedProduct', { id }, { signal: controller.signal }).then(
-      (product) => {
-        if (!controller.signal.aborted) setLoaded({ id, state: 'ready', product });
-      },
-      (error: unknown) => {
-        if (controller.signal.aborted) return;
-        const missing = error instanceof ApiError && error.status === 404;
-        setLoaded({ id, state: missing ? 'missing' : 'error', message: toApiError(error).message });
-      },
-    );
-    return () => controller.abort();
-  }, [call, id, attempt]);
-
-  const current = loaded?.id === id ? loaded : null;
+  const load = useCallback(
+    (productId: string, signal: AbortSignal) => call('getImportedProduct', { id: productId }, { signal }),
+    [call],
+  );
+  const { result, retry } = useProductById(id, load);
+  const current = result.state === 'ready' ? result : null;
   let content;
-  if (!id) {
-    content = <Missing message="No product was chosen. Pick one from the products waiting for review." />;
-  } else if (!current) {
-    content = <Loading label="Loading the product…" />;
-  } else if (current.state === 'missing') {
-    content = <Missing message={current.message} />;
-  } else if (current.state === 'error') {
+  if (!current) {
     content = (
-      <ErrorBanner
-        title="The product could not be loaded"
-        message={current.message}
-        onRetry={() => {
-          setLoaded(null);
-          setAttempt((value) => value + 1);
-        }}
+      <ProductLoadStatus
+        result={result as Exclude<typeof result, { state: 'ready' }>}
+        retry={retry}
+        noIdMessage="No product was chosen. Pick one from the products waiting for review."
+        missingTitle="This product cannot be shown."
       />
     );
   } else {
@@ -97,7 +68,7 @@ export function ProductImportDetailScreen() {
   }
 
   return (
-    <DetailFrame backTo={BACK} title={current?.state === 'ready' ? undefined : 'Imported product'}>
+    <DetailFrame backTo={BACK} title={current ? undefined : 'Imported product'}>
       {content}
     </DetailFrame>
   );
@@ -235,13 +206,5 @@ function Moderation({ product }: { product: ImportedProduct }) {
         </div>
       )}
     </section>
-  );
-}
-
-function Missing({ message }: { message: string }) {
-  return (
-    <EmptyState icon={<BoxIcon />} title="This product cannot be shown.">
-      <p>{message}</p>
-    </EmptyState>
   );
 }
