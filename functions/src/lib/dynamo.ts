@@ -1,5 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { env } from './env';
 
 /** One document client per container, created on first use and reused across invocations. */
@@ -43,7 +43,6 @@ const MAX_BATCH_ATTEMPTS = 10;
  * retrying unprocessed items with backoff and jitter.
  */
 export async function batchWriteAll(requests: readonly Record<string, unknown>[]): Promise<void> {
-  const { BatchWriteCommand } = await import('@aws-sdk/lib-dynamodb');
   const chunks: Record<string, unknown>[][] = [];
   for (let start = 0; start < requests.length; start += 25) chunks.push(requests.slice(start, start + 25));
   await Promise.all(
@@ -66,7 +65,6 @@ export async function batchGetAll(
   keyList: readonly Record<string, string>[],
   projection?: { expression: string; names?: Record<string, string> },
 ): Promise<Record<string, unknown>[]> {
-  const { BatchGetCommand } = await import('@aws-sdk/lib-dynamodb');
   const found: Record<string, unknown>[] = [];
   for (let start = 0; start < keyList.length; start += 100) {
     let pending: Record<string, unknown>[] = keyList.slice(start, start + 100);
