@@ -11,6 +11,8 @@ import {
   productIdFromSpuNo,
   utf8ByteLength,
   validateProductRow,
+  checkProductRow,
+  withContentHash,
   type CsvColumn,
   type CsvProductContent,
   type HeaderMapping,
@@ -343,6 +345,21 @@ describe('product id and content hash', () => {
     const nodeHash = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
     const viaNode = validateProductRow(cells({ product_name: 'Crème brûlée 🍮' }), 2, header(), nodeHash);
     expect(viaNode.product).toEqual(validate({ product_name: 'Crème brûlée 🍮' }).product);
+  });
+
+  it('checkProductRow gives the same outcome without the hash, and withContentHash completes it', () => {
+    const rows = [cells(), cells({ msrp_us: 'abc' }), cells({ product_images_1: 'javascript:alert(1)' })];
+    for (const [index, row] of rows.entries()) {
+      const full = validateProductRow(row, index + 2, header());
+      const checked = checkProductRow(row, index + 2, header());
+      expect(checked.errors).toEqual(full.errors);
+      expect(checked.warnings).toEqual(full.warnings);
+      if (!full.product) expect(checked.product).toBeNull();
+      else {
+        expect(checked.product).not.toHaveProperty('content_hash');
+        expect(withContentHash(checked.product!)).toEqual(full.product);
+      }
+    }
   });
 });
 

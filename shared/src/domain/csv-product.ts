@@ -265,13 +265,20 @@ export function listInEnglish(items: readonly string[]): string {
 // ---------------------------------------------------------------------------------------------
 // Rows
 
-export interface ValidatedRow {
+/** A valid row's product before its content hash: what validation alone needs (id and spu_no). */
+export type CheckedProduct = Omit<CsvProduct, 'content_hash'>;
+
+/** One row's outcome: its product (null when the row has errors), errors and warnings. */
+export interface RowOutcome<P extends CheckedProduct = CsvProduct> {
   row: number;
   /** The import-ready product, or null when the row has errors. */
-  product: CsvProduct | null;
+  product: P | null;
   errors: CsvIssue[];
   warnings: CsvIssue[];
 }
+
+export type ValidatedRow = RowOutcome<CsvProduct>;
+export type CheckedRow = RowOutcome<CheckedProduct>;
 
 /** Collects the issues of one row. */
 class RowIssues {
@@ -299,6 +306,22 @@ export function validateProductRow(
   header: HeaderMapping,
   hash: HashHex = sha256Hex,
 ): ValidatedRow {
+  const checked = checkProductRow(cells, row, header, hash);
+  return checked.product
+    ? { ...checked, product: withContentHash(checked.product, hash) }
+    : { ...checked, product: null };
+}
+
+/**
+ * validateProductRow without the content hash, the costliest step of a row: the importer's
+ * validation pass needs only the outcome and the product's id, and hashes the rows it stores.
+ */
+export function checkProductRow(
+  cells: readonly string[],
+  row: number,
+  header: HeaderMapping,
+  hash: HashHex = sha256Hex,
+): CheckedRow {
   const issues = new RowIssues(row);
   if (cells.length !== header.columnCount) {
     issues.error(null, columnCountMessage(cells.length, header.columnCount));
@@ -313,12 +336,17 @@ export function validateProductRow(
     return { row, product: null, errors: issues.errors, warnings: issues.warnings };
   }
   addAdvice(content, issues);
-  const product: CsvProduct = {
-    id: productIdFromSpuNo(content.spu_no, hash),
-    ...content,
-    content_hash: contentHashOf(content, hash),
+  return {
+    row,
+    product: { id: productIdFromSpuNo(content.spu_no, hash), ...content },
+    errors: [],
+    warnings: issues.warnings,
   };
-  return { row, product, errors: [], warnings: issues.warnings };
+}
+
+/** The checked product with its content hash: what is stored. */
+export function withContentHash(product: CheckedProduct, hash: HashHex = sha256Hex): CsvProduct {
+  return { ...product, content_hash: contentHashOf(product, hash) };
 }
 
 function columnCountMessage(values: number, columns: number): string {

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { CsvFatalSchema, CsvIssueSchema, type CsvFatal, type CsvIssue, type ValidatedRow } from './csv-product';
+import { CsvFatalSchema, CsvIssueSchema, type CsvFatal, type CheckedRow, type CsvIssue } from './csv-product';
 import { quoteValue } from './money';
 
 /**
@@ -62,7 +62,7 @@ export class CsvReportBuilder {
    * row, with a warning on this row. A rejected row never replaces anything: its errors are
    * reported and an earlier valid row with the same spu_no stays.
    */
-  addRow(outcome: ValidatedRow): RowDecision {
+  addRow(outcome: CheckedRow): RowDecision {
     this.rowsRead += 1;
     for (const error of outcome.errors) this.error(error);
     for (const warning of outcome.warnings) this.warn(warning);

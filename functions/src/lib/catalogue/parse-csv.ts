@@ -1,13 +1,15 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import {
+  checkProductRow,
   mapHeader,
-  validateProductRow,
+  withContentHash,
+  type CheckedProduct,
+  type CheckedRow,
   type CsvFatal,
   type CsvIssue,
   type CsvProduct,
   type HeaderMapping,
-  type ValidatedRow,
 } from '@portal/shared/domain/csv-product';
 import { CsvReportBuilder, type CsvImportReport } from '@portal/shared/domain/csv-report';
 import { CsvRecordReader, damaged, type CsvRecord } from './csv-records';
@@ -49,7 +51,8 @@ import { Utf8LineTracker, type Utf8Failure } from './utf8-lines';
 /** The file as bytes: a Node Readable without an encoding, or any (async) iterable of chunks. */
 export type CsvSource = Readable | AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
 
-export type CsvEvent = { kind: 'header'; warnings: CsvIssue[] } | { kind: 'row'; outcome: ValidatedRow };
+/** A row's outcome carries its product without the content hash; what is stored is hashed when kept. */
+export type CsvEvent = { kind: 'header'; warnings: CsvIssue[] } | { kind: 'row'; outcome: CheckedRow };
 
 /** A product ready to store: its html_description is sanitized. */
 export interface ImportRow {
@@ -68,6 +71,15 @@ export interface ReadOptions {
   maxIssues?: number;
   /** Replaces the server sanitizer (tests, or a client-side preview with DOMPurify). */
   sanitize?: (html: string) => string;
+}
+
+export interface ValidateOptions extends Pick<ReadOptions, 'maxIssues'> {
+  /**
+   * Called, in file order, with each row that would be imported as the file stands so far (a
+   * later row with the same spu_no may still replace it). The importer uses it to look up the
+   * stored products while the rest of the file is being read.
+   */
+  onKept?: (product: CheckedProduct, row: number) => void;
 }
 
 export interface ImportOptions extends Pick<ReadOptions, 'sanitize'> {
@@ -149,9 +161,14 @@ async function* linesBeforeBreak(
 }
 
 /** Pass 1: the report and the winning row per spu_no. Writes nothing, keeps no rows. */
-export async function validateCatalogueCsv(source: CsvSource, options: ReadOptions = {}): Promise<CsvValidation> {
+export async function validateCatalogueCsv(source: CsvSource, options: ValidateOptions = {}): Promise<CsvValidation> {
   const builder = new CsvReportBuilder(options.maxIssues);
-  await readInto(source, builder, () => undefined);
+  const { onKept } = options;
+  await readInto(
+    source,
+    builder,
+    onKept ? (outcome) => outcome.product && onKept(outcome.product, outcome.row) : () => undefined,
+  );
   return { report: builder.build(), winners: builder.winners };
 }
 
@@ -175,7 +192,7 @@ export async function* importCatalogueCsv(
     const winner = validation.winners.get(product.spu_no);
     if (winner === undefined) throw new CatalogueCsvChangedError(`row ${row} has an spu_no that was not validated`);
     if (winner !== row) continue;
-    batch.push({ row, product: sanitized(product, sanitize) });
+    batch.push({ row, product: stored(product, sanitize) });
     imported += 1;
     if (batch.length >= batchSize) {
       yield batch;
@@ -203,7 +220,7 @@ export async function parseCatalogueCsv(
     if (!outcome.product) return;
     // Deleting first moves a replaced product to the position of the row that replaced it.
     kept.delete(outcome.product.spu_no);
-    kept.set(outcome.product.spu_no, { row: outcome.row, product: sanitized(outcome.product, sanitize) });
+    kept.set(outcome.product.spu_no, { row: outcome.row, product: stored(outcome.product, sanitize) });
   });
   const report = builder.build();
   return { report, products: report.fatal ? [] : [...kept.values()] };
@@ -212,7 +229,7 @@ export async function parseCatalogueCsv(
 async function readInto(
   source: CsvSource,
   builder: CsvReportBuilder,
-  onKept: (outcome: ValidatedRow) => void,
+  onKept: (outcome: CheckedRow) => void,
 ): Promise<void> {
   try {
     for await (const event of readCatalogueCsv(source)) {
@@ -234,9 +251,12 @@ async function* changedOnFatal<T>(events: AsyncGenerator<T, void, undefined>): A
   }
 }
 
-function sanitized(product: CsvProduct, sanitize: (html: string) => string): CsvProduct {
+/** What is stored of a kept row: its content hash (over the description as in the file), then the sanitized description. */
+function stored(checked: CheckedProduct, sanitize: (html: string) => string): CsvProduct {
+  const product = withContentHash(checked, nodeSha256Hex);
   if (product.html_description === '') return product;
-  return { ...product, html_description: sanitize(product.html_description) };
+  product.html_description = sanitize(product.html_description);
+  return product;
 }
 
 /** Turns records into events: the first non-blank record is the header, the rest are rows. */
@@ -255,7 +275,7 @@ class RowInterpreter {
         continue;
       }
       this.dataRows += 1;
-      yield { kind: 'row', outcome: validateProductRow(record.cells, record.line, this.header, nodeSha256Hex) };
+      yield { kind: 'row', outcome: checkProductRow(record.cells, record.line, this.header, nodeSha256Hex) };
     }
   }
 
