@@ -276,6 +276,60 @@ describe('a crash in the middle of a file', () => {
   });
 });
 
+describe('states read during validation that change before the write', () => {
+  it('an admin who bans or approves between the two passes is not overridden', async () => {
+    const [banned, approved] = [spu('stale-ban'), spu('stale-approve')];
+    const [bannedId, approvedId] = [productIdFromSpuNo(banned), productIdFromSpuNo(approved)];
+    await importCsv(admin, 'stale-1.csv', csv(csvRow(banned), csvRow(approved)));
+    await call(approve, { body: { id: approvedId }, headers: auth(admin) });
+
+    // The changed file is validated (and its products' states prefetched) before the admins act.
+    const changed = Buffer.from(csv(csvRow(banned, 'Renamed Mug'), csvRow(approved, 'Renamed Mug', '13.95')));
+    const uploaded = await uploadCsv(admin, 'stale-2.csv', changed);
+    const jobId = (uploaded.body.job as { id: string }).id;
+    const key = `imports/${jobId}/stale-2.csv`;
+    let reads = 0;
+    const stateReads: string[][] = [];
+    let prefetched!: () => void;
+    const prefetchDone = new Promise<void>((resolve) => (prefetched = resolve));
+    const products = {
+      ...dynamoProducts,
+      async states(ids: readonly string[]) {
+        const found = await dynamoProducts.states(ids);
+        stateReads.push([...ids]);
+        prefetched();
+        return found;
+      },
+    };
+    const actsBetweenPasses: FileStore = {
+      ...s3Files,
+      async read(bucket, objectKey, eTag) {
+        reads += 1;
+        if (reads === 2) {
+          await prefetchDone;
+          await call(ban, { body: { id: bannedId }, headers: auth(admin) });
+          // The approved product is first revised by someone else, then approved again.
+          await importCsv(admin, 'stale-3.csv', csv(csvRow(approved, 'Other Mug')));
+          await call(approve, { body: { id: approvedId }, headers: auth(admin) });
+        }
+        return s3Files.read(bucket, objectKey, eTag);
+      },
+    };
+    const deps = { jobs: dynamoImports, products, files: actsBetweenPasses };
+    expect(await runImport(deps, { bucket: s3Files.bucket(), key })).toBe('completed');
+    // Both states were read once ahead of time, then each product again when its conditional write failed.
+    expect(stateReads[0]?.sort()).toEqual([bannedId, approvedId].sort());
+    expect(stateReads.slice(1).sort()).toEqual([[bannedId], [approvedId]].sort());
+
+    expect(await dynamoProducts.get(bannedId)).toMatchObject({ status: 'banned' });
+    const revised = await dynamoProducts.get(approvedId);
+    expect(revised).toMatchObject({ status: 'review' });
+    expect(revised!.current.product_name).toBe('Renamed Mug');
+    expect(revised!.approved!.product_name).toBe('Other Mug');
+    expect(await dynamoImports.get(jobId)).toMatchObject({ status: 'completed', banned: 1, updated: 1 });
+  });
+});
+
 describe('moderation', () => {
   it('approve and ban act once: a second click, or a second admin, gets 409 and changes nothing', async () => {
     const a = spu('mod');

@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { importCatalogueCsv, validateCatalogueCsv, type ImportRow } from '../catalogue/parse-csv';
 import type { FileStore, ImportCounters, ImportJobRepository } from '../../ports/imports';
 import type { ProductRecord, ProductRepository, ProductState } from '../../ports/products';
+import { StatePrefetch } from './state-prefetch';
 import { decideUpsert, newProduct } from './upsert';
 
 /**
@@ -13,6 +14,7 @@ import { decideUpsert, newProduct } from './upsert';
  *    the same time, finds the job taken or done and imports nothing.
  * 2. Pass 1 streams the file and validates every row; nothing is written. A file that is
  *    damaged anywhere, or has an unusable header, is rejected as a whole.
+ *    While it reads, the stored state of each product it accepts is fetched (state-prefetch.ts).
  * 3. Pass 2 streams the same version of the file again (If-Match on its ETag) and upserts the
  *    products batch by batch: new ones in BatchWrites, changed ones with conditional updates.
  * A run that dies leaves the job running with an old heartbeat (or failed, when it could say
@@ -81,7 +83,11 @@ export async function runImport(deps: ImportDeps, source: ImportSource): Promise
   };
   let done = 0;
   try {
-    const validation = await validateCatalogueCsv(await deps.files.read(source.bucket, source.key, source.eTag));
+    const prefetch = new StatePrefetch(deps.products);
+    const validation = await validateCatalogueCsv(await deps.files.read(source.bucket, source.key, source.eTag), {
+      onKept: (product) => prefetch.add(product.id),
+    });
+    prefetch.flush();
     const { report } = validation;
     await deps.jobs.putIssues(id, issuesOf(report));
     Object.assign(counters, { rowsRead: report.rowsRead, rejected: report.rejected, warnings: report.warningCount });
@@ -108,7 +114,7 @@ export async function runImport(deps: ImportDeps, source: ImportSource): Promise
     try {
       for await (const batch of rows) {
         if (failure) break;
-        const task: Promise<void> = upsertBatch(deps.products, batch, id, now(), counters).then(
+        const task: Promise<void> = upsertBatch(deps.products, prefetch, batch, id, now(), counters).then(
           () => void (done += batch.length),
           (error: unknown) => void (failure ??= error),
         );
@@ -157,15 +163,16 @@ const MAX_REVISE_TRIES = 5;
 
 async function upsertBatch(
   products: ProductRepository,
+  prefetch: StatePrefetch,
   batch: readonly ImportRow[],
   jobId: string,
   now: string,
   counters: ImportCounters,
 ): Promise<void> {
-  // One BatchGet for the batch's states, then the new products in BatchWrites of 25 side by side;
+  // The batch's states (prefetched, or one BatchGet), then the new products in BatchWrites of 25 side by side;
   // only products that exist take the conditional-update path. (Two imports creating the same new
   // spu_no at the same moment both write it; the product is then in review with one file's values.)
-  const states = await products.states(batch.map(({ product }) => product.id));
+  const states = await prefetch.statesOf(batch.map(({ product }) => product.id));
   const created: ProductRecord[] = [];
   const revisions: Promise<void>[] = [];
   for (const { product } of batch) {
