@@ -4,6 +4,8 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { build } from 'esbuild';
+import { functionBundling } from '../../infra/lib/bundling';
 import { ensureTable, localAws, startDynamo } from '../../infra/local/dynamo';
 import { LOCAL_IMPORTS_BUCKET, startS3 } from '../../infra/local/s3';
 import { writeLargeCatalogueCsv } from '../../test/fixtures/csv/generate-large';
@@ -19,11 +21,48 @@ import { formatTable, type BenchSection } from './section';
  */
 
 const run = promisify(execFile);
-const worker = join(import.meta.dirname, 'catalogue-worker.ts');
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 
+/**
+ * The worker runs as one esbuild bundle under plain node, as the import function runs in Lambda:
+ * no TypeScript loader in the process, whose own memory (about 35 MB) would count in the peaks.
+ */
+let bundled: Promise<string> | undefined;
+function workerBundle(): Promise<string> {
+  bundled ??= (async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'portal-bench-worker-'));
+    const outfile = join(dir, 'catalogue-worker.cjs');
+    await build({
+      entryPoints: [join(import.meta.dirname, 'catalogue-worker.ts')],
+      outfile,
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: functionBundling.target,
+      logLevel: 'warning',
+    });
+    return outfile;
+  })();
+  return bundled;
+}
+
+/** The memory goal of an import, in MB: it must run in a function of this size. */
+const MEMORY_GOAL_MB = 256;
+
+/**
+ * The V8 heap limits Lambda's Node.js bootstrap gives a function of `memoryMb` (a tenth for the
+ * young generation, the rest for the old one). V8 sizes its heap from the memory it can see: on a
+ * machine with 24 GB it lets garbage pile up far past what an import keeps alive, so a peak
+ * measured that way says more about the machine than about the import. Measured under the limits
+ * of a 256 MB function, the peak is what the import needs to run in one.
+ */
+function lambdaHeapFlags(memoryMb: number): string[] {
+  const newSpace = Math.floor(memoryMb / 10);
+  return [`--max-semi-space-size=${Math.floor(newSpace / 2)}`, `--max-old-space-size=${memoryMb - newSpace}`];
+}
+
 async function measure<T>(...args: string[]): Promise<T> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', worker, ...args], {
+  const { stdout } = await run(process.execPath, [...lambdaHeapFlags(MEMORY_GOAL_MB), await workerBundle(), ...args], {
     maxBuffer: 16 * 1024 * 1024,
     env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
   });
@@ -69,8 +108,14 @@ export const catalogueImport: BenchSection = {
       await client.send(new PutObjectCommand({ Bucket: LOCAL_IMPORTS_BUCKET, Key: key, Body: readFileSync(large) }));
       const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
       const dynamo = new DynamoDBClient({ ...localAws, endpoint: dynamoEndpoint });
+      await ensureTable(dynamo, 'bench-warm-up');
       await ensureTable(dynamo, 'bench-import');
       await ensureTable(dynamo, 'bench-raw');
+      // DynamoDB Local is a JVM: its first 100 000 writes run about a fifth slower than the next ones
+      // while its JIT compiles. Both measured runs come after one full warm-up run, so neither pays
+      // for the engine's warm-up (measured first, the import used to).
+      type Raw = { items: number; seconds: number };
+      const warmUp = await measure<Raw>('raw', large, dynamoEndpoint, 'bench-warm-up');
       type Imported = { outcome: string; seconds: number; created: number; peakRssMb: number };
       const imported = await measure<Imported>(
         'import',
@@ -81,7 +126,7 @@ export const catalogueImport: BenchSection = {
         LOCAL_IMPORTS_BUCKET,
         key,
       );
-      const raw = await measure<{ items: number; seconds: number }>('raw', large, dynamoEndpoint, 'bench-raw');
+      const raw = await measure<Raw>('raw', large, dynamoEndpoint, 'bench-raw');
 
       const parseRate = parse.rows / parse.validateSeconds;
       const endToEnd = imported.created / imported.seconds;
@@ -94,20 +139,24 @@ export const catalogueImport: BenchSection = {
           ['file', `${summary.rows.toLocaleString('en-US')} rows, ${mb} MB`, ''],
           ['parse + validate (pass 1)', `${rate(parse.rows, parse.validateSeconds)} rows/s`, '>= 50,000 rows/s'],
           ['products, sanitized (pass 2)', `${rate(parse.rows, parse.productSeconds)} rows/s`, ''],
-          ['peak memory, parse, 1/10 of the file', `${parseSmall.peakRssMb} MB`, '< 256 MB'],
-          ['peak memory, parse, whole file', `${parse.peakRssMb} MB`, '< 256 MB'],
+          ['peak memory, parse, 1/10 of the file', `${parseSmall.peakRssMb} MB`, `< ${MEMORY_GOAL_MB} MB`],
+          ['peak memory, parse, whole file', `${parse.peakRssMb} MB`, `< ${MEMORY_GOAL_MB} MB`],
           [
             'end-to-end import into DynamoDB Local',
             `${rate(imported.created, imported.seconds)} rows/s (${imported.seconds.toFixed(1)} s, ${imported.outcome})`,
             '',
           ],
-          ['peak memory, import', `${imported.peakRssMb} MB`, '< 256 MB'],
+          ['peak memory, import', `${imported.peakRssMb} MB`, `< ${MEMORY_GOAL_MB} MB`],
+          ['raw BatchWrite, same items, cold engine (warm-up)', `${rate(warmUp.items, warmUp.seconds)} items/s`, ''],
           ['raw BatchWrite, same items, 4 at a time', `${rate(raw.items, raw.seconds)} items/s`, ''],
           ['end-to-end / raw', `${Math.round(ratio * 100)} %`, '>= 80 %'],
         ],
         ['left', 'right', 'right'],
       );
-      return { ok: parseRate >= 50_000 && ratio >= 0.8 && peak < 256 && imported.created === summary.rows, lines };
+      return {
+        ok: parseRate >= 50_000 && ratio >= 0.8 && peak < MEMORY_GOAL_MB && imported.created === summary.rows,
+        lines,
+      };
     });
   },
 };
