@@ -87,8 +87,9 @@ export async function runImport(deps: ImportDeps, source: ImportSource): Promise
     const validation = await validateCatalogueCsv(await deps.files.read(source.bucket, source.key, source.eTag), {
       onKept: (product) => prefetch.add(product.id),
     });
-    prefetch.flush();
     const { report } = validation;
+    if (report.fatal) prefetch.stop();
+    else prefetch.flush();
     await deps.jobs.putIssues(id, issuesOf(report));
     Object.assign(counters, { rowsRead: report.rowsRead, rejected: report.rejected, warnings: report.warningCount });
     if (report.fatal) {

@@ -117,6 +117,22 @@ describe('StatePrefetch', () => {
     expect(store.reads[1]).toEqual(['p3', 'p4', 'p5', 'other']);
   });
 
+  it('sends nothing more once stopped (a file that will not be imported)', async () => {
+    const store = fakeStore({});
+    store.hold(true);
+    const prefetch = new StatePrefetch(store, { window: 1 });
+    for (const id of ids(350)) prefetch.add(id);
+    await settle();
+    expect(store.reads).toHaveLength(1);
+    prefetch.stop();
+    prefetch.flush();
+    store.hold(false);
+    store.release();
+    await settle();
+    await settle();
+    expect(store.reads).toHaveLength(1);
+  });
+
   it('serves an id from the prefetch once: a second request reads the table', async () => {
     const store = fakeStore({ p0: 'review' });
     const prefetch = new StatePrefetch(store);

@@ -77,6 +77,13 @@ export class StatePrefetch {
     this.next();
   }
 
+  /** Sends nothing more: the file will not be imported (reads already under way finish on their own). */
+  stop(): void {
+    this.filling = [];
+    this.waiting.length = 0;
+    this.batchOf.clear();
+  }
+
   /**
    * The states of these products, as `ProductRepository.states` gives them: from the prefetched
    * batches where possible, with one read for the rest. Each id is served from the prefetch once.
