@@ -89,8 +89,6 @@ export const eventFunctions: readonly EventFunction[] = [
   },
 ];
 
-export const routeByPath: ReadonlyMap<string, Route> = new Map(routes.map((r) => [r.path, r]));
-
 /** Environment variable that carries each secret's value locally, or its ARN suffixed `_ARN` in AWS. */
 export const secretEnv: Record<SecretName, string> = {
   tokenSigningKey: 'TOKEN_SIGNING_KEY',

@@ -5,10 +5,11 @@ import { join } from 'node:path';
 import { handler as login } from '../../functions/src/handlers/login';
 import { handler as importProducts } from '../../functions/src/handlers/s3/import-products';
 import { handler as upload } from '../../functions/src/handlers/upload-products';
-import { importKey } from '../../functions/src/lib/import/run-import';
+import { importKey } from '../../functions/src/lib/import/jobs';
 import { ensureAccount } from '../../infra/local/accounts';
 import { localAws } from '../../infra/local/dynamo';
 import { LOCAL_IMPORTS_BUCKET } from '../../infra/local/s3';
+import { eventKey } from '../../infra/local/s3-events';
 import { call, uniqueEmail, uniqueIp, type CallResult } from './helpers';
 
 export const fixtures = join(import.meta.dirname, '..', 'fixtures', 'csv');
@@ -73,7 +74,7 @@ export async function objectCreatedEvent(key: string): Promise<S3Event> {
             arn: `arn:aws:s3:::${LOCAL_IMPORTS_BUCKET}`,
           },
           object: {
-            key: encodeURIComponent(key).replace(/%20/g, '+'),
+            key: eventKey(key),
             size: head.ContentLength ?? 0,
             eTag: (head.ETag ?? '').replace(/"/g, ''),
             sequencer: Date.now().toString(16),

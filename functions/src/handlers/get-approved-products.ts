@@ -1,8 +1,7 @@
 import { dynamoProducts } from '../adapters/dynamo-products';
 import { apiHandler } from '../lib/api-handler';
 import { withCursor } from '../lib/products/errors';
-import { memberView, toCard } from '../lib/products/present';
-import { DEFAULT_PAGE_SIZE } from './get-unapproved-products';
+import { DEFAULT_PAGE_SIZE, memberView, toCard } from '../lib/products/present';
 
 /** The member catalogue: one Query page of the approved index, at the approved values. */
 export const handler = apiHandler('getApprovedProducts', async ({ body }) => {

@@ -1,9 +1,7 @@
 import { dynamoImports } from '../adapters/dynamo-imports';
 import { apiHandler } from '../lib/api-handler';
 import { DomainError } from '../lib/errors';
-import { publicJob } from '../lib/import/jobs';
-
-export const IMPORT_NOT_FOUND = 'There is no import with that id.';
+import { IMPORT_NOT_FOUND, publicJob } from '../lib/import/jobs';
 
 export const handler = apiHandler('getImportJob', async ({ body }) => {
   const job = await dynamoImports.get(body.id);

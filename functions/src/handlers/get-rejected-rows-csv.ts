@@ -2,7 +2,7 @@ import { dynamoImports } from '../adapters/dynamo-imports';
 import { apiHandler } from '../lib/api-handler';
 import { DomainError } from '../lib/errors';
 import { toCsv } from '../lib/import/csv-export';
-import { IMPORT_NOT_FOUND } from './get-import-job';
+import { IMPORT_NOT_FOUND } from '../lib/import/jobs';
 
 /** Pages of issues read per download: the stored report is capped (1 000 errors), so this ends. */
 const PAGE = 500;

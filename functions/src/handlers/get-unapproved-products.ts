@@ -1,9 +1,7 @@
 import { dynamoProducts } from '../adapters/dynamo-products';
 import { apiHandler } from '../lib/api-handler';
 import { withCursor } from '../lib/products/errors';
-import { toImportedCard } from '../lib/products/present';
-
-export const DEFAULT_PAGE_SIZE = 24;
+import { DEFAULT_PAGE_SIZE, toImportedCard } from '../lib/products/present';
 
 /** One Query page of the review index, newest first: as fast with 10 000 products as with 10. */
 export const handler = apiHandler('getUnApprovedProducts', async ({ body }) => {

@@ -5,8 +5,7 @@ import { s3Files } from '../adapters/s3-files';
 import { apiHandler } from '../lib/api-handler';
 import { assertCsvName, publicJob, queuedJob } from '../lib/import/jobs';
 import { readSingleFile } from '../lib/import/multipart';
-import { toImportedCard } from '../lib/products/present';
-import { DEFAULT_PAGE_SIZE } from './get-unapproved-products';
+import { DEFAULT_PAGE_SIZE, toImportedCard } from '../lib/products/present';
 
 /**
  * /api/products: stores the uploaded CSV in the imports bucket; the bucket's ObjectCreated event

@@ -1,6 +1,7 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy, { type MiddlewareObj } from '@middy/core';
 import { contract, type EndpointName, type ResponseOf } from '@portal/shared/api/contract';
+import { MAX_DIRECT_UPLOAD_BYTES } from '@portal/shared/api/products';
 import type { ErrorBody } from '@portal/shared/api/schemas';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { z } from 'zod';
@@ -19,7 +20,7 @@ import { logger } from './logger';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 /** File uploads: a 5 MB file plus the multipart framing around it. */
-export const MAX_MULTIPART_BYTES = 5 * 1024 * 1024 + 64 * 1024;
+export const MAX_MULTIPART_BYTES = MAX_DIRECT_UPLOAD_BYTES + 64 * 1024;
 
 export interface ApiEvent extends APIGatewayProxyEventV2 {
   parsedBody?: unknown;
@@ -155,7 +156,6 @@ const errorMapper: MiddlewareObj<ApiEvent, Result> = {
     const error = request.error;
     if (error instanceof DomainError) {
       const body: ErrorBody = { message: error.message, ...(error.fields ? { fields: error.fields } : {}) };
-      if (statusOf[error.kind] >= 500) logger.error('request failed', { error });
       request.response = json(statusOf[error.kind], body, { headers: error.headers, cookies: error.cookies });
       return;
     }

@@ -2,7 +2,6 @@ import type { ImportJob } from '@portal/shared/api/products';
 import { randomBytes } from 'node:crypto';
 import { badRequest } from '../errors';
 import type { ImportJobRecord } from '../../ports/imports';
-import { importKey } from './run-import';
 
 /** Only the supplier's CSV format is accepted; the name is the first, cheap check of that. */
 export function assertCsvName(fileName: string): void {
@@ -30,6 +29,12 @@ export function blankRun() {
     heartbeatAt: null,
   };
 }
+
+export const IMPORT_NOT_FOUND = 'There is no import with that id.';
+
+/** Where a job's file is stored: the import reads the job id back from the key (run-import.ts, jobIdFor). */
+export const importKey = (jobId: string, fileName: string): string =>
+  `imports/${jobId}/${fileName.replace(/[^\w.-]+/g, '_').slice(-120) || 'catalogue.csv'}`;
 
 /** A job whose file never arrives (a browser upload that failed) is deleted by the table's TTL after a day. */
 export const QUEUED_JOB_TTL_SECONDS = 24 * 60 * 60;

@@ -44,6 +44,7 @@ export const STALE_AFTER_MS = 16 * 60 * 1000;
 /** How often a running import writes its progress (and heartbeat) to the job. */
 const PROGRESS_EVERY_MS = 1_000;
 
+/** The job id in a key made by importKey (jobs.ts). */
 const JOB_KEY = /^imports\/([0-9a-f]{32})\//;
 
 /** Uploads made through the API carry their job id in the key; any other object gets one from its identity. */
@@ -55,9 +56,6 @@ export function jobIdFor(source: ImportSource): string {
     .digest('hex')
     .slice(0, 32);
 }
-
-export const importKey = (jobId: string, fileName: string): string =>
-  `imports/${jobId}/${fileName.replace(/[^\w.-]+/g, '_').slice(-120) || 'catalogue.csv'}`;
 
 export type ImportOutcome = 'completed' | 'rejected' | 'skipped';
 

@@ -2,6 +2,9 @@ import type { ImportedProduct, ImportedProductCard, ProductCard, ProductDetail }
 import { formatCents, youMakeCents } from '@portal/shared/domain/money';
 import type { ProductContent, ProductRecord } from '../../ports/products';
 
+/** Cards per page of a product list when the caller does not ask for a number. */
+export const DEFAULT_PAGE_SIZE = 24;
+
 /** Dollars with two decimals appear only here, at the API edge; everything inside is cents. */
 export function toCard(id: string, content: ProductContent): ProductCard {
   return {
