@@ -13,8 +13,15 @@ export const functionBundling = {
   format: 'cjs',
 } as const;
 
-/** The runtime the bundles are built for, as CloudFormation spells it. */
-export const functionRuntime = 'nodejs22.x';
-
 /** NODE_OPTIONS of every function (stack traces through the source maps). */
 export const functionNodeOptions = '--enable-source-maps';
+
+/**
+ * The environment every function gets besides its table, bucket and secrets: the stack sets it in
+ * AWS, and the local runtime, the bench and the handler tests set the same values.
+ */
+export const functionEnvironment = {
+  TOKEN_ISSUER: 'reseller-portal',
+  TOKEN_AUDIENCE: 'reseller-portal-api',
+  POWERTOOLS_SERVICE_NAME: 'reseller-portal',
+} as const;

@@ -63,15 +63,11 @@ import {
   type SecretName,
 } from '../../functions/src/routes';
 import { table as tableDefinition } from '@portal/shared/db/table';
-import { functionBundling, functionNodeOptions } from './bundling';
+import { functionBundling, functionEnvironment, functionNodeOptions } from './bundling';
 import { spaRewriteSource } from './spa-rewrite';
 
 /** The repository root (this file is infra/lib/portal-stack.ts). */
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
-
-export const TOKEN_ISSUER = 'reseller-portal';
-export const TOKEN_AUDIENCE = 'reseller-portal-api';
-export const SERVICE_NAME = 'reseller-portal';
 
 /** Secrets the stack creates: the ones routes may list, plus the Stripe pair set by the operator. */
 export type StackSecretName = SecretName | 'stripeSecretKey' | 'stripeWebhookSecret';
@@ -508,9 +504,7 @@ export class PortalStack extends Stack {
 
     const environment: Record<string, string> = {
       TABLE_NAME: this.table.tableName,
-      TOKEN_ISSUER,
-      TOKEN_AUDIENCE,
-      POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
+      ...functionEnvironment,
       NODE_OPTIONS: functionNodeOptions,
     };
     for (const name of access.secrets) {

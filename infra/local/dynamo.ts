@@ -78,7 +78,7 @@ async function waitUntilReady(client: DynamoDBClient, child: ChildProcess, outpu
   }
 }
 
-export function stopChild(child: ChildProcess): Promise<void> {
+function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);

@@ -12,6 +12,9 @@ export interface EventForwarder {
 
 const RETRIES = 2;
 
+/** An object key as S3 writes it into an event: URL-encoded, with spaces as '+'. */
+export const eventKey = (key: string): string => encodeURIComponent(key).replace(/%20/g, '+');
+
 export function forwardObjectCreated(
   server: S3rver,
   handler: (event: S3Event) => Promise<void>,
@@ -39,14 +42,11 @@ export function forwardObjectCreated(
   (server as unknown as NodeJS.EventEmitter).on('event', (event: S3Event) => {
     const records = event.Records.filter((record) => record.eventName.startsWith('ObjectCreated'));
     if (records.length === 0) return;
-    // S3 sends keys URL-encoded with spaces as '+'; s3rver sends them raw.
+    // s3rver sends keys raw; S3 sends them encoded.
     const encoded: S3Event = {
       Records: records.map((record) => ({
         ...record,
-        s3: {
-          ...record.s3,
-          object: { ...record.s3.object, key: encodeURIComponent(record.s3.object.key).replace(/%20/g, '+') },
-        },
+        s3: { ...record.s3, object: { ...record.s3.object, key: eventKey(record.s3.object.key) } },
       })),
     };
     const task = deliver(encoded).finally(() => running.delete(task));

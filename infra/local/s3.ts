@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import S3rver from 's3rver';
+import type S3rver from 's3rver';
 import { freePort } from './ports';
 
 /** The imports bucket's name locally; in AWS the stack names it and passes it in the environment. */
@@ -28,7 +28,10 @@ export interface LocalS3 {
 export async function startS3(options: { dataDir: string; port?: number }): Promise<LocalS3> {
   mkdirSync(options.dataDir, { recursive: true });
   const port = options.port ?? (await freePort());
-  const server = new S3rver({
+  // Loaded here rather than at the top: whoever imports this module for LOCAL_IMPORTS_BUCKET alone
+  // (create-admin, the handler tests) does not pay the half second s3rver takes to load.
+  const { default: S3rverServer } = await import('s3rver');
+  const server = new S3rverServer({
     address: '127.0.0.1',
     port,
     silent: true,

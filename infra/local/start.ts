@@ -3,7 +3,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { S3Event } from 'aws-lambda';
 import type { Route } from '../../functions/src/routes';
+import { functionEnvironment } from '../lib/bundling';
 import type { ApiHandler } from './api-event';
 import { buildWebApps } from './build-web';
 import { ensureTable, localAws, startDynamo } from './dynamo';
@@ -36,8 +38,6 @@ export interface PortalOptions {
 export interface Portal {
   url: string;
   accounts: typeof demoAccounts;
-  dynamoEndpoint: string;
-  s3Endpoint: string;
   stop(): Promise<void>;
 }
 
@@ -61,26 +61,23 @@ export function configureEnvironment(settings: { dataDir: string; dynamoEndpoint
     AWS_ACCESS_KEY_ID: localAws.credentials.accessKeyId,
     AWS_SECRET_ACCESS_KEY: localAws.credentials.secretAccessKey,
     TOKEN_SIGNING_KEY: localSecret(settings.dataDir),
-    TOKEN_ISSUER: 'reseller-portal',
-    TOKEN_AUDIENCE: 'reseller-portal-api',
-    POWERTOOLS_SERVICE_NAME: 'reseller-portal',
+    ...functionEnvironment,
     POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
   });
 }
 
-export const loadHandler = async (route: Route): Promise<ApiHandler> => {
-  const module = (await import(pathToFileURL(join(root, 'functions', 'src', route.module)).href)) as {
-    handler: ApiHandler;
-  };
-  return module.handler;
-};
+/** The `handler` export of a module of functions/src, the one Lambda runs. */
+async function importHandler<H>(module: string): Promise<H> {
+  return ((await import(pathToFileURL(join(root, 'functions', 'src', module)).href)) as { handler: H }).handler;
+}
+
+export const loadHandler = (route: Route): Promise<ApiHandler> => importHandler(route.module);
 
 /** Creates the demo admin and member once; a second start finds them and changes nothing. */
-export async function seed(): Promise<'created' | 'present'> {
+async function seed(): Promise<void> {
   const { ensureAccount } = await import('./accounts');
-  const admin = await ensureAccount(demoAccounts.admin.email, demoAccounts.admin.password, true);
-  const member = await ensureAccount(demoAccounts.member.email, demoAccounts.member.password, false);
-  return admin === 'created' || member === 'created' ? 'created' : 'present';
+  await ensureAccount(demoAccounts.admin.email, demoAccounts.admin.password, true);
+  await ensureAccount(demoAccounts.member.email, demoAccounts.member.password, false);
 }
 
 export async function startPortal(options: PortalOptions = {}): Promise<Portal> {
@@ -102,10 +99,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     const { routes, eventFunctions } = await import('../../functions/src/routes');
     // The bucket notification: every object created in the imports bucket runs the import function.
     for (const fn of eventFunctions) {
-      const module = (await import(pathToFileURL(join(root, 'functions', 'src', fn.module)).href)) as {
-        handler: (event: import('aws-lambda').S3Event) => Promise<void>;
-      };
-      forwardObjectCreated(s3.server, module.handler, say);
+      forwardObjectCreated(s3.server, await importHandler<(event: S3Event) => Promise<void>>(fn.module), say);
     }
     const server = createPortalServer({
       routes,
@@ -132,8 +126,6 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     return {
       url: `http://${displayHost}:${port}`,
       accounts: demoAccounts,
-      dynamoEndpoint: dynamo.endpoint,
-      s3Endpoint: s3.endpoint,
       stop: async () => {
         for (const stop of stops) await stop().catch(() => undefined);
       },

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { build, type Metafile } from 'esbuild';
 import { eventFunctions, routes, secretEnv, type Route } from '../../functions/src/routes';
-import { functionBundling, functionNodeOptions } from '../../infra/lib/bundling';
+import { functionBundling, functionEnvironment, functionNodeOptions } from '../../infra/lib/bundling';
 import { formatTable, median, type BenchSection } from './section';
 
 /** What a bundle is made from: a route or an event-started function. */
@@ -16,7 +16,7 @@ const run = promisify(execFile);
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
 /** Budget per function bundle (minified index.js, source map not counted). */
-export const BUNDLE_BUDGET_KIB = 250;
+const BUNDLE_BUDGET_KIB = 250;
 /** Fresh processes per bundle; the median import time is reported. */
 const IMPORT_RUNS = 5;
 
@@ -56,9 +56,7 @@ function lambdaEnvironment(entry: FunctionEntry): NodeJS.ProcessEnv {
     NODE_OPTIONS: functionNodeOptions,
     AWS_REGION: 'us-east-1',
     TABLE_NAME: 'bench',
-    TOKEN_ISSUER: 'reseller-portal',
-    TOKEN_AUDIENCE: 'reseller-portal-api',
-    POWERTOOLS_SERVICE_NAME: 'reseller-portal',
+    ...functionEnvironment,
     ...(entry.access.importsBucket ? { IMPORTS_BUCKET: 'bench-imports' } : {}),
   };
   for (const name of entry.access.secrets) {

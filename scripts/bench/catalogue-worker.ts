@@ -13,6 +13,20 @@ const [mode, file, ...rest] = process.argv.slice(2);
 const peakRssMb = () => Math.round(process.resourceUsage().maxRSS / 1024);
 const seconds = (start: number) => (performance.now() - start) / 1000;
 
+/** Calls `write(start, end)` for each 25 of `count` items, four calls at a time (the import's window). */
+async function fourBatchesAtATime(count: number, write: (start: number, end: number) => Promise<void>) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      while (next < count) {
+        const start = next;
+        next += 25;
+        await write(start, Math.min(start + 25, count));
+      }
+    }),
+  );
+}
+
 function configure(dynamo: string, table: string, s3?: string, bucket?: string) {
   Object.assign(process.env, {
     TABLE_NAME: table,
@@ -48,7 +62,7 @@ async function parse(): Promise<object> {
 async function runImportMode(): Promise<object> {
   const [dynamo, s3, table, bucket, key] = rest;
   configure(dynamo!, table!, s3, bucket);
-  const { runImport } = await import('../../functions/src/lib/import/run-import');
+  const { runImport, jobIdFor } = await import('../../functions/src/lib/import/run-import');
   const { dynamoImports } = await import('../../functions/src/adapters/dynamo-imports');
   const { dynamoProducts } = await import('../../functions/src/adapters/dynamo-products');
   const { s3Files } = await import('../../functions/src/adapters/s3-files');
@@ -58,9 +72,7 @@ async function runImportMode(): Promise<object> {
     { bucket: bucket!, key: key! },
   );
   const elapsed = seconds(started);
-  const job = await dynamoImports.get(
-    (await import('../../functions/src/lib/import/run-import')).jobIdFor({ bucket: bucket!, key: key! }),
-  );
+  const job = await dynamoImports.get(jobIdFor({ bucket: bucket!, key: key! }));
   return { outcome, seconds: elapsed, created: job?.created, rowsRead: job?.rowsRead, peakRssMb: peakRssMb() };
 }
 
@@ -75,17 +87,8 @@ async function raw(): Promise<object> {
   const now = new Date().toISOString();
   const records = products.map(({ product: { id, ...content } }) => newProduct(id, content, 'bench', now));
   const started = performance.now();
-  let next = 0;
-  // The best plain BatchWrite rate: 25 items per request, 4 requests at a time (the import's window).
-  await Promise.all(
-    Array.from({ length: 4 }, async () => {
-      while (next < records.length) {
-        const start = next;
-        next += 25;
-        await dynamoProducts.createMany(records.slice(start, start + 25));
-      }
-    }),
-  );
+  // The best plain BatchWrite rate: 25 items per request, 4 requests at a time.
+  await fourBatchesAtATime(records.length, (start, end) => dynamoProducts.createMany(records.slice(start, end)));
   return { items: records.length, seconds: seconds(started) };
 }
 
@@ -105,43 +108,36 @@ async function lists(): Promise<object> {
 
   // Each product is approved and has a newer version in review, so it is in both lists.
   const base = Date.parse('2026-01-01T00:00:00Z');
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 4 }, async () => {
-      while (next < count) {
-        const start = next;
-        next += 25;
-        const batch = Array.from({ length: Math.min(25, count - start) }, (_, k) => {
-          const i = start + k;
-          const at = new Date(base + i * 1000).toISOString();
-          const content = {
-            spu_no: `BENCH-${i}`,
-            product_name: `Bench product ${i} with a realistic, fairly long name`,
-            brand: 'Benchmark Co.',
-            msrp_us_cents: 2999,
-            dropshipping_price_us_cents: 1495,
-            product_images: [`https://img.bench.test/${i}/1.jpg`, `https://img.bench.test/${i}/2.jpg`],
-            additional_product_images: [],
-            html_description: `<p>${'A realistic description sentence. '.repeat(14)}</p>`,
-            url: `https://supplier.bench.test/${i}`,
-            content_hash: i.toString(16).padStart(64, '0'),
-          };
-          const id = productIdFromSpuNo(content.spu_no);
-          return {
-            id,
-            status: 'review' as const,
-            current: content,
-            approved: content,
-            createdAt: at,
-            updatedAt: at,
-            approvedAt: at,
-            lastJobId: 'bench',
-          };
-        });
-        await dynamoProducts.createMany(batch);
-      }
-    }),
-  );
+  await fourBatchesAtATime(count, (start, end) => {
+    const batch = Array.from({ length: end - start }, (_, k) => {
+      const i = start + k;
+      const at = new Date(base + i * 1000).toISOString();
+      const content = {
+        spu_no: `BENCH-${i}`,
+        product_name: `Bench product ${i} with a realistic, fairly long name`,
+        brand: 'Benchmark Co.',
+        msrp_us_cents: 2999,
+        dropshipping_price_us_cents: 1495,
+        product_images: [`https://img.bench.test/${i}/1.jpg`, `https://img.bench.test/${i}/2.jpg`],
+        additional_product_images: [],
+        html_description: `<p>${'A realistic description sentence. '.repeat(14)}</p>`,
+        url: `https://supplier.bench.test/${i}`,
+        content_hash: i.toString(16).padStart(64, '0'),
+      };
+      const id = productIdFromSpuNo(content.spu_no);
+      return {
+        id,
+        status: 'review' as const,
+        current: content,
+        approved: content,
+        createdAt: at,
+        updatedAt: at,
+        approvedAt: at,
+        lastJobId: 'bench',
+      };
+    });
+    return dynamoProducts.createMany(batch);
+  });
 
   const email = 'bench-admin@example.com';
   await ensureAccount(email, 'bench admin password', true);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, openBrowser, PHONE, type BrowserSession } from './browser';
+import { at, DESKTOP, logIn, openBrowser, pageErrors, PHONE, type BrowserSession } from './browser';
 
 /**
  * The walking skeleton in a real browser against the started portal (one origin: both apps and
@@ -9,18 +9,7 @@ import { DESKTOP, openBrowser, PHONE, type BrowserSession } from './browser';
  * surviving a reload, and an admin moving between the member and admin apps.
  */
 
-const baseUrl = inject('portalUrl');
 const accounts = inject('accounts');
-const at = (path: string) => `${baseUrl}${path}`;
-
-async function logIn(page: Page, account: { email: string; password: string }) {
-  await page.goto(at('/login'));
-  await page.getByLabel('Email', { exact: true }).fill(account.email);
-  await page.getByLabel('Password', { exact: true }).fill(account.password);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await page.waitForURL(at('/'));
-  await page.getByRole('heading', { level: 1, name: 'Product List' }).waitFor();
-}
 
 async function openMenu(page: Page) {
   await page.getByRole('button', { name: 'Open menu' }).click();
@@ -30,10 +19,6 @@ async function openMenu(page: Page) {
 }
 
 const title = (page: Page) => page.getByTestId('topbar-title').textContent();
-
-function pageErrors(session: BrowserSession): string[] {
-  return session.problems.filter((problem) => problem.startsWith('page error'));
-}
 
 describe('member', () => {
   let session: BrowserSession;

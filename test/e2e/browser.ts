@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { inject } from 'vitest';
 
 /**
  * Chromium through playwright-core (no bundled browsers): the Debian package, or CHROMIUM_PATH.
@@ -10,7 +11,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
  */
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const SCREENSHOT_DIR = join(repoRoot, 'test-results', 'e2e');
+const SCREENSHOT_DIR = join(repoRoot, 'test-results', 'e2e');
 
 export const PHONE = { width: 375, height: 740 };
 export const DESKTOP = { width: 1280, height: 800 };
@@ -68,4 +69,22 @@ export async function openBrowser(
       rmSync(userDataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The address of `path` on the portal that global-setup.ts started. */
+export const at = (path: string) => `${inject('portalUrl')}${path}`;
+
+/** Logs in on /login and waits for the member app's product list. */
+export async function logIn(page: Page, account: { email: string; password: string }) {
+  await page.goto(at('/login'));
+  await page.getByLabel('Email', { exact: true }).fill(account.email);
+  await page.getByLabel('Password', { exact: true }).fill(account.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.waitForURL(at('/'));
+  await page.getByRole('heading', { level: 1, name: 'Product List' }).waitFor();
+}
+
+/** The uncaught page errors a session has seen (console errors left out). */
+export function pageErrors(session: BrowserSession): string[] {
+  return session.problems.filter((problem) => problem.startsWith('page error'));
 }

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { formatCents, parsePrice, youMakeCents } from '../../shared/src/domain/money';
-import { DESKTOP, openBrowser, PHONE, type BrowserSession } from './browser';
+import { at, DESKTOP, logIn, openBrowser, pageErrors, PHONE, type BrowserSession } from './browser';
 
 /**
  * The catalogue in a real browser against the started portal: an admin imports the supplier's
@@ -23,7 +23,6 @@ import { DESKTOP, openBrowser, PHONE, type BrowserSession } from './browser';
 
 const baseUrl = inject('portalUrl');
 const accounts = inject('accounts');
-const at = (path: string) => `${baseUrl}${path}`;
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const fixture = (name: string) => join(repoRoot, 'test', 'fixtures', 'csv', name);
@@ -92,15 +91,6 @@ async function prepare(session: BrowserSession): Promise<{ dialogs: string[] }> 
     }
   });
   return { dialogs };
-}
-
-async function logIn(page: Page, account: { email: string; password: string }) {
-  await page.goto(at('/login'));
-  await page.getByLabel('Email', { exact: true }).fill(account.email);
-  await page.getByLabel('Password', { exact: true }).fill(account.password);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await page.waitForURL(at('/'));
-  await page.getByRole('heading', { level: 1, name: 'Product List' }).waitFor();
 }
 
 const card = (page: Page, name: string) => page.getByTestId('product-card').filter({ hasText: name });
@@ -426,7 +416,7 @@ describe('catalogue', () => {
     await memberPage.getByText('Injected link').click();
     await expectNoScriptRan(memberPage, memberDialogs);
     await memberPage.unroute('**/api/getApprovedProduct');
-    expect(member.problems.filter((problem) => problem.startsWith('page error'))).toEqual([]);
+    expect(pageErrors(member)).toEqual([]);
   });
 });
 

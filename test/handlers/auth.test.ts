@@ -16,9 +16,7 @@ async function signupAs(email = uniqueEmail()) {
 
 describe('signup', () => {
   it('creates a member, answers the spec fields plus an access token, and sets the refresh cookie', async () => {
-    const email = uniqueEmail();
-    const result = await call(signup, { body: { email, password } });
-    expect(result.status).toBe(200);
+    const { email, result } = await signupAs();
     expect(result.body).toMatchObject({ loginValid: true, isLoggedIn: true, isAdmin: false });
     expect(result.body.userProfile).toMatchObject({
       email,

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { productIdFromSpuNo } from '../../shared/src/domain/csv-product';
+import { CSV_COLUMNS, productIdFromSpuNo } from '../../shared/src/domain/csv-product';
 import { dynamoImports } from '../../functions/src/adapters/dynamo-imports';
 import { dynamoProducts } from '../../functions/src/adapters/dynamo-products';
 import { s3Files } from '../../functions/src/adapters/s3-files';
@@ -14,6 +14,7 @@ import { handler as getImportedProduct } from '../../functions/src/handlers/get-
 import { handler as getRejected } from '../../functions/src/handlers/get-rejected-rows-csv';
 import { handler as getUnApproved } from '../../functions/src/handlers/get-unapproved-products';
 import { handler as importProducts } from '../../functions/src/handlers/s3/import-products';
+import { handler as upload } from '../../functions/src/handlers/upload-products';
 import { runImport } from '../../functions/src/lib/import/run-import';
 import type { FileStore } from '../../functions/src/ports/imports';
 import { auth, fixture, importCsv, multipart, objectCreatedEvent, tokenFor, uploadCsv } from './catalogue-helpers';
@@ -25,8 +26,7 @@ beforeAll(async () => {
   [admin, member] = await Promise.all([tokenFor(true), tokenFor(false)]);
 });
 
-const header =
-  'product_name,brand,msrp_us,dropshipping_price_us,product_images_1,product_images_2,product_images_3,product_images_4,product_images_5,product_images_6,additional_product_images,html_description,url,spu_no';
+const header = CSV_COLUMNS.join(',');
 let spuCounter = 0;
 const spu = (label: string) => `T-${label}-${Date.now().toString(36)}-${spuCounter++}`;
 function csvRow(spuNo: string, name = 'Travel Mug', dropship = '12.95', msrp = '24.99') {
@@ -417,8 +417,7 @@ describe('bad uploads are refused in words and store nothing', () => {
   it.each(cases)('%s', async (_name, make, message) => {
     const before = await allItems();
     const form = await make();
-    const { handler } = await import('../../functions/src/handlers/upload-products');
-    const result = await call(handler, { rawBody: form.body, contentType: form.contentType, headers: auth(admin) });
+    const result = await call(upload, { rawBody: form.body, contentType: form.contentType, headers: auth(admin) });
     expect(result.status).toBe(400);
     expect(result.body.message).toMatch(message);
     expect(await allItems()).toEqual(before);

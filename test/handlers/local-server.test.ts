@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,10 +9,11 @@ import { loadHandler } from '../../infra/local/start';
 
 /** The local stand-in for CloudFront + API Gateway, over real HTTP. */
 let base = '';
+let dir = '';
 let close: () => void = () => undefined;
 
 beforeAll(async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'portal-dist-'));
+  dir = mkdtempSync(join(tmpdir(), 'portal-dist-'));
   for (const app of ['member', 'admin']) {
     mkdirSync(join(dir, app, 'assets'), { recursive: true });
     writeFileSync(join(dir, app, 'index.html'), `<title>${app} app</title>`);
@@ -29,7 +30,10 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   close = () => server.close();
 });
-afterAll(() => close());
+afterAll(() => {
+  close();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 describe('local server', () => {
   it('runs a route-table handler for POST /api/<call>, passing cookies both ways', async () => {

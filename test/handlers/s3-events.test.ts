@@ -31,7 +31,6 @@ describe('local S3 ObjectCreated events', () => {
     const received: S3Event[] = [];
     const forwarder = forwardObjectCreated(s3.server, async (event) => void received.push(event));
     await put('imports/abc/my catalogue+v2.csv');
-    await forwarder.idle();
     await new Promise((resolve) => setTimeout(resolve, 50));
     await forwarder.idle();
     const record = received.at(-1)!.Records[0]!;

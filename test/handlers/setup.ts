@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { inject } from 'vitest';
+import { functionEnvironment } from '../../infra/lib/bundling';
 import { ensureTable, localAws } from '../../infra/local/dynamo';
 
 /**
@@ -16,8 +17,7 @@ Object.assign(process.env, {
   AWS_ACCESS_KEY_ID: localAws.credentials.accessKeyId,
   AWS_SECRET_ACCESS_KEY: localAws.credentials.secretAccessKey,
   TOKEN_SIGNING_KEY: randomBytes(48).toString('base64url'),
-  TOKEN_ISSUER: 'reseller-portal',
-  TOKEN_AUDIENCE: 'reseller-portal-api',
+  ...functionEnvironment,
   POWERTOOLS_LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'SILENT',
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
 });
