@@ -1,25 +1,19 @@
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter, useLocation } from 'react-router-dom';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AuthProvider, AuthStore } from '@portal/shared/ui/AuthProvider';
-import { authAnswer, fakeApi, unauthorized, type FakeApi } from '@portal/shared/ui/testing';
+import { authAnswer, fakeApi, renderWithAuth, unauthorized, Where, type FakeApi } from '@portal/shared/ui/testing';
 import { MemberApp } from './MemberApp';
 
 afterEach(cleanup);
 
-function Where() {
-  return <p data-testid="where">{useLocation().pathname}</p>;
-}
-
 function renderMember(api: FakeApi, path = '/') {
-  render(
-    <MemoryRouter initialEntries={[path]}>
-      <AuthProvider store={new AuthStore(api.api)}>
-        <MemberApp />
-        <Where />
-      </AuthProvider>
-    </MemoryRouter>,
+  renderWithAuth(
+    <>
+      <MemberApp />
+      <Where />
+    </>,
+    api,
+    { path },
   );
 }
 

@@ -1,13 +1,21 @@
-import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
+import { Route, Routes } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppShell, type MenuItem } from './AppShell';
-import { AuthProvider, AuthStore } from './AuthProvider';
 import { initialsFromEmail } from './Avatar';
 import { LoginScreen } from './LoginScreen';
 import { pageNavigation } from './navigation';
-import { authAnswer, deferred, fakeApi, unauthorized, type FakeApi, type FakeReply } from './testing';
+import {
+  authAnswer,
+  deferred,
+  fakeApi,
+  renderWithAuth,
+  unauthorized,
+  Where,
+  type FakeApi,
+  type FakeReply,
+} from './testing';
 
 let assign: ReturnType<typeof vi.spyOn>;
 
@@ -25,32 +33,25 @@ const memberMenu = (): MenuItem[] => [
   { to: '/', label: 'Product List', end: true },
 ];
 
-function Where() {
-  const location = useLocation();
-  return <p data-testid="where">{location.pathname}</p>;
-}
-
 function renderShell(options: { api: FakeApi; app?: 'member' | 'admin'; path?: string }) {
   const { api, app = 'member', path = '/' } = options;
-  const store = new AuthStore(api.api);
   const basename = app === 'admin' ? '/admin' : undefined;
   const entry = app === 'admin' ? `/admin${path === '/' ? '/' : path}` : path;
-  const view = render(
-    <MemoryRouter basename={basename} initialEntries={[entry]}>
-      <AuthProvider store={store}>
-        <Routes>
-          <Route element={<AppShell app={app} menu={memberMenu} publicPaths={app === 'member' ? ['/login'] : []} />}>
-            <Route index element={<h1>Home screen</h1>} />
-            <Route path="my_account" element={<h1>Account screen</h1>} />
-            <Route path="orders" element={<h1>Orders screen</h1>} />
-            <Route path="login" element={<LoginScreen />} />
-          </Route>
-        </Routes>
-        <Where />
-      </AuthProvider>
-    </MemoryRouter>,
+  return renderWithAuth(
+    <>
+      <Routes>
+        <Route element={<AppShell app={app} menu={memberMenu} publicPaths={app === 'member' ? ['/login'] : []} />}>
+          <Route index element={<h1>Home screen</h1>} />
+          <Route path="my_account" element={<h1>Account screen</h1>} />
+          <Route path="orders" element={<h1>Orders screen</h1>} />
+          <Route path="login" element={<LoginScreen />} />
+        </Route>
+      </Routes>
+      <Where />
+    </>,
+    api,
+    { path: entry, basename },
   );
-  return { ...view, store };
 }
 
 /** A server with a session cookie: checkAuth answers until logout clears it. */

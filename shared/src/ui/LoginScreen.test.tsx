@@ -1,33 +1,26 @@
-import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
+import { Route, Routes } from 'react-router-dom';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AuthProvider, AuthStore } from './AuthProvider';
 import { LoginScreen } from './LoginScreen';
 import { SignupScreen } from './SignupScreen';
-import { authAnswer, deferred, fakeApi, type FakeApi, type FakeReply } from './testing';
+import { authAnswer, deferred, fakeApi, renderWithAuth, Where, type FakeApi, type FakeReply } from './testing';
 
 afterEach(cleanup);
 
-function Where() {
-  return <p data-testid="where">{useLocation().pathname}</p>;
-}
-
 function renderForm(api: FakeApi, path: '/login' | '/signup' = '/login') {
-  const store = new AuthStore(api.api);
-  render(
-    <MemoryRouter initialEntries={[path]}>
-      <AuthProvider store={store}>
-        <Routes>
-          <Route path="/login" element={<LoginScreen />} />
-          <Route path="/signup" element={<SignupScreen />} />
-          <Route path="*" element={<h1>Elsewhere</h1>} />
-        </Routes>
-        <Where />
-      </AuthProvider>
-    </MemoryRouter>,
-  );
-  return store;
+  return renderWithAuth(
+    <>
+      <Routes>
+        <Route path="/login" element={<LoginScreen />} />
+        <Route path="/signup" element={<SignupScreen />} />
+        <Route path="*" element={<h1>Elsewhere</h1>} />
+      </Routes>
+      <Where />
+    </>,
+    api,
+    { path },
+  ).store;
 }
 
 const email = () => screen.getByLabelText('Email') as HTMLInputElement;

@@ -10,11 +10,16 @@ export interface PageProps {
   children?: ReactNode;
 }
 
+/** Sets the document title to "<title> · Reseller Portal"; leaves it as it is while `title` is undefined. */
+export function useDocumentTitle(title: string | undefined): void {
+  useEffect(() => {
+    if (title) document.title = `${title} · ${PRODUCT_NAME}`;
+  }, [title]);
+}
+
 /** A screen: its heading (the page's one h1), an optional lead, and the document title. */
 export function Page({ title, description, actions, children }: PageProps) {
-  useEffect(() => {
-    document.title = `${title} · ${PRODUCT_NAME}`;
-  }, [title]);
+  useDocumentTitle(title);
   return (
     <div className="page">
       <div className="page__header">

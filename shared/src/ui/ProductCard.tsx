@@ -1,21 +1,12 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
+import type { ProductCard as ProductCardData } from '../api/products';
 import './catalogue.css';
 import { PriceLines } from './Price';
 import { ProductImage } from './ProductImage';
 
-/** What a card needs: the ProductCard of the API (ImportedProduct has the same fields). */
-export interface ProductCardData {
-  id: string;
-  product_name: string;
-  brand: string;
-  msrp_us: string;
-  dropshipping_price_us: string;
-  you_make: string;
-  image: string | null;
-}
-
 export interface ProductCardProps {
+  /** The API's ProductCard (an admin's ImportedProductCard has the same fields and more). */
   product: ProductCardData;
   /** Where the card leads (a route inside the app). */
   to: string;

@@ -1,23 +1,12 @@
-import { useEffect, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
+import type { ProductDetail } from '../api/products';
 import './catalogue.css';
 import { Carousel } from './Carousel';
 import { ArrowLeftIcon } from './icons';
-import { PRODUCT_NAME } from './Page';
+import { useDocumentTitle } from './Page';
 import { PriceLines } from './Price';
 import { SafeHtml } from './SafeHtml';
-
-/** What the detail shows: the API's ProductDetail (ImportedProduct has the same fields and more). */
-export interface ProductDetailData {
-  id: string;
-  product_name: string;
-  brand: string;
-  msrp_us: string;
-  dropshipping_price_us: string;
-  you_make: string;
-  images: string[];
-  html_description: string;
-}
 
 /** The Back link every detail screen starts with. */
 export function BackLink({ to, label = 'Back' }: { to: string; label?: string }) {
@@ -45,9 +34,7 @@ export function DetailFrame({
   title?: string;
   children: ReactNode;
 }) {
-  useEffect(() => {
-    if (title) document.title = `${title} · ${PRODUCT_NAME}`;
-  }, [title]);
+  useDocumentTitle(title);
   return (
     <div className="page">
       <div className="detail-toolbar">
@@ -61,7 +48,8 @@ export function DetailFrame({
 }
 
 export interface ProductDetailViewProps {
-  product: ProductDetailData;
+  /** The API's ProductDetail (an admin's ImportedProduct has the same fields and more). */
+  product: ProductDetail;
   /** Show 'You Make' (members). */
   showYouMake?: boolean;
   /** Above the name: a status, a notice. */
@@ -75,9 +63,7 @@ export interface ProductDetailViewProps {
  * description rendered as markup through DOMPurify.
  */
 export function ProductDetailView({ product, showYouMake = false, before, after }: ProductDetailViewProps) {
-  useEffect(() => {
-    document.title = `${product.product_name} · ${PRODUCT_NAME}`;
-  }, [product.product_name]);
+  useDocumentTitle(product.product_name);
 
   return (
     <article className="product-detail" aria-labelledby="product-name">

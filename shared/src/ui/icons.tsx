@@ -122,14 +122,6 @@ export const ShareIcon = (props: SVGProps<SVGSVGElement>) => (
   </Icon>
 );
 
-export const ImageIcon = (props: SVGProps<SVGSVGElement>) => (
-  <Icon {...props}>
-    <rect x="3" y="4" width="18" height="16" rx="2" />
-    <circle cx="9" cy="10" r="1.75" />
-    <path d="M21 16l-5-5-9 9" />
-  </Icon>
-);
-
 export const ExternalLinkIcon = (props: SVGProps<SVGSVGElement>) => (
   <Icon {...props}>
     <path d="M14 4h6v6M20 4l-9 9" />

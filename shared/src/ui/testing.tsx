@@ -1,10 +1,14 @@
+import { render } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { MemoryRouter, useLocation } from 'react-router-dom';
 import { createApiClient, type ApiClient } from '../api/client';
 import type { EndpointName } from '../api/contract';
 import type { AuthResponse, UserProfile } from '../api/schemas';
+import { AuthProvider, AuthStore } from './AuthProvider';
 
 /**
  * Test helpers for the UI tests: a fake /api behind the real typed client (so parsing and error
- * mapping are the real ones), and factories for the auth answers.
+ * mapping are the real ones), factories for the auth answers, and the providers an app runs in.
  */
 
 export function profile(overrides: Partial<UserProfile> = {}): UserProfile {
@@ -102,4 +106,21 @@ export function deferred<T>() {
     resolve = r;
   });
   return { promise, resolve };
+}
+
+/** Renders `ui` in a memory router at `path`, under an AuthProvider whose store talks to the fake API. */
+export function renderWithAuth(ui: ReactNode, api: FakeApi, options: { path?: string; basename?: string } = {}) {
+  const store = new AuthStore(api.api);
+  const view = render(
+    <MemoryRouter basename={options.basename} initialEntries={[options.path ?? '/']}>
+      <AuthProvider store={store}>{ui}</AuthProvider>
+    </MemoryRouter>,
+  );
+  return { ...view, store };
+}
+
+/** The router's current address (path and query), for `getByTestId('where')`. */
+export function Where() {
+  const location = useLocation();
+  return <p data-testid="where">{`${location.pathname}${location.search}`}</p>;
 }

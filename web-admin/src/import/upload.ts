@@ -11,7 +11,6 @@ import type { AuthView } from '@portal/shared/ui/AuthProvider';
  */
 
 export const DIRECT_UPLOAD_MAX_BYTES = 4 * 1024 * 1024;
-export const MAX_UPLOAD_BYTES = MAX_PRESIGNED_UPLOAD_BYTES;
 
 /** The upload of a 4 MB file through the API may take longer than an ordinary call. */
 const DIRECT_UPLOAD_TIMEOUT_MS = 120_000;
@@ -35,7 +34,7 @@ export function checkFile(file: File): string | null {
     return `"${file.name}" is not a .csv file. Only the supplier's CSV format is accepted.`;
   }
   if (file.size === 0) return `"${file.name}" is empty.`;
-  if (file.size > MAX_UPLOAD_BYTES) {
+  if (file.size > MAX_PRESIGNED_UPLOAD_BYTES) {
     return `"${file.name}" is ${formatBytes(file.size)}: larger than 100 MB, the largest supplier CSV accepted.`;
   }
   return null;

@@ -1,28 +1,14 @@
-import { cleanup, render, screen, within } from '@testing-library/react';
+import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter, useLocation } from 'react-router-dom';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AuthProvider, AuthStore } from '@portal/shared/ui/AuthProvider';
 import { importedProduct } from '@portal/shared/ui/catalogueTesting';
 import { authAnswer, fakeApi, type FakeApi } from '@portal/shared/ui/testing';
-import { AdminApp } from '../AdminApp';
+import { renderAdminAt } from './testing';
 
 afterEach(cleanup);
 
-function Where() {
-  const location = useLocation();
-  return <p data-testid="where">{`${location.pathname}${location.search}`}</p>;
-}
-
 function renderDetail(api: FakeApi, path = '/admin/product_import_detail?id=p-1') {
-  render(
-    <MemoryRouter basename="/admin" initialEntries={[path]}>
-      <AuthProvider store={new AuthStore(api.api)}>
-        <AdminApp />
-        <Where />
-      </AuthProvider>
-    </MemoryRouter>,
-  );
+  renderAdminAt(api, path);
 }
 
 function adminApi(handlers: Parameters<typeof fakeApi>[0] = {}): FakeApi {

@@ -30,19 +30,19 @@ export function ProductImportDetailScreen() {
     [call],
   );
   const { result, retry } = useProductById(id, load);
-  const current = result.state === 'ready' ? result : null;
+  const ready = result.state === 'ready';
   let content;
-  if (!current) {
+  if (!ready) {
     content = (
       <ProductLoadStatus
-        result={result as Exclude<typeof result, { state: 'ready' }>}
+        result={result}
         retry={retry}
         noIdMessage="No product was chosen. Pick one from the products waiting for review."
         missingTitle="This product cannot be shown."
       />
     );
   } else {
-    const product = current.product;
+    const product = result.product;
     const status = STATUS[product.status];
     content = (
       <ProductDetailView
@@ -68,7 +68,7 @@ export function ProductImportDetailScreen() {
   }
 
   return (
-    <DetailFrame backTo={BACK} title={current ? undefined : 'Imported product'}>
+    <DetailFrame backTo={BACK} title={ready ? undefined : 'Imported product'}>
       {content}
     </DetailFrame>
   );

@@ -1,12 +1,10 @@
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter, useLocation } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ImportJob } from '@portal/shared/api/products';
-import { AuthProvider, AuthStore } from '@portal/shared/ui/AuthProvider';
 import { importedProduct, importJob } from '@portal/shared/ui/catalogueTesting';
 import { authAnswer, fakeApi, type FakeApi, type FakeHandler } from '@portal/shared/ui/testing';
-import { AdminApp } from '../AdminApp';
+import { renderAdminAt } from './testing';
 import { DIRECT_UPLOAD_MAX_BYTES } from '../import/upload';
 import { importPolling } from '../import/useImportJob';
 
@@ -60,20 +58,8 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-function Where() {
-  const location = useLocation();
-  return <p data-testid="where">{`${location.pathname}${location.search}`}</p>;
-}
-
 function renderImport(api: FakeApi, path = '/admin/product_import') {
-  render(
-    <MemoryRouter basename="/admin" initialEntries={[path]}>
-      <AuthProvider store={new AuthStore(api.api)}>
-        <AdminApp />
-        <Where />
-      </AuthProvider>
-    </MemoryRouter>,
-  );
+  renderAdminAt(api, path);
 }
 
 /** Answers the job's states in turn, then the last one for ever. */

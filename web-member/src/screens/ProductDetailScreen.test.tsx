@@ -1,10 +1,8 @@
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter } from 'react-router-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AuthProvider, AuthStore } from '@portal/shared/ui/AuthProvider';
 import { productDetail } from '@portal/shared/ui/catalogueTesting';
-import { authAnswer, fakeApi, type FakeApi } from '@portal/shared/ui/testing';
+import { authAnswer, fakeApi, renderWithAuth, type FakeApi } from '@portal/shared/ui/testing';
 import { MemberApp } from '../MemberApp';
 
 afterEach(() => {
@@ -13,13 +11,7 @@ afterEach(() => {
 });
 
 function renderDetail(api: FakeApi, path = '/member_product_detail?id=p-1') {
-  render(
-    <MemoryRouter initialEntries={[path]}>
-      <AuthProvider store={new AuthStore(api.api)}>
-        <MemberApp />
-      </AuthProvider>
-    </MemoryRouter>,
-  );
+  renderWithAuth(<MemberApp />, api, { path });
 }
 
 const member = (handlers: Parameters<typeof fakeApi>[0] = {}) =>

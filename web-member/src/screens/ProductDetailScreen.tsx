@@ -18,12 +18,12 @@ export function ProductDetailScreen() {
     [call],
   );
   const { result, retry } = useProductById(id, load);
-  const current = result.state === 'ready' ? result : null;
-  const content = current ? (
-    <ProductDetailView product={current.product} showYouMake />
+  const ready = result.state === 'ready';
+  const content = ready ? (
+    <ProductDetailView product={result.product} showYouMake />
   ) : (
     <ProductLoadStatus
-      result={result as Exclude<typeof result, { state: 'ready' }>}
+      result={result}
       retry={retry}
       noIdMessage="No product was chosen. Pick one from the product list."
       missingTitle="This product is not available."
@@ -31,7 +31,7 @@ export function ProductDetailScreen() {
   );
 
   return (
-    <DetailFrame backTo="/" tools={current ? <ShareButton /> : null} title={current ? undefined : 'Product detail'}>
+    <DetailFrame backTo="/" tools={ready ? <ShareButton /> : null} title={ready ? undefined : 'Product detail'}>
       {content}
     </DetailFrame>
   );

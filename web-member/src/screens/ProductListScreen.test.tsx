@@ -1,22 +1,14 @@
-import { cleanup, render, screen, within } from '@testing-library/react';
+import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter } from 'react-router-dom';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AuthProvider, AuthStore } from '@portal/shared/ui/AuthProvider';
 import { productCard } from '@portal/shared/ui/catalogueTesting';
-import { authAnswer, fakeApi, type FakeApi } from '@portal/shared/ui/testing';
+import { authAnswer, fakeApi, renderWithAuth, type FakeApi } from '@portal/shared/ui/testing';
 import { MemberApp } from '../MemberApp';
 
 afterEach(cleanup);
 
 function renderMember(api: FakeApi, path = '/') {
-  render(
-    <MemoryRouter initialEntries={[path]}>
-      <AuthProvider store={new AuthStore(api.api)}>
-        <MemberApp />
-      </AuthProvider>
-    </MemoryRouter>,
-  );
+  renderWithAuth(<MemberApp />, api, { path });
 }
 
 const member = (handlers: Parameters<typeof fakeApi>[0] = {}) =>

@@ -1,0 +1,14 @@
+import { renderWithAuth, Where, type FakeApi } from '@portal/shared/ui/testing';
+import { AdminApp } from '../AdminApp';
+
+/** The whole admin app at `path` (under /admin), with the router's address shown as `where`. */
+export function renderAdminAt(api: FakeApi, path: string) {
+  return renderWithAuth(
+    <>
+      <AdminApp />
+      <Where />
+    </>,
+    api,
+    { path, basename: '/admin' },
+  );
+}
