@@ -1,10 +1,8 @@
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AuthProvider, AuthStore } from '@portal/shared/ui/AuthProvider';
 import { pageNavigation } from '@portal/shared/ui/navigation';
-import { authAnswer, fakeApi, unauthorized, type FakeApi } from '@portal/shared/ui/testing';
+import { authAnswer, fakeApi, renderWithAuth, unauthorized, type FakeApi } from '@portal/shared/ui/testing';
 import { AdminApp } from './AdminApp';
 
 let assign: ReturnType<typeof vi.spyOn>;
@@ -19,13 +17,7 @@ afterEach(() => {
 });
 
 function renderAdmin(api: FakeApi, path = '/admin/') {
-  render(
-    <MemoryRouter basename="/admin" initialEntries={[path]}>
-      <AuthProvider store={new AuthStore(api.api)}>
-        <AdminApp />
-      </AuthProvider>
-    </MemoryRouter>,
-  );
+  renderWithAuth(<AdminApp />, api, { path, basename: '/admin' });
 }
 
 const admin = () =>
@@ -92,6 +84,17 @@ describe('admin app', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Open menu' }));
     expect(screen.queryByRole('switch')).toBeNull();
     expect(screen.queryByRole('link', { name: 'Orders' })).toBeNull();
+  });
+
+  it('logging out loads the member app’s /login once (a second load would abort the first)', async () => {
+    const api = admin();
+    api.on('logout', () => ({ body: { ok: true } }));
+    renderAdmin(api);
+    await userEvent.click(await screen.findByRole('button', { name: 'Open menu' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Log out' }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('/login'));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(assign.mock.calls.filter((call: unknown[]) => call[0] === '/login')).toHaveLength(1);
   });
 
   it('sends a logged-out person to the member app’s /login', async () => {

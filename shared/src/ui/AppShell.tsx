@@ -107,7 +107,6 @@ export function AppShell({ app, menu, publicPaths = [] }: AppShellProps) {
       {status === 'authenticated' ? (
         <Drawer open={drawerOpen} onClose={closeDrawer}>
           <DrawerContent
-            app={app}
             items={menu(auth)}
             pathname={pathname}
             onNavigate={closeDrawer}
@@ -135,16 +134,14 @@ export function AppShell({ app, menu, publicPaths = [] }: AppShellProps) {
 }
 
 interface DrawerContentProps {
-  app: 'member' | 'admin';
   items: MenuItem[];
   pathname: string;
   onNavigate: () => void;
   onError: (message: string) => void;
 }
 
-function DrawerContent({ app, items, pathname, onNavigate, onError }: DrawerContentProps) {
+function DrawerContent({ items, pathname, onNavigate, onError }: DrawerContentProps) {
   const auth = useAuth();
-  const navigate = useNavigate();
   const [busy, setBusy] = useState(false);
   /** The switch shows its new position while the other app loads. */
   const [switchedTo, setSwitchedTo] = useState<boolean | null>(null);
@@ -167,9 +164,9 @@ function DrawerContent({ app, items, pathname, onNavigate, onError }: DrawerCont
       onError(`You are still logged in: ${toApiError(error).message}`);
       return;
     }
+    // The session is now anonymous: the shell's own redirect takes the person to /login (once; a
+    // second full-page navigation from here used to abort the first one in the admin app).
     onNavigate();
-    if (app === 'admin') pageNavigation.assign('/login');
-    else navigate('/login', { replace: true });
   };
 
   return (
