@@ -25,6 +25,7 @@ export default defineConfig({
           name: 'ui',
           include: ['shared/src/**/*.test.tsx', 'web-member/src/**/*.test.tsx', 'web-admin/src/**/*.test.tsx'],
           environment: 'jsdom',
+          setupFiles: ['test/ui-setup.ts'],
         },
       },
       {

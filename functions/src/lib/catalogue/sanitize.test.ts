@@ -386,7 +386,8 @@ function randomDocuments(count: number, seed: number): string[] {
   return Array.from({ length: count }, () => build(0));
 }
 
-describe('sanitizeDescription: stability', () => {
+// Thousands of documents, CPU-bound: enough time for them on a busy machine.
+describe('sanitizeDescription: stability', { timeout: 60_000 }, () => {
   it('is stable and well-formed on the payloads of these tests', () => {
     const corpus = [
       ...REMOVED.map(([, dirty]) => dirty),
