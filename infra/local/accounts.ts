@@ -1,8 +1,8 @@
 import { Email, Password } from '@portal/shared/api/schemas';
 import { dynamoUsers } from '../../functions/src/adapters/dynamo-users';
-import { hashPassword } from '../../functions/src/lib/auth/passwords';
-import { newId } from '../../functions/src/lib/auth/tokens';
-import { newUserRecord } from '../../functions/src/ports/users';
+import { hashPassword } from '../../functions/src/auth/passwords';
+import { newId } from '../../functions/src/auth/tokens';
+import { newUserRecord } from '../../functions/src/auth/user-store';
 
 /**
  * Creates an account (or, when the e-mail exists, only sets its admin flag) through the same

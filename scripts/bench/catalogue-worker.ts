@@ -41,7 +41,7 @@ function configure(dynamo: string, table: string, s3?: string, bucket?: string) 
 }
 
 async function parse(): Promise<object> {
-  const { validateCatalogueCsv, importCatalogueCsv } = await import('../../functions/src/lib/catalogue/parse-csv');
+  const { validateCatalogueCsv, importCatalogueCsv } = await import('../../functions/src/catalogue/parse-csv');
   const started = performance.now();
   const validation = await validateCatalogueCsv(createReadStream(file!, { highWaterMark: 1 << 20 }));
   const validateSeconds = seconds(started);
@@ -62,7 +62,7 @@ async function parse(): Promise<object> {
 async function runImportMode(): Promise<object> {
   const [dynamo, s3, table, bucket, key] = rest;
   configure(dynamo!, table!, s3, bucket);
-  const { runImport, jobIdFor } = await import('../../functions/src/lib/import/run-import');
+  const { runImport, jobIdFor } = await import('../../functions/src/imports/run-import');
   const { dynamoImports } = await import('../../functions/src/adapters/dynamo-imports');
   const { dynamoProducts } = await import('../../functions/src/adapters/dynamo-products');
   const { s3Files } = await import('../../functions/src/adapters/s3-files');
@@ -79,8 +79,8 @@ async function runImportMode(): Promise<object> {
 async function raw(): Promise<object> {
   const [dynamo, table] = rest;
   configure(dynamo!, table!);
-  const { parseCatalogueCsv } = await import('../../functions/src/lib/catalogue/parse-csv');
-  const { newProduct } = await import('../../functions/src/lib/import/upsert');
+  const { parseCatalogueCsv } = await import('../../functions/src/catalogue/parse-csv');
+  const { newProduct } = await import('../../functions/src/imports/upsert');
   const { dynamoProducts } = await import('../../functions/src/adapters/dynamo-products');
   // Prepared before the clock starts: this measures DynamoDB Local's write rate alone.
   const { products } = await parseCatalogueCsv(createReadStream(file!, { highWaterMark: 1 << 20 }));

@@ -3,7 +3,7 @@ import { handler as checkAuth } from '../../functions/src/handlers/check-auth';
 import { handler as login, LOGIN_FAILED } from '../../functions/src/handlers/login';
 import { handler as logout } from '../../functions/src/handlers/logout';
 import { ALREADY_REGISTERED, handler as signup } from '../../functions/src/handlers/signup';
-import { SESSION_REUSED } from '../../functions/src/lib/auth/sessions';
+import { SESSION_REUSED } from '../../functions/src/auth/sessions';
 import { allItems, call, cookieFrom, uniqueEmail, uniqueIp } from './helpers';
 
 const password = 'correct horse battery';

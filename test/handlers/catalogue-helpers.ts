@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { handler as login } from '../../functions/src/handlers/login';
 import { handler as importProducts } from '../../functions/src/handlers/s3/import-products';
 import { handler as upload } from '../../functions/src/handlers/upload-products';
-import { importKey } from '../../functions/src/lib/import/jobs';
+import { importKey } from '../../functions/src/imports/jobs';
 import { ensureAccount } from '../../infra/local/accounts';
 import { localAws } from '../../infra/local/dynamo';
 import { LOCAL_IMPORTS_BUCKET } from '../../infra/local/s3';

@@ -15,8 +15,8 @@ import { handler as getRejected } from '../../functions/src/handlers/get-rejecte
 import { handler as getUnApproved } from '../../functions/src/handlers/get-unapproved-products';
 import { handler as importProducts } from '../../functions/src/handlers/s3/import-products';
 import { handler as upload } from '../../functions/src/handlers/upload-products';
-import { runImport } from '../../functions/src/lib/import/run-import';
-import type { FileStore } from '../../functions/src/ports/imports';
+import { runImport } from '../../functions/src/imports/run-import';
+import type { FileStore } from '../../functions/src/imports/job-store';
 import { auth, fixture, importCsv, multipart, objectCreatedEvent, tokenFor, uploadCsv } from './catalogue-helpers';
 import { allItems, call } from './helpers';
 

@@ -1,7 +1,7 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { lambdaContext, toApiEvent, type ApiHandler } from '../../infra/local/api-event';
-import { db, tableName } from '../../functions/src/lib/dynamo';
+import { db, tableName } from '../../functions/src/adapters/dynamo-client';
 
 export interface CallOptions {
   body?: unknown;

@@ -1,9 +1,9 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ImportIssue } from '@portal/shared/api/products';
 import { keys, lists } from '@portal/shared/db/table';
-import { batchWriteAll, db, decodeCursor, encodeCursor, isConditionFailed, tableName } from '../lib/dynamo';
-import { blankRun } from '../lib/import/jobs';
-import type { ImportJobRecord, ImportJobRepository } from '../ports/imports';
+import { batchWriteAll, db, decodeCursor, encodeCursor, isConditionFailed, tableName } from './dynamo-client';
+import { blankRun } from '../imports/jobs';
+import type { ImportJobRecord, ImportJobRepository } from '../imports/job-store';
 
 const JOB_FIELDS = [
   'id',

@@ -8,7 +8,7 @@ import {
   encodeCursor,
   isConditionFailed,
   tableName,
-} from '../lib/dynamo';
+} from './dynamo-client';
 import type {
   ModerationOutcome,
   Page,
@@ -16,7 +16,7 @@ import type {
   ProductRecord,
   ProductRepository,
   ProductState,
-} from '../ports/products';
+} from '../products/product-store';
 
 const review = lists.productsInReview;
 const approved = lists.productsApproved;

@@ -1,7 +1,7 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '@portal/shared/db/table';
-import { conditionFailedAt, db, tableName } from '../lib/dynamo';
-import type { UserRecord, UserRepository } from '../ports/users';
+import { conditionFailedAt, db, tableName } from './dynamo-client';
+import type { UserRecord, UserRepository } from '../auth/user-store';
 
 export const dynamoUsers: UserRepository = {
   async create(user) {

@@ -1,7 +1,7 @@
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
-import { env } from '../lib/env';
-import type { FileStore } from '../ports/imports';
+import { env } from '../config/env';
+import type { FileStore } from '../imports/job-store';
 
 let client: S3Client | undefined;
 function s3(): S3Client {

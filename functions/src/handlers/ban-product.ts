@@ -1,6 +1,6 @@
 import { dynamoProducts } from '../adapters/dynamo-products';
-import { apiHandler } from '../lib/api-handler';
-import { assertModerated } from '../lib/products/errors';
+import { apiHandler } from '../http/api-handler';
+import { assertModerated } from '../products/moderation';
 
 export const handler = apiHandler('banProduct', async ({ body }) => {
   assertModerated(await dynamoProducts.ban(body.id, new Date().toISOString()));

@@ -1,8 +1,8 @@
-import { apiHandler } from '../lib/api-handler';
-import { sessions } from '../lib/auth';
-import { REFRESH_COOKIE, readCookie } from '../lib/auth/cookies';
-import { SESSION_ENDED } from '../lib/auth/sessions';
-import { DomainError, unauthorized } from '../lib/errors';
+import { apiHandler } from '../http/api-handler';
+import { sessions } from '../composition';
+import { REFRESH_COOKIE, readCookie } from '../auth/cookies';
+import { SESSION_ENDED } from '../auth/sessions';
+import { DomainError, unauthorized } from '../errors';
 import { dynamoUsers } from '../adapters/dynamo-users';
 
 export const handler = apiHandler('checkAuth', async ({ body, event, setCookie }) => {

@@ -1,8 +1,8 @@
 import { MAX_PRESIGNED_UPLOAD_BYTES } from '@portal/shared/api/products';
 import { dynamoImports } from '../adapters/dynamo-imports';
 import { s3Files } from '../adapters/s3-files';
-import { apiHandler } from '../lib/api-handler';
-import { assertCsvName, publicJob, queuedJob } from '../lib/import/jobs';
+import { apiHandler } from '../http/api-handler';
+import { assertCsvName, publicJob, queuedJob } from '../imports/jobs';
 
 /** A presigned S3 POST for a large CSV (up to 100 MB); S3 enforces the size, and its event imports it. */
 export const handler = apiHandler('createProductUpload', async ({ body }) => {

@@ -1,7 +1,7 @@
 import { dynamoProducts } from '../adapters/dynamo-products';
-import { apiHandler } from '../lib/api-handler';
-import { DomainError } from '../lib/errors';
-import { memberView, toDetail } from '../lib/products/present';
+import { apiHandler } from '../http/api-handler';
+import { DomainError } from '../errors';
+import { memberView, toDetail } from '../products/present';
 
 export const handler = apiHandler('getApprovedProduct', async ({ body }) => {
   const product = await dynamoProducts.get(body.id);

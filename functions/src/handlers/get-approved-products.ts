@@ -1,7 +1,7 @@
 import { dynamoProducts } from '../adapters/dynamo-products';
-import { apiHandler } from '../lib/api-handler';
-import { withCursor } from '../lib/products/errors';
-import { DEFAULT_PAGE_SIZE, memberView, toCard } from '../lib/products/present';
+import { apiHandler } from '../http/api-handler';
+import { withCursor } from '../products/moderation';
+import { DEFAULT_PAGE_SIZE, memberView, toCard } from '../products/present';
 
 /** The member catalogue: one Query page of the approved index, at the approved values. */
 export const handler = apiHandler('getApprovedProducts', async ({ body }) => {

@@ -1,6 +1,6 @@
 import { dynamoImports } from '../adapters/dynamo-imports';
-import { apiHandler } from '../lib/api-handler';
-import { withCursor } from '../lib/products/errors';
+import { apiHandler } from '../http/api-handler';
+import { withCursor } from '../products/moderation';
 
 export const handler = apiHandler('getImportIssues', async ({ body }) =>
   withCursor(() => dynamoImports.issues(body.id, body.cursor, 100)),

@@ -1,7 +1,7 @@
 import { dynamoImports } from '../adapters/dynamo-imports';
-import { apiHandler } from '../lib/api-handler';
-import { DomainError } from '../lib/errors';
-import { IMPORT_NOT_FOUND, publicJob } from '../lib/import/jobs';
+import { apiHandler } from '../http/api-handler';
+import { DomainError } from '../errors';
+import { IMPORT_NOT_FOUND, publicJob } from '../imports/jobs';
 
 export const handler = apiHandler('getImportJob', async ({ body }) => {
   const job = await dynamoImports.get(body.id);

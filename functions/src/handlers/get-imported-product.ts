@@ -1,8 +1,8 @@
 import { dynamoProducts } from '../adapters/dynamo-products';
-import { apiHandler } from '../lib/api-handler';
-import { DomainError } from '../lib/errors';
-import { PRODUCT_NOT_FOUND } from '../lib/products/errors';
-import { toImported } from '../lib/products/present';
+import { apiHandler } from '../http/api-handler';
+import { DomainError } from '../errors';
+import { PRODUCT_NOT_FOUND } from '../products/moderation';
+import { toImported } from '../products/present';
 
 export const handler = apiHandler('getImportedProduct', async ({ body }) => {
   const product = await dynamoProducts.get(body.id);

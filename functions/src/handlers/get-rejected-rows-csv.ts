@@ -1,8 +1,8 @@
 import { dynamoImports } from '../adapters/dynamo-imports';
-import { apiHandler } from '../lib/api-handler';
-import { DomainError } from '../lib/errors';
-import { toCsv } from '../lib/import/csv-export';
-import { IMPORT_NOT_FOUND } from '../lib/import/jobs';
+import { apiHandler } from '../http/api-handler';
+import { DomainError } from '../errors';
+import { toCsv } from '../imports/csv-export';
+import { IMPORT_NOT_FOUND } from '../imports/jobs';
 
 /** Pages of issues read per download: the stored report is capped (1 000 errors), so this ends. */
 const PAGE = 500;

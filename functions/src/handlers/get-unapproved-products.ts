@@ -1,7 +1,7 @@
 import { dynamoProducts } from '../adapters/dynamo-products';
-import { apiHandler } from '../lib/api-handler';
-import { withCursor } from '../lib/products/errors';
-import { DEFAULT_PAGE_SIZE, toImportedCard } from '../lib/products/present';
+import { apiHandler } from '../http/api-handler';
+import { withCursor } from '../products/moderation';
+import { DEFAULT_PAGE_SIZE, toImportedCard } from '../products/present';
 
 /** One Query page of the review index, newest first: as fast with 10 000 products as with 10. */
 export const handler = apiHandler('getUnApprovedProducts', async ({ body }) => {

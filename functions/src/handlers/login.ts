@@ -1,7 +1,7 @@
-import { apiHandler } from '../lib/api-handler';
-import { loginLimiter, sessions } from '../lib/auth';
-import { decoyHash, verifyPassword } from '../lib/auth/passwords';
-import { unauthorized } from '../lib/errors';
+import { apiHandler } from '../http/api-handler';
+import { loginLimiter, sessions } from '../composition';
+import { decoyHash, verifyPassword } from '../auth/passwords';
+import { unauthorized } from '../errors';
 import { dynamoUsers } from '../adapters/dynamo-users';
 
 /**

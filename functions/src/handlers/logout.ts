@@ -1,6 +1,6 @@
-import { apiHandler } from '../lib/api-handler';
-import { sessions } from '../lib/auth';
-import { REFRESH_COOKIE, readCookie } from '../lib/auth/cookies';
+import { apiHandler } from '../http/api-handler';
+import { sessions } from '../composition';
+import { REFRESH_COOKIE, readCookie } from '../auth/cookies';
 
 /** Ends the session family of the presented refresh token; answering ok even when there is none. */
 export const handler = apiHandler('logout', async ({ body, event, setCookie }) => {

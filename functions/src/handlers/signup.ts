@@ -1,10 +1,10 @@
-import { apiHandler } from '../lib/api-handler';
-import { sessions } from '../lib/auth';
-import { hashPassword } from '../lib/auth/passwords';
-import { newId } from '../lib/auth/tokens';
-import { conflict } from '../lib/errors';
+import { apiHandler } from '../http/api-handler';
+import { sessions } from '../composition';
+import { hashPassword } from '../auth/passwords';
+import { newId } from '../auth/tokens';
+import { conflict } from '../errors';
 import { dynamoUsers } from '../adapters/dynamo-users';
-import { newUserRecord } from '../ports/users';
+import { newUserRecord } from '../auth/user-store';
 
 export const ALREADY_REGISTERED = 'This e-mail address is already registered. Log in instead, or use another address.';
 

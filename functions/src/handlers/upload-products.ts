@@ -2,10 +2,10 @@ import { MAX_DIRECT_UPLOAD_BYTES } from '@portal/shared/api/products';
 import { dynamoImports } from '../adapters/dynamo-imports';
 import { dynamoProducts } from '../adapters/dynamo-products';
 import { s3Files } from '../adapters/s3-files';
-import { apiHandler } from '../lib/api-handler';
-import { assertCsvName, publicJob, queuedJob } from '../lib/import/jobs';
-import { readSingleFile } from '../lib/import/multipart';
-import { DEFAULT_PAGE_SIZE, toImportedCard } from '../lib/products/present';
+import { apiHandler } from '../http/api-handler';
+import { assertCsvName, publicJob, queuedJob } from '../imports/jobs';
+import { readSingleFile } from '../http/multipart';
+import { DEFAULT_PAGE_SIZE, toImportedCard } from '../products/present';
 
 /**
  * /api/products: stores the uploaded CSV in the imports bucket; the bucket's ObjectCreated event

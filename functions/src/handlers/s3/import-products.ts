@@ -2,8 +2,8 @@ import type { S3Event } from 'aws-lambda';
 import { dynamoImports } from '../../adapters/dynamo-imports';
 import { dynamoProducts } from '../../adapters/dynamo-products';
 import { s3Files } from '../../adapters/s3-files';
-import { runImport } from '../../lib/import/run-import';
-import { logger } from '../../lib/logger';
+import { runImport } from '../../imports/run-import';
+import { logger } from '../../config/logger';
 
 /**
  * The imports bucket's ObjectCreated event. An error is thrown on, so Lambda's asynchronous

@@ -1,4 +1,4 @@
-import type { LoginFailureRepository } from '../../ports/sessions';
+import type { LoginFailureRepository } from './session-store';
 import { DomainError } from '../errors';
 
 /**

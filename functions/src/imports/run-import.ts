@@ -2,8 +2,8 @@ import type { ImportIssue } from '@portal/shared/api/products';
 import type { CsvImportReport } from '@portal/shared/domain/csv-report';
 import { createHash } from 'node:crypto';
 import { importCatalogueCsv, validateCatalogueCsv, type ImportRow } from '../catalogue/parse-csv';
-import type { FileStore, ImportCounters, ImportJobRepository } from '../../ports/imports';
-import type { ProductRecord, ProductRepository, ProductState } from '../../ports/products';
+import type { FileStore, ImportCounters, ImportJobRepository } from './job-store';
+import type { ProductRecord, ProductRepository, ProductState } from '../products/product-store';
 import { StatePrefetch } from './state-prefetch';
 import { decideUpsert, newProduct } from './upsert';
 

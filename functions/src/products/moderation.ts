@@ -1,6 +1,6 @@
 import { DomainError, badRequest } from '../errors';
-import { InvalidCursorError } from '../dynamo';
-import type { ModerationOutcome } from '../../ports/products';
+import { InvalidCursorError } from '../adapters/dynamo-client';
+import type { ModerationOutcome } from './product-store';
 
 export const PRODUCT_NOT_FOUND = 'There is no product with that id.';
 export const NOT_IN_REVIEW = 'This product is no longer waiting for review: someone already approved or banned it.';

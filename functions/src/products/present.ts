@@ -1,6 +1,6 @@
 import type { ImportedProduct, ImportedProductCard, ProductCard, ProductDetail } from '@portal/shared/api/products';
 import { formatCents, youMakeCents } from '@portal/shared/domain/money';
-import type { ProductContent, ProductRecord } from '../../ports/products';
+import type { ProductContent, ProductRecord } from './product-store';
 
 /** Cards per page of a product list when the caller does not ask for a number. */
 export const DEFAULT_PAGE_SIZE = 24;

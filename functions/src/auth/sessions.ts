@@ -1,6 +1,6 @@
 import type { AuthResponse } from '@portal/shared/api/schemas';
-import type { SessionRecord, SessionRepository } from '../../ports/sessions';
-import { toProfile, type UserRecord } from '../../ports/users';
+import type { SessionRecord, SessionRepository } from './session-store';
+import { toProfile, type UserRecord } from './user-store';
 import { unauthorized } from '../errors';
 import { clearRefreshCookie, refreshCookie } from './cookies';
 import {

@@ -7,10 +7,10 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import type { z } from 'zod';
 import { dynamoSessions } from '../adapters/dynamo-sessions';
 import { dynamoUsers } from '../adapters/dynamo-users';
-import type { UserRecord } from '../ports/users';
-import { verifyAccessToken } from './auth/tokens';
-import { DomainError, badRequest, forbidden, statusOf, unauthorized } from './errors';
-import { logger } from './logger';
+import type { UserRecord } from '../auth/user-store';
+import { verifyAccessToken } from '../auth/tokens';
+import { DomainError, badRequest, forbidden, statusOf, unauthorized } from '../errors';
+import { logger } from '../config/logger';
 
 /**
  * One middy stack for every /api call, in this order: error mapper (outermost, so it sees

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ProductState } from '../../ports/products';
+import type { ProductState } from '../products/product-store';
 import { PREFETCH_BATCH, StatePrefetch } from './state-prefetch';
 
 /** A store of states whose reads are counted and held until released, to watch the prefetch work. */

@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CsvProductSchema, productIdFromSpuNo, type CsvIssue } from '@portal/shared/domain/csv-product';
-import { writeLargeCatalogueCsv } from '../../../../test/fixtures/csv/generate-large';
+import { writeLargeCatalogueCsv } from '../../../test/fixtures/csv/generate-large';
 import {
   CatalogueCsvChangedError,
   importCatalogueCsv,

@@ -1,6 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { env } from './env';
+import { env } from '../config/env';
 
 /** One document client per container, created on first use and reused across invocations. */
 let documentClient: DynamoDBDocumentClient | undefined;

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
-import { env } from '../env';
-import { getSecret } from '../secrets';
+import { env } from '../config/env';
+import { getSecret } from '../config/secrets';
 
 /**
  * Access tokens: short-lived JWTs signed with HS256; algorithm, issuer and audience are pinned

@@ -1,7 +1,7 @@
 import type { ImportJob } from '@portal/shared/api/products';
 import { randomBytes } from 'node:crypto';
 import { badRequest } from '../errors';
-import type { ImportJobRecord } from '../../ports/imports';
+import type { ImportJobRecord } from './job-store';
 
 /** Only the supplier's CSV format is accepted; the name is the first, cheap check of that. */
 export function assertCsvName(fileName: string): void {

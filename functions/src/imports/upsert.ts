@@ -1,4 +1,4 @@
-import type { ProductContent, ProductRecord, ProductState } from '../../ports/products';
+import type { ProductContent, ProductRecord, ProductState } from '../products/product-store';
 
 /**
  * What an import does with one valid row, given what is stored for its product:

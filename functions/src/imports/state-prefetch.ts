@@ -1,4 +1,4 @@
-import type { ProductRepository, ProductState } from '../../ports/products';
+import type { ProductRepository, ProductState } from '../products/product-store';
 
 /**
  * Reads the stored state of the file's products while the validation pass is still reading the
