@@ -1,7 +1,32 @@
+import { dynamoImports } from './adapters/dynamo-imports';
+import { dynamoProducts } from './adapters/dynamo-products';
 import { dynamoLoginFailures, dynamoSessions } from './adapters/dynamo-sessions';
+import { dynamoUsers } from './adapters/dynamo-users';
+import { s3Files } from './adapters/s3-files';
+import { createAuthenticator } from './auth/authenticate';
 import { createLoginLimiter } from './auth/rate-limit';
 import { createSessions } from './auth/sessions';
+import type { UserRepository } from './auth/user-store';
+import { createApiHandler } from './http/api-handler';
+import type { FileStore, ImportJobRepository } from './imports/job-store';
+import type { ProductRepository } from './products/product-store';
 
-/** The auth services wired to their DynamoDB adapters, created once per container. */
-export const sessions = createSessions(dynamoSessions);
-export const loginLimiter = createLoginLimiter(dynamoLoginFailures);
+/**
+ * The one place where adapters meet ports. Capabilities (auth, catalogue, imports, products)
+ * declare the stores they need and never import an adapter; handlers take their stores and
+ * services from here. Each export is created once per container, and only when a handler uses
+ * it: the calls are marked pure so esbuild drops what a function's bundle does not reach.
+ */
+
+export const users: UserRepository = dynamoUsers;
+export const products: ProductRepository = dynamoProducts;
+export const importJobs: ImportJobRepository = dynamoImports;
+export const files: FileStore = s3Files;
+
+export const sessions = /* @__PURE__ */ createSessions(dynamoSessions);
+export const loginLimiter = /* @__PURE__ */ createLoginLimiter(dynamoLoginFailures);
+
+/** Every /api handler module is `export const handler = apiHandler(name, decide)`. */
+export const apiHandler = /* @__PURE__ */ createApiHandler(
+  /* @__PURE__ */ createAuthenticator(dynamoUsers, dynamoSessions),
+);

@@ -3,7 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { dynamoUsers } from '../../functions/src/adapters/dynamo-users';
 import { handler as logout } from '../../functions/src/handlers/logout';
 import { handler as signup } from '../../functions/src/handlers/signup';
-import { apiHandler, SESSION_EXPIRED } from '../../functions/src/http/api-handler';
+import { apiHandler } from '../../functions/src/composition';
+import { SESSION_EXPIRED } from '../../functions/src/http/api-handler';
 import { call } from './helpers';
 
 /**

@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { env } from '../config/env';
+import { badRequest } from '../errors';
 
 /** One document client per container, created on first use and reused across invocations. */
 let documentClient: DynamoDBDocumentClient | undefined;
@@ -92,7 +93,7 @@ export async function batchGetAll(
   return found;
 }
 
-/** Page cursors are the encoded LastEvaluatedKey; a cursor that does not decode to one is a 400. */
+/** Page cursors are the encoded LastEvaluatedKey; a cursor that does not decode to one is a 400 (a DomainError). */
 export function encodeCursor(key: Record<string, unknown> | undefined): string | null {
   return key ? Buffer.from(JSON.stringify(key)).toString('base64url') : null;
 }
@@ -113,12 +114,7 @@ export function decodeCursor(
   } catch {
     // fall through to the error below
   }
-  throw new InvalidCursorError();
+  throw badRequest(INVALID_CURSOR, { cursor: INVALID_CURSOR });
 }
 
-export class InvalidCursorError extends Error {
-  constructor() {
-    super('The page cursor is not valid; start again from the first page.');
-    this.name = 'InvalidCursorError';
-  }
-}
+export const INVALID_CURSOR = 'The page cursor is not valid; start again from the first page.';

@@ -1,7 +1,12 @@
 import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '@portal/shared/db/table';
 import { conditionFailedAt, db, isConditionFailed, tableName } from './dynamo-client';
-import type { LoginFailureRepository, SessionFamilyRecord, SessionRecord, SessionRepository } from '../auth/session-store';
+import type {
+  LoginFailureRepository,
+  SessionFamilyRecord,
+  SessionRecord,
+  SessionRepository,
+} from '../auth/session-store';
 
 const sessionItem = (session: SessionRecord) => ({ ...keys.session(session.tokenHash), entity: 'Session', ...session });
 

@@ -16,7 +16,7 @@ import {
   type ImportRow,
 } from './parse-csv';
 
-const FIXTURES = fileURLToPath(new URL('../../../../test/fixtures/csv/', import.meta.url));
+const FIXTURES = fileURLToPath(new URL('../../../test/fixtures/csv/', import.meta.url));
 const fixture = (name: string): Buffer => readFileSync(join(FIXTURES, name));
 
 const CDN = 'https://img.northwind-cdn.test/spu';

@@ -260,7 +260,7 @@ describe('sanitizeDescription: elements', () => {
 // ---------------------------------------------------------------------------------------------
 // Properties over a corpus: stable (the output sanitizes to itself), deterministic, well-formed.
 
-const FIXTURES = fileURLToPath(new URL('../../../../test/fixtures/csv/', import.meta.url));
+const FIXTURES = fileURLToPath(new URL('../../../test/fixtures/csv/', import.meta.url));
 const ALLOWED_TAGS: ReadonlySet<string> = new Set(DESCRIPTION_ALLOWED_TAGS);
 const VOID_TAGS = new Set(['br', 'hr', 'img', 'col']);
 

@@ -1,8 +1,7 @@
-import { dynamoProducts } from '../adapters/dynamo-products';
-import { apiHandler } from '../http/api-handler';
+import { apiHandler, products } from '../composition';
 import { assertModerated } from '../products/moderation';
 
 export const handler = apiHandler('banProduct', async ({ body }) => {
-  assertModerated(await dynamoProducts.ban(body.id, new Date().toISOString()));
+  assertModerated(await products.ban(body.id, new Date().toISOString()));
   return { id: body.id, status: 'banned' as const };
 });

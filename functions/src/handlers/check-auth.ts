@@ -1,15 +1,13 @@
-import { apiHandler } from '../http/api-handler';
-import { sessions } from '../composition';
+import { apiHandler, sessions, users } from '../composition';
 import { REFRESH_COOKIE, readCookie } from '../auth/cookies';
 import { SESSION_ENDED } from '../auth/sessions';
 import { DomainError, unauthorized } from '../errors';
-import { dynamoUsers } from '../adapters/dynamo-users';
 
 export const handler = apiHandler('checkAuth', async ({ body, event, setCookie }) => {
   const token = body.refresh_token ?? readCookie(event.cookies, REFRESH_COOKIE);
   if (!token) throw unauthorized(SESSION_ENDED);
   try {
-    const session = await sessions.refresh(token, (userId) => dynamoUsers.get(userId));
+    const session = await sessions.refresh(token, (userId) => users.get(userId));
     setCookie(session.cookie);
     return session.body;
   } catch (error) {

@@ -1,11 +1,9 @@
-import { dynamoProducts } from '../adapters/dynamo-products';
-import { apiHandler } from '../http/api-handler';
-import { withCursor } from '../products/moderation';
+import { apiHandler, products } from '../composition';
 import { DEFAULT_PAGE_SIZE, memberView, toCard } from '../products/present';
 
 /** The member catalogue: one Query page of the approved index, at the approved values. */
 export const handler = apiHandler('getApprovedProducts', async ({ body }) => {
-  const page = await withCursor(() => dynamoProducts.approvedPage(body.cursor, body.limit ?? DEFAULT_PAGE_SIZE));
+  const page = await products.approvedPage(body.cursor, body.limit ?? DEFAULT_PAGE_SIZE);
   const items = page.items.flatMap((product) => {
     const content = memberView(product);
     return content ? [toCard(product.id, content)] : [];

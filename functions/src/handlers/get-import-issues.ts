@@ -1,7 +1,3 @@
-import { dynamoImports } from '../adapters/dynamo-imports';
-import { apiHandler } from '../http/api-handler';
-import { withCursor } from '../products/moderation';
+import { apiHandler, importJobs } from '../composition';
 
-export const handler = apiHandler('getImportIssues', async ({ body }) =>
-  withCursor(() => dynamoImports.issues(body.id, body.cursor, 100)),
-);
+export const handler = apiHandler('getImportIssues', async ({ body }) => importJobs.issues(body.id, body.cursor, 100));

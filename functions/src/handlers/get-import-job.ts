@@ -1,10 +1,9 @@
-import { dynamoImports } from '../adapters/dynamo-imports';
-import { apiHandler } from '../http/api-handler';
+import { apiHandler, importJobs } from '../composition';
 import { DomainError } from '../errors';
 import { IMPORT_NOT_FOUND, publicJob } from '../imports/jobs';
 
 export const handler = apiHandler('getImportJob', async ({ body }) => {
-  const job = await dynamoImports.get(body.id);
+  const job = await importJobs.get(body.id);
   if (!job) throw new DomainError('not-found', IMPORT_NOT_FOUND);
   return publicJob(job);
 });

@@ -1,5 +1,4 @@
-import { dynamoImports } from '../adapters/dynamo-imports';
-import { apiHandler } from '../http/api-handler';
+import { apiHandler, importJobs } from '../composition';
 import { DomainError } from '../errors';
 import { toCsv } from '../imports/csv-export';
 import { IMPORT_NOT_FOUND } from '../imports/jobs';
@@ -9,12 +8,12 @@ const PAGE = 500;
 
 /** The rejected rows of an import as a CSV file: row, column and what is wrong, formula-safe. */
 export const handler = apiHandler('getRejectedRowsCsv', async ({ body }) => {
-  const job = await dynamoImports.get(body.id);
+  const job = await importJobs.get(body.id);
   if (!job) throw new DomainError('not-found', IMPORT_NOT_FOUND);
   const rows: (string | number | null)[][] = [];
   let cursor: string | undefined;
   do {
-    const page = await dynamoImports.issues(body.id, cursor, PAGE);
+    const page = await importJobs.issues(body.id, cursor, PAGE);
     for (const issue of page.items) {
       if (issue.severity === 'error') rows.push([issue.row, issue.column, issue.message]);
     }

@@ -1,10 +1,8 @@
-import { dynamoProducts } from '../adapters/dynamo-products';
-import { apiHandler } from '../http/api-handler';
-import { withCursor } from '../products/moderation';
+import { apiHandler, products } from '../composition';
 import { DEFAULT_PAGE_SIZE, toImportedCard } from '../products/present';
 
 /** One Query page of the review index, newest first: as fast with 10 000 products as with 10. */
 export const handler = apiHandler('getUnApprovedProducts', async ({ body }) => {
-  const page = await withCursor(() => dynamoProducts.inReview(body.cursor, body.limit ?? DEFAULT_PAGE_SIZE));
+  const page = await products.inReview(body.cursor, body.limit ?? DEFAULT_PAGE_SIZE);
   return { items: page.items.map(toImportedCard), nextCursor: page.nextCursor };
 });

@@ -1,8 +1,6 @@
-import { apiHandler } from '../http/api-handler';
-import { loginLimiter, sessions } from '../composition';
+import { apiHandler, loginLimiter, sessions, users } from '../composition';
 import { decoyHash, verifyPassword } from '../auth/passwords';
 import { unauthorized } from '../errors';
-import { dynamoUsers } from '../adapters/dynamo-users';
 
 /**
  * The old system answered a failed login with `loginValid: false` and showed nothing (spec
@@ -13,7 +11,7 @@ export const LOGIN_FAILED = 'The e-mail address or password is incorrect.';
 
 export const handler = apiHandler('login', async ({ body, sourceIp, setCookie }) => {
   await loginLimiter.assertAllowed(body.email, sourceIp);
-  const user = await dynamoUsers.findByEmail(body.email);
+  const user = await users.findByEmail(body.email);
   const valid = await verifyPassword(body.password, user?.passwordHash ?? (await decoyHash()));
   if (!user || !valid) {
     await loginLimiter.recordFailure(body.email, sourceIp);

@@ -1,5 +1,4 @@
-import { apiHandler } from '../http/api-handler';
-import { sessions } from '../composition';
+import { apiHandler, sessions } from '../composition';
 import { REFRESH_COOKIE, readCookie } from '../auth/cookies';
 
 /** Ends the session family of the presented refresh token; answering ok even when there is none. */

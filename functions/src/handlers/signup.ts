@@ -1,9 +1,7 @@
-import { apiHandler } from '../http/api-handler';
-import { sessions } from '../composition';
+import { apiHandler, sessions, users } from '../composition';
 import { hashPassword } from '../auth/passwords';
 import { newId } from '../auth/tokens';
 import { conflict } from '../errors';
-import { dynamoUsers } from '../adapters/dynamo-users';
 import { newUserRecord } from '../auth/user-store';
 
 export const ALREADY_REGISTERED = 'This e-mail address is already registered. Log in instead, or use another address.';
@@ -12,7 +10,7 @@ export const handler = apiHandler('signup', async ({ body, setCookie }) => {
   const user = newUserRecord(newId(), body.email, await hashPassword(body.password), new Date());
   // The e-mail claim and the user are written in one conditional transaction: of two sign-ups
   // for the same address at once, exactly one succeeds.
-  if (!(await dynamoUsers.create(user))) throw conflict(ALREADY_REGISTERED);
+  if (!(await users.create(user))) throw conflict(ALREADY_REGISTERED);
   const session = await sessions.start(user);
   setCookie(session.cookie);
   return session.body;

@@ -1,8 +1,5 @@
 import { MAX_DIRECT_UPLOAD_BYTES } from '@portal/shared/api/products';
-import { dynamoImports } from '../adapters/dynamo-imports';
-import { dynamoProducts } from '../adapters/dynamo-products';
-import { s3Files } from '../adapters/s3-files';
-import { apiHandler } from '../http/api-handler';
+import { apiHandler, files, importJobs, products } from '../composition';
 import { assertCsvName, publicJob, queuedJob } from '../imports/jobs';
 import { readSingleFile } from '../http/multipart';
 import { DEFAULT_PAGE_SIZE, toImportedCard } from '../products/present';
@@ -19,10 +16,10 @@ export const handler = apiHandler('products', async ({ event }) => {
     MAX_DIRECT_UPLOAD_BYTES,
   );
   assertCsvName(file.fileName);
-  const job = queuedJob(file.fileName, s3Files.bucket(), new Date().toISOString());
-  await dynamoImports.create(job);
-  await s3Files.put(job.key, file.data, 'text/csv');
-  const page = await dynamoProducts.inReview(undefined, DEFAULT_PAGE_SIZE);
+  const job = queuedJob(file.fileName, files.bucket(), new Date().toISOString());
+  await importJobs.create(job);
+  await files.put(job.key, file.data, 'text/csv');
+  const page = await products.inReview(undefined, DEFAULT_PAGE_SIZE);
   return {
     job: publicJob(job),
     unApprovedProducts: { items: page.items.map(toImportedCard), nextCursor: page.nextCursor },

@@ -5,35 +5,46 @@ import { MAX_DIRECT_UPLOAD_BYTES } from '@portal/shared/api/products';
 import type { ErrorBody } from '@portal/shared/api/schemas';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { z } from 'zod';
-import { dynamoSessions } from '../adapters/dynamo-sessions';
-import { dynamoUsers } from '../adapters/dynamo-users';
-import type { UserRecord } from '../auth/user-store';
-import { verifyAccessToken } from '../auth/tokens';
-import { DomainError, badRequest, forbidden, statusOf, unauthorized } from '../errors';
 import { logger } from '../config/logger';
+import { DomainError, badRequest, forbidden, statusOf, unauthorized } from '../errors';
 
 /**
  * One middy stack for every /api call, in this order: error mapper (outermost, so it sees
  * every failure), logger context, header normalizer, body parser, authentication and role
  * check from the contract entry, zod validation; then the handler's own decision.
+ *
+ * This folder knows HTTP and nothing of where users live: who a bearer token names is asked of
+ * an `Authenticate` function, which the composition module builds from the auth capability and
+ * its adapters (functions/src/composition.ts).
  */
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 /** File uploads: a 5 MB file plus the multipart framing around it. */
 export const MAX_MULTIPART_BYTES = MAX_DIRECT_UPLOAD_BYTES + 64 * 1024;
 
-export interface ApiEvent extends APIGatewayProxyEventV2 {
+/** What the stack needs to know of a caller: whether they may use admin calls. */
+export interface Caller {
+  isAdmin: boolean;
+}
+
+/**
+ * Resolves a bearer token to the stored caller, or undefined when the token, its session or its
+ * user is not valid (then the call is a 401).
+ */
+export type Authenticate<User extends Caller> = (accessToken: string) => Promise<User | undefined>;
+
+export interface ApiEvent<User extends Caller = Caller> extends APIGatewayProxyEventV2 {
   parsedBody?: unknown;
   /** The decoded body of a multipart call, for the handler to parse. */
   rawBody?: Buffer;
-  user?: UserRecord;
+  user?: User;
 }
 
-export interface HandlerContext<Body> {
+export interface HandlerContext<Body, User extends Caller = Caller> {
   body: Body;
   /** The stored user, for calls that need a role; undefined on public calls. */
-  user: UserRecord | undefined;
-  event: ApiEvent;
+  user: User | undefined;
+  event: ApiEvent<User>;
   sourceIp: string;
   setCookie(cookie: string): void;
 }
@@ -94,7 +105,10 @@ function parseBody(name: EndpointName): MiddlewareObj<ApiEvent, Result> {
 
 export const SESSION_EXPIRED = 'Your session has expired or is not valid. Log in again.';
 
-function authenticate(name: EndpointName): MiddlewareObj<ApiEvent, Result> {
+function authenticate<User extends Caller>(
+  name: EndpointName,
+  resolve: Authenticate<User>,
+): MiddlewareObj<ApiEvent<User>, Result> {
   return {
     before: async ({ event }) => {
       const role = contract[name].role;
@@ -102,14 +116,9 @@ function authenticate(name: EndpointName): MiddlewareObj<ApiEvent, Result> {
       const header = event.headers.authorization ?? '';
       const match = /^Bearer\s+(\S+)$/i.exec(header);
       if (!match) throw unauthorized('Log in to continue: this call needs an access token.');
-      const claims = await verifyAccessToken(match[1]!);
-      if (!claims) throw unauthorized(SESSION_EXPIRED);
       // Roles come from the stored user on every call, never from the token.
-      const [user, family] = await Promise.all([
-        dynamoUsers.get(claims.userId),
-        dynamoSessions.getFamily(claims.familyId),
-      ]);
-      if (!user || !family || family.revokedAt || family.userId !== user.id) throw unauthorized(SESSION_EXPIRED);
+      const user = await resolve(match[1]!);
+      if (!user) throw unauthorized(SESSION_EXPIRED);
       if (role === 'admin' && !user.isAdmin) throw forbidden('This is for administrators only.');
       event.user = user;
     },
@@ -168,11 +177,25 @@ const errorMapper: MiddlewareObj<ApiEvent, Result> = {
   },
 };
 
-export function apiHandler<N extends EndpointName>(
+/**
+ * Makes the `apiHandler` function that every /api handler module uses, bound to how callers are
+ * authenticated. Called once, by the composition module.
+ */
+export function createApiHandler<User extends Caller>(resolveCaller: Authenticate<User>) {
+  return function apiHandler<N extends EndpointName>(
+    name: N,
+    decide: (context: HandlerContext<Request<N>, User>) => Promise<ResponseOf<N>>,
+  ) {
+    return middyStack(name, resolveCaller, decide);
+  };
+}
+
+function middyStack<N extends EndpointName, User extends Caller>(
   name: N,
-  decide: (context: HandlerContext<Request<N>>) => Promise<ResponseOf<N>>,
+  resolveCaller: Authenticate<User>,
+  decide: (context: HandlerContext<Request<N>, User>) => Promise<ResponseOf<N>>,
 ) {
-  const base = async (event: ApiEvent): Promise<Result> => {
+  const base = async (event: ApiEvent<User>): Promise<Result> => {
     const cookies: string[] = [];
     const body = await decide({
       body: event.parsedBody as Request<N>,
@@ -183,11 +206,11 @@ export function apiHandler<N extends EndpointName>(
     });
     return json(200, body, { cookies });
   };
-  return middy<ApiEvent, Result>(base)
+  return middy<ApiEvent<User>, Result>(base)
     .use(errorMapper)
     .use(injectLambdaContext(logger))
     .use(normalizeHeaders)
     .use(parseBody(name))
-    .use(authenticate(name))
+    .use(authenticate(name, resolveCaller))
     .use(validate(name));
 }

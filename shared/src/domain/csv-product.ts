@@ -129,7 +129,7 @@ export type CsvProduct = z.infer<typeof CsvProductSchema>;
 export type CsvProductContent = Omit<CsvProduct, 'id' | 'content_hash'>;
 
 /**
- * Lower-case hex SHA-256 of a string's UTF-8 bytes. The default is the portable sha256Hex; the
+ * Lower-case hex SHA-256 of a string's UTF-8 bytes. The default is the portable sha256Hex (@noble/hashes); the
  * server passes node:crypto's, which gives the same digests several times faster.
  */
 export type HashHex = (text: string) => string;

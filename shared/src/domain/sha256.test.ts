@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { contentHashOf, productIdFromSpuNo, type CsvProductContent } from './csv-product';
 import { sha256Hex } from './sha256';
 
 const nodeSha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
@@ -19,5 +20,29 @@ describe('sha256Hex', () => {
     ];
     const mismatches = inputs.filter((input) => sha256Hex(input) !== nodeSha256(input));
     expect(mismatches).toEqual([]);
+  });
+});
+
+describe('stored ids and content hashes', () => {
+  // Values computed by the hand-written SHA-256 that this module replaced: products already in a
+  // table keep their ids, and an unchanged row still hashes equal (nothing goes back to review).
+  const content: CsvProductContent = {
+    spu_no: 'SPU-10001',
+    product_name: 'Merino Wool Crew Socks',
+    brand: 'Trailhead',
+    msrp_us_cents: 2495,
+    dropshipping_price_us_cents: 1295,
+    product_images: ['https://cdn.example.com/a.jpg'],
+    additional_product_images: ['https://cdn.example.com/b.jpg'],
+    html_description: '<p>Warm — “café” 🧦</p>',
+    url: 'https://supplier.example.com/p/1',
+  };
+
+  it.each([
+    ['the portable hash (browser and default)', sha256Hex],
+    ['node:crypto (the server)', nodeSha256],
+  ])('are unchanged with %s', (_name, hash) => {
+    expect(productIdFromSpuNo('SPU-10001', hash)).toBe('2b85f7ee9e647c25c5ebec49deb75c73');
+    expect(contentHashOf(content, hash)).toBe('26e1eae9e99014118f9fc04882a11a7f8a8a5af5d5fafb73732376ed369689fd');
   });
 });

@@ -1,7 +1,5 @@
+import { files, importJobs, products } from '../../composition';
 import type { S3Event } from 'aws-lambda';
-import { dynamoImports } from '../../adapters/dynamo-imports';
-import { dynamoProducts } from '../../adapters/dynamo-products';
-import { s3Files } from '../../adapters/s3-files';
 import { runImport } from '../../imports/run-import';
 import { logger } from '../../config/logger';
 
@@ -14,7 +12,7 @@ export const handler = async (event: S3Event): Promise<void> => {
     // Object keys arrive URL-encoded, with spaces as '+'.
     const key = decodeURIComponent(record.s3.object.key.replace(/\+/g, ' '));
     const source = { bucket: record.s3.bucket.name, key, eTag: record.s3.object.eTag };
-    const outcome = await runImport({ jobs: dynamoImports, products: dynamoProducts, files: s3Files }, source);
+    const outcome = await runImport({ jobs: importJobs, products: products, files: files }, source);
     logger.info('import finished', { key, outcome });
   }
 };
