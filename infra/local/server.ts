@@ -19,6 +19,20 @@ export interface ServerOptions {
   memberDist: string;
   adminDist: string;
   log?: (line: string) => void;
+  /** Log every request (LOG_LEVEL=debug); otherwise only failures and slow requests. */
+  logEveryRequest?: boolean;
+}
+
+/** A request slower than this is logged even when not every request is. */
+export const SLOW_REQUEST_MS = 1_000;
+
+/**
+ * Which requests the local server prints: all of them at LOG_LEVEL=debug, otherwise only those
+ * that failed on the server's side (5xx) or took longer than SLOW_REQUEST_MS, so the terminal
+ * shows what needs attention rather than a line per click.
+ */
+export function shouldLogRequest(status: number, durationMs: number, everyRequest = false): boolean {
+  return everyRequest || status >= 500 || durationMs > SLOW_REQUEST_MS;
 }
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -91,7 +105,11 @@ export function createPortalServer(options: ServerOptions): Server {
     if (result.cookies?.length) headers['set-cookie'] = result.cookies;
     response.writeHead(result.statusCode ?? 200, headers);
     response.end(result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64') : (result.body ?? ''));
-    log(`${request.method} ${path} ${result.statusCode} ${Date.now() - started}ms`);
+    const status = result.statusCode ?? 200;
+    const duration = Date.now() - started;
+    if (shouldLogRequest(status, duration, options.logEveryRequest)) {
+      log(`${request.method} ${path} ${status} ${duration}ms${duration > SLOW_REQUEST_MS ? ' (slow)' : ''}`);
+    }
   }
 
   function serveFile(response: ServerResponse, file: string, immutable: boolean) {

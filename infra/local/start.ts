@@ -33,6 +33,8 @@ export interface PortalOptions {
   /** Where the data lives; survives restarts. Defaults to `.local/` in the repository. */
   dataDir?: string;
   quiet?: boolean;
+  /** Print every API request, not only failures and slow ones (LOG_LEVEL=debug). */
+  logEveryRequest?: boolean;
 }
 
 export interface Portal {
@@ -50,6 +52,9 @@ function localSecret(dataDir: string): string {
   return tokenSigningKey;
 }
 
+/** LOG_LEVEL=debug: every request and every handler log line. */
+const isDebug = (): boolean => (process.env.LOG_LEVEL ?? '').toLowerCase() === 'debug';
+
 /** The environment Lambda gets from the stack, pointed at the local engines. */
 export function configureEnvironment(settings: { dataDir: string; dynamoEndpoint: string; s3Endpoint?: string }): void {
   Object.assign(process.env, {
@@ -62,7 +67,8 @@ export function configureEnvironment(settings: { dataDir: string; dynamoEndpoint
     AWS_SECRET_ACCESS_KEY: localAws.credentials.secretAccessKey,
     TOKEN_SIGNING_KEY: localSecret(settings.dataDir),
     ...functionEnvironment,
-    POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
+    // The handlers log warnings and errors; LOG_LEVEL=debug shows everything they log.
+    POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? (isDebug() ? 'DEBUG' : 'WARN'),
   });
 }
 
@@ -85,6 +91,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
   mkdirSync(dataDir, { recursive: true });
   const say = options.quiet ? () => undefined : (line: string) => console.log(line);
 
+  say('Starting DynamoDB Local and the S3 server, and building the apps if their sources changed…');
   const [dynamo, s3] = await Promise.all([
     startDynamo({ dataDir: join(dataDir, 'dynamodb') }),
     startS3({ dataDir: join(dataDir, 's3') }),
@@ -94,6 +101,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
   try {
     configureEnvironment({ dataDir, dynamoEndpoint: dynamo.endpoint, s3Endpoint: s3.endpoint });
     await ensureTable(dynamo.client, TABLE_NAME);
+    say('Seeding the demo data (once per data folder)…');
     await seed();
 
     const { routes, eventFunctions } = await import('../../functions/src/routes');
@@ -107,6 +115,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
       memberDist: join(root, 'web-member', 'dist'),
       adminDist: join(root, 'web-admin', 'dist'),
       log: options.quiet ? undefined : say,
+      logEveryRequest: options.logEveryRequest ?? isDebug(),
     });
     const host = options.host ?? '127.0.0.1';
     await new Promise<void>((resolvePromise, reject) => {
@@ -151,6 +160,9 @@ async function main(): Promise<void> {
       `  member  ${portal.accounts.member.email} / ${portal.accounts.member.password}`,
       '',
       'Data is kept in .local/ (npm run reset clears it). Press Ctrl-C to stop.',
+      isDebug()
+        ? 'LOG_LEVEL=debug: every request is printed.'
+        : 'From here on only errors and requests slower than 1 s are printed (LOG_LEVEL=debug prints every request).',
     ].join('\n'),
   );
   let stopping = false;
