@@ -77,9 +77,7 @@ describe('demo catalogue', () => {
       { field: 'dropshipping_price_us', before: '9.89', after: '13.39' },
     ]);
     expect(update.body.images).toHaveLength(4);
-    expect(update.body.images).toEqual(
-      [1, 2, 3, 4].map((view) => `${ORIGIN}/demo-images/travel-mug-mini-${view}.svg`),
-    );
+    expect(update.body.images).toEqual([1, 2, 3, 4].map((view) => `${ORIGIN}/demo-images/travel-mug-mini-${view}.svg`));
     // Every card has a picture of its own, served by the portal.
     expect(new Set(approved.map((product) => product.image)).size).toBe(30);
     for (const product of approved)
