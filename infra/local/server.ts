@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import type { Route } from '../../functions/src/routes';
 import { lambdaContext, toApiEvent, type ApiHandler } from './api-event';
+import { DEMO_IMAGE_NAME } from './demo-images';
 
 /**
  * The local stand-in for CloudFront + API Gateway: one origin where `/api/*` goes to the
@@ -18,6 +19,8 @@ export interface ServerOptions {
   loadHandler: (route: Route) => Promise<ApiHandler>;
   memberDist: string;
   adminDist: string;
+  /** The demo catalogue's pictures, served at /demo-images/<name>.svg (demo-catalogue.ts). */
+  demoImagesDir?: string;
   log?: (line: string) => void;
   /** Log every request (LOG_LEVEL=debug); otherwise only failures and slow requests. */
   logEveryRequest?: boolean;
@@ -142,6 +145,28 @@ export function createPortalServer(options: ServerOptions): Server {
     serveFile(response, index, false);
   }
 
+  /**
+   * Only plain file names (DEMO_IMAGE_NAME: letters, digits, dashes, .svg) are looked up, so no
+   * path leaves the folder. The pictures never change once written: cached for a day. An SVG
+   * opened on its own cannot run anything (a CSP of its own, and nosniff).
+   */
+  function demoImage(response: ServerResponse, name: string) {
+    const dir = options.demoImagesDir;
+    const file = dir && DEMO_IMAGE_NAME.test(name) ? join(dir, name) : undefined;
+    if (!file || !existsSync(file)) {
+      response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
+      response.end('Not found');
+      return;
+    }
+    response.writeHead(200, {
+      'content-type': 'image/svg+xml',
+      'cache-control': 'public, max-age=86400',
+      'x-content-type-options': 'nosniff',
+      'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+    });
+    createReadStream(file).pipe(response);
+  }
+
   return createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
     const path = decodeURIComponent(url.pathname);
@@ -154,6 +179,8 @@ export function createPortalServer(options: ServerOptions): Server {
         if (!response.headersSent) sendJson(response, 502, { message: 'The API function failed to run.' });
         else response.end();
       });
+    } else if (path.startsWith('/demo-images/')) {
+      demoImage(response, path.slice('/demo-images/'.length));
     } else if (path === '/admin') {
       response.writeHead(301, { location: '/admin/' });
       response.end();

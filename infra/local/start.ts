@@ -10,7 +10,7 @@ import type { ApiHandler } from './api-event';
 import { buildWebApps } from './build-web';
 import { ensureTable, localAws, startDynamo } from './dynamo';
 import { LOCAL_IMPORTS_BUCKET, startS3 } from './s3';
-import { forwardObjectCreated } from './s3-events';
+import { forwardObjectCreated, type EventForwarder } from './s3-events';
 import { createPortalServer } from './server';
 
 /**
@@ -35,6 +35,11 @@ export interface PortalOptions {
   quiet?: boolean;
   /** Print every API request, not only failures and slow ones (LOG_LEVEL=debug). */
   logEveryRequest?: boolean;
+  /**
+   * Seeds the demo catalogue (36 products with pictures, demo-catalogue.ts) once per data
+   * folder. `npm start` does; the browser tests start without it.
+   */
+  seedDemo?: boolean;
 }
 
 export interface Portal {
@@ -106,14 +111,19 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
 
     const { routes, eventFunctions } = await import('../../functions/src/routes');
     // The bucket notification: every object created in the imports bucket runs the import function.
+    const forwarders: EventForwarder[] = [];
     for (const fn of eventFunctions) {
-      forwardObjectCreated(s3.server, await importHandler<(event: S3Event) => Promise<void>>(fn.module), say);
+      forwarders.push(
+        forwardObjectCreated(s3.server, await importHandler<(event: S3Event) => Promise<void>>(fn.module), say),
+      );
     }
+    const demoImagesDir = join(dataDir, 'demo-images');
     const server = createPortalServer({
       routes,
       loadHandler,
       memberDist: join(root, 'web-member', 'dist'),
       adminDist: join(root, 'web-admin', 'dist'),
+      demoImagesDir,
       log: options.quiet ? undefined : say,
       logEveryRequest: options.logEveryRequest ?? isDebug(),
     });
@@ -131,9 +141,24 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     );
     const { port } = server.address() as AddressInfo;
     const displayHost = host === '127.0.0.1' || host === '0.0.0.0' ? 'localhost' : host;
+    const url = `http://${displayHost}:${port}`;
+    if (options.seedDemo) {
+      const { seedDemoCatalogue } = await import('./demo-catalogue');
+      const seeded = await seedDemoCatalogue({
+        origin: url,
+        imagesDir: demoImagesDir,
+        afterUpload: async () => void (await Promise.all(forwarders.map((forwarder) => forwarder.idle()))),
+      });
+      if (seeded.seeded) say('Seeded the demo catalogue (36 products).');
+      else if (seeded.origin !== url) {
+        say(
+          `The demo catalogue's pictures were seeded for ${seeded.origin}: start on that port to see them, or npm run reset to seed again.`,
+        );
+      }
+    }
     writeFileSync(join(dataDir, 'portal.json'), JSON.stringify({ pid: process.pid, dynamoEndpoint: dynamo.endpoint }));
     return {
-      url: `http://${displayHost}:${port}`,
+      url,
       accounts: demoAccounts,
       stop: async () => {
         for (const stop of stops) await stop().catch(() => undefined);
@@ -147,7 +172,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
 
 async function main(): Promise<void> {
   const port = Number(process.env.PORT ?? 3000);
-  const portal = await startPortal({ port, host: process.env.HOST });
+  const portal = await startPortal({ port, host: process.env.HOST, seedDemo: true });
   console.log(
     [
       '',

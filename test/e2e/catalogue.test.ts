@@ -366,6 +366,7 @@ describe('catalogue', () => {
   });
 
   it('descriptions with script payloads are imported and shown without anything running', async () => {
+    const HEADER_OF_XSS_FIXTURE = readFileSync(fixture('xss-payloads.csv'), 'utf8').split(/\r?\n/)[0]!.split(',');
     const { page } = admin;
     await page.goto(at('/admin/product_import'));
     const status = await importFile(page, fixture('xss-payloads.csv'));
@@ -385,9 +386,12 @@ describe('catalogue', () => {
     ]);
     expect(download.suggestedFilename()).toBe('xss-payloads-rejected-rows.csv');
     const saved = readFileSync((await download.path()) ?? '', 'utf8');
-    expect(saved.startsWith('\uFEFF"row","column","problem"')).toBe(true);
-    expect(saved).toContain('product_name');
-    expect(saved).toContain('brand');
+    // Each rejected row whole under the file's own header, then its line and what is wrong.
+    const [savedHeader] = saved.split('\r\n');
+    expect(savedHeader).toBe(
+      `\uFEFF${HEADER_OF_XSS_FIXTURE.map((name) => `"${name}"`).join(',')},"[portal] row","[portal] problem"`,
+    );
+    expect(saved).toContain("Rejected: [product_name] contains HTML markup ('<script>'); it must be plain text");
     await admin.screenshot('catalogue-admin-import-issues-desktop');
 
     // The admin's detail: the server's description plus raw payloads injected into the answer.

@@ -159,6 +159,47 @@ describe('upload and import', () => {
     });
   });
 
+  it('shows the admin what an update to an approved product changes: old and new value of each changed field', async () => {
+    const a = spu('changes');
+    const id = productIdFromSpuNo(a);
+    const img = (name: string) => `https://img.example.test/${a}/${name}.jpg`;
+    const row = (name: string, brand: string, msrp: string, dropship: string, images: string[], description: string) =>
+      `${name},${brand},${msrp},${dropship},${images.join(',')}${','.repeat(6 - images.length)},,"${description}",https://supplier.example.test/${a},${a}`;
+    await importCsv(
+      admin,
+      'v1.csv',
+      csv(row('Trail Mug', 'Brandly', '24.99', '12.95', [img('1'), img('2')], '<p>Old.</p>')),
+    );
+    const fresh = await call(getImportedProduct, { body: { id }, headers: auth(admin) });
+    expect(fresh.body.changes).toBeNull();
+    expect((await call(approve, { body: { id }, headers: auth(admin) })).status).toBe(200);
+    expect((await call(getImportedProduct, { body: { id }, headers: auth(admin) })).body.changes).toEqual([]);
+
+    await importCsv(
+      admin,
+      'v2.csv',
+      csv(row('Trail Mug Pro', 'Brandly', '29.99', '14.50', [img('1'), img('3')], '<p>New <b>and</b> better.</p>')),
+    );
+    const updated = await call(getImportedProduct, { body: { id }, headers: auth(admin) });
+    expect(updated.body).toMatchObject({ status: 'review', hasApprovedVersion: true });
+    expect(updated.body.changes).toEqual([
+      { field: 'product_name', before: 'Trail Mug', after: 'Trail Mug Pro' },
+      { field: 'msrp_us', before: '24.99', after: '29.99' },
+      { field: 'dropshipping_price_us', before: '12.95', after: '14.50' },
+      {
+        field: 'images',
+        before: [img('1'), img('2')],
+        after: [img('1'), img('3')],
+        added: [img('3')],
+        removed: [img('2')],
+      },
+      { field: 'html_description', before: '<p>Old.</p>', after: '<p>New <b>and</b> better.</p>' },
+    ]);
+    // Banned: members see nothing, so there is nothing to compare with.
+    expect((await call(ban, { body: { id }, headers: auth(admin) })).status).toBe(200);
+    expect((await call(getImportedProduct, { body: { id }, headers: auth(admin) })).body.changes).toBeNull();
+  });
+
   it('leaves a banned product banned when it is imported again, changed or not', async () => {
     const a = spu('banned');
     const id = productIdFromSpuNo(a);
@@ -212,8 +253,12 @@ describe('upload and import', () => {
     const download = await call(getRejected, { body: { id: jobId }, headers: auth(admin) });
     expect(download.body.fileName).toBe('mixed-rejected-rows.csv');
     const text = String(download.body.csv);
-    expect(text.split('\r\n')[0]).toBe('"row","column","problem"');
-    expect(text).toContain('"3","msrp_us"');
+    expect(text.split('\r\n')[0]).toBe(
+      `${CSV_COLUMNS.map((c) => `"${c}"`).join(',')},"[portal] row","[portal] problem"`,
+    );
+    expect(text).toMatch(
+      /,"3","Rejected: \[msrp_us\] 'abc' is not a price[^"]*\| \[dropshipping_price_us\] '12\.345' has more than two decimals/,
+    );
     for (const line of text.split('\r\n').slice(1)) {
       for (const cell of line.match(/"((?:[^"]|"")*)"/g) ?? []) expect(cell).not.toMatch(/^"[=+\-@\t\r]/);
     }

@@ -3,6 +3,7 @@ import type { ImportIssue } from '@portal/shared/api/products';
 import { keys, lists } from '@portal/shared/db/table';
 import { batchWriteAll, db, decodeCursor, encodeCursor, isConditionFailed, tableName } from './dynamo-client';
 import { blankRun } from '../imports/jobs';
+import type { RejectedRows, StoredReportRow } from '../imports/rejected-rows';
 import type { ImportJobRecord, ImportJobRepository } from '../imports/job-store';
 
 const JOB_FIELDS = [
@@ -43,6 +44,33 @@ function setClause(update: Record<string, unknown>) {
   });
   return { expression: `SET ${parts.join(', ')}`, names, values };
 }
+
+/**
+ * Rejected rows are stored under the job, one entry per row (the header is entry 0), each as
+ * JSON in one or more items `ROW#<entry>#<part>` of at most PART_CHARS characters: at most
+ * 300 KB of UTF-8, well inside DynamoDB's 400 KB item limit whatever the row holds (a rejected
+ * row can be up to 1 MiB, csv-records.ts).
+ */
+const PART_CHARS = 100_000;
+
+function parts(json: string): string[] {
+  const chunks: string[] = [];
+  let at = 0;
+  while (at < json.length) {
+    let end = Math.min(at + PART_CHARS, json.length);
+    // Never split a surrogate pair: each part must be valid UTF-16 on its own.
+    const last = json.charCodeAt(end - 1);
+    if (end < json.length && last >= 0xd800 && last <= 0xdbff) end -= 1;
+    chunks.push(json.slice(at, end));
+    at = end;
+  }
+  return chunks.length > 0 ? chunks : [''];
+}
+
+const rowKey = (jobId: string, entry: number, part: number) => ({
+  pk: keys.importJob(jobId).pk,
+  sk: `ROW#${String(entry).padStart(9, '0')}#${String(part).padStart(3, '0')}`,
+});
 
 export const dynamoImports: ImportJobRepository = {
   async create(job) {
@@ -157,6 +185,44 @@ export const dynamoImports: ImportJobRepository = {
         PutRequest: { Item: { ...keys.importIssue(id, index), entity: 'ImportIssue', ...issue } },
       })),
     );
+  },
+
+  async putRejectedRows(id, report) {
+    const entries = [
+      JSON.stringify({ header: report.header, truncated: report.truncated }),
+      ...report.rows.map((row) => JSON.stringify(row)),
+    ];
+    await batchWriteAll(
+      entries.flatMap((json, entry) =>
+        parts(json).map((data, part) => ({
+          PutRequest: { Item: { ...rowKey(id, entry, part), entity: 'ImportRow', data } },
+        })),
+      ),
+    );
+  },
+
+  async rejectedRows(id) {
+    const entries = new Map<string, string>();
+    let start: Record<string, unknown> | undefined;
+    do {
+      const result = await db().send(
+        new QueryCommand({
+          TableName: tableName(),
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :row)',
+          ExpressionAttributeValues: { ':pk': keys.importJob(id).pk, ':row': 'ROW#' },
+          ExclusiveStartKey: start,
+        }),
+      );
+      for (const item of result.Items ?? []) {
+        const entry = String(item.sk).split('#')[1] ?? '';
+        entries.set(entry, (entries.get(entry) ?? '') + String(item.data));
+      }
+      start = result.LastEvaluatedKey;
+    } while (start);
+    const [head, ...rows] = [...entries.values()];
+    if (head === undefined) return undefined;
+    const { header, truncated } = JSON.parse(head) as Pick<RejectedRows, 'header' | 'truncated'>;
+    return { header, truncated, rows: rows.map((json) => JSON.parse(json) as StoredReportRow) };
   },
 
   async issues(id, cursor, limit) {

@@ -11,7 +11,7 @@ import {
   type CsvProduct,
   type HeaderMapping,
 } from '@portal/shared/domain/csv-product';
-import { CsvReportBuilder, type CsvImportReport } from '@portal/shared/domain/csv-report';
+import { CsvReportBuilder, replacedRowWarning, type CsvImportReport } from '@portal/shared/domain/csv-report';
 import { CsvRecordReader, damaged, type CsvRecord } from './csv-records';
 import { sanitizeDescription } from './sanitize';
 import { Utf8LineTracker, type Utf8Failure } from './utf8-lines';
@@ -51,8 +51,22 @@ import { Utf8LineTracker, type Utf8Failure } from './utf8-lines';
 /** The file as bytes: a Node Readable without an encoding, or any (async) iterable of chunks. */
 export type CsvSource = Readable | AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
 
-/** A row's outcome carries its product without the content hash; what is stored is hashed when kept. */
-export type CsvEvent = { kind: 'header'; warnings: CsvIssue[] } | { kind: 'row'; outcome: CheckedRow };
+/**
+ * A row's outcome carries its product without the content hash; what is stored is hashed when
+ * kept. Both events also carry the cells as the parser split them (untrimmed, as in the file).
+ */
+export type CsvEvent =
+  | { kind: 'header'; warnings: CsvIssue[]; cells: readonly string[] }
+  | { kind: 'row'; outcome: CheckedRow; cells: readonly string[] };
+
+/** A data row that has errors or warnings, with its cells exactly as the file holds them. */
+export interface RowWithIssues {
+  row: number;
+  cells: readonly string[];
+  errors: readonly CsvIssue[];
+  /** Including the "last row wins" warning of a row that replaces an earlier one. */
+  warnings: readonly CsvIssue[];
+}
 
 /** A product ready to store: its html_description is sanitized. */
 export interface ImportRow {
@@ -80,6 +94,10 @@ export interface ValidateOptions extends Pick<ReadOptions, 'maxIssues'> {
    * stored products while the rest of the file is being read.
    */
   onKept?: (product: CheckedProduct, row: number) => void;
+  /** Called once with the header's cells as in the file. */
+  onHeader?: (cells: readonly string[]) => void;
+  /** Called, in file order, with every data row that has errors or warnings. */
+  onRowWithIssues?: (row: RowWithIssues) => void;
 }
 
 export interface ImportOptions extends Pick<ReadOptions, 'sanitize'> {
@@ -168,6 +186,7 @@ export async function validateCatalogueCsv(source: CsvSource, options: ValidateO
     source,
     builder,
     onKept ? (outcome) => outcome.product && onKept(outcome.product, outcome.row) : () => undefined,
+    options,
   );
   return { report: builder.build(), winners: builder.winners };
 }
@@ -230,11 +249,30 @@ async function readInto(
   source: CsvSource,
   builder: CsvReportBuilder,
   onKept: (outcome: CheckedRow) => void,
+  hooks: Pick<ValidateOptions, 'onHeader' | 'onRowWithIssues'> = {},
 ): Promise<void> {
   try {
     for await (const event of readCatalogueCsv(source)) {
-      if (event.kind === 'header') builder.addHeaderWarnings(event.warnings);
-      else if (builder.addRow(event.outcome).kept) onKept(event.outcome);
+      if (event.kind === 'header') {
+        builder.addHeaderWarnings(event.warnings);
+        hooks.onHeader?.(event.cells);
+        continue;
+      }
+      const { outcome } = event;
+      const decision = builder.addRow(outcome);
+      if (decision.kept) onKept(outcome);
+      if (!hooks.onRowWithIssues) continue;
+      const replaced =
+        decision.kept && decision.replacesRow !== null && outcome.product
+          ? [replacedRowWarning(outcome.row, outcome.product.spu_no, decision.replacesRow)]
+          : [];
+      if (outcome.errors.length + outcome.warnings.length + replaced.length === 0) continue;
+      hooks.onRowWithIssues({
+        row: outcome.row,
+        cells: event.cells,
+        errors: outcome.errors,
+        warnings: [...outcome.warnings, ...replaced],
+      });
     }
   } catch (error) {
     if (!(error instanceof CatalogueCsvFatalError)) throw error;
@@ -271,11 +309,15 @@ class RowInterpreter {
         const result = mapHeader(record.cells, record.line);
         if (!result.ok) throw new CatalogueCsvFatalError(result.fatal);
         this.header = result.mapping;
-        yield { kind: 'header', warnings: result.warnings };
+        yield { kind: 'header', warnings: result.warnings, cells: record.cells };
         continue;
       }
       this.dataRows += 1;
-      yield { kind: 'row', outcome: checkProductRow(record.cells, record.line, this.header, nodeSha256Hex) };
+      yield {
+        kind: 'row',
+        outcome: checkProductRow(record.cells, record.line, this.header, nodeSha256Hex),
+        cells: record.cells,
+      };
     }
   }
 

@@ -1,28 +1,30 @@
 import { apiHandler, importJobs } from '../composition';
 import { DomainError } from '../errors';
-import { toCsv } from '../imports/csv-export';
 import { IMPORT_NOT_FOUND } from '../imports/jobs';
+import { rejectedRowsCsv } from '../imports/rejected-rows';
 
-/** Pages of issues read per download: the stored report is capped (1 000 errors), so this ends. */
-const PAGE = 500;
-
-/** The rejected rows of an import as a CSV file: row, column and what is wrong, formula-safe. */
+/**
+ * The rows of an import that need fixing, as the file holds them (every supplier column, in the
+ * file's order), plus the row's line and what is wrong; rows imported with warnings come too,
+ * labelled as warnings. Formula-safe. The admin fixes the cells and uploads the file again.
+ */
 export const handler = apiHandler('getRejectedRowsCsv', async ({ body }) => {
   const job = await importJobs.get(body.id);
   if (!job) throw new DomainError('not-found', IMPORT_NOT_FOUND);
-  const rows: (string | number | null)[][] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await importJobs.issues(body.id, cursor, PAGE);
-    for (const issue of page.items) {
-      if (issue.severity === 'error') rows.push([issue.row, issue.column, issue.message]);
-    }
-    cursor = page.nextCursor ?? undefined;
-  } while (cursor);
+  const report = await importJobs.rejectedRows(body.id);
+  if (!report) {
+    throw new DomainError(
+      'not-found',
+      job.status === 'queued' || job.status === 'running'
+        ? 'The import has not checked the file yet; download the rows when it has finished.'
+        : 'This import kept no rows to download; upload the file again to get them.',
+    );
+  }
   const base = job.fileName.replace(/\.csv$/i, '');
+  const rejected = report.rows.some((row) => row.severity === 'error');
   return {
-    fileName: `${base}-rejected-rows.csv`,
-    csv: toCsv(['row', 'column', 'problem'], rows),
-    truncated: rows.length < job.rejected,
+    fileName: `${base}-${rejected ? 'rejected-rows' : 'rows-with-warnings'}.csv`,
+    csv: rejectedRowsCsv(report),
+    truncated: report.truncated,
   };
 });

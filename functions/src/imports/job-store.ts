@@ -1,4 +1,5 @@
 import type { ImportIssue, ImportJob } from '@portal/shared/api/products';
+import type { RejectedRows } from './rejected-rows';
 
 export interface ImportJobRecord extends ImportJob {
   bucket: string;
@@ -32,6 +33,10 @@ export interface ImportJobRepository {
   progress(id: string, attempt: number, update: Partial<ImportJobRecord>): Promise<void>;
   finish(id: string, attempt: number, update: Partial<ImportJobRecord>): Promise<void>;
   putIssues(id: string, issues: readonly ImportIssue[]): Promise<void>;
+  /** The rows with errors or warnings, as the file holds them (overwrites a previous run's). */
+  putRejectedRows(id: string, rows: RejectedRows): Promise<void>;
+  /** undefined for a job whose rows were not kept (imported before rows were kept, or not yet validated). */
+  rejectedRows(id: string): Promise<RejectedRows | undefined>;
   issues(
     id: string,
     cursor: string | undefined,

@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { importCatalogueCsv, validateCatalogueCsv, type ImportRow } from '../catalogue/parse-csv';
 import type { FileStore, ImportCounters, ImportJobRepository } from './job-store';
 import type { ProductRecord, ProductRepository, ProductState } from '../products/product-store';
+import { RejectedRowsCollector } from './rejected-rows';
 import { StatePrefetch } from './state-prefetch';
 import { decideUpsert, newProduct } from './upsert';
 
@@ -82,13 +83,16 @@ export async function runImport(deps: ImportDeps, source: ImportSource): Promise
   let done = 0;
   try {
     const prefetch = new StatePrefetch(deps.products);
+    const rejectedRows = new RejectedRowsCollector();
     const validation = await validateCatalogueCsv(await deps.files.read(source.bucket, source.key, source.eTag), {
       onKept: (product) => prefetch.add(product.id),
+      onHeader: rejectedRows.onHeader,
+      onRowWithIssues: rejectedRows.onRowWithIssues,
     });
     const { report } = validation;
     if (report.fatal) prefetch.stop();
     else prefetch.flush();
-    await deps.jobs.putIssues(id, issuesOf(report));
+    await Promise.all([deps.jobs.putIssues(id, issuesOf(report)), deps.jobs.putRejectedRows(id, rejectedRows.build())]);
     Object.assign(counters, { rowsRead: report.rowsRead, rejected: report.rejected, warnings: report.warningCount });
     if (report.fatal) {
       await deps.jobs.finish(id, attempt, {

@@ -1,4 +1,10 @@
-import type { ImportedProduct, ImportedProductCard, ProductCard, ProductDetail } from '@portal/shared/api/products';
+import type {
+  ImportedProduct,
+  ImportedProductCard,
+  ProductCard,
+  ProductChange,
+  ProductDetail,
+} from '@portal/shared/api/products';
 import { formatCents, youMakeCents } from '@portal/shared/domain/money';
 import type { ProductContent, ProductRecord } from './product-store';
 
@@ -46,5 +52,41 @@ export function toImportedCard(product: ProductRecord): ImportedProductCard {
 }
 
 export function toImported(product: ProductRecord): ImportedProduct {
-  return { ...toDetail(product.id, product.current), ...reviewFacts(product), url: product.current.url };
+  const facts = reviewFacts(product);
+  return {
+    ...toDetail(product.id, product.current),
+    ...facts,
+    url: product.current.url,
+    changes: facts.hasApprovedVersion && product.approved ? changesBetween(product.approved, product.current) : null,
+  };
+}
+
+/** How `after` differs from `before`, field by field, as the admin review shows it. */
+export function changesBetween(before: ProductContent, after: ProductContent): ProductChange[] {
+  const changes: ProductChange[] = [];
+  const text = (field: Exclude<ProductChange['field'], 'images'>, old: string, now: string) => {
+    if (old !== now) changes.push({ field, before: old, after: now });
+  };
+  text('product_name', before.product_name, after.product_name);
+  text('brand', before.brand, after.brand);
+  text('msrp_us', formatCents(before.msrp_us_cents), formatCents(after.msrp_us_cents));
+  text(
+    'dropshipping_price_us',
+    formatCents(before.dropshipping_price_us_cents),
+    formatCents(after.dropshipping_price_us_cents),
+  );
+  const oldImages = [...before.product_images, ...before.additional_product_images];
+  const newImages = [...after.product_images, ...after.additional_product_images];
+  if (oldImages.join('\n') !== newImages.join('\n')) {
+    changes.push({
+      field: 'images',
+      before: oldImages,
+      after: newImages,
+      added: newImages.filter((image) => !oldImages.includes(image)),
+      removed: oldImages.filter((image) => !newImages.includes(image)),
+    });
+  }
+  text('html_description', before.html_description, after.html_description);
+  text('url', before.url, after.url);
+  return changes;
 }

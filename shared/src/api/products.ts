@@ -50,8 +50,36 @@ const ReviewFacts = {
 export const ImportedProductCard = ProductCard.extend(ReviewFacts);
 export type ImportedProductCard = z.infer<typeof ImportedProductCard>;
 
+/** A field whose imported value differs from the approved one members see: the old and the new value. */
+export const ProductChange = z.discriminatedUnion('field', [
+  z.object({
+    field: z.enum(['product_name', 'brand', 'msrp_us', 'dropshipping_price_us', 'html_description', 'url']),
+    /** Prices as dollars with two decimals; descriptions sanitized HTML. */
+    before: z.string(),
+    after: z.string(),
+  }),
+  z.object({
+    field: z.literal('images'),
+    before: z.array(z.string()),
+    after: z.array(z.string()),
+    /** In `after` but not in `before`, and the other way round, in slide order. */
+    added: z.array(z.string()),
+    removed: z.array(z.string()),
+  }),
+]);
+export type ProductChange = z.infer<typeof ProductChange>;
+
 /** What an admin reviews: the imported values, and whether members currently see an older approved version. */
-export const ImportedProduct = ProductDetail.extend({ ...ReviewFacts, url: z.string() });
+export const ImportedProduct = ProductDetail.extend({
+  ...ReviewFacts,
+  url: z.string(),
+  /**
+   * null when members see no approved version (a new product, or a banned one); otherwise how
+   * the imported values differ from the approved ones: name, brand, prices, images, description,
+   * supplier page (empty when they are the same).
+   */
+  changes: z.array(ProductChange).nullable(),
+});
 export type ImportedProduct = z.infer<typeof ImportedProduct>;
 
 export const ProductPage = z.object({ items: z.array(ProductCard), nextCursor: z.string().nullable() });

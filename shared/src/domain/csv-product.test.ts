@@ -13,6 +13,7 @@ import {
   validateProductRow,
   checkProductRow,
   withContentHash,
+  withoutFormulaGuard,
   type CsvColumn,
   type CsvProductContent,
   type HeaderMapping,
@@ -141,6 +142,29 @@ describe('validateProductRow', () => {
   it('normalizes text: white space runs, control characters, NFC', () => {
     const result = validate({ product_name: '  Cafe\u0301\tCup\u0000 \n Set ', brand: '', spu_no: ' SPU-1 ' });
     expect(result.product).toMatchObject({ product_name: 'Café Cup Set', brand: '', spu_no: 'SPU-1' });
+  });
+
+  it('reads a value without the apostrophe a formula-safe export put before = + - @', () => {
+    expect(validate({ msrp_us: "'-5" }).errors.map(formatIssue)).toEqual([
+      "Row 2, column msrp_us: '-5' is negative; a price must be greater than zero",
+    ]);
+    expect(validate({ brand: "'=Acme", product_name: " '+1 Socks", spu_no: "'@SPU-1" }).product).toMatchObject({
+      brand: '=Acme',
+      product_name: '+1 Socks',
+      spu_no: '@SPU-1',
+    });
+    // Only before what a spreadsheet runs as a formula; any other apostrophe is the supplier's.
+    expect(validate({ product_name: "'90s Socks" }).product).toMatchObject({ product_name: "'90s Socks" });
+    expect(withoutFormulaGuard("''=x")).toBe("''=x");
+    expect(withoutFormulaGuard("'\tx")).toBe('\tx');
+  });
+
+  it("ignores the rejected-rows download's own columns with a warning that says so", () => {
+    const result = mapHeader([...CSV_COLUMNS, '[portal] row', ' [Portal] Problem ']);
+    expect(result.ok && result.warnings.map((warning) => [warning.column, warning.message])).toEqual([
+      ['[portal] row', "added by the portal's rejected-rows download; its values were ignored"],
+      ['[Portal] Problem', "added by the portal's rejected-rows download; its values were ignored"],
+    ]);
   });
 
   it('reports every problem of a row, each with its column', () => {

@@ -35,6 +35,16 @@ export const CSV_COLUMNS = [
 ] as const;
 export type CsvColumn = (typeof CSV_COLUMNS)[number];
 
+/**
+ * The two columns the portal's rejected-rows download adds after the supplier's own columns:
+ * the file line the row came from and what is wrong with it. Their names (brackets and a space)
+ * are nothing a supplier export uses; the import ignores them, with a warning that says where
+ * they came from, so the fixed download can be uploaded as it is.
+ */
+export const REPORT_ROW_COLUMN = '[portal] row';
+export const REPORT_PROBLEM_COLUMN = '[portal] problem';
+export const REPORT_COLUMNS: readonly string[] = [REPORT_ROW_COLUMN, REPORT_PROBLEM_COLUMN];
+
 /** A file without one of these columns is rejected as a whole. The others may be absent. */
 export const REQUIRED_COLUMNS = [
   'product_name',
@@ -191,9 +201,9 @@ function isCsvColumn(name: string): name is CsvColumn {
   return KNOWN_COLUMNS.has(name);
 }
 
-/** Header names match case-insensitively, ignoring surrounding spaces (and a byte-order mark). */
+/** Header names match case-insensitively, ignoring surrounding spaces (and a byte-order mark) and a formula guard. */
 export function normalizeHeaderName(name: string): string {
-  return name.trim().toLowerCase();
+  return withoutFormulaGuard(name).trim().toLowerCase();
 }
 
 /**
@@ -214,7 +224,9 @@ export function mapHeader(cells: readonly string[], line = 1): HeaderResult {
       warnings.push({
         row: line,
         column: cell.trim(),
-        message: 'not a column the import uses; its values were ignored',
+        message: REPORT_COLUMNS.includes(name)
+          ? "added by the portal's rejected-rows download; its values were ignored"
+          : 'not a column the import uses; its values were ignored',
       });
       return;
     }
@@ -329,7 +341,7 @@ export function checkProductRow(
   }
   const value = (column: CsvColumn): string => {
     const position = header.positions.get(column);
-    return position === undefined ? '' : (cells[position] ?? '');
+    return position === undefined ? '' : withoutFormulaGuard(cells[position] ?? '');
   };
   const content = readContent(value, issues);
   if (!content || issues.errors.length > 0) {
@@ -347,6 +359,20 @@ export function checkProductRow(
 /** The checked product with its content hash: what is stored. */
 export function withContentHash(product: CheckedProduct, hash: HashHex = sha256Hex): CsvProduct {
   return { ...product, content_hash: contentHashOf(product, hash) };
+}
+
+/** An apostrophe followed by what a spreadsheet would run as a formula: = + - @ tab or carriage return. */
+const FORMULA_GUARD = /^(\s*)'(?=[=+\-@\t\r])/;
+
+/**
+ * The value without the apostrophe a formula-safe export puts before = + - @ (OWASP's advice,
+ * and what the rejected-rows download does): "'-5" is read as "-5" (and rejected as negative
+ * again, with the value shown as the supplier wrote it), "'=HYPERLINK(…)" as "=HYPERLINK(…)".
+ * Only that one apostrophe goes; no supplier value has a reason to start with it, and an
+ * apostrophe before anything else ("'90s Style") is kept.
+ */
+export function withoutFormulaGuard(value: string): string {
+  return value.replace(FORMULA_GUARD, '$1');
 }
 
 function columnCountMessage(values: number, columns: number): string {

@@ -37,6 +37,15 @@ export type CsvImportReport = z.infer<typeof CsvImportReportSchema>;
 /** What became of a row: kept for import (possibly replacing an earlier row) or rejected. */
 export type RowDecision = { kept: true; replacesRow: number | null } | { kept: false };
 
+/** The warning on a valid row whose spu_no an earlier valid row also had. */
+export function replacedRowWarning(row: number, spuNo: string, earlierRow: number): CsvIssue {
+  return {
+    row,
+    column: 'spu_no',
+    message: `${quoteValue(spuNo)} also appears on row ${earlierRow}; this row replaces it (the last row wins)`,
+  };
+}
+
 export class CsvReportBuilder {
   private fatal: CsvFatal | null = null;
   private rowsRead = 0;
@@ -74,11 +83,7 @@ export class CsvReportBuilder {
     const earlier = this.latestRow.get(spuNo) ?? null;
     if (earlier !== null) {
       this.replaced += 1;
-      this.warn({
-        row: outcome.row,
-        column: 'spu_no',
-        message: `${quoteValue(spuNo)} also appears on row ${earlier}; this row replaces it (the last row wins)`,
-      });
+      this.warn(replacedRowWarning(outcome.row, spuNo, earlier));
     }
     this.latestRow.set(spuNo, outcome.row);
     return { kept: true, replacesRow: earlier };

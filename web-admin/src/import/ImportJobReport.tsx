@@ -153,7 +153,10 @@ function JobCounts({ job }: { job: ImportJob }) {
 
 type KeyedIssue = ImportIssue & { id: string };
 
-/** The rejected rows and warnings of a finished import, 100 at a time, and the rejected rows as a file. */
+/**
+ * The rejected rows and warnings of a finished import, 100 at a time, and those rows as a file
+ * (each whole, as uploaded, to fix and upload again); offered for warnings alone too.
+ */
 function IssuesList({ job }: { job: ImportJob }) {
   const { call } = useAuth();
   const fetchPage = useCallback<FetchPage<KeyedIssue>>(
@@ -174,7 +177,7 @@ function IssuesList({ job }: { job: ImportJob }) {
         <h3 className="issues__title" id="import-issues-title">
           Rejected rows and warnings
         </h3>
-        {job.rejected > 0 ? <DownloadRejectedRows job={job} /> : null}
+        {job.rejected > 0 || job.warnings > 0 ? <DownloadRejectedRows job={job} /> : null}
       </div>
       {pages.phase === 'loading' ? <Loading label="Loading the issues…" block={false} /> : null}
       {pages.phase === 'error' ? (
@@ -245,9 +248,11 @@ function DownloadRejectedRows({ job }: { job: ImportJob }) {
       const file = await call('getRejectedRowsCsv', { id: job.id });
       saveTextFile(file.fileName, file.csv);
       setNote(
-        file.truncated
-          ? `Saved ${file.fileName}. It lists the first rejected rows only: the report keeps at most 1,000 errors.`
-          : `Saved ${file.fileName}.`,
+        `Saved ${file.fileName}.` +
+          (file.truncated
+            ? ' It holds the first rows only: the download keeps at most 1,000 rejected rows and 1,000 rows with warnings.'
+            : '') +
+          ' Fix the cells and upload the file as it is: its last two columns, the row and the problem, are ignored.',
       );
     } catch (caught) {
       setError(toApiError(caught).message);
@@ -260,7 +265,7 @@ function DownloadRejectedRows({ job }: { job: ImportJob }) {
     <div className="issues__download">
       <button type="button" className="button button--secondary button--small" onClick={download} disabled={busy}>
         <DownloadIcon className="button__icon" />
-        {busy ? 'Preparing…' : 'Download rejected rows'}
+        {busy ? 'Preparing…' : job.rejected > 0 ? 'Download rejected rows' : 'Download rows with warnings'}
       </button>
       {note ? (
         <p className="notice" role="status">

@@ -113,3 +113,55 @@ describe('Product Import detail', () => {
     expect(screen.getByRole('heading', { level: 1, name: 'Imported product' })).toBeTruthy();
   });
 });
+
+describe('Product Import detail: an update to an approved product', () => {
+  it('shows what changed: old and new prices and name, added and removed images, both descriptions sanitized', async () => {
+    const api = adminApi({
+      getImportedProduct: () => ({
+        body: importedProduct({
+          id: 'p-1',
+          hasApprovedVersion: true,
+          changes: [
+            { field: 'product_name', before: 'Socks', after: 'Merino Wool Crew Socks (3 Pack)' },
+            { field: 'msrp_us', before: '19.99', after: '24.99' },
+            { field: 'dropshipping_price_us', before: '9.95', after: '12.95' },
+            {
+              field: 'images',
+              before: ['https://img.example.test/a.jpg', 'https://img.example.test/b.jpg'],
+              after: ['https://img.example.test/a.jpg', 'https://img.example.test/c.jpg'],
+              added: ['https://img.example.test/c.jpg'],
+              removed: ['https://img.example.test/b.jpg'],
+            },
+            {
+              field: 'html_description',
+              before: '<p>Old <img src=x onerror="alert(1)"></p>',
+              after: '<p>New <strong>warmer</strong></p>',
+            },
+          ],
+        }),
+      }),
+    });
+    renderDetail(api);
+    const block = await screen.findByRole('region', { name: 'What changed' });
+    const text = (field: string) => within(block).getByTestId(`change-${field}`).textContent;
+    expect(text('product_name')).toBe('NameApproved: Socks→Imported: Merino Wool Crew Socks (3 Pack)');
+    expect(text('msrp_us')).toBe('MSRPApproved: $19.99→Imported: $24.99');
+    expect(text('dropshipping_price_us')).toBe('Sell priceApproved: $9.95→Imported: $12.95');
+    expect(text('images')).toMatch(/^Images1 added, 1 removed \(2 before, 2 now\)\./);
+    const added = within(block).getByRole('list', { name: 'Added images' });
+    expect(within(added).getByRole('img').getAttribute('src')).toBe('https://img.example.test/c.jpg');
+    const removed = within(block).getByRole('list', { name: 'Removed images' });
+    expect(within(removed).getByRole('img').getAttribute('src')).toBe('https://img.example.test/b.jpg');
+    const description = within(block).getByTestId('change-html_description');
+    expect(description.textContent).toBe('DescriptionApprovedOld ImportedNew warmer');
+    expect(description.innerHTML).not.toMatch(/onerror|alert/);
+    expect(within(description).getByText('warmer').tagName).toBe('STRONG');
+    expect(within(block).queryByTestId('change-brand')).toBeNull();
+  });
+
+  it('shows no block for a new product', async () => {
+    renderDetail(adminApi());
+    await screen.findByRole('heading', { level: 1, name: 'Merino Wool Crew Socks (3 Pack)' });
+    expect(screen.queryByTestId('what-changed')).toBeNull();
+  });
+});

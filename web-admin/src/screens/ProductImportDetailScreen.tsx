@@ -1,10 +1,11 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
-import type { ImportedProduct } from '@portal/shared/api/products';
+import type { ImportedProduct, ProductChange } from '@portal/shared/api/products';
 import { toApiError, useAuth } from '@portal/shared/ui/AuthProvider';
 import { ErrorBanner } from '@portal/shared/ui/ErrorBanner';
 import { BanIcon, CheckIcon, ExternalLinkIcon } from '@portal/shared/ui/icons';
 import { DetailFrame, ProductDetailView } from '@portal/shared/ui/ProductDetailView';
+import { SafeHtml } from '@portal/shared/ui/SafeHtml';
 import { ProductLoadStatus, useProductById } from '@portal/shared/ui/useProductById';
 import type { ImportScreenState } from './ProductImportScreen';
 
@@ -59,6 +60,7 @@ export function ProductImportDetailScreen() {
         }
         after={
           <>
+            {product.changes && product.changes.length > 0 ? <WhatChanged changes={product.changes} /> : null}
             <SupplierFacts product={product} />
             <Moderation product={product} />
           </>
@@ -71,6 +73,114 @@ export function ProductImportDetailScreen() {
     <DetailFrame backTo={BACK} title={ready ? undefined : 'Imported product'}>
       {content}
     </DetailFrame>
+  );
+}
+
+const CHANGE_LABEL: Record<ProductChange['field'], string> = {
+  product_name: 'Name',
+  brand: 'Brand',
+  msrp_us: 'MSRP',
+  dropshipping_price_us: 'Sell price',
+  images: 'Images',
+  html_description: 'Description',
+  url: 'Supplier page',
+};
+
+/** The approved value members see now, and the imported one that approving would show them. */
+function WhatChanged({ changes }: { changes: readonly ProductChange[] }) {
+  const titleId = useId();
+  return (
+    <section className="changes" aria-labelledby={titleId} data-testid="what-changed">
+      <h2 className="product-detail__section-title" id={titleId}>
+        What changed
+      </h2>
+      <p className="changes__intro">Members see the approved values until you decide.</p>
+      <dl className="changes__list">
+        {changes.map((change) => (
+          <div className="changes__item" key={change.field} data-testid={`change-${change.field}`}>
+            <dt>{CHANGE_LABEL[change.field]}</dt>
+            <dd>
+              <ChangeValues change={change} />
+            </dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}
+
+function ChangeValues({ change }: { change: ProductChange }) {
+  if (change.field === 'images') {
+    const moved = change.added.length === 0 && change.removed.length === 0;
+    return (
+      <>
+        <p className="changes__summary">
+          {moved
+            ? 'The same images, in a new order.'
+            : [
+                change.added.length ? `${change.added.length} added` : null,
+                change.removed.length ? `${change.removed.length} removed` : null,
+              ]
+                .filter(Boolean)
+                .join(', ') + ` (${change.before.length} before, ${change.after.length} now).`}
+        </p>
+        <ImageList label="Added" images={change.added} tone="after" />
+        <ImageList label="Removed" images={change.removed} tone="before" />
+      </>
+    );
+  }
+  if (change.field === 'html_description') {
+    return (
+      <div className="changes__descriptions">
+        <div className="changes__version changes__version--before">
+          <p className="changes__version-label">Approved</p>
+          <SafeHtml html={change.before} emptyText="No description." />
+        </div>
+        <div className="changes__version changes__version--after">
+          <p className="changes__version-label">Imported</p>
+          <SafeHtml html={change.after} emptyText="No description." />
+        </div>
+      </div>
+    );
+  }
+  const shown = (value: string) =>
+    value === ''
+      ? '(none)'
+      : change.field === 'msrp_us' || change.field === 'dropshipping_price_us'
+        ? `$${value}`
+        : value;
+  return (
+    <p className="changes__values">
+      <span className="changes__before">
+        <span className="visually-hidden">Approved: </span>
+        <del>{shown(change.before)}</del>
+      </span>
+      <span className="changes__arrow" aria-hidden="true">
+        →
+      </span>
+      <span className="changes__after">
+        <span className="visually-hidden">Imported: </span>
+        <ins>{shown(change.after)}</ins>
+      </span>
+    </p>
+  );
+}
+
+function ImageList({ label, images, tone }: { label: string; images: readonly string[]; tone: 'before' | 'after' }) {
+  if (images.length === 0) return null;
+  return (
+    <div className={`changes__images changes__images--${tone}`}>
+      <p className="changes__version-label">{label}</p>
+      <ul aria-label={`${label} images`}>
+        {images.map((image, index) => (
+          <li key={image}>
+            <a href={image} target="_blank" rel="noopener noreferrer">
+              <img src={image} alt={`${label} image ${index + 1}`} loading="lazy" />
+            </a>
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
 

@@ -298,7 +298,7 @@ describe('Product Import: upload', () => {
     ]);
 
     await user.click(screen.getByRole('button', { name: 'Download rejected rows' }));
-    await screen.findByText('Saved xss-payloads-rejected-rows.csv.');
+    await screen.findByText(/^Saved xss-payloads-rejected-rows\.csv\. Fix the cells and upload the file as it is/);
     expect(clicked).toEqual([{ href: 'blob:rejected', download: 'xss-payloads-rejected-rows.csv' }]);
     const blob = (createObjectURL.mock.calls[0] as unknown as [Blob])[0];
     expect(blob.type).toBe('text/csv;charset=utf-8');
@@ -306,6 +306,35 @@ describe('Product Import: upload', () => {
     const bytes = new Uint8Array(await blob.arrayBuffer());
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     expect(new TextDecoder().decode(bytes)).toBe('row,column,problem\r\n2,product_name,bad\r\n');
+  });
+
+  it('offers the rows of an import with warnings only, and says when the download is truncated', async () => {
+    const user = userEvent.setup();
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:warn'), revokeObjectURL: vi.fn() }));
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    const api = adminApi({
+      getImportJob: jobSequence({
+        id: 'job-5',
+        fileName: 'warn.csv',
+        status: 'completed',
+        rowsRead: 3,
+        created: 3,
+        warnings: 2,
+      }),
+      getImportIssues: () => ({
+        body: {
+          items: [{ row: 3, column: 'product_images_1', message: 'no image', severity: 'warning' }],
+          nextCursor: null,
+        },
+      }),
+      getRejectedRowsCsv: () => ({ body: { fileName: 'warn-rows-with-warnings.csv', csv: 'a\r\n', truncated: true } }),
+    });
+    renderImport(api, '/admin/product_import?job=job-5');
+    const button = await screen.findByRole('button', { name: 'Download rows with warnings' });
+    expect(screen.queryByRole('button', { name: 'Download rejected rows' })).toBeNull();
+    await user.click(button);
+    await screen.findByText(/^Saved warn-rows-with-warnings\.csv\. It holds the first rows only/);
+    expect(api.callsTo('getRejectedRowsCsv').map((call) => call.body)).toEqual([{ id: 'job-5' }]);
   });
 
   it('shows why a whole file was refused', async () => {
