@@ -27,7 +27,7 @@ describe('member app', () => {
   it('shows the product list with an honest empty state at /', async () => {
     renderMember(member({ isAccountCreated: 1, isPayoutMethodAdded: 1 }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Product List' })).toBeTruthy();
-    expect(screen.getByText('No products are available yet.')).toBeTruthy();
+    expect(await screen.findByText('No products are available yet.')).toBeTruthy();
     expect(screen.getByTestId('topbar-title').textContent).toBe('Member');
     expect(screen.getByRole('banner')).toBeTruthy();
     expect(screen.getByRole('main')).toBeTruthy();
