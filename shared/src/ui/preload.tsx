@@ -11,28 +11,32 @@ export type PreloadableComponent<P extends object> = ComponentType<P> & {
 
 /**
  * Like React.lazy, with `preload()`. Once the chunk is loaded the screen renders at once, without
- * suspending even for a moment (React.lazy suspends on its first render however early the import
- * was started, which shows the Suspense fallback for a frame). Render it inside <Suspense>.
+ * suspending even for a moment: the promise carries its result the way React's `use` reads it
+ * (`status`, `value`), whereas React.lazy suspends on its first render however early the import
+ * was started, which shows the Suspense fallback for a frame. Render it inside <Suspense>.
  */
 export function lazyWithPreload<P extends object>(load: () => Promise<ComponentType<P>>): PreloadableComponent<P> {
-  let loaded: ComponentType<P> | null = null;
   let loading: Promise<ComponentType<P>> | null = null;
   const preload = () => {
-    loading ??= load().then(
-      (component) => {
-        loaded = component;
-        return component;
-      },
-      (error: unknown) => {
-        loading = null;
-        throw error;
-      },
-    );
+    if (!loading) {
+      const tracked: Promise<ComponentType<P>> = load().then(
+        (component) => {
+          Object.assign(tracked, { status: 'fulfilled', value: component });
+          return component;
+        },
+        (error: unknown) => {
+          // The next render (an error boundary's retry, a later visit) tries the import again.
+          loading = null;
+          throw error;
+        },
+      );
+      loading = tracked;
+    }
     return loading;
   };
   function Preloadable(props: P) {
     // The same component every time: the module's export, loaded once.
-    const Component = loaded ?? use(preload());
+    const Component = use(preload());
     // eslint-disable-next-line react-hooks/static-components -- not created here, only looked up
     return <Component {...props} />;
   }
