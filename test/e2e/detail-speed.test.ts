@@ -120,7 +120,8 @@ async function armStopwatch(page: Page, what: Shown, expected: { name?: string; 
               watch.descriptionAtFirstPaint = document.querySelector('.rich-text') !== null;
             }
             if (watch.shownAfterMs >= 0 && document.querySelector('.rich-text')) watch.descriptionAfterMs = since;
-            if (what === 'list' || watch.descriptionAfterMs >= 0 || since > 30_000) return;
+            if (watch.shownAfterMs >= 0 && (what === 'list' || watch.descriptionAfterMs >= 0)) return;
+            if (since > 30_000) return;
             requestAnimationFrame(frame);
           };
           requestAnimationFrame(frame);
