@@ -133,12 +133,20 @@ function PendingCarousel({ image, name }: { image: string | undefined; name: str
   );
 }
 
-/** Text on its way: grey lines of a paragraph's shape, and the words for assistive technology. */
-export function PendingText({ label, lines = 4 }: { label: string; lines?: number }) {
+/**
+ * Text on its way: grey lines of a paragraph's shape (or, `inline`, one line the height of the
+ * text it stands for, so a list of facts keeps its rows), and the words for assistive technology.
+ */
+export function PendingText({ label, lines = 4, inline = false }: { label: string; lines?: number; inline?: boolean }) {
   return (
-    <div className="pending-text" role="status" aria-live="polite" data-testid="pending-text">
+    <div
+      className={inline ? 'pending-text pending-text--inline' : 'pending-text'}
+      role="status"
+      aria-live="polite"
+      data-testid="pending-text"
+    >
       <span className="visually-hidden">{label}</span>
-      {Array.from({ length: lines }, (_, index) => (
+      {Array.from({ length: inline ? 1 : lines }, (_, index) => (
         <span key={index} className="skeleton skeleton--line" aria-hidden="true" />
       ))}
     </div>

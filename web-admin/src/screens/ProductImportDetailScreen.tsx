@@ -79,7 +79,7 @@ function SupplierFacts({ product, pending }: { product: ImportedProduct; pending
       <dt>Supplier page</dt>
       <dd>
         {pending ? (
-          <PendingText label="Loading the supplier’s page…" lines={1} />
+          <PendingText label="Loading the supplier’s page…" inline />
         ) : product.url ? (
           <a href={product.url} target="_blank" rel="noopener noreferrer">
             Open on the supplier’s site
@@ -93,7 +93,7 @@ function SupplierFacts({ product, pending }: { product: ImportedProduct; pending
       <dt>SPU number</dt>
       <dd data-testid="spu-no">{product.spu_no}</dd>
       <dt>Images</dt>
-      <dd>{pending ? <PendingText label="Loading the images…" lines={1} /> : product.images.length}</dd>
+      <dd>{pending ? <PendingText label="Loading the images…" inline /> : product.images.length}</dd>
       <dt>Last imported</dt>
       <dd>{formatWhen(product.updatedAt)}</dd>
     </dl>
