@@ -1,5 +1,5 @@
 import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 import type { CursorPage } from '../query/catalogue';
 import { toApiError } from './authStore';
 import { ErrorBanner } from './ErrorBanner';
@@ -79,14 +79,11 @@ export function useCursorPages<T extends { id: string }>(query: PagesQuery<T>, r
   else if (isFetching) phase = 'refreshing';
   else phase = 'ready';
 
-  const busy = isFetching;
-  const loadMore = useMemo(
-    () => () => {
-      if (hasNextPage && !busy) void fetchNextPage();
-    },
-    [hasNextPage, busy, fetchNextPage],
-  );
-  const reloadPages = useMemo(() => reload ?? (() => void refetch()), [reload, refetch]);
+  // One request at a time: no next page while the list is being read again, nor twice at once.
+  const loadMore = useCallback(() => {
+    if (hasNextPage && !isFetching) void fetchNextPage();
+  }, [hasNextPage, isFetching, fetchNextPage]);
+  const refetchPages = useCallback(() => void refetch(), [refetch]);
 
   return {
     items,
@@ -94,7 +91,7 @@ export function useCursorPages<T extends { id: string }>(query: PagesQuery<T>, r
     error: error && (phase === 'error' || phase === 'more-error') ? toApiError(error).message : null,
     hasMore: hasNextPage,
     loadMore,
-    reload: reloadPages,
+    reload: reload ?? refetchPages,
   };
 }
 
