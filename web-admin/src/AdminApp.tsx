@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { Route, Routes } from 'react-router-dom';
 import { AppShell, type MenuItem } from '@portal/shared/ui/AppShell';
 import type { AuthView } from '@portal/shared/ui/AuthProvider';
@@ -6,14 +6,10 @@ import { BoxIcon, ReceiptIcon, UploadIcon, WalletIcon } from '@portal/shared/ui/
 import { Loading } from '@portal/shared/ui/Loading';
 import { NotFoundScreen } from '@portal/shared/ui/NotFoundScreen';
 import { AdminHomeScreen } from './screens/AdminHomeScreen';
+import { LazyProductImportDetailScreen } from './screens/lazyScreens';
 import { OrdersScreen } from './screens/OrdersScreen';
 import { PayoutsScreen } from './screens/PayoutsScreen';
 import { ProductImportScreen } from './screens/ProductImportScreen';
-
-/** The detail screen (carousel, sanitizer) loads when first opened. */
-const ProductImportDetailScreen = lazy(() =>
-  import('./screens/ProductImportDetailScreen').then((module) => ({ default: module.ProductImportDetailScreen })),
-);
 
 /** The admin-mode menu; routes are relative to the app's base, /admin. */
 export function adminMenu(auth: AuthView): MenuItem[] {
@@ -36,7 +32,7 @@ export function AdminApp() {
           path="product_import_detail"
           element={
             <Suspense fallback={<Loading label="Loading the product…" />}>
-              <ProductImportDetailScreen />
+              <LazyProductImportDetailScreen />
             </Suspense>
           }
         />

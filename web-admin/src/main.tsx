@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { AuthProvider } from '@portal/shared/ui/AuthProvider';
+import { QueryProvider } from '@portal/shared/ui/QueryProvider';
 import '@portal/shared/ui/styles.css';
 import { AdminApp } from './AdminApp';
 
@@ -12,7 +13,9 @@ createRoot(container).render(
   <StrictMode>
     <BrowserRouter basename="/admin">
       <AuthProvider>
-        <AdminApp />
+        <QueryProvider>
+          <AdminApp />
+        </QueryProvider>
       </AuthProvider>
     </BrowserRouter>
   </StrictMode>,

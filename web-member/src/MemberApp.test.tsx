@@ -1,7 +1,17 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
-import { authAnswer, fakeApi, renderWithAuth, unauthorized, Where, type FakeApi } from '@portal/shared/ui/testing';
+import { productCard } from '@portal/shared/ui/catalogueTesting';
+import {
+  authAnswer,
+  deferred,
+  fakeApi,
+  renderWithAuth,
+  unauthorized,
+  Where,
+  type FakeApi,
+  type FakeReply,
+} from '@portal/shared/ui/testing';
 import { MemberApp } from './MemberApp';
 
 afterEach(cleanup);
@@ -27,7 +37,7 @@ describe('member app', () => {
   it('shows the product list with an honest empty state at /', async () => {
     renderMember(member({ isAccountCreated: 1, isPayoutMethodAdded: 1 }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Product List' })).toBeTruthy();
-    expect(screen.getByText('No products are available yet.')).toBeTruthy();
+    expect(await screen.findByText('No products are available yet.')).toBeTruthy();
     expect(screen.getByTestId('topbar-title').textContent).toBe('Member');
     expect(screen.getByRole('banner')).toBeTruthy();
     expect(screen.getByRole('main')).toBeTruthy();
@@ -106,4 +116,47 @@ describe('member app', () => {
     expect(await screen.findByRole('heading', { name: 'Product List' })).toBeTruthy();
     expect(screen.getByTestId('where').textContent).toBe('/');
   });
+
+  it('logging out forgets the cached products: the next account never sees them', async () => {
+    const user = userEvent.setup();
+    let session: 'ann' | 'bo' | null = 'ann';
+    const bosList = deferred<FakeReply>();
+    const api = fakeApi({
+      checkAuth: () => {
+        if (session === 'ann') return { body: authAnswer({ isAccountCreated: 1, isPayoutMethodAdded: 1 }) };
+        if (session === 'bo') return { body: authAnswer(BO, 'access-bo') };
+        return unauthorized;
+      },
+      logout: () => {
+        session = null;
+        return { body: { ok: true } };
+      },
+      login: () => {
+        session = 'bo';
+        return { body: authAnswer(BO, 'access-bo') };
+      },
+      getApprovedProducts: ({ authorization }) =>
+        authorization === 'Bearer access-bo'
+          ? bosList.promise
+          : { body: { items: [productCard({ product_name: 'Ann’s Socks' })], nextCursor: null } },
+    });
+    renderMember(api);
+    expect(await screen.findByText('Ann’s Socks')).toBeTruthy();
+
+    await user.click(screen.getByRole('button', { name: 'Open menu' }));
+    await user.click(screen.getByRole('button', { name: 'Log out' }));
+    await user.type(await screen.findByLabelText('Email'), 'bo@example.com');
+    await user.type(screen.getByLabelText('Password'), 'secret-password');
+    await user.click(screen.getByRole('button', { name: 'Log in' }));
+
+    // Bo's list is still on its way: the screen waits for it rather than showing Ann's.
+    expect(await screen.findByText('Loading products…')).toBeTruthy();
+    expect(screen.getByTestId('where').textContent).toBe('/');
+    expect(screen.queryByText('Ann’s Socks')).toBeNull();
+    bosList.resolve({ body: { items: [productCard({ id: 'p-9', product_name: 'Bo’s Lamp' })], nextCursor: null } });
+    expect(await screen.findByText('Bo’s Lamp')).toBeTruthy();
+    expect(screen.queryByText('Ann’s Socks')).toBeNull();
+  });
 });
+
+const BO = { id: 'user-2', email: 'bo@example.com', isAccountCreated: 1, isPayoutMethodAdded: 1 } as const;

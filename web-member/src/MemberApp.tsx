@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { AppShell, type MenuItem } from '@portal/shared/ui/AppShell';
 import type { AuthView } from '@portal/shared/ui/AuthProvider';
@@ -8,12 +8,8 @@ import { LoginScreen } from '@portal/shared/ui/LoginScreen';
 import { NotFoundScreen } from '@portal/shared/ui/NotFoundScreen';
 import { SignupScreen } from '@portal/shared/ui/SignupScreen';
 import { MyAccountScreen } from './screens/MyAccountScreen';
+import { LazyProductDetailScreen } from './screens/lazyScreens';
 import { ProductListScreen } from './screens/ProductListScreen';
-
-/** The detail screen (carousel, sanitizer) loads when first opened, not with the list. */
-const ProductDetailScreen = lazy(() =>
-  import('./screens/ProductDetailScreen').then((module) => ({ default: module.ProductDetailScreen })),
-);
 
 /** Where being logged out is normal: everywhere else a logged-out person is sent to /login. */
 export const PUBLIC_PATHS = ['/login', '/signup'] as const;
@@ -36,7 +32,7 @@ export function MemberApp() {
           path="member_product_detail"
           element={
             <Suspense fallback={<Loading label="Loading the product…" />}>
-              <ProductDetailScreen />
+              <LazyProductDetailScreen />
             </Suspense>
           }
         />

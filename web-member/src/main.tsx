@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { AuthProvider } from '@portal/shared/ui/AuthProvider';
+import { QueryProvider } from '@portal/shared/ui/QueryProvider';
 import '@portal/shared/ui/styles.css';
 import { MemberApp } from './MemberApp';
 
@@ -12,7 +13,9 @@ createRoot(container).render(
   <StrictMode>
     <BrowserRouter>
       <AuthProvider>
-        <MemberApp />
+        <QueryProvider>
+          <MemberApp />
+        </QueryProvider>
       </AuthProvider>
     </BrowserRouter>
   </StrictMode>,

@@ -1,4 +1,6 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
+import type { CursorPage } from '../query/catalogue';
 import { toApiError } from './authStore';
 import { ErrorBanner } from './ErrorBanner';
 import { Loading } from './Loading';
@@ -7,15 +9,11 @@ import { Loading } from './Loading';
  * Cursor-paged lists (the catalogue and the review queue may hold 10 000 products): the first
  * page loads when the screen opens, further pages when the person asks ('Load more') or scrolls
  * to the end of the list (an IntersectionObserver on a sentinel). Nothing ever loads everything.
+ * The pages live in TanStack Query (an infinite query, see query/catalogue.ts); this is the view
+ * of one that the screens and <LoadMore> read.
  */
 
-export interface CursorPage<T> {
-  items: T[];
-  nextCursor: string | null;
-}
-
-/** Reads one page; `cursor` is undefined for the first. Keep it stable (useCallback). */
-export type FetchPage<T> = (cursor: string | undefined, signal: AbortSignal) => Promise<CursorPage<T>>;
+export type { CursorPage };
 
 export type PagesPhase =
   /** The first page is on its way and nothing is shown yet. */
@@ -39,71 +37,62 @@ export interface CursorPages<T> {
   reload: () => void;
 }
 
-interface PagesState<T> {
-  items: T[];
-  nextCursor: string | null;
-  phase: PagesPhase;
-  error: string | null;
-}
+type PagesQuery<T> = Pick<
+  UseInfiniteQueryResult<InfiniteData<CursorPage<T>, unknown>>,
+  | 'data'
+  | 'error'
+  | 'isError'
+  | 'isFetching'
+  | 'isFetchingNextPage'
+  | 'isFetchNextPageError'
+  | 'hasNextPage'
+  | 'fetchNextPage'
+  | 'refetch'
+>;
 
-export function useCursorPages<T extends { id: string }>(fetchPage: FetchPage<T>): CursorPages<T> {
-  const [version, setVersion] = useState(0);
-  const [state, setState] = useState<PagesState<T>>({ items: [], nextCursor: null, phase: 'loading', error: null });
-  const moreRequest = useRef<AbortController | null>(null);
+/**
+ * The list view of an infinite query. `reload` defaults to refetching the query; pass one that
+ * starts again from the first page (refreshFromFirstPage) for long lists.
+ */
+export function useCursorPages<T extends { id: string }>(query: PagesQuery<T>, reload?: () => void): CursorPages<T> {
+  const { data, error, isFetching, isFetchingNextPage, isFetchNextPageError, hasNextPage, fetchNextPage, refetch } =
+    query;
 
-  useEffect(() => {
-    const controller = new AbortController();
-    moreRequest.current?.abort();
-    fetchPage(undefined, controller.signal).then(
-      (page) => {
-        if (controller.signal.aborted) return;
-        setState({ items: page.items, nextCursor: page.nextCursor, phase: 'ready', error: null });
-      },
-      (error: unknown) => {
-        if (controller.signal.aborted) return;
-        setState((current) => ({ ...current, phase: 'error', error: toApiError(error).message }));
-      },
-    );
-    return () => controller.abort();
-  }, [fetchPage, version]);
+  const items = useMemo(() => {
+    // A product can move between pages while they are read: show it once.
+    const seen = new Set<string>();
+    const all: T[] = [];
+    for (const page of data?.pages ?? []) {
+      for (const item of page.items) {
+        if (seen.has(item.id)) continue;
+        seen.add(item.id);
+        all.push(item);
+      }
+    }
+    return all;
+  }, [data]);
 
-  useEffect(() => () => moreRequest.current?.abort(), []);
+  let phase: PagesPhase;
+  if (!data) phase = query.isError ? 'error' : 'loading';
+  else if (isFetchingNextPage) phase = 'loading-more';
+  else if (isFetchNextPageError) phase = 'more-error';
+  else if (isFetching) phase = 'refreshing';
+  else phase = 'ready';
 
-  const { nextCursor, phase } = state;
+  // One request at a time: no next page while the list is being read again, nor twice at once.
   const loadMore = useCallback(() => {
-    if (!nextCursor || (phase !== 'ready' && phase !== 'more-error')) return;
-    const controller = new AbortController();
-    moreRequest.current?.abort();
-    moreRequest.current = controller;
-    setState((current) => ({ ...current, phase: 'loading-more', error: null }));
-    fetchPage(nextCursor, controller.signal).then(
-      (page) => {
-        if (controller.signal.aborted) return;
-        setState((current) => {
-          // A product can move between pages while they are read: show it once.
-          const seen = new Set(current.items.map((item) => item.id));
-          const fresh = page.items.filter((item) => !seen.has(item.id));
-          return { items: [...current.items, ...fresh], nextCursor: page.nextCursor, phase: 'ready', error: null };
-        });
-      },
-      (error: unknown) => {
-        if (controller.signal.aborted) return;
-        setState((current) => ({ ...current, phase: 'more-error', error: toApiError(error).message }));
-      },
-    );
-  }, [fetchPage, nextCursor, phase]);
+    if (hasNextPage && !isFetching) void fetchNextPage();
+  }, [hasNextPage, isFetching, fetchNextPage]);
+  const refetchPages = useCallback(() => void refetch(), [refetch]);
 
-  const reload = useCallback(() => {
-    moreRequest.current?.abort();
-    setState((current) => ({
-      ...current,
-      phase: current.items.length > 0 ? 'refreshing' : 'loading',
-      error: null,
-    }));
-    setVersion((value) => value + 1);
-  }, []);
-
-  return { items: state.items, phase, error: state.error, hasMore: nextCursor !== null, loadMore, reload };
+  return {
+    items,
+    phase,
+    error: error && (phase === 'error' || phase === 'more-error') ? toApiError(error).message : null,
+    hasMore: hasNextPage,
+    loadMore,
+    reload: reload ?? refetchPages,
+  };
 }
 
 export interface LoadMoreProps {

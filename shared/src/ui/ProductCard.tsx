@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import type { ProductCard as ProductCardData } from '../api/products';
 import './catalogue.css';
 import { PriceLines } from './Price';
+import { useIntent } from './preload';
 import { ProductImage } from './ProductImage';
 
 export interface ProductCardProps {
@@ -14,6 +15,8 @@ export interface ProductCardProps {
   showYouMake?: boolean;
   /** A note above the name, e.g. "Update to an approved product". */
   badge?: ReactNode;
+  /** Called when the person is about to open the card (hover, press, focus): start loading its screen. */
+  onIntent?: () => void;
 }
 
 /**
@@ -21,10 +24,11 @@ export interface ProductCardProps {
  * whole card is one link, so a click, a tap or Enter opens the product. Render it inside a
  * `<ul className="product-grid">`.
  */
-export function ProductCard({ product, to, showYouMake = false, badge }: ProductCardProps) {
+export function ProductCard({ product, to, showYouMake = false, badge, onIntent }: ProductCardProps) {
+  const intent = useIntent(onIntent);
   return (
     <li className="product-grid__item">
-      <Link className="card product-card" to={to} data-testid="product-card" data-product-id={product.id}>
+      <Link className="card product-card" to={to} data-testid="product-card" data-product-id={product.id} {...intent}>
         <div className="product-card__media">
           <ProductImage src={product.image} alt="" />
         </div>

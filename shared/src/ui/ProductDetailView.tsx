@@ -6,6 +6,7 @@ import { Carousel } from './Carousel';
 import { ArrowLeftIcon } from './icons';
 import { useDocumentTitle } from './Page';
 import { PriceLines } from './Price';
+import { ProductImage } from './ProductImage';
 import { SafeHtml } from './SafeHtml';
 
 /** The Back link every detail screen starts with. */
@@ -56,19 +57,35 @@ export interface ProductDetailViewProps {
   before?: ReactNode;
   /** Below the prices: supplier facts, actions. */
   after?: ReactNode;
+  /**
+   * Only what the list's card knew is here yet (name, brand, prices, first image; the rest is
+   * placeholder): the first image stands where the carousel will be and the description shows
+   * that it is loading.
+   */
+  pending?: boolean;
 }
 
 /**
  * A product: the image carousel beside (on a phone, above) its name, brand, prices and the
  * description rendered as markup through DOMPurify.
  */
-export function ProductDetailView({ product, showYouMake = false, before, after }: ProductDetailViewProps) {
+export function ProductDetailView({
+  product,
+  showYouMake = false,
+  before,
+  after,
+  pending = false,
+}: ProductDetailViewProps) {
   useDocumentTitle(product.product_name);
 
   return (
     <article className="product-detail" aria-labelledby="product-name">
       <div className="product-detail__media">
-        <Carousel key={product.id} images={product.images} name={product.product_name} />
+        {pending ? (
+          <PendingCarousel image={product.images[0]} name={product.product_name} />
+        ) : (
+          <Carousel key={product.id} images={product.images} name={product.product_name} />
+        )}
       </div>
       <div className="product-detail__info">
         {before}
@@ -91,9 +108,47 @@ export function ProductDetailView({ product, showYouMake = false, before, after 
           <h2 className="product-detail__section-title" id="product-description">
             Description
           </h2>
-          <SafeHtml html={product.html_description} emptyText="The supplier gave no description." />
+          {pending ? (
+            <PendingText label="Loading the description…" />
+          ) : (
+            <SafeHtml html={product.html_description} emptyText="The supplier gave no description." />
+          )}
         </section>
       </div>
     </article>
+  );
+}
+
+/** The first image where the carousel will be, and a quiet bar where its dots will be. */
+function PendingCarousel({ image, name }: { image: string | undefined; name: string }) {
+  return (
+    <div className="carousel carousel--pending" role="group" aria-label="Images" aria-busy="true">
+      <div className="carousel__frame">
+        <ProductImage src={image} alt={name} loading="eager" />
+      </div>
+      <div className="carousel__dots" aria-hidden="true">
+        <span className="skeleton skeleton--dots" />
+      </div>
+    </div>
+  );
+}
+
+/**
+ * Text on its way: grey lines of a paragraph's shape (or, `inline`, one line the height of the
+ * text it stands for, so a list of facts keeps its rows), and the words for assistive technology.
+ */
+export function PendingText({ label, lines = 4, inline = false }: { label: string; lines?: number; inline?: boolean }) {
+  return (
+    <div
+      className={inline ? 'pending-text pending-text--inline' : 'pending-text'}
+      role="status"
+      aria-live="polite"
+      data-testid="pending-text"
+    >
+      <span className="visually-hidden">{label}</span>
+      {Array.from({ length: inline ? 1 : lines }, (_, index) => (
+        <span key={index} className="skeleton skeleton--line" aria-hidden="true" />
+      ))}
+    </div>
   );
 }

@@ -1,10 +1,13 @@
+import type { QueryClient } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import { createApiClient, type ApiClient } from '../api/client';
 import type { EndpointName } from '../api/contract';
 import type { AuthResponse, UserProfile } from '../api/schemas';
+import { createQueryClient } from '../query/client';
 import { AuthProvider, AuthStore } from './AuthProvider';
+import { QueryProvider } from './QueryProvider';
 
 /**
  * Test helpers for the UI tests: a fake /api behind the real typed client (so parsing and error
@@ -108,15 +111,30 @@ export function deferred<T>() {
   return { promise, resolve };
 }
 
-/** Renders `ui` in a memory router at `path`, under an AuthProvider whose store talks to the fake API. */
-export function renderWithAuth(ui: ReactNode, api: FakeApi, options: { path?: string; basename?: string } = {}) {
+/** A fresh query cache for one test: the app's defaults, but a failure is final (no retries to wait for). */
+export function testQueryClient(): QueryClient {
+  return createQueryClient({ queries: { retry: false } });
+}
+
+/**
+ * Renders `ui` in a memory router at `path`, under an AuthProvider whose store talks to the fake
+ * API and a QueryProvider with a fresh cache (`queryClient`, or one from testQueryClient()).
+ */
+export function renderWithAuth(
+  ui: ReactNode,
+  api: FakeApi,
+  options: { path?: string; basename?: string; queryClient?: QueryClient } = {},
+) {
   const store = new AuthStore(api.api);
+  const queryClient = options.queryClient ?? testQueryClient();
   const view = render(
     <MemoryRouter basename={options.basename} initialEntries={[options.path ?? '/']}>
-      <AuthProvider store={store}>{ui}</AuthProvider>
+      <AuthProvider store={store}>
+        <QueryProvider client={queryClient}>{ui}</QueryProvider>
+      </AuthProvider>
     </MemoryRouter>,
   );
-  return { ...view, store };
+  return { ...view, store, queryClient };
 }
 
 /** The router's current address (path and query), for `getByTestId('where')`. */

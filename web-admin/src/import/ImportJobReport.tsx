@@ -1,7 +1,8 @@
-import { useCallback, useState } from 'react';
-import type { ImportIssue, ImportJob } from '@portal/shared/api/products';
+import { useState } from 'react';
+import type { ImportJob } from '@portal/shared/api/products';
 import { toApiError, useAuth } from '@portal/shared/ui/AuthProvider';
-import { LoadMore, useCursorPages, type FetchPage } from '@portal/shared/ui/CursorPages';
+import { useImportIssues } from '@portal/shared/ui/catalogueQueries';
+import { LoadMore, useCursorPages } from '@portal/shared/ui/CursorPages';
 import { ErrorBanner } from '@portal/shared/ui/ErrorBanner';
 import { AlertIcon, CheckIcon, DownloadIcon } from '@portal/shared/ui/icons';
 import { Loading } from '@portal/shared/ui/Loading';
@@ -151,25 +152,12 @@ function JobCounts({ job }: { job: ImportJob }) {
   );
 }
 
-type KeyedIssue = ImportIssue & { id: string };
-
 /**
  * The rejected rows and warnings of a finished import, 100 at a time, and those rows as a file
  * (each whole, as uploaded, to fix and upload again); offered for warnings alone too.
  */
 function IssuesList({ job }: { job: ImportJob }) {
-  const { call } = useAuth();
-  const fetchPage = useCallback<FetchPage<KeyedIssue>>(
-    async (cursor, signal) => {
-      const page = await call('getImportIssues', { id: job.id, cursor }, { signal });
-      return {
-        items: page.items.map((issue, index) => ({ ...issue, id: `${cursor ?? ''}#${index}` })),
-        nextCursor: page.nextCursor,
-      };
-    },
-    [call, job.id],
-  );
-  const pages = useCursorPages(fetchPage);
+  const pages = useCursorPages(useImportIssues(job.id));
 
   return (
     <section className="issues" aria-labelledby="import-issues-title">

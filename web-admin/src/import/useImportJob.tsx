@@ -1,5 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import type { ImportJob } from '@portal/shared/api/products';
+import { importJobQuery } from '@portal/shared/query/catalogue';
+import { isTransientError } from '@portal/shared/query/client';
 import { toApiError, useAuth } from '@portal/shared/ui/AuthProvider';
 
 /** How often the screen asks for the job while it runs. One object so tests can shorten it. */
@@ -17,64 +19,34 @@ export interface ImportJobView {
   checkAgain: () => void;
 }
 
-interface Polled {
-  id: string;
-  job: ImportJob | null;
-  error: string | null;
-  stalled: boolean;
-}
-
 /**
- * Follows an import job: asks for it about once a second until it is completed, rejected or
- * failed. A poll that fails is retried a couple of times before the screen offers 'Check again'.
+ * Follows an import job: asks for it about once a second (the query's refetchInterval) until it
+ * is completed, rejected or failed. A poll that fails for a passing reason is retried a couple of
+ * times before the screen offers 'Check again'; a refusal (a 404, say) offers it at once.
  * 'failed' stops the polling too (the server retries the import by itself; 'Check again' looks).
+ * The uploaded job is put in the cache by the upload (setQueryData), so it shows at once.
  */
-export function useImportJob(jobId: string | null, seed: ImportJob | null = null): ImportJobView {
+export function useImportJob(jobId: string | null): ImportJobView {
   const { call } = useAuth();
-  const [polled, setPolled] = useState<Polled | null>(null);
-  const [round, setRound] = useState(0);
-
-  useEffect(() => {
-    if (!jobId) return;
-    const controller = new AbortController();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let failures = 0;
-    const poll = async () => {
-      try {
-        const job = await call('getImportJob', { id: jobId }, { signal: controller.signal });
-        if (controller.signal.aborted) return;
-        failures = 0;
-        setPolled({ id: jobId, job, error: null, stalled: false });
-        if (!isFinished(job)) timer = setTimeout(poll, importPolling.intervalMs);
-      } catch (error) {
-        if (controller.signal.aborted) return;
-        failures += 1;
-        const stalled = failures >= importPolling.maxFailures;
-        const message = toApiError(error).message;
-        setPolled((current) => ({
-          id: jobId,
-          job: current?.id === jobId ? current.job : null,
-          error: message,
-          stalled,
-        }));
-        if (!stalled) timer = setTimeout(poll, importPolling.intervalMs * 2);
-      }
-    };
-    void poll();
-    return () => {
-      controller.abort();
-      clearTimeout(timer);
-    };
-  }, [call, jobId, round]);
-
-  const current = polled?.id === jobId ? polled : null;
-  return {
-    job: current?.job ?? (seed && seed.id === jobId ? seed : null),
-    error: current?.error ?? null,
-    stalled: current?.stalled ?? false,
-    checkAgain: () => {
-      setPolled((value) => (value ? { ...value, error: null, stalled: false } : value));
-      setRound((value) => value + 1);
+  const query = useQuery({
+    ...importJobQuery(call, jobId ?? ''),
+    enabled: jobId !== null && jobId !== '',
+    // A running job is never fresh: opening the screen again asks at once.
+    staleTime: 0,
+    retry: (failureCount, error) => failureCount < importPolling.maxFailures - 1 && isTransientError(error),
+    retryDelay: () => importPolling.intervalMs * 2,
+    refetchInterval: (current) => {
+      if (current.state.status === 'error') return false;
+      const job = current.state.data;
+      return job && isFinished(job) ? false : importPolling.intervalMs;
     },
+  });
+
+  const reason = query.error ?? query.failureReason;
+  return {
+    job: jobId ? (query.data ?? null) : null,
+    error: jobId && reason ? toApiError(reason).message : null,
+    stalled: query.isError,
+    checkAgain: () => void query.refetch(),
   };
 }

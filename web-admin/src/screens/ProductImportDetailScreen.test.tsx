@@ -1,8 +1,8 @@
-import { cleanup, screen, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { importedProduct } from '@portal/shared/ui/catalogueTesting';
-import { authAnswer, fakeApi, type FakeApi } from '@portal/shared/ui/testing';
+import { authAnswer, deferred, fakeApi, type FakeApi, type FakeReply } from '@portal/shared/ui/testing';
 import { renderAdminAt } from './testing';
 
 afterEach(cleanup);
@@ -164,4 +164,78 @@ describe('Product Import detail: an update to an approved product', () => {
     await screen.findByRole('heading', { level: 1, name: 'Merino Wool Crew Socks (3 Pack)' });
     expect(screen.queryByTestId('what-changed')).toBeNull();
   });
+});
+
+describe('Product Import detail opened from the review list', () => {
+  const page = (...items: ReturnType<typeof importedProduct>[]) => ({
+    body: { items: items.map(({ html_description: _h, images: _i, url: _u, ...card }) => card), nextCursor: null },
+  });
+  const socks = importedProduct({ id: 'p-1', product_name: 'Socks' });
+  const bottle = importedProduct({ id: 'p-2', product_name: 'Bottle' });
+  const lamp = importedProduct({ id: 'p-3', product_name: 'Lamp' });
+
+  it('shows the card’s facts at once; the description, supplier page and decision wait for the product', async () => {
+    const user = userEvent.setup();
+    const answer = deferred<FakeReply>();
+    const api = adminApi({ getUnApprovedProducts: () => page(socks), getImportedProduct: () => answer.promise });
+    renderDetail(api, '/admin/product_import');
+    await user.click(await screen.findByText('Socks'));
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Socks' })).toBeTruthy();
+    expect(screen.getByText('Sell Price: $12.95')).toBeTruthy();
+    expect(screen.getByTestId('spu-no').textContent).toBe('SPU-10001');
+    expect(screen.getByTestId('product-status').textContent).toBe('Waiting for review');
+    expect(screen.getAllByTestId('pending-text').map((element) => element.textContent)).toEqual([
+      'Loading the supplier’s page…',
+      'Loading the images…',
+      'Loading the description…',
+    ]);
+    // No decision on a product whose description has not been seen.
+    expect((screen.getByRole('button', { name: 'Approve' }) as HTMLButtonElement).disabled).toBe(true);
+    expect((screen.getByRole('button', { name: 'Ban' }) as HTMLButtonElement).disabled).toBe(true);
+
+    answer.resolve({ body: importedProduct({ id: 'p-1', product_name: 'Socks' }) });
+    expect(await screen.findByText('merino')).toBeTruthy();
+    expect(screen.getByRole('link', { name: /Open on the supplier’s site/ })).toBeTruthy();
+    expect(screen.queryByTestId('pending-text')).toBeNull();
+    expect((screen.getByRole('button', { name: 'Approve' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it.each([
+    ['Approve', 'approveProduct', 'approved', /^Approved “Socks”/],
+    ['Ban', 'banProduct', 'banned', /^Banned “Socks”/],
+  ] as const)(
+    '%s takes the product off the review list at once, and the list reloads',
+    async (button, call, status, notice) => {
+      const user = userEvent.setup();
+      const reloaded = deferred<FakeReply>();
+      let listCalls = 0;
+      const api = adminApi({
+        getUnApprovedProducts: () => {
+          listCalls += 1;
+          return listCalls === 1 ? page(socks, bottle) : reloaded.promise;
+        },
+        getImportedProduct: () => ({ body: socks }),
+        [call]: () => ({ body: { id: 'p-1', status } }),
+      });
+      renderDetail(api, '/admin/product_import');
+      await user.click(await screen.findByText('Socks'));
+      await screen.findByText('merino');
+      await user.click(screen.getByRole('button', { name: button }));
+      if (button === 'Ban') await user.click(screen.getByRole('button', { name: 'Yes, ban it' }));
+
+      expect(await screen.findByText(notice)).toBeTruthy();
+      expect(screen.getByTestId('where').textContent).toBe('/product_import');
+      expect(api.callsTo(call)[0]?.body).toEqual({ id: 'p-1' });
+      // Before the new list arrives: the decided product is gone, the others stay.
+      expect(screen.getByText('Bottle')).toBeTruthy();
+      expect(screen.queryByText('Socks')).toBeNull();
+      await waitFor(() => expect(api.callsTo('getUnApprovedProducts')).toHaveLength(2));
+      expect(api.callsTo('getUnApprovedProducts')[1]?.body).toEqual({ limit: 24 });
+      // The server's list is what then shows.
+      reloaded.resolve(page(bottle, lamp));
+      expect(await screen.findByText('Lamp')).toBeTruthy();
+      expect(screen.queryByText('Socks')).toBeNull();
+    },
+  );
 });

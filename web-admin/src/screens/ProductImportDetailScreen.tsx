@@ -1,12 +1,13 @@
-import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import type { ImportedProduct, ProductChange } from '@portal/shared/api/products';
-import { toApiError, useAuth } from '@portal/shared/ui/AuthProvider';
+import { toApiError } from '@portal/shared/ui/AuthProvider';
+import { useImportedProduct, useModerateProduct, type ModerationAction } from '@portal/shared/ui/catalogueQueries';
 import { ErrorBanner } from '@portal/shared/ui/ErrorBanner';
 import { BanIcon, CheckIcon, ExternalLinkIcon } from '@portal/shared/ui/icons';
-import { DetailFrame, ProductDetailView } from '@portal/shared/ui/ProductDetailView';
+import { DetailFrame, PendingText, ProductDetailView } from '@portal/shared/ui/ProductDetailView';
+import { ProductLoadStatus, productLoad } from '@portal/shared/ui/productLoad';
 import { SafeHtml } from '@portal/shared/ui/SafeHtml';
-import { ProductLoadStatus, useProductById } from '@portal/shared/ui/useProductById';
 import type { ImportScreenState } from './ProductImportScreen';
 
 const BACK = '/product_import';
@@ -25,12 +26,8 @@ const STATUS: Record<ImportedProduct['status'], { label: string; tone: string }>
 export function ProductImportDetailScreen() {
   const [params] = useSearchParams();
   const id = params.get('id')?.trim() ?? '';
-  const { call } = useAuth();
-  const load = useCallback(
-    (productId: string, signal: AbortSignal) => call('getImportedProduct', { id: productId }, { signal }),
-    [call],
-  );
-  const { result, retry } = useProductById(id, load);
+  // Opened from the review list, the card's part of the product shows at once and the rest follows.
+  const { result, retry } = productLoad(id, useImportedProduct(id));
   const ready = result.state === 'ready';
   let content;
   if (!ready) {
@@ -43,11 +40,12 @@ export function ProductImportDetailScreen() {
       />
     );
   } else {
-    const product = result.product;
+    const { product, preview } = result;
     const status = STATUS[product.status];
     content = (
       <ProductDetailView
         product={product}
+        pending={preview}
         before={
           <div className="detail-status">
             <span className={`pill ${status.tone}`} data-testid="product-status">
@@ -61,8 +59,8 @@ export function ProductImportDetailScreen() {
         after={
           <>
             {product.changes && product.changes.length > 0 ? <WhatChanged changes={product.changes} /> : null}
-            <SupplierFacts product={product} />
-            <Moderation product={product} />
+            <SupplierFacts product={product} pending={preview} />
+            <Moderation product={product} pending={preview} />
           </>
         }
       />
@@ -184,12 +182,15 @@ function ImageList({ label, images, tone }: { label: string; images: readonly st
   );
 }
 
-function SupplierFacts({ product }: { product: ImportedProduct }) {
+/** While `pending`, the supplier's page and the image count are not known yet. */
+function SupplierFacts({ product, pending }: { product: ImportedProduct; pending: boolean }) {
   return (
     <dl className="facts" aria-label="Supplier">
       <dt>Supplier page</dt>
       <dd>
-        {product.url ? (
+        {pending ? (
+          <PendingText label="Loading the supplier’s page…" inline />
+        ) : product.url ? (
           <a href={product.url} target="_blank" rel="noopener noreferrer">
             Open on the supplier’s site
             <ExternalLinkIcon />
@@ -202,7 +203,7 @@ function SupplierFacts({ product }: { product: ImportedProduct }) {
       <dt>SPU number</dt>
       <dd data-testid="spu-no">{product.spu_no}</dd>
       <dt>Images</dt>
-      <dd>{product.images.length}</dd>
+      <dd>{pending ? <PendingText label="Loading the images…" inline /> : product.images.length}</dd>
       <dt>Last imported</dt>
       <dd>{formatWhen(product.updatedAt)}</dd>
     </dl>
@@ -215,11 +216,12 @@ function formatWhen(iso: string): string {
   return date.toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 }
 
-function Moderation({ product }: { product: ImportedProduct }) {
-  const { call } = useAuth();
+/** Approve and Ban; while the product is `pending` (only its card is known), they wait, disabled. */
+function Moderation({ product, pending }: { product: ImportedProduct; pending: boolean }) {
   const navigate = useNavigate();
-  const [busy, setBusy] = useState<'approve' | 'ban' | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const moderate = useModerateProduct();
+  const busy: ModerationAction | null = moderate.isPending ? (moderate.variables?.action ?? null) : null;
+  const error = moderate.error ? toApiError(moderate.error).message : null;
   const [confirming, setConfirming] = useState(false);
   const confirmTitleId = useId();
   const cancelRef = useRef<HTMLButtonElement>(null);
@@ -239,29 +241,29 @@ function Moderation({ product }: { product: ImportedProduct }) {
     );
   }
 
-  const decide = async (action: 'approve' | 'ban') => {
-    setBusy(action);
-    setError(null);
-    try {
-      await call(action === 'approve' ? 'approveProduct' : 'banProduct', { id: product.id });
-      const state: ImportScreenState = {
-        notice:
-          action === 'approve'
-            ? `Approved “${product.product_name}”. Members can now see it.`
-            : `Banned “${product.product_name}”. Members will not see it, and later imports leave it as it is.`,
-      };
-      navigate(BACK, { state });
-    } catch (caught) {
-      setBusy(null);
-      setConfirming(false);
-      setError(toApiError(caught).message);
-    }
+  // The review list is refreshed by the mutation (catalogueQueries.tsx); this screen says what happened.
+  const decide = (action: ModerationAction) => {
+    moderate.mutate(
+      { action, id: product.id },
+      {
+        onSuccess: () => {
+          const state: ImportScreenState = {
+            notice:
+              action === 'approve'
+                ? `Approved “${product.product_name}”. Members can now see it.`
+                : `Banned “${product.product_name}”. Members will not see it, and later imports leave it as it is.`,
+          };
+          navigate(BACK, { state });
+        },
+        onError: () => setConfirming(false),
+      },
+    );
   };
 
   return (
     <section className="moderation" aria-label="Decision">
       {error ? (
-        <ErrorBanner title="The decision was not saved" message={error} onDismiss={() => setError(null)} />
+        <ErrorBanner title="The decision was not saved" message={error} onDismiss={() => moderate.reset()} />
       ) : null}
       {product.hasApprovedVersion ? (
         <p className="notice">
@@ -299,7 +301,12 @@ function Moderation({ product }: { product: ImportedProduct }) {
         </div>
       ) : (
         <div className="moderation__buttons">
-          <button type="button" className="button button--primary" onClick={() => decide('approve')} disabled={!!busy}>
+          <button
+            type="button"
+            className="button button--primary"
+            onClick={() => decide('approve')}
+            disabled={!!busy || pending}
+          >
             <CheckIcon className="button__icon" />
             {busy === 'approve' ? 'Approving…' : 'Approve'}
           </button>
@@ -308,7 +315,7 @@ function Moderation({ product }: { product: ImportedProduct }) {
             type="button"
             className="button button--danger-outline"
             onClick={() => setConfirming(true)}
-            disabled={!!busy}
+            disabled={!!busy || pending}
           >
             <BanIcon className="button__icon" />
             Ban

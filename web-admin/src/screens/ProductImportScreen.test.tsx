@@ -355,6 +355,41 @@ describe('Product Import: upload', () => {
   });
 });
 
+describe('Product Import: following a job', () => {
+  it('a poll that fails with a server error is tried again before the screen offers Check again', async () => {
+    const user = userEvent.setup();
+    let fail = true;
+    const api = adminApi({
+      getImportJob: () =>
+        fail
+          ? { status: 500, body: { message: 'The server had a problem.' } }
+          : { body: importJob({ id: 'job-5', status: 'completed', rowsRead: 2, created: 2 }) },
+    });
+    renderImport(api, '/admin/product_import?job=job-5');
+    // While it retries, the failure is said without a button; then Retry is offered.
+    const retry = await screen.findByRole('button', { name: 'Retry' });
+    const alert = retry.closest('[role="alert"]') as HTMLElement;
+    expect(alert.textContent).toMatch(/The import could not be found.*The server had a problem/);
+    expect(api.callsTo('getImportJob')).toHaveLength(importPolling.maxFailures);
+    // Stalled: no more polls until asked.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(api.callsTo('getImportJob')).toHaveLength(importPolling.maxFailures);
+    fail = false;
+    await user.click(within(alert).getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText('Completed')).toBeTruthy();
+  });
+
+  it('a job that does not exist (404) is said at once, without retries', async () => {
+    const api = adminApi({
+      getImportJob: () => ({ status: 404, body: { message: 'There is no import with that id.' } }),
+    });
+    renderImport(api, '/admin/product_import?job=nope');
+    expect(await screen.findByText('There is no import with that id.')).toBeTruthy();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(api.callsTo('getImportJob')).toHaveLength(1);
+  });
+});
+
 describe('Product Import: review list', () => {
   it('shows cards of unapproved products with the update badge, a page at a time', async () => {
     const user = userEvent.setup();

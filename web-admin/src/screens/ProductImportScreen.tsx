@@ -1,19 +1,22 @@
-import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import type { ImportedProductCard, ImportJob } from '@portal/shared/api/products';
+import { queryKeys } from '@portal/shared/query/keys';
 import { toApiError, useAuth } from '@portal/shared/ui/AuthProvider';
-import { LoadMore, useCursorPages, type CursorPages, type FetchPage } from '@portal/shared/ui/CursorPages';
+import { usePrefetchImportedProduct, useRefreshReviewList, useReviewList } from '@portal/shared/ui/catalogueQueries';
+import { LoadMore, useCursorPages, type CursorPages } from '@portal/shared/ui/CursorPages';
 import { EmptyState } from '@portal/shared/ui/EmptyState';
 import { ErrorBanner } from '@portal/shared/ui/ErrorBanner';
 import { CheckIcon, FileIcon, UploadIcon } from '@portal/shared/ui/icons';
 import { Loading } from '@portal/shared/ui/Loading';
 import { Page } from '@portal/shared/ui/Page';
+import { whenIdle } from '@portal/shared/ui/preload';
 import { ProductCard } from '@portal/shared/ui/ProductCard';
 import { ImportJobReport } from '../import/ImportJobReport';
 import { checkFile, formatBytes, SUPPLIER_COLUMNS, uploadCsv, type UploadProgress } from '../import/upload';
 import { isFinished, useImportJob } from '../import/useImportJob';
-
-export const REVIEW_PAGE_SIZE = 24;
+import { LazyProductImportDetailScreen } from './lazyScreens';
 
 export const importDetailPath = (id: string) => `/product_import_detail?id=${encodeURIComponent(id)}`;
 
@@ -28,33 +31,29 @@ export interface ImportScreenState {
  * products waiting for approval, a page at a time.
  */
 export function ProductImportScreen() {
-  const { call } = useAuth();
+  const queryClient = useQueryClient();
   const [params, setParams] = useSearchParams();
   const jobId = params.get('job');
-  const [seed, setSeed] = useState<ImportJob | null>(null);
-  const tracked = useImportJob(jobId, seed);
+  const tracked = useImportJob(jobId);
+  const reload = useRefreshReviewList();
+  const review = useCursorPages(useReviewList(), reload);
 
-  const fetchPage = useCallback<FetchPage<ImportedProductCard>>(
-    (cursor, signal) => call('getUnApprovedProducts', { cursor, limit: REVIEW_PAGE_SIZE }, { signal }),
-    [call],
-  );
-  const review = useCursorPages(fetchPage);
-
-  // When an import finishes, the review list shows what it brought in.
-  const finishedJob = tracked.job && isFinished(tracked.job) ? tracked.job.id : null;
-  const { reload } = review;
-  const reloadedFor = useRef<string | null>(null);
+  // When an import this screen saw running finishes, the review list shows what it brought in.
+  const job = tracked.job;
+  const watching = useRef<string | null>(null);
   useEffect(() => {
-    if (!finishedJob || reloadedFor.current === finishedJob) return;
-    reloadedFor.current = finishedJob;
-    reload();
-  }, [finishedJob, reload]);
+    if (!job) return;
+    if (!isFinished(job)) watching.current = job.id;
+    else if (watching.current === job.id) {
+      watching.current = null;
+      reload();
+    }
+  }, [job, reload]);
 
-  const onStarted = (job: ImportJob) => {
-    setSeed(job);
-    // The first answer of the job is the one we already have: do not reload the list for an old one.
-    reloadedFor.current = isFinished(job) ? job.id : null;
-    setParams({ job: job.id }, { replace: true });
+  const onStarted = (started: ImportJob) => {
+    // The upload's answer is the job's first state: shown at once, then polled.
+    queryClient.setQueryData(queryKeys.importJobs.detail(started.id), started);
+    setParams({ job: started.id }, { replace: true });
   };
 
   return (
@@ -64,15 +63,15 @@ export function ProductImportScreen() {
     >
       <Notice />
       <UploadPanel onStarted={onStarted} />
-      {jobId && tracked.job ? (
+      {jobId && job ? (
         <ImportJobReport
-          job={tracked.job}
+          job={job}
           pollError={tracked.error}
-          stalled={tracked.stalled || tracked.job.status === 'failed'}
+          stalled={tracked.stalled || job.status === 'failed'}
           onCheckAgain={tracked.checkAgain}
         />
       ) : null}
-      {jobId && !tracked.job ? (
+      {jobId && !job ? (
         tracked.error ? (
           <ErrorBanner
             title="The import could not be found"
@@ -265,6 +264,15 @@ function UploadProgressBar({ progress }: { progress: UploadProgress }) {
 }
 
 function ReviewList({ review }: { review: CursorPages<ImportedProductCard> }) {
+  const prefetchProduct = usePrefetchImportedProduct();
+  const hasItems = review.items.length > 0;
+
+  // Once the list shows, the detail screen's code loads while the browser has nothing else to do.
+  useEffect(() => {
+    if (!hasItems) return;
+    return whenIdle(() => void LazyProductImportDetailScreen.preload().catch(() => undefined));
+  }, [hasItems]);
+
   let content;
   if (review.phase === 'loading') {
     content = <Loading label="Loading the products waiting for review…" />;
@@ -291,6 +299,10 @@ function ReviewList({ review }: { review: CursorPages<ImportedProductCard> }) {
               key={product.id}
               product={product}
               to={importDetailPath(product.id)}
+              onIntent={() => {
+                void LazyProductImportDetailScreen.preload().catch(() => undefined);
+                prefetchProduct(product.id);
+              }}
               badge={
                 product.hasApprovedVersion ? (
                   <span className="pill pill--warning">Update to an approved product</span>

@@ -1,7 +1,6 @@
-import { useCallback } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { useAuth } from '@portal/shared/ui/AuthProvider';
-import { ProductLoadStatus, useProductById } from '@portal/shared/ui/useProductById';
+import { useApprovedProduct } from '@portal/shared/ui/catalogueQueries';
+import { ProductLoadStatus, productLoad } from '@portal/shared/ui/productLoad';
 import { DetailFrame, ProductDetailView } from '@portal/shared/ui/ProductDetailView';
 import { ShareButton } from '@portal/shared/ui/ShareButton';
 
@@ -12,15 +11,11 @@ import { ShareButton } from '@portal/shared/ui/ShareButton';
 export function ProductDetailScreen() {
   const [params] = useSearchParams();
   const id = params.get('id')?.trim() ?? '';
-  const { call } = useAuth();
-  const load = useCallback(
-    (productId: string, signal: AbortSignal) => call('getApprovedProduct', { id: productId }, { signal }),
-    [call],
-  );
-  const { result, retry } = useProductById(id, load);
+  // Opened from the list, the card's part of the product shows at once and the rest follows.
+  const { result, retry } = productLoad(id, useApprovedProduct(id));
   const ready = result.state === 'ready';
   const content = ready ? (
-    <ProductDetailView product={result.product} showYouMake />
+    <ProductDetailView product={result.product} showYouMake pending={result.preview} />
   ) : (
     <ProductLoadStatus
       result={result}

@@ -1,28 +1,31 @@
-import { useCallback } from 'react';
+import { useEffect } from 'react';
 import { Link } from 'react-router-dom';
-import type { ProductCard as ProductCardData } from '@portal/shared/api/products';
 import { useAuth } from '@portal/shared/ui/AuthProvider';
-import { LoadMore, useCursorPages, type FetchPage } from '@portal/shared/ui/CursorPages';
+import { useApprovedProducts, usePrefetchApprovedProduct } from '@portal/shared/ui/catalogueQueries';
+import { LoadMore, useCursorPages } from '@portal/shared/ui/CursorPages';
 import { EmptyState } from '@portal/shared/ui/EmptyState';
 import { ErrorBanner } from '@portal/shared/ui/ErrorBanner';
 import { BoxIcon } from '@portal/shared/ui/icons';
 import { Loading } from '@portal/shared/ui/Loading';
 import { Page } from '@portal/shared/ui/Page';
+import { whenIdle } from '@portal/shared/ui/preload';
 import { ProductCard } from '@portal/shared/ui/ProductCard';
-
-/** Products per page: fills two, three and four columns evenly. */
-export const CATALOGUE_PAGE_SIZE = 24;
+import { LazyProductDetailScreen } from './lazyScreens';
 
 export const productDetailPath = (id: string) => `/member_product_detail?id=${encodeURIComponent(id)}`;
 
 /** '/': the member's catalogue of approved products, newest first, a page at a time. */
 export function ProductListScreen() {
-  const { needsAttention, call } = useAuth();
-  const fetchPage = useCallback<FetchPage<ProductCardData>>(
-    (cursor, signal) => call('getApprovedProducts', { cursor, limit: CATALOGUE_PAGE_SIZE }, { signal }),
-    [call],
-  );
-  const pages = useCursorPages(fetchPage);
+  const { needsAttention } = useAuth();
+  const pages = useCursorPages(useApprovedProducts());
+  const prefetchProduct = usePrefetchApprovedProduct();
+  const hasItems = pages.items.length > 0;
+
+  // Once the list shows, the detail screen's code loads while the browser has nothing else to do.
+  useEffect(() => {
+    if (!hasItems) return;
+    return whenIdle(() => void LazyProductDetailScreen.preload().catch(() => undefined));
+  }, [hasItems]);
 
   let content;
   if (pages.phase === 'loading') {
@@ -45,7 +48,16 @@ export function ProductListScreen() {
       <section aria-label="Products">
         <ul className="product-grid" aria-busy={pages.phase === 'loading-more'}>
           {pages.items.map((product) => (
-            <ProductCard key={product.id} product={product} to={productDetailPath(product.id)} showYouMake />
+            <ProductCard
+              key={product.id}
+              product={product}
+              to={productDetailPath(product.id)}
+              showYouMake
+              onIntent={() => {
+                void LazyProductDetailScreen.preload().catch(() => undefined);
+                prefetchProduct(product.id);
+              }}
+            />
           ))}
         </ul>
         <LoadMore pages={pages} noun="products" />

@@ -1,0 +1,25 @@
+/**
+ * Every TanStack Query key of both apps, in one place. Keys are arrays from the general to the
+ * particular, so that invalidating a prefix (`approvedProducts.all`) reaches every list and
+ * detail under it.
+ */
+export const queryKeys = {
+  approvedProducts: {
+    all: ['approvedProducts'] as const,
+    lists: () => [...queryKeys.approvedProducts.all, 'list'] as const,
+    list: (pageSize: number) => [...queryKeys.approvedProducts.lists(), { pageSize }] as const,
+    detail: (id: string) => [...queryKeys.approvedProducts.all, 'detail', id] as const,
+  },
+  importedProducts: {
+    all: ['importedProducts'] as const,
+    /** The review queue: products waiting for approval. */
+    reviewLists: () => [...queryKeys.importedProducts.all, 'review'] as const,
+    reviewList: (pageSize: number) => [...queryKeys.importedProducts.reviewLists(), { pageSize }] as const,
+    detail: (id: string) => [...queryKeys.importedProducts.all, 'detail', id] as const,
+  },
+  importJobs: {
+    all: ['importJobs'] as const,
+    detail: (id: string) => [...queryKeys.importJobs.all, id] as const,
+    issues: (id: string) => [...queryKeys.importJobs.detail(id), 'issues'] as const,
+  },
+} as const;

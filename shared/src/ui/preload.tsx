@@ -1,0 +1,91 @@
+import { use, useEffect, useRef, type ComponentType, type FocusEvent, type PointerEvent } from 'react';
+
+/**
+ * Opening a screen fast: its code chunk and its data can start loading before the click.
+ */
+
+export type PreloadableComponent<P extends object> = ComponentType<P> & {
+  /** Starts loading the chunk (once; a failed load may be tried again). */
+  preload: () => Promise<ComponentType<P>>;
+};
+
+/**
+ * Like React.lazy, with `preload()`. Once the chunk is loaded the screen renders at once, without
+ * suspending even for a moment: the promise carries its result the way React's `use` reads it
+ * (`status`, `value`), whereas React.lazy suspends on its first render however early the import
+ * was started, which shows the Suspense fallback for a frame. Render it inside <Suspense>.
+ */
+export function lazyWithPreload<P extends object>(load: () => Promise<ComponentType<P>>): PreloadableComponent<P> {
+  let loading: Promise<ComponentType<P>> | null = null;
+  const preload = () => {
+    if (!loading) {
+      const tracked: Promise<ComponentType<P>> = load().then(
+        (component) => {
+          Object.assign(tracked, { status: 'fulfilled', value: component });
+          return component;
+        },
+        (error: unknown) => {
+          // The next render (an error boundary's retry, a later visit) tries the import again.
+          loading = null;
+          throw error;
+        },
+      );
+      loading = tracked;
+    }
+    return loading;
+  };
+  function Preloadable(props: P) {
+    // The same component every time: the module's export, loaded once.
+    const Component = use(preload());
+    // eslint-disable-next-line react-hooks/static-components -- not created here, only looked up
+    return <Component {...props} />;
+  }
+  return Object.assign(Preloadable, { preload });
+}
+
+/** Runs `task` when the browser is idle (or soon, where it cannot say); returns a cancel function. */
+export function whenIdle(task: () => void, timeoutMs = 2_000): () => void {
+  if (typeof window.requestIdleCallback === 'function') {
+    const handle = window.requestIdleCallback(task, { timeout: timeoutMs });
+    return () => window.cancelIdleCallback(handle);
+  }
+  const timer = setTimeout(task, 200);
+  return () => clearTimeout(timer);
+}
+
+/** How long the pointer rests on a card before it counts: a pointer crossing the grid loads nothing. */
+export const HOVER_INTENT_MS = 60;
+
+export interface IntentHandlers {
+  onPointerEnter: (event: PointerEvent) => void;
+  onPointerLeave: (event: PointerEvent) => void;
+  onPointerDown: (event: PointerEvent) => void;
+  onFocus: (event: FocusEvent) => void;
+}
+
+/**
+ * Event handlers for a link that call `onIntent` when the person is about to open it: once the
+ * pointer has rested on it for HOVER_INTENT_MS, or at once on a press or keyboard focus.
+ */
+export function useIntent(onIntent: (() => void) | undefined): IntentHandlers | undefined {
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const latest = useRef(onIntent);
+  useEffect(() => {
+    latest.current = onIntent;
+  });
+  useEffect(() => () => clearTimeout(timer.current), []);
+  if (!onIntent) return undefined;
+  const now = () => {
+    clearTimeout(timer.current);
+    latest.current?.();
+  };
+  return {
+    onPointerEnter: () => {
+      clearTimeout(timer.current);
+      timer.current = setTimeout(now, HOVER_INTENT_MS);
+    },
+    onPointerLeave: () => clearTimeout(timer.current),
+    onPointerDown: now,
+    onFocus: now,
+  };
+}

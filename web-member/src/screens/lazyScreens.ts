@@ -1,0 +1,9 @@
+import { lazyWithPreload } from '@portal/shared/ui/preload';
+
+/**
+ * The detail screen (carousel, sanitizer) is its own chunk, loaded when first opened, or earlier:
+ * when the browser is idle after the list shows, or when a card is hovered or focused.
+ */
+export const LazyProductDetailScreen = lazyWithPreload(() =>
+  import('./ProductDetailScreen').then((module) => module.ProductDetailScreen),
+);
