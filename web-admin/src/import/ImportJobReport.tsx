@@ -1,5 +1,6 @@
 import { useCallback, useState } from 'react';
 import type { ImportIssue, ImportJob } from '@portal/shared/api/products';
+import { formatCount } from '@portal/shared/domain/format';
 import { toApiError, useAuth } from '@portal/shared/ui/AuthProvider';
 import { LoadMore, useCursorPages, type FetchPage } from '@portal/shared/ui/CursorPages';
 import { ErrorBanner } from '@portal/shared/ui/ErrorBanner';
@@ -95,11 +96,11 @@ function announcement(job: ImportJob): string {
 
 function completedSummary(job: ImportJob): string {
   const parts = [
-    `${job.created} new`,
-    `${job.updated} updated`,
-    `${job.unchanged} unchanged`,
-    job.rejected ? `${job.rejected} rejected` : null,
-    job.banned ? `${job.banned} banned and left as they are` : null,
+    `${formatCount(job.created)} new`,
+    `${formatCount(job.updated)} updated`,
+    `${formatCount(job.unchanged)} unchanged`,
+    job.rejected ? `${formatCount(job.rejected)} rejected` : null,
+    job.banned ? `${formatCount(job.banned)} banned and left as they are` : null,
   ].filter(Boolean);
   return `Imported: ${parts.join(', ')}. New and updated products wait for review below.`;
 }
@@ -117,7 +118,7 @@ function JobProgress({ job }: { job: ImportJob }) {
     <div className="progress">
       <p className="progress__label" id="import-progress-label">
         <span>Importing products…</span>
-        <span>{total > 0 ? `${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} rows` : null}</span>
+        <span>{total > 0 ? `${formatCount(done)} of ${formatCount(total)} rows` : null}</span>
       </p>
       <progress
         className="progress__bar"
@@ -144,7 +145,7 @@ function JobCounts({ job }: { job: ImportJob }) {
       {counts.map((count) => (
         <div key={count.label} className={count.tone ? `stat stat--${count.tone}` : 'stat'}>
           <dt>{count.label}</dt>
-          <dd>{count.value.toLocaleString('en-US')}</dd>
+          <dd>{formatCount(count.value)}</dd>
         </div>
       ))}
     </dl>

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import type { ImportedProduct } from '@portal/shared/api/products';
+import { formatDate } from '@portal/shared/domain/format';
 import { toApiError, useAuth } from '@portal/shared/ui/AuthProvider';
 import { ErrorBanner } from '@portal/shared/ui/ErrorBanner';
 import { BanIcon, CheckIcon, ExternalLinkIcon } from '@portal/shared/ui/icons';
@@ -94,15 +95,9 @@ function SupplierFacts({ product }: { product: ImportedProduct }) {
       <dt>Images</dt>
       <dd>{product.images.length}</dd>
       <dt>Last imported</dt>
-      <dd>{formatWhen(product.updatedAt)}</dd>
+      <dd>{formatDate(product.updatedAt)}</dd>
     </dl>
   );
-}
-
-function formatWhen(iso: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  return date.toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 }
 
 function Moderation({ product }: { product: ImportedProduct }) {

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import type { ImportedProductCard, ImportJob } from '@portal/shared/api/products';
+import { formatBytes } from '@portal/shared/domain/format';
 import { toApiError, useAuth } from '@portal/shared/ui/AuthProvider';
 import { LoadMore, useCursorPages, type CursorPages, type FetchPage } from '@portal/shared/ui/CursorPages';
 import { EmptyState } from '@portal/shared/ui/EmptyState';
@@ -10,7 +11,7 @@ import { Loading } from '@portal/shared/ui/Loading';
 import { Page } from '@portal/shared/ui/Page';
 import { ProductCard } from '@portal/shared/ui/ProductCard';
 import { ImportJobReport } from '../import/ImportJobReport';
-import { checkFile, formatBytes, SUPPLIER_COLUMNS, uploadCsv, type UploadProgress } from '../import/upload';
+import { checkFile, SUPPLIER_COLUMNS, uploadCsv, type UploadProgress } from '../import/upload';
 import { isFinished, useImportJob } from '../import/useImportJob';
 
 export const REVIEW_PAGE_SIZE = 24;
