@@ -29,7 +29,9 @@ const STATUS_TEXT: Record<ImportJob['status'], { label: string; tone: string }> 
 export function ImportJobReport({ job, pollError, stalled, onCheckAgain }: ImportJobReportProps) {
   const status = STATUS_TEXT[job.status];
   const finished = isFinished(job);
-  const showIssues = finished && (job.status === 'rejected' || job.rejected > 0 || job.warnings > 0);
+  // A file refused as a whole may still have row issues found before it broke; without any, the
+  // refusal says all there is to say.
+  const showIssues = finished && (job.rejected > 0 || job.warnings > 0);
   return (
     <section className="card panel" aria-labelledby="import-job-title" data-testid="import-job">
       <div className="panel__header">
@@ -57,10 +59,13 @@ export function ImportJobReport({ job, pollError, stalled, onCheckAgain }: Impor
         <div className={job.status === 'rejected' ? 'banner banner--error' : 'banner banner--warning'} role="alert">
           <AlertIcon className="banner__icon" />
           <div className="banner__body">
-            <p className="banner__title">
-              {job.status === 'rejected' ? 'The whole file was refused' : 'The import stopped before the end'}
+            {/* A refusal is said once: the status says "File refused", the server's message says
+                why and that no rows were imported. */}
+            {job.status === 'failed' ? <p className="banner__title">The import stopped before the end</p> : null}
+            <p className="banner__message" data-testid="import-failure">
+              {job.failure ??
+                (job.status === 'rejected' ? 'The file was refused. No rows were imported.' : 'No reason was given.')}
             </p>
-            <p className="banner__message">{job.failure ?? 'No reason was given.'}</p>
           </div>
           {job.status === 'failed' ? (
             <div className="banner__actions">
@@ -90,8 +95,8 @@ function announcement(job: ImportJob): string {
   if (job.status === 'queued') return `The import of ${job.fileName} is waiting to start.`;
   if (job.status === 'running') return job.phase === 'importing' ? 'Importing products.' : 'Checking the file.';
   if (job.status === 'completed') return completedSummary(job);
-  if (job.status === 'rejected') return 'The whole file was refused.';
-  return 'The import stopped before the end.';
+  // Refused or stopped: the alert below says it (an alert is announced by itself).
+  return '';
 }
 
 function completedSummary(job: ImportJob): string {

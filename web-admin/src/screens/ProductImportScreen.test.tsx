@@ -320,9 +320,14 @@ describe('Product Import: upload', () => {
     });
     renderImport(api, '/admin/product_import?job=job-4');
     const alert = await screen.findByRole('alert');
-    expect(alert.textContent).toMatch(/The whole file was refused/);
-    expect(alert.textContent).toMatch(/not comma-separated/);
+    expect(alert.textContent).toBe('Line 1: the file is not comma-separated. No rows were imported.');
     expect(screen.getByTestId('import-status').textContent).toBe('File refused');
+    // Each part of the outcome is said once on the screen (visually hidden text included).
+    const page = document.body.textContent ?? '';
+    expect(page.split('No rows were imported').length - 1).toBe(1);
+    expect(page.split(/refused/i).length - 1).toBe(1);
+    // No empty issues section after a refusal with no row issues.
+    expect(screen.queryByText('No row-level issues were recorded.')).toBeNull();
   });
 });
 
