@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { Fragment, useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, NavLink, Outlet, useHref, useLocation, useNavigate } from 'react-router-dom';
 import { toApiError, useAuth, type AuthView } from './AuthProvider';
 import { AdminModeSwitch } from './AdminModeSwitch';
@@ -181,7 +181,7 @@ function DrawerContent({ app, items, pathname, onNavigate, onError }: DrawerCont
         <div className="drawer__who">
           {/* The whole address, wrapped where it must: never cut short. */}
           <span className="drawer__email" data-testid="drawer-email">
-            {email}
+            <BreakableEmail email={email} />
           </span>
           <span className="drawer__role">{auth.isAdmin ? 'Administrator' : 'Member'}</span>
         </div>
@@ -223,6 +223,33 @@ function DrawerContent({ app, items, pathname, onNavigate, onError }: DrawerCont
           <span className="nav-link__label">Log out</span>
         </button>
       </div>
+    </>
+  );
+}
+
+/**
+ * An e-mail address that may wrap before its '@' and before each '.' of the domain, where a reader
+ * expects it ('jane.doe' / '@example' / '.com'); CSS breaks anywhere else only when a part alone
+ * is wider than the line.
+ */
+export function BreakableEmail({ email }: { email: string }) {
+  const at = email.lastIndexOf('@');
+  if (at <= 0) return <>{email}</>;
+  const domainParts = email.slice(at).split('.');
+  return (
+    <>
+      {email.slice(0, at)}
+      <wbr />
+      {domainParts.map((part, index) => (
+        <Fragment key={index}>
+          {index > 0 ? (
+            <>
+              <wbr />.
+            </>
+          ) : null}
+          {part}
+        </Fragment>
+      ))}
     </>
   );
 }

@@ -85,7 +85,8 @@ export function ImportJobReport({ job, pollError, stalled, onCheckAgain }: Impor
         />
       ) : null}
 
-      {finished || job.rowsRead > 0 ? <JobCounts job={job} /> : null}
+      {/* A refused file imported nothing: its message says so, zero counts would say it again. */}
+      {(finished || job.rowsRead > 0) && job.status !== 'rejected' ? <JobCounts job={job} /> : null}
       {showIssues ? <IssuesList job={job} /> : null}
     </section>
   );
@@ -191,27 +192,43 @@ function IssuesList({ job }: { job: ImportJob }) {
       ) : null}
       {pages.items.length > 0 ? (
         <div className="table-scroll">
-          <table className="issues-table">
+          {/* Below 560px each row is a card whose cells carry their column's name (data-label);
+              the explicit roles keep it a table for assistive technology when CSS re-lays it. */}
+          <table className="issues-table issues-table--cards" role="table">
             <caption className="visually-hidden">Issues found in {job.fileName}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Row</th>
-                <th scope="col">Column</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Problem</th>
+            <thead role="rowgroup">
+              <tr role="row">
+                <th scope="col" role="columnheader">
+                  Row
+                </th>
+                <th scope="col" role="columnheader">
+                  Column
+                </th>
+                <th scope="col" role="columnheader">
+                  Kind
+                </th>
+                <th scope="col" role="columnheader">
+                  Problem
+                </th>
               </tr>
             </thead>
-            <tbody>
+            <tbody role="rowgroup">
               {pages.items.map((issue) => (
-                <tr key={issue.id}>
-                  <td>{issue.row ?? '—'}</td>
-                  <td>{issue.column ?? '—'}</td>
-                  <td>
+                <tr key={issue.id} role="row">
+                  <td role="cell" data-label="Row">
+                    {issue.row ?? '—'}
+                  </td>
+                  <td role="cell" data-label="Column" className="issues-table__column">
+                    {issue.column ?? '—'}
+                  </td>
+                  <td role="cell" data-label="Kind">
                     <span className={issue.severity === 'error' ? 'pill pill--danger' : 'pill pill--warning'}>
                       {issue.severity === 'error' ? 'Rejected' : 'Warning'}
                     </span>
                   </td>
-                  <td className="issues-table__message">{issue.message}</td>
+                  <td role="cell" data-label="Problem" className="issues-table__message">
+                    {issue.message}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -326,8 +326,9 @@ describe('Product Import: upload', () => {
     const page = document.body.textContent ?? '';
     expect(page.split('No rows were imported').length - 1).toBe(1);
     expect(page.split(/refused/i).length - 1).toBe(1);
-    // No empty issues section after a refusal with no row issues.
+    // No empty issues section and no zero counts after a refusal with no row issues.
     expect(screen.queryByText('No row-level issues were recorded.')).toBeNull();
+    expect(screen.queryByTestId('import-counts')).toBeNull();
   });
 });
 
