@@ -51,7 +51,10 @@ export function ImportJobReport({ job, pollError, stalled, onCheckAgain }: Impor
       {job.status === 'completed' ? (
         <p className="banner banner--success">
           <CheckIcon className="banner__icon" />
-          <span className="banner__message">{completedSummary(job)}</span>
+          {/* The counts are in the grid below; the banner says what follows from them. */}
+          <span className="banner__message" data-testid="import-next-step">
+            {completedNextStep(job)}
+          </span>
         </p>
       ) : null}
 
@@ -109,6 +112,12 @@ function completedSummary(job: ImportJob): string {
     job.banned ? `${formatCount(job.banned)} banned and left as they are` : null,
   ].filter(Boolean);
   return `Imported: ${parts.join(', ')}. New and updated products wait for review below.`;
+}
+
+function completedNextStep(job: ImportJob): string {
+  const toReview = job.created + job.updated;
+  if (toReview === 0) return 'The import is complete. Nothing new to review.';
+  return `The import is complete. ${formatCount(toReview)} ${toReview === 1 ? 'product waits' : 'products wait'} for review below.`;
 }
 
 function JobProgress({ job }: { job: ImportJob }) {
