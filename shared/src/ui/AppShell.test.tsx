@@ -179,15 +179,13 @@ describe('drawer', () => {
   });
 
   it('shows the whole e-mail address, with break chances before the @ and the dots', async () => {
-    const email = 'a.very.long.member.name.for.testing@subdomain.example-company.com';
+    const email = 'a.long.name@subdomain.example-company.com';
     renderShell({ api: loggedIn({ email }) });
     await userEvent.click(await screen.findByRole('button', { name: 'Open menu' }));
     const shown = screen.getByTestId('drawer-email');
     expect(shown.textContent).toBe(email);
     expect(shown.hasAttribute('title')).toBe(false);
-    // Before '@', '.example-company' and '.com'.
-    expect(shown.querySelectorAll('wbr')).toHaveLength(3);
-    expect(shown.innerHTML).toBe('a.very.long.member.name.for.testing<wbr>@subdomain<wbr>.example-company<wbr>.com');
+    expect(shown.innerHTML).toBe('a<wbr>.long<wbr>.name<wbr>@subdomain<wbr>.example-company<wbr>.com');
   });
 
   it('closes when a menu item is chosen', async () => {

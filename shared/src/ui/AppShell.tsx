@@ -228,25 +228,16 @@ function DrawerContent({ app, items, pathname, onNavigate, onError }: DrawerCont
 }
 
 /**
- * An e-mail address that may wrap before its '@' and before each '.' of the domain, where a reader
- * expects it ('jane.doe' / '@example' / '.com'); CSS breaks anywhere else only when a part alone
- * is wider than the line.
+ * An e-mail address that may wrap before its '@' and before each '.', where a reader expects it
+ * ('jane.doe' / '@example' / '.com'); CSS breaks anywhere else only when a part alone is wider
+ * than the line.
  */
 export function BreakableEmail({ email }: { email: string }) {
-  const at = email.lastIndexOf('@');
-  if (at <= 0) return <>{email}</>;
-  const domainParts = email.slice(at).split('.');
   return (
     <>
-      {email.slice(0, at)}
-      <wbr />
-      {domainParts.map((part, index) => (
+      {email.split(/(?=[@.])/).map((part, index) => (
         <Fragment key={index}>
-          {index > 0 ? (
-            <>
-              <wbr />.
-            </>
-          ) : null}
+          {index > 0 ? <wbr /> : null}
           {part}
         </Fragment>
       ))}
