@@ -90,8 +90,8 @@ describe('member', () => {
     const myAccount = drawer.getByRole('link', { name: /My Account/ });
     expect(await myAccount.getByTestId('menu-item-badge').count()).toBe(1);
     // …and the My Account item shows them in words.
-    await myAccount.getByText('Create your payout account').waitFor();
-    await myAccount.getByText('Add a debit card').waitFor();
+    await myAccount.getByText('Create your payout account', { exact: true }).waitFor();
+    await myAccount.getByText('Add a debit card', { exact: true }).waitFor();
     expect(await drawer.getByRole('link', { name: 'Product List' }).getAttribute('aria-current')).toBe('page');
     await expectAccessible(page);
     await session.screenshot('member-drawer-desktop', { fullPage: false });
@@ -118,7 +118,7 @@ describe('member', () => {
     await page.getByRole('heading', { level: 1, name: 'My Account' }).waitFor();
     await page.getByRole('button', { name: 'Open menu' }).waitFor();
     expect(page.url()).toBe(at('/my_account'));
-    await page.getByTestId('todo-payout-account').getByText('Create your payout account').waitFor();
+    await page.getByTestId('todo-payout-account').getByText('Create your payout account', { exact: true }).waitFor();
     await expectAccessible(page);
     await session.screenshot('member-my-account-desktop');
   });
@@ -132,6 +132,8 @@ describe('member', () => {
     await alert.waitFor();
     expect(await alert.textContent()).toMatch(/could not check your session.*Network Error/i);
     expect(page.url()).toBe(at('/my_account'));
+    // The banner is all there is: its title is the page's heading.
+    await page.getByRole('heading', { level: 1, name: 'We could not check your session' }).waitFor();
     await expectAccessible(page);
     await session.screenshot('session-check-failed-desktop');
 

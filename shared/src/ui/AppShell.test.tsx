@@ -96,6 +96,8 @@ describe('auth check when a screen opens', () => {
     renderShell({ api, path: '/my_account' });
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toMatch(/Network Error/);
+    // Nothing else is on the screen: the banner's title is the page's heading.
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('We could not check your session');
     expect(screen.getByTestId('where').textContent).toBe('/my_account');
     fail = false;
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }));

@@ -122,6 +122,8 @@ export function AppShell({ app, menu, publicPaths = [] }: AppShellProps) {
         {auth.checkError && !auth.checking && !isPublic ? (
           <ErrorBanner
             title="We could not check your session"
+            // With no screen under it, the banner is the page: its title is the page's heading.
+            titleAs={content === null ? 'h1' : 'p'}
             message={auth.checkError.message}
             onRetry={retry}
             retrying={auth.checking}
