@@ -62,6 +62,16 @@ describe('member app', () => {
     }
   });
 
+  it('the product list’s payout callout names only the steps still to do', async () => {
+    renderMember(member({ isAccountCreated: 1, isPayoutMethodAdded: 0 }));
+    const callout = await screen.findByRole('region', { name: 'Finish setting up your payouts' });
+    const steps = within(callout).getByTestId('payout-setup-steps');
+    expect(Array.from(steps.querySelectorAll('.badge-words__item'), (item) => item.textContent)).toEqual([
+      'Add a debit card',
+    ]);
+    expect(within(callout).getByRole('link', { name: 'Go to My Account' }).getAttribute('href')).toBe('/my_account');
+  });
+
   it('has the member menu: My Account, Product List and Log out', async () => {
     renderMember(member());
     await userEvent.click(await screen.findByRole('button', { name: 'Open menu' }));

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import type { ImportedProduct } from '@portal/shared/api/products';
-import { formatDate } from '@portal/shared/domain/format';
+import { formatCount, formatDate } from '@portal/shared/domain/format';
 import { toApiError, useAuth } from '@portal/shared/ui/AuthProvider';
 import { ErrorBanner } from '@portal/shared/ui/ErrorBanner';
 import { BanIcon, CheckIcon, ExternalLinkIcon } from '@portal/shared/ui/icons';
@@ -93,7 +93,7 @@ function SupplierFacts({ product }: { product: ImportedProduct }) {
       <dt>SPU number</dt>
       <dd data-testid="spu-no">{product.spu_no}</dd>
       <dt>Images</dt>
-      <dd>{product.images.length}</dd>
+      <dd>{formatCount(product.images.length)}</dd>
       <dt>Last imported</dt>
       <dd>{formatDate(product.updatedAt)}</dd>
     </dl>
