@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { at, DESKTOP, logIn, openBrowser, pageErrors, PHONE, type BrowserSession } from './browser';
+import { at, DESKTOP, expectAccessible, logIn, openBrowser, pageErrors, PHONE, type BrowserSession } from './browser';
 
 /**
  * The walking skeleton in a real browser against the started portal (one origin: both apps and
  * /api): sign-up, the red badge, the drawer, log out and in, a refused password, the session
- * surviving a reload, and an admin moving between the member and admin apps.
+ * surviving a reload, and an admin moving between the member and admin apps. Every screen opened
+ * passes axe-core's checks (expectAccessible) once it has settled.
  */
 
 const accounts = inject('accounts');
@@ -40,6 +41,7 @@ describe('member', () => {
     await page.getByRole('heading', { level: 1, name: 'Log in' }).waitFor();
     expect(await page.getByRole('link', { name: 'Login / Signup' }).getAttribute('href')).toBe('/login');
     expect(await page.getByRole('button', { name: 'Open menu' }).count()).toBe(0);
+    await expectAccessible(page);
     await session.screenshot('login-desktop');
   });
 
@@ -52,6 +54,7 @@ describe('member', () => {
     await page.getByRole('button', { name: 'Sign up' }).click();
     await page.getByText('Value is not a valid email address').waitFor();
     await page.getByText('This field should be at least 8 characters long').waitFor();
+    await expectAccessible(page);
     await session.screenshot('signup-validation-desktop');
   });
 
@@ -67,19 +70,30 @@ describe('member', () => {
     await page.getByText('No products are available yet.').or(page.getByTestId('product-card')).first().waitFor();
     expect(await title(page)).toBe('Member');
 
+    // The red badge says why it is there: the menu button is described by the missing steps.
     const badge = page.getByTestId('attention-badge');
     await badge.waitFor();
-    expect(await badge.getAttribute('aria-label')).toMatch(/^Action needed/);
+    const why = 'Action needed: Create your payout account. Add a debit card.';
+    expect(await badge.textContent()).toBe(why);
+    const menuButton = page.getByRole('button', { name: 'Open menu' });
+    expect(await menuButton.getAttribute('title')).toBe(why);
+    const describedBy = await menuButton.getAttribute('aria-describedby');
+    expect(await page.locator(`[id="${describedBy}"]`).textContent()).toBe(why);
+    await expectAccessible(page);
     await session.screenshot('member-product-list-desktop');
 
     const drawer = await openMenu(page);
     const box = await drawer.boundingBox();
     expect(box?.width).toBe(200);
     expect(await drawer.getByRole('switch', { name: 'Admin Mode' }).count()).toBe(0);
-    expect(await drawer.getByText(email).count()).toBe(1);
+    expect(await drawer.getByTestId('drawer-email').textContent()).toBe(email);
     const myAccount = drawer.getByRole('link', { name: /My Account/ });
     expect(await myAccount.getByTestId('menu-item-badge').count()).toBe(1);
+    // …and the My Account item shows them in words.
+    await myAccount.getByText('Create your payout account', { exact: true }).waitFor();
+    await myAccount.getByText('Add a debit card', { exact: true }).waitFor();
     expect(await drawer.getByRole('link', { name: 'Product List' }).getAttribute('aria-current')).toBe('page');
+    await expectAccessible(page);
     await session.screenshot('member-drawer-desktop', { fullPage: false });
 
     await page.keyboard.press('Escape');
@@ -104,6 +118,8 @@ describe('member', () => {
     await page.getByRole('heading', { level: 1, name: 'My Account' }).waitFor();
     await page.getByRole('button', { name: 'Open menu' }).waitFor();
     expect(page.url()).toBe(at('/my_account'));
+    await page.getByTestId('todo-payout-account').getByText('Create your payout account', { exact: true }).waitFor();
+    await expectAccessible(page);
     await session.screenshot('member-my-account-desktop');
   });
 
@@ -116,6 +132,9 @@ describe('member', () => {
     await alert.waitFor();
     expect(await alert.textContent()).toMatch(/could not check your session.*Network Error/i);
     expect(page.url()).toBe(at('/my_account'));
+    // The banner is all there is: its title is the page's heading.
+    await page.getByRole('heading', { level: 1, name: 'We could not check your session' }).waitFor();
+    await expectAccessible(page);
     await session.screenshot('session-check-failed-desktop');
 
     await page.unroute('**/api/checkAuth');
@@ -150,6 +169,8 @@ describe('member', () => {
     expect(await drawer.getByRole('switch').count()).toBe(0);
     expect(await drawer.getByRole('link', { name: 'Orders' }).count()).toBe(0);
     await page.keyboard.press('Escape');
+    await drawer.waitFor({ state: 'detached' });
+    await expectAccessible(page);
     await session.screenshot('admin-for-member-desktop');
 
     await page.goto(at('/admin/orders'));
@@ -169,6 +190,7 @@ describe('member', () => {
     await alert.waitFor();
     expect((await alert.textContent())?.trim()).toMatch(/password.*incorrect|incorrect.*password/i);
     expect(page.url()).toBe(at('/login'));
+    await expectAccessible(page);
     await session.screenshot('login-refused-desktop');
     expect(pageErrors(session)).toEqual([]);
   });
@@ -193,11 +215,13 @@ describe('admin', () => {
     let drawer = await openMenu(page);
     const toggle = drawer.getByRole('switch', { name: 'Admin Mode' });
     expect(await toggle.isChecked()).toBe(false);
+    await expectAccessible(page);
     await session.screenshot('admin-member-drawer-desktop', { fullPage: false });
     await toggle.click();
     await page.waitForURL(at('/admin/'));
     await page.getByRole('heading', { level: 1, name: 'Admin' }).waitFor();
     expect(await title(page)).toBe('Admin');
+    await expectAccessible(page);
     await session.screenshot('admin-home-desktop');
 
     drawer = await openMenu(page);
@@ -211,11 +235,13 @@ describe('admin', () => {
       ['Payouts', '/admin/payouts'],
     ]);
     expect(await drawer.getByRole('switch', { name: 'Admin Mode' }).isChecked()).toBe(true);
+    await expectAccessible(page);
     await session.screenshot('admin-drawer-desktop', { fullPage: false });
 
     await drawer.getByRole('link', { name: 'Product Import' }).click();
     await page.waitForURL(at('/admin/product_import'));
     await page.getByRole('heading', { name: 'Upload a supplier CSV' }).waitFor();
+    await expectAccessible(page);
     await session.screenshot('admin-product-import-desktop');
 
     drawer = await openMenu(page);
@@ -233,12 +259,14 @@ describe('admin', () => {
     await page.reload();
     await page.getByRole('heading', { level: 1, name: 'Orders' }).waitFor();
     expect(await title(page)).toBe('Admin');
+    await expectAccessible(page);
   });
 
   it('shows a not-found screen for an unknown admin route', async () => {
     const { page } = session;
     await page.goto(at('/admin/nowhere'));
     await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
+    await expectAccessible(page);
     await page.getByRole('link', { name: 'Go to the admin home' }).click();
     await page.waitForURL(/\/admin\/?$/);
     await page.getByRole('heading', { level: 1, name: 'Admin' }).waitFor();
@@ -260,24 +288,29 @@ describe('phone layout (375px)', () => {
     const { page } = session;
     await page.goto(at('/login'));
     await page.getByRole('heading', { level: 1, name: 'Log in' }).waitFor();
+    await expectAccessible(page);
     await session.screenshot('login-phone');
 
     await logIn(page, accounts.member);
+    await expectAccessible(page);
     await session.screenshot('member-product-list-phone');
     const noSideScroll = await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
     expect(noSideScroll).toBe(true);
 
     const drawer = await openMenu(page);
     expect((await drawer.boundingBox())?.width).toBe(PHONE.width);
+    await expectAccessible(page);
     await session.screenshot('member-drawer-phone', { fullPage: false });
     await drawer.getByRole('button', { name: 'Close menu' }).click();
 
     await page.goto(at('/my_account'));
     await page.getByRole('heading', { level: 1, name: 'My Account' }).waitFor();
+    await expectAccessible(page);
     await session.screenshot('member-my-account-phone');
 
     await page.goto(at('/nowhere'));
     await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
+    await expectAccessible(page);
     await session.screenshot('not-found-phone');
   });
 
@@ -289,8 +322,10 @@ describe('phone layout (375px)', () => {
     await logIn(page, accounts.admin);
     await page.goto(at('/admin/'));
     await page.getByRole('heading', { level: 1, name: 'Admin' }).waitFor();
+    await expectAccessible(page);
     await session.screenshot('admin-home-phone');
     await openMenu(page);
+    await expectAccessible(page);
     await session.screenshot('admin-drawer-phone', { fullPage: false });
   });
 });

@@ -2,8 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import AxeBuilder from '@axe-core/playwright';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 
 /**
  * Chromium through playwright-core (no bundled browsers): the Debian package, or CHROMIUM_PATH.
@@ -14,6 +15,8 @@ const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SCREENSHOT_DIR = join(repoRoot, 'test-results', 'e2e');
 
 export const PHONE = { width: 375, height: 740 };
+/** The phone the catalogue issue names: an iPhone 12 to 15 in portrait. */
+export const PHONE_390 = { width: 390, height: 844 };
 export const DESKTOP = { width: 1280, height: 800 };
 
 export interface BrowserSession {
@@ -87,4 +90,18 @@ export async function logIn(page: Page, account: { email: string; password: stri
 /** The uncaught page errors a session has seen (console errors left out). */
 export function pageErrors(session: BrowserSession): string[] {
   return session.problems.filter((problem) => problem.startsWith('page error'));
+}
+
+/**
+ * Runs axe-core on the page as it is now and fails with every violation in words (rule, what it
+ * means, and the elements). Call it once the screen has settled; every rule runs.
+ */
+export async function expectAccessible(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const violations = results.violations.map(
+    (violation) =>
+      `${violation.id} (${violation.impact ?? 'unknown'}): ${violation.help}\n` +
+      violation.nodes.map((node) => `    ${node.target.join(' ')}: ${node.failureSummary ?? ''}`).join('\n'),
+  );
+  expect(violations, `axe-core found violations on ${page.url()}`).toEqual([]);
 }

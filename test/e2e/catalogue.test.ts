@@ -6,7 +6,17 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { formatCents, parsePrice, youMakeCents } from '../../shared/src/domain/money';
-import { at, DESKTOP, logIn, openBrowser, pageErrors, PHONE, type BrowserSession } from './browser';
+import {
+  at,
+  DESKTOP,
+  expectAccessible,
+  logIn,
+  openBrowser,
+  pageErrors,
+  PHONE,
+  PHONE_390,
+  type BrowserSession,
+} from './browser';
 
 /**
  * The catalogue in a real browser against the started portal: an admin imports the supplier's
@@ -129,6 +139,16 @@ async function moveCarousel(page: Page, arrow: 'Previous image' | 'Next image', 
   await expect.poll(() => activeSlide(page)).toBe(expected);
 }
 
+/** Presses an arrow key in the focused carousel and waits until it says it shows `expected`. */
+async function pressInCarousel(page: Page, key: 'ArrowLeft' | 'ArrowRight', expected: string) {
+  await page.keyboard.press(key);
+  await page
+    .getByTestId('carousel-status')
+    .filter({ hasText: new RegExp(`^${expected}$`) })
+    .waitFor();
+  await expect.poll(() => activeSlide(page)).toBe(expected);
+}
+
 /** Nothing a payload would do has happened, and nothing executable reached the description. */
 async function expectNoScriptRan(page: Page, dialogs: string[]) {
   expect(dialogs).toEqual([]);
@@ -190,6 +210,7 @@ describe('catalogue', () => {
     await page.goto(at('/admin/product_import'));
     await page.getByRole('heading', { level: 1, name: 'Product Import' }).waitFor();
     await page.getByText('Only the supplier’s CSV format is accepted').waitFor();
+    await expectAccessible(page);
     await admin.screenshot('catalogue-admin-import-empty-desktop');
 
     // A file of another kind is refused before anything is sent.
@@ -219,6 +240,7 @@ describe('catalogue', () => {
     // The lamp's photos fail to load: its card shows the drawn placeholder, not a broken image.
     await card(page, LAMP).getByTestId('image-placeholder').waitFor();
     expect(await noSideScroll(page)).toBe(true);
+    await expectAccessible(page);
     await admin.screenshot('catalogue-admin-import-result-desktop');
 
     // A reload shows the same import (the job is in the address).
@@ -238,7 +260,8 @@ describe('catalogue', () => {
     expect(await supplier.getAttribute('target')).toBe('_blank');
     expect(await supplier.getAttribute('rel')).toBe('noopener noreferrer');
     await page.getByRole('heading', { name: 'Warm, breathable comfort' }).waitFor();
-    expect(await page.getByTestId('carousel-status').textContent()).toBe(`Image 1 of ${SOCKS_IMAGES}`);
+    expect(await page.getByTestId('carousel-status').textContent()).toBe(`1 of ${SOCKS_IMAGES}`);
+    await expectAccessible(page);
     await admin.screenshot('catalogue-admin-detail-desktop');
 
     // A shared link or a reload opens the same product.
@@ -269,6 +292,7 @@ describe('catalogue', () => {
     await page.getByRole('button', { name: 'Ban', exact: true }).click();
     const question = page.getByRole('group', { name: 'Ban this product?' });
     await question.waitFor();
+    await expectAccessible(page);
     await admin.screenshot('catalogue-admin-ban-confirm-desktop');
     // Cancel keeps it.
     await question.getByRole('button', { name: 'Cancel' }).click();
@@ -302,6 +326,7 @@ describe('catalogue', () => {
     expect(await card(page, BOARD).count()).toBe(0);
     expect(await card(page, LAMP).count()).toBe(0);
     expect(await noSideScroll(page)).toBe(true);
+    await expectAccessible(page);
     await member.screenshot('catalogue-member-list-desktop');
   });
 
@@ -318,28 +343,46 @@ describe('catalogue', () => {
     expect(await page.locator('.rich-text strong').textContent()).toBe('70% merino wool');
     expect(await page.getByRole('button', { name: /Show image/ }).count()).toBe(SOCKS_IMAGES);
 
-    const last = `Image ${SOCKS_IMAGES} of ${SOCKS_IMAGES}`;
-    expect(await activeSlide(page)).toBe(`Image 1 of ${SOCKS_IMAGES}`);
-    await moveCarousel(page, 'Next image', `Image 2 of ${SOCKS_IMAGES}`);
-    await moveCarousel(page, 'Next image', `Image 3 of ${SOCKS_IMAGES}`);
-    await moveCarousel(page, 'Previous image', `Image 2 of ${SOCKS_IMAGES}`);
-    await moveCarousel(page, 'Previous image', `Image 1 of ${SOCKS_IMAGES}`);
+    const last = `${SOCKS_IMAGES} of ${SOCKS_IMAGES}`;
+    expect(await activeSlide(page)).toBe(`1 of ${SOCKS_IMAGES}`);
+    await moveCarousel(page, 'Next image', `2 of ${SOCKS_IMAGES}`);
+    await moveCarousel(page, 'Next image', `3 of ${SOCKS_IMAGES}`);
+    await moveCarousel(page, 'Previous image', `2 of ${SOCKS_IMAGES}`);
+    await moveCarousel(page, 'Previous image', `1 of ${SOCKS_IMAGES}`);
     // Backward past the first image: the last.
     await moveCarousel(page, 'Previous image', last);
     // Forward past the last image: the first again.
-    await moveCarousel(page, 'Next image', `Image 1 of ${SOCKS_IMAGES}`);
+    await moveCarousel(page, 'Next image', `1 of ${SOCKS_IMAGES}`);
     for (let slide = 2; slide <= SOCKS_IMAGES; slide += 1) {
-      await moveCarousel(page, 'Next image', `Image ${slide} of ${SOCKS_IMAGES}`);
+      await moveCarousel(page, 'Next image', `${slide} of ${SOCKS_IMAGES}`);
     }
-    await moveCarousel(page, 'Next image', `Image 1 of ${SOCKS_IMAGES}`);
+    await moveCarousel(page, 'Next image', `1 of ${SOCKS_IMAGES}`);
+    // The carousel takes focus (Tab from Share) and answers the arrow keys, saying "N of M".
+    await page.getByRole('button', { name: 'Share' }).focus();
+    await page.keyboard.press('Tab');
+    const carousel = page.getByRole('region', { name: `${SOCKS}: images` });
+    expect(await carousel.evaluate((region) => region === document.activeElement)).toBe(true);
+    expect(await carousel.getAttribute('aria-roledescription')).toBe('carousel');
+    // Its focus ring shows.
+    expect(await carousel.evaluate((region) => getComputedStyle(region).outlineStyle)).toBe('solid');
+    await pressInCarousel(page, 'ArrowRight', `2 of ${SOCKS_IMAGES}`);
+    await pressInCarousel(page, 'ArrowRight', `3 of ${SOCKS_IMAGES}`);
+    await pressInCarousel(page, 'ArrowLeft', `2 of ${SOCKS_IMAGES}`);
+    await pressInCarousel(page, 'ArrowLeft', `1 of ${SOCKS_IMAGES}`);
+    await pressInCarousel(page, 'ArrowLeft', last);
+    await pressInCarousel(page, 'ArrowRight', `1 of ${SOCKS_IMAGES}`);
+    expect(await page.getByTestId('carousel-status').getAttribute('aria-live')).toBe('polite');
+    expect(await page.locator('.carousel .swiper-slide-active').getAttribute('aria-roledescription')).toBe('slide');
+
     // A dot goes straight to its image.
     await page.getByRole('button', { name: 'Show image 4' }).click();
-    await expect.poll(() => activeSlide(page)).toBe(`Image 4 of ${SOCKS_IMAGES}`);
+    await expect.poll(() => activeSlide(page)).toBe(`4 of ${SOCKS_IMAGES}`);
     expect(await page.getByRole('button', { name: 'Show image 4' }).getAttribute('aria-current')).toBe('true');
     // The photo in view is really shown (the fourth slot is the first additional image).
     const shown = page.locator('.carousel .swiper-slide-active img');
     expect(await shown.getAttribute('src')).toBe('https://img.northwind-cdn.test/spu/SPU-10001/detail-1.jpg');
     expect(await shown.evaluate((image) => (image as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+    await expectAccessible(page);
     await member.screenshot('catalogue-member-detail-desktop');
 
     // Share copies the page's address.
@@ -351,7 +394,7 @@ describe('catalogue', () => {
     await page.reload();
     await page.getByRole('heading', { level: 1, name: SOCKS }).waitFor();
     expect(page.url()).toBe(socksDetailUrl);
-    expect(await page.getByTestId('carousel-status').textContent()).toBe(`Image 1 of ${SOCKS_IMAGES}`);
+    expect(await page.getByTestId('carousel-status').textContent()).toBe(`1 of ${SOCKS_IMAGES}`);
 
     await page.getByRole('link', { name: 'Back' }).click();
     await page.waitForURL(at('/'));
@@ -363,6 +406,7 @@ describe('catalogue', () => {
     await page.goto(at('/member_product_detail?id=no-such-product'));
     await page.getByRole('heading', { name: 'This product is not available.' }).waitFor();
     await page.getByText('This product is not in the catalogue.').waitFor();
+    await expectAccessible(page);
   });
 
   it('descriptions with script payloads are imported and shown without anything running', async () => {
@@ -392,6 +436,7 @@ describe('catalogue', () => {
       `\uFEFF${HEADER_OF_XSS_FIXTURE.map((name) => `"${name}"`).join(',')},"[portal] row","[portal] problem"`,
     );
     expect(saved).toContain("Rejected: [product_name] contains HTML markup ('<script>'); it must be plain text");
+    await expectAccessible(page);
     await admin.screenshot('catalogue-admin-import-issues-desktop');
 
     // The admin's detail: the server's description plus raw payloads injected into the answer.
@@ -441,15 +486,17 @@ describe('catalogue on a phone (375px)', () => {
     await logIn(page, accounts.member);
     await card(page, SOCKS).waitFor();
     expect(await noSideScroll(page)).toBe(true);
+    await expectAccessible(page);
     await session.screenshot('catalogue-member-list-phone');
     await card(page, SOCKS).click();
     await page.getByRole('heading', { level: 1, name: SOCKS }).waitFor();
     await page.getByRole('button', { name: 'Next image' }).click();
     await page
       .getByTestId('carousel-status')
-      .filter({ hasText: `Image 2 of ${SOCKS_IMAGES}` })
+      .filter({ hasText: `2 of ${SOCKS_IMAGES}` })
       .waitFor();
     expect(await noSideScroll(page)).toBe(true);
+    await expectAccessible(page);
     await session.screenshot('catalogue-member-detail-phone');
   });
 
@@ -464,16 +511,18 @@ describe('catalogue on a phone (375px)', () => {
     await page.getByLabel('Supplier CSV file').setInputFiles(fixture('valid-catalogue.csv'));
     await page.getByText('valid-catalogue.csv').first().waitFor();
     expect(await noSideScroll(page)).toBe(true);
+    await expectAccessible(page);
     await session.screenshot('catalogue-admin-import-phone');
     await card(page, LAMP).click();
     await page.getByRole('heading', { level: 1, name: LAMP }).waitFor();
     await page.getByRole('button', { name: 'Approve' }).waitFor();
     // Two images whose files fail: placeholders, and the loop works with just two slides.
     await page.locator('.carousel .swiper-slide-active').getByTestId('image-placeholder').waitFor();
-    await moveCarousel(page, 'Next image', 'Image 2 of 2');
-    await moveCarousel(page, 'Next image', 'Image 1 of 2');
-    await moveCarousel(page, 'Previous image', 'Image 2 of 2');
+    await moveCarousel(page, 'Next image', '2 of 2');
+    await moveCarousel(page, 'Next image', '1 of 2');
+    await moveCarousel(page, 'Previous image', '2 of 2');
     expect(await noSideScroll(page)).toBe(true);
+    await expectAccessible(page);
     await session.screenshot('catalogue-admin-detail-phone');
   });
 });
@@ -565,8 +614,111 @@ describe('large files and long lists', () => {
     }
     await card(page, LAMP).waitFor();
     await expect.poll(() => page.getByRole('button', { name: 'Load more products' }).count()).toBe(0);
+    await expectAccessible(page);
     const ids = await cards.evaluateAll((links) => links.map((link) => link.getAttribute('data-product-id')));
     expect(new Set(ids).size).toBe(ids.length);
     await admin.screenshot('catalogue-admin-review-long-list-desktop');
+  });
+});
+
+/** Where the page or any table cell of the import report goes past the right edge of the viewport. */
+async function overflow(page: Page) {
+  return page.evaluate(() => {
+    const width = window.innerWidth;
+    const cells = Array.from(document.querySelectorAll<HTMLElement>('[data-testid="import-job"] td'));
+    return {
+      width,
+      scrollWidth: document.documentElement.scrollWidth,
+      cells: cells.length,
+      // A cell past the edge, or whose content is wider than the cell (cut off or scrolled).
+      outside: cells
+        .filter((cell) => {
+          const box = cell.getBoundingClientRect();
+          return box.left < 0 || box.right > width || cell.scrollWidth > cell.clientWidth;
+        })
+        .map((cell) => `${cell.dataset.label ?? '?'}: ${cell.textContent ?? ''}`),
+    };
+  });
+}
+
+describe('the import report and the drawer on a 390px phone', () => {
+  let session: BrowserSession;
+
+  beforeAll(async () => {
+    session = await openBrowser({ viewport: PHONE_390 });
+    await prepare(session);
+  });
+
+  afterAll(async () => {
+    await session?.close();
+  });
+
+  it('the report of a file with rejected rows fits: no cell cut off, no sideways scroll', async () => {
+    const { page } = session;
+    await logIn(page, accounts.admin);
+    for (const [file, rejected] of [
+      ['bad-urls.csv', 2],
+      ['missing-values.csv', 3],
+    ] as const) {
+      // A fresh screen, so that the previous report's status is not taken for this one's.
+      await page.goto(at('/admin/product_import'));
+      expect(await importFile(page, fixture(file))).toBe('Completed');
+      expect(Number((await counts(page))['Rejected'])).toBeGreaterThanOrEqual(rejected);
+      const issues = page.getByRole('table', { name: `Issues found in ${file}` });
+      await issues.locator('tbody tr').first().waitFor();
+      const fit = await overflow(page);
+      expect(fit.width).toBe(PHONE_390.width);
+      expect(fit.cells).toBeGreaterThanOrEqual(4 * rejected);
+      expect(fit.scrollWidth).toBeLessThanOrEqual(PHONE_390.width);
+      expect(fit.outside).toEqual([]);
+      // Each cell still says which column it is.
+      const label = await issues
+        .locator('td')
+        .first()
+        .evaluate((cell) => getComputedStyle(cell, '::before').content);
+      expect(label).toBe('"Row"');
+      await expectAccessible(page);
+      await session.screenshot(`catalogue-admin-import-${file.replace('.csv', '')}-phone-390`);
+    }
+  });
+
+  it('the drawer shows a long e-mail address whole, at 390px and in the 200px drawer', async () => {
+    const { page } = session;
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.waitForURL(at('/login'));
+    const email = `e2e-${randomUUID().slice(0, 8)}.with.a.rather.long.name@reseller-team.example.com`;
+    await page.goto(at('/signup'));
+    await page.getByLabel('Email', { exact: true }).fill(email);
+    await page.getByLabel('Password', { exact: true }).fill('e2e-member-password');
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Product List' }).waitFor();
+
+    for (const viewport of [PHONE_390, DESKTOP]) {
+      await page.setViewportSize(viewport);
+      await page.getByRole('button', { name: 'Open menu' }).click();
+      const drawer = page.getByRole('dialog', { name: 'Menu' });
+      await drawer.waitFor();
+      const shown = drawer.getByTestId('drawer-email');
+      expect(await shown.textContent()).toBe(email);
+      const fit = await shown.evaluate((element) => {
+        const box = element.getBoundingClientRect();
+        const panel = element.closest('[role="dialog"]')?.getBoundingClientRect();
+        return {
+          clipped: element.scrollWidth > element.clientWidth,
+          ellipsis: getComputedStyle(element).textOverflow === 'ellipsis',
+          inside: panel !== undefined && box.left >= panel.left && box.right <= panel.right,
+          // More than one line of text (line heights are under twice the font size).
+          wrapped: box.height > 2 * parseFloat(getComputedStyle(element).fontSize),
+        };
+      });
+      expect(fit).toMatchObject({ clipped: false, ellipsis: false, inside: true });
+      // In the 200px drawer the address wraps onto more lines rather than being cut.
+      if (viewport === DESKTOP) expect(fit.wrapped).toBe(true);
+      await expectAccessible(page);
+      await session.screenshot(`drawer-long-email-${viewport.width}`, { fullPage: false });
+      await page.keyboard.press('Escape');
+      await drawer.waitFor({ state: 'detached' });
+    }
   });
 });

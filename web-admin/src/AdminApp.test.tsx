@@ -51,6 +51,36 @@ describe('admin app', () => {
     expect((screen.getByRole('switch', { name: 'Admin Mode' }) as HTMLInputElement).checked).toBe(true);
   });
 
+  it('tells an admin why the menu button has a red badge, in its description and in the drawer', async () => {
+    renderAdmin(
+      fakeApi({
+        checkAuth: () => ({ body: authAnswer({ isAdmin: true, isAccountCreated: 0, isPayoutMethodAdded: 0 }) }),
+      }),
+    );
+    const button = await screen.findByRole('button', {
+      name: 'Open menu',
+      description: 'Action needed: Create your payout account. Add a debit card.',
+    });
+    await userEvent.click(button);
+    const drawer = within(screen.getByRole('dialog', { name: 'Menu' }));
+    // The admin menu has no My Account: the reasons are a link of their own, to the member app's.
+    const setup = drawer.getByRole('link', { name: /^Finish your payout set-up/ });
+    expect(setup.getAttribute('href')).toBe('/my_account');
+    expect(within(setup).getByText('Create your payout account')).toBeTruthy();
+    expect(within(setup).getByText('Add a debit card')).toBeTruthy();
+  });
+
+  it('shows no badge and no set-up link to an admin who has finished the payout set-up', async () => {
+    renderAdmin(
+      fakeApi({
+        checkAuth: () => ({ body: authAnswer({ isAdmin: true, isAccountCreated: 1, isPayoutMethodAdded: 1 }) }),
+      }),
+    );
+    await userEvent.click(await screen.findByRole('button', { name: 'Open menu', description: '' }));
+    expect(screen.queryByTestId('attention-badge')).toBeNull();
+    expect(screen.queryByRole('link', { name: /Finish your payout set-up/ })).toBeNull();
+  });
+
   it.each([
     ['/admin/product_import', 'Product Import', 'No products are waiting for review.'],
     ['/admin/orders', 'Orders', 'No orders yet.'],

@@ -48,21 +48,46 @@ describe('member app', () => {
     [{ isAccountCreated: 0, isPayoutMethodAdded: 1 }, true],
     [{ isAccountCreated: 1, isPayoutMethodAdded: 0 }, true],
     [{ isAccountCreated: 1, isPayoutMethodAdded: 1 }, false],
-  ] as const)('with %o the red badges show: %s', async (flags, shown) => {
+  ] as const)('with %o the red badges show: %s, each saying why', async (flags, shown) => {
     renderMember(member(flags));
     await screen.findByRole('heading', { name: 'Product List' });
     expect(screen.queryByTestId('attention-badge') !== null).toBe(shown);
-    await userEvent.click(screen.getByRole('button', { name: 'Open menu' }));
+    const reasons = [
+      ...(flags.isAccountCreated ? [] : ['Create your payout account']),
+      ...(flags.isPayoutMethodAdded ? [] : ['Add a debit card']),
+    ];
+    // The menu button is described by the reasons.
+    const menuButton = screen.getByRole('button', {
+      name: 'Open menu',
+      description: shown ? `Action needed: ${reasons.map((reason) => `${reason}.`).join(' ')}` : '',
+    });
+    await userEvent.click(menuButton);
     const myAccount = within(screen.getByRole('dialog')).getByRole('link', { name: /My Account/ });
     expect(myAccount.getAttribute('href')).toBe('/my_account');
     expect(within(myAccount).queryByTestId('menu-item-badge') !== null).toBe(shown);
+    if (shown) {
+      // The item shows the reasons in words, and they are part of its name.
+      expect(Array.from(myAccount.querySelectorAll('.badge-words__item'), (item) => item.textContent)).toEqual(reasons);
+      expect(myAccount).toBe(screen.getByRole('link', { name: `My Account, action needed: ${reasons.join(', ')}` }));
+    }
+  });
+
+  it('the product list’s payout callout names only the steps still to do', async () => {
+    renderMember(member({ isAccountCreated: 1, isPayoutMethodAdded: 0 }));
+    const callout = await screen.findByRole('region', { name: 'Finish setting up your payouts' });
+    const steps = within(callout).getByTestId('payout-setup-steps');
+    expect(Array.from(steps.querySelectorAll('.badge-words__item'), (item) => item.textContent)).toEqual([
+      'Add a debit card',
+    ]);
+    expect(within(callout).getByRole('link', { name: 'Go to My Account' }).getAttribute('href')).toBe('/my_account');
   });
 
   it('has the member menu: My Account, Product List and Log out', async () => {
     renderMember(member());
     await userEvent.click(await screen.findByRole('button', { name: 'Open menu' }));
     const nav = within(screen.getByRole('navigation', { name: 'Main menu' }));
-    expect(nav.getAllByRole('link').map((link) => [link.textContent, link.getAttribute('href')])).toEqual([
+    const label = (link: HTMLElement) => link.querySelector('.nav-link__label')?.textContent;
+    expect(nav.getAllByRole('link').map((link) => [label(link), link.getAttribute('href')])).toEqual([
       ['My Account', '/my_account'],
       ['Product List', '/'],
     ]);
@@ -79,7 +104,10 @@ describe('member app', () => {
     renderMember(member({ isAccountCreated: 1, isPayoutMethodAdded: 0 }), '/my_account');
     expect(await screen.findByRole('heading', { level: 1, name: 'My Account' })).toBeTruthy();
     expect(screen.getByText('Created')).toBeTruthy();
-    expect(screen.getByText('No debit card added yet')).toBeTruthy();
+    const todo = screen.getByTestId('todo-payout-method');
+    expect(within(todo).getByText('Add a debit card').closest('[aria-hidden]')).toBe(todo.lastElementChild);
+    expect(todo.querySelector('.visually-hidden')?.textContent).toBe(', action needed: Add a debit card');
+    expect(screen.queryByText('Create your payout account')).toBeNull();
     expect(screen.getByText('No commissions yet.')).toBeTruthy();
   });
 

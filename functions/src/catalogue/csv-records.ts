@@ -1,5 +1,6 @@
 import { CsvError, parse, type InfoRecord, type Parser } from 'csv-parse';
-import { formatCount, type CsvFatal } from '@portal/shared/domain/csv-product';
+import type { CsvFatal } from '@portal/shared/domain/csv-product';
+import { formatCount } from '@portal/shared/domain/format';
 
 /**
  * Drives csv-parse chunk by chunk and hands back the records each chunk completes, each with

@@ -98,7 +98,9 @@ export async function runImport(deps: ImportDeps, source: ImportSource): Promise
       await deps.jobs.finish(id, attempt, {
         ...counters,
         status: 'rejected',
-        failure: `${report.fatal.message} No rows were imported.`,
+        failure: /No rows were imported\.$/.test(report.fatal.message)
+          ? report.fatal.message
+          : `${report.fatal.message} No rows were imported.`,
         finishedAt: now(),
       });
       return 'rejected';

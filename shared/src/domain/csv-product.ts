@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { formatDollars, MAX_PRICE_CENTS, parsePrice, quoteValue } from './money';
+import { formatCount, formatMoney } from './format';
+import { MAX_PRICE_CENTS, parsePrice, quoteValue } from './money';
 import { sha256Hex } from './sha256';
 
 /**
@@ -418,8 +419,8 @@ function readContent(value: (column: CsvColumn) => string, issues: RowIssues): C
 
 function addAdvice(content: CsvProductContent, issues: RowIssues): void {
   if (content.dropshipping_price_us_cents > content.msrp_us_cents) {
-    const sell = formatDollars(content.dropshipping_price_us_cents);
-    issues.warn('dropshipping_price_us', `${sell} is higher than the MSRP of ${formatDollars(content.msrp_us_cents)}`);
+    const sell = formatMoney(content.dropshipping_price_us_cents);
+    issues.warn('dropshipping_price_us', `${sell} is higher than the MSRP of ${formatMoney(content.msrp_us_cents)}`);
   }
   if (content.product_images.length === 0 && content.additional_product_images.length === 0) {
     issues.warn('product_images_1', 'the product has no usable image; its card will show no picture');
@@ -472,10 +473,6 @@ function readOptionalText(raw: string, column: CsvColumn, maxChars: number, issu
 
 function tooLongMessage(length: number, maxChars: number): string {
   return `is ${formatCount(length)} characters long; the maximum is ${formatCount(maxChars)}`;
-}
-
-export function formatCount(count: number): string {
-  return count.toLocaleString('en-US');
 }
 
 // --- prices ---------------------------------------------------------------------------------

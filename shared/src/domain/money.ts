@@ -1,3 +1,5 @@
+import { formatMoney } from './format';
+
 /**
  * Money as integer cents. Every amount the portal stores or computes with is a safe integer
  * number of US cents; dollars with two decimals exist only as text at the edges (CSV input,
@@ -59,7 +61,7 @@ function explainNotAPrice(unsigned: string, shown: string): string {
 }
 
 function tooLarge(shown: string): ParsePriceResult {
-  return fail(`${shown} is more than the maximum of ${formatDollars(MAX_PRICE_CENTS)}`);
+  return fail(`${shown} is more than the maximum of ${formatMoney(MAX_PRICE_CENTS)}`);
 }
 
 function fail(message: string): ParsePriceResult {
@@ -77,7 +79,10 @@ function assertCents(cents: number): void {
   if (!Number.isSafeInteger(cents)) throw new RangeError(`Expected a whole number of cents, got ${cents}`);
 }
 
-/** 129900 -> '1299.00', 5 -> '0.05', -150 -> '-1.50'. No currency sign, no grouping. */
+/**
+ * 129900 -> '1299.00', 5 -> '0.05', -150 -> '-1.50'. No currency sign, no grouping: the API's
+ * and the CSV's wire format. For people, write money with `formatMoney` (format.ts).
+ */
 export function formatCents(cents: number): string {
   assertCents(cents);
   const sign = cents < 0 ? '-' : '';
@@ -85,15 +90,6 @@ export function formatCents(cents: number): string {
   const dollars = Math.trunc(magnitude / 100);
   const rest = magnitude % 100;
   return `${sign}${dollars}.${String(rest).padStart(2, '0')}`;
-}
-
-/** 129900 -> '$1,299.00', -150 -> '-$1.50': for screens and messages. */
-export function formatDollars(cents: number): string {
-  const plain = formatCents(cents);
-  const negative = plain.startsWith('-');
-  const [whole = '0', fraction = '00'] = (negative ? plain.slice(1) : plain).split('.');
-  const grouped = whole.replace(/\B(?=([0-9]{3})+(?![0-9]))/g, ',');
-  return `${negative ? '-' : ''}$${grouped}.${fraction}`;
 }
 
 /**

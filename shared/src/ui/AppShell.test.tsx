@@ -96,6 +96,8 @@ describe('auth check when a screen opens', () => {
     renderShell({ api, path: '/my_account' });
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toMatch(/Network Error/);
+    // Nothing else is on the screen: the banner's title is the page's heading.
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('We could not check your session');
     expect(screen.getByTestId('where').textContent).toBe('/my_account');
     fail = false;
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
@@ -176,6 +178,16 @@ describe('drawer', () => {
     expect(screen.getByRole('link', { name: 'Product List' }).getAttribute('aria-current')).toBe('page');
     expect(initialsFromEmail('admin@example.com')).toBe('A');
     expect(initialsFromEmail('')).toBe('?');
+  });
+
+  it('shows the whole e-mail address, with break chances before the @ and the dots', async () => {
+    const email = 'a.long.name@subdomain.example-company.com';
+    renderShell({ api: loggedIn({ email }) });
+    await userEvent.click(await screen.findByRole('button', { name: 'Open menu' }));
+    const shown = screen.getByTestId('drawer-email');
+    expect(shown.textContent).toBe(email);
+    expect(shown.hasAttribute('title')).toBe(false);
+    expect(shown.innerHTML).toBe('a<wbr>.long<wbr>.name<wbr>@subdomain<wbr>.example-company<wbr>.com');
   });
 
   it('closes when a menu item is chosen', async () => {

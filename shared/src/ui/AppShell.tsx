@@ -1,9 +1,9 @@
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-import { NavLink, Outlet, useHref, useLocation, useNavigate } from 'react-router-dom';
+import { Fragment, useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { Link, NavLink, Outlet, useHref, useLocation, useNavigate } from 'react-router-dom';
 import { toApiError, useAuth, type AuthView } from './AuthProvider';
 import { AdminModeSwitch } from './AdminModeSwitch';
 import { Avatar } from './Avatar';
-import { Badge } from './Badge';
+import { AttentionWords } from './Badge';
 import { Drawer } from './Drawer';
 import { EmptyState } from './EmptyState';
 import { ErrorBanner } from './ErrorBanner';
@@ -19,7 +19,7 @@ export interface MenuItem {
   label: string;
   /** Match the route exactly (for '/'). */
   end?: boolean;
-  /** Show the red badge beside the item. */
+  /** Show the red badge beside the item: the payout set-up steps still to do, in words. */
   attention?: boolean;
   icon?: ReactNode;
   /** A link to the other app: a full-page navigation, not a route. */
@@ -98,7 +98,7 @@ export function AppShell({ app, menu, publicPaths = [] }: AppShellProps) {
       <TopBar
         status={status}
         pathname={pathname}
-        needsAttention={auth.needsAttention}
+        attention={auth.attentionReasons}
         menuOpen={drawerOpen}
         onOpenMenu={() => setDrawerOpen(true)}
         menuButtonRef={menuButtonRef}
@@ -107,6 +107,7 @@ export function AppShell({ app, menu, publicPaths = [] }: AppShellProps) {
       {status === 'authenticated' ? (
         <Drawer open={drawerOpen} onClose={closeDrawer}>
           <DrawerContent
+            app={app}
             items={menu(auth)}
             pathname={pathname}
             onNavigate={closeDrawer}
@@ -121,6 +122,8 @@ export function AppShell({ app, menu, publicPaths = [] }: AppShellProps) {
         {auth.checkError && !auth.checking && !isPublic ? (
           <ErrorBanner
             title="We could not check your session"
+            // With no screen under it, the banner is the page: its title is the page's heading.
+            titleAs={content === null ? 'h1' : 'p'}
             message={auth.checkError.message}
             onRetry={retry}
             retrying={auth.checking}
@@ -134,18 +137,22 @@ export function AppShell({ app, menu, publicPaths = [] }: AppShellProps) {
 }
 
 interface DrawerContentProps {
+  app: AppShellProps['app'];
   items: MenuItem[];
   pathname: string;
   onNavigate: () => void;
   onError: (message: string) => void;
 }
 
-function DrawerContent({ items, pathname, onNavigate, onError }: DrawerContentProps) {
+function DrawerContent({ app, items, pathname, onNavigate, onError }: DrawerContentProps) {
   const auth = useAuth();
   const [busy, setBusy] = useState(false);
   /** The switch shows its new position while the other app loads. */
   const [switchedTo, setSwitchedTo] = useState<boolean | null>(null);
   const email = auth.userProfile?.email ?? '';
+  // The red badge's reasons are said on a menu item when one carries them (the member's My
+  // Account), otherwise here (the admin app, whose menu has no My Account).
+  const attentionElsewhere = auth.attentionReasons.length > 0 && !items.some((item) => item.attention);
 
   const switchMode = async (checked: boolean) => {
     setBusy(true);
@@ -174,14 +181,18 @@ function DrawerContent({ items, pathname, onNavigate, onError }: DrawerContentPr
       <div className="drawer__profile">
         <Avatar email={email} size="lg" />
         <div className="drawer__who">
-          <span className="drawer__email" title={email}>
-            {email}
+          {/* The whole address, wrapped where it must: never cut short. */}
+          <span className="drawer__email" data-testid="drawer-email">
+            <BreakableEmail email={email} />
           </span>
           <span className="drawer__role">{auth.isAdmin ? 'Administrator' : 'Member'}</span>
         </div>
       </div>
       {auth.isAdmin ? (
         <AdminModeSwitch checked={switchedTo ?? isAdminPath(pathname)} onChange={switchMode} disabled={busy} />
+      ) : null}
+      {attentionElsewhere ? (
+        <PayoutSetupLink app={app} reasons={auth.attentionReasons} onNavigate={onNavigate} />
       ) : null}
       <nav className="drawer__nav" aria-label="Main menu">
         <ul className="nav-list">
@@ -196,10 +207,12 @@ function DrawerContent({ items, pathname, onNavigate, onError }: DrawerContentPr
               ) : (
                 <NavLink className="nav-link" to={item.to} end={item.end} onClick={onNavigate}>
                   {item.icon}
-                  <span className="nav-link__label">{item.label}</span>
-                  {item.attention ? (
-                    <Badge role="img" label="Action needed" className="badge--inline" data-testid="menu-item-badge" />
-                  ) : null}
+                  <span className="nav-link__text">
+                    <span className="nav-link__label">{item.label}</span>
+                    {item.attention ? (
+                      <AttentionWords reasons={auth.attentionReasons} data-testid="menu-item-badge" />
+                    ) : null}
+                  </span>
                 </NavLink>
               )}
             </li>
@@ -213,6 +226,51 @@ function DrawerContent({ items, pathname, onNavigate, onError }: DrawerContentPr
         </button>
       </div>
     </>
+  );
+}
+
+/**
+ * An e-mail address that may wrap before its '@' and before each '.', where a reader expects it
+ * ('jane.doe' / '@example' / '.com'); CSS breaks anywhere else only when a part alone is wider
+ * than the line.
+ */
+export function BreakableEmail({ email }: { email: string }) {
+  return (
+    <>
+      {email.split(/(?=[@.])/).map((part, index) => (
+        <Fragment key={index}>
+          {index > 0 ? <wbr /> : null}
+          {part}
+        </Fragment>
+      ))}
+    </>
+  );
+}
+
+/** The payout set-up still to do, in words, as a link to My Account (in the member app). */
+function PayoutSetupLink({
+  app,
+  reasons,
+  onNavigate,
+}: {
+  app: AppShellProps['app'];
+  reasons: readonly string[];
+  onNavigate: () => void;
+}) {
+  const content = (
+    <>
+      <span className="drawer__attention-title">Finish your payout set-up</span>
+      <AttentionWords reasons={reasons} data-testid="drawer-attention" />
+    </>
+  );
+  return app === 'member' ? (
+    <Link className="drawer__attention" to="/my_account" onClick={onNavigate}>
+      {content}
+    </Link>
+  ) : (
+    <a className="drawer__attention" href="/my_account">
+      {content}
+    </a>
   );
 }
 

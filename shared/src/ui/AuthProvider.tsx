@@ -1,5 +1,6 @@
 import { createContext, useContext, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { createApiClient, type ApiClient } from '../api/client';
+import { attentionReasons, type AttentionReason } from '../domain/attention';
 import { AuthStore, type AuthState } from './authStore';
 
 export { AuthStore, isAuthFailure, toApiError } from './authStore';
@@ -23,6 +24,8 @@ export function AuthProvider({ store, api, children }: AuthProviderProps) {
 export interface AuthView extends AuthState {
   /** The account still lacks a payout account or a payout method (the red badge). */
   needsAttention: boolean;
+  /** Why the red badge shows, in words: the payout set-up steps still to do (empty when none). */
+  attentionReasons: readonly AttentionReason[];
   checkAuth: AuthStore['checkAuth'];
   settle: AuthStore['settle'];
   login: AuthStore['login'];
@@ -34,9 +37,11 @@ export interface AuthView extends AuthState {
 }
 
 export function needsAttention(state: Pick<AuthState, 'status' | 'userProfile'>): boolean {
-  const profile = state.userProfile;
-  if (state.status !== 'authenticated' || !profile) return false;
-  return profile.isAccountCreated === 0 || profile.isPayoutMethodAdded === 0;
+  return reasonsFor(state).length > 0;
+}
+
+function reasonsFor(state: Pick<AuthState, 'status' | 'userProfile'>): AttentionReason[] {
+  return state.status === 'authenticated' ? attentionReasons(state.userProfile) : [];
 }
 
 export function useAuthStore(): AuthStore {
@@ -52,6 +57,7 @@ export function useAuth(): AuthView {
     () => ({
       ...state,
       needsAttention: needsAttention(state),
+      attentionReasons: reasonsFor(state),
       checkAuth: store.checkAuth,
       settle: store.settle,
       login: store.login,

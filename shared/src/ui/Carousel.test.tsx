@@ -11,6 +11,15 @@ afterEach(() => {
 
 const images = ['https://img.example.test/1.jpg', 'https://img.example.test/2.jpg', 'https://img.example.test/3.jpg'];
 
+/** jsdom lays nothing out: give the carousel a size, as a browser would. */
+function layOut() {
+  vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(400);
+  vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(400);
+  vi.spyOn(HTMLElement.prototype, 'offsetWidth', 'get').mockReturnValue(400);
+  // …and ask for reduced motion, so slides change at once (jsdom ends no CSS transitions).
+  vi.stubGlobal('matchMedia', (query: string) => ({ matches: query.includes('reduce'), media: query }));
+}
+
 /** Swiper starts after its buttons exist: let that render happen. */
 async function renderCarousel(list: string[]) {
   render(<Carousel images={list} name="Socks" />);
@@ -18,48 +27,72 @@ async function renderCarousel(list: string[]) {
 }
 
 describe('Carousel', () => {
-  it('names the arrows, the dots and each slide "Image N of M", in the API order', async () => {
+  it('is a carousel region named after the product, with each slide "N of M" in the API order', async () => {
     await renderCarousel(images);
+    const region = screen.getByRole('region', { name: 'Socks: images' });
+    expect(region.getAttribute('aria-roledescription')).toBe('carousel');
+    expect(region.tabIndex).toBe(0);
     expect(screen.getByRole('button', { name: 'Previous image' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Next image' })).toBeTruthy();
     const slides = Array.from(document.querySelectorAll('.swiper-slide'));
     const byNumber = [...slides].sort(
       (a, b) => Number(a.getAttribute('data-slide-number')) - Number(b.getAttribute('data-slide-number')),
     );
-    expect(byNumber.map((slide) => slide.getAttribute('aria-label'))).toEqual([
-      'Image 1 of 3',
-      'Image 2 of 3',
-      'Image 3 of 3',
-    ]);
+    expect(byNumber.map((slide) => slide.getAttribute('aria-label'))).toEqual(['1 of 3', '2 of 3', '3 of 3']);
+    expect(byNumber.map((slide) => slide.getAttribute('aria-roledescription'))).toEqual(['slide', 'slide', 'slide']);
+    // Only the slide in view is read out.
+    expect(byNumber.map((slide) => slide.getAttribute('aria-hidden'))).toEqual([null, 'true', 'true']);
     expect(byNumber.map((slide) => slide.querySelector('img')?.getAttribute('src'))).toEqual(images);
     expect(screen.getAllByRole('button', { name: /^Show image \d$/ })).toHaveLength(3);
-    expect(screen.getByTestId('carousel-status').textContent).toBe('Image 1 of 3');
+    const status = screen.getByTestId('carousel-status');
+    expect(status.textContent).toBe('1 of 3');
+    expect(status.getAttribute('aria-live')).toBe('polite');
   });
 
   it('loops: back from the first image is the last, forward from the last is the first', async () => {
-    // jsdom lays nothing out: give the carousel a width, as a browser would.
-    vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(400);
-    vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(400);
-    vi.spyOn(HTMLElement.prototype, 'offsetWidth', 'get').mockReturnValue(400);
-    // …and ask for reduced motion, so slides change at once (jsdom ends no CSS transitions).
-    vi.stubGlobal('matchMedia', (query: string) => ({ matches: query.includes('reduce'), media: query }));
+    layOut();
     const user = userEvent.setup();
     await renderCarousel(images);
     const status = () => screen.getByTestId('carousel-status').textContent;
     await user.click(screen.getByRole('button', { name: 'Previous image' }));
-    expect(status()).toBe('Image 3 of 3');
+    expect(status()).toBe('3 of 3');
     await user.click(screen.getByRole('button', { name: 'Next image' }));
-    expect(status()).toBe('Image 1 of 3');
+    expect(status()).toBe('1 of 3');
     await user.click(screen.getByRole('button', { name: 'Next image' }));
-    expect(status()).toBe('Image 2 of 3');
+    expect(status()).toBe('2 of 3');
     await user.click(screen.getByRole('button', { name: 'Next image' }));
-    expect(status()).toBe('Image 3 of 3');
+    expect(status()).toBe('3 of 3');
     await user.click(screen.getByRole('button', { name: 'Next image' }));
-    expect(status()).toBe('Image 1 of 3');
+    expect(status()).toBe('1 of 3');
     // The dot of the image in view is marked as the current one. (Choosing a dot is walked in the
     // browser test: Swiper's jump to a slide needs real layout.)
     expect(screen.getByRole('button', { name: 'Show image 1' }).getAttribute('aria-current')).toBe('true');
     expect(screen.getByRole('button', { name: 'Show image 3' }).getAttribute('aria-current')).toBeNull();
+  });
+
+  it('answers the Left and Right arrow keys once focused, and says which slide shows', async () => {
+    layOut();
+    const user = userEvent.setup();
+    await renderCarousel(images);
+    const region = screen.getByRole('region', { name: 'Socks: images' });
+    const status = () => screen.getByTestId('carousel-status').textContent;
+    const shown = () => document.querySelector('.swiper-slide-active')?.getAttribute('aria-label');
+    // Keys do nothing while the carousel does not have focus.
+    await user.keyboard('{ArrowRight}');
+    expect(status()).toBe('1 of 3');
+    await user.tab();
+    expect(document.activeElement).toBe(region);
+    await user.keyboard('{ArrowRight}');
+    expect(status()).toBe('2 of 3');
+    expect(shown()).toBe('2 of 3');
+    await user.keyboard('{ArrowRight}{ArrowRight}');
+    expect(status()).toBe('1 of 3');
+    await user.keyboard('{ArrowLeft}');
+    expect(status()).toBe('3 of 3');
+    expect(shown()).toBe('3 of 3');
+    // Other keys are left alone.
+    await user.keyboard('{ArrowDown}{Shift>}{ArrowLeft}{/Shift}');
+    expect(status()).toBe('3 of 3');
   });
 
   it('shows one image without arrows or dots, and a placeholder when there is none', async () => {

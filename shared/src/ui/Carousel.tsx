@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState, type KeyboardEvent } from 'react';
 import type { Swiper as SwiperInstance } from 'swiper';
 import { Navigation, Pagination } from 'swiper/modules';
 import { Swiper, SwiperSlide } from 'swiper/react';
@@ -23,14 +23,16 @@ function prefersReducedMotion(): boolean {
     : false;
 }
 
-/** Slides are named 1, 2, 3 … in order (spec section 9). */
-export const slideLabel = (index: number, count: number) => `Image ${index + 1} of ${count}`;
+/** Slides are named 1, 2, 3 … in order (spec section 9): '2 of 7'. */
+export const slideLabel = (index: number, count: number) => `${index + 1} of ${count}`;
 
 /**
  * The product image carousel: arrows ('Previous image' / 'Next image'), navigation dots and an
- * endless loop, on Swiper's Navigation and Pagination modules with its loop mode. The arrows and
- * dots are real buttons, so the keyboard reaches them; each slide is a group named
- * "Image N of M", and a polite live region says which image is showing.
+ * endless loop, on Swiper's Navigation and Pagination modules with its loop mode. It follows the
+ * WAI-ARIA carousel pattern: a focusable region (roledescription 'carousel', named after the
+ * product) that answers the Left and Right arrow keys; each slide a group (roledescription
+ * 'slide') named "2 of 7"; a polite live region saying which one shows. The arrows and dots are
+ * real buttons, so the keyboard reaches them too.
  *
  * With one image there is nothing to move between (no arrows, no dots); with none, a placeholder.
  */
@@ -41,6 +43,7 @@ export function Carousel({ images, name }: CarouselProps) {
   const [nextEl, setNextEl] = useState<HTMLButtonElement | null>(null);
   const [paginationEl, setPaginationEl] = useState<HTMLDivElement | null>(null);
   const [active, setActive] = useState(0);
+  const swiperRef = useRef<SwiperInstance | null>(null);
 
   if (count <= 1) {
     return (
@@ -53,6 +56,15 @@ export function Carousel({ images, name }: CarouselProps) {
   }
 
   const ready = prevEl !== null && nextEl !== null && paginationEl !== null;
+  const label = `${name}: images`;
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const swiper = swiperRef.current;
+    if (!swiper || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    if (event.key === 'ArrowLeft') swiper.slidePrev();
+    else if (event.key === 'ArrowRight') swiper.slideNext();
+    else return;
+    event.preventDefault();
+  };
   const onSlideChange = (swiper: SwiperInstance) => setActive(swiper.realIndex);
   const markCurrentDot = (swiper: SwiperInstance) => {
     const dots = swiper.pagination?.bullets ?? [];
@@ -63,7 +75,16 @@ export function Carousel({ images, name }: CarouselProps) {
   };
 
   return (
-    <div className="carousel" role="group" aria-roledescription="carousel" aria-label="Images">
+    <div
+      className="carousel"
+      role="region"
+      aria-roledescription="carousel"
+      aria-label={label}
+      // Focusable, so that the arrow keys move it (the focus ring shows where the keys go).
+      tabIndex={0}
+      onKeyDown={onKeyDown}
+      data-testid="carousel"
+    >
       <div className="carousel__frame">
         {ready ? (
           <Swiper
@@ -82,6 +103,9 @@ export function Carousel({ images, name }: CarouselProps) {
               renderBullet: (index, className) =>
                 `<button type="button" class="${className}" aria-label="Show image ${index + 1}"></button>`,
             }}
+            onSwiper={(swiper) => {
+              swiperRef.current = swiper;
+            }}
             onSlideChange={onSlideChange}
             onPaginationUpdate={markCurrentDot}
             onPaginationRender={markCurrentDot}
@@ -93,6 +117,8 @@ export function Carousel({ images, name }: CarouselProps) {
                 role="group"
                 aria-roledescription="slide"
                 aria-label={slideLabel(index, count)}
+                // Only the slide in view is read out; the others are off to the side.
+                aria-hidden={index === active ? undefined : true}
                 data-slide-number={index + 1}
               >
                 <ProductImage src={src} alt={`${name}, image ${index + 1} of ${count}`} loading="eager" />
@@ -118,7 +144,7 @@ export function Carousel({ images, name }: CarouselProps) {
         </span>
       </div>
       <div ref={setPaginationEl} className="carousel__dots" role="group" aria-label="Choose an image" />
-      <p className="visually-hidden" aria-live="polite" data-testid="carousel-status">
+      <p className="visually-hidden" aria-live="polite" aria-atomic="true" data-testid="carousel-status">
         {slideLabel(active, count)}
       </p>
     </div>

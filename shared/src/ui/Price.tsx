@@ -1,3 +1,4 @@
+import { formatDollarText } from '../domain/format';
 import './catalogue.css';
 
 /**
@@ -7,8 +8,8 @@ import './catalogue.css';
  * on the server (`you_make` is youMakeCents of the sell price), so nothing here does arithmetic.
  */
 
-/** '24.99' -> '$24.99'. */
-export const dollars = (amount: string) => `$${amount}`;
+/** '1049.00' -> '$1,049.00', through the one money formatter. */
+export const dollars = formatDollarText;
 
 export interface PriceLinesProps {
   msrp: string;

@@ -40,20 +40,29 @@ describe('TopBar logged in', () => {
     expect(screen.queryByRole('link', { name: 'Login / Signup' })).toBeNull();
   });
 
-  it('shows the red badge with an accessible name when attention is needed', () => {
-    renderTopBar({ needsAttention: true });
+  it('shows the red badge, and the menu button says why in its description and tooltip', () => {
+    renderTopBar({ attention: ['Create your payout account', 'Add a debit card'] });
     const badge = screen.getByTestId('attention-badge');
-    expect(badge.getAttribute('role')).toBe('status');
-    expect(badge.getAttribute('aria-label')).toMatch(/Action needed/);
-    const button = screen.getByRole('button', { name: 'Open menu' });
-    expect(button.getAttribute('aria-describedby')).toBe(badge.id);
-    expect(screen.getByRole('status', { name: /Action needed: create your payout account/ })).toBe(badge);
+    const why = 'Action needed: Create your payout account. Add a debit card.';
+    expect(badge.textContent).toBe(why);
+    const button = screen.getByRole('button', { name: 'Open menu', description: why });
+    expect(button.getAttribute('title')).toBe(why);
+    expect(badge.contains(document.getElementById(button.getAttribute('aria-describedby') ?? ''))).toBe(true);
+  });
+
+  it('names only the step still to do', () => {
+    renderTopBar({ attention: ['Add a debit card'] });
+    expect(
+      screen.getByRole('button', { name: 'Open menu', description: 'Action needed: Add a debit card.' }),
+    ).toBeTruthy();
   });
 
   it('has no badge when attention is not needed', () => {
-    renderTopBar({ needsAttention: false });
+    renderTopBar({ attention: [] });
     expect(screen.queryByTestId('attention-badge')).toBeNull();
-    expect(screen.getByRole('button', { name: 'Open menu' }).hasAttribute('aria-describedby')).toBe(false);
+    const button = screen.getByRole('button', { name: 'Open menu' });
+    expect(button.hasAttribute('aria-describedby')).toBe(false);
+    expect(button.hasAttribute('title')).toBe(false);
   });
 });
 

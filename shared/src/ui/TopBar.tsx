@@ -1,19 +1,22 @@
 import type { Ref } from 'react';
 import { Link } from 'react-router-dom';
 import type { AuthStatus } from './authStore';
-import { Badge } from './Badge';
+import { attentionSummary } from '../domain/attention';
+import { AttentionDot } from './Badge';
 import { MenuIcon } from './icons';
 import { modeTitle } from './navigation';
 import { PRODUCT_NAME } from './Page';
 
 export const MENU_BUTTON_ATTENTION_ID = 'menu-attention-badge';
 
+const NO_ATTENTION: readonly string[] = [];
+
 export interface TopBarProps {
   status: AuthStatus;
   /** The document's path (with the app's base), e.g. '/admin/orders': decides the title. */
   pathname: string;
-  /** Show the red badge on the menu button. */
-  needsAttention?: boolean;
+  /** Why the menu button carries the red badge: the payout set-up steps still to do (none: no badge). */
+  attention?: readonly string[];
   menuOpen?: boolean;
   onOpenMenu?: () => void;
   menuButtonRef?: Ref<HTMLButtonElement>;
@@ -28,13 +31,13 @@ export interface TopBarProps {
 
 /**
  * The top bar of both apps. Logged in: the menu button (with the red badge while the payout account
- * or payout method is missing) and the title, 'Admin' when the path contains 'admin', otherwise
+ * or payout method is missing, described by what is missing) and the title, 'Admin' when the path contains 'admin', otherwise
  * 'Member'. Logged out: a 'Login / Signup' link to /login. While the first check runs: neither.
  */
 export function TopBar({
   status,
   pathname,
-  needsAttention = false,
+  attention = NO_ATTENTION,
   menuOpen = false,
   onOpenMenu,
   menuButtonRef,
@@ -55,12 +58,14 @@ export function TopBar({
                 aria-haspopup="dialog"
                 aria-expanded={menuOpen}
                 aria-controls={menuOpen ? drawerId : undefined}
-                aria-describedby={needsAttention ? MENU_BUTTON_ATTENTION_ID : undefined}
+                // The badge's reasons, e.g. "Action needed: Create your payout account. Add a debit card."
+                aria-describedby={attention.length ? MENU_BUTTON_ATTENTION_ID : undefined}
+                title={attention.length ? attentionSummary(attention) : undefined}
                 onClick={onOpenMenu}
               >
                 <MenuIcon />
               </button>
-              {needsAttention ? <Badge id={MENU_BUTTON_ATTENTION_ID} className="badge--on-button" /> : null}
+              <AttentionDot reasons={attention} id={MENU_BUTTON_ATTENTION_ID} className="badge--on-button" />
             </span>
             <span className="topbar__title" data-testid="topbar-title">
               {modeTitle(pathname)}

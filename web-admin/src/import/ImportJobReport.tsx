@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { ImportJob } from '@portal/shared/api/products';
+import { formatCount } from '@portal/shared/domain/format';
 import { toApiError, useAuth } from '@portal/shared/ui/AuthProvider';
 import { useImportIssues } from '@portal/shared/ui/catalogueQueries';
 import { LoadMore, useCursorPages } from '@portal/shared/ui/CursorPages';
@@ -29,7 +30,9 @@ const STATUS_TEXT: Record<ImportJob['status'], { label: string; tone: string }> 
 export function ImportJobReport({ job, pollError, stalled, onCheckAgain }: ImportJobReportProps) {
   const status = STATUS_TEXT[job.status];
   const finished = isFinished(job);
-  const showIssues = finished && (job.status === 'rejected' || job.rejected > 0 || job.warnings > 0);
+  // A file refused as a whole may still have row issues found before it broke; without any, the
+  // refusal says all there is to say.
+  const showIssues = finished && (job.rejected > 0 || job.warnings > 0);
   return (
     <section className="card panel" aria-labelledby="import-job-title" data-testid="import-job">
       <div className="panel__header">
@@ -49,7 +52,10 @@ export function ImportJobReport({ job, pollError, stalled, onCheckAgain }: Impor
       {job.status === 'completed' ? (
         <p className="banner banner--success">
           <CheckIcon className="banner__icon" />
-          <span className="banner__message">{completedSummary(job)}</span>
+          {/* The counts are in the grid below; the banner says what follows from them. */}
+          <span className="banner__message" data-testid="import-next-step">
+            {completedNextStep(job)}
+          </span>
         </p>
       ) : null}
 
@@ -57,10 +63,13 @@ export function ImportJobReport({ job, pollError, stalled, onCheckAgain }: Impor
         <div className={job.status === 'rejected' ? 'banner banner--error' : 'banner banner--warning'} role="alert">
           <AlertIcon className="banner__icon" />
           <div className="banner__body">
-            <p className="banner__title">
-              {job.status === 'rejected' ? 'The whole file was refused' : 'The import stopped before the end'}
+            {/* A refusal is said once: the status says "File refused", the server's message says
+                why and that no rows were imported. */}
+            {job.status === 'failed' ? <p className="banner__title">The import stopped before the end</p> : null}
+            <p className="banner__message" data-testid="import-failure">
+              {job.failure ??
+                (job.status === 'rejected' ? 'The file was refused. No rows were imported.' : 'No reason was given.')}
             </p>
-            <p className="banner__message">{job.failure ?? 'No reason was given.'}</p>
           </div>
           {job.status === 'failed' ? (
             <div className="banner__actions">
@@ -80,7 +89,8 @@ export function ImportJobReport({ job, pollError, stalled, onCheckAgain }: Impor
         />
       ) : null}
 
-      {finished || job.rowsRead > 0 ? <JobCounts job={job} /> : null}
+      {/* A refused file imported nothing: its message says so, zero counts would say it again. */}
+      {(finished || job.rowsRead > 0) && job.status !== 'rejected' ? <JobCounts job={job} /> : null}
       {showIssues ? <IssuesList job={job} /> : null}
     </section>
   );
@@ -90,19 +100,25 @@ function announcement(job: ImportJob): string {
   if (job.status === 'queued') return `The import of ${job.fileName} is waiting to start.`;
   if (job.status === 'running') return job.phase === 'importing' ? 'Importing products.' : 'Checking the file.';
   if (job.status === 'completed') return completedSummary(job);
-  if (job.status === 'rejected') return 'The whole file was refused.';
-  return 'The import stopped before the end.';
+  // Refused or stopped: the alert below says it (an alert is announced by itself).
+  return '';
 }
 
 function completedSummary(job: ImportJob): string {
   const parts = [
-    `${job.created} new`,
-    `${job.updated} updated`,
-    `${job.unchanged} unchanged`,
-    job.rejected ? `${job.rejected} rejected` : null,
-    job.banned ? `${job.banned} banned and left as they are` : null,
+    `${formatCount(job.created)} new`,
+    `${formatCount(job.updated)} updated`,
+    `${formatCount(job.unchanged)} unchanged`,
+    job.rejected ? `${formatCount(job.rejected)} rejected` : null,
+    job.banned ? `${formatCount(job.banned)} banned and left as they are` : null,
   ].filter(Boolean);
   return `Imported: ${parts.join(', ')}. New and updated products wait for review below.`;
+}
+
+function completedNextStep(job: ImportJob): string {
+  const toReview = job.created + job.updated;
+  if (toReview === 0) return 'The import is complete. Nothing new to review.';
+  return `The import is complete. ${formatCount(toReview)} ${toReview === 1 ? 'product waits' : 'products wait'} for review below.`;
 }
 
 function JobProgress({ job }: { job: ImportJob }) {
@@ -118,7 +134,7 @@ function JobProgress({ job }: { job: ImportJob }) {
     <div className="progress">
       <p className="progress__label" id="import-progress-label">
         <span>Importing products…</span>
-        <span>{total > 0 ? `${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} rows` : null}</span>
+        <span>{total > 0 ? `${formatCount(done)} of ${formatCount(total)} rows` : null}</span>
       </p>
       <progress
         className="progress__bar"
@@ -145,7 +161,7 @@ function JobCounts({ job }: { job: ImportJob }) {
       {counts.map((count) => (
         <div key={count.label} className={count.tone ? `stat stat--${count.tone}` : 'stat'}>
           <dt>{count.label}</dt>
-          <dd>{count.value.toLocaleString('en-US')}</dd>
+          <dd>{formatCount(count.value)}</dd>
         </div>
       ))}
     </dl>
@@ -176,27 +192,43 @@ function IssuesList({ job }: { job: ImportJob }) {
       ) : null}
       {pages.items.length > 0 ? (
         <div className="table-scroll">
-          <table className="issues-table">
+          {/* Below 560px each row is a card whose cells carry their column's name (data-label);
+              the explicit roles keep it a table for assistive technology when CSS re-lays it. */}
+          <table className="issues-table issues-table--cards" role="table">
             <caption className="visually-hidden">Issues found in {job.fileName}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Row</th>
-                <th scope="col">Column</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Problem</th>
+            <thead role="rowgroup">
+              <tr role="row">
+                <th scope="col" role="columnheader">
+                  Row
+                </th>
+                <th scope="col" role="columnheader">
+                  Column
+                </th>
+                <th scope="col" role="columnheader">
+                  Kind
+                </th>
+                <th scope="col" role="columnheader">
+                  Problem
+                </th>
               </tr>
             </thead>
-            <tbody>
+            <tbody role="rowgroup">
               {pages.items.map((issue) => (
-                <tr key={issue.id}>
-                  <td>{issue.row ?? '—'}</td>
-                  <td>{issue.column ?? '—'}</td>
-                  <td>
+                <tr key={issue.id} role="row">
+                  <td role="cell" data-label="Row">
+                    {issue.row ?? '—'}
+                  </td>
+                  <td role="cell" data-label="Column" className="issues-table__column">
+                    {issue.column ?? '—'}
+                  </td>
+                  <td role="cell" data-label="Kind">
                     <span className={issue.severity === 'error' ? 'pill pill--danger' : 'pill pill--warning'}>
                       {issue.severity === 'error' ? 'Rejected' : 'Warning'}
                     </span>
                   </td>
-                  <td className="issues-table__message">{issue.message}</td>
+                  <td role="cell" data-label="Problem" className="issues-table__message">
+                    {issue.message}
+                  </td>
                 </tr>
               ))}
             </tbody>

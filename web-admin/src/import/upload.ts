@@ -1,4 +1,5 @@
 import { ApiError } from '@portal/shared/api/client';
+import { formatBytes } from '@portal/shared/domain/format';
 import { MAX_PRESIGNED_UPLOAD_BYTES, type ImportJob } from '@portal/shared/api/products';
 import type { AuthView } from '@portal/shared/ui/AuthProvider';
 
@@ -38,19 +39,6 @@ export function checkFile(file: File): string | null {
     return `"${file.name}" is ${formatBytes(file.size)}: larger than 100 MB, the largest supplier CSV accepted.`;
   }
   return null;
-}
-
-/** 1536 -> '1.5 KB'. */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} bytes`;
-  const units = ['KB', 'MB', 'GB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${value >= 10 ? Math.round(value) : Math.round(value * 10) / 10} ${units[unit]}`;
 }
 
 export interface UploadProgress {

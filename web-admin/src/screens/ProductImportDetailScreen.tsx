@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import type { ImportedProduct, ProductChange } from '@portal/shared/api/products';
+import { formatCount, formatDate } from '@portal/shared/domain/format';
 import { toApiError } from '@portal/shared/ui/AuthProvider';
 import { useImportedProduct, useModerateProduct, type ModerationAction } from '@portal/shared/ui/catalogueQueries';
 import { ErrorBanner } from '@portal/shared/ui/ErrorBanner';
@@ -203,17 +204,11 @@ function SupplierFacts({ product, pending }: { product: ImportedProduct; pending
       <dt>SPU number</dt>
       <dd data-testid="spu-no">{product.spu_no}</dd>
       <dt>Images</dt>
-      <dd>{pending ? <PendingText label="Loading the images…" inline /> : product.images.length}</dd>
+      <dd>{pending ? <PendingText label="Loading the images…" inline /> : formatCount(product.images.length)}</dd>
       <dt>Last imported</dt>
-      <dd>{formatWhen(product.updatedAt)}</dd>
+      <dd>{formatDate(product.updatedAt)}</dd>
     </dl>
   );
-}
-
-function formatWhen(iso: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  return date.toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 }
 
 /** Approve and Ban; while the product is `pending` (only its card is known), they wait, disabled. */

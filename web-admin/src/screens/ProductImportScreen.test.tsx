@@ -158,10 +158,14 @@ describe('Product Import: upload', () => {
     expect(value('Updated')).toBe('1');
     expect(value('Unchanged')).toBe('1');
     expect(value('Rejected')).toBe('0');
-    // Said on screen, and announced once to screen readers.
+    // The counts are said once on screen (the grid) and announced once to screen readers; the
+    // banner says what follows.
     const summaries = screen.getAllByText(/Imported: 3 new, 1 updated, 1 unchanged/);
-    expect(summaries).toHaveLength(2);
-    expect(summaries.some((element) => element.getAttribute('role') === 'status')).toBe(true);
+    expect(summaries).toHaveLength(1);
+    expect(summaries[0]?.getAttribute('role')).toBe('status');
+    expect(screen.getByTestId('import-next-step').textContent).toBe(
+      'The import is complete. 4 products wait for review below.',
+    );
     // The job is in the address, and the review list shows what the import brought in.
     expect(screen.getByTestId('where').textContent).toBe('/product_import?job=job-7');
     expect(await screen.findByText('Fresh Socks')).toBeTruthy();
@@ -349,9 +353,15 @@ describe('Product Import: upload', () => {
     });
     renderImport(api, '/admin/product_import?job=job-4');
     const alert = await screen.findByRole('alert');
-    expect(alert.textContent).toMatch(/The whole file was refused/);
-    expect(alert.textContent).toMatch(/not comma-separated/);
+    expect(alert.textContent).toBe('Line 1: the file is not comma-separated. No rows were imported.');
     expect(screen.getByTestId('import-status').textContent).toBe('File refused');
+    // Each part of the outcome is said once on the screen (visually hidden text included).
+    const page = document.body.textContent ?? '';
+    expect(page.split('No rows were imported').length - 1).toBe(1);
+    expect(page.split(/refused/i).length - 1).toBe(1);
+    // No empty issues section and no zero counts after a refusal with no row issues.
+    expect(screen.queryByText('No row-level issues were recorded.')).toBeNull();
+    expect(screen.queryByTestId('import-counts')).toBeNull();
   });
 });
 

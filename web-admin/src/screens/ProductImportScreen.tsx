@@ -3,6 +3,7 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import type { ImportedProductCard, ImportJob } from '@portal/shared/api/products';
 import { queryKeys } from '@portal/shared/query/keys';
+import { formatBytes } from '@portal/shared/domain/format';
 import { toApiError, useAuth } from '@portal/shared/ui/AuthProvider';
 import { usePrefetchImportedProduct, useRefreshReviewList, useReviewList } from '@portal/shared/ui/catalogueQueries';
 import { LoadMore, useCursorPages, type CursorPages } from '@portal/shared/ui/CursorPages';
@@ -14,7 +15,7 @@ import { Page } from '@portal/shared/ui/Page';
 import { whenIdle } from '@portal/shared/ui/preload';
 import { ProductCard } from '@portal/shared/ui/ProductCard';
 import { ImportJobReport } from '../import/ImportJobReport';
-import { checkFile, formatBytes, SUPPLIER_COLUMNS, uploadCsv, type UploadProgress } from '../import/upload';
+import { checkFile, SUPPLIER_COLUMNS, uploadCsv, type UploadProgress } from '../import/upload';
 import { isFinished, useImportJob } from '../import/useImportJob';
 import { LazyProductImportDetailScreen } from './lazyScreens';
 

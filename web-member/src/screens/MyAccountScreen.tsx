@@ -1,4 +1,6 @@
+import { ATTENTION_REASONS } from '@portal/shared/domain/attention';
 import { useAuth } from '@portal/shared/ui/AuthProvider';
+import { AttentionWords } from '@portal/shared/ui/Badge';
 import { EmptyState } from '@portal/shared/ui/EmptyState';
 import { AlertIcon, CheckIcon, ReceiptIcon } from '@portal/shared/ui/icons';
 import { Page } from '@portal/shared/ui/Page';
@@ -15,12 +17,12 @@ export function MyAccountScreen() {
           Payout set-up
         </h2>
         <ul className="card checklist">
-          <SetupItem label="Payout account" done={accountCreated} doneText="Created" todoText="Not created yet" />
+          <SetupItem label="Payout account" done={accountCreated} doneText="Created" todo={ATTENTION_REASONS.account} />
           <SetupItem
             label="Payout method"
             done={methodAdded}
             doneText="Debit card added"
-            todoText="No debit card added yet"
+            todo={ATTENTION_REASONS.method}
           />
         </ul>
       </section>
@@ -42,12 +44,13 @@ function SetupItem({
   label,
   done,
   doneText,
-  todoText,
+  todo,
 }: {
   label: string;
   done: boolean;
   doneText: string;
-  todoText: string;
+  /** What to do while it is not done: the red badge's words. */
+  todo: string;
 }) {
   return (
     <li className="checklist__item">
@@ -56,7 +59,11 @@ function SetupItem({
       </span>
       <span className="checklist__text">
         <span className="checklist__label">{label}</span>
-        <span className="checklist__state">{done ? doneText : todoText}</span>
+        {done ? (
+          <span className="checklist__state">{doneText}</span>
+        ) : (
+          <AttentionWords reasons={[todo]} data-testid={`todo-${label.toLowerCase().replaceAll(' ', '-')}`} />
+        )}
       </span>
     </li>
   );

@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import { useAuth } from '@portal/shared/ui/AuthProvider';
 import { useApprovedProducts, usePrefetchApprovedProduct } from '@portal/shared/ui/catalogueQueries';
 import { LoadMore, useCursorPages } from '@portal/shared/ui/CursorPages';
+import { AttentionWords } from '@portal/shared/ui/Badge';
 import { EmptyState } from '@portal/shared/ui/EmptyState';
 import { ErrorBanner } from '@portal/shared/ui/ErrorBanner';
 import { BoxIcon } from '@portal/shared/ui/icons';
@@ -74,15 +75,16 @@ export function ProductListScreen() {
 }
 
 function PayoutSetupCallout() {
+  // The same words as the red badges: only the steps still to do.
+  const { attentionReasons } = useAuth();
   return (
     <section className="callout" aria-labelledby="payout-setup-title">
       <div className="callout__text">
         <h2 className="callout__title" id="payout-setup-title">
           Finish setting up your payouts
         </h2>
-        <p className="callout__body">
-          Create your payout account and add a payout method so that your commissions can be paid to you.
-        </p>
+        <p className="callout__body">So that your commissions can be paid to you:</p>
+        <AttentionWords reasons={attentionReasons} data-testid="payout-setup-steps" />
       </div>
       <Link className="button button--secondary button--small" to="/my_account">
         Go to My Account
