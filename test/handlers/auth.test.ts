@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { clock } from '../../functions/src/config/clock';
+import { LIMITS, WINDOW_MS } from '../../functions/src/auth/rate-limit';
 import { handler as checkAuth } from '../../functions/src/handlers/check-auth';
 import { handler as login, LOGIN_FAILED } from '../../functions/src/handlers/login';
 import { handler as logout } from '../../functions/src/handlers/logout';
@@ -132,39 +134,91 @@ describe('login', () => {
     expect(unknown.body).toEqual(wrong.body);
   });
 
-  it('blocks an account after 5 failures in 15 minutes, even for the right password, and says when to retry', async () => {
+  it('counts each attempt before the password check: of 12 parallel tries from one address, the last one right, at most 5 reach the check and none logs in after the limit', async () => {
     const { email } = await signupAs();
-    for (let i = 0; i < 5; i++) {
-      const result = await call(login, { body: { email, password: `wrong ${i}` }, sourceIp: uniqueIp() });
-      expect(result.status).toBe(401);
-    }
-    const blocked = await call(login, { body: { email, password }, sourceIp: uniqueIp() });
-    expect(blocked.status).toBe(429);
-    expect(blocked.body.message).toBe('Too many attempts. Try again in 15 minutes.');
-    expect(blocked.headers['retry-after']).toBe('900');
+    const address = uniqueIp();
+    const tries = [...Array.from({ length: 11 }, (_, i) => `wrong guess ${i}`), password];
+    const results = await Promise.all(
+      tries.map((guess) => call(login, { body: { email, password: guess }, sourceIp: address })),
+    );
+    const checked = results.filter((r) => r.status !== 429);
+    expect(checked.length).toBeLessThanOrEqual(LIMITS.pair);
+    expect(results.filter((r) => r.status === 429)).toHaveLength(tries.length - checked.length);
+    for (const result of checked) expect([200, 401]).toContain(result.status);
+    const right = results.at(-1)!;
+    if (right.status === 200) return; // the right password was one of the counted tries: a login, as it should be
+    // The right password came after the limit: refused, and so it is now, saying when to retry.
+    expect(right.status).toBe(429);
+    const after = await call(login, { body: { email, password }, sourceIp: address });
+    expect(after.status).toBe(429);
+    expect(after.body.message).toMatch(/^Too many attempts\. Try again in 1[45] minutes\.$/);
+    expect(Number(after.headers['retry-after'])).toBeGreaterThan(800);
+    expect(Number(after.headers['retry-after'])).toBeLessThanOrEqual(900);
   });
 
-  it('counts failures per account: four failures and then the right password still logs in and clears them', async () => {
+  it("does not let anyone lock the owner out: 5 wrong passwords from address A, and the owner's password from B logs in", async () => {
     const { email } = await signupAs();
-    for (let i = 0; i < 4; i++) await call(login, { body: { email, password: 'nope nope' }, sourceIp: uniqueIp() });
-    expect((await call(login, { body: { email, password }, sourceIp: uniqueIp() })).status).toBe(200);
-    for (let i = 0; i < 4; i++) await call(login, { body: { email, password: 'nope nope' }, sourceIp: uniqueIp() });
+    const attacker = uniqueIp();
+    const failed = await Promise.all(
+      [0, 1, 2, 3, 4].map((i) => call(login, { body: { email, password: `guess ${i}` }, sourceIp: attacker })),
+    );
+    expect(failed.map((r) => r.status)).toEqual([401, 401, 401, 401, 401]);
+    expect((await call(login, { body: { email, password }, sourceIp: attacker })).status).toBe(429);
     expect((await call(login, { body: { email, password }, sourceIp: uniqueIp() })).status).toBe(200);
   });
 
-  it('blocks a client address that fails 20 times across accounts', { timeout: 90_000 }, async () => {
-    const address = '192.0.2.77';
+  it('ends the (account, address) window 15 minutes after its first attempt (injected clock)', async () => {
     const { email } = await signupAs();
-    for (let i = 0; i < 20; i++) {
-      const result = await call(login, { body: { email: uniqueEmail('spray'), password }, sourceIp: address });
-      expect(result.status).toBe(401);
+    const address = uniqueIp();
+    const start = Date.now();
+    const now = vi.spyOn(clock, 'now').mockReturnValue(start);
+    try {
+      await Promise.all(
+        [0, 1, 2, 3, 4].map((i) => call(login, { body: { email, password: `guess ${i}` }, sourceIp: address })),
+      );
+      now.mockReturnValue(start + WINDOW_MS - 1000);
+      const refused = await call(login, { body: { email, password }, sourceIp: address });
+      expect(refused.status).toBe(429);
+      expect(refused.headers['retry-after']).toBe('1');
+      now.mockReturnValue(start + WINDOW_MS);
+      expect((await call(login, { body: { email, password }, sourceIp: address })).status).toBe(200);
+    } finally {
+      now.mockRestore();
     }
-    const blocked = await call(login, { body: { email, password }, sourceIp: address });
-    expect(blocked.status).toBe(429);
-    expect(blocked.body.message).toMatch(/^Too many attempts\. Try again in \d+ minutes?\.$/);
-    // The same account from another address is still allowed.
-    expect((await call(login, { body: { email, password }, sourceIp: uniqueIp() })).status).toBe(200);
   });
+
+  it('counts failures per pair: four failures and then the right password still logs in and clears them', async () => {
+    const { email } = await signupAs();
+    const address = uniqueIp();
+    for (let round = 0; round < 2; round++) {
+      const failed = await Promise.all(
+        [0, 1, 2, 3].map(() => call(login, { body: { email, password: 'nope nope' }, sourceIp: address })),
+      );
+      expect(failed.map((r) => r.status)).toEqual([401, 401, 401, 401]);
+      expect((await call(login, { body: { email, password }, sourceIp: address })).status).toBe(200);
+    }
+  });
+
+  it(
+    'holds the address limit under concurrency: of 24 parallel tries across accounts, 20 reach the check',
+    { timeout: 90_000 },
+    async () => {
+      const address = uniqueIp();
+      const { email } = await signupAs();
+      const results = await Promise.all(
+        Array.from({ length: LIMITS.address + 4 }, () =>
+          call(login, { body: { email: uniqueEmail('spray'), password }, sourceIp: address }),
+        ),
+      );
+      expect(results.filter((r) => r.status === 401)).toHaveLength(LIMITS.address);
+      expect(results.filter((r) => r.status === 429)).toHaveLength(4);
+      const blocked = await call(login, { body: { email, password }, sourceIp: address });
+      expect(blocked.status).toBe(429);
+      expect(blocked.body.message).toMatch(/^Too many attempts\. Try again in \d+ minutes?\.$/);
+      // The same account from another address is still allowed.
+      expect((await call(login, { body: { email, password }, sourceIp: uniqueIp() })).status).toBe(200);
+    },
+  );
 });
 
 describe('checkAuth and refresh-token rotation', () => {

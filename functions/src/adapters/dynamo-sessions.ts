@@ -1,12 +1,7 @@
-import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '@portal/shared/db/table';
 import { conditionFailedAt, db, isConditionFailed, tableName } from './dynamo-client';
-import type {
-  LoginFailureRepository,
-  SessionFamilyRecord,
-  SessionRecord,
-  SessionRepository,
-} from '../auth/session-store';
+import type { SessionFamilyRecord, SessionRecord, SessionRepository } from '../auth/session-store';
 
 const sessionItem = (session: SessionRecord) => ({ ...keys.session(session.tokenHash), entity: 'Session', ...session });
 
@@ -105,45 +100,5 @@ export const dynamoSessions: SessionRepository = {
     } catch (error) {
       if (!isConditionFailed(error)) throw error;
     }
-  },
-};
-
-export const dynamoLoginFailures: LoginFailureRepository = {
-  async recent(kind, value) {
-    const result = await db().send(
-      new GetCommand({ TableName: tableName(), Key: keys.loginFailures(kind, value), ConsistentRead: true }),
-    );
-    const failures = result.Item?.failures;
-    return Array.isArray(failures) ? failures.filter((f): f is number => typeof f === 'number') : [];
-  },
-
-  async record(kind, value, failures, expectedCount, expiresAt) {
-    try {
-      await db().send(
-        new PutCommand({
-          TableName: tableName(),
-          Item: {
-            ...keys.loginFailures(kind, value),
-            entity: 'LoginFailures',
-            failures,
-            count: failures.length,
-            expiresAt,
-          },
-          // Optimistic: two failures at once must both count, so a lost update is retried.
-          ConditionExpression:
-            expectedCount === 0 ? 'attribute_not_exists(pk) OR #count = :zero' : '#count = :expected',
-          ExpressionAttributeNames: { '#count': 'count' },
-          ExpressionAttributeValues: expectedCount === 0 ? { ':zero': 0 } : { ':expected': expectedCount },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailed(error)) return false;
-      throw error;
-    }
-  },
-
-  async clear(kind, value) {
-    await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.loginFailures(kind, value) }));
   },
 };

@@ -26,17 +26,3 @@ export interface SessionRepository {
   rotate(old: SessionRecord, next: SessionRecord): Promise<RotateResult>;
   revokeFamily(familyId: string): Promise<void>;
 }
-
-export interface LoginFailureRepository {
-  /** Timestamps (epoch ms) of recent failures for a key. */
-  recent(kind: 'account' | 'address', value: string): Promise<number[]>;
-  /** Replaces the list, only if it still holds `expectedCount` entries; false when it changed meanwhile. */
-  record(
-    kind: 'account' | 'address',
-    value: string,
-    failures: number[],
-    expectedCount: number,
-    expiresAt: number,
-  ): Promise<boolean>;
-  clear(kind: 'account' | 'address', value: string): Promise<void>;
-}
