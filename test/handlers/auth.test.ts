@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { clock } from '../../functions/src/config/clock';
-import { LIMITS, WINDOW_MS } from '../../functions/src/auth/rate-limit';
+import { LIMITS, SIGNUP_LIMIT, SIGNUP_WINDOW_MS, WINDOW_MS } from '../../functions/src/auth/rate-limit';
+import { PASSWORD_IS_BLANK, PASSWORD_IS_COMMON, PASSWORD_IS_EMAIL } from '../../shared/src/api/schemas';
 import { handler as checkAuth } from '../../functions/src/handlers/check-auth';
 import { handler as login, LOGIN_FAILED } from '../../functions/src/handlers/login';
 import { handler as logout } from '../../functions/src/handlers/logout';
@@ -72,6 +73,55 @@ describe('signup', () => {
     expect(tooLong.body.fields).toEqual({ password: 'The maximum value allowed is 128 characters' });
     expect((await call(signup, { body: { email: uniqueEmail(), password: 'x'.repeat(8) } })).status).toBe(200);
     expect((await call(signup, { body: { email: uniqueEmail(), password: 'x'.repeat(128) } })).status).toBe(200);
+  });
+});
+
+describe('signup refuses passwords that are easy to guess, in words, before hashing anything', () => {
+  const cases: [string, (email: string) => string, string][] = [
+    ['a leaked password', () => 'password', PASSWORD_IS_COMMON],
+    ['a leaked password of digits', () => '12345678', PASSWORD_IS_COMMON],
+    ['a leaked password in other case and spaces', () => ' Password1 ', PASSWORD_IS_COMMON],
+    ['eight spaces', () => ' '.repeat(8), PASSWORD_IS_BLANK],
+    ['only white space of any kind', () => ' \t\n \u00a0  \t ', PASSWORD_IS_BLANK],
+    ['the e-mail address', (email) => email, PASSWORD_IS_EMAIL],
+    ['the e-mail address in capitals', (email) => email.toUpperCase(), PASSWORD_IS_EMAIL],
+    ['the part of the e-mail before the @', (email) => email.split('@')[0]!, PASSWORD_IS_EMAIL],
+  ];
+
+  it.each(cases)('%s', async (_name, choose, message) => {
+    const email = uniqueEmail('chooser');
+    const before = await allItems();
+    const result = await call(signup, { body: { email, password: choose(email) } });
+    expect(result.status).toBe(400);
+    expect(result.body.fields).toEqual({ password: message });
+    expect(result.body.message).toContain(message);
+    expect(await allItems()).toEqual(before);
+  });
+});
+
+describe('signup throttling per address', () => {
+  it(`counts sign-ups before hashing: of 12 parallel ones from one address, ${SIGNUP_LIMIT} make accounts; an hour later the address may sign up again (injected clock)`, async () => {
+    const address = uniqueIp();
+    const emails = Array.from({ length: SIGNUP_LIMIT + 2 }, () => uniqueEmail('burst'));
+    const results = await Promise.all(
+      emails.map((email) => call(signup, { body: { email, password }, sourceIp: address })),
+    );
+    expect(results.filter((r) => r.status === 200)).toHaveLength(SIGNUP_LIMIT);
+    const refused = results.filter((r) => r.status === 429);
+    expect(refused).toHaveLength(2);
+    expect(refused[0]!.body.message).toMatch(/^Too many attempts\. Try again in \d+ minutes?\.$/);
+    const made = (await allItems()).filter((item) => item.entity === 'User' && emails.includes(String(item.email)));
+    expect(made).toHaveLength(SIGNUP_LIMIT);
+    // Another address is not affected; this one is, until its window ends.
+    expect((await call(signup, { body: { email: uniqueEmail(), password }, sourceIp: uniqueIp() })).status).toBe(200);
+    const now = vi.spyOn(clock, 'now').mockReturnValue(Date.now() + SIGNUP_WINDOW_MS - 60_000);
+    try {
+      expect((await call(signup, { body: { email: uniqueEmail(), password }, sourceIp: address })).status).toBe(429);
+      now.mockReturnValue(Date.now() + SIGNUP_WINDOW_MS + 60_000);
+      expect((await call(signup, { body: { email: uniqueEmail(), password }, sourceIp: address })).status).toBe(200);
+    } finally {
+      now.mockRestore();
+    }
   });
 });
 
