@@ -25,9 +25,9 @@ export const products: ProductRepository = dynamoProducts;
 export const importJobs: ImportJobRepository = dynamoImports;
 export const files: FileStore = s3Files;
 
-export const sessions = /* @__PURE__ */ createSessions(dynamoSessions);
 /** Every rule with a window or an expiry reads this clock; tests move `clock.now`. */
 const now = () => clock.now();
+export const sessions = /* @__PURE__ */ createSessions(dynamoSessions, now);
 export const loginLimiter = /* @__PURE__ */ createLoginLimiter(dynamoAttempts, now);
 export const signupLimiter = /* @__PURE__ */ createSignupLimiter(dynamoAttempts, now);
 

@@ -6,10 +6,15 @@ import { handler as checkAuth } from '../../functions/src/handlers/check-auth';
 import { handler as login, LOGIN_FAILED } from '../../functions/src/handlers/login';
 import { handler as logout } from '../../functions/src/handlers/logout';
 import { ALREADY_REGISTERED, handler as signup } from '../../functions/src/handlers/signup';
-import { SESSION_REUSED } from '../../functions/src/auth/sessions';
+import { ROTATION_GRACE_MS, SESSION_ENDED, SESSION_REUSED } from '../../functions/src/auth/sessions';
+import { REFRESH_TOKEN_SECONDS } from '../../functions/src/auth/tokens';
 import { allItems, call, cookieFrom, uniqueEmail, uniqueIp } from './helpers';
 
 const password = 'correct horse battery';
+
+/** The claims of a JWT, read without checking its signature. */
+const claimsOf = (token: string) =>
+  JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { sub: string; sid: string };
 
 async function signupAs(email = uniqueEmail()) {
   const result = await call(signup, { body: { email, password } });
@@ -288,25 +293,75 @@ describe('checkAuth and refresh-token rotation', () => {
     expect(checked.status).toBe(200);
   });
 
-  it('treats a second use of a rotated token as theft: 401, and the whole session family is revoked', async () => {
+  it('answers every tab that presents one token at once with the same new pair: 3 parallel checkAuth all 200', async () => {
     const { result } = await signupAs();
-    const first = await call(checkAuth, { body: { refresh_token: result.body.refresh_token } });
-    expect(first.status).toBe(200);
-    const replay = await call(checkAuth, { body: { refresh_token: result.body.refresh_token } });
-    expect(replay.status).toBe(401);
-    expect(replay.body.message).toBe(SESSION_REUSED);
-    expect(replay.cookies.some((c) => c.startsWith('refresh_token=;') && c.includes('Max-Age=0'))).toBe(true);
-    // The token the legitimate holder got is dead too.
-    const next = await call(checkAuth, { body: { refresh_token: first.body.refresh_token } });
-    expect(next.status).toBe(401);
+    const tabs = await Promise.all([0, 1, 2].map(() => call(checkAuth, { body: {}, cookies: [cookieFrom(result)] })));
+    expect(tabs.map((r) => r.status)).toEqual([200, 200, 200]);
+    const cookies = new Set(tabs.map(cookieFrom));
+    expect(cookies.size).toBe(1);
+    expect([...cookies][0]).not.toBe(cookieFrom(result));
+    // Each tab gets an access token for the same session family.
+    const sids = new Set(tabs.map((r) => claimsOf(String(r.body.access_token)).sid));
+    expect(sids).toEqual(new Set([claimsOf(String(result.body.access_token)).sid]));
+    // The successor is never stored in clear.
+    expect(JSON.stringify(await allItems())).not.toContain(String(tabs[0]!.body.refresh_token));
+    // The new token works, and the session goes on.
+    expect((await call(checkAuth, { body: {}, cookies: [[...cookies][0]!] })).status).toBe(200);
   });
 
-  it('lets only one of two simultaneous refreshes with the same token through', async () => {
+  it('within the grace window, answers a rotated token again with the same successor (injected clock)', async () => {
     const { result } = await signupAs();
-    const both = await Promise.all(
-      [0, 1].map(() => call(checkAuth, { body: { refresh_token: result.body.refresh_token } })),
-    );
-    expect(both.map((r) => r.status).sort()).toEqual([200, 401]);
+    const start = Date.now();
+    const now = vi.spyOn(clock, 'now').mockReturnValue(start);
+    try {
+      const first = await call(checkAuth, { body: { refresh_token: result.body.refresh_token } });
+      now.mockReturnValue(start + ROTATION_GRACE_MS);
+      const again = await call(checkAuth, { body: { refresh_token: result.body.refresh_token } });
+      expect(again.status).toBe(200);
+      expect(again.body.refresh_token).toBe(first.body.refresh_token);
+    } finally {
+      now.mockRestore();
+    }
+  });
+
+  it('treats a use of a rotated token after the grace window as theft: 401, and the whole family is revoked (injected clock)', async () => {
+    const { result } = await signupAs();
+    const start = Date.now();
+    const now = vi.spyOn(clock, 'now').mockReturnValue(start);
+    try {
+      const first = await call(checkAuth, { body: { refresh_token: result.body.refresh_token } });
+      expect(first.status).toBe(200);
+      now.mockReturnValue(start + ROTATION_GRACE_MS + 1);
+      const replay = await call(checkAuth, { body: { refresh_token: result.body.refresh_token } });
+      expect(replay.status).toBe(401);
+      expect(replay.body.message).toBe(SESSION_REUSED);
+      expect(replay.cookies.some((c) => c.startsWith('refresh_token=;') && c.includes('Max-Age=0'))).toBe(true);
+      // The token the legitimate holder got is dead too, and so is its access token.
+      const next = await call(checkAuth, { body: { refresh_token: first.body.refresh_token } });
+      expect(next.status).toBe(401);
+      const family = (await allItems()).find(
+        (item) => item.entity === 'SessionFamily' && item.familyId === claimsOf(String(first.body.access_token)).sid,
+      );
+      expect(family?.revokedAt).toBe(new Date(start + ROTATION_GRACE_MS + 1).toISOString());
+    } finally {
+      now.mockRestore();
+    }
+  });
+
+  it('refuses a refresh token once it has expired, 14 days after it was issued (injected clock)', async () => {
+    const start = Date.now();
+    const now = vi.spyOn(clock, 'now').mockReturnValue(start);
+    try {
+      const [kept, left] = [await signupAs(), await signupAs()];
+      now.mockReturnValue(start + REFRESH_TOKEN_SECONDS * 1000 - 1000);
+      expect((await call(checkAuth, { body: {}, cookies: [cookieFrom(kept.result)] })).status).toBe(200);
+      now.mockReturnValue(start + REFRESH_TOKEN_SECONDS * 1000 + 1000);
+      const late = await call(checkAuth, { body: {}, cookies: [cookieFrom(left.result)] });
+      expect(late.status).toBe(401);
+      expect(late.body.message).toBe(SESSION_ENDED);
+    } finally {
+      now.mockRestore();
+    }
   });
 
   it('refuses a missing or unknown refresh token with 401 and a message', async () => {
@@ -333,6 +388,29 @@ describe('logout', () => {
     expect(out.body).toEqual({ ok: true });
     expect(out.cookies[0]).toMatch(/^refresh_token=;.*Max-Age=0/);
     expect((await call(checkAuth, { body: {}, cookies: [cookieFrom(result)] })).status).toBe(401);
+  });
+
+  it('with only an access token, ends the session family it names', async () => {
+    const { result } = await signupAs();
+    const out = await call(logout, {
+      body: {},
+      headers: { authorization: `Bearer ${String(result.body.access_token)}` },
+    });
+    expect(out.status).toBe(200);
+    expect(out.body).toEqual({ ok: true });
+    const family = (await allItems()).find(
+      (item) => item.entity === 'SessionFamily' && item.familyId === claimsOf(String(result.body.access_token)).sid,
+    );
+    expect(family?.revokedAt).toEqual(expect.any(String));
+    expect((await call(checkAuth, { body: {}, cookies: [cookieFrom(result)] })).status).toBe(401);
+  });
+
+  it('ends nothing for an access token that does not verify', async () => {
+    const { result } = await signupAs();
+    const [header, payload] = String(result.body.access_token).split('.');
+    const forged = `${header}.${payload}.${'A'.repeat(43)}`;
+    expect((await call(logout, { body: {}, headers: { authorization: `Bearer ${forged}` } })).status).toBe(200);
+    expect((await call(checkAuth, { body: {}, cookies: [cookieFrom(result)] })).status).toBe(200);
   });
 
   it('answers ok without a session, so logging out twice is harmless', async () => {

@@ -29,6 +29,13 @@ export function conditionFailedAt(error: unknown, index: number): boolean {
   return reasons?.[index]?.Code === 'ConditionalCheckFailed';
 }
 
+/** True when a TransactWrite was cancelled because another transaction was writing the same items. */
+export function isTransactionConflict(error: unknown): boolean {
+  if (!(error instanceof Error) || error.name !== 'TransactionCanceledException') return false;
+  const reasons = (error as Error & { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
+  return reasons?.some((reason) => reason.Code === 'TransactionConflict') ?? false;
+}
+
 export function isConditionFailed(error: unknown): boolean {
   return error instanceof Error && error.name === 'ConditionalCheckFailedException';
 }

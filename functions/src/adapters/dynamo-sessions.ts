@@ -1,6 +1,6 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '@portal/shared/db/table';
-import { conditionFailedAt, db, isConditionFailed, tableName } from './dynamo-client';
+import { conditionFailedAt, db, isConditionFailed, isTransactionConflict, tableName } from './dynamo-client';
 import type { SessionFamilyRecord, SessionRecord, SessionRepository } from '../auth/session-store';
 
 const sessionItem = (session: SessionRecord) => ({ ...keys.session(session.tokenHash), entity: 'Session', ...session });
@@ -49,7 +49,7 @@ export const dynamoSessions: SessionRepository = {
     return result.Item as SessionFamilyRecord | undefined;
   },
 
-  async rotate(old, next) {
+  async rotate(old, next, rotation) {
     try {
       await db().send(
         new TransactWriteCommand({
@@ -58,9 +58,9 @@ export const dynamoSessions: SessionRepository = {
               Update: {
                 TableName: tableName(),
                 Key: keys.session(old.tokenHash),
-                UpdateExpression: 'SET rotatedAt = :now',
+                UpdateExpression: 'SET rotatedAt = :rotatedAt, successor = :successor',
                 ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(rotatedAt)',
-                ExpressionAttributeValues: { ':now': new Date().toISOString() },
+                ExpressionAttributeValues: { ':rotatedAt': rotation.rotatedAt, ':successor': rotation.successor },
               },
             },
             {
@@ -82,11 +82,12 @@ export const dynamoSessions: SessionRepository = {
     } catch (error) {
       if (conditionFailedAt(error, 0)) return 'already-rotated';
       if (conditionFailedAt(error, 1)) return 'revoked';
+      if (isTransactionConflict(error)) return 'conflict';
       throw error;
     }
   },
 
-  async revokeFamily(familyId) {
+  async revokeFamily(familyId, at) {
     try {
       await db().send(
         new UpdateCommand({
@@ -94,7 +95,7 @@ export const dynamoSessions: SessionRepository = {
           Key: keys.sessionFamily(familyId),
           UpdateExpression: 'SET revokedAt = if_not_exists(revokedAt, :now)',
           ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':now': new Date().toISOString() },
+          ExpressionAttributeValues: { ':now': at },
         }),
       );
     } catch (error) {
