@@ -1,12 +1,14 @@
 import { dynamoImports } from './adapters/dynamo-imports';
 import { dynamoProducts } from './adapters/dynamo-products';
-import { dynamoLoginFailures, dynamoSessions } from './adapters/dynamo-sessions';
+import { dynamoAttempts } from './adapters/dynamo-attempts';
+import { dynamoSessions } from './adapters/dynamo-sessions';
 import { dynamoUsers } from './adapters/dynamo-users';
 import { s3Files } from './adapters/s3-files';
 import { createAuthenticator } from './auth/authenticate';
-import { createLoginLimiter } from './auth/rate-limit';
+import { createLoginLimiter, createSignupLimiter } from './auth/rate-limit';
 import { createSessions } from './auth/sessions';
 import type { UserRepository } from './auth/user-store';
+import { clock } from './config/clock';
 import { createApiHandler } from './http/api-handler';
 import type { FileStore, ImportJobRepository } from './imports/job-store';
 import type { ProductRepository } from './products/product-store';
@@ -23,8 +25,11 @@ export const products: ProductRepository = dynamoProducts;
 export const importJobs: ImportJobRepository = dynamoImports;
 export const files: FileStore = s3Files;
 
-export const sessions = /* @__PURE__ */ createSessions(dynamoSessions);
-export const loginLimiter = /* @__PURE__ */ createLoginLimiter(dynamoLoginFailures);
+/** Every rule with a window or an expiry reads this clock; tests move `clock.now`. */
+const now = () => clock.now();
+export const sessions = /* @__PURE__ */ createSessions(dynamoSessions, now);
+export const loginLimiter = /* @__PURE__ */ createLoginLimiter(dynamoAttempts, now);
+export const signupLimiter = /* @__PURE__ */ createSignupLimiter(dynamoAttempts, now);
 
 /** Every /api handler module is `export const handler = apiHandler(name, decide)`. */
 export const apiHandler = /* @__PURE__ */ createApiHandler(

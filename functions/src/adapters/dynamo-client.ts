@@ -29,6 +29,13 @@ export function conditionFailedAt(error: unknown, index: number): boolean {
   return reasons?.[index]?.Code === 'ConditionalCheckFailed';
 }
 
+/** True when a TransactWrite was cancelled because another transaction was writing the same items. */
+export function isTransactionConflict(error: unknown): boolean {
+  if (!(error instanceof Error) || error.name !== 'TransactionCanceledException') return false;
+  const reasons = (error as Error & { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
+  return reasons?.some((reason) => reason.Code === 'TransactionConflict') ?? false;
+}
+
 export function isConditionFailed(error: unknown): boolean {
   return error instanceof Error && error.name === 'ConditionalCheckFailedException';
 }
@@ -98,23 +105,49 @@ export function encodeCursor(key: Record<string, unknown> | undefined): string |
   return key ? Buffer.from(JSON.stringify(key)).toString('base64url') : null;
 }
 
-export function decodeCursor(
-  cursor: string | undefined,
-  allowed: readonly string[],
-): Record<string, string> | undefined {
+/**
+ * What a list's cursor must decode to: exactly the key attributes of the index it reads (the
+ * table's `pk`/`sk`, plus the index's own keys for a GSI), every one a non-empty string, and
+ * `fixed` attributes equal to the partition (or sort-key prefix) the list reads.
+ */
+export interface CursorShape {
+  attributes: readonly string[];
+  /** Attribute -> the value it must have (the partition the Query reads). */
+  equals?: Readonly<Record<string, string>>;
+  /** Attribute -> the prefix it must start with (a `begins_with` key condition). */
+  startsWith?: Readonly<Record<string, string>>;
+}
+
+/**
+ * The cursor comes back from the client, so anyone can craft one: it is checked against the
+ * list's shape before DynamoDB sees it. A crafted key within the shape only moves the start of
+ * the page inside the same partition, which any caller of the list may read anyway.
+ */
+export function decodeCursor(cursor: string | undefined, shape: CursorShape): Record<string, string> | undefined {
   if (cursor === undefined) return undefined;
+  let value: unknown;
   try {
-    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
-    if (value && typeof value === 'object' && !Array.isArray(value)) {
-      const entries = Object.entries(value);
-      if (entries.length > 0 && entries.every(([name, v]) => allowed.includes(name) && typeof v === 'string')) {
-        return value as Record<string, string>;
-      }
-    }
+    value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
-    // fall through to the error below
+    throw badRequest(INVALID_CURSOR, { cursor: INVALID_CURSOR });
   }
-  throw badRequest(INVALID_CURSOR, { cursor: INVALID_CURSOR });
+  if (!isCursorOf(value, shape)) throw badRequest(INVALID_CURSOR, { cursor: INVALID_CURSOR });
+  return value;
+}
+
+function isCursorOf(value: unknown, shape: CursorShape): value is Record<string, string> {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
+  const record = value as Record<string, unknown>;
+  const names = Object.keys(record);
+  if (names.length !== shape.attributes.length || !shape.attributes.every((name) => names.includes(name))) {
+    return false;
+  }
+  if (!names.every((name) => typeof record[name] === 'string' && record[name] !== '')) return false;
+  const equal = Object.entries(shape.equals ?? {}).every(([name, expected]) => record[name] === expected);
+  const prefixed = Object.entries(shape.startsWith ?? {}).every(([name, prefix]) =>
+    (record[name] as string).startsWith(prefix),
+  );
+  return equal && prefixed;
 }
 
 export const INVALID_CURSOR = 'The page cursor is not valid; start again from the first page.';

@@ -232,7 +232,11 @@ export const dynamoImports: ImportJobRepository = {
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :issue)',
         ExpressionAttributeValues: { ':pk': keys.importJob(id).pk, ':issue': 'ISSUE#' },
         Limit: limit,
-        ExclusiveStartKey: decodeCursor(cursor, ['pk', 'sk']),
+        ExclusiveStartKey: decodeCursor(cursor, {
+          attributes: ['pk', 'sk'],
+          equals: { pk: keys.importJob(id).pk },
+          startsWith: { sk: 'ISSUE#' },
+        }),
       }),
     );
     return {

@@ -51,8 +51,6 @@ function fromItem(item: Record<string, unknown>): ProductRecord {
   } as ProductRecord;
 }
 
-const CURSOR_FIELDS = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk'];
-
 async function page(list: { index: string; partition: string }, cursor: string | undefined, limit: number) {
   const result = await db().send(
     new QueryCommand({
@@ -63,7 +61,12 @@ async function page(list: { index: string; partition: string }, cursor: string |
       ExpressionAttributeValues: { ':partition': list.partition },
       ScanIndexForward: false,
       Limit: limit,
-      ExclusiveStartKey: decodeCursor(cursor, CURSOR_FIELDS),
+      // A page of a GSI ends on the base table's key and the index's own key.
+      ExclusiveStartKey: decodeCursor(cursor, {
+        attributes: ['pk', 'sk', `${list.index}pk`, `${list.index}sk`],
+        equals: { [`${list.index}pk`]: list.partition, sk: 'PRODUCT' },
+        startsWith: { pk: 'PRODUCT#' },
+      }),
     }),
   );
   return {

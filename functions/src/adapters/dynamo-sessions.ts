@@ -1,12 +1,7 @@
-import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '@portal/shared/db/table';
-import { conditionFailedAt, db, isConditionFailed, tableName } from './dynamo-client';
-import type {
-  LoginFailureRepository,
-  SessionFamilyRecord,
-  SessionRecord,
-  SessionRepository,
-} from '../auth/session-store';
+import { conditionFailedAt, db, isConditionFailed, isTransactionConflict, tableName } from './dynamo-client';
+import type { SessionFamilyRecord, SessionRecord, SessionRepository } from '../auth/session-store';
 
 const sessionItem = (session: SessionRecord) => ({ ...keys.session(session.tokenHash), entity: 'Session', ...session });
 
@@ -54,7 +49,7 @@ export const dynamoSessions: SessionRepository = {
     return result.Item as SessionFamilyRecord | undefined;
   },
 
-  async rotate(old, next) {
+  async rotate(old, next, rotation) {
     try {
       await db().send(
         new TransactWriteCommand({
@@ -63,9 +58,9 @@ export const dynamoSessions: SessionRepository = {
               Update: {
                 TableName: tableName(),
                 Key: keys.session(old.tokenHash),
-                UpdateExpression: 'SET rotatedAt = :now',
+                UpdateExpression: 'SET rotatedAt = :rotatedAt, successor = :successor',
                 ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(rotatedAt)',
-                ExpressionAttributeValues: { ':now': new Date().toISOString() },
+                ExpressionAttributeValues: { ':rotatedAt': rotation.rotatedAt, ':successor': rotation.successor },
               },
             },
             {
@@ -87,11 +82,12 @@ export const dynamoSessions: SessionRepository = {
     } catch (error) {
       if (conditionFailedAt(error, 0)) return 'already-rotated';
       if (conditionFailedAt(error, 1)) return 'revoked';
+      if (isTransactionConflict(error)) return 'conflict';
       throw error;
     }
   },
 
-  async revokeFamily(familyId) {
+  async revokeFamily(familyId, at) {
     try {
       await db().send(
         new UpdateCommand({
@@ -99,51 +95,11 @@ export const dynamoSessions: SessionRepository = {
           Key: keys.sessionFamily(familyId),
           UpdateExpression: 'SET revokedAt = if_not_exists(revokedAt, :now)',
           ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':now': new Date().toISOString() },
+          ExpressionAttributeValues: { ':now': at },
         }),
       );
     } catch (error) {
       if (!isConditionFailed(error)) throw error;
     }
-  },
-};
-
-export const dynamoLoginFailures: LoginFailureRepository = {
-  async recent(kind, value) {
-    const result = await db().send(
-      new GetCommand({ TableName: tableName(), Key: keys.loginFailures(kind, value), ConsistentRead: true }),
-    );
-    const failures = result.Item?.failures;
-    return Array.isArray(failures) ? failures.filter((f): f is number => typeof f === 'number') : [];
-  },
-
-  async record(kind, value, failures, expectedCount, expiresAt) {
-    try {
-      await db().send(
-        new PutCommand({
-          TableName: tableName(),
-          Item: {
-            ...keys.loginFailures(kind, value),
-            entity: 'LoginFailures',
-            failures,
-            count: failures.length,
-            expiresAt,
-          },
-          // Optimistic: two failures at once must both count, so a lost update is retried.
-          ConditionExpression:
-            expectedCount === 0 ? 'attribute_not_exists(pk) OR #count = :zero' : '#count = :expected',
-          ExpressionAttributeNames: { '#count': 'count' },
-          ExpressionAttributeValues: expectedCount === 0 ? { ':zero': 0 } : { ':expected': expectedCount },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailed(error)) return false;
-      throw error;
-    }
-  },
-
-  async clear(kind, value) {
-    await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.loginFailures(kind, value) }));
   },
 };

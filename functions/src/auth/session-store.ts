@@ -5,8 +5,13 @@ export interface SessionRecord {
   familyId: string;
   /** Epoch seconds. */
   expiresAt: number;
-  /** Set when this token was exchanged for a new one; presenting it again is reuse. */
+  /** Set when this token was exchanged for a new one; presenting it again after the grace window is reuse. */
   rotatedAt?: string;
+  /**
+   * The token it was exchanged for, sealed with a key derived from this token (which is not
+   * stored): during the grace window the same answer can be given again (sessions.ts).
+   */
+  successor?: string;
 }
 
 export interface SessionFamilyRecord {
@@ -16,27 +21,18 @@ export interface SessionFamilyRecord {
   revokedAt?: string;
 }
 
-export type RotateResult = 'rotated' | 'already-rotated' | 'revoked';
+/** `conflict`: another write to the same items was in flight (a transaction conflict); read again. */
+export type RotateResult = 'rotated' | 'already-rotated' | 'revoked' | 'conflict';
 
 export interface SessionRepository {
   start(session: SessionRecord): Promise<void>;
   get(tokenHash: string): Promise<SessionRecord | undefined>;
   getFamily(familyId: string): Promise<SessionFamilyRecord | undefined>;
-  /** Marks `old` rotated and stores `next`, only if `old` was not rotated and its family is live. */
-  rotate(old: SessionRecord, next: SessionRecord): Promise<RotateResult>;
-  revokeFamily(familyId: string): Promise<void>;
-}
-
-export interface LoginFailureRepository {
-  /** Timestamps (epoch ms) of recent failures for a key. */
-  recent(kind: 'account' | 'address', value: string): Promise<number[]>;
-  /** Replaces the list, only if it still holds `expectedCount` entries; false when it changed meanwhile. */
-  record(
-    kind: 'account' | 'address',
-    value: string,
-    failures: number[],
-    expectedCount: number,
-    expiresAt: number,
-  ): Promise<boolean>;
-  clear(kind: 'account' | 'address', value: string): Promise<void>;
+  /** Marks `old` rotated (with its sealed successor) and stores `next`, only if `old` was not rotated and its family is live. */
+  rotate(
+    old: SessionRecord,
+    next: SessionRecord,
+    rotation: { rotatedAt: string; successor: string },
+  ): Promise<RotateResult>;
+  revokeFamily(familyId: string, at: string): Promise<void>;
 }

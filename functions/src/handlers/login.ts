@@ -10,14 +10,12 @@ import { unauthorized } from '../errors';
 export const LOGIN_FAILED = 'The e-mail address or password is incorrect.';
 
 export const handler = apiHandler('login', async ({ body, sourceIp, setCookie }) => {
-  await loginLimiter.assertAllowed(body.email, sourceIp);
+  // Counted before the password is checked: parallel guesses cannot outrun the limit.
+  const attempt = await loginLimiter.begin(body.email, sourceIp);
   const user = await users.findByEmail(body.email);
   const valid = await verifyPassword(body.password, user?.passwordHash ?? (await decoyHash()));
-  if (!user || !valid) {
-    await loginLimiter.recordFailure(body.email, sourceIp);
-    throw unauthorized(LOGIN_FAILED);
-  }
-  await loginLimiter.recordSuccess(body.email);
+  if (!user || !valid) throw unauthorized(LOGIN_FAILED);
+  await attempt.succeeded();
   const session = await sessions.start(user);
   setCookie(session.cookie);
   return session.body;

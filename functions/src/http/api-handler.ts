@@ -139,12 +139,19 @@ function validate(name: EndpointName): MiddlewareObj<ApiEvent, Result> {
   };
 }
 
-/** Turns zod issues into a sentence naming each field, and a field -> message map for forms. */
+/**
+ * Turns zod issues into a sentence naming each field, and a field -> message map for forms.
+ * The map is built in a Map and turned into an object with own properties only: a field named
+ * `__proto__` or `constructor` (a client may send any name) is named like any other.
+ */
 export function describeIssues(error: z.ZodError): [string, Record<string, string>] {
-  const fields: Record<string, string> = {};
+  const fields = new Map<string, string>();
+  const add = (field: string, message: string) => {
+    if (!fields.has(field)) fields.set(field, message);
+  };
   for (const issue of error.issues) {
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) fields[[...issue.path, key].join('.')] ??= 'Unknown field: remove it.';
+      for (const key of issue.keys) add([...issue.path, key].join('.'), 'Unknown field: remove it.');
       continue;
     }
     const path = issue.path.map(String).join('.') || 'body';
@@ -152,12 +159,10 @@ export function describeIssues(error: z.ZodError): [string, Record<string, strin
       issue.code === 'invalid_type' && issue.path.length === 0
         ? 'The request body must be a JSON object.'
         : issue.message;
-    fields[path] ??= message;
+    add(path, message);
   }
-  const summary = Object.entries(fields)
-    .map(([field, message]) => `${field}: ${message}`)
-    .join('; ');
-  return [`Invalid request. ${summary}`, fields];
+  const summary = [...fields].map(([field, message]) => `${field}: ${message}`).join('; ');
+  return [`Invalid request. ${summary}`, Object.fromEntries(fields)];
 }
 
 const errorMapper: MiddlewareObj<ApiEvent, Result> = {
@@ -168,8 +173,14 @@ const errorMapper: MiddlewareObj<ApiEvent, Result> = {
       request.response = json(statusOf[error.kind], body, { headers: error.headers, cookies: error.cookies });
       return;
     }
-    const correlationId = (request.context as Context | undefined)?.awsRequestId ?? 'unknown';
-    logger.error('unexpected error', { error, correlationId });
+    const context = request.context as Context | undefined;
+    const correlationId = context?.awsRequestId ?? 'unknown';
+    // The shared logger holds the context of the invocation that started last: where invocations
+    // overlap in one process (the local server, Lambda's concurrent runtime), this line would
+    // carry another request's id. A child logger holds this invocation's context.
+    const log = logger.createChild();
+    if (context) log.addContext(context);
+    log.error('unexpected error', { error, correlationId });
     request.response = json(500, {
       message: `Something went wrong on our side. Try again; if it keeps failing, quote reference ${correlationId}.`,
       correlationId,

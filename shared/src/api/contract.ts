@@ -2,12 +2,12 @@ import * as z from 'zod';
 import {
   AuthResponse,
   CheckAuthRequest,
-  Credentials,
   EmptyRequest,
   IdRequest,
   LoginRequest,
   LogoutRequest,
   OkResponse,
+  SignupRequest,
   UserProfile,
 } from './schemas';
 import {
@@ -59,7 +59,7 @@ const endpoint = <Req extends z.ZodType, Res extends z.ZodType>(
 const Pending = z.unknown();
 
 export const contract = {
-  signup: endpoint('/api/signup', 'public', Credentials, AuthResponse),
+  signup: endpoint('/api/signup', 'public', SignupRequest, AuthResponse),
   login: endpoint('/api/login', 'public', LoginRequest, AuthResponse),
   checkAuth: endpoint('/api/checkAuth', 'public', CheckAuthRequest, AuthResponse),
   logout: endpoint('/api/logout', 'public', LogoutRequest, OkResponse),

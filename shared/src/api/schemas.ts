@@ -49,6 +49,29 @@ export type UserProfile = z.infer<typeof UserProfile>;
 export const Credentials = z.strictObject({ email: Email, password: Password });
 export type Credentials = z.input<typeof Credentials>;
 
+export const PASSWORD_IS_BLANK = "Your password can't be only spaces.";
+export const PASSWORD_IS_EMAIL = "Your password can't be your e-mail address.";
+/** Said by the server only: the list of leaked passwords is too big for the apps (functions/src/auth/common-passwords.ts). */
+export const PASSWORD_IS_COMMON =
+  'This password is too common: it appears in lists of leaked passwords. Choose another.';
+
+/** A password chosen at sign-up: the length rules, and more than white space. */
+export const NewPassword = Password.refine((value) => value.trim() !== '', PASSWORD_IS_BLANK);
+
+/**
+ * The sign-up body, for the server and the sign-up form alike: the password may not be the
+ * e-mail address or the part before its @ (ignoring case and surrounding spaces). Whether it is
+ * a leaked password the server checks; the form shows its answer at the password field.
+ */
+export const SignupRequest = z
+  .strictObject({ email: Email, password: NewPassword })
+  .superRefine(({ email, password }, context) => {
+    const chosen = password.trim().toLowerCase();
+    if (chosen === email || chosen === email.slice(0, email.lastIndexOf('@'))) {
+      context.addIssue({ code: 'custom', path: ['password'], message: PASSWORD_IS_EMAIL });
+    }
+  });
+
 /** Login asks only that a password is present: its length rules are for choosing one at sign-up. */
 export const LoginRequest = z.strictObject({
   email: Email,

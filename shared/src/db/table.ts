@@ -41,10 +41,13 @@ export const keys = {
   session: (tokenHash: string): Key => ({ pk: `SESSION#${tokenHash}`, sk: 'SESSION' }),
   /** A login session across its rotated refresh tokens; revoking it ends them all. */
   sessionFamily: (familyId: string): Key => ({ pk: `FAMILY#${familyId}`, sk: 'FAMILY' }),
-  /** Recent failed logins for an account or a client address. */
-  loginFailures: (kind: 'account' | 'address', value: string): Key => ({
-    pk: `LOGINFAIL#${kind}#${value}`,
-    sk: 'LOGINFAIL',
+  /**
+   * A counter of attempts in a window: logins per (account, address) pair, per address and per
+   * account, sign-ups per address. `value` is the e-mail, the address, or `<e-mail>#<address>`.
+   */
+  attempts: (kind: 'login-pair' | 'login-address' | 'login-account' | 'signup-address', value: string): Key => ({
+    pk: `ATTEMPTS#${kind}#${value}`,
+    sk: 'ATTEMPTS',
   }),
   /** A product, by the id derived from its supplier spu_no (productIdFromSpuNo). */
   product: (productId: string): Key => ({ pk: `PRODUCT#${productId}`, sk: 'PRODUCT' }),

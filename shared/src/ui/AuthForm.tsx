@@ -16,6 +16,8 @@ export interface AuthFormProps {
   submitLabel: string;
   /** The rules each field must meet: the same zod schemas the server validates with. */
   rules: Record<FieldName, ZodType>;
+  /** A rule over both fields (the password may not be the e-mail), checked once each field passes its own. */
+  formRule?: ZodType;
   passwordAutoComplete: 'current-password' | 'new-password';
   passwordHint?: string;
   /** Sends the credentials; rejects with an ApiError. */
@@ -37,6 +39,7 @@ export function AuthForm({
   description,
   submitLabel,
   rules,
+  formRule,
   passwordAutoComplete,
   passwordHint,
   submit,
@@ -52,10 +55,19 @@ export function AuthForm({
   const emailRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
 
-  const validate = (next: Record<FieldName, string>): FieldErrors => ({
-    email: fieldError(rules.email, next.email),
-    password: fieldError(rules.password, next.password),
-  });
+  const validate = (next: Record<FieldName, string>): FieldErrors => {
+    const found: FieldErrors = {
+      email: fieldError(rules.email, next.email),
+      password: fieldError(rules.password, next.password),
+    };
+    if (!formRule || found.email || found.password) return found;
+    const result = formRule.safeParse(next);
+    for (const issue of result.success ? [] : result.error.issues) {
+      const field = issue.path[0];
+      if ((field === 'email' || field === 'password') && !found[field]) found[field] = issue.message;
+    }
+    return found;
+  };
 
   const onChange = (name: FieldName, value: string) => {
     const next = { ...values, [name]: value };

@@ -2,6 +2,7 @@ import { act, cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router-dom';
 import { afterEach, describe, expect, it } from 'vitest';
+import { PASSWORD_IS_BLANK, PASSWORD_IS_COMMON, PASSWORD_IS_EMAIL } from '../api/schemas';
 import { LoginScreen } from './LoginScreen';
 import { SignupScreen } from './SignupScreen';
 import { authAnswer, deferred, fakeApi, renderWithAuth, Where, type FakeApi, type FakeReply } from './testing';
@@ -149,6 +150,38 @@ describe('signup form', () => {
     await userEvent.paste('x'.repeat(129));
     expect(screen.getByText('The maximum value allowed is 128 characters')).toBeTruthy();
     expect(api.calls).toHaveLength(0);
+  });
+
+  it('refuses a password that is only spaces, the e-mail address or the part before its @, and sends nothing', async () => {
+    const api = fakeApi();
+    renderForm(api, '/signup');
+    await userEvent.type(email(), 'ann.leeson@example.com');
+    await userEvent.type(password(), ' '.repeat(8));
+    await userEvent.click(screen.getByRole('button', { name: 'Sign up' }));
+    expect(screen.getByText(PASSWORD_IS_BLANK)).toBeTruthy();
+    for (const chosen of ['Ann.Leeson@example.com', 'ann.leeson']) {
+      await userEvent.clear(password());
+      await userEvent.type(password(), chosen);
+      await userEvent.click(screen.getByRole('button', { name: 'Sign up' }));
+      expect(screen.getByText(PASSWORD_IS_EMAIL)).toBeTruthy();
+      expect(password().getAttribute('aria-invalid')).toBe('true');
+    }
+    expect(api.calls).toHaveLength(0);
+  });
+
+  it("shows the server's reason for refusing a password at the password field", async () => {
+    const api = fakeApi({
+      signup: () => ({ status: 400, body: { message: PASSWORD_IS_COMMON, fields: { password: PASSWORD_IS_COMMON } } }),
+    });
+    renderForm(api, '/signup');
+    await userEvent.type(email(), 'new@example.com');
+    await userEvent.type(password(), 'iloveyou1');
+    await userEvent.click(screen.getByRole('button', { name: 'Sign up' }));
+    await waitFor(() => expect(password().getAttribute('aria-invalid')).toBe('true'));
+    const describedBy = password().getAttribute('aria-describedby') ?? '';
+    expect(
+      document.getElementById(describedBy.split(' ').find((id) => id.includes('error')) ?? describedBy)?.textContent,
+    ).toBe(PASSWORD_IS_COMMON);
   });
 
   it('signs up and goes to /member', async () => {
