@@ -57,6 +57,18 @@ function sendJson(response: ServerResponse, status: number, body: unknown): void
   response.end(JSON.stringify(body));
 }
 
+function sendText(response: ServerResponse, status: number, text: string): void {
+  response.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
+  response.end(text);
+}
+
+/** A file into a response; a read error (the file went away meanwhile) ends the response, never the process. */
+function pipeFile(file: string, response: ServerResponse): void {
+  const stream = createReadStream(file);
+  stream.on('error', () => response.destroy());
+  stream.pipe(response);
+}
+
 function readBody(request: IncomingMessage): Promise<Buffer | 'too-large'> {
   return new Promise((resolvePromise, reject) => {
     const chunks: Buffer[] = [];
@@ -121,7 +133,7 @@ export function createPortalServer(options: ServerOptions): Server {
       'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
       'x-content-type-options': 'nosniff',
     });
-    createReadStream(file).pipe(response);
+    pipeFile(file, response);
   }
 
   function app(response: ServerResponse, root: string, relative: string) {
@@ -164,21 +176,18 @@ export function createPortalServer(options: ServerOptions): Server {
       'x-content-type-options': 'nosniff',
       'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox",
     });
-    createReadStream(file).pipe(response);
+    pipeFile(file, response);
   }
 
-  return createServer((request, response) => {
-    const url = new URL(request.url ?? '/', 'http://localhost');
-    const path = decodeURIComponent(url.pathname);
-    const query = url.search.replace(/^\?/, '');
+  function route(request: IncomingMessage, response: ServerResponse) {
+    const target = parsePath(request.url ?? '/');
+    if (!target) {
+      sendText(response, 400, 'Bad request: the request target is not a valid URL path.');
+      return;
+    }
+    const { path, query } = target;
     if (path === '/api' || path.startsWith('/api/')) {
-      api(request, response, path, query).catch((error: unknown) => {
-        log(
-          `${request.method} ${path} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-        );
-        if (!response.headersSent) sendJson(response, 502, { message: 'The API function failed to run.' });
-        else response.end();
-      });
+      api(request, response, path, query).catch((error: unknown) => fail(request, response, error));
     } else if (path.startsWith('/demo-images/')) {
       demoImage(response, path.slice('/demo-images/'.length));
     } else if (path === '/admin') {
@@ -189,5 +198,35 @@ export function createPortalServer(options: ServerOptions): Server {
     } else {
       app(response, options.memberDist, path.slice(1) || 'index.html');
     }
+  }
+
+  /** Whatever went wrong while answering: logged, and a 502 (API) or 500 if nothing was sent yet. */
+  function fail(request: IncomingMessage, response: ServerResponse, error: unknown) {
+    log(
+      `${request.method} ${request.url} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
+    if (response.headersSent) response.destroy();
+    else if (request.url?.startsWith('/api')) sendJson(response, 502, { message: 'The API function failed to run.' });
+    else sendText(response, 500, 'The local server failed to answer this request.');
+  }
+
+  // Nothing a request does may throw out of this callback: Node would exit, and the engines with it.
+  return createServer((request, response) => {
+    try {
+      route(request, response);
+    } catch (error) {
+      fail(request, response, error);
+    }
   });
+}
+
+/** The decoded path and the raw query of a request target; undefined when it is no valid URL path. */
+export function parsePath(target: string): { path: string; query: string } | undefined {
+  try {
+    const url = new URL(target, 'http://localhost');
+    return { path: decodeURIComponent(url.pathname), query: url.search.replace(/^\?/, '') };
+  } catch {
+    // URIError (a malformed percent-encoding such as /% or %E0%A4%A) or TypeError (not a URL).
+    return undefined;
+  }
 }

@@ -1,5 +1,5 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -72,6 +72,32 @@ describe('local server', () => {
     expect(await (await fetch(`${base}/admin/product_import`)).text()).toBe('<title>admin app</title>');
     expect(await (await fetch(`${base}/admin/assets/main.js`)).text()).toBe("console.log('admin')");
     expect((await fetch(`${base}/admin`, { redirect: 'manual' })).headers.get('location')).toBe('/admin/');
+  });
+
+  it('answers a malformed percent-encoding with 400 and keeps running', async () => {
+    for (const path of ['/%', '/api/%E0%A4%A', '/admin/%zz', '/demo-images/%']) {
+      const response = await fetch(`${base}${path}`);
+      expect(response.status, path).toBe(400);
+      expect(await response.text(), path).toMatch(/not a valid URL path/);
+    }
+    const post = await fetch(`${base}/api/%E0%A4%A`, { method: 'POST', body: '{}' });
+    expect(post.status).toBe(400);
+    // The server is still there.
+    expect(await (await fetch(`${base}/`)).text()).toBe('<title>member app</title>');
+  });
+
+  it('answers a request target that is no URL at all with 400 and keeps running', async () => {
+    // fetch cannot send this absolute-form target; a raw socket can.
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(new URL(base).port), '127.0.0.1');
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk.toString()));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+      socket.write('GET http://[ HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect((await fetch(`${base}/admin/`)).status).toBe(200);
   });
 
   it('answers a missing asset with 404 instead of the app page, and never serves files outside the apps', async () => {
