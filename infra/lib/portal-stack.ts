@@ -64,6 +64,7 @@ import {
 } from '../../functions/src/routes';
 import { table as tableDefinition } from '@portal/shared/db/table';
 import { functionBundling, functionEnvironment, functionNodeOptions } from './bundling';
+import { contentSecurityPolicy, securityHeaderSettings } from './security-headers';
 import { spaRewriteSource } from './spa-rewrite';
 
 /** The repository root (this file is infra/lib/portal-stack.ts). */
@@ -72,26 +73,7 @@ export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 /** Secrets the stack creates: the ones routes may list, plus the Stripe pair set by the operator. */
 export type StackSecretName = SecretName | 'stripeSecretKey' | 'stripeWebhookSecret';
 
-/**
- * Content-Security-Policy of the two apps: own origin only, plus Stripe.js (script, its iframes
- * and API), product images from any https host (supplier image URLs come from the CSV), and the
- * given upload origins (the admin app POSTs large CSVs straight to S3 with a presigned form).
- */
-export function contentSecurityPolicy(uploadOrigins: readonly string[]): string {
-  return [
-    "default-src 'self'",
-    "script-src 'self' https://js.stripe.com",
-    "frame-src 'self' https://js.stripe.com https://hooks.stripe.com",
-    ["connect-src 'self' https://api.stripe.com", ...uploadOrigins].join(' '),
-    "img-src 'self' data: https:",
-    "style-src 'self' 'unsafe-inline'",
-    "font-src 'self' data:",
-    "object-src 'none'",
-    "base-uri 'self'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-  ].join('; ');
-}
+export { contentSecurityPolicy } from './security-headers';
 
 export interface PortalStackProps extends StackProps {
   /** The routes to deploy, one function each; the route table of functions/src/routes.ts by default. */
@@ -307,6 +289,8 @@ export class PortalStack extends Stack {
     }
 
     // ---- CDN ---------------------------------------------------------------------------------
+    // The header values come from security-headers.ts, which the local server sends too.
+    const headerSettings = securityHeaderSettings;
     const securityHeaders = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
       comment: 'Reseller portal security headers',
       securityHeadersBehavior: {
@@ -319,11 +303,15 @@ export class PortalStack extends Stack {
           ]),
           override: true,
         },
-        strictTransportSecurity: { accessControlMaxAge: Duration.days(365), includeSubdomains: true, override: true },
+        strictTransportSecurity: {
+          accessControlMaxAge: Duration.seconds(headerSettings.strictTransportSecurity.maxAgeSeconds),
+          includeSubdomains: headerSettings.strictTransportSecurity.includeSubdomains,
+          override: true,
+        },
         contentTypeOptions: { override: true },
-        frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
-        referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.STRICT_ORIGIN_WHEN_CROSS_ORIGIN, override: true },
-        xssProtection: { protection: true, modeBlock: true, override: true },
+        frameOptions: { frameOption: headerSettings.frameOption as HeadersFrameOption, override: true },
+        referrerPolicy: { referrerPolicy: headerSettings.referrerPolicy as HeadersReferrerPolicy, override: true },
+        xssProtection: { ...headerSettings.xssProtection, override: true },
       },
     });
     const spaRewrite = new CloudFrontFunction(this, 'SpaRewrite', {

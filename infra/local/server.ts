@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import type { Route } from '../../functions/src/routes';
 import { lambdaContext, toApiEvent, type ApiHandler } from './api-event';
+import { securityHeaders } from '../lib/security-headers';
 import { DEMO_IMAGE_NAME } from './demo-images';
 
 /**
@@ -21,6 +22,11 @@ export interface ServerOptions {
   adminDist: string;
   /** The demo catalogue's pictures, served at /demo-images/<name>.svg (demo-catalogue.ts). */
   demoImagesDir?: string;
+  /**
+   * Origins the browser may send files to besides the portal (the local S3 endpoint, for the
+   * presigned POST): the CSP's connect-src lists them, as the stack's lists the S3 endpoints.
+   */
+  uploadOrigins?: readonly string[];
   log?: (line: string) => void;
   /** Log every request (LOG_LEVEL=debug); otherwise only failures and slow requests. */
   logEveryRequest?: boolean;
@@ -88,6 +94,8 @@ export function createPortalServer(options: ServerOptions): Server {
   const byPath = new Map(options.routes.map((route) => [route.path, route]));
   const handlers = new Map<string, Promise<ApiHandler>>();
   const log = options.log ?? (() => undefined);
+  // What CloudFront's response headers policy adds to every answer, apps and API alike.
+  const policyHeaders = securityHeaders(options.uploadOrigins ?? []);
 
   async function api(request: IncomingMessage, response: ServerResponse, path: string, query: string) {
     const route = byPath.get(path);
@@ -116,7 +124,12 @@ export function createPortalServer(options: ServerOptions): Server {
     });
     const started = Date.now();
     const result = await (await handler)(event, lambdaContext(route.name, route.timeoutSeconds * 1000));
-    const headers: Record<string, string | string[]> = { ...(result.headers as Record<string, string>) };
+    // The policy's headers override the function's (override: true in the stack); never cached.
+    const headers: Record<string, string | string[]> = {
+      'cache-control': 'no-store',
+      ...(result.headers as Record<string, string>),
+      ...policyHeaders,
+    };
     if (result.cookies?.length) headers['set-cookie'] = result.cookies;
     response.writeHead(result.statusCode ?? 200, headers);
     response.end(result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64') : (result.body ?? ''));
@@ -180,6 +193,7 @@ export function createPortalServer(options: ServerOptions): Server {
   }
 
   function route(request: IncomingMessage, response: ServerResponse) {
+    for (const [name, value] of Object.entries(policyHeaders)) response.setHeader(name, value);
     const target = parsePath(request.url ?? '/');
     if (!target) {
       sendText(response, 400, 'Bad request: the request target is not a valid URL path.');

@@ -124,6 +124,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
       memberDist: join(root, 'web-member', 'dist'),
       adminDist: join(root, 'web-admin', 'dist'),
       demoImagesDir,
+      uploadOrigins: [new URL(s3.endpoint).origin],
       log: options.quiet ? undefined : say,
       logEveryRequest: options.logEveryRequest ?? isDebug(),
     });
