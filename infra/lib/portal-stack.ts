@@ -37,7 +37,9 @@ import {
 import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { AttributeType, BillingMode, CfnTable, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import {
@@ -53,6 +55,7 @@ import {
 import { LambdaDestination } from 'aws-cdk-lib/aws-s3-notifications';
 import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import {
   eventFunctions as allEventFunctions,
@@ -74,6 +77,9 @@ export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 export type StackSecretName = SecretName | 'stripeSecretKey' | 'stripeWebhookSecret';
 
 export { contentSecurityPolicy } from './security-headers';
+
+/** Uploaded CSVs are deleted from the imports bucket this many days after they arrive. */
+export const IMPORTS_EXPIRE_AFTER_DAYS = 30;
 
 export interface PortalStackProps extends StackProps {
   /** The routes to deploy, one function each; the route table of functions/src/routes.ts by default. */
@@ -118,6 +124,10 @@ export class PortalStack extends Stack {
   readonly memberBucket: Bucket;
   readonly adminBucket: Bucket;
   readonly secrets: Readonly<Record<StackSecretName, Secret>>;
+  /** Invocations of the event functions (the import) that failed all their tries. */
+  readonly failedEvents: Queue;
+  /** Goes off when a failed invocation waits in `failedEvents`. */
+  readonly failedEventsAlarm: Alarm;
   readonly api: HttpApi;
   readonly distribution: Distribution;
   /** One entry per route, keyed by route name. */
@@ -174,7 +184,11 @@ export class PortalStack extends Stack {
       });
     // Supplier CSVs land here (through /api/products or a presigned POST); ObjectCreated starts the import.
     this.importsBucket = loggedBucket('ImportsBucket', {
-      lifecycleRules: [{ abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+      // A supplier CSV is needed only while its import runs (and a retry); nothing keeps it forever.
+      lifecycleRules: [
+        { id: 'ExpireUploadedCsvs', expiration: Duration.days(IMPORTS_EXPIRE_AFTER_DAYS) },
+        { id: 'AbortIncompleteUploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
+      ],
     });
     this.memberBucket = loggedBucket('MemberSiteBucket');
     this.adminBucket = loggedBucket('AdminSiteBucket');
@@ -262,13 +276,39 @@ export class PortalStack extends Stack {
     }
     this.routeResources = routeResources;
 
-    // Functions started by events: the import of a CSV that lands in the imports bucket.
+    // Functions started by events: the import of a CSV that lands in the imports bucket. Lambda
+    // invokes them asynchronously and tries three times; an event that failed every try goes to the
+    // failure queue (with its error), and an alarm goes off. A run that timed out also left its job
+    // `running`: getImportJob reports it failed once its heartbeat is stale (imports/jobs.ts).
+    this.failedEvents = new Queue(this, 'FailedEvents', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    Validations.of(this.failedEvents).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason:
+        "This queue is itself the on-failure destination of the event functions (a dead-letter queue for Lambda's asynchronous invocations); nothing consumes it, operators read it, so it needs no dead-letter queue of its own.",
+    });
+    this.failedEventsAlarm = new Alarm(this, 'FailedEventsAlarm', {
+      alarmDescription:
+        'An import (or another event function) failed all three tries: its event is in the FailedEvents queue with the error. Read it (aws sqs receive-message --queue-url <FailedEventsQueueUrl>), fix the cause, and upload the file again; delete the message when handled.',
+      metric: this.failedEvents.metricApproximateNumberOfMessagesVisible({
+        period: Duration.minutes(5),
+        statistic: 'Maximum',
+      }),
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
     const eventResources = new Map<string, EventFunctionResources>();
     const eventsScope = new Construct(this, 'Events');
     for (const event of eventFunctions) {
       const made = this.appFunction(new Construct(eventsScope, event.name), event, {
         functionsDir,
         description: `${event.name}: ${event.trigger} (${event.module})`,
+        onFailure: this.failedEvents,
       });
       switch (event.trigger) {
         case 'importsBucket:ObjectCreated':
@@ -461,6 +501,11 @@ export class PortalStack extends Stack {
     });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
     new CfnOutput(this, 'ImportsBucketName', { value: this.importsBucket.bucketName });
+    new CfnOutput(this, 'FailedEventsQueueUrl', {
+      description: 'Imports that failed all their tries, with the error (the FailedEventsAlarm watches it)',
+      value: this.failedEvents.queueUrl,
+    });
+    new CfnOutput(this, 'FailedEventsAlarmName', { value: this.failedEventsAlarm.alarmName });
     new CfnOutput(this, 'TokenSigningKeyArn', { value: tokenSigningKey.secretArn });
     new CfnOutput(this, 'StripeSecretKeyArn', {
       description: 'aws secretsmanager put-secret-value --secret-id <this> --secret-string sk_...',
@@ -479,7 +524,7 @@ export class PortalStack extends Stack {
   private appFunction(
     scope: Construct,
     spec: FunctionSpec,
-    options: { functionsDir: string; description: string },
+    options: { functionsDir: string; description: string; onFailure?: Queue },
   ): FunctionResources {
     const { access } = spec;
     const logGroup = new LogGroup(scope, 'Logs', { retention: RetentionDays.ONE_MONTH });
@@ -513,6 +558,7 @@ export class PortalStack extends Stack {
       role,
       logGroup,
       environment,
+      ...(options.onFailure ? { onFailure: new SqsDestination(options.onFailure), retryAttempts: 2 } : {}),
       bundling: {
         minify: functionBundling.minify,
         sourceMap: functionBundling.sourceMap,
