@@ -99,7 +99,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
   say('Starting DynamoDB Local and the S3 server, and building the apps if their sources changed…');
   const [dynamo, s3] = await Promise.all([
     startDynamo({ dataDir: join(dataDir, 'dynamodb') }),
-    startS3({ dataDir: join(dataDir, 's3') }),
+    startS3({ dataDir: join(dataDir, 's3'), spoolDir: join(dataDir, 's3-incoming') }),
     buildWebApps(root).then((built) => built.length && say(`Built ${built.join(' and ')}.`)),
   ]);
   const stops: (() => Promise<void>)[] = [dynamo.stop, s3.stop];
