@@ -42,3 +42,16 @@ export function withPrivateUmask<T>(start: () => T): T {
     process.umask(previous);
   }
 }
+
+/**
+ * Sets the process umask to 077 until the returned function is called. Where the umask cannot be
+ * changed (a worker thread), nothing changes: the folders' 0700 still keep others out.
+ */
+export function privateUmask(): () => void {
+  try {
+    const previous = process.umask(0o077);
+    return () => void process.umask(previous);
+  } catch {
+    return () => undefined;
+  }
+}
