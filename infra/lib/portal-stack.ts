@@ -37,7 +37,9 @@ import {
 import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { AttributeType, BillingMode, CfnTable, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import {
@@ -53,6 +55,7 @@ import {
 import { LambdaDestination } from 'aws-cdk-lib/aws-s3-notifications';
 import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import {
   eventFunctions as allEventFunctions,
@@ -64,6 +67,7 @@ import {
 } from '../../functions/src/routes';
 import { table as tableDefinition } from '@portal/shared/db/table';
 import { functionBundling, functionEnvironment, functionNodeOptions } from './bundling';
+import { contentSecurityPolicy, securityHeaderSettings } from './security-headers';
 import { spaRewriteSource } from './spa-rewrite';
 
 /** The repository root (this file is infra/lib/portal-stack.ts). */
@@ -72,26 +76,10 @@ export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 /** Secrets the stack creates: the ones routes may list, plus the Stripe pair set by the operator. */
 export type StackSecretName = SecretName | 'stripeSecretKey' | 'stripeWebhookSecret';
 
-/**
- * Content-Security-Policy of the two apps: own origin only, plus Stripe.js (script, its iframes
- * and API), product images from any https host (supplier image URLs come from the CSV), and the
- * given upload origins (the admin app POSTs large CSVs straight to S3 with a presigned form).
- */
-export function contentSecurityPolicy(uploadOrigins: readonly string[]): string {
-  return [
-    "default-src 'self'",
-    "script-src 'self' https://js.stripe.com",
-    "frame-src 'self' https://js.stripe.com https://hooks.stripe.com",
-    ["connect-src 'self' https://api.stripe.com", ...uploadOrigins].join(' '),
-    "img-src 'self' data: https:",
-    "style-src 'self' 'unsafe-inline'",
-    "font-src 'self' data:",
-    "object-src 'none'",
-    "base-uri 'self'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-  ].join('; ');
-}
+export { contentSecurityPolicy } from './security-headers';
+
+/** Uploaded CSVs are deleted from the imports bucket this many days after they arrive. */
+export const IMPORTS_EXPIRE_AFTER_DAYS = 30;
 
 export interface PortalStackProps extends StackProps {
   /** The routes to deploy, one function each; the route table of functions/src/routes.ts by default. */
@@ -136,6 +124,10 @@ export class PortalStack extends Stack {
   readonly memberBucket: Bucket;
   readonly adminBucket: Bucket;
   readonly secrets: Readonly<Record<StackSecretName, Secret>>;
+  /** Invocations of the event functions (the import) that failed all their tries. */
+  readonly failedEvents: Queue;
+  /** Goes off when a failed invocation waits in `failedEvents`. */
+  readonly failedEventsAlarm: Alarm;
   readonly api: HttpApi;
   readonly distribution: Distribution;
   /** One entry per route, keyed by route name. */
@@ -192,7 +184,11 @@ export class PortalStack extends Stack {
       });
     // Supplier CSVs land here (through /api/products or a presigned POST); ObjectCreated starts the import.
     this.importsBucket = loggedBucket('ImportsBucket', {
-      lifecycleRules: [{ abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+      // A supplier CSV is needed only while its import runs (and a retry); nothing keeps it forever.
+      lifecycleRules: [
+        { id: 'ExpireUploadedCsvs', expiration: Duration.days(IMPORTS_EXPIRE_AFTER_DAYS) },
+        { id: 'AbortIncompleteUploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
+      ],
     });
     this.memberBucket = loggedBucket('MemberSiteBucket');
     this.adminBucket = loggedBucket('AdminSiteBucket');
@@ -280,13 +276,39 @@ export class PortalStack extends Stack {
     }
     this.routeResources = routeResources;
 
-    // Functions started by events: the import of a CSV that lands in the imports bucket.
+    // Functions started by events: the import of a CSV that lands in the imports bucket. Lambda
+    // invokes them asynchronously and tries three times; an event that failed every try goes to the
+    // failure queue (with its error), and an alarm goes off. A run that timed out also left its job
+    // `running`: getImportJob reports it failed once its heartbeat is stale (imports/jobs.ts).
+    this.failedEvents = new Queue(this, 'FailedEvents', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    Validations.of(this.failedEvents).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason:
+        "This queue is itself the on-failure destination of the event functions (a dead-letter queue for Lambda's asynchronous invocations); nothing consumes it, operators read it, so it needs no dead-letter queue of its own.",
+    });
+    this.failedEventsAlarm = new Alarm(this, 'FailedEventsAlarm', {
+      alarmDescription:
+        'An import (or another event function) failed all three tries: its event is in the FailedEvents queue with the error. Read it (aws sqs receive-message --queue-url <FailedEventsQueueUrl>), fix the cause, and upload the file again; delete the message when handled.',
+      metric: this.failedEvents.metricApproximateNumberOfMessagesVisible({
+        period: Duration.minutes(5),
+        statistic: 'Maximum',
+      }),
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
     const eventResources = new Map<string, EventFunctionResources>();
     const eventsScope = new Construct(this, 'Events');
     for (const event of eventFunctions) {
       const made = this.appFunction(new Construct(eventsScope, event.name), event, {
         functionsDir,
         description: `${event.name}: ${event.trigger} (${event.module})`,
+        onFailure: this.failedEvents,
       });
       switch (event.trigger) {
         case 'importsBucket:ObjectCreated':
@@ -307,6 +329,8 @@ export class PortalStack extends Stack {
     }
 
     // ---- CDN ---------------------------------------------------------------------------------
+    // The header values come from security-headers.ts, which the local server sends too.
+    const headerSettings = securityHeaderSettings;
     const securityHeaders = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
       comment: 'Reseller portal security headers',
       securityHeadersBehavior: {
@@ -319,11 +343,15 @@ export class PortalStack extends Stack {
           ]),
           override: true,
         },
-        strictTransportSecurity: { accessControlMaxAge: Duration.days(365), includeSubdomains: true, override: true },
+        strictTransportSecurity: {
+          accessControlMaxAge: Duration.seconds(headerSettings.strictTransportSecurity.maxAgeSeconds),
+          includeSubdomains: headerSettings.strictTransportSecurity.includeSubdomains,
+          override: true,
+        },
         contentTypeOptions: { override: true },
-        frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
-        referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.STRICT_ORIGIN_WHEN_CROSS_ORIGIN, override: true },
-        xssProtection: { protection: true, modeBlock: true, override: true },
+        frameOptions: { frameOption: headerSettings.frameOption as HeadersFrameOption, override: true },
+        referrerPolicy: { referrerPolicy: headerSettings.referrerPolicy as HeadersReferrerPolicy, override: true },
+        xssProtection: { ...headerSettings.xssProtection, override: true },
       },
     });
     const spaRewrite = new CloudFrontFunction(this, 'SpaRewrite', {
@@ -473,6 +501,11 @@ export class PortalStack extends Stack {
     });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
     new CfnOutput(this, 'ImportsBucketName', { value: this.importsBucket.bucketName });
+    new CfnOutput(this, 'FailedEventsQueueUrl', {
+      description: 'Imports that failed all their tries, with the error (the FailedEventsAlarm watches it)',
+      value: this.failedEvents.queueUrl,
+    });
+    new CfnOutput(this, 'FailedEventsAlarmName', { value: this.failedEventsAlarm.alarmName });
     new CfnOutput(this, 'TokenSigningKeyArn', { value: tokenSigningKey.secretArn });
     new CfnOutput(this, 'StripeSecretKeyArn', {
       description: 'aws secretsmanager put-secret-value --secret-id <this> --secret-string sk_...',
@@ -491,7 +524,7 @@ export class PortalStack extends Stack {
   private appFunction(
     scope: Construct,
     spec: FunctionSpec,
-    options: { functionsDir: string; description: string },
+    options: { functionsDir: string; description: string; onFailure?: Queue },
   ): FunctionResources {
     const { access } = spec;
     const logGroup = new LogGroup(scope, 'Logs', { retention: RetentionDays.ONE_MONTH });
@@ -525,6 +558,7 @@ export class PortalStack extends Stack {
       role,
       logGroup,
       environment,
+      ...(options.onFailure ? { onFailure: new SqsDestination(options.onFailure), retryAttempts: 2 } : {}),
       bundling: {
         minify: functionBundling.minify,
         sourceMap: functionBundling.sourceMap,

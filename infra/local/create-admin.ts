@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensureAccount } from './accounts';
+import { secureDir } from './files';
 import { ensureTable, startDynamo, type LocalDynamo } from './dynamo';
 import { TABLE_NAME, configureEnvironment, root } from './start';
 
@@ -42,7 +43,8 @@ async function main(): Promise<void> {
     Object.assign(process.env, { TABLE_NAME: values.table, ...(values.region ? { AWS_REGION: values.region } : {}) });
   } else {
     const dataDir = join(root, '.local');
-    mkdirSync(dataDir, { recursive: true });
+    process.umask(0o077);
+    secureDir(dataDir);
     let endpoint = runningPortal(dataDir);
     if (!endpoint) {
       local = await startDynamo({ dataDir: join(dataDir, 'dynamodb') });

@@ -1,5 +1,6 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { secureDir, writePrivateFile } from './files';
 
 /**
  * Product pictures for the local demo catalogue, drawn as SVG (800 x 800) at seed time: one
@@ -144,7 +145,7 @@ export function demoSvg(picture: DemoPicture, view: number, views: number): stri
 
 /** Writes the views of each picture that are missing; answers the file names per picture, in order. */
 export function writeDemoImages(dir: string, pictures: readonly DemoPicture[], views: number): Map<string, string[]> {
-  mkdirSync(dir, { recursive: true });
+  secureDir(dir);
   const names = new Map<string, string[]>();
   for (const picture of pictures) {
     const files: string[] = [];
@@ -152,7 +153,7 @@ export function writeDemoImages(dir: string, pictures: readonly DemoPicture[], v
       const name = `${picture.slug}-${view + 1}.svg`;
       if (!DEMO_IMAGE_NAME.test(name)) throw new Error(`Not a demo image name: ${name}`);
       const file = join(dir, name);
-      if (!existsSync(file)) writeFileSync(file, demoSvg(picture, view, views));
+      if (!existsSync(file)) writePrivateFile(file, demoSvg(picture, view, views));
       files.push(name);
     }
     names.set(picture.slug, files);

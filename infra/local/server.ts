@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import type { Route } from '../../functions/src/routes';
 import { lambdaContext, toApiEvent, type ApiHandler } from './api-event';
+import { securityHeaders } from '../lib/security-headers';
 import { DEMO_IMAGE_NAME } from './demo-images';
 
 /**
@@ -21,6 +22,11 @@ export interface ServerOptions {
   adminDist: string;
   /** The demo catalogue's pictures, served at /demo-images/<name>.svg (demo-catalogue.ts). */
   demoImagesDir?: string;
+  /**
+   * Origins the browser may send files to besides the portal (the local S3 endpoint, for the
+   * presigned POST): the CSP's connect-src lists them, as the stack's lists the S3 endpoints.
+   */
+  uploadOrigins?: readonly string[];
   log?: (line: string) => void;
   /** Log every request (LOG_LEVEL=debug); otherwise only failures and slow requests. */
   logEveryRequest?: boolean;
@@ -57,6 +63,18 @@ function sendJson(response: ServerResponse, status: number, body: unknown): void
   response.end(JSON.stringify(body));
 }
 
+function sendText(response: ServerResponse, status: number, text: string): void {
+  response.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
+  response.end(text);
+}
+
+/** A file into a response; a read error (the file went away meanwhile) ends the response, never the process. */
+function pipeFile(file: string, response: ServerResponse): void {
+  const stream = createReadStream(file);
+  stream.on('error', () => response.destroy());
+  stream.pipe(response);
+}
+
 function readBody(request: IncomingMessage): Promise<Buffer | 'too-large'> {
   return new Promise((resolvePromise, reject) => {
     const chunks: Buffer[] = [];
@@ -76,6 +94,8 @@ export function createPortalServer(options: ServerOptions): Server {
   const byPath = new Map(options.routes.map((route) => [route.path, route]));
   const handlers = new Map<string, Promise<ApiHandler>>();
   const log = options.log ?? (() => undefined);
+  // What CloudFront's response headers policy adds to every answer, apps and API alike.
+  const policyHeaders = securityHeaders(options.uploadOrigins ?? []);
 
   async function api(request: IncomingMessage, response: ServerResponse, path: string, query: string) {
     const route = byPath.get(path);
@@ -104,7 +124,12 @@ export function createPortalServer(options: ServerOptions): Server {
     });
     const started = Date.now();
     const result = await (await handler)(event, lambdaContext(route.name, route.timeoutSeconds * 1000));
-    const headers: Record<string, string | string[]> = { ...(result.headers as Record<string, string>) };
+    // The policy's headers override the function's (override: true in the stack); never cached.
+    const headers: Record<string, string | string[]> = {
+      'cache-control': 'no-store',
+      ...(result.headers as Record<string, string>),
+      ...policyHeaders,
+    };
     if (result.cookies?.length) headers['set-cookie'] = result.cookies;
     response.writeHead(result.statusCode ?? 200, headers);
     response.end(result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64') : (result.body ?? ''));
@@ -121,7 +146,7 @@ export function createPortalServer(options: ServerOptions): Server {
       'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
       'x-content-type-options': 'nosniff',
     });
-    createReadStream(file).pipe(response);
+    pipeFile(file, response);
   }
 
   function app(response: ServerResponse, root: string, relative: string) {
@@ -164,21 +189,19 @@ export function createPortalServer(options: ServerOptions): Server {
       'x-content-type-options': 'nosniff',
       'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox",
     });
-    createReadStream(file).pipe(response);
+    pipeFile(file, response);
   }
 
-  return createServer((request, response) => {
-    const url = new URL(request.url ?? '/', 'http://localhost');
-    const path = decodeURIComponent(url.pathname);
-    const query = url.search.replace(/^\?/, '');
+  function route(request: IncomingMessage, response: ServerResponse) {
+    for (const [name, value] of Object.entries(policyHeaders)) response.setHeader(name, value);
+    const target = parsePath(request.url ?? '/');
+    if (!target) {
+      sendText(response, 400, 'Bad request: the request target is not a valid URL path.');
+      return;
+    }
+    const { path, query } = target;
     if (path === '/api' || path.startsWith('/api/')) {
-      api(request, response, path, query).catch((error: unknown) => {
-        log(
-          `${request.method} ${path} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-        );
-        if (!response.headersSent) sendJson(response, 502, { message: 'The API function failed to run.' });
-        else response.end();
-      });
+      api(request, response, path, query).catch((error: unknown) => fail(request, response, error));
     } else if (path.startsWith('/demo-images/')) {
       demoImage(response, path.slice('/demo-images/'.length));
     } else if (path === '/admin') {
@@ -189,5 +212,35 @@ export function createPortalServer(options: ServerOptions): Server {
     } else {
       app(response, options.memberDist, path.slice(1) || 'index.html');
     }
+  }
+
+  /** Whatever went wrong while answering: logged, and a 502 (API) or 500 if nothing was sent yet. */
+  function fail(request: IncomingMessage, response: ServerResponse, error: unknown) {
+    log(
+      `${request.method} ${request.url} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
+    if (response.headersSent) response.destroy();
+    else if (request.url?.startsWith('/api')) sendJson(response, 502, { message: 'The API function failed to run.' });
+    else sendText(response, 500, 'The local server failed to answer this request.');
+  }
+
+  // Nothing a request does may throw out of this callback: Node would exit, and the engines with it.
+  return createServer((request, response) => {
+    try {
+      route(request, response);
+    } catch (error) {
+      fail(request, response, error);
+    }
   });
+}
+
+/** The decoded path and the raw query of a request target; undefined when it is no valid URL path. */
+export function parsePath(target: string): { path: string; query: string } | undefined {
+  try {
+    const url = new URL(target, 'http://localhost');
+    return { path: decodeURIComponent(url.pathname), query: url.search.replace(/^\?/, '') };
+  } catch {
+    // URIError (a malformed percent-encoding such as /% or %E0%A4%A) or TypeError (not a URL).
+    return undefined;
+  }
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -11,6 +11,7 @@ import { buildWebApps } from './build-web';
 import { ensureTable, localAws, startDynamo } from './dynamo';
 import { LOCAL_IMPORTS_BUCKET, startS3 } from './s3';
 import { forwardObjectCreated, type EventForwarder } from './s3-events';
+import { privateUmask, secureTree, writePrivateFile } from './files';
 import { createPortalServer } from './server';
 
 /**
@@ -40,6 +41,8 @@ export interface PortalOptions {
    * folder. `npm start` does; the browser tests start without it.
    */
   seedDemo?: boolean;
+  /** Builds the apps when their sources changed (default); the engine tests start without. */
+  buildWeb?: boolean;
 }
 
 export interface Portal {
@@ -53,7 +56,7 @@ function localSecret(dataDir: string): string {
   const file = join(dataDir, 'secrets.json');
   if (existsSync(file)) return (JSON.parse(readFileSync(file, 'utf8')) as { tokenSigningKey: string }).tokenSigningKey;
   const tokenSigningKey = randomBytes(48).toString('base64url');
-  writeFileSync(file, JSON.stringify({ tokenSigningKey }), { mode: 0o600 });
+  writePrivateFile(file, JSON.stringify({ tokenSigningKey }));
   return tokenSigningKey;
 }
 
@@ -93,16 +96,31 @@ async function seed(): Promise<void> {
 
 export async function startPortal(options: PortalOptions = {}): Promise<Portal> {
   const dataDir = resolve(options.dataDir ?? join(root, '.local'));
-  mkdirSync(dataDir, { recursive: true });
+  // The data folder and everything in it are the owner's only: 0700 folders, 0600 files, also
+  // those an older version (or a looser umask) made; while the portal runs, whatever it or its
+  // engines create (s3rver's objects, DynamoDB Local's file) is made so by umask 077.
+  secureTree(dataDir);
+  const restoreUmask = privateUmask();
   const say = options.quiet ? () => undefined : (line: string) => console.log(line);
 
   say('Starting DynamoDB Local and the S3 server, and building the apps if their sources changed…');
-  const [dynamo, s3] = await Promise.all([
+  const engines = Promise.all([
     startDynamo({ dataDir: join(dataDir, 'dynamodb') }),
-    startS3({ dataDir: join(dataDir, 's3') }),
-    buildWebApps(root).then((built) => built.length && say(`Built ${built.join(' and ')}.`)),
+    startS3({ dataDir: join(dataDir, 's3'), spoolDir: join(dataDir, 's3-incoming') }),
+    options.buildWeb === false
+      ? undefined
+      : buildWebApps(root).then((built) => built.length && say(`Built ${built.join(' and ')}.`)),
   ]);
-  const stops: (() => Promise<void>)[] = [dynamo.stop, s3.stop];
+  const [dynamo, s3] = await engines.catch((error: unknown) => {
+    restoreUmask();
+    throw error;
+  });
+  const stops: (() => Promise<void>)[] = [dynamo.stop, s3.stop, async () => restoreUmask()];
+  if (dynamo.exposedOn.length > 0) {
+    say(
+      `Note: DynamoDB Local cannot listen on 127.0.0.1 only; its port ${new URL(dynamo.endpoint).port} answers on ${dynamo.exposedOn.join(', ')} too, and it accepts any credentials. Keep that port closed to other machines (a firewall), or run the portal where no one else can reach it.`,
+    );
+  }
   try {
     configureEnvironment({ dataDir, dynamoEndpoint: dynamo.endpoint, s3Endpoint: s3.endpoint });
     await ensureTable(dynamo.client, TABLE_NAME);
@@ -124,6 +142,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
       memberDist: join(root, 'web-member', 'dist'),
       adminDist: join(root, 'web-admin', 'dist'),
       demoImagesDir,
+      uploadOrigins: [new URL(s3.endpoint).origin],
       log: options.quiet ? undefined : say,
       logEveryRequest: options.logEveryRequest ?? isDebug(),
     });
@@ -156,7 +175,10 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
         );
       }
     }
-    writeFileSync(join(dataDir, 'portal.json'), JSON.stringify({ pid: process.pid, dynamoEndpoint: dynamo.endpoint }));
+    writePrivateFile(
+      join(dataDir, 'portal.json'),
+      JSON.stringify({ pid: process.pid, dynamoEndpoint: dynamo.endpoint }),
+    );
     return {
       url,
       accounts: demoAccounts,

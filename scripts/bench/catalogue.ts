@@ -77,7 +77,10 @@ const rate = (count: number, seconds: number) => Math.round(count / seconds).toL
 
 async function withEngines<T>(body: (dynamo: string, s3: string, dir: string) => Promise<T>): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), 'portal-bench-'));
-  const [dynamo, s3] = await Promise.all([startDynamo(), startS3({ dataDir: join(dir, 's3') })]);
+  const [dynamo, s3] = await Promise.all([
+    startDynamo(),
+    startS3({ dataDir: join(dir, 's3'), spoolDir: join(dir, 's3-incoming') }),
+  ]);
   try {
     return await body(dynamo.endpoint, s3.endpoint, dir);
   } finally {

@@ -15,7 +15,8 @@ import { handler as getRejected } from '../../functions/src/handlers/get-rejecte
 import { handler as getUnApproved } from '../../functions/src/handlers/get-unapproved-products';
 import { handler as importProducts } from '../../functions/src/handlers/s3/import-products';
 import { handler as upload } from '../../functions/src/handlers/upload-products';
-import { runImport } from '../../functions/src/imports/run-import';
+import { queuedJob } from '../../functions/src/imports/jobs';
+import { STALE_AFTER_MS, runImport } from '../../functions/src/imports/run-import';
 import type { FileStore } from '../../functions/src/imports/job-store';
 import { auth, fixture, importCsv, multipart, objectCreatedEvent, tokenFor, uploadCsv } from './catalogue-helpers';
 import { allItems, call } from './helpers';
@@ -318,6 +319,28 @@ describe('a crash in the middle of a file', () => {
     const ids = rows.map((row) => productIdFromSpuNo(row.split(',').at(-1)!));
     const states = await dynamoProducts.states(ids);
     expect(states.size).toBe(300);
+  });
+});
+
+describe('a run that died without a word (a timeout runs no catch)', () => {
+  it('shows as failed once its heartbeat is older than STALE_AFTER_MS; a live run stays running', async () => {
+    const claimedAt = (msAgo: number) => new Date(Date.now() - msAgo).toISOString();
+    const runningJob = async (heartbeatMsAgo: number) => {
+      const queued = queuedJob('timeout.csv', s3Files.bucket(), claimedAt(heartbeatMsAgo));
+      await dynamoImports.create(queued);
+      const at = claimedAt(heartbeatMsAgo);
+      expect(await dynamoImports.claim(queued, at, claimedAt(heartbeatMsAgo + STALE_AFTER_MS))).toBe(1);
+      return queued.id;
+    };
+    const dead = await runningJob(STALE_AFTER_MS + 60_000);
+    const alive = await runningJob(30_000);
+    expect(await dynamoImports.get(dead)).toMatchObject({ status: 'running' });
+
+    const seen = await job(dead);
+    expect(seen).toMatchObject({ status: 'failed', phase: null });
+    expect(seen.failure).toMatch(/stopped without finishing/);
+    expect(seen.failure).toMatch(/upload the file again/i);
+    expect(await job(alive)).toMatchObject({ status: 'running', failure: null });
   });
 });
 

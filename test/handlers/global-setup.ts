@@ -12,7 +12,10 @@ let s3Dir: string | undefined;
 
 export async function setup(project: TestProject): Promise<void> {
   s3Dir = mkdtempSync(join(tmpdir(), 'portal-s3-'));
-  [dynamo, s3] = await Promise.all([startDynamo(), startS3({ dataDir: s3Dir })]);
+  [dynamo, s3] = await Promise.all([
+    startDynamo(),
+    startS3({ dataDir: join(s3Dir, 's3'), spoolDir: join(s3Dir, 's3-incoming') }),
+  ]);
   project.provide('dynamoEndpoint', dynamo.endpoint);
   project.provide('s3Endpoint', s3.endpoint);
 }

@@ -1,13 +1,15 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../functions/src/routes';
 import { createPortalServer } from '../../infra/local/server';
 import { loadHandler } from '../../infra/local/start';
+import { securityHeaders } from '../../infra/lib/security-headers';
 
 /** The local stand-in for CloudFront + API Gateway, over real HTTP. */
+const UPLOAD_ORIGIN = 'http://127.0.0.1:4569';
 let base = '';
 let dir = '';
 let close: () => void = () => undefined;
@@ -20,11 +22,15 @@ beforeAll(async () => {
     writeFileSync(join(dir, app, 'assets', 'main.js'), `console.log('${app}')`);
   }
   writeFileSync(join(dir, 'secret.txt'), 'outside the app folders');
+  mkdirSync(join(dir, 'demo-images'));
+  writeFileSync(join(dir, 'demo-images', 'mug-1.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   const server = createPortalServer({
     routes,
     loadHandler,
     memberDist: join(dir, 'member'),
     adminDist: join(dir, 'admin'),
+    demoImagesDir: join(dir, 'demo-images'),
+    uploadOrigins: [UPLOAD_ORIGIN],
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -74,9 +80,67 @@ describe('local server', () => {
     expect((await fetch(`${base}/admin`, { redirect: 'manual' })).headers.get('location')).toBe('/admin/');
   });
 
+  it('answers a malformed percent-encoding with 400 and keeps running', async () => {
+    for (const path of ['/%', '/api/%E0%A4%A', '/admin/%zz', '/demo-images/%']) {
+      const response = await fetch(`${base}${path}`);
+      expect(response.status, path).toBe(400);
+      expect(await response.text(), path).toMatch(/not a valid URL path/);
+    }
+    const post = await fetch(`${base}/api/%E0%A4%A`, { method: 'POST', body: '{}' });
+    expect(post.status).toBe(400);
+    // The server is still there.
+    expect(await (await fetch(`${base}/`)).text()).toBe('<title>member app</title>');
+  });
+
+  it('answers a request target that is no URL at all with 400 and keeps running', async () => {
+    // fetch cannot send this absolute-form target; a raw socket can.
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(new URL(base).port), '127.0.0.1');
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk.toString()));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+      socket.write('GET http://[ HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect((await fetch(`${base}/admin/`)).status).toBe(200);
+  });
+
   it('answers a missing asset with 404 instead of the app page, and never serves files outside the apps', async () => {
     expect((await fetch(`${base}/assets/missing.js`)).status).toBe(404);
     const traversal = await fetch(`${base}/..%2fsecret.txt`);
     expect(await traversal.text()).not.toContain('outside the app folders');
+  });
+
+  it('sends the security headers of the CloudFront policy (security-headers.ts) on the apps, their assets and the API', async () => {
+    const expected = securityHeaders([UPLOAD_ORIGIN]);
+    expect(expected['content-security-policy']).toContain(`connect-src 'self' https://api.stripe.com ${UPLOAD_ORIGIN}`);
+    expect(expected['content-security-policy']).toContain("frame-ancestors 'none'");
+    const answers = [
+      await fetch(`${base}/`),
+      await fetch(`${base}/my_account`),
+      await fetch(`${base}/admin/`),
+      await fetch(`${base}/admin/assets/main.js`),
+      await fetch(`${base}/assets/missing.js`),
+      await fetch(`${base}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }),
+      await fetch(`${base}/api/doesNotExist`, { method: 'POST', body: '{}' }),
+    ];
+    for (const answer of answers) {
+      const sent = Object.fromEntries(Object.keys(expected).map((name) => [name, answer.headers.get(name)]));
+      expect(sent, answer.url).toEqual(expected);
+    }
+    // API answers are never cached.
+    expect(answers[5]!.headers.get('cache-control')).toBe('no-store');
+    expect(answers[6]!.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('keeps the sandbox CSP of the demo pictures, with the other security headers', async () => {
+    const answer = await fetch(`${base}/demo-images/mug-1.svg`);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-security-policy')).toBe(
+      "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+    );
+    const { 'content-security-policy': _csp, ...others } = securityHeaders([UPLOAD_ORIGIN]);
+    for (const [name, value] of Object.entries(others)) expect(answer.headers.get(name), name).toBe(value);
   });
 });

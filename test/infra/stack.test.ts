@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import vm from 'node:vm';
-import { App, Validations, type Stack } from 'aws-cdk-lib';
+import { App, Aws, Validations, type Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { AwsSolutionsChecks } from 'cdk-nag';
@@ -12,6 +12,7 @@ import { eventFunctions, routes, secretEnv, type EventFunction, type Route } fro
 import { table as tableDefinition } from '../../shared/src/db/table';
 import { addPortalChecks } from '../../infra/lib/checks';
 import { PortalStack, repoRoot, type FunctionResources, type StackSecretName } from '../../infra/lib/portal-stack';
+import { securityHeaders } from '../../infra/lib/security-headers';
 import { spaRewriteSource } from '../../infra/lib/spa-rewrite';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- CloudFormation templates are untyped JSON */
@@ -202,6 +203,67 @@ describe('functions', () => {
   });
 });
 
+describe('failed imports are seen', () => {
+  it('each event function sends an invocation that failed its retries to the encrypted failure queue', () => {
+    const queueId = logicalId(main.stack, main.stack.failedEvents);
+    const configs = Object.values(main.resources).filter((r) => r.Type === 'AWS::Lambda::EventInvokeConfig');
+    expect(configs).toHaveLength(eventFunctions.length);
+    for (const event of eventFunctions) {
+      const made = main.stack.eventResources.get(event.name)!;
+      const fnId = logicalId(main.stack, made.function);
+      const config = configs.find((c) => c.Properties.FunctionName.Ref === fnId);
+      expect(config, event.name).toBeDefined();
+      expect(config.Properties).toMatchObject({
+        MaximumRetryAttempts: 2,
+        DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [queueId, 'Arn'] } } },
+      });
+      const sends = statementsOf(main.resources, logicalId(main.stack, made.role)).filter((s) =>
+        actionsOf(s).includes('sqs:SendMessage'),
+      );
+      expect(sends.flatMap(resourcesOf)).toEqual([{ 'Fn::GetAtt': [queueId, 'Arn'] }]);
+    }
+    // No route function may write to it.
+    for (const made of main.stack.routeResources.values()) {
+      const sqs = statementsOf(main.resources, logicalId(main.stack, made.role)).filter((s) =>
+        actionsOf(s).some((a) => a.startsWith('sqs:')),
+      );
+      expect(sqs).toEqual([]);
+    }
+  });
+
+  it('the failure queue is encrypted, keeps messages 14 days and refuses non-TLS requests', () => {
+    const queueId = logicalId(main.stack, main.stack.failedEvents);
+    expect(main.resources[queueId].Properties).toMatchObject({
+      SqsManagedSseEnabled: true,
+      MessageRetentionPeriod: 14 * 24 * 60 * 60,
+    });
+    const policies = Object.values(main.resources).filter(
+      (r) => r.Type === 'AWS::SQS::QueuePolicy' && r.Properties.Queues.some((q: any) => q.Ref === queueId),
+    );
+    expect(policies.flatMap((p) => p.Properties.PolicyDocument.Statement)).toContainEqual(
+      expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+    );
+  });
+
+  it('an alarm goes off as soon as a failed invocation waits in the queue', () => {
+    const queueId = logicalId(main.stack, main.stack.failedEvents);
+    const alarmId = logicalId(main.stack, main.stack.failedEventsAlarm);
+    expect(main.resources[alarmId].Properties).toMatchObject({
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [queueId, 'QueueName'] } }],
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      Threshold: 1,
+      EvaluationPeriods: 1,
+      TreatMissingData: 'notBreaching',
+    });
+    expect(main.resources[alarmId].Properties.AlarmDescription).toMatch(/import/i);
+    const outputs = main.template.toJSON().Outputs;
+    expect(outputs.FailedEventsQueueUrl.Value).toEqual({ Ref: queueId });
+    expect(outputs.FailedEventsAlarmName.Value).toEqual({ Ref: alarmId });
+  });
+});
+
 describe('HTTP API', () => {
   it('has one POST /api/... route per entry, integrated with that route function (payload 2.0)', () => {
     const { stack, resources } = main;
@@ -351,6 +413,7 @@ describe('data', () => {
       UpdateReplacePolicy: 'Retain',
       Properties: Match.objectLike({
         BillingMode: 'PAY_PER_REQUEST',
+        DeletionProtectionEnabled: true,
         PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
         SSESpecification: { SSEEnabled: true },
         TimeToLiveSpecification: { AttributeName: tableDefinition.ttlAttribute, Enabled: true },
@@ -405,6 +468,17 @@ describe('data', () => {
       }
     },
   );
+
+  it('uploaded CSVs expire from the imports bucket after 30 days, and incomplete multipart uploads after a day', () => {
+    const bucket = main.resources[logicalId(main.stack, main.stack.importsBucket)];
+    const rules = bucket.Properties.LifecycleConfiguration.Rules as any[];
+    expect(rules).toContainEqual(expect.objectContaining({ Status: 'Enabled', ExpirationInDays: 30 }));
+    expect(rules).toContainEqual(
+      expect.objectContaining({ Status: 'Enabled', AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } }),
+    );
+    // A rule without a prefix or filter: every object.
+    for (const rule of rules) expect(rule.Prefix ?? rule.Filter).toBeUndefined();
+  });
 
   it('the imports bucket accepts browser POST uploads (presigned) from the portal origin only', () => {
     const cors = main.resources[logicalId(main.stack, main.stack.importsBucket)].Properties.CorsConfiguration;
@@ -509,6 +583,21 @@ describe('CloudFront', () => {
       'StrictTransportSecurity',
       'XSSProtection',
     ]);
+    // The headers the policy makes CloudFront send are those of security-headers.ts, which the local server sends.
+    const sent = {
+      'content-security-policy': headers.ContentSecurityPolicy.ContentSecurityPolicy,
+      'strict-transport-security': `max-age=${headers.StrictTransportSecurity.AccessControlMaxAgeSec}${headers.StrictTransportSecurity.IncludeSubdomains ? '; includeSubDomains' : ''}`,
+      'x-content-type-options': headers.ContentTypeOptions.Override === true ? 'nosniff' : undefined,
+      'x-frame-options': headers.FrameOptions.FrameOption,
+      'referrer-policy': headers.ReferrerPolicy.ReferrerPolicy,
+      'x-xss-protection': `${headers.XSSProtection.Protection ? 1 : 0}${headers.XSSProtection.ModeBlock ? '; mode=block' : ''}`,
+    };
+    const s3Origins = [`https://*.s3.${Aws.REGION}.${Aws.URL_SUFFIX}`, `https://*.s3.${Aws.URL_SUFFIX}`];
+    expect(sent).toEqual({
+      ...securityHeaders(s3Origins),
+      'content-security-policy': main.stack.resolve(securityHeaders(s3Origins)['content-security-policy']),
+    });
+    for (const header of Object.keys(headers)) expect(headers[header].Override, header).toBe(true);
     const csp = JSON.stringify(headers.ContentSecurityPolicy.ContentSecurityPolicy);
     expect(csp).toContain("connect-src 'self' https://api.stripe.com https://*.s3.");
     expect(csp).toContain('AWS::Region'); // presigned uploads go to the regional S3 endpoint

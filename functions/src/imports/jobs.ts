@@ -54,6 +54,30 @@ export function queuedJob(fileName: string, bucket: string, now: string): Import
   };
 }
 
+/**
+ * A run whose heartbeat is older than this is dead: the import function times out at 15 minutes
+ * and a live run writes its heartbeat at least at its claim and then every second of pass 2.
+ */
+export const STALE_AFTER_MS = 16 * 60 * 1000;
+
+/**
+ * The job as the admin should see it. A run that ends past its deadline (Lambda's timeout) or
+ * whose process dies runs no catch and leaves the job `running`: once its heartbeat is older than
+ * STALE_AFTER_MS it cannot be running any more, so it is reported failed. Nothing is written: a
+ * later retry of the event may still claim it (run-import.ts) and take it back to running.
+ */
+export function jobAsSeen(job: ImportJobRecord, now: Date): ImportJobRecord {
+  if (job.status !== 'running') return job;
+  const lastSign = job.heartbeatAt ?? job.createdAt;
+  if (now.getTime() - Date.parse(lastSign) <= STALE_AFTER_MS) return job;
+  return {
+    ...job,
+    status: 'failed',
+    phase: null,
+    failure: `The import stopped without finishing: nothing was heard from it since ${lastSign} (it ran past its 15-minute limit, or its run died). Products already written are kept; upload the file again to finish it.`,
+  };
+}
+
 export function publicJob(job: ImportJobRecord): ImportJob {
   const { bucket: _bucket, key: _key, attempt: _attempt, heartbeatAt: _heartbeat, expiresAt: _expires, ...rest } = job;
   return rest;

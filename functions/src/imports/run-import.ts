@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { importCatalogueCsv, validateCatalogueCsv, type ImportRow } from '../catalogue/parse-csv';
 import type { FileStore, ImportCounters, ImportJobRepository } from './job-store';
 import type { ProductRecord, ProductRepository, ProductState } from '../products/product-store';
+import { STALE_AFTER_MS } from './jobs';
 import { RejectedRowsCollector } from './rejected-rows';
 import { StatePrefetch } from './state-prefetch';
 import { decideUpsert, newProduct } from './upsert';
@@ -39,8 +40,7 @@ export interface ImportDeps {
   concurrency?: number;
 }
 
-/** A run whose heartbeat is older than this is dead (the import function times out at 15 minutes). */
-export const STALE_AFTER_MS = 16 * 60 * 1000;
+export { STALE_AFTER_MS };
 
 /** How often a running import writes its progress (and heartbeat) to the job. */
 const PROGRESS_EVERY_MS = 1_000;

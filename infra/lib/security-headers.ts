@@ -1,0 +1,54 @@
+/**
+ * The portal's security headers, defined once: the CDK stack turns them into the CloudFront
+ * response headers policy (every behaviour: both apps and /api/*), and the local server
+ * (infra/local/server.ts) sends the very same headers. No aws-cdk-lib import here, so the local
+ * runtime can load it.
+ */
+
+/**
+ * Content-Security-Policy of the two apps: own origin only, plus Stripe.js (script, its iframes
+ * and API), product images from any https host (supplier image URLs come from the CSV), and the
+ * given upload origins (the admin app POSTs large CSVs straight to S3 with a presigned form).
+ */
+export function contentSecurityPolicy(uploadOrigins: readonly string[]): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self' https://js.stripe.com",
+    "frame-src 'self' https://js.stripe.com https://hooks.stripe.com",
+    ["connect-src 'self' https://api.stripe.com", ...uploadOrigins].join(' '),
+    "img-src 'self' data: https:",
+    "style-src 'self' 'unsafe-inline'",
+    "font-src 'self' data:",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** The settings of each header, in the terms of CloudFront's SecurityHeadersConfig. */
+export const securityHeaderSettings = {
+  strictTransportSecurity: { maxAgeSeconds: 365 * 24 * 60 * 60, includeSubdomains: true },
+  contentTypeOptions: 'nosniff',
+  frameOption: 'DENY',
+  referrerPolicy: 'strict-origin-when-cross-origin',
+  xssProtection: { protection: true, modeBlock: true },
+} as const;
+
+/**
+ * The headers as they reach the browser (lower-case names), exactly as CloudFront writes them
+ * from the policy: the test of the stack compares the synthesized policy with this, the test of
+ * the local server its answers.
+ */
+export function securityHeaders(uploadOrigins: readonly string[]): Record<string, string> {
+  const { strictTransportSecurity, contentTypeOptions, frameOption, referrerPolicy, xssProtection } =
+    securityHeaderSettings;
+  return {
+    'content-security-policy': contentSecurityPolicy(uploadOrigins),
+    'strict-transport-security': `max-age=${strictTransportSecurity.maxAgeSeconds}${strictTransportSecurity.includeSubdomains ? '; includeSubDomains' : ''}`,
+    'x-content-type-options': contentTypeOptions,
+    'x-frame-options': frameOption,
+    'referrer-policy': referrerPolicy,
+    'x-xss-protection': `${xssProtection.protection ? 1 : 0}${xssProtection.modeBlock ? '; mode=block' : ''}`,
+  };
+}

@@ -1,0 +1,101 @@
+import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { Socket } from 'node:net';
+import { networkInterfaces, tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { localAws, reachableBeyondLoopback } from '../../infra/local/dynamo';
+import { LOCAL_IMPORTS_BUCKET } from '../../infra/local/s3';
+import { startPortal, type Portal } from '../../infra/local/start';
+
+/**
+ * The started portal keeps its files to its owner and listens on loopback only, where its engines
+ * let it: started on a data folder an older version left readable by everyone.
+ */
+let dataDir = '';
+let portal: Portal;
+let s3Endpoint = '';
+let dynamoEndpoint = '';
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'portal-engines-'));
+  chmodSync(dataDir, 0o755);
+  for (const dir of ['dynamodb', 's3', 'demo-images']) mkdirSync(join(dataDir, dir), { mode: 0o755 });
+  writeFileSync(join(dataDir, 'secrets.json'), JSON.stringify({ tokenSigningKey: 'k'.repeat(64) }), { mode: 0o644 });
+  writeFileSync(join(dataDir, 'demo-images', 'mug-1.svg'), '<svg/>', { mode: 0o644 });
+  writeFileSync(join(dataDir, 's3', 'left-over.txt'), 'old', { mode: 0o644 });
+  portal = await startPortal({ port: 0, dataDir, quiet: true, buildWeb: false });
+  s3Endpoint = process.env.S3_ENDPOINT!;
+  dynamoEndpoint = (JSON.parse(readFileSync(join(dataDir, 'portal.json'), 'utf8')) as { dynamoEndpoint: string })
+    .dynamoEndpoint;
+  // Something the S3 server writes while the portal runs.
+  await new S3Client({ ...localAws, endpoint: s3Endpoint, forcePathStyle: true }).send(
+    new PutObjectCommand({ Bucket: LOCAL_IMPORTS_BUCKET, Key: 'imports/modes/check.csv', Body: 'a,b\n' }),
+  );
+});
+afterAll(async () => {
+  await portal?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const mode = (path: string) => (statSync(path).mode & 0o777).toString(8);
+
+describe('the local portal keeps its files to its owner', () => {
+  it('the data folder and every folder in it are 0700, every file 0600, old ones included', () => {
+    const entries = readdirSync(dataDir, { recursive: true, withFileTypes: true });
+    const files = entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name));
+    const dirs = entries.filter((entry) => entry.isDirectory()).map((entry) => join(entry.parentPath, entry.name));
+    // What must be there: the engines' data, the secrets, the marker, the uploaded object.
+    const names = files.map((file) => relative(dataDir, file));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'secrets.json',
+        'portal.json',
+        'demo-images/mug-1.svg',
+        's3/left-over.txt',
+        expect.stringMatching(/^dynamodb\/.+\.db$/),
+        expect.stringMatching(/^s3\/reseller-portal-imports\/imports\/modes\/check\.csv\._S3rver_object$/),
+      ]),
+    );
+    expect(dirs.map((dir) => relative(dataDir, dir))).toEqual(
+      expect.arrayContaining(['dynamodb', 's3', 's3-incoming']),
+    );
+    expect(mode(dataDir)).toBe('700');
+    for (const dir of dirs) expect(`${relative(dataDir, dir)} ${mode(dir)}`).toBe(`${relative(dataDir, dir)} 700`);
+    for (const file of files) expect(`${relative(dataDir, file)} ${mode(file)}`).toBe(`${relative(dataDir, file)} 600`);
+  });
+});
+
+const ownAddress = Object.values(networkInterfaces())
+  .flat()
+  .find((address) => address && !address.internal && address.family === 'IPv4')?.address;
+
+/** Whether a TCP connection to this machine's own `host`:`port` is accepted. */
+const accepts = (host: string, port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = new Socket();
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+    socket.connect(port, host);
+  });
+
+describe.skipIf(!ownAddress)(`what listens where (tried on this machine's own ${ownAddress})`, () => {
+  it('the portal, the S3 gate and s3rver answer on loopback only', async () => {
+    const ports = {
+      portal: Number(new URL(portal.url).port),
+      s3: Number(new URL(s3Endpoint).port),
+    };
+    for (const [name, port] of Object.entries(ports)) {
+      expect(await accepts('127.0.0.1', port), name).toBe(true);
+      expect(await accepts(ownAddress!, port), name).toBe(false);
+    }
+    expect(await reachableBeyondLoopback(ports.s3)).toEqual([]);
+  });
+
+  it('DynamoDB Local answers on every interface (it has no option for one), and the start sees it', async () => {
+    // The limitation the README states; should DynamoDB Local ever bind loopback only, this fails: update the docs.
+    const port = Number(new URL(dynamoEndpoint).port);
+    expect(await accepts('127.0.0.1', port)).toBe(true);
+    expect(await reachableBeyondLoopback(port)).toContain(ownAddress);
+  });
+});
