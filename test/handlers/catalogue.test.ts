@@ -51,6 +51,20 @@ async function allUnapproved(): Promise<{ id: string; product_name: string; stat
   return items;
 }
 
+async function allApproved(): Promise<{ id: string; product_name: string }[]> {
+  const items: { id: string; product_name: string }[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await call(getApprovedProducts, {
+      body: { limit: 100, ...(cursor ? { cursor } : {}) },
+      headers: auth(member),
+    });
+    items.push(...(page.body.items as typeof items));
+    cursor = (page.body.nextCursor as string | null) ?? undefined;
+  } while (cursor);
+  return items;
+}
+
 describe('upload and import', () => {
   it('stores the CSV, answers the queued job and the products in review; the S3 event imports it', async () => {
     const a = spu('a');
@@ -264,11 +278,52 @@ describe('upload and import', () => {
     }
   });
 
-  it('stores descriptions sanitized and drops javascript: and data: image addresses', async () => {
+  it('stores the two clean rows of xss-payloads.csv with sanitized descriptions, and rejects the two with markup in plain text', async () => {
+    const ids = ['SPU-90001', 'SPU-90002', 'SPU-90003', 'SPU-90004'].map((s) => productIdFromSpuNo(s));
     const { jobId } = await importCsv(admin, 'xss.csv', fixture('xss-payloads.csv'));
-    expect((await job(jobId)).status).toBe('completed');
-    const stored = JSON.stringify(await productItems());
-    expect(stored).not.toMatch(/<script|onerror=|onload=|javascript:|onclick=/i);
+    expect(await job(jobId)).toMatchObject({ status: 'completed', rowsRead: 4, created: 2, rejected: 2 });
+    const issues = (await call(getImportIssues, { body: { id: jobId }, headers: auth(admin) })).body.items;
+    expect(issues).toEqual([
+      {
+        row: 2,
+        column: 'product_name',
+        message: "contains HTML markup ('<script>'); it must be plain text",
+        severity: 'error',
+      },
+      {
+        row: 4,
+        column: 'brand',
+        message: "contains HTML markup ('<img src=x onerror=alert(1)>'); it must be plain text",
+        severity: 'error',
+      },
+    ]);
+    // Exactly the two clean rows are stored, each with its description sanitized.
+    const stored = (await productItems()).filter((item) => ids.includes(String(item.id)));
+    expect(stored.map((item) => item.id).sort()).toEqual([ids[1], ids[3]].sort());
+    expect(await dynamoProducts.get(ids[1]!)).toMatchObject({
+      status: 'review',
+      current: {
+        spu_no: 'SPU-90002',
+        product_name: 'Fitness Tracker Band',
+        html_description:
+          '<p>Tracks steps, sleep and heart rate.</p><a target="_blank" rel="noopener noreferrer">Specs</a><p>Water-resistant to 50 m.</p>',
+      },
+    });
+    expect(await dynamoProducts.get(ids[3]!)).toMatchObject({
+      status: 'review',
+      // A name is plain text: React shows it as text, so words that look like an attribute are harmless.
+      current: {
+        spu_no: 'SPU-90004',
+        product_name: 'Phone Case onmouseover=alert(1)',
+        html_description: '<p>Slim fit.</p>',
+      },
+    });
+    // And the admin's view of them says the same.
+    const detail = await call(getImportedProduct, { body: { id: ids[1] }, headers: auth(admin) });
+    expect(detail.body.html_description).toBe(
+      '<p>Tracks steps, sleep and heart rate.</p><a target="_blank" rel="noopener noreferrer">Specs</a><p>Water-resistant to 50 m.</p>',
+    );
+    expect(JSON.stringify(stored)).not.toMatch(/<script|onerror=|onload=|javascript:|onclick=|<iframe|<svg|style=/i);
   });
 });
 
@@ -395,6 +450,28 @@ describe('moderation', () => {
   it('answers 404 for an unknown product, and 403 to a member', async () => {
     expect((await call(approve, { body: { id: 'nope' }, headers: auth(admin) })).status).toBe(404);
     expect((await call(ban, { body: { id: 'nope' }, headers: auth(member) })).status).toBe(403);
+  });
+
+  it('banning an approved product whose update waits for review takes it away from members: list and detail', async () => {
+    const a = spu('ban-seen');
+    const id = productIdFromSpuNo(a);
+    await importCsv(admin, 'ban-seen-1.csv', csv(csvRow(a, 'Seen Mug', '10.00')));
+    expect((await call(approve, { body: { id }, headers: auth(admin) })).status).toBe(200);
+    await importCsv(admin, 'ban-seen-2.csv', csv(csvRow(a, 'Seen Mug Pro', '11.00')));
+
+    // In review with changes, and members still see the approved version: in the list and the detail.
+    expect(await dynamoProducts.get(id)).toMatchObject({ status: 'review', current: { product_name: 'Seen Mug Pro' } });
+    expect((await allApproved()).find((p) => p.id === id)).toMatchObject({ product_name: 'Seen Mug' });
+    const before = await call(getApprovedProduct, { body: { id }, headers: auth(member) });
+    expect(before.status).toBe(200);
+    expect(before.body).toMatchObject({ product_name: 'Seen Mug', dropshipping_price_us: '10.00' });
+
+    expect((await call(ban, { body: { id }, headers: auth(admin) })).status).toBe(200);
+    expect((await allApproved()).some((p) => p.id === id)).toBe(false);
+    const after = await call(getApprovedProduct, { body: { id }, headers: auth(member) });
+    expect(after.status).toBe(404);
+    expect(after.body.message).toBe('This product is not in the catalogue.');
+    expect((await allUnapproved()).some((p) => p.id === id)).toBe(false);
   });
 
   it('a banned product leaves the catalogue and the review list', async () => {
