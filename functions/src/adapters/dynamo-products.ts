@@ -1,14 +1,6 @@
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { keys, lists } from '@portal/shared/db/table';
-import {
-  batchGetAll,
-  batchWriteAll,
-  db,
-  decodeCursor,
-  encodeCursor,
-  isConditionFailed,
-  tableName,
-} from './dynamo-client';
+import { batchGetAll, db, decodeCursor, encodeCursor, isConditionFailed, tableName } from './dynamo-client';
 import type {
   ModerationOutcome,
   Page,
@@ -22,7 +14,8 @@ const review = lists.productsInReview;
 const approved = lists.productsApproved;
 const sortKey = (time: string, id: string) => `${time}#${id}`;
 
-function toItem(product: ProductRecord): Record<string, unknown> {
+/** The table item of a product: its keys, its index keys while in review or approved, and its record. */
+export function productItem(product: ProductRecord): Record<string, unknown> {
   return {
     ...keys.product(product.id),
     entity: 'Product',
@@ -119,8 +112,27 @@ export const dynamoProducts: ProductRepository = {
     );
   },
 
-  async createMany(products) {
-    await batchWriteAll(products.map((product) => ({ PutRequest: { Item: toItem(product) } })));
+  async createNew(products) {
+    // One conditional PutItem each (BatchWriteItem takes no condition): of two imports creating
+    // the same new spu_no at once, one creates it and the other finds it there and revises it.
+    const existing: string[] = [];
+    await Promise.all(
+      products.map(async (product) => {
+        try {
+          await db().send(
+            new PutCommand({
+              TableName: tableName(),
+              Item: productItem(product),
+              ConditionExpression: 'attribute_not_exists(pk)',
+            }),
+          );
+        } catch (error) {
+          if (!isConditionFailed(error)) throw error;
+          existing.push(product.id);
+        }
+      }),
+    );
+    return existing;
   },
 
   async revise(id, content: ProductContent, expected, jobId, now) {

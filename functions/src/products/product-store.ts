@@ -32,8 +32,11 @@ export interface ProductRepository {
   get(id: string): Promise<ProductRecord | undefined>;
   /** States of up to 100 products by id, in one round trip where possible. */
   states(ids: readonly string[]): Promise<Map<string, ProductState>>;
-  /** Writes new products (unapproved) in batches; the caller knows they did not exist. */
-  createMany(products: readonly ProductRecord[]): Promise<void>;
+  /**
+   * Writes new products (unapproved), each only if no product with its id exists; answers the
+   * ids that existed (another import created them since their state was read), which were not written.
+   */
+  createNew(products: readonly ProductRecord[]): Promise<string[]>;
   /**
    * Replaces the current version of an existing product and puts it in review, only if it is
    * still as `expected` says (status and content hash); false when it changed meanwhile.
