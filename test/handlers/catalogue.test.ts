@@ -44,6 +44,12 @@ function csvRow(spuNo: string, name = 'Travel Mug', dropship = '12.95', msrp = '
 }
 const csv = (...rows: string[]) => [header, ...rows].join('\n') + '\n';
 
+/** What Approve sends: the product and the version the admin has on screen (getImportedProduct). */
+async function reviewed(id: string): Promise<{ id: string; version: string }> {
+  const product = await call(getImportedProduct, { body: { id }, headers: auth(admin) });
+  return { id, version: String(product.body.version) };
+}
+
 const job = async (id: string) => (await call(getImportJob, { body: { id }, headers: auth(admin) })).body;
 const productItems = async () => (await allItems()).filter((item) => item.entity === 'Product');
 
@@ -163,7 +169,7 @@ describe('upload and import', () => {
     const a = spu('approved');
     const id = productIdFromSpuNo(a);
     await importCsv(admin, 'first.csv', csv(csvRow(a, 'Trail Mug', '10.00')));
-    expect((await call(approve, { body: { id }, headers: auth(admin) })).status).toBe(200);
+    expect((await call(approve, { body: await reviewed(id), headers: auth(admin) })).status).toBe(200);
 
     await importCsv(admin, 'second.csv', csv(csvRow(a, 'Trail Mug Pro', '30.00')));
     expect((await allUnapproved()).find((p) => p.id === id)).toMatchObject({ product_name: 'Trail Mug Pro' });
@@ -172,7 +178,7 @@ describe('upload and import', () => {
     const imported = await call(getImportedProduct, { body: { id }, headers: auth(admin) });
     expect(imported.body).toMatchObject({ status: 'review', hasApprovedVersion: true });
 
-    expect((await call(approve, { body: { id }, headers: auth(admin) })).status).toBe(200);
+    expect((await call(approve, { body: await reviewed(id), headers: auth(admin) })).status).toBe(200);
     const after = await call(getApprovedProduct, { body: { id }, headers: auth(member) });
     expect(after.body).toMatchObject({
       product_name: 'Trail Mug Pro',
@@ -194,7 +200,7 @@ describe('upload and import', () => {
     );
     const fresh = await call(getImportedProduct, { body: { id }, headers: auth(admin) });
     expect(fresh.body.changes).toBeNull();
-    expect((await call(approve, { body: { id }, headers: auth(admin) })).status).toBe(200);
+    expect((await call(approve, { body: await reviewed(id), headers: auth(admin) })).status).toBe(200);
     expect((await call(getImportedProduct, { body: { id }, headers: auth(admin) })).body.changes).toEqual([]);
 
     await importCsv(
@@ -387,7 +393,7 @@ describe('states read during validation that change before the write', () => {
     const [banned, approved] = [spu('stale-ban'), spu('stale-approve')];
     const [bannedId, approvedId] = [productIdFromSpuNo(banned), productIdFromSpuNo(approved)];
     await importCsv(admin, 'stale-1.csv', csv(csvRow(banned), csvRow(approved)));
-    await call(approve, { body: { id: approvedId }, headers: auth(admin) });
+    await call(approve, { body: await reviewed(approvedId), headers: auth(admin) });
 
     // The changed file is validated (and its products' states prefetched) before the admins act.
     const changed = Buffer.from(csv(csvRow(banned, 'Renamed Mug'), csvRow(approved, 'Renamed Mug', '13.95')));
@@ -414,7 +420,7 @@ describe('states read during validation that change before the write', () => {
           await call(ban, { body: { id: bannedId }, headers: auth(admin) });
           // The approved product is first revised by someone else, then approved again.
           await importCsv(admin, 'stale-3.csv', csv(csvRow(approved, 'Other Mug')));
-          await call(approve, { body: { id: approvedId }, headers: auth(admin) });
+          await call(approve, { body: await reviewed(approvedId), headers: auth(admin) });
         }
         return s3Files.read(bucket, objectKey, eTag);
       },
@@ -440,8 +446,8 @@ describe('moderation', () => {
     const id = productIdFromSpuNo(a);
     await importCsv(admin, 'mod.csv', csv(csvRow(a)));
     const [first, second] = await Promise.all([
-      call(approve, { body: { id }, headers: auth(admin) }),
-      call(approve, { body: { id }, headers: auth(admin) }),
+      call(approve, { body: await reviewed(id), headers: auth(admin) }),
+      call(approve, { body: await reviewed(id), headers: auth(admin) }),
     ]);
     expect([first.status, second.status].sort()).toEqual([200, 409]);
     const snapshot = await dynamoProducts.get(id);
@@ -451,8 +457,46 @@ describe('moderation', () => {
     expect(await dynamoProducts.get(id)).toEqual(snapshot);
   });
 
+  it('approves only the version the admin saw: an import that changed the product since is a 409, and nothing is published', async () => {
+    const a = spu('seen');
+    const id = productIdFromSpuNo(a);
+    await importCsv(admin, 'seen-1.csv', csv(csvRow(a, 'Seen Lamp', '10.00')));
+    const opened = await call(getImportedProduct, { body: { id }, headers: auth(admin) });
+    expect(opened.body).toMatchObject({ product_name: 'Seen Lamp', version: expect.stringMatching(/^[0-9a-f]{64}$/) });
+
+    // While the admin looks, an import changes the product.
+    await importCsv(admin, 'seen-2.csv', csv(csvRow(a, 'Unseen Lamp', '11.00')));
+    const stale = await call(approve, { body: { id, version: opened.body.version }, headers: auth(admin) });
+    expect(stale.status).toBe(409);
+    expect(stale.body.message).toBe(
+      'This product changed since you opened it: review the new values, then approve again.',
+    );
+    expect(await dynamoProducts.get(id)).toMatchObject({ status: 'review', current: { product_name: 'Unseen Lamp' } });
+    expect((await dynamoProducts.get(id))!.approved).toBeUndefined();
+    expect((await call(getApprovedProduct, { body: { id }, headers: auth(member) })).status).toBe(404);
+
+    // Opened again, the new version is approved.
+    const reopened = await call(getImportedProduct, { body: { id }, headers: auth(admin) });
+    expect(reopened.body.version).not.toBe(opened.body.version);
+    const approved = await call(approve, { body: { id, version: reopened.body.version }, headers: auth(admin) });
+    expect(approved.status).toBe(200);
+    const seen = await call(getApprovedProduct, { body: { id }, headers: auth(member) });
+    expect(seen.body).toMatchObject({ product_name: 'Unseen Lamp', dropshipping_price_us: '11.00' });
+  });
+
+  it('refuses an approve that names no version with 400; ban needs only the id', async () => {
+    const a = spu('noversion');
+    const id = productIdFromSpuNo(a);
+    await importCsv(admin, 'noversion.csv', csv(csvRow(a)));
+    const result = await call(approve, { body: { id }, headers: auth(admin) });
+    expect(result.status).toBe(400);
+    expect(result.body.fields).toEqual({ version: 'Value is required' });
+    expect(await dynamoProducts.get(id)).toMatchObject({ status: 'review' });
+    expect((await call(ban, { body: { id }, headers: auth(admin) })).status).toBe(200);
+  });
+
   it('answers 404 for an unknown product, and 403 to a member', async () => {
-    expect((await call(approve, { body: { id: 'nope' }, headers: auth(admin) })).status).toBe(404);
+    expect((await call(approve, { body: { id: 'nope', version: 'any' }, headers: auth(admin) })).status).toBe(404);
     expect((await call(ban, { body: { id: 'nope' }, headers: auth(member) })).status).toBe(403);
   });
 
@@ -460,7 +504,7 @@ describe('moderation', () => {
     const a = spu('ban-seen');
     const id = productIdFromSpuNo(a);
     await importCsv(admin, 'ban-seen-1.csv', csv(csvRow(a, 'Seen Mug', '10.00')));
-    expect((await call(approve, { body: { id }, headers: auth(admin) })).status).toBe(200);
+    expect((await call(approve, { body: await reviewed(id), headers: auth(admin) })).status).toBe(200);
     await importCsv(admin, 'ban-seen-2.csv', csv(csvRow(a, 'Seen Mug Pro', '11.00')));
 
     // In review with changes, and members still see the approved version: in the list and the detail.
@@ -495,7 +539,7 @@ describe('member catalogue', () => {
     await importCsv(admin, 'members.csv', csv(...spus.map((s, i) => csvRow(s, `Member Item ${i}`, `1${i}.95`))));
     for (const s of spus) {
       ids.push(productIdFromSpuNo(s));
-      await call(approve, { body: { id: productIdFromSpuNo(s) }, headers: auth(admin) });
+      await call(approve, { body: await reviewed(productIdFromSpuNo(s)), headers: auth(admin) });
     }
     const first = await call(getApprovedProducts, { body: { limit: 2 }, headers: auth(member) });
     expect(first.status).toBe(200);

@@ -70,6 +70,7 @@ async function moderate(
   update: string,
   values: Record<string, unknown>,
   names: Record<string, string> = {},
+  version?: string,
 ): Promise<ModerationOutcome> {
   try {
     await db().send(
@@ -78,16 +79,26 @@ async function moderate(
         Key: keys.product(id),
         UpdateExpression: update,
         // Only a product under review can be approved or banned: a second click changes nothing.
-        ConditionExpression: 'attribute_exists(pk) AND #status = :review',
+        // Approve also needs the version the admin reviewed to be the one in review.
+        ConditionExpression:
+          'attribute_exists(pk) AND #status = :review' + (version === undefined ? '' : ' AND contentHash = :version'),
         ExpressionAttributeNames: { '#status': 'status', ...names },
-        ExpressionAttributeValues: { ':review': 'review', ...values },
+        ExpressionAttributeValues: {
+          ':review': 'review',
+          ...values,
+          ...(version === undefined ? {} : { ':version': version }),
+        },
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     );
     return 'done';
   } catch (error) {
     if (!isConditionFailed(error)) throw error;
-    return (error as { Item?: unknown }).Item ? 'not-in-review' : 'not-found';
+    const old = (error as { Item?: Record<string, unknown> }).Item;
+    if (!old) return 'not-found';
+    // The SDK gives the old item in DynamoDB's own format here.
+    const status = (old.status as { S?: string } | undefined)?.S ?? old.status;
+    return status === 'review' ? 'changed' : 'not-in-review';
   }
 }
 
@@ -168,12 +179,13 @@ export const dynamoProducts: ProductRepository = {
   inReview: (cursor, limit) => page(review, cursor, limit),
   approvedPage: (cursor, limit) => page(approved, cursor, limit),
 
-  approve: (id, now) =>
+  approve: (id, version, now) =>
     moderate(
       id,
       'SET #status = :approved, approved = #current, approvedAt = :now, updatedAt = :now, gsi2pk = :partition, gsi2sk = :sort REMOVE gsi1pk, gsi1sk',
       { ':approved': 'approved', ':now': now, ':partition': approved.partition, ':sort': sortKey(now, id) },
       { '#current': 'current' },
+      version,
     ),
 
   ban: (id, now) =>

@@ -26,7 +26,8 @@ export interface Page<T> {
   nextCursor: string | null;
 }
 
-export type ModerationOutcome = 'done' | 'not-found' | 'not-in-review';
+/** changed: still in review, but not the version the admin approved (an import changed it since). */
+export type ModerationOutcome = 'done' | 'not-found' | 'not-in-review' | 'changed';
 
 export interface ProductRepository {
   get(id: string): Promise<ProductRecord | undefined>;
@@ -44,6 +45,7 @@ export interface ProductRepository {
   revise(id: string, content: ProductContent, expected: ProductState, jobId: string, now: string): Promise<boolean>;
   inReview(cursor: string | undefined, limit: number): Promise<Page<ProductRecord>>;
   approvedPage(cursor: string | undefined, limit: number): Promise<Page<ProductRecord>>;
-  approve(id: string, now: string): Promise<ModerationOutcome>;
+  /** Approves the product only while `version` (the content hash of its current values) is in review. */
+  approve(id: string, version: string, now: string): Promise<ModerationOutcome>;
   ban(id: string, now: string): Promise<ModerationOutcome>;
 }
