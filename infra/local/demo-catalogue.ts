@@ -136,7 +136,11 @@ export async function seedDemoCatalogue(options: SeedDemoOptions): Promise<SeedO
   const now = () => (options.now ?? (() => new Date()))().toISOString();
   await importFile('demo-catalogue.csv', demoCsv(products, options.origin, images), options);
   for (const product of products) {
-    if (!product.inReview) await dynamoProducts.approve(productIdFromSpuNo(product.spu_no), now());
+    if (product.inReview) continue;
+    // Approves the version just imported, as an admin who opened it would.
+    const id = productIdFromSpuNo(product.spu_no);
+    const stored = await dynamoProducts.get(id);
+    if (stored) await dynamoProducts.approve(id, stored.current.content_hash, now());
   }
   const updated = products
     .filter((product) => product.spu_no === UPDATED_SPU)

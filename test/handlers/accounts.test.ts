@@ -3,7 +3,16 @@ import { dynamoUsers } from '../../functions/src/adapters/dynamo-users';
 import { handler as login } from '../../functions/src/handlers/login';
 import { handler as signup } from '../../functions/src/handlers/signup';
 import { ensureAccount } from '../../infra/local/accounts';
-import { call, uniqueEmail, uniqueIp } from './helpers';
+import { allItems, call, uniqueEmail, uniqueIp } from './helpers';
+
+/** The user items and e-mail claim items stored for an address. */
+async function accountItems(email: string) {
+  const items = await allItems();
+  return {
+    users: items.filter((item) => item.entity === 'User' && item.email === email),
+    claims: items.filter((item) => item.entity === 'UserEmail' && item.pk === `EMAIL#${email}`),
+  };
+}
 
 /** What `npm run create-admin` and the seed do, through the same repository the handlers use. */
 describe('create-admin', () => {
@@ -30,6 +39,22 @@ describe('create-admin', () => {
     expect(await ensureAccount(email, 'another password 1', true)).toBe('present');
     const result = await call(login, { body: { email, password: 'admin password 123' }, sourceIp: uniqueIp() });
     expect(result.status).toBe(200);
+    const { users, claims } = await accountItems(email);
+    expect(users).toHaveLength(1);
+    expect(claims).toEqual([expect.objectContaining({ userId: users[0]!.id })]);
+  });
+
+  it('run twice at the same moment, still leaves one user and one e-mail claim', async () => {
+    const email = uniqueEmail('race');
+    const outcomes = await Promise.all([
+      ensureAccount(email, 'admin password 123', true),
+      ensureAccount(email, 'admin password 456', true),
+    ]);
+    expect(outcomes.sort()).toEqual(['created', 'present']);
+    const { users, claims } = await accountItems(email);
+    expect(users).toHaveLength(1);
+    expect(users[0]).toMatchObject({ isAdmin: true });
+    expect(claims).toEqual([expect.objectContaining({ userId: users[0]!.id })]);
   });
 
   it('refuses an unknown e-mail without a password, and a malformed e-mail', async () => {

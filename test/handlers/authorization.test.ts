@@ -85,6 +85,36 @@ describe('access tokens', () => {
     expect(result.body.message).toBe(SESSION_EXPIRED);
   });
 
+  describe('name a session', () => {
+    let other: { sid: string; token: string };
+    beforeAll(async () => {
+      const result = await call(signup, {
+        body: { email: `authz-other-${Date.now()}@example.com`, password: 'long enough password' },
+      });
+      const token = String(result.body.access_token);
+      other = { token, sid: String(payloadOf(token).sid) };
+    });
+
+    it('works with its own, and another user with their own', async () => {
+      expect((await call(memberCall, { body: {}, headers: bearer(await sign(claims(), key())) })).status).toBe(200);
+      expect((await call(memberCall, { body: {}, headers: bearer(other.token) })).status).toBe(200);
+    });
+
+    const sessions: [string, () => Promise<string>][] = [
+      ["of another user (a live session, someone else's)", () => sign(claims({ sid: other.sid }), key())],
+      ['that does not exist', () => sign(claims({ sid: 'f'.repeat(32) }), key())],
+      ['with no session id at all', () => sign({ sub: claims().sub }, key())],
+    ];
+
+    it.each(sessions)('refuse a well-signed token naming a session %s with 401', async (_name, make) => {
+      const before = seen.length;
+      const result = await call(memberCall, { body: {}, headers: bearer(await make()) });
+      expect(result.status).toBe(401);
+      expect(result.body.message).toBe(SESSION_EXPIRED);
+      expect(seen.length).toBe(before);
+    });
+  });
+
   it('stop working when the session is logged out', async () => {
     const email = `authz-out-${Date.now()}@example.com`;
     const result = await call(signup, { body: { email, password: 'long enough password' } });
@@ -118,12 +148,12 @@ describe('roles', () => {
 });
 
 async function sign(
-  payload: { sub: string; sid: string },
+  payload: { sub: string; sid?: string },
   secret: Uint8Array,
   overrides: { exp?: number; iat?: number; aud?: string; iss?: string } = {},
 ): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({ sid: payload.sid })
+  return new SignJWT(payload.sid === undefined ? {} : { sid: payload.sid })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(payload.sub)
     .setIssuer(overrides.iss ?? 'reseller-portal')

@@ -1,21 +1,67 @@
 import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { S3Event } from 'aws-lambda';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll } from 'vitest';
 import { handler as login } from '../../functions/src/handlers/login';
 import { handler as importProducts } from '../../functions/src/handlers/s3/import-products';
 import { handler as upload } from '../../functions/src/handlers/upload-products';
 import { importKey } from '../../functions/src/imports/jobs';
 import { ensureAccount } from '../../infra/local/accounts';
 import { localAws } from '../../infra/local/dynamo';
-import { LOCAL_IMPORTS_BUCKET } from '../../infra/local/s3';
-import { eventKey } from '../../infra/local/s3-events';
+import { LOCAL_IMPORTS_BUCKET, startS3 } from '../../infra/local/s3';
+import { eventKey, forwardObjectCreated } from '../../infra/local/s3-events';
 import { call, uniqueEmail, uniqueIp, type CallResult } from './helpers';
 
 export const fixtures = join(import.meta.dirname, '..', 'fixtures', 'csv');
 export const fixture = (name: string): Buffer => readFileSync(join(fixtures, name));
 
 process.env.IMPORTS_BUCKET = LOCAL_IMPORTS_BUCKET;
+
+/**
+ * The real S3 path, as npm start runs it: each test file that imports this module gets its own
+ * S3 server (its events are emitted in this process), and the local event forwarder hands every
+ * created object to the import handler, with Lambda's retries. A test waits on the forwarder
+ * (`s3Events.idle()`), never on a clock: the S3 server emits the event before it answers the PUT.
+ */
+const s3Dir = mkdtempSync(join(tmpdir(), 'portal-s3-file-'));
+const localS3 = await startS3({ dataDir: s3Dir });
+process.env.S3_ENDPOINT = localS3.endpoint;
+afterAll(async () => {
+  await localS3.stop();
+  rmSync(s3Dir, { recursive: true, force: true });
+});
+
+/** What the forwarder said about failed deliveries (each try), for tests of imports that fail. */
+export const deliveryFailures: string[] = [];
+let holding = false;
+const forwarder = forwardObjectCreated(
+  localS3.server,
+  async (event) => {
+    if (!holding) await importProducts(event);
+  },
+  (line) => void deliveryFailures.push(line),
+  // Lambda waits about a minute between retries; here the retries follow at once.
+  1,
+);
+
+export const s3Events = {
+  /** Resolves when every S3 event so far has been handled (or has used up its retries). */
+  idle: () => forwarder.idle(),
+  /**
+   * Runs `put` with S3's events held back (dropped), for tests that deliver the event themselves
+   * (a redelivery) or run the import with their own dependencies.
+   */
+  async withoutDelivery<T>(put: () => Promise<T>): Promise<T> {
+    holding = true;
+    try {
+      return await put();
+    } finally {
+      holding = false;
+    }
+  },
+};
 
 export async function tokenFor(isAdmin: boolean): Promise<string> {
   const email = uniqueEmail(isAdmin ? 'admin' : 'member');
@@ -49,9 +95,9 @@ export async function uploadCsv(token: string, fileName: string, content: Buffer
   });
 }
 
-const s3 = new S3Client({ ...localAws, endpoint: process.env.S3_ENDPOINT, forcePathStyle: true });
+const s3 = new S3Client({ ...localAws, endpoint: localS3.endpoint, forcePathStyle: true });
 
-/** The ObjectCreated event S3 sends for an object (key URL-encoded, as S3 does). */
+/** The ObjectCreated event S3 sends for an object (key URL-encoded, as S3 does): for tests of a redelivered event. */
 export async function objectCreatedEvent(key: string): Promise<S3Event> {
   const head = await s3.send(new HeadObjectCommand({ Bucket: LOCAL_IMPORTS_BUCKET, Key: key }));
   return {
@@ -85,13 +131,22 @@ export async function objectCreatedEvent(key: string): Promise<S3Event> {
   };
 }
 
-/** Upload through /api/products, then deliver the bucket's event to the import function, as S3 does. */
+/**
+ * Upload through /api/products: the handler stores the file in the S3 server, whose event the
+ * forwarder hands to the import function, as S3 does; resolves when that import has run.
+ */
 export async function importCsv(token: string, fileName: string, content: Buffer | string) {
   const uploaded = await uploadCsv(token, fileName, content);
   if (uploaded.status !== 200) throw new Error(`upload failed: ${JSON.stringify(uploaded.body)}`);
+  await s3Events.idle();
   const job = uploaded.body.job as { id: string };
-  const key = importKey(job.id, fileName);
-  const event = await objectCreatedEvent(key);
-  await importProducts(event);
-  return { jobId: job.id, key, event };
+  return { jobId: job.id, key: importKey(job.id, fileName) };
+}
+
+/** Uploads through /api/products with S3's event held back: the test runs the import itself. */
+export async function uploadHeld(token: string, fileName: string, content: Buffer | string) {
+  const uploaded = await s3Events.withoutDelivery(() => uploadCsv(token, fileName, content));
+  if (uploaded.status !== 200) throw new Error(`upload failed: ${JSON.stringify(uploaded.body)}`);
+  const job = uploaded.body.job as { id: string };
+  return { jobId: job.id, key: importKey(job.id, fileName) };
 }

@@ -18,7 +18,17 @@ import { handler as upload } from '../../functions/src/handlers/upload-products'
 import { queuedJob } from '../../functions/src/imports/jobs';
 import { STALE_AFTER_MS, runImport } from '../../functions/src/imports/run-import';
 import type { FileStore } from '../../functions/src/imports/job-store';
-import { auth, fixture, importCsv, multipart, objectCreatedEvent, tokenFor, uploadCsv } from './catalogue-helpers';
+import {
+  auth,
+  fixture,
+  importCsv,
+  multipart,
+  objectCreatedEvent,
+  s3Events,
+  tokenFor,
+  uploadCsv,
+  uploadHeld,
+} from './catalogue-helpers';
 import { allItems, call } from './helpers';
 
 let admin = '';
@@ -34,6 +44,12 @@ function csvRow(spuNo: string, name = 'Travel Mug', dropship = '12.95', msrp = '
   return `${name},Brandly,${msrp},${dropship},https://img.example.test/${spuNo}/1.jpg,https://img.example.test/${spuNo}/2.jpg,,,,,https://img.example.test/${spuNo}/extra.jpg,<p>Keeps coffee hot.</p>,https://supplier.example.test/${spuNo},${spuNo}`;
 }
 const csv = (...rows: string[]) => [header, ...rows].join('\n') + '\n';
+
+/** What Approve sends: the product and the version the admin has on screen (getImportedProduct). */
+async function reviewed(id: string): Promise<{ id: string; version: string }> {
+  const product = await call(getImportedProduct, { body: { id }, headers: auth(admin) });
+  return { id, version: String(product.body.version) };
+}
 
 const job = async (id: string) => (await call(getImportJob, { body: { id }, headers: auth(admin) })).body;
 const productItems = async () => (await allItems()).filter((item) => item.entity === 'Product');
@@ -52,6 +68,20 @@ async function allUnapproved(): Promise<{ id: string; product_name: string; stat
   return items;
 }
 
+async function allApproved(): Promise<{ id: string; product_name: string }[]> {
+  const items: { id: string; product_name: string }[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await call(getApprovedProducts, {
+      body: { limit: 100, ...(cursor ? { cursor } : {}) },
+      headers: auth(member),
+    });
+    items.push(...(page.body.items as typeof items));
+    cursor = (page.body.nextCursor as string | null) ?? undefined;
+  } while (cursor);
+  return items;
+}
+
 describe('upload and import', () => {
   it('stores the CSV, answers the queued job and the products in review; the S3 event imports it', async () => {
     const a = spu('a');
@@ -62,11 +92,9 @@ describe('upload and import', () => {
     expect(uploaded.body.unApprovedProducts).toHaveProperty('items');
 
     const jobId = (uploaded.body.job as { id: string }).id;
-    // A job whose file never arrives expires after a day; a claimed one stays.
-    const queued = await dynamoImports.get(jobId);
-    expect(queued!.expiresAt! - Date.parse(queued!.createdAt) / 1000).toBeCloseTo(24 * 60 * 60, -1);
-    const key = `imports/${jobId}/supplier.csv`;
-    await importProducts(await objectCreatedEvent(key));
+    // The file is in the S3 server, and its ObjectCreated event runs the import.
+    await s3Events.idle();
+    // A claimed job stays (a job whose file never arrives expires: see the presigned POST below).
     expect((await dynamoImports.get(jobId))!.expiresAt).toBeNull();
 
     expect(await job(jobId)).toMatchObject({
@@ -107,9 +135,9 @@ describe('upload and import', () => {
 
   it('imports once when the same S3 event is delivered twice, even at the same time', async () => {
     const a = spu('twice');
-    const uploaded = await uploadCsv(admin, 'twice.csv', csv(csvRow(a)));
-    const jobId = (uploaded.body.job as { id: string }).id;
-    const event = await objectCreatedEvent(`imports/${jobId}/twice.csv`);
+    // S3's own delivery is held back: this test delivers the event, built by hand, three times.
+    const { jobId, key } = await uploadHeld(admin, 'twice.csv', csv(csvRow(a)));
+    const event = await objectCreatedEvent(key);
     await Promise.all([importProducts(event), importProducts(event)]);
     const afterFirst = await dynamoImports.get(jobId);
     await importProducts(event);
@@ -142,7 +170,7 @@ describe('upload and import', () => {
     const a = spu('approved');
     const id = productIdFromSpuNo(a);
     await importCsv(admin, 'first.csv', csv(csvRow(a, 'Trail Mug', '10.00')));
-    expect((await call(approve, { body: { id }, headers: auth(admin) })).status).toBe(200);
+    expect((await call(approve, { body: await reviewed(id), headers: auth(admin) })).status).toBe(200);
 
     await importCsv(admin, 'second.csv', csv(csvRow(a, 'Trail Mug Pro', '30.00')));
     expect((await allUnapproved()).find((p) => p.id === id)).toMatchObject({ product_name: 'Trail Mug Pro' });
@@ -151,7 +179,7 @@ describe('upload and import', () => {
     const imported = await call(getImportedProduct, { body: { id }, headers: auth(admin) });
     expect(imported.body).toMatchObject({ status: 'review', hasApprovedVersion: true });
 
-    expect((await call(approve, { body: { id }, headers: auth(admin) })).status).toBe(200);
+    expect((await call(approve, { body: await reviewed(id), headers: auth(admin) })).status).toBe(200);
     const after = await call(getApprovedProduct, { body: { id }, headers: auth(member) });
     expect(after.body).toMatchObject({
       product_name: 'Trail Mug Pro',
@@ -173,7 +201,7 @@ describe('upload and import', () => {
     );
     const fresh = await call(getImportedProduct, { body: { id }, headers: auth(admin) });
     expect(fresh.body.changes).toBeNull();
-    expect((await call(approve, { body: { id }, headers: auth(admin) })).status).toBe(200);
+    expect((await call(approve, { body: await reviewed(id), headers: auth(admin) })).status).toBe(200);
     expect((await call(getImportedProduct, { body: { id }, headers: auth(admin) })).body.changes).toEqual([]);
 
     await importCsv(
@@ -265,11 +293,52 @@ describe('upload and import', () => {
     }
   });
 
-  it('stores descriptions sanitized and drops javascript: and data: image addresses', async () => {
+  it('stores the two clean rows of xss-payloads.csv with sanitized descriptions, and rejects the two with markup in plain text', async () => {
+    const ids = ['SPU-90001', 'SPU-90002', 'SPU-90003', 'SPU-90004'].map((s) => productIdFromSpuNo(s));
     const { jobId } = await importCsv(admin, 'xss.csv', fixture('xss-payloads.csv'));
-    expect((await job(jobId)).status).toBe('completed');
-    const stored = JSON.stringify(await productItems());
-    expect(stored).not.toMatch(/<script|onerror=|onload=|javascript:|onclick=/i);
+    expect(await job(jobId)).toMatchObject({ status: 'completed', rowsRead: 4, created: 2, rejected: 2 });
+    const issues = (await call(getImportIssues, { body: { id: jobId }, headers: auth(admin) })).body.items;
+    expect(issues).toEqual([
+      {
+        row: 2,
+        column: 'product_name',
+        message: "contains HTML markup ('<script>'); it must be plain text",
+        severity: 'error',
+      },
+      {
+        row: 4,
+        column: 'brand',
+        message: "contains HTML markup ('<img src=x onerror=alert(1)>'); it must be plain text",
+        severity: 'error',
+      },
+    ]);
+    // Exactly the two clean rows are stored, each with its description sanitized.
+    const stored = (await productItems()).filter((item) => ids.includes(String(item.id)));
+    expect(stored.map((item) => item.id).sort()).toEqual([ids[1], ids[3]].sort());
+    expect(await dynamoProducts.get(ids[1]!)).toMatchObject({
+      status: 'review',
+      current: {
+        spu_no: 'SPU-90002',
+        product_name: 'Fitness Tracker Band',
+        html_description:
+          '<p>Tracks steps, sleep and heart rate.</p><a target="_blank" rel="noopener noreferrer">Specs</a><p>Water-resistant to 50 m.</p>',
+      },
+    });
+    expect(await dynamoProducts.get(ids[3]!)).toMatchObject({
+      status: 'review',
+      // A name is plain text: React shows it as text, so words that look like an attribute are harmless.
+      current: {
+        spu_no: 'SPU-90004',
+        product_name: 'Phone Case onmouseover=alert(1)',
+        html_description: '<p>Slim fit.</p>',
+      },
+    });
+    // And the admin's view of them says the same.
+    const detail = await call(getImportedProduct, { body: { id: ids[1] }, headers: auth(admin) });
+    expect(detail.body.html_description).toBe(
+      '<p>Tracks steps, sleep and heart rate.</p><a target="_blank" rel="noopener noreferrer">Specs</a><p>Water-resistant to 50 m.</p>',
+    );
+    expect(JSON.stringify(stored)).not.toMatch(/<script|onerror=|onload=|javascript:|onclick=|<iframe|<svg|style=/i);
   });
 });
 
@@ -277,9 +346,7 @@ describe('a crash in the middle of a file', () => {
   it('leaves the job failed, and a re-run converges to the same products', async () => {
     const rows = Array.from({ length: 300 }, (_, i) => csvRow(spu(`crash${i}`), `Item ${i}`));
     const content = Buffer.from(csv(...rows));
-    const uploaded = await uploadCsv(admin, 'crash.csv', content);
-    const jobId = (uploaded.body.job as { id: string }).id;
-    const key = `imports/${jobId}/crash.csv`;
+    const { jobId, key } = await uploadHeld(admin, 'crash.csv', content);
 
     // The second read (the import pass) breaks after ~60 % of the file.
     let reads = 0;
@@ -349,13 +416,11 @@ describe('states read during validation that change before the write', () => {
     const [banned, approved] = [spu('stale-ban'), spu('stale-approve')];
     const [bannedId, approvedId] = [productIdFromSpuNo(banned), productIdFromSpuNo(approved)];
     await importCsv(admin, 'stale-1.csv', csv(csvRow(banned), csvRow(approved)));
-    await call(approve, { body: { id: approvedId }, headers: auth(admin) });
+    await call(approve, { body: await reviewed(approvedId), headers: auth(admin) });
 
     // The changed file is validated (and its products' states prefetched) before the admins act.
     const changed = Buffer.from(csv(csvRow(banned, 'Renamed Mug'), csvRow(approved, 'Renamed Mug', '13.95')));
-    const uploaded = await uploadCsv(admin, 'stale-2.csv', changed);
-    const jobId = (uploaded.body.job as { id: string }).id;
-    const key = `imports/${jobId}/stale-2.csv`;
+    const { jobId, key } = await uploadHeld(admin, 'stale-2.csv', changed);
     let reads = 0;
     const stateReads: string[][] = [];
     let prefetched!: () => void;
@@ -378,7 +443,7 @@ describe('states read during validation that change before the write', () => {
           await call(ban, { body: { id: bannedId }, headers: auth(admin) });
           // The approved product is first revised by someone else, then approved again.
           await importCsv(admin, 'stale-3.csv', csv(csvRow(approved, 'Other Mug')));
-          await call(approve, { body: { id: approvedId }, headers: auth(admin) });
+          await call(approve, { body: await reviewed(approvedId), headers: auth(admin) });
         }
         return s3Files.read(bucket, objectKey, eTag);
       },
@@ -404,8 +469,8 @@ describe('moderation', () => {
     const id = productIdFromSpuNo(a);
     await importCsv(admin, 'mod.csv', csv(csvRow(a)));
     const [first, second] = await Promise.all([
-      call(approve, { body: { id }, headers: auth(admin) }),
-      call(approve, { body: { id }, headers: auth(admin) }),
+      call(approve, { body: await reviewed(id), headers: auth(admin) }),
+      call(approve, { body: await reviewed(id), headers: auth(admin) }),
     ]);
     expect([first.status, second.status].sort()).toEqual([200, 409]);
     const snapshot = await dynamoProducts.get(id);
@@ -415,9 +480,69 @@ describe('moderation', () => {
     expect(await dynamoProducts.get(id)).toEqual(snapshot);
   });
 
+  it('approves only the version the admin saw: an import that changed the product since is a 409, and nothing is published', async () => {
+    const a = spu('seen');
+    const id = productIdFromSpuNo(a);
+    await importCsv(admin, 'seen-1.csv', csv(csvRow(a, 'Seen Lamp', '10.00')));
+    const opened = await call(getImportedProduct, { body: { id }, headers: auth(admin) });
+    expect(opened.body).toMatchObject({ product_name: 'Seen Lamp', version: expect.stringMatching(/^[0-9a-f]{64}$/) });
+
+    // While the admin looks, an import changes the product.
+    await importCsv(admin, 'seen-2.csv', csv(csvRow(a, 'Unseen Lamp', '11.00')));
+    const stale = await call(approve, { body: { id, version: opened.body.version }, headers: auth(admin) });
+    expect(stale.status).toBe(409);
+    expect(stale.body.message).toBe(
+      'This product changed since you opened it: review the new values, then approve again.',
+    );
+    expect(await dynamoProducts.get(id)).toMatchObject({ status: 'review', current: { product_name: 'Unseen Lamp' } });
+    expect((await dynamoProducts.get(id))!.approved).toBeUndefined();
+    expect((await call(getApprovedProduct, { body: { id }, headers: auth(member) })).status).toBe(404);
+
+    // Opened again, the new version is approved.
+    const reopened = await call(getImportedProduct, { body: { id }, headers: auth(admin) });
+    expect(reopened.body.version).not.toBe(opened.body.version);
+    const approved = await call(approve, { body: { id, version: reopened.body.version }, headers: auth(admin) });
+    expect(approved.status).toBe(200);
+    const seen = await call(getApprovedProduct, { body: { id }, headers: auth(member) });
+    expect(seen.body).toMatchObject({ product_name: 'Unseen Lamp', dropshipping_price_us: '11.00' });
+  });
+
+  it('refuses an approve that names no version with 400; ban needs only the id', async () => {
+    const a = spu('noversion');
+    const id = productIdFromSpuNo(a);
+    await importCsv(admin, 'noversion.csv', csv(csvRow(a)));
+    const result = await call(approve, { body: { id }, headers: auth(admin) });
+    expect(result.status).toBe(400);
+    expect(result.body.fields).toEqual({ version: 'Value is required' });
+    expect(await dynamoProducts.get(id)).toMatchObject({ status: 'review' });
+    expect((await call(ban, { body: { id }, headers: auth(admin) })).status).toBe(200);
+  });
+
   it('answers 404 for an unknown product, and 403 to a member', async () => {
-    expect((await call(approve, { body: { id: 'nope' }, headers: auth(admin) })).status).toBe(404);
+    expect((await call(approve, { body: { id: 'nope', version: 'any' }, headers: auth(admin) })).status).toBe(404);
     expect((await call(ban, { body: { id: 'nope' }, headers: auth(member) })).status).toBe(403);
+  });
+
+  it('banning an approved product whose update waits for review takes it away from members: list and detail', async () => {
+    const a = spu('ban-seen');
+    const id = productIdFromSpuNo(a);
+    await importCsv(admin, 'ban-seen-1.csv', csv(csvRow(a, 'Seen Mug', '10.00')));
+    expect((await call(approve, { body: await reviewed(id), headers: auth(admin) })).status).toBe(200);
+    await importCsv(admin, 'ban-seen-2.csv', csv(csvRow(a, 'Seen Mug Pro', '11.00')));
+
+    // In review with changes, and members still see the approved version: in the list and the detail.
+    expect(await dynamoProducts.get(id)).toMatchObject({ status: 'review', current: { product_name: 'Seen Mug Pro' } });
+    expect((await allApproved()).find((p) => p.id === id)).toMatchObject({ product_name: 'Seen Mug' });
+    const before = await call(getApprovedProduct, { body: { id }, headers: auth(member) });
+    expect(before.status).toBe(200);
+    expect(before.body).toMatchObject({ product_name: 'Seen Mug', dropshipping_price_us: '10.00' });
+
+    expect((await call(ban, { body: { id }, headers: auth(admin) })).status).toBe(200);
+    expect((await allApproved()).some((p) => p.id === id)).toBe(false);
+    const after = await call(getApprovedProduct, { body: { id }, headers: auth(member) });
+    expect(after.status).toBe(404);
+    expect(after.body.message).toBe('This product is not in the catalogue.');
+    expect((await allUnapproved()).some((p) => p.id === id)).toBe(false);
   });
 
   it('a banned product leaves the catalogue and the review list', async () => {
@@ -437,7 +562,7 @@ describe('member catalogue', () => {
     await importCsv(admin, 'members.csv', csv(...spus.map((s, i) => csvRow(s, `Member Item ${i}`, `1${i}.95`))));
     for (const s of spus) {
       ids.push(productIdFromSpuNo(s));
-      await call(approve, { body: { id: productIdFromSpuNo(s) }, headers: auth(admin) });
+      await call(approve, { body: await reviewed(productIdFromSpuNo(s)), headers: auth(admin) });
     }
     const first = await call(getApprovedProducts, { body: { limit: 2 }, headers: auth(member) });
     expect(first.status).toBe(200);
@@ -496,6 +621,10 @@ describe('large files through a presigned POST', () => {
   it('gives a POST policy that S3 limits to 100 MB, and the posted file imports like any other', async () => {
     const result = await call(createUpload, { body: { fileName: 'large.csv', size: 2048 }, headers: auth(admin) });
     expect(result.status).toBe(200);
+    // A job whose file never arrives expires after a day; the import's claim removes that (above).
+    const queued = await dynamoImports.get((result.body.job as { id: string }).id);
+    expect(queued).toMatchObject({ status: 'queued' });
+    expect(queued!.expiresAt! - Date.parse(queued!.createdAt) / 1000).toBeCloseTo(24 * 60 * 60, -1);
     const fields = result.body.fields as Record<string, string>;
     const policy = JSON.parse(Buffer.from(fields.Policy!, 'base64').toString()) as { conditions: unknown[] };
     expect(policy.conditions).toContainEqual(['content-length-range', 1, 100 * 1024 * 1024]);
@@ -507,7 +636,8 @@ describe('large files through a presigned POST', () => {
     const posted = await fetch(String(result.body.url), { method: 'POST', body: form });
     expect(posted.status).toBeLessThan(300);
 
-    await importProducts(await objectCreatedEvent(fields.key!));
+    // The S3 server's event for the posted object runs the import.
+    await s3Events.idle();
     const jobId = (result.body.job as { id: string }).id;
     expect(await job(jobId)).toMatchObject({ status: 'completed', created: 1 });
   });

@@ -9,12 +9,11 @@ import { handler as ban } from '../../functions/src/handlers/ban-product';
 import { handler as getApprovedProducts } from '../../functions/src/handlers/get-approved-products';
 import { handler as getImportedProduct } from '../../functions/src/handlers/get-imported-product';
 import { handler as getUnApproved } from '../../functions/src/handlers/get-unapproved-products';
-import { handler as importProducts } from '../../functions/src/handlers/s3/import-products';
 import { routes } from '../../functions/src/routes';
 import { demoProducts, seedDemoCatalogue, UPDATED_SPU } from '../../infra/local/demo-catalogue';
 import { createPortalServer } from '../../infra/local/server';
 import { loadHandler } from '../../infra/local/start';
-import { auth, objectCreatedEvent, tokenFor } from './catalogue-helpers';
+import { auth, s3Events, tokenFor } from './catalogue-helpers';
 import { allItems, call } from './helpers';
 
 /** The demo catalogue npm start seeds: through the import's S3 event path, once, with pictures the portal serves. */
@@ -23,13 +22,8 @@ const ORIGIN = 'http://localhost:3000';
 let dir = '';
 let admin = '';
 let member = '';
-const delivered = new Set<string>();
-/** Delivers the bucket's event for a new object once, as S3 does. */
-const afterUpload = async (key: string) => {
-  if (delivered.has(key)) return;
-  delivered.add(key);
-  await importProducts(await objectCreatedEvent(key));
-};
+/** Waits for the S3 server's event for the new object to be handled by the import, as npm start does. */
+const afterUpload = () => s3Events.idle();
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'portal-demo-'));

@@ -187,6 +187,27 @@ export const dynamoImports: ImportJobRepository = {
     );
   },
 
+  async clearIssuesAndRows(id) {
+    const stale: Record<string, unknown>[] = [];
+    for (const prefix of ['ISSUE#', 'ROW#']) {
+      let start: Record<string, unknown> | undefined;
+      do {
+        const result = await db().send(
+          new QueryCommand({
+            TableName: tableName(),
+            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+            ExpressionAttributeValues: { ':pk': keys.importJob(id).pk, ':prefix': prefix },
+            ProjectionExpression: 'pk, sk',
+            ExclusiveStartKey: start,
+          }),
+        );
+        stale.push(...(result.Items ?? []));
+        start = result.LastEvaluatedKey;
+      } while (start);
+    }
+    await batchWriteAll(stale.map((key) => ({ DeleteRequest: { Key: key } })));
+  },
+
   async putRejectedRows(id, report) {
     const entries = [
       JSON.stringify({ header: report.header, truncated: report.truncated }),

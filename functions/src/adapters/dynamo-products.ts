@@ -1,14 +1,6 @@
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { keys, lists } from '@portal/shared/db/table';
-import {
-  batchGetAll,
-  batchWriteAll,
-  db,
-  decodeCursor,
-  encodeCursor,
-  isConditionFailed,
-  tableName,
-} from './dynamo-client';
+import { batchGetAll, db, decodeCursor, encodeCursor, isConditionFailed, tableName } from './dynamo-client';
 import type {
   ModerationOutcome,
   Page,
@@ -22,7 +14,8 @@ const review = lists.productsInReview;
 const approved = lists.productsApproved;
 const sortKey = (time: string, id: string) => `${time}#${id}`;
 
-function toItem(product: ProductRecord): Record<string, unknown> {
+/** The table item of a product: its keys, its index keys while in review or approved, and its record. */
+export function productItem(product: ProductRecord): Record<string, unknown> {
   return {
     ...keys.product(product.id),
     entity: 'Product',
@@ -80,6 +73,7 @@ async function moderate(
   update: string,
   values: Record<string, unknown>,
   names: Record<string, string> = {},
+  version?: string,
 ): Promise<ModerationOutcome> {
   try {
     await db().send(
@@ -88,16 +82,26 @@ async function moderate(
         Key: keys.product(id),
         UpdateExpression: update,
         // Only a product under review can be approved or banned: a second click changes nothing.
-        ConditionExpression: 'attribute_exists(pk) AND #status = :review',
+        // Approve also needs the version the admin reviewed to be the one in review.
+        ConditionExpression:
+          'attribute_exists(pk) AND #status = :review' + (version === undefined ? '' : ' AND contentHash = :version'),
         ExpressionAttributeNames: { '#status': 'status', ...names },
-        ExpressionAttributeValues: { ':review': 'review', ...values },
+        ExpressionAttributeValues: {
+          ':review': 'review',
+          ...values,
+          ...(version === undefined ? {} : { ':version': version }),
+        },
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     );
     return 'done';
   } catch (error) {
     if (!isConditionFailed(error)) throw error;
-    return (error as { Item?: unknown }).Item ? 'not-in-review' : 'not-found';
+    const old = (error as { Item?: Record<string, unknown> }).Item;
+    if (!old) return 'not-found';
+    // The SDK gives the old item in DynamoDB's own format here.
+    const status = (old.status as { S?: string } | undefined)?.S ?? old.status;
+    return status === 'review' ? 'changed' : 'not-in-review';
   }
 }
 
@@ -122,8 +126,27 @@ export const dynamoProducts: ProductRepository = {
     );
   },
 
-  async createMany(products) {
-    await batchWriteAll(products.map((product) => ({ PutRequest: { Item: toItem(product) } })));
+  async createNew(products) {
+    // One conditional PutItem each (BatchWriteItem takes no condition): of two imports creating
+    // the same new spu_no at once, one creates it and the other finds it there and revises it.
+    const existing: string[] = [];
+    await Promise.all(
+      products.map(async (product) => {
+        try {
+          await db().send(
+            new PutCommand({
+              TableName: tableName(),
+              Item: productItem(product),
+              ConditionExpression: 'attribute_not_exists(pk)',
+            }),
+          );
+        } catch (error) {
+          if (!isConditionFailed(error)) throw error;
+          existing.push(product.id);
+        }
+      }),
+    );
+    return existing;
   },
 
   async revise(id, content: ProductContent, expected, jobId, now) {
@@ -159,12 +182,13 @@ export const dynamoProducts: ProductRepository = {
   inReview: (cursor, limit) => page(review, cursor, limit),
   approvedPage: (cursor, limit) => page(approved, cursor, limit),
 
-  approve: (id, now) =>
+  approve: (id, version, now) =>
     moderate(
       id,
       'SET #status = :approved, approved = #current, approvedAt = :now, updatedAt = :now, gsi2pk = :partition, gsi2sk = :sort REMOVE gsi1pk, gsi1sk',
       { ':approved': 'approved', ':now': now, ':partition': approved.partition, ':sort': sortKey(now, id) },
       { '#current': 'current' },
+      version,
     ),
 
   ban: (id, now) =>

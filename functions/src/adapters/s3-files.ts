@@ -1,7 +1,9 @@
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { env } from '../config/env';
-import type { FileStore } from '../imports/job-store';
+import { FileChangedError, type FileStore } from '../imports/job-store';
+
+const unquoted = (eTag: string | undefined) => (eTag ?? '').replace(/"/g, '');
 
 let client: S3Client | undefined;
 function s3(): S3Client {
@@ -27,11 +29,22 @@ export const s3Files: FileStore = {
   },
 
   async read(bucket, key, eTag) {
-    const result = await s3().send(
-      new GetObjectCommand({ Bucket: bucket, Key: key, ...(eTag ? { IfMatch: eTag } : {}) }),
-    );
+    let result;
+    try {
+      result = await s3().send(new GetObjectCommand({ Bucket: bucket, Key: key, ...(eTag ? { IfMatch: eTag } : {}) }));
+    } catch (error) {
+      // S3 refuses a GET whose If-Match no longer holds with 412 Precondition Failed.
+      if (eTag && error instanceof Error && error.name === 'PreconditionFailed') throw new FileChangedError(key);
+      throw error;
+    }
     if (!result.Body) throw new Error(`s3://${bucket}/${key} has no body`);
-    return result.Body as NodeJS.ReadableStream & AsyncIterable<Uint8Array>;
+    const body = result.Body as NodeJS.ReadableStream & AsyncIterable<Uint8Array> & { destroy?: () => void };
+    // Checked here too: not every S3-compatible server honours If-Match (the local one ignores it).
+    if (eTag && unquoted(result.ETag) !== unquoted(eTag)) {
+      body.destroy?.();
+      throw new FileChangedError(key);
+    }
+    return body;
   },
 
   async presignedPost(key, maxBytes) {

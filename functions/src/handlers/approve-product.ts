@@ -2,6 +2,6 @@ import { apiHandler, products } from '../composition';
 import { assertModerated } from '../products/moderation';
 
 export const handler = apiHandler('approveProduct', async ({ body }) => {
-  assertModerated(await products.approve(body.id, new Date().toISOString()));
+  assertModerated(await products.approve(body.id, body.version, new Date().toISOString()));
   return { id: body.id, status: 'approved' as const };
 });

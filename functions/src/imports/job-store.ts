@@ -33,6 +33,8 @@ export interface ImportJobRepository {
   progress(id: string, attempt: number, update: Partial<ImportJobRecord>): Promise<void>;
   finish(id: string, attempt: number, update: Partial<ImportJobRecord>): Promise<void>;
   putIssues(id: string, issues: readonly ImportIssue[]): Promise<void>;
+  /** Deletes the issues and rows an earlier run of the job stored (a re-run of a replaced file has others). */
+  clearIssuesAndRows(id: string): Promise<void>;
   /** The rows with errors or warnings, as the file holds them (overwrites a previous run's). */
   putRejectedRows(id: string, rows: RejectedRows): Promise<void>;
   /** undefined for a job whose rows were not kept (imported before rows were kept, or not yet validated). */
@@ -44,10 +46,18 @@ export interface ImportJobRepository {
   ): Promise<{ items: ImportIssue[]; nextCursor: string | null }>;
 }
 
+/** The stored object is not the version asked for: the file was replaced since its event was sent. */
+export class FileChangedError extends Error {
+  constructor(key: string) {
+    super(`${key} was replaced since the import started`);
+    this.name = 'FileChangedError';
+  }
+}
+
 /** Where uploaded files live: S3 in AWS, the local S3 server on a developer's machine. */
 export interface FileStore {
   put(key: string, body: Buffer, contentType: string): Promise<void>;
-  /** Streams an object; with `eTag`, only that version of it (a changed object fails the read). */
+  /** Streams an object; with `eTag`, only that version of it (a changed object fails with FileChangedError). */
   read(bucket: string, key: string, eTag?: string): Promise<NodeJS.ReadableStream & AsyncIterable<Uint8Array>>;
   presignedPost(key: string, maxBytes: number): Promise<{ url: string; fields: Record<string, string> }>;
   bucket(): string;

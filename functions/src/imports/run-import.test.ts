@@ -25,6 +25,7 @@ async function rejectedJob(fixture: string): Promise<Partial<ImportJobRecord>> {
       return Promise.resolve();
     },
     putIssues: () => Promise.resolve(),
+    clearIssuesAndRows: () => Promise.resolve(),
     issues: unused,
     putRejectedRows: () => Promise.resolve(),
     rejectedRows: unused,
@@ -32,7 +33,7 @@ async function rejectedJob(fixture: string): Promise<Partial<ImportJobRecord>> {
   const products: ProductRepository = {
     get: unused,
     states: () => Promise.resolve(new Map()),
-    createMany: unused,
+    createNew: unused,
     revise: unused,
     inReview: unused,
     approvedPage: unused,

@@ -2,7 +2,7 @@ import type { ImportIssue } from '@portal/shared/api/products';
 import type { CsvImportReport } from '@portal/shared/domain/csv-report';
 import { createHash } from 'node:crypto';
 import { importCatalogueCsv, validateCatalogueCsv, type ImportRow } from '../catalogue/parse-csv';
-import type { FileStore, ImportCounters, ImportJobRepository } from './job-store';
+import { FileChangedError, type FileStore, type ImportCounters, type ImportJobRepository } from './job-store';
 import type { ProductRecord, ProductRepository, ProductState } from '../products/product-store';
 import { STALE_AFTER_MS } from './jobs';
 import { RejectedRowsCollector } from './rejected-rows';
@@ -58,7 +58,11 @@ export function jobIdFor(source: ImportSource): string {
     .slice(0, 32);
 }
 
-export type ImportOutcome = 'completed' | 'rejected' | 'skipped';
+/** failed: the file was replaced while it was imported; retrying this event cannot succeed. */
+export type ImportOutcome = 'completed' | 'rejected' | 'skipped' | 'failed';
+
+export const FILE_CHANGED =
+  'The file was replaced while it was being imported, so no product was written from this run. Upload the file again.';
 
 export async function runImport(deps: ImportDeps, source: ImportSource): Promise<ImportOutcome> {
   const now = () => (deps.now ?? (() => new Date()))().toISOString();
@@ -92,6 +96,8 @@ export async function runImport(deps: ImportDeps, source: ImportSource): Promise
     const { report } = validation;
     if (report.fatal) prefetch.stop();
     else prefetch.flush();
+    // A run before this one may have stored the issues and rows of another version of the file.
+    if (attempt > 1) await deps.jobs.clearIssuesAndRows(id);
     await Promise.all([deps.jobs.putIssues(id, issuesOf(report)), deps.jobs.putRejectedRows(id, rejectedRows.build())]);
     Object.assign(counters, { rowsRead: report.rowsRead, rejected: report.rejected, warnings: report.warningCount });
     if (report.fatal) {
@@ -139,16 +145,23 @@ export async function runImport(deps: ImportDeps, source: ImportSource): Promise
     await deps.jobs.finish(id, attempt, { ...counters, rowsDone: done, status: 'completed', finishedAt: now() });
     return 'completed';
   } catch (error) {
+    const changed = error instanceof FileChangedError;
     const message = error instanceof Error ? error.message : String(error);
     await deps.jobs
       .finish(id, attempt, {
         ...counters,
         rowsDone: done,
         status: 'failed',
-        failure: `The import stopped before the end (${message}). It is retried automatically; products already written are kept.`,
+        failure: changed
+          ? FILE_CHANGED
+          : `The import stopped before the end (${message}). It is retried automatically; products already written are kept.`,
         finishedAt: now(),
       })
       .catch(() => undefined);
+    // Both reads are pinned to the event's version of the file (the ETag), and a read checks it
+    // before it gives anything: a replaced file stops the run before its first write, and a retry
+    // of this event would stop the same way. The new file's own event imports it.
+    if (changed) return 'failed';
     throw error;
   }
 }
@@ -174,9 +187,9 @@ async function upsertBatch(
   now: string,
   counters: ImportCounters,
 ): Promise<void> {
-  // The batch's states (prefetched, or one BatchGet), then the new products in BatchWrites of 25 side by side;
-  // only products that exist take the conditional-update path. (Two imports creating the same new
-  // spu_no at the same moment both write it; the product is then in review with one file's values.)
+  // The batch's states (prefetched, or one BatchGet), then the new products with conditional puts
+  // side by side; products that exist take the conditional-update path. A product another import
+  // created since its state was read is not overwritten: it is read and decided again (revised).
   const states = await prefetch.statesOf(batch.map(({ product }) => product.id));
   const created: ProductRecord[] = [];
   const revisions: Promise<void>[] = [];
@@ -186,7 +199,16 @@ async function upsertBatch(
     if (!state) created.push(newProduct(id, content, jobId, now));
     else revisions.push(revise(products, id, content, state, jobId, now, counters));
   }
-  await Promise.all([products.createMany(created).then(() => void (counters.created += created.length)), ...revisions]);
+  const creating = products.createNew(created).then(async (existing) => {
+    counters.created += created.length - existing.length;
+    const taken = new Set(existing);
+    await Promise.all(
+      created
+        .filter(({ id }) => taken.has(id))
+        .map(({ id, current }) => revise(products, id, current, undefined, jobId, now, counters)),
+    );
+  });
+  await Promise.all([creating, ...revisions]);
 }
 
 /** A conditional update on the state we read; when an admin acted meanwhile, decide again on the new state. */
@@ -199,15 +221,18 @@ async function revise(
   now: string,
   counters: ImportCounters,
 ): Promise<void> {
-  let state: ProductState | undefined = initial;
+  // undefined: created by someone else since it was read as missing; read it now.
+  let state: ProductState | undefined = initial ?? (await products.states([id])).get(id);
   for (let attempt = 0; attempt < MAX_REVISE_TRIES; attempt++) {
     const decision = decideUpsert(state, content.content_hash);
     if (decision === 'unchanged') return void (counters.unchanged += 1);
     if (decision === 'banned') return void (counters.banned += 1);
     if (decision === 'create') {
-      // Deleted since it was read (not something the portal does, but possible by hand).
-      await products.createMany([newProduct(id, content, jobId, now)]);
-      return void (counters.created += 1);
+      // Missing (deleted since it was read: not something the portal does, but possible by hand).
+      const existing = await products.createNew([newProduct(id, content, jobId, now)]);
+      if (existing.length === 0) return void (counters.created += 1);
+      state = (await products.states([id])).get(id);
+      continue;
     }
     if (state && (await products.revise(id, content, state, jobId, now))) return void (counters.updated += 1);
     state = (await products.states([id])).get(id);

@@ -57,6 +57,7 @@ export function toImported(product: ProductRecord): ImportedProduct {
     ...toDetail(product.id, product.current),
     ...facts,
     url: product.current.url,
+    version: product.current.content_hash,
     changes: facts.hasApprovedVersion && product.approved ? changesBetween(product.approved, product.current) : null,
   };
 }

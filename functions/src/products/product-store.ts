@@ -26,14 +26,18 @@ export interface Page<T> {
   nextCursor: string | null;
 }
 
-export type ModerationOutcome = 'done' | 'not-found' | 'not-in-review';
+/** changed: still in review, but not the version the admin approved (an import changed it since). */
+export type ModerationOutcome = 'done' | 'not-found' | 'not-in-review' | 'changed';
 
 export interface ProductRepository {
   get(id: string): Promise<ProductRecord | undefined>;
   /** States of up to 100 products by id, in one round trip where possible. */
   states(ids: readonly string[]): Promise<Map<string, ProductState>>;
-  /** Writes new products (unapproved) in batches; the caller knows they did not exist. */
-  createMany(products: readonly ProductRecord[]): Promise<void>;
+  /**
+   * Writes new products (unapproved), each only if no product with its id exists; answers the
+   * ids that existed (another import created them since their state was read), which were not written.
+   */
+  createNew(products: readonly ProductRecord[]): Promise<string[]>;
   /**
    * Replaces the current version of an existing product and puts it in review, only if it is
    * still as `expected` says (status and content hash); false when it changed meanwhile.
@@ -41,6 +45,7 @@ export interface ProductRepository {
   revise(id: string, content: ProductContent, expected: ProductState, jobId: string, now: string): Promise<boolean>;
   inReview(cursor: string | undefined, limit: number): Promise<Page<ProductRecord>>;
   approvedPage(cursor: string | undefined, limit: number): Promise<Page<ProductRecord>>;
-  approve(id: string, now: string): Promise<ModerationOutcome>;
+  /** Approves the product only while `version` (the content hash of its current values) is in review. */
+  approve(id: string, version: string, now: string): Promise<ModerationOutcome>;
   ban(id: string, now: string): Promise<ModerationOutcome>;
 }

@@ -11,6 +11,8 @@ import {
   UserProfile,
 } from './schemas';
 import {
+  ApproveRequest,
+  BanRequest,
   ImportedProduct,
   ImportedProductPage,
   ImportIssuesPage,
@@ -78,8 +80,8 @@ export const contract = {
   getImportJob: endpoint('/api/getImportJob', 'admin', ImportJobRequest, ImportJob),
   getImportIssues: endpoint('/api/getImportIssues', 'admin', ImportIssuesRequest, ImportIssuesPage),
   getRejectedRowsCsv: endpoint('/api/getRejectedRowsCsv', 'admin', ImportJobRequest, RejectedRowsCsv),
-  approveProduct: endpoint('/api/approveProduct', 'admin', IdRequest, ModerationResult),
-  banProduct: endpoint('/api/banProduct', 'admin', IdRequest, ModerationResult),
+  approveProduct: endpoint('/api/approveProduct', 'admin', ApproveRequest, ModerationResult),
+  banProduct: endpoint('/api/banProduct', 'admin', BanRequest, ModerationResult),
   getUnApprovedProducts: endpoint('/api/getUnApprovedProducts', 'admin', PageRequest, ImportedProductPage),
   getImportedProduct: endpoint('/api/getImportedProduct', 'admin', IdRequest, ImportedProduct),
   getApprovedProducts: endpoint('/api/getApprovedProducts', 'member', PageRequest, ProductPage),

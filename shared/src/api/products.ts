@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { Id } from './schemas';
+import { Id, IdRequest } from './schemas';
 
 /**
  * What the catalogue calls send and answer. Money is integer cents inside the system and a
@@ -74,6 +74,11 @@ export const ImportedProduct = ProductDetail.extend({
   ...ReviewFacts,
   url: z.string(),
   /**
+   * The version under review (the content hash of the imported values). Approve names it, so an
+   * import that changed the product after the admin opened it is never approved unseen.
+   */
+  version: z.string(),
+  /**
    * null when members see no approved version (a new product, or a banned one); otherwise how
    * the imported values differ from the approved ones: name, brand, prices, images, description,
    * supplier page (empty when they are the same).
@@ -86,6 +91,13 @@ export const ProductPage = z.object({ items: z.array(ProductCard), nextCursor: z
 export const ImportedProductPage = z.object({ items: z.array(ImportedProductCard), nextCursor: z.string().nullable() });
 
 export const ModerationResult = z.object({ id: z.string(), status: ReviewFacts.status });
+
+/** Approve the version the admin reviewed (ImportedProduct.version); a newer one is a 409. */
+export const ApproveRequest = IdRequest.extend({
+  version: z.string({ error: 'Value is required' }).trim().min(1, 'Value is required').max(200),
+});
+/** Ban names only the product: banning publishes nothing, whatever version is in review. */
+export const BanRequest = IdRequest;
 
 export const ImportIssue = z.object({
   row: z.int().nullable(),

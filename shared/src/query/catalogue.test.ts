@@ -53,6 +53,8 @@ describe('detail previews from the list cache', () => {
       images: [],
       html_description: '',
       url: '',
+      // Unknown until the product arrives; Approve waits for it.
+      version: '',
       changes: null,
     });
     // The member catalogue is another list: not looked in.

@@ -119,7 +119,8 @@ export function approvedProductPreview(client: QueryClient, id: string): Product
 export function importedProductPreview(client: QueryClient, id: string): ImportedProduct | undefined {
   const card = findInLists<ImportedProductCard>(client, queryKeys.importedProducts.reviewLists(), id);
   // What changed is not known until the product arrives; the screen shows it then.
-  return card ? { ...detailFromCard(card), ...card, url: '', changes: null } : undefined;
+  // Nor is its version: Approve waits for the product, which names it.
+  return card ? { ...detailFromCard(card), ...card, url: '', version: '', changes: null } : undefined;
 }
 
 /**

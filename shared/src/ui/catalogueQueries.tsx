@@ -90,17 +90,29 @@ export function afterModeration(client: QueryClient, id: string, result?: Respon
   }
 }
 
+/**
+ * What a decision names: the product, and for Approve the version the admin reviewed
+ * (ImportedProduct.version). Ban needs no version: banning publishes nothing.
+ */
+export type ModerationRequest = { action: 'approve'; id: string; version: string } | { action: 'ban'; id: string };
+
 /** Approve or ban a product waiting for review. */
 export function useModerateProduct() {
   const { call } = useAuth();
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ action, id }: { action: ModerationAction; id: string }) =>
-      call(action === 'approve' ? 'approveProduct' : 'banProduct', { id }),
+    mutationFn: (request: ModerationRequest) =>
+      request.action === 'approve'
+        ? call('approveProduct', { id: request.id, version: request.version })
+        : call('banProduct', { id: request.id }),
     onSuccess: (result, { id }) => afterModeration(client, id, result),
     onError: (error, { id }) => {
-      // A 409: someone else decided first, so the product has left the review queue anyway.
-      if (error instanceof ApiError && error.status === 409) afterModeration(client, id);
+      // A 409: someone else decided first (the product has left the review queue), or an import
+      // changed it since it was opened. Either way the screen shows the product as it is now.
+      if (error instanceof ApiError && error.status === 409) {
+        afterModeration(client, id);
+        void client.invalidateQueries({ queryKey: queryKeys.importedProducts.detail(id) });
+      }
     },
   });
 }

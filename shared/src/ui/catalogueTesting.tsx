@@ -32,6 +32,7 @@ export function importedProduct(overrides: Partial<ImportedProduct> = {}): Impor
     status: 'review',
     hasApprovedVersion: false,
     updatedAt: '2026-01-02T03:04:05.000Z',
+    version: 'v1',
     changes: null,
     ...overrides,
   };

@@ -63,7 +63,7 @@ describe('Product Import detail', () => {
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toMatch(/The decision was not saved/);
     expect(alert.textContent).toContain(NOT_IN_REVIEW);
-    expect(api.callsTo('approveProduct')[0]?.body).toEqual({ id: 'p-1' });
+    expect(api.callsTo('approveProduct')[0]?.body).toEqual({ id: 'p-1', version: 'v1' });
     expect(screen.getByTestId('where').textContent).toBe('/product_import_detail?id=p-1');
     expect((screen.getByRole('button', { name: 'Approve' }) as HTMLButtonElement).disabled).toBe(false);
   });
@@ -77,6 +77,43 @@ describe('Product Import detail', () => {
     expect(screen.getByTestId('where').textContent).toBe('/product_import');
     expect(screen.getByText('Approved “Merino Wool Crew Socks (3 Pack)”. Members can now see it.')).toBeTruthy();
     expect(api.callsTo('getUnApprovedProducts')).toHaveLength(1);
+  });
+
+  it('Approve of a product an import changed since it was opened: the new values show with the reason, and the next Approve names them', async () => {
+    const user = userEvent.setup();
+    const CHANGED = 'This product changed since you opened it: review the new values, then approve again.';
+    let version = 'v1';
+    const api = adminApi({
+      getImportedProduct: () => ({
+        body: importedProduct(
+          version === 'v1'
+            ? { id: 'p-1', product_name: 'Socks', version: 'v1' }
+            : { id: 'p-1', product_name: 'Socks Deluxe', dropshipping_price_us: '15.00', version: 'v2' },
+        ),
+      }),
+      approveProduct: ({ body }) =>
+        (body as { version: string }).version === version
+          ? { body: { id: 'p-1', status: 'approved' } }
+          : { status: 409, body: { message: CHANGED } },
+    });
+    renderDetail(api);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Socks' })).toBeTruthy();
+    // An import changes the product while the admin looks at it.
+    version = 'v2';
+    await user.click(screen.getByRole('button', { name: 'Approve' }));
+
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain(CHANGED);
+    expect(api.callsTo('approveProduct')[0]?.body).toEqual({ id: 'p-1', version: 'v1' });
+    // The product is loaded again: the new values are on screen, still for review.
+    expect(await screen.findByRole('heading', { level: 1, name: 'Socks Deluxe' })).toBeTruthy();
+    expect(screen.getByText('Sell Price: $15.00')).toBeTruthy();
+    expect(screen.getByRole('alert').textContent).toContain(CHANGED);
+    expect(screen.getByTestId('where').textContent).toBe('/product_import_detail?id=p-1');
+
+    await user.click(screen.getByRole('button', { name: 'Approve' }));
+    expect(await screen.findByText('Approved “Socks Deluxe”. Members can now see it.')).toBeTruthy();
+    expect(api.callsTo('approveProduct')[1]?.body).toEqual({ id: 'p-1', version: 'v2' });
   });
 
   it('Ban asks first: Cancel keeps the product, confirming bans it and goes back', async () => {
@@ -226,7 +263,9 @@ describe('Product Import detail opened from the review list', () => {
 
       expect(await screen.findByText(notice)).toBeTruthy();
       expect(screen.getByTestId('where').textContent).toBe('/product_import');
-      expect(api.callsTo(call)[0]?.body).toEqual({ id: 'p-1' });
+      expect(api.callsTo(call)[0]?.body).toEqual(
+        call === 'approveProduct' ? { id: 'p-1', version: 'v1' } : { id: 'p-1' },
+      );
       // Before the new list arrives: the decided product is gone, the others stay.
       expect(screen.getByText('Bottle')).toBeTruthy();
       expect(screen.queryByText('Socks')).toBeNull();

@@ -238,8 +238,10 @@ function Moderation({ product, pending }: { product: ImportedProduct; pending: b
 
   // The review list is refreshed by the mutation (catalogueQueries.tsx); this screen says what happened.
   const decide = (action: ModerationAction) => {
+    // Approve names the version on screen: if an import changed the product since, the answer is a
+    // 409, the product is loaded again and the new values show with the server's words.
     moderate.mutate(
-      { action, id: product.id },
+      action === 'approve' ? { action, id: product.id, version: product.version } : { action, id: product.id },
       {
         onSuccess: () => {
           const state: ImportScreenState = {
