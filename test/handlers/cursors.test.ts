@@ -3,6 +3,8 @@ import { handler as getApprovedProducts } from '../../functions/src/handlers/get
 import { handler as getImportIssues } from '../../functions/src/handlers/get-import-issues';
 import { handler as getUnApproved } from '../../functions/src/handlers/get-unapproved-products';
 import { INVALID_CURSOR } from '../../functions/src/adapters/dynamo-client';
+import { dynamoImports } from '../../functions/src/adapters/dynamo-imports';
+import { queuedJob } from '../../functions/src/imports/jobs';
 import { auth, tokenFor } from './catalogue-helpers';
 import { call, type CallResult } from './helpers';
 
@@ -13,12 +15,14 @@ import { call, type CallResult } from './helpers';
  */
 let admin = '';
 let member = '';
-beforeAll(async () => {
-  [admin, member] = await Promise.all([tokenFor(true), tokenFor(false)]);
-});
-
 const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 const jobId = 'job-for-cursors';
+
+beforeAll(async () => {
+  [admin, member] = await Promise.all([tokenFor(true), tokenFor(false)]);
+  // The issues list of a job that exists: an unknown job is a 404 before any cursor is read.
+  await dynamoImports.create({ ...queuedJob('cursors.csv', 'imports', new Date().toISOString()), id: jobId });
+});
 
 const product = { pk: 'PRODUCT#abc', sk: 'PRODUCT' };
 const approvedKey = { ...product, gsi2pk: 'PRODUCTS#APPROVED', gsi2sk: '2026-01-01T00:00:00.000Z#abc' };
