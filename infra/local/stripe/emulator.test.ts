@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { FAIL_PAYOUT_METADATA, startStripeEmulator, type StripeEmulator } from './index';
+import { FAIL_PAYOUT_METADATA, startStripeEmulator, type Exchange, type StripeEmulator } from './index';
+import { loadStripeOpenApi } from './openapi';
 import { completeIndividual, customAccount, sdk, webhookReceiver } from './testing';
 
 const WEBHOOK_SECRET = 'whsec_emulator_test_secret';
@@ -12,6 +13,9 @@ let dataDir: string;
 let emulator: StripeEmulator;
 let receiver: Awaited<ReturnType<typeof webhookReceiver>>;
 let stripe: Stripe;
+/** Every request the tests make and every answer, checked against Stripe's OpenAPI document at the end. */
+const exchanges: Exchange[] = [];
+const record = (exchange: Exchange) => void exchanges.push(exchange);
 
 beforeAll(async () => {
   dataDir = join(mkdtempSync(join(tmpdir(), 'stripe-emulator-')), 'data');
@@ -22,6 +26,7 @@ beforeAll(async () => {
     webhookSecret: WEBHOOK_SECRET,
     webhookRetryDelaysMs: [1, 1, 1],
     log: () => undefined,
+    onExchange: record,
   });
   stripe = sdk(emulator.port);
 });
@@ -408,11 +413,48 @@ describe('persistence', () => {
     expect(statSync(dataDir).mode & 0o777).toBe(0o700);
     expect(statSync(join(dataDir, 'state.json')).mode & 0o777).toBe(0o600);
 
-    emulator = await startStripeEmulator({ dataDir, port, log: () => undefined });
+    emulator = await startStripeEmulator({ dataDir, port, log: () => undefined, onExchange: record });
     const again = await stripe.accounts.retrieve(account.id);
     expect(again.capabilities?.transfers).toBe('active');
     expect(again.payouts_enabled).toBe(true);
     const balance = await stripe.balance.retrieve({}, { stripeAccount: account.id });
     expect(balance.available[0]?.amount).toBe(900);
+  });
+});
+
+describe('conformance to Stripe’s OpenAPI document', () => {
+  it('served every answer in the documented shape and took only documented parameters', () => {
+    const openApi = loadStripeOpenApi();
+    expect(openApi.version).toBe('2024-04-10');
+    const calls = new Set(
+      exchanges.map((exchange) => `${exchange.method} ${exchange.path.replace(/\/(acct|tr|po|pi|evt)_\w+/g, '/{id}')}`),
+    );
+    // Every call the emulator serves was exercised above.
+    expect([...calls].sort()).toEqual(
+      expect.arrayContaining([
+        'GET /v1/accounts',
+        'GET /v1/accounts/{id}',
+        'GET /v1/accounts/{id}/external_accounts',
+        'GET /v1/balance',
+        'GET /v1/events',
+        'GET /v1/payment_intents/{id}',
+        'GET /v1/payouts',
+        'GET /v1/payouts/{id}',
+        'GET /v1/transfers',
+        'GET /v1/transfers/{id}',
+        'POST /v1/accounts',
+        'POST /v1/accounts/{id}',
+        'POST /v1/accounts/{id}/external_accounts',
+        'POST /v1/payment_intents',
+        'POST /v1/payment_intents/{id}/confirm',
+        'POST /v1/payouts',
+        'POST /v1/tokens',
+        'POST /v1/transfers',
+      ]),
+    );
+    const problems = exchanges.flatMap((exchange) =>
+      openApi.check(exchange).map((problem) => `${exchange.method} ${exchange.path} (${exchange.status}): ${problem}`),
+    );
+    expect(problems).toEqual([]);
   });
 });
