@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { loadParameterCheck } from './documented';
 import { API_VERSION, type CallContext, type Emulator } from './emulator';
 import { StripeApiError } from './errors';
 import { stripeId } from './ids';
@@ -104,6 +105,7 @@ export interface ServerHooks {
 
 export function createEmulatorServer(emulator: Emulator, store: Store, hooks: ServerHooks): Server {
   const table = routes(emulator);
+  const checkParameters = loadParameterCheck();
 
   async function answer(
     request: IncomingMessage,
@@ -124,6 +126,7 @@ export function createEmulatorServer(emulator: Emulator, store: Store, hooks: Se
           `Unrecognized request URL (${method}: ${url.pathname}). Please see https://stripe.com/docs or we can help at https://support.stripe.com/.`,
         );
       }
+      checkParameters(method, url.pathname, params);
       const owner = header(request, 'stripe-account') ?? PLATFORM;
       if (owner !== PLATFORM && !store.state.accounts[owner]) {
         throw new StripeApiError(
