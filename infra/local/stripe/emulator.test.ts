@@ -173,6 +173,15 @@ describe('accounts', () => {
     expect(response.status).toBe(200);
   });
 
+  it('answers GET /v1/account with the connected account named by Stripe-Account, and 403 for an unknown one', async () => {
+    const account = await stripe.accounts.create(customAccount);
+    const own = await stripe.accounts.retrieveCurrent({}, { stripeAccount: account.id });
+    expect(own.id).toBe(account.id);
+    const error = await caught(stripe.balance.retrieve({}, { stripeAccount: 'acct_unknown' }));
+    expect(error.statusCode).toBe(403);
+    expect(error.code).toBe('account_invalid');
+  });
+
   it('answers 404 resource_missing for an unknown account', async () => {
     const error = await caught(stripe.accounts.retrieve('acct_unknown'));
     expect(error.statusCode).toBe(404);
@@ -413,6 +422,15 @@ describe('events and webhooks', () => {
     );
   });
 
+  it('retrieves one event, only as its owner', async () => {
+    const [latest] = (await stripe.events.list({ limit: 1 })).data;
+    expect(latest).toBeDefined();
+    expect((await stripe.events.retrieve(latest!.id)).id).toBe(latest!.id);
+    const account = await stripe.accounts.create(customAccount);
+    const error = await caught(stripe.events.retrieve(latest!.id, {}, { stripeAccount: account.id }));
+    expect(error.statusCode).toBe(404);
+  });
+
   it('lists the platform’s events and a connected account’s events apart', async () => {
     const account = await onboarded();
     const platformEvents = await stripe.events.list({ limit: 100 });
@@ -457,7 +475,9 @@ describe('conformance to Stripe’s OpenAPI document', () => {
         'GET /v1/accounts/{id}',
         'GET /v1/accounts/{id}/external_accounts',
         'GET /v1/balance',
+        'GET /v1/account',
         'GET /v1/events',
+        'GET /v1/events/{id}',
         'GET /v1/payment_intents/{id}',
         'GET /v1/payouts',
         'GET /v1/payouts/{id}',

@@ -65,7 +65,7 @@ export class Emulator {
       ...account,
       external_accounts: {
         object: 'list',
-        data: newestFirst(cards.map((card) => ({ ...card, created: 0 }))).map(({ created: _created, ...card }) => card),
+        data: [...cards].reverse(),
         has_more: false,
         url: `/v1/accounts/${account.id}/external_accounts`,
       },
