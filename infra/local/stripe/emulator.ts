@@ -37,6 +37,8 @@ export class Emulator {
   constructor(
     private readonly store: Store,
     private readonly webhooks: WebhookSender | undefined,
+    /** Runs work that happens after the answer, as the card network settles a payout later. */
+    private readonly later: (work: () => void) => void,
   ) {}
 
   private get state() {
@@ -395,11 +397,13 @@ export class Emulator {
       type: 'card',
     };
     (this.state.payouts[context.owner] ??= []).push(payout);
+    const owner = context.owner;
+    this.later(() => this.settlePayout(owner, payout.id));
     return payout;
   }
 
   /** What the card network does later: the payout is paid, or fails and its amount returns to the balance. */
-  settlePayout(owner: string, payoutId: string): void {
+  private settlePayout(owner: string, payoutId: string): void {
     const payout = this.state.payouts[owner]?.find((candidate) => candidate.id === payoutId);
     if (!payout || payout.status !== 'pending') return;
     const context: CallContext = { owner, requestId: '', idempotencyKey: undefined };

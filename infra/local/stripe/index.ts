@@ -54,16 +54,15 @@ export async function startStripeEmulator(options: StripeEmulatorOptions): Promi
           log,
         )
       : undefined;
-  const emulator = new Emulator(store, webhooks);
   const pending = new Set<Promise<void>>();
-  const server = createEmulatorServer(emulator, store, {
-    afterResponse: (work) => {
-      const task = new Promise<void>((resolve) => setImmediate(resolve)).then(work);
-      pending.add(task);
-      void task.finally(() => pending.delete(task));
-    },
-    onExchange: options.onExchange,
-  });
+  // After the answer is written (setImmediate runs once the current I/O callbacks are done).
+  const later = (work: () => void) => {
+    const task = new Promise<void>((resolve) => setImmediate(resolve)).then(work);
+    pending.add(task);
+    void task.finally(() => pending.delete(task));
+  };
+  const emulator = new Emulator(store, webhooks, later);
+  const server = createEmulatorServer(emulator, store, { onExchange: options.onExchange });
   const host = '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -98,9 +98,7 @@ const header = (request: IncomingMessage, name: string): string | undefined => {
 };
 
 export interface ServerHooks {
-  /** Called after a change that settles later (a payout), once the response is sent. */
-  afterResponse(work: () => void): void;
-  onExchange?: (exchange: Exchange) => void;
+  onExchange?: ((exchange: Exchange) => void) | undefined;
 }
 
 export function createEmulatorServer(emulator: Emulator, store: Store, hooks: ServerHooks): Server {
@@ -165,10 +163,6 @@ export function createEmulatorServer(emulator: Emulator, store: Store, hooks: Se
         store.state.idempotency[slot] = { fingerprint, status, body: JSON.stringify(body) };
       }
       if (method === 'POST') store.save();
-      if (status === 200 && body && typeof body === 'object' && (body as { object?: string }).object === 'payout') {
-        const payoutId = (body as { id: string }).id;
-        hooks.afterResponse(() => emulator.settlePayout(owner, payoutId));
-      }
       return { status, body: structuredClone(body), replayed: false, params, path: url.pathname };
     } catch (error) {
       if (error instanceof StripeApiError)
