@@ -431,6 +431,16 @@ describe('events and webhooks', () => {
     expect(error.statusCode).toBe(404);
   });
 
+  it('keeps each event as it was when it happened', async () => {
+    const account = await stripe.accounts.create(customAccount);
+    await stripe.accounts.update(account.id, { individual: { first_name: 'Jenny' } });
+    await stripe.accounts.update(account.id, { individual: { first_name: 'Jane' } });
+    const events = await stripe.events.list({ type: 'account.updated' }, { stripeAccount: account.id });
+    const names = events.data.map((event) => (event.data.object as Stripe.Account).individual?.first_name);
+    expect(names).toEqual(['Jane', 'Jenny']);
+    expect(events.data[0]?.data.previous_attributes).toMatchObject({ individual: { first_name: 'Jenny' } });
+  });
+
   it('lists the platform’s events and a connected account’s events apart', async () => {
     const account = await onboarded();
     const platformEvents = await stripe.events.list({ limit: 100 });

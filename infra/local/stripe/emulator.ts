@@ -89,7 +89,8 @@ export class Emulator {
       ...(account ? { account } : {}),
       api_version: API_VERSION,
       created: unixNow(),
-      data: { object, ...(previous ? { previous_attributes: previous } : {}) },
+      // A snapshot: the stored objects change later, an event does not.
+      data: structuredClone({ object, ...(previous ? { previous_attributes: previous } : {}) }),
       livemode: false,
       pending_webhooks: this.webhooks ? 1 : 0,
       request: { id: context.requestId || null, idempotency_key: context.idempotencyKey ?? null },
