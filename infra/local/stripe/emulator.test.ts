@@ -1,0 +1,525 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Stripe from 'stripe';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { FAIL_PAYOUT_METADATA, startStripeEmulator, type Exchange, type StripeEmulator } from './index';
+import { loadStripeOpenApi } from './openapi';
+import { completeIndividual, customAccount, sdk, webhookReceiver } from './testing';
+
+const WEBHOOK_SECRET = 'whsec_emulator_test_secret';
+
+let dataDir: string;
+let emulator: StripeEmulator;
+let receiver: Awaited<ReturnType<typeof webhookReceiver>>;
+let stripe: Stripe;
+/** Every request the tests make and every answer, checked against Stripe's OpenAPI document at the end. */
+const exchanges: Exchange[] = [];
+const record = (exchange: Exchange) => void exchanges.push(exchange);
+
+beforeAll(async () => {
+  dataDir = join(mkdtempSync(join(tmpdir(), 'stripe-emulator-')), 'data');
+  receiver = await webhookReceiver({ failFirst: 1 });
+  emulator = await startStripeEmulator({
+    dataDir,
+    webhookUrl: receiver.url,
+    webhookSecret: WEBHOOK_SECRET,
+    webhookRetryDelaysMs: [1, 1, 1],
+    log: () => undefined,
+    onExchange: record,
+  });
+  stripe = sdk(emulator.port);
+});
+
+afterAll(async () => {
+  await emulator.stop();
+  await receiver.stop();
+  rmSync(join(dataDir, '..'), { recursive: true, force: true });
+});
+
+afterEach(async () => {
+  await emulator.idle();
+});
+
+const token = async (number: string) =>
+  stripe.tokens.create({ card: { number, exp_month: '12', exp_year: '2034', cvc: '123', currency: 'usd' } });
+
+/** A connected account with everything `transfers` needs and a debit card to pay out to. */
+async function onboarded(): Promise<Stripe.Account> {
+  const account = await stripe.accounts.create(customAccount);
+  await stripe.accounts.update(account.id, completeIndividual);
+  await stripe.accounts.createExternalAccount(account.id, { external_account: (await token('4000056655665556')).id });
+  return stripe.accounts.retrieve(account.id);
+}
+
+/** Money on the platform's balance, from a card payment. */
+async function fundPlatform(amount: number): Promise<void> {
+  await stripe.paymentIntents.create({ amount, currency: 'usd', payment_method: 'pm_card_visa', confirm: true });
+}
+
+const caught = async (promise: Promise<unknown>): Promise<Stripe.errors.StripeError> => {
+  const error = await promise.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  expect(error).toBeInstanceOf(Stripe.errors.StripeError);
+  return error as Stripe.errors.StripeError;
+};
+
+describe('authentication', () => {
+  it('refuses a request without a key with 401 and Stripe’s error shape', async () => {
+    const response = await fetch(`${emulator.url}/v1/balance`);
+    expect(response.status).toBe(401);
+    expect(response.headers.get('request-id')).toMatch(/^req_/);
+    const body = (await response.json()) as { error: { type: string; message: string } };
+    expect(body.error.type).toBe('invalid_request_error');
+    expect(body.error.message).toMatch(/^You did not provide an API key/);
+  });
+
+  it('refuses a key that is not a test secret key', async () => {
+    const error = await caught(sdk(emulator.port, 'pk_test_publishable').balance.retrieve());
+    expect(error).toBeInstanceOf(Stripe.errors.StripeAuthenticationError);
+    expect(error.statusCode).toBe(401);
+    expect(error.message).toMatch(/^Invalid API Key provided: /);
+  });
+
+  it('answers an unknown path with 404 invalid_request_error', async () => {
+    const response = await fetch(`${emulator.url}/v1/charges`, { headers: { Authorization: 'Bearer sk_test_x' } });
+    expect(response.status).toBe(404);
+    expect(((await response.json()) as { error: { type: string } }).error.type).toBe('invalid_request_error');
+  });
+});
+
+describe('accounts', () => {
+  it('creates a Custom-equivalent account whose transfers capability waits for its requirements', async () => {
+    const account = await stripe.accounts.create(customAccount);
+    expect(account.id).toMatch(/^acct_/);
+    expect(account.type).toBe('custom');
+    expect(account.controller).toMatchObject({ requirement_collection: 'application', is_controller: true });
+    expect(account.capabilities?.transfers).toBe('inactive');
+    expect(account.payouts_enabled).toBe(false);
+    expect(account.requirements?.currently_due).toEqual(
+      expect.arrayContaining([
+        'business_profile.url',
+        'individual.dob.day',
+        'individual.first_name',
+        'individual.ssn_last_4',
+        'tos_acceptance.date',
+        'external_account',
+      ]),
+    );
+    expect(account.lastResponse.requestId).toMatch(/^req_/);
+  });
+
+  it('activates transfers once the requirements are met, and lists what is still due', async () => {
+    const created = await stripe.accounts.create(customAccount);
+    const partial = await stripe.accounts.update(created.id, {
+      individual: { first_name: 'Jenny', last_name: 'Rosen' },
+    });
+    expect(partial.requirements?.currently_due).toContain('individual.dob.day');
+    expect(partial.requirements?.currently_due).not.toContain('individual.first_name');
+
+    const updated = await stripe.accounts.update(created.id, completeIndividual);
+    expect(updated.capabilities?.transfers).toBe('active');
+    expect(updated.requirements?.currently_due).toEqual(['external_account']);
+    expect(updated.payouts_enabled).toBe(false);
+    expect(updated.individual?.ssn_last_4_provided).toBe(true);
+    expect(updated.individual?.dob).toEqual({ day: 1, month: 1, year: 1990 });
+
+    const retrieved = await stripe.accounts.retrieve(created.id);
+    expect(retrieved.capabilities?.transfers).toBe('active');
+    expect(retrieved.business_profile?.url).toBe('https://seller.example.com');
+  });
+
+  it('accepts an id number in place of the SSN last 4', async () => {
+    const created = await stripe.accounts.create(customAccount);
+    const { ssn_last_4: _ssn, ...individual } = completeIndividual.individual;
+    const updated = await stripe.accounts.update(created.id, {
+      ...completeIndividual,
+      individual: { ...individual, id_number: '000000000' },
+    });
+    expect(updated.capabilities?.transfers).toBe('active');
+  });
+
+  it('lists accounts newest first, a page at a time', async () => {
+    const first = await stripe.accounts.create(customAccount);
+    const second = await stripe.accounts.create(customAccount);
+    const list = await stripe.accounts.list({ limit: 2 });
+    expect(list.object).toBe('list');
+    expect(list.data.map((account) => account.id)).toEqual([second.id, first.id]);
+    expect(list.has_more).toBe(true);
+    const next = await stripe.accounts.list({ limit: 1, starting_after: first.id });
+    expect(next.data).toHaveLength(1);
+  });
+
+  it('refuses a parameter Stripe does not document, at any depth, as Stripe does', async () => {
+    const account = await stripe.accounts.create(customAccount);
+    const nested = await caught(
+      stripe.accounts.update(account.id, {
+        individual: { first_name: 'Jenny', nickname: 'J' },
+      } as Stripe.AccountUpdateParams),
+    );
+    expect(nested.statusCode).toBe(400);
+    expect(nested.code).toBe('parameter_unknown');
+    expect(nested.param).toBe('individual[nickname]');
+    expect(nested.message).toBe('Received unknown parameter: individual[nickname]');
+    const query = await caught(stripe.accounts.list({ colour: 'red' } as Stripe.AccountListParams));
+    expect(query.param).toBe('colour');
+    const response = await fetch(`${emulator.url}/v1/accounts/${account.id}`, {
+      method: 'POST',
+      headers: { Authorization: 'Bearer sk_test_x', 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'metadata[any_key]=1&tos_acceptance[date]=1700000000&expand[]=individual',
+    });
+    expect(response.status).toBe(200);
+  });
+
+  it('answers GET /v1/account with the connected account named by Stripe-Account, and 403 for an unknown one', async () => {
+    const account = await stripe.accounts.create(customAccount);
+    const own = await stripe.accounts.retrieveCurrent({}, { stripeAccount: account.id });
+    expect(own.id).toBe(account.id);
+    const error = await caught(stripe.balance.retrieve({}, { stripeAccount: 'acct_unknown' }));
+    expect(error.statusCode).toBe(403);
+    expect(error.code).toBe('account_invalid');
+  });
+
+  it('answers 404 resource_missing for an unknown account', async () => {
+    const error = await caught(stripe.accounts.retrieve('acct_unknown'));
+    expect(error.statusCode).toBe(404);
+    expect(error.code).toBe('resource_missing');
+    expect(error.type).toBe('StripeInvalidRequestError');
+  });
+});
+
+describe('tokens and external accounts', () => {
+  it('tells debit cards from credit cards by Stripe’s test numbers', async () => {
+    expect((await token('4000056655665556')).card).toMatchObject({ funding: 'debit', brand: 'Visa', last4: '5556' });
+    expect((await token('5200828282828210')).card).toMatchObject({ funding: 'debit', brand: 'MasterCard' });
+    expect((await token('4242424242424242')).card).toMatchObject({ funding: 'credit', brand: 'Visa' });
+  });
+
+  it('declines 4000000000000002 at token creation with card_declined', async () => {
+    const error = await caught(token('4000000000000002'));
+    expect(error).toBeInstanceOf(Stripe.errors.StripeCardError);
+    expect(error.statusCode).toBe(402);
+    expect(error.code).toBe('card_declined');
+    expect(error.message).toBe('Your card was declined.');
+  });
+
+  it('refuses a credit card as an external account with Stripe’s message', async () => {
+    const account = await stripe.accounts.create(customAccount);
+    const error = await caught(
+      stripe.accounts.createExternalAccount(account.id, { external_account: (await token('4242424242424242')).id }),
+    );
+    expect(error.statusCode).toBe(400);
+    expect(error.type).toBe('StripeInvalidRequestError');
+    expect(error.param).toBe('external_account');
+    expect(error.message).toBe("This card doesn't appear to be a debit card.");
+  });
+
+  it('adds a debit card, enables payouts and lists it', async () => {
+    const account = await stripe.accounts.create(customAccount);
+    await stripe.accounts.update(account.id, completeIndividual);
+    const card = await stripe.accounts.createExternalAccount(account.id, {
+      external_account: (await token('5200828282828210')).id,
+    });
+    expect(card).toMatchObject({ object: 'card', account: account.id, funding: 'debit', default_for_currency: true });
+    const after = await stripe.accounts.retrieve(account.id);
+    expect(after.payouts_enabled).toBe(true);
+    expect(after.requirements?.currently_due).toEqual([]);
+    const list = await stripe.accounts.listExternalAccounts(account.id, { object: 'card' });
+    expect(list.data.map((item) => item.id)).toEqual([card.id]);
+  });
+
+  it('refuses a token used twice', async () => {
+    const account = await stripe.accounts.create(customAccount);
+    const debit = await token('4000056655665556');
+    await stripe.accounts.createExternalAccount(account.id, { external_account: debit.id });
+    const error = await caught(stripe.accounts.createExternalAccount(account.id, { external_account: debit.id }));
+    expect(error.code).toBe('token_already_used');
+  });
+});
+
+describe('payment intents and the balance', () => {
+  it('moves from requires_payment_method through requires_confirmation to succeeded, adding to the balance', async () => {
+    const before = await stripe.balance.retrieve();
+    const usd = (balance: Stripe.Balance) => balance.available.find((entry) => entry.currency === 'usd')?.amount ?? 0;
+    const intent = await stripe.paymentIntents.create({ amount: 5000, currency: 'usd' });
+    expect(intent.status).toBe('requires_payment_method');
+    const confirmedWithout = await caught(stripe.paymentIntents.confirm(intent.id));
+    expect(confirmedWithout.statusCode).toBe(400);
+
+    const withMethod = await stripe.paymentIntents.create({
+      amount: 5000,
+      currency: 'usd',
+      payment_method: 'pm_card_visa',
+    });
+    expect(withMethod.status).toBe('requires_confirmation');
+    const confirmed = await stripe.paymentIntents.confirm(withMethod.id);
+    expect(confirmed.status).toBe('succeeded');
+    expect(confirmed.amount_received).toBe(5000);
+    expect((await stripe.paymentIntents.retrieve(withMethod.id)).status).toBe('succeeded');
+    expect(usd(await stripe.balance.retrieve())).toBe(usd(before) + 5000);
+  });
+
+  it('declines pm_card_chargeDeclined with card_declined and leaves the intent waiting for a payment method', async () => {
+    const intent = await stripe.paymentIntents.create({
+      amount: 700,
+      currency: 'usd',
+      payment_method: 'pm_card_chargeDeclined',
+    });
+    const error = await caught(stripe.paymentIntents.confirm(intent.id));
+    expect(error).toBeInstanceOf(Stripe.errors.StripeCardError);
+    expect(error.code).toBe('card_declined');
+    const after = await stripe.paymentIntents.retrieve(intent.id);
+    expect(after.status).toBe('requires_payment_method');
+    expect(after.last_payment_error?.code).toBe('card_declined');
+  });
+});
+
+describe('transfers and payouts', () => {
+  it('transfers from the platform’s available balance to a connected account, and refuses more than there is', async () => {
+    const account = await onboarded();
+    await fundPlatform(2000);
+    const platform = await stripe.balance.retrieve();
+    const available = platform.available.find((entry) => entry.currency === 'usd')?.amount ?? 0;
+
+    const tooMuch = await caught(
+      stripe.transfers.create({ amount: available + 1, currency: 'usd', destination: account.id }),
+    );
+    expect(tooMuch.statusCode).toBe(400);
+    expect(tooMuch.code).toBe('balance_insufficient');
+    expect(tooMuch.message).toMatch(/^You have insufficient available funds in your Stripe account/);
+
+    const transfer = await stripe.transfers.create({
+      amount: 1500,
+      currency: 'usd',
+      destination: account.id,
+      metadata: { commission: 'c1' },
+    });
+    expect(transfer).toMatchObject({ object: 'transfer', amount: 1500, destination: account.id, reversed: false });
+    expect(transfer.metadata).toEqual({ commission: 'c1' });
+    expect((await stripe.transfers.retrieve(transfer.id)).amount).toBe(1500);
+    const listed = await stripe.transfers.list({ destination: account.id });
+    expect(listed.data.map((item) => item.id)).toEqual([transfer.id]);
+
+    const connected = await stripe.balance.retrieve({}, { stripeAccount: account.id });
+    expect(connected.available).toEqual([expect.objectContaining({ amount: 1500, currency: 'usd' })]);
+    const after = await stripe.balance.retrieve();
+    expect(after.available.find((entry) => entry.currency === 'usd')?.amount).toBe(available - 1500);
+  });
+
+  it('refuses a transfer to an account whose transfers capability is not active', async () => {
+    const account = await stripe.accounts.create(customAccount);
+    await fundPlatform(100);
+    const error = await caught(stripe.transfers.create({ amount: 100, currency: 'usd', destination: account.id }));
+    expect(error.code).toBe('insufficient_capabilities_for_transfer');
+  });
+
+  it('pays out a connected account’s balance to its debit card, and the payout is paid', async () => {
+    const account = await onboarded();
+    await fundPlatform(3000);
+    await stripe.transfers.create({ amount: 3000, currency: 'usd', destination: account.id });
+    const tooMuch = await caught(
+      stripe.payouts.create({ amount: 3001, currency: 'usd' }, { stripeAccount: account.id }),
+    );
+    expect(tooMuch.code).toBe('balance_insufficient');
+
+    const payout = await stripe.payouts.create({ amount: 2500, currency: 'usd' }, { stripeAccount: account.id });
+    expect(payout).toMatchObject({ object: 'payout', amount: 2500, status: 'pending', type: 'card' });
+    expect(payout.destination).toBe(account.external_accounts?.data[0]?.id);
+    const balance = await stripe.balance.retrieve({}, { stripeAccount: account.id });
+    expect(balance.available[0]?.amount).toBe(500);
+
+    await emulator.idle();
+    const listed = await stripe.payouts.list({}, { stripeAccount: account.id });
+    expect(listed.data.map((item) => [item.id, item.status])).toEqual([[payout.id, 'paid']]);
+    expect((await stripe.payouts.list({})).data.map((item) => item.id)).not.toContain(payout.id);
+  });
+
+  it('fails the designated payout and gives its amount back', async () => {
+    const account = await onboarded();
+    await fundPlatform(800);
+    await stripe.transfers.create({ amount: 800, currency: 'usd', destination: account.id });
+    const payout = await stripe.payouts.create(
+      { amount: 800, currency: 'usd', metadata: { [FAIL_PAYOUT_METADATA.key]: FAIL_PAYOUT_METADATA.value } },
+      { stripeAccount: account.id },
+    );
+    await emulator.idle();
+    const failed = await stripe.payouts.retrieve(payout.id, {}, { stripeAccount: account.id });
+    expect(failed).toMatchObject({ status: 'failed', failure_code: 'could_not_process' });
+    const balance = await stripe.balance.retrieve({}, { stripeAccount: account.id });
+    expect(balance.available[0]?.amount).toBe(800);
+  });
+});
+
+describe('idempotency', () => {
+  it('replays the first response for the same key and parameters', async () => {
+    const account = await onboarded();
+    await fundPlatform(1000);
+    const first = await stripe.transfers.create(
+      { amount: 400, currency: 'usd', destination: account.id },
+      { idempotencyKey: 'transfer-once' },
+    );
+    const again = await stripe.transfers.create(
+      { amount: 400, currency: 'usd', destination: account.id },
+      { idempotencyKey: 'transfer-once' },
+    );
+    expect(again.id).toBe(first.id);
+    expect(again.lastResponse.headers['idempotent-replayed']).toBe('true');
+    expect(first.lastResponse.headers['idempotent-replayed']).toBeUndefined();
+    const balance = await stripe.balance.retrieve({}, { stripeAccount: account.id });
+    expect(balance.available[0]?.amount).toBe(400);
+  });
+
+  it('refuses the same key with other parameters with idempotency_error', async () => {
+    const account = await onboarded();
+    await fundPlatform(1000);
+    await stripe.transfers.create(
+      { amount: 100, currency: 'usd', destination: account.id },
+      { idempotencyKey: 'key-2' },
+    );
+    const error = await caught(
+      stripe.transfers.create({ amount: 200, currency: 'usd', destination: account.id }, { idempotencyKey: 'key-2' }),
+    );
+    expect(error).toBeInstanceOf(Stripe.errors.StripeIdempotencyError);
+    expect(error.statusCode).toBe(400);
+    expect(error.message).toBe(
+      "Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than 'key-2' if you meant to execute a different request.",
+    );
+  });
+});
+
+describe('events and webhooks', () => {
+  const verified = (delivery: { payload: string; signature: string }): Stripe.Event =>
+    stripe.webhooks.constructEvent(delivery.payload, delivery.signature, WEBHOOK_SECRET);
+
+  it('posts signed events that the SDK verifies, retrying a failed delivery', async () => {
+    const account = await onboarded();
+    await fundPlatform(600);
+    const transfer = await stripe.transfers.create({ amount: 600, currency: 'usd', destination: account.id });
+    const payout = await stripe.payouts.create({ amount: 600, currency: 'usd' }, { stripeAccount: account.id });
+
+    const updated = verified(await receiver.next('account.updated'));
+    expect(updated.type).toBe('account.updated');
+    expect(updated.account).toMatch(/^acct_/);
+    expect(verified(await receiver.next('payment_intent.succeeded')).type).toBe('payment_intent.succeeded');
+    const transferEvents = await Promise.all(
+      receiver.deliveries.map(verified).filter((event) => event.type === 'transfer.created'),
+    );
+    expect(transferEvents.map((event) => (event.data.object as Stripe.Transfer).id)).toContain(transfer.id);
+    await emulator.idle();
+    const paid = receiver.deliveries.map(verified).filter((event) => event.type === 'payout.paid');
+    expect(paid.map((event) => (event.data.object as Stripe.Payout).id)).toContain(payout.id);
+    expect(paid.find((event) => (event.data.object as Stripe.Payout).id === payout.id)?.account).toBe(account.id);
+    // The first delivery was answered 500 and retried.
+    expect(receiver.attempts()).toBe(receiver.deliveries.length + 1);
+  });
+
+  it('refuses a payload signed with another secret', async () => {
+    const delivery = await receiver.next('transfer.created');
+    expect(() => stripe.webhooks.constructEvent(delivery.payload, delivery.signature, 'whsec_other')).toThrow(
+      Stripe.errors.StripeSignatureVerificationError,
+    );
+  });
+
+  it('retrieves one event, only as its owner', async () => {
+    const [latest] = (await stripe.events.list({ limit: 1 })).data;
+    expect(latest).toBeDefined();
+    expect((await stripe.events.retrieve(latest!.id)).id).toBe(latest!.id);
+    const account = await stripe.accounts.create(customAccount);
+    const error = await caught(stripe.events.retrieve(latest!.id, {}, { stripeAccount: account.id }));
+    expect(error.statusCode).toBe(404);
+  });
+
+  it('keeps each event as it was when it happened', async () => {
+    const account = await stripe.accounts.create(customAccount);
+    await stripe.accounts.update(account.id, { individual: { first_name: 'Jenny' } });
+    await stripe.accounts.update(account.id, { individual: { first_name: 'Jane' } });
+    const events = await stripe.events.list({ type: 'account.updated' }, { stripeAccount: account.id });
+    const names = events.data.map((event) => (event.data.object as Stripe.Account).individual?.first_name);
+    expect(names).toEqual(['Jane', 'Jenny']);
+    expect(events.data[0]?.data.previous_attributes).toMatchObject({ individual: { first_name: 'Jenny' } });
+  });
+
+  it('lists the platform’s events and a connected account’s events apart', async () => {
+    const account = await onboarded();
+    const platformEvents = await stripe.events.list({ limit: 100 });
+    expect(platformEvents.data.every((event) => event.account === undefined)).toBe(true);
+    expect(platformEvents.data.map((event) => event.type)).toContain('transfer.created');
+    const accountEvents = await stripe.events.list({ type: 'account.updated' }, { stripeAccount: account.id });
+    expect(accountEvents.data.length).toBeGreaterThan(0);
+    expect(accountEvents.data.every((event) => event.account === account.id)).toBe(true);
+  });
+});
+
+describe('persistence', () => {
+  it('keeps accounts and balances across a restart, in a private file', async () => {
+    const account = await onboarded();
+    await fundPlatform(900);
+    await stripe.transfers.create({ amount: 900, currency: 'usd', destination: account.id });
+    const port = emulator.port;
+    await emulator.stop();
+    expect(statSync(dataDir).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dataDir, 'state.json')).mode & 0o777).toBe(0o600);
+
+    emulator = await startStripeEmulator({ dataDir, port, log: () => undefined, onExchange: record });
+    const again = await stripe.accounts.retrieve(account.id);
+    expect(again.capabilities?.transfers).toBe('active');
+    expect(again.payouts_enabled).toBe(true);
+    const balance = await stripe.balance.retrieve({}, { stripeAccount: account.id });
+    expect(balance.available[0]?.amount).toBe(900);
+  });
+});
+
+describe('conformance to Stripe’s OpenAPI document', () => {
+  it('served every answer in the documented shape and took only documented parameters', () => {
+    const openApi = loadStripeOpenApi();
+    expect(openApi.version).toBe('2024-04-10');
+    const calls = new Set(
+      exchanges.map((exchange) => `${exchange.method} ${exchange.path.replace(/\/(acct|tr|po|pi|evt)_\w+/g, '/{id}')}`),
+    );
+    // Every call the emulator serves was exercised above.
+    expect([...calls].sort()).toEqual(
+      expect.arrayContaining([
+        'GET /v1/accounts',
+        'GET /v1/accounts/{id}',
+        'GET /v1/accounts/{id}/external_accounts',
+        'GET /v1/balance',
+        'GET /v1/account',
+        'GET /v1/events',
+        'GET /v1/events/{id}',
+        'GET /v1/payment_intents/{id}',
+        'GET /v1/payouts',
+        'GET /v1/payouts/{id}',
+        'GET /v1/transfers',
+        'GET /v1/transfers/{id}',
+        'POST /v1/accounts',
+        'POST /v1/accounts/{id}',
+        'POST /v1/accounts/{id}/external_accounts',
+        'POST /v1/payment_intents',
+        'POST /v1/payment_intents/{id}/confirm',
+        'POST /v1/payouts',
+        'POST /v1/tokens',
+        'POST /v1/transfers',
+      ]),
+    );
+    const refusedAsUnknown = (exchange: Exchange) =>
+      (exchange.body as { error?: { code?: string } }).error?.code === 'parameter_unknown';
+    const problems = exchanges
+      .filter((exchange) => !refusedAsUnknown(exchange))
+      .flatMap((exchange) =>
+        openApi
+          .check(exchange)
+          .map((problem) => `${exchange.method} ${exchange.path} (${exchange.status}): ${problem}`),
+      );
+    expect(problems).toEqual([]);
+    // What the emulator refused as unknown, the document does not list either; its answer is still Stripe's error.
+    const refused = exchanges.filter(refusedAsUnknown);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const exchange of refused) {
+      const found = openApi.check(exchange);
+      expect(found.length).toBeGreaterThan(0);
+      expect(found.every((problem) => problem.startsWith('request'))).toBe(true);
+    }
+  });
+});

@@ -1,0 +1,129 @@
+import type Stripe from 'stripe';
+import { StripeApiError, invalid } from './errors';
+import { stripeId, unixNow } from './ids';
+import { amount, currency, mergeMetadata, optionalString, type Params } from './params';
+
+/**
+ * PaymentIntents paid with Stripe's test payment methods (`pm_card_visa` and friends). A
+ * succeeded payment adds its amount to the platform's available balance at once (Stripe's test
+ * mode holds it as pending unless the card is 4000000000000077; the emulator skips the wait so
+ * that transfers can follow).
+ */
+const TEST_PAYMENT_METHODS = new Set([
+  'pm_card_visa',
+  'pm_card_visa_debit',
+  'pm_card_mastercard',
+  'pm_card_mastercard_debit',
+  'pm_card_amex',
+  'pm_card_bypassPending',
+  'pm_card_us',
+]);
+const DECLINED_PAYMENT_METHODS = new Set(['pm_card_chargeDeclined', 'pm_card_visa_chargeDeclined']);
+
+function checkPaymentMethod(id: string): void {
+  if (!TEST_PAYMENT_METHODS.has(id) && !DECLINED_PAYMENT_METHODS.has(id)) {
+    throw new StripeApiError(400, 'invalid_request_error', `No such PaymentMethod: '${id}'`, {
+      code: 'resource_missing',
+      param: 'payment_method',
+    });
+  }
+}
+
+export function newPaymentIntent(params: Params): Stripe.PaymentIntent {
+  const id = stripeId('pi');
+  const paymentMethod = optionalString(params, 'payment_method') ?? null;
+  if (paymentMethod) checkPaymentMethod(paymentMethod);
+  const types = params.payment_method_types;
+  const paymentMethodTypes = Array.isArray(types) ? types.map(String) : ['card'];
+  return {
+    id,
+    object: 'payment_intent',
+    amount: amount(params),
+    amount_capturable: 0,
+    amount_details: { tip: {} },
+    amount_received: 0,
+    application: null,
+    application_fee_amount: null,
+    automatic_payment_methods: Array.isArray(types) ? null : { allow_redirects: 'always', enabled: true },
+    canceled_at: null,
+    cancellation_reason: null,
+    capture_method: 'automatic',
+    client_secret: `${id}_secret_${stripeId('x').slice(2)}`,
+    confirmation_method: 'automatic',
+    created: unixNow(),
+    currency: currency(params),
+    customer: null,
+    description: optionalString(params, 'description') ?? null,
+    invoice: null,
+    last_payment_error: null,
+    latest_charge: null,
+    livemode: false,
+    metadata: mergeMetadata({}, params),
+    next_action: null,
+    on_behalf_of: null,
+    payment_method: paymentMethod,
+    payment_method_configuration_details: null,
+    payment_method_options: {
+      card: { installments: null, mandate_options: null, network: null, request_three_d_secure: 'automatic' },
+    },
+    payment_method_types: paymentMethodTypes,
+    processing: null,
+    receipt_email: null,
+    review: null,
+    setup_future_usage: null,
+    shipping: null,
+    source: null,
+    statement_descriptor: null,
+    statement_descriptor_suffix: null,
+    status: paymentMethod ? 'requires_confirmation' : 'requires_payment_method',
+    transfer_data: null,
+    transfer_group: optionalString(params, 'transfer_group') ?? null,
+  } as unknown as Stripe.PaymentIntent;
+}
+
+/**
+ * Confirms with the intent's payment method (or the one given): a test card succeeds, a
+ * declining one leaves the intent at `requires_payment_method` with `last_payment_error` and
+ * answers 402 `card_declined`, as Stripe does. Returns whether it succeeded.
+ */
+export function confirmPaymentIntent(intent: Stripe.PaymentIntent, params: Params): boolean {
+  if (intent.status !== 'requires_confirmation' && intent.status !== 'requires_payment_method') {
+    throw new StripeApiError(
+      400,
+      'invalid_request_error',
+      `This PaymentIntent's status is ${intent.status}, but it must be one of requires_payment_method, requires_confirmation, or requires_action to be confirmed.`,
+      { code: 'payment_intent_unexpected_state' },
+    );
+  }
+  const given = optionalString(params, 'payment_method');
+  if (given) {
+    checkPaymentMethod(given);
+    intent.payment_method = given;
+  }
+  if (!intent.payment_method) {
+    throw invalid(
+      'payment_method',
+      "You cannot confirm this PaymentIntent because it's missing a payment method. You can either update the PaymentIntent with a payment method and then confirm it again, or confirm it again directly with a payment method.",
+      'payment_intent_unexpected_state',
+    );
+  }
+  const charge = stripeId('ch');
+  intent.latest_charge = charge;
+  if (DECLINED_PAYMENT_METHODS.has(String(intent.payment_method))) {
+    intent.status = 'requires_payment_method';
+    intent.last_payment_error = {
+      charge,
+      code: 'card_declined',
+      decline_code: 'generic_decline',
+      doc_url: 'https://stripe.com/docs/error-codes/card-declined',
+      message: 'Your card was declined.',
+      type: 'card_error',
+    } as Stripe.PaymentIntent.LastPaymentError;
+    intent.payment_method = null;
+    return false;
+  }
+  intent.status = 'succeeded';
+  intent.amount_received = intent.amount;
+  intent.last_payment_error = null;
+  return true;
+}

@@ -1,0 +1,193 @@
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { loadParameterCheck } from './documented';
+import { API_VERSION, type CallContext, type Emulator } from './emulator';
+import { StripeApiError } from './errors';
+import { stripeId } from './ids';
+import { parseParams, type Params } from './params';
+import { PLATFORM, type Store } from './store';
+
+/** One request and its answer, as the conformance test checks them against Stripe's OpenAPI document. */
+export interface Exchange {
+  method: string;
+  path: string;
+  params: Params;
+  status: number;
+  body: unknown;
+}
+
+/** `id` is the path's `{id}`, or empty. */
+type Handler = (id: string, params: Params, context: CallContext) => unknown;
+
+interface Route {
+  method: 'GET' | 'POST';
+  pattern: RegExp;
+  handler: Handler;
+}
+
+const ID = '([A-Za-z0-9_]+)';
+
+function routes(emulator: Emulator): Route[] {
+  const route = (method: Route['method'], path: string, handler: Handler): Route => ({
+    method,
+    pattern: new RegExp(`^${path.replaceAll('{id}', ID)}$`),
+    handler,
+  });
+  return [
+    route('POST', '/v1/accounts', (_, params, context) => emulator.createAccount(params, context)),
+    route('GET', '/v1/accounts', (_, params, context) => emulator.listAccounts(params, context)),
+    route('GET', '/v1/account', (_, __, context) => emulator.retrieveAccount(undefined, context)),
+    route('GET', '/v1/accounts/{id}', (id, _, context) => emulator.retrieveAccount(id, context)),
+    route('POST', '/v1/accounts/{id}', (id, params, context) => emulator.updateAccount(id, params, context)),
+    route('POST', '/v1/accounts/{id}/external_accounts', (id, params, context) =>
+      emulator.createExternalAccount(id, params, context),
+    ),
+    route('GET', '/v1/accounts/{id}/external_accounts', (id, params, context) =>
+      emulator.listExternalAccounts(id, params, context),
+    ),
+    route('POST', '/v1/tokens', (_, params) => emulator.createToken(params)),
+    route('GET', '/v1/balance', (_, __, context) => emulator.balance(context)),
+    route('POST', '/v1/transfers', (_, params, context) => emulator.createTransfer(params, context)),
+    route('GET', '/v1/transfers', (_, params, context) => emulator.listTransfers(params, context)),
+    route('GET', '/v1/transfers/{id}', (id, _, context) => emulator.transfer(id, context)),
+    route('POST', '/v1/payouts', (_, params, context) => emulator.createPayout(params, context)),
+    route('GET', '/v1/payouts', (_, params, context) => emulator.listPayouts(params, context)),
+    route('GET', '/v1/payouts/{id}', (id, _, context) => emulator.payout(id, context)),
+    route('POST', '/v1/payment_intents', (_, params, context) => emulator.createPaymentIntent(params, context)),
+    route('GET', '/v1/payment_intents/{id}', (id, _, context) => emulator.paymentIntent(id, context)),
+    route('POST', '/v1/payment_intents/{id}/confirm', (id, params, context) =>
+      emulator.confirmPaymentIntent(id, params, context),
+    ),
+    route('GET', '/v1/events', (_, params, context) => emulator.listEvents(params, context)),
+    route('GET', '/v1/events/{id}', (id, _, context) => emulator.retrieveEvent(id, context)),
+  ];
+}
+
+const NO_KEY =
+  "You did not provide an API key. You need to provide your API key in the Authorization header, using Bearer auth (e.g. 'Authorization: Bearer YOUR_SECRET_KEY'). See https://stripe.com/docs/api#authentication for details, or we can help at https://support.stripe.com/.";
+
+/** Any test-mode secret key is accepted; everything else is refused as Stripe refuses an unknown key. */
+function authenticate(header: string | undefined): string {
+  if (!header) throw new StripeApiError(401, 'invalid_request_error', NO_KEY);
+  const match = /^Bearer (\S+)$/.exec(header);
+  const key = match?.[1] ?? '';
+  if (!/^sk_test_[A-Za-z0-9_]+$/.test(key)) {
+    const masked = key.length > 12 ? `${key.slice(0, 8)}${'*'.repeat(key.length - 12)}${key.slice(-4)}` : key;
+    throw new StripeApiError(401, 'invalid_request_error', `Invalid API Key provided: ${masked}`);
+  }
+  return key;
+}
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > 1_000_000) reject(new StripeApiError(413, 'invalid_request_error', 'Request body too large.'));
+      else chunks.push(chunk);
+    });
+    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.on('error', reject);
+  });
+}
+
+const header = (request: IncomingMessage, name: string): string | undefined => {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+};
+
+export interface ServerHooks {
+  onExchange?: ((exchange: Exchange) => void) | undefined;
+}
+
+export function createEmulatorServer(emulator: Emulator, store: Store, hooks: ServerHooks): Server {
+  const table = routes(emulator);
+  const checkParameters = loadParameterCheck();
+
+  async function answer(
+    request: IncomingMessage,
+    requestId: string,
+  ): Promise<{ status: number; body: unknown; replayed: boolean; params: Params; path: string }> {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    const method = request.method ?? 'GET';
+    const text = method === 'POST' ? await readBody(request) : url.search.slice(1);
+    let params: Params = {};
+    try {
+      authenticate(header(request, 'authorization'));
+      params = parseParams(text);
+      const route = table.find((candidate) => candidate.method === method && candidate.pattern.test(url.pathname));
+      if (!route) {
+        throw new StripeApiError(
+          404,
+          'invalid_request_error',
+          `Unrecognized request URL (${method}: ${url.pathname}). Please see https://stripe.com/docs or we can help at https://support.stripe.com/.`,
+        );
+      }
+      checkParameters(method, url.pathname, params);
+      const owner = header(request, 'stripe-account') ?? PLATFORM;
+      if (owner !== PLATFORM && !store.state.accounts[owner]) {
+        throw new StripeApiError(
+          403,
+          'invalid_request_error',
+          `The provided key does not have access to account '${owner}' (or that account does not exist). Application access may have been revoked.`,
+          { code: 'account_invalid' },
+        );
+      }
+      const idempotencyKey = method === 'POST' ? header(request, 'idempotency-key') : undefined;
+      const slot = idempotencyKey ? `${owner} ${idempotencyKey}` : undefined;
+      const fingerprint = createHash('sha256').update(`${method} ${url.pathname} ${text}`).digest('hex');
+      const saved = slot ? store.state.idempotency[slot] : undefined;
+      if (saved) {
+        if (saved.fingerprint !== fingerprint) {
+          throw new StripeApiError(
+            400,
+            'idempotency_error',
+            `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${idempotencyKey}' if you meant to execute a different request.`,
+          );
+        }
+        return { status: saved.status, body: JSON.parse(saved.body), replayed: true, params, path: url.pathname };
+      }
+      const context: CallContext = { owner, requestId, idempotencyKey };
+      let status = 200;
+      let body: unknown;
+      try {
+        body = route.handler(route.pattern.exec(url.pathname)?.[1] ?? '', params, context);
+      } catch (error) {
+        if (!(error instanceof StripeApiError)) throw error;
+        status = error.status;
+        body = error.body(requestId);
+      }
+      // Stripe keeps the result of a call that ran (success or card error) for its key; not a refused one.
+      if (slot && (status === 200 || status === 402)) {
+        store.state.idempotency[slot] = { fingerprint, status, body: JSON.stringify(body) };
+      }
+      if (method === 'POST') store.save();
+      return { status, body: structuredClone(body), replayed: false, params, path: url.pathname };
+    } catch (error) {
+      if (error instanceof StripeApiError)
+        return { status: error.status, body: error.body(requestId), replayed: false, params, path: url.pathname };
+      throw error;
+    }
+  }
+
+  return createServer((request: IncomingMessage, response: ServerResponse) => {
+    const requestId = stripeId('req', 14);
+    answer(request, requestId)
+      .then(({ status, body, replayed, params, path }) => {
+        hooks.onExchange?.({ method: request.method ?? 'GET', path, params, status, body });
+        response.writeHead(status, {
+          'Content-Type': 'application/json',
+          'Request-Id': requestId,
+          'Stripe-Version': header(request, 'stripe-version') ?? API_VERSION,
+          ...(replayed ? { 'Idempotent-Replayed': 'true' } : {}),
+        });
+        response.end(JSON.stringify(body, null, 2));
+      })
+      .catch((error: unknown) => {
+        const failure = new StripeApiError(500, 'api_error', error instanceof Error ? error.message : 'Internal error');
+        response.writeHead(500, { 'Content-Type': 'application/json', 'Request-Id': requestId });
+        response.end(JSON.stringify(failure.body(requestId)));
+      });
+  });
+}

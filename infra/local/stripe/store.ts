@@ -1,0 +1,73 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type Stripe from 'stripe';
+
+/** Amounts in the smallest currency unit, per currency, of one balance (the platform's or a connected account's). */
+export interface Funds {
+  available: Record<string, number>;
+  pending: Record<string, number>;
+}
+
+export interface IdempotentResponse {
+  fingerprint: string;
+  status: number;
+  body: string;
+}
+
+/** Everything the emulator knows; written whole to `state.json` after every change. */
+export interface State {
+  accounts: Record<string, Stripe.Account>;
+  tokens: Record<string, Stripe.Token>;
+  /** External accounts (cards) per connected account, newest last. */
+  externalAccounts: Record<string, Stripe.Card[]>;
+  /** `platform` or a connected account id. */
+  balances: Record<string, Funds>;
+  transfers: Record<string, Stripe.Transfer>;
+  /** Payouts per owner (`platform` or a connected account id). */
+  payouts: Record<string, Stripe.Payout[]>;
+  paymentIntents: Record<string, Stripe.PaymentIntent>;
+  events: Stripe.Event[];
+  /** By owner, method, path and key. */
+  idempotency: Record<string, IdempotentResponse>;
+}
+
+export const PLATFORM = 'platform';
+
+export function emptyState(): State {
+  return {
+    accounts: {},
+    tokens: {},
+    externalAccounts: {},
+    balances: {},
+    transfers: {},
+    payouts: {},
+    paymentIntents: {},
+    events: [],
+    idempotency: {},
+  };
+}
+
+/** The state kept under `dataDir` (0700) in `state.json` (0600), replaced atomically: temp file, then rename. */
+export class Store {
+  readonly file: string;
+  state: State;
+
+  constructor(readonly dataDir: string) {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    chmodSync(dataDir, 0o700);
+    this.file = join(dataDir, 'state.json');
+    this.state = existsSync(this.file)
+      ? { ...emptyState(), ...(JSON.parse(readFileSync(this.file, 'utf8')) as Partial<State>) }
+      : emptyState();
+  }
+
+  save(): void {
+    const temp = `${this.file}.${process.pid}.tmp`;
+    writeFileSync(temp, JSON.stringify(this.state), { mode: 0o600 });
+    renameSync(temp, this.file);
+  }
+
+  funds(owner: string): Funds {
+    return (this.state.balances[owner] ??= { available: {}, pending: {} });
+  }
+}

@@ -1,0 +1,87 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Stripe from 'stripe';
+
+/** An SDK client pointed at the emulator, as the adapter will make one. */
+export const sdk = (port: number, key = 'sk_test_emulator'): Stripe =>
+  new Stripe(key, { host: '127.0.0.1', port, protocol: 'http', maxNetworkRetries: 0 });
+
+export interface Delivery {
+  payload: string;
+  signature: string;
+}
+
+/**
+ * A webhook endpoint for the tests: records every delivery; `failFirst` deliveries are answered
+ * 500 to exercise the retries; `next(type)` resolves with the first delivery of that event type.
+ */
+export async function webhookReceiver(options: { failFirst?: number } = {}) {
+  const deliveries: Delivery[] = [];
+  let failuresLeft = options.failFirst ?? 0;
+  let attempts = 0;
+  const waiting: { type: string; resolve: (delivery: Delivery) => void }[] = [];
+  const typeOf = (delivery: Delivery) => (JSON.parse(delivery.payload) as { type: string }).type;
+  const server: Server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      attempts++;
+      if (failuresLeft > 0) {
+        failuresLeft--;
+        response.writeHead(500).end();
+        return;
+      }
+      const delivery = {
+        payload: Buffer.concat(chunks).toString('utf8'),
+        signature: String(request.headers['stripe-signature']),
+      };
+      deliveries.push(delivery);
+      for (const waiter of waiting.filter((candidate) => candidate.type === typeOf(delivery))) {
+        waiting.splice(waiting.indexOf(waiter), 1);
+        waiter.resolve(delivery);
+      }
+      response.writeHead(200, { 'Content-Type': 'application/json' }).end('{"received":true}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/webhook`,
+    deliveries,
+    attempts: () => attempts,
+    next: (type: string): Promise<Delivery> => {
+      const delivered = deliveries.find((delivery) => typeOf(delivery) === type);
+      if (delivered) return Promise.resolve(delivered);
+      return new Promise((resolve) => waiting.push({ type, resolve }));
+    },
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The details that make the `transfers` capability active for an individual in the US. */
+export const completeIndividual = {
+  business_type: 'individual',
+  business_profile: { url: 'https://seller.example.com', mcc: '5734' },
+  individual: {
+    first_name: 'Jenny',
+    last_name: 'Rosen',
+    email: 'jenny@example.com',
+    dob: { day: 1, month: 1, year: 1990 },
+    address: { line1: '1 Main St', city: 'Springfield', state: 'IL', postal_code: '62701', country: 'US' },
+    ssn_last_4: '0000',
+  },
+  tos_acceptance: { date: 1_700_000_000, ip: '127.0.0.1' },
+} satisfies Stripe.AccountUpdateParams;
+
+/** A Custom-equivalent connected account, by controller properties, asking for `transfers`. */
+export const customAccount = {
+  country: 'US',
+  email: 'jenny@example.com',
+  controller: {
+    fees: { payer: 'application' },
+    losses: { payments: 'application' },
+    requirement_collection: 'application',
+    stripe_dashboard: { type: 'none' },
+  },
+  capabilities: { transfers: { requested: true } },
+} satisfies Stripe.AccountCreateParams;
