@@ -22,6 +22,12 @@ export function db(): DynamoDBDocumentClient {
 
 export const tableName = (): string => env().TABLE_NAME;
 
+/** Why each item of a cancelled TransactWrite failed (in request order), or undefined for any other error. */
+export function cancellationReasons(error: unknown): { Code?: string }[] | undefined {
+  if (!(error instanceof Error) || error.name !== 'TransactionCanceledException') return undefined;
+  return (error as Error & { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+}
+
 /** True when a TransactWrite was cancelled because the condition of item `index` failed. */
 export function conditionFailedAt(error: unknown, index: number): boolean {
   if (!(error instanceof Error) || error.name !== 'TransactionCanceledException') return false;
