@@ -194,6 +194,17 @@ describe('functions', () => {
     }
   });
 
+  it('keeps the embedded address search and its ZIP database out of every bundle; searchAddress calls Amazon Location', () => {
+    for (const { spec, made } of appFunctions(main.stack)) {
+      const fn = main.resources[logicalId(main.stack, made.function)];
+      const dir = path.join(main.app.outdir, `asset.${(fn.Properties.Code.S3Key as string).replace(/\.zip$/, '')}`);
+      const map = JSON.parse(readFileSync(path.join(dir, 'index.js.map'), 'utf8')) as { sources: string[] };
+      expect(map.sources.filter((source) => /zipcodes|local-address-search/.test(source)), spec.name).toEqual([]);
+      const code = readFileSync(path.join(dir, 'index.js'), 'utf8');
+      expect(code.includes('@aws-sdk/client-geo-places'), spec.name).toBe(spec.name === 'searchAddress');
+    }
+  });
+
   it('starts each event function from its trigger: objects created in the imports bucket', () => {
     const notifications = Object.values(main.resources).filter((r) => r.Type === 'Custom::S3BucketNotifications');
     expect(notifications).toHaveLength(eventFunctions.length > 0 ? 1 : 0);
