@@ -199,7 +199,10 @@ describe('functions', () => {
       const fn = main.resources[logicalId(main.stack, made.function)];
       const dir = path.join(main.app.outdir, `asset.${(fn.Properties.Code.S3Key as string).replace(/\.zip$/, '')}`);
       const map = JSON.parse(readFileSync(path.join(dir, 'index.js.map'), 'utf8')) as { sources: string[] };
-      expect(map.sources.filter((source) => /zipcodes|local-address-search/.test(source)), spec.name).toEqual([]);
+      expect(
+        map.sources.filter((source) => /zipcodes|local-address-search/.test(source)),
+        spec.name,
+      ).toEqual([]);
       const code = readFileSync(path.join(dir, 'index.js'), 'utf8');
       expect(code.includes('@aws-sdk/client-geo-places'), spec.name).toBe(spec.name === 'searchAddress');
     }
