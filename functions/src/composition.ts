@@ -4,6 +4,9 @@ import { dynamoAttempts } from './adapters/dynamo-attempts';
 import { dynamoSessions } from './adapters/dynamo-sessions';
 import { dynamoUsers } from './adapters/dynamo-users';
 import { s3Files } from './adapters/s3-files';
+import { amazonLocationPlaces } from './adapters/amazon-location-places';
+import type { AddressSearch } from './addresses/address-search';
+import { env } from './config/env';
 import { createAuthenticator } from './auth/authenticate';
 import { createLoginLimiter, createSignupLimiter } from './auth/rate-limit';
 import { createSessions } from './auth/sessions';
@@ -35,3 +38,22 @@ export const signupLimiter = /* @__PURE__ */ createSignupLimiter(dynamoAttempts,
 export const apiHandler = /* @__PURE__ */ createApiHandler(
   /* @__PURE__ */ createAuthenticator(dynamoUsers, dynamoSessions),
 );
+
+/**
+ * The address search: Amazon Location in AWS; the embedded one over the US ZIP database when
+ * ADDRESS_SEARCH=local (set by infra/local and the handler tests). The local adapter is loaded
+ * through a specifier esbuild does not follow, so its ZIP database (some 5 MB) never enters a
+ * Lambda bundle; the function in AWS never takes that branch.
+ */
+const LOCAL_ADDRESS_SEARCH: string = './adapters/local-address-search.ts';
+let chosenAddressSearch: Promise<AddressSearch> | undefined;
+const chooseAddressSearch = (): Promise<AddressSearch> =>
+  (chosenAddressSearch ??=
+    env().ADDRESS_SEARCH === 'local'
+      ? (import(/* @vite-ignore */ LOCAL_ADDRESS_SEARCH) as Promise<{ localAddressSearch: AddressSearch }>).then(
+          (module) => module.localAddressSearch,
+        )
+      : Promise.resolve(amazonLocationPlaces));
+export const addressSearch: AddressSearch = {
+  suggest: async (text, limit) => (await chooseAddressSearch()).suggest(text, limit),
+};

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
  * capability, and no two folders import each other.
  */
 const SRC = dirname(fileURLToPath(import.meta.url));
-const CAPABILITIES = ['auth', 'catalogue', 'imports', 'products', 'payments', 'orders', 'commissions'];
+const CAPABILITIES = ['addresses', 'auth', 'catalogue', 'imports', 'products', 'payments', 'orders', 'commissions'];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

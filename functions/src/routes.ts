@@ -13,6 +13,8 @@ export interface Access {
   importsBucket?: 'read' | 'write';
   /** Secrets the function reads at cold start (names of the SecretName union). */
   secrets: readonly SecretName[];
+  /** Amazon Location Places v2 `geo-places:Autocomplete` on the default provider. Absent: no access. */
+  places?: 'autocomplete';
 }
 
 export type SecretName = 'tokenSigningKey';
@@ -64,6 +66,8 @@ export const routes: readonly Route[] = [
   route('getImportedProduct', 'handlers/get-imported-product.ts', reads),
   route('getApprovedProducts', 'handlers/get-approved-products.ts', reads),
   route('getApprovedProduct', 'handlers/get-approved-product.ts', reads),
+
+  route('searchAddress', 'handlers/search-address.ts', { ...reads, places: 'autocomplete' }, 256),
 ];
 
 /** Functions started by events rather than by /api calls. */

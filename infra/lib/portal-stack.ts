@@ -78,6 +78,10 @@ export type StackSecretName = SecretName | 'stripeSecretKey' | 'stripeWebhookSec
 
 export { contentSecurityPolicy } from './security-headers';
 
+/** The Amazon Location Places v2 provider a function searches with (`geo-places:*` actions act on it). */
+export const placesProviderArn = (stack: Stack): string =>
+  `arn:${stack.partition}:geo-places:${stack.region}::provider/default`;
+
 /** Uploaded CSVs are deleted from the imports bucket this many days after they arrive. */
 export const IMPORTS_EXPIRE_AFTER_DAYS = 30;
 
@@ -595,6 +599,14 @@ export class PortalStack extends Stack {
         id: `AwsSolutions-IAM5[Resource::<${this.getLogicalId(this.importsBucket.node.defaultChild as CfnBucket)}.Arn>/*]`,
         reason: `Object keys are made per import job (imports/<job id>/<file>), so the grant names the imports bucket's objects; it is the single action ${access.importsBucket === 'write' ? 's3:PutObject' : 's3:GetObject'} on that bucket only.`,
       });
+    }
+
+    if (access.places === 'autocomplete') {
+      // Amazon Location Places v2 needs no place index: the call is allowed on AWS's default
+      // provider in this region, and the function signs it with its role (no API key).
+      role.addToPrincipalPolicy(
+        new PolicyStatement({ actions: ['geo-places:Autocomplete'], resources: [placesProviderArn(this)] }),
+      );
     }
 
     for (const name of access.secrets) this.secrets[name].grantRead(role);

@@ -75,6 +75,8 @@ export function configureEnvironment(settings: { dataDir: string; dynamoEndpoint
     AWS_SECRET_ACCESS_KEY: localAws.credentials.secretAccessKey,
     TOKEN_SIGNING_KEY: localSecret(settings.dataDir),
     ...functionEnvironment,
+    // The embedded address search over the US ZIP database (Amazon Location in AWS).
+    ADDRESS_SEARCH: 'local',
     // The handlers log warnings and errors; LOG_LEVEL=debug shows everything they log.
     POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? (isDebug() ? 'DEBUG' : 'WARN'),
   });

@@ -42,6 +42,7 @@ const expected: Record<string, Answers> = {
   getImportedProduct: ADMINS,
   getApprovedProducts: MEMBERS,
   getApprovedProduct: MEMBERS,
+  searchAddress: MEMBERS,
 } satisfies Partial<Record<EndpointName, Answers>>;
 
 const MESSAGES: Record<401 | 403, string> = {

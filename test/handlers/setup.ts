@@ -18,6 +18,7 @@ Object.assign(process.env, {
   AWS_SECRET_ACCESS_KEY: localAws.credentials.secretAccessKey,
   TOKEN_SIGNING_KEY: randomBytes(48).toString('base64url'),
   ...functionEnvironment,
+  ADDRESS_SEARCH: 'local',
   POWERTOOLS_LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'SILENT',
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
 });

@@ -11,7 +11,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventFunctions, routes, secretEnv, type EventFunction, type Route } from '../../functions/src/routes';
 import { table as tableDefinition } from '../../shared/src/db/table';
 import { addPortalChecks } from '../../infra/lib/checks';
-import { PortalStack, repoRoot, type FunctionResources, type StackSecretName } from '../../infra/lib/portal-stack';
+import {
+  PortalStack,
+  placesProviderArn,
+  repoRoot,
+  type FunctionResources,
+  type StackSecretName,
+} from '../../infra/lib/portal-stack';
 import { securityHeaders } from '../../infra/lib/security-headers';
 import { spaRewriteSource } from '../../infra/lib/spa-rewrite';
 
@@ -185,6 +191,20 @@ describe('functions', () => {
       expect(map.sources.some((source) => source.endsWith(`functions/src/${spec.module}`))).toBe(true);
       expect(map.sources.filter((source) => source.includes('@aws-sdk/'))).toEqual([]); // the SDK stays external
       expect(Object.keys(manifest.files)).toContain(assetHash);
+    }
+  });
+
+  it('keeps the embedded address search and its ZIP database out of every bundle; searchAddress calls Amazon Location', () => {
+    for (const { spec, made } of appFunctions(main.stack)) {
+      const fn = main.resources[logicalId(main.stack, made.function)];
+      const dir = path.join(main.app.outdir, `asset.${(fn.Properties.Code.S3Key as string).replace(/\.zip$/, '')}`);
+      const map = JSON.parse(readFileSync(path.join(dir, 'index.js.map'), 'utf8')) as { sources: string[] };
+      expect(
+        map.sources.filter((source) => /zipcodes|local-address-search/.test(source)),
+        spec.name,
+      ).toEqual([]);
+      const code = readFileSync(path.join(dir, 'index.js'), 'utf8');
+      expect(code.includes('@aws-sdk/client-geo-places'), spec.name).toBe(spec.name === 'searchAddress');
     }
   });
 
@@ -388,6 +408,32 @@ describe('least privilege', () => {
     }
     expect(statements(synthetic, route(synthetic, readRoute.name), 'secretsmanager:')).toEqual([]);
     expect(statements(synthetic, route(synthetic, secretRoute.name), 'secretsmanager:')).toHaveLength(1);
+  });
+
+  it('only /api/searchAddress may call Amazon Location, and only Places v2 Autocomplete on the default provider', () => {
+    const provider = (built: Built) => built.stack.resolve(placesProviderArn(built.stack));
+    expect(provider(main)).toEqual({
+      'Fn::Join': [
+        '',
+        ['arn:', { Ref: 'AWS::Partition' }, ':geo-places:', { Ref: 'AWS::Region' }, '::provider/default'],
+      ],
+    });
+    const withPlaces = appFunctions(main.stack).filter(({ spec }) => spec.access.places);
+    expect(withPlaces.map(({ spec }) => spec.name)).toEqual(['searchAddress']);
+    for (const built of [synthetic, main]) {
+      for (const { spec, made } of appFunctions(built.stack)) {
+        const geo = statementsOf(built.resources, logicalId(built.stack, made.role)).filter((s) =>
+          actionsOf(s).some((a) => a.startsWith('geo')),
+        );
+        if (spec.access.places) {
+          expect(geo, spec.name).toHaveLength(1);
+          expect(actionsOf(geo[0]), spec.name).toEqual(['geo-places:Autocomplete']);
+          expect(resourcesOf(geo[0]), spec.name).toEqual([provider(built)]);
+        } else {
+          expect(geo, spec.name).toEqual([]);
+        }
+      }
+    }
   });
 
   it('no function role has a wildcard action, a * resource or a managed policy', () => {

@@ -16,6 +16,8 @@ const Env = z.object({
   IMPORTS_BUCKET: z.string().min(1).optional(),
   /** Only set where S3 is not AWS's own (the local S3 server). */
   S3_ENDPOINT: z.url().optional(),
+  /** Which address search /api/searchAddress uses: Amazon Location (AWS, the default) or the embedded one (npm start, tests). */
+  ADDRESS_SEARCH: z.enum(['amazon-location', 'local']).default('amazon-location'),
 });
 export type Env = z.infer<typeof Env>;
 

@@ -28,6 +28,7 @@ import {
   UploadUrl,
   UploadUrlRequest,
 } from './products';
+import { SearchAddressRequest, SearchAddressResponse } from './address';
 
 /**
  * The API contract: one entry per /api call of spec section 7 (plus logout), all POST.
@@ -71,7 +72,7 @@ export const contract = {
   addPayoutMethod: endpoint('/api/addPayoutMethod', 'member', z.unknown(), z.object({ user: UserProfile })),
   getExternalAccounts: endpoint('/api/getExternalAccounts', 'member', z.unknown(), Pending),
   verifyEmail: endpoint('/api/verifyEmail', 'member', z.unknown(), Pending),
-  searchAddress: endpoint('/api/searchAddress', 'member', z.unknown(), Pending),
+  searchAddress: endpoint('/api/searchAddress', 'member', SearchAddressRequest, SearchAddressResponse),
 
   /** Multipart upload of a supplier CSV (up to 5 MB); the import runs from the S3 event. */
   products: endpoint('/api/products', 'admin', z.unknown(), UploadResult, 'multipart'),

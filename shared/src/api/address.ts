@@ -1,0 +1,70 @@
+import * as z from 'zod';
+
+/**
+ * /api/searchAddress: the address autocomplete. The answer is shaped after Amazon Location's
+ * Places v2 Autocomplete result (`@aws-sdk/client-geo-places`, AutocompleteResultItem), keeping
+ * the parts a US address form fills: street (AddressNumber + Street), city (Locality), state
+ * (Region.Code) and ZIP (PostalCode). The embedded provider answers the same shape.
+ */
+
+/** Text of 8 characters or fewer is refused: too short to suggest anything useful. */
+export const ADDRESS_SEARCH_MIN_LENGTH = 9;
+export const ADDRESS_SEARCH_MAX_LENGTH = 200;
+export const ADDRESS_SEARCH_TOO_SHORT = 'Type more than 8 characters of the address.';
+
+export const SearchAddressRequest = z.strictObject({
+  text: z
+    .string()
+    .trim()
+    .min(ADDRESS_SEARCH_MIN_LENGTH, ADDRESS_SEARCH_TOO_SHORT)
+    .max(ADDRESS_SEARCH_MAX_LENGTH, `Type at most ${ADDRESS_SEARCH_MAX_LENGTH} characters of the address.`),
+});
+export type SearchAddressRequest = z.infer<typeof SearchAddressRequest>;
+
+export const SuggestedAddress = z.object({
+  /** The whole address as one line, e.g. "1600 Pennsylvania Ave NW, Washington, DC 20500, United States". */
+  Label: z.string(),
+  Country: z
+    .object({ Code2: z.string().optional(), Code3: z.string().optional(), Name: z.string().optional() })
+    .optional(),
+  /** The state: `Code` is its 2-letter postal code. */
+  Region: z.object({ Code: z.string().optional(), Name: z.string().optional() }).optional(),
+  /** The city. */
+  Locality: z.string().optional(),
+  PostalCode: z.string().optional(),
+  Street: z.string().optional(),
+  AddressNumber: z.string().optional(),
+});
+export type SuggestedAddress = z.infer<typeof SuggestedAddress>;
+
+export const AddressSuggestion = z.object({
+  PlaceId: z.string(),
+  /** Street, Locality, PostalCode…: what the suggestion stands for (Places v2 PlaceType). */
+  PlaceType: z.string(),
+  Title: z.string(),
+  Address: SuggestedAddress,
+});
+export type AddressSuggestion = z.infer<typeof AddressSuggestion>;
+
+export const SearchAddressResponse = z.object({ ResultItems: z.array(AddressSuggestion) });
+export type SearchAddressResponse = z.infer<typeof SearchAddressResponse>;
+
+/** What a form fills when a suggestion is chosen. */
+export interface AddressParts {
+  street: string;
+  city: string;
+  state: string;
+  zip: string;
+  label: string;
+}
+
+/** The form's fields from a suggestion: street = number + street, city, 2-letter state, ZIP. */
+export function addressParts(address: SuggestedAddress): AddressParts {
+  return {
+    street: [address.AddressNumber, address.Street].filter(Boolean).join(' '),
+    city: address.Locality ?? '',
+    state: address.Region?.Code ?? '',
+    zip: address.PostalCode ?? '',
+    label: address.Label,
+  };
+}
