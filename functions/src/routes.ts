@@ -15,7 +15,7 @@ export interface Access {
   secrets: readonly SecretName[];
 }
 
-export type SecretName = 'tokenSigningKey';
+export type SecretName = 'tokenSigningKey' | 'stripeSecretKey' | 'stripeWebhookSecret';
 
 export interface Route {
   name: EndpointName;
@@ -92,4 +92,6 @@ export const eventFunctions: readonly EventFunction[] = [
 /** Environment variable that carries each secret's value locally, or its ARN suffixed `_ARN` in AWS. */
 export const secretEnv: Record<SecretName, string> = {
   tokenSigningKey: 'TOKEN_SIGNING_KEY',
+  stripeSecretKey: 'STRIPE_SECRET_KEY',
+  stripeWebhookSecret: 'STRIPE_WEBHOOK_SECRET',
 };

@@ -16,6 +16,8 @@ const Env = z.object({
   IMPORTS_BUCKET: z.string().min(1).optional(),
   /** Only set where S3 is not AWS's own (the local S3 server). */
   S3_ENDPOINT: z.url().optional(),
+  /** Only set where Stripe is not Stripe's own (the local emulator); absent: https://api.stripe.com. */
+  STRIPE_API_URL: z.url().optional(),
 });
 export type Env = z.infer<typeof Env>;
 
