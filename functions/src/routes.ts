@@ -46,6 +46,9 @@ const PASSWORD_MEMORY_MB = 1024;
 const reads: Access = { table: 'read', secrets: ['tokenSigningKey'] };
 const writes: Access = { table: 'readwrite', secrets: ['tokenSigningKey'] };
 const uploads: Access = { ...writes, importsBucket: 'write' };
+/** Calls that talk to Stripe also read its secret key (and only they bundle the `stripe` SDK). */
+const stripeReads: Access = { table: 'read', secrets: ['tokenSigningKey', 'stripeSecretKey'] };
+const stripeWrites: Access = { table: 'readwrite', secrets: ['tokenSigningKey', 'stripeSecretKey'] };
 
 export const routes: readonly Route[] = [
   route('signup', 'handlers/signup.ts', auth, PASSWORD_MEMORY_MB),
@@ -64,6 +67,10 @@ export const routes: readonly Route[] = [
   route('getImportedProduct', 'handlers/get-imported-product.ts', reads),
   route('getApprovedProducts', 'handlers/get-approved-products.ts', reads),
   route('getApprovedProduct', 'handlers/get-approved-product.ts', reads),
+
+  route('createPayoutAccount', 'handlers/create-payout-account.ts', stripeWrites),
+  route('addPayoutMethod', 'handlers/add-payout-method.ts', stripeWrites),
+  route('getExternalAccounts', 'handlers/get-external-accounts.ts', stripeReads),
 ];
 
 /** Functions started by events rather than by /api calls. */

@@ -42,6 +42,10 @@ const expected: Record<string, Answers> = {
   getImportedProduct: ADMINS,
   getApprovedProducts: MEMBERS,
   getApprovedProduct: MEMBERS,
+  // A member's own payout account: another member's stripeID is a 404 (test/handlers/payouts.test.ts).
+  createPayoutAccount: MEMBERS,
+  addPayoutMethod: MEMBERS,
+  getExternalAccounts: MEMBERS,
 } satisfies Partial<Record<EndpointName, Answers>>;
 
 const MESSAGES: Record<401 | 403, string> = {

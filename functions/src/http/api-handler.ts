@@ -217,11 +217,14 @@ function middyStack<N extends EndpointName, User extends Caller>(
     });
     return json(200, body, { cookies });
   };
-  return middy<ApiEvent<User>, Result>(base)
-    .use(errorMapper)
-    .use(injectLambdaContext(logger))
-    .use(normalizeHeaders)
-    .use(parseBody(name))
-    .use(authenticate(name, resolveCaller))
-    .use(validate(name));
+  return (
+    middy<ApiEvent<User>, Result>(base)
+      .use(errorMapper)
+      // Never the event: bodies hold passwords and tax IDs (POWERTOOLS_LOGGER_LOG_EVENT cannot turn it on).
+      .use(injectLambdaContext(logger, { logEvent: false }))
+      .use(normalizeHeaders)
+      .use(parseBody(name))
+      .use(authenticate(name, resolveCaller))
+      .use(validate(name))
+  );
 }

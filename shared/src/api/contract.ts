@@ -8,7 +8,6 @@ import {
   LogoutRequest,
   OkResponse,
   SignupRequest,
-  UserProfile,
 } from './schemas';
 import {
   ApproveRequest,
@@ -28,6 +27,14 @@ import {
   UploadUrl,
   UploadUrlRequest,
 } from './products';
+import {
+  AddPayoutMethodRequest,
+  AddPayoutMethodResponse,
+  CreatePayoutAccountRequest,
+  ExternalAccounts,
+  ExternalAccountsRequest,
+  PayoutAccountResponse,
+} from './payments';
 
 /**
  * The API contract: one entry per /api call of spec section 7 (plus logout), all POST.
@@ -66,10 +73,15 @@ export const contract = {
   checkAuth: endpoint('/api/checkAuth', 'public', CheckAuthRequest, AuthResponse),
   logout: endpoint('/api/logout', 'public', LogoutRequest, OkResponse),
 
-  createPayoutAccount: endpoint('/api/createPayoutAccount', 'member', z.unknown(), z.object({ user: UserProfile })),
+  createPayoutAccount: endpoint(
+    '/api/createPayoutAccount',
+    'member',
+    CreatePayoutAccountRequest,
+    PayoutAccountResponse,
+  ),
   getPaymentIntent: endpoint('/api/getPaymentIntent', 'member', z.unknown(), Pending),
-  addPayoutMethod: endpoint('/api/addPayoutMethod', 'member', z.unknown(), z.object({ user: UserProfile })),
-  getExternalAccounts: endpoint('/api/getExternalAccounts', 'member', z.unknown(), Pending),
+  addPayoutMethod: endpoint('/api/addPayoutMethod', 'member', AddPayoutMethodRequest, AddPayoutMethodResponse),
+  getExternalAccounts: endpoint('/api/getExternalAccounts', 'member', ExternalAccountsRequest, ExternalAccounts),
   verifyEmail: endpoint('/api/verifyEmail', 'member', z.unknown(), Pending),
   searchAddress: endpoint('/api/searchAddress', 'member', z.unknown(), Pending),
 
