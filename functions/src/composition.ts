@@ -2,6 +2,7 @@ import { dynamoImports } from './adapters/dynamo-imports';
 import { dynamoProducts } from './adapters/dynamo-products';
 import { dynamoAttempts } from './adapters/dynamo-attempts';
 import { dynamoSessions } from './adapters/dynamo-sessions';
+import { dynamoPayoutAccounts } from './adapters/dynamo-payout-accounts';
 import { dynamoUsers } from './adapters/dynamo-users';
 import { s3Files } from './adapters/s3-files';
 import { createStripeGateway } from './adapters/stripe-gateway';
@@ -41,7 +42,12 @@ export const payments: PaymentGateway = /* @__PURE__ */ createStripeGateway({
 });
 
 /** What the payout calls need: the users, Stripe, the clock. */
-export const payouts: PayoutDeps = { users: dynamoUsers, gateway: payments, now: () => clock.now() };
+export const payouts: PayoutDeps = {
+  users: dynamoUsers,
+  accounts: dynamoPayoutAccounts,
+  gateway: payments,
+  now: () => clock.now(),
+};
 
 /** Every rule with a window or an expiry reads this clock; tests move `clock.now`. */
 const now = () => clock.now();

@@ -15,7 +15,9 @@ export interface Access {
   secrets: readonly SecretName[];
 }
 
-export type SecretName = 'tokenSigningKey' | 'stripeSecretKey' | 'stripeWebhookSecret';
+import type { SecretName } from './config/secret-names';
+
+export { secretEnv, type SecretName } from './config/secret-names';
 
 export interface Route {
   name: EndpointName;
@@ -95,10 +97,3 @@ export const eventFunctions: readonly EventFunction[] = [
     trigger: 'importsBucket:ObjectCreated',
   },
 ];
-
-/** Environment variable that carries each secret's value locally, or its ARN suffixed `_ARN` in AWS. */
-export const secretEnv: Record<SecretName, string> = {
-  tokenSigningKey: 'TOKEN_SIGNING_KEY',
-  stripeSecretKey: 'STRIPE_SECRET_KEY',
-  stripeWebhookSecret: 'STRIPE_WEBHOOK_SECRET',
-};

@@ -1,18 +1,7 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '@portal/shared/db/table';
-import { conditionFailedAt, db, isConditionFailed, tableName } from './dynamo-client';
+import { conditionFailedAt, db, tableName } from './dynamo-client';
 import type { UserRecord, UserRepository } from '../auth/user-store';
-
-/** An UpdateItem that answers false when its condition fails. */
-async function conditionalUpdate(input: ConstructorParameters<typeof UpdateCommand>[0]): Promise<boolean> {
-  try {
-    await db().send(new UpdateCommand(input));
-    return true;
-  } catch (error) {
-    if (isConditionFailed(error)) return false;
-    throw error;
-  }
-}
 
 export const dynamoUsers: UserRepository = {
   async create(user) {
@@ -69,46 +58,6 @@ export const dynamoUsers: UserRepository = {
         ExpressionAttributeValues: { ':isAdmin': isAdmin },
       }),
     );
-  },
-
-  savePayoutAccount(userId, stripeID, profile, state) {
-    const names = Object.keys(profile) as (keyof typeof profile)[];
-    return conditionalUpdate({
-      TableName: tableName(),
-      Key: keys.user(userId),
-      UpdateExpression: `SET stripeID = :stripeID, isAccountCreated = :one, payoutAccount = :state, ${names
-        .map((name) => `#${name} = :${name}`)
-        .join(', ')}`,
-      ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(stripeID) OR stripeID = :null)',
-      ExpressionAttributeNames: Object.fromEntries(names.map((name) => [`#${name}`, name])),
-      ExpressionAttributeValues: {
-        ':stripeID': stripeID,
-        ':one': 1,
-        ':state': state,
-        ':null': null,
-        ...Object.fromEntries(names.map((name) => [`:${name}`, profile[name]])),
-      },
-    });
-  },
-
-  setPayoutMethodAdded(userId, stripeID) {
-    return conditionalUpdate({
-      TableName: tableName(),
-      Key: keys.user(userId),
-      UpdateExpression: 'SET isPayoutMethodAdded = :one',
-      ConditionExpression: 'stripeID = :stripeID',
-      ExpressionAttributeValues: { ':one': 1, ':stripeID': stripeID },
-    });
-  },
-
-  setPayoutAccountState(userId, stripeID, state) {
-    return conditionalUpdate({
-      TableName: tableName(),
-      Key: keys.user(userId),
-      UpdateExpression: 'SET payoutAccount = :state',
-      ConditionExpression: 'stripeID = :stripeID',
-      ExpressionAttributeValues: { ':state': state, ':stripeID': stripeID },
-    });
   },
 };
 

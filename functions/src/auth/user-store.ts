@@ -4,23 +4,14 @@ import type { UserProfile } from '@portal/shared/api/schemas';
 export interface UserRecord extends UserProfile {
   passwordHash: string;
   createdAt: string;
-  /** What Stripe last said of the payout account (on create and on `account.updated`). */
-  payoutAccount?: PayoutAccountState;
+  /** What Stripe last said of the payout account (payments/payout-store.ts writes it). */
+  payoutAccount?: {
+    requirementsDue: string[];
+    transfers: string;
+    payoutsEnabled: boolean;
+    updatedAt: string;
+  };
 }
-
-/** A connected account's state as the portal keeps it; never the tax ID or the date of birth. */
-export interface PayoutAccountState {
-  requirementsDue: string[];
-  transfers: string;
-  payoutsEnabled: boolean;
-  updatedAt: string;
-}
-
-/** The profile fields the payout account form fills in. */
-export type PayoutProfile = Pick<
-  UserProfile,
-  'first_name' | 'last_name' | 'phone' | 'street_address_1' | 'address_unit' | 'city' | 'state' | 'zipcode'
->;
 
 export interface UserRepository {
   /** Creates the user and claims its e-mail in one transaction; false when the e-mail is taken. */
@@ -28,20 +19,6 @@ export interface UserRepository {
   get(userId: string): Promise<UserRecord | undefined>;
   findByEmail(normalizedEmail: string): Promise<UserRecord | undefined>;
   setAdmin(userId: string, isAdmin: boolean): Promise<void>;
-  /**
-   * Stores the new payout account (stripeID, isAccountCreated = 1) with the profile the form
-   * filled in, only while the user has none: false when an account was stored first.
-   */
-  savePayoutAccount(
-    userId: string,
-    stripeID: string,
-    profile: PayoutProfile,
-    state: PayoutAccountState,
-  ): Promise<boolean>;
-  /** isPayoutMethodAdded = 1, while the user's account is still `stripeID`. */
-  setPayoutMethodAdded(userId: string, stripeID: string): Promise<boolean>;
-  /** Keeps the account's state current; false when the user no longer holds `stripeID`. */
-  setPayoutAccountState(userId: string, stripeID: string, state: PayoutAccountState): Promise<boolean>;
 }
 
 export function toProfile(user: UserRecord): UserProfile {

@@ -1,7 +1,8 @@
 import type { PayoutCard as PayoutCardView } from '@portal/shared/api/payments';
-import type { PayoutAccountState, UserRecord, UserRepository } from '../auth/user-store';
+import type { UserRecord, UserRepository } from '../auth/user-store';
 import { DomainError } from '../errors';
 import type { PaymentGateway, PayoutAccountStatus, PayoutCard } from './payment-gateway';
+import type { PayoutAccountState, PayoutAccountStore } from './payout-store';
 
 /** The payout account form's body as validated (`CreatePayoutAccountRequest`'s output). */
 export interface PayoutAccountForm {
@@ -23,7 +24,8 @@ export interface PayoutAccountForm {
 }
 
 export interface PayoutDeps {
-  users: Pick<UserRepository, 'get' | 'savePayoutAccount' | 'setPayoutMethodAdded' | 'setPayoutAccountState'>;
+  users: Pick<UserRepository, 'get'>;
+  accounts: PayoutAccountStore;
   gateway: PaymentGateway;
   now: () => number;
 }
@@ -74,7 +76,7 @@ export async function createPayoutAccount(
     }
     throw error;
   }
-  await deps.users.savePayoutAccount(
+  await deps.accounts.savePayoutAccount(
     user.id,
     status.id,
     {
@@ -142,7 +144,7 @@ export async function addPayoutMethod(
 ): Promise<{ user: UserRecord; card: PayoutCardView }> {
   const accountId = ownAccount(user, body.id);
   const card = await deps.gateway.addDebitCard(accountId, body.token, user.id);
-  await deps.users.setPayoutMethodAdded(user.id, accountId);
+  await deps.accounts.setPayoutMethodAdded(user.id, accountId);
   return { user: await reread(deps, user.id), card: view(card) };
 }
 
@@ -157,5 +159,5 @@ export async function accountUpdated(
   status: PayoutAccountStatus,
 ): Promise<boolean> {
   if (!userId) return false;
-  return deps.users.setPayoutAccountState(userId, status.id, stateOf(status, deps.now()));
+  return deps.accounts.setPayoutAccountState(userId, status.id, stateOf(status, deps.now()));
 }

@@ -27,7 +27,7 @@ import {
   UploadUrl,
   UploadUrlRequest,
 } from './products';
-import {
+import type {
   AddPayoutMethodRequest,
   AddPayoutMethodResponse,
   CreatePayoutAccountRequest,
@@ -67,6 +67,17 @@ const endpoint = <Req extends z.ZodType, Res extends z.ZodType>(
  */
 const Pending = z.unknown();
 
+/**
+ * A schema that lives in its own module and is named here by type only: every function bundles
+ * the whole contract, so a call's large schemas (the payout form's) would grow every bundle. The
+ * handler module passes the real request schema to `apiHandler`, which refuses to build a handler
+ * for a deferred entry without it; the apps import the schema from its module for forms.
+ */
+const Deferred = z.unknown();
+const deferred = <T extends z.ZodType>(): T => Deferred as unknown as T;
+/** Whether an entry's schema is named by type only (see `deferred`). */
+export const isDeferred = (schema: z.ZodType): boolean => schema === Deferred;
+
 export const contract = {
   signup: endpoint('/api/signup', 'public', SignupRequest, AuthResponse),
   login: endpoint('/api/login', 'public', LoginRequest, AuthResponse),
@@ -76,12 +87,22 @@ export const contract = {
   createPayoutAccount: endpoint(
     '/api/createPayoutAccount',
     'member',
-    CreatePayoutAccountRequest,
-    PayoutAccountResponse,
+    deferred<typeof CreatePayoutAccountRequest>(),
+    deferred<typeof PayoutAccountResponse>(),
   ),
   getPaymentIntent: endpoint('/api/getPaymentIntent', 'member', z.unknown(), Pending),
-  addPayoutMethod: endpoint('/api/addPayoutMethod', 'member', AddPayoutMethodRequest, AddPayoutMethodResponse),
-  getExternalAccounts: endpoint('/api/getExternalAccounts', 'member', ExternalAccountsRequest, ExternalAccounts),
+  addPayoutMethod: endpoint(
+    '/api/addPayoutMethod',
+    'member',
+    deferred<typeof AddPayoutMethodRequest>(),
+    deferred<typeof AddPayoutMethodResponse>(),
+  ),
+  getExternalAccounts: endpoint(
+    '/api/getExternalAccounts',
+    'member',
+    deferred<typeof ExternalAccountsRequest>(),
+    deferred<typeof ExternalAccounts>(),
+  ),
   verifyEmail: endpoint('/api/verifyEmail', 'member', z.unknown(), Pending),
   searchAddress: endpoint('/api/searchAddress', 'member', z.unknown(), Pending),
 
