@@ -3,6 +3,7 @@ import { dynamoProducts } from './adapters/dynamo-products';
 import { dynamoAttempts } from './adapters/dynamo-attempts';
 import { dynamoSessions } from './adapters/dynamo-sessions';
 import { dynamoPayoutAccounts } from './adapters/dynamo-payout-accounts';
+import { dynamoProcessedEvents } from './adapters/dynamo-processed-events';
 import { dynamoUsers } from './adapters/dynamo-users';
 import { s3Files } from './adapters/s3-files';
 import { createStripeGateway } from './adapters/stripe-gateway';
@@ -16,7 +17,7 @@ import { getSecret } from './config/secrets';
 import { createApiHandler } from './http/api-handler';
 import type { FileStore, ImportJobRepository } from './imports/job-store';
 import type { PaymentGateway } from './payments/payment-gateway';
-import type { PayoutDeps } from './payments/payouts';
+import type { PayoutDeps, WebhookDeps } from './payments/payouts';
 import type { ProductRepository } from './products/product-store';
 
 /**
@@ -48,6 +49,7 @@ export const payouts: PayoutDeps = {
   gateway: payments,
   now: () => clock.now(),
 };
+export const webhooks: WebhookDeps = { ...payouts, processed: dynamoProcessedEvents };
 
 /** Every rule with a window or an expiry reads this clock; tests move `clock.now`. */
 const now = () => clock.now();

@@ -73,6 +73,11 @@ export const routes: readonly Route[] = [
   route('createPayoutAccount', 'handlers/create-payout-account.ts', stripeWrites),
   route('addPayoutMethod', 'handlers/add-payout-method.ts', stripeWrites),
   route('getExternalAccounts', 'handlers/get-external-accounts.ts', stripeReads),
+  // Public: Stripe signs it; no access token, so no signing key.
+  route('stripeWebhook', 'handlers/stripe-webhook.ts', {
+    table: 'readwrite',
+    secrets: ['stripeSecretKey', 'stripeWebhookSecret'],
+  }),
 ];
 
 /** Functions started by events rather than by /api calls. */

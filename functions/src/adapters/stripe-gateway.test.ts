@@ -188,6 +188,7 @@ describe('verifyEvent', () => {
       id: 'evt_1',
       kind: 'account.updated',
       account: { id: 'acct_123', requirementsDue: [], transfers: 'active', payoutsEnabled: true },
+      userId: undefined,
     });
   });
 

@@ -218,7 +218,12 @@ export function createStripeGateway(settings: StripeGatewaySettings): PaymentGat
         throw badRequest('The webhook signature does not match.');
       }
       if (event.type === 'account.updated') {
-        return { id: event.id, kind: 'account.updated', account: toStatus(event.data.object) } satisfies GatewayEvent;
+        return {
+          id: event.id,
+          kind: 'account.updated',
+          account: toStatus(event.data.object),
+          userId: event.data.object.metadata?.userId,
+        } satisfies GatewayEvent;
       }
       return { id: event.id, kind: 'other', type: event.type } satisfies GatewayEvent;
     },

@@ -44,7 +44,8 @@ export interface PayoutCard {
 
 /** A verified provider event the portal acts on; others are `{ kind: 'other' }`. */
 export type GatewayEvent =
-  { id: string; kind: 'account.updated'; account: PayoutAccountStatus } | { id: string; kind: 'other'; type: string };
+  | { id: string; kind: 'account.updated'; account: PayoutAccountStatus; userId: string | undefined }
+  | { id: string; kind: 'other'; type: string };
 
 export interface PaymentGateway {
   /**

@@ -3,6 +3,7 @@ import type { UserRecord, UserRepository } from '../auth/user-store';
 import { DomainError } from '../errors';
 import type { PaymentGateway, PayoutAccountStatus, PayoutCard } from './payment-gateway';
 import type { PayoutAccountState, PayoutAccountStore } from './payout-store';
+import type { ProcessedEvents } from './processed-events';
 
 /** The payout account form's body as validated (`CreatePayoutAccountRequest`'s output). */
 export interface PayoutAccountForm {
@@ -160,4 +161,35 @@ export async function accountUpdated(
 ): Promise<boolean> {
   if (!userId) return false;
   return deps.accounts.setPayoutAccountState(userId, status.id, stateOf(status, deps.now()));
+}
+
+/** How long a processed event id is kept: Stripe retries an undelivered event for up to 3 days. */
+export const PROCESSED_EVENT_TTL_SECONDS = 30 * 24 * 3600;
+
+export interface WebhookDeps extends PayoutDeps {
+  processed: ProcessedEvents;
+}
+
+/**
+ * A signed provider event: verified on the raw body, ignored when already processed, and
+ * `account.updated` keeps the owner's requirements and payout capability current. A failure
+ * forgets the event, so the provider's retry processes it again.
+ */
+export async function receiveWebhook(
+  deps: WebhookDeps,
+  rawBody: string | Buffer,
+  signature: string | undefined,
+): Promise<'processed' | 'duplicate' | 'ignored'> {
+  if (!signature) throw new DomainError('bad-request', 'The Stripe-Signature header is missing.');
+  const event = await deps.gateway.verifyEvent(rawBody, signature);
+  if (event.kind !== 'account.updated') return 'ignored';
+  const expiresAt = Math.floor(deps.now() / 1000) + PROCESSED_EVENT_TTL_SECONDS;
+  if (!(await deps.processed.claim(event.id, expiresAt))) return 'duplicate';
+  try {
+    await accountUpdated(deps, event.userId, event.account);
+  } catch (error) {
+    await deps.processed.release(event.id).catch(() => undefined);
+    throw error;
+  }
+  return 'processed';
 }

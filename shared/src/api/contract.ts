@@ -105,6 +105,8 @@ export const contract = {
   ),
   verifyEmail: endpoint('/api/verifyEmail', 'member', z.unknown(), Pending),
   searchAddress: endpoint('/api/searchAddress', 'member', z.unknown(), Pending),
+  /** Stripe's signed events; the handler verifies the signature on the raw body. */
+  stripeWebhook: endpoint('/api/stripeWebhook', 'public', z.unknown(), z.object({ received: z.literal(true) })),
 
   /** Multipart upload of a supplier CSV (up to 5 MB); the import runs from the S3 event. */
   products: endpoint('/api/products', 'admin', z.unknown(), UploadResult, 'multipart'),
