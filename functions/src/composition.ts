@@ -49,7 +49,14 @@ export const payouts: PayoutDeps = {
   gateway: payments,
   now: () => clock.now(),
 };
-export const webhooks: WebhookDeps = { ...payouts, processed: dynamoProcessedEvents };
+/** Written out, not spread from `payouts`: a spread is not side-effect free, and would put Stripe in every bundle. */
+export const webhooks: WebhookDeps = {
+  users: dynamoUsers,
+  accounts: dynamoPayoutAccounts,
+  gateway: payments,
+  now: () => clock.now(),
+  processed: dynamoProcessedEvents,
+};
 
 /** Every rule with a window or an expiry reads this clock; tests move `clock.now`. */
 const now = () => clock.now();
