@@ -52,6 +52,8 @@ export interface Portal {
   url: string;
   /** The local Stripe emulator the functions talk to (`STRIPE_API_URL`). */
   stripeUrl: string;
+  /** Started with STRIPE_SECRET_KEY set and STRIPE_API_URL unset: the functions talk to Stripe itself. */
+  ownStripeKey: boolean;
   accounts: typeof demoAccounts;
   stop(): Promise<void>;
 }
@@ -136,6 +138,8 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
   secureTree(dataDir);
   const restoreUmask = privateUmask();
   const say = options.quiet ? () => undefined : (line: string) => console.log(line);
+  // Your own Stripe key and no emulator URL: the functions use Stripe's API (test mode with sk_test_…).
+  const ownStripeKey = Boolean(process.env.STRIPE_SECRET_KEY) && !process.env.STRIPE_API_URL;
 
   say(
     'Starting DynamoDB Local, the S3 server and the Stripe emulator, and building the apps if their sources changed…',
@@ -183,7 +187,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
       dataDir,
       dynamoEndpoint: dynamo.endpoint,
       s3Endpoint: s3.endpoint,
-      stripeApiUrl: stripe.url,
+      stripeApiUrl: ownStripeKey ? undefined : stripe.url,
     });
     await ensureTable(dynamo.client, TABLE_NAME);
     say('Seeding the demo data (once per data folder)…');
@@ -246,6 +250,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     return {
       url,
       stripeUrl: stripe.url,
+      ownStripeKey,
       accounts: demoAccounts,
       stop: async () => {
         for (const stop of stops) await stop().catch(() => undefined);
@@ -266,7 +271,9 @@ async function main(): Promise<void> {
       `Reseller portal is running at ${portal.url}`,
       `  member app  ${portal.url}/`,
       `  admin app   ${portal.url}/admin/`,
-      `Stripe emulator: ${portal.stripeUrl}`,
+      portal.ownStripeKey
+        ? 'Stripe: your STRIPE_SECRET_KEY at api.stripe.com (the emulator is not used)'
+        : `Stripe emulator: ${portal.stripeUrl}`,
       '',
       'Demo accounts:',
       `  admin   ${portal.accounts.admin.email} / ${portal.accounts.admin.password}`,
