@@ -2,18 +2,24 @@ import { dynamoImports } from './adapters/dynamo-imports';
 import { dynamoProducts } from './adapters/dynamo-products';
 import { dynamoAttempts } from './adapters/dynamo-attempts';
 import { dynamoSessions } from './adapters/dynamo-sessions';
+import { dynamoPayoutAccounts } from './adapters/dynamo-payout-accounts';
+import { dynamoProcessedEvents } from './adapters/dynamo-processed-events';
 import { dynamoUsers } from './adapters/dynamo-users';
 import { s3Files } from './adapters/s3-files';
 import { amazonLocationPlaces } from './adapters/amazon-location-places';
 import type { AddressSearch } from './addresses/address-search';
-import { env } from './config/env';
+import { createStripeGateway } from './adapters/stripe-gateway';
 import { createAuthenticator } from './auth/authenticate';
 import { createLoginLimiter, createSignupLimiter } from './auth/rate-limit';
 import { createSessions } from './auth/sessions';
 import type { UserRepository } from './auth/user-store';
 import { clock } from './config/clock';
+import { env } from './config/env';
+import { getSecret } from './config/secrets';
 import { createApiHandler } from './http/api-handler';
 import type { FileStore, ImportJobRepository } from './imports/job-store';
+import type { PaymentGateway } from './payments/payment-gateway';
+import type { PayoutDeps, WebhookDeps } from './payments/payouts';
 import type { ProductRepository } from './products/product-store';
 
 /**
@@ -27,6 +33,32 @@ export const users: UserRepository = dynamoUsers;
 export const products: ProductRepository = dynamoProducts;
 export const importJobs: ImportJobRepository = dynamoImports;
 export const files: FileStore = s3Files;
+
+/**
+ * Stripe Connect (the local emulator when STRIPE_API_URL is set). Only the functions whose handler
+ * uses `payments` bundle the `stripe` SDK: the call is pure, so the others drop it.
+ */
+export const payments: PaymentGateway = /* @__PURE__ */ createStripeGateway({
+  secretKey: () => getSecret('stripeSecretKey'),
+  webhookSecret: () => getSecret('stripeWebhookSecret'),
+  apiUrl: () => env().STRIPE_API_URL,
+});
+
+/** What the payout calls need: the users, Stripe, the clock. */
+export const payouts: PayoutDeps = {
+  users: dynamoUsers,
+  accounts: dynamoPayoutAccounts,
+  gateway: payments,
+  now: () => clock.now(),
+};
+/** Written out, not spread from `payouts`: a spread is not side-effect free, and would put Stripe in every bundle. */
+export const webhooks: WebhookDeps = {
+  users: dynamoUsers,
+  accounts: dynamoPayoutAccounts,
+  gateway: payments,
+  now: () => clock.now(),
+  processed: dynamoProcessedEvents,
+};
 
 /** Every rule with a window or an expiry reads this clock; tests move `clock.now`. */
 const now = () => clock.now();

@@ -17,7 +17,9 @@ export interface Access {
   places?: 'autocomplete';
 }
 
-export type SecretName = 'tokenSigningKey';
+import type { SecretName } from './config/secret-names';
+
+export { secretEnv, type SecretName } from './config/secret-names';
 
 export interface Route {
   name: EndpointName;
@@ -48,6 +50,9 @@ const PASSWORD_MEMORY_MB = 1024;
 const reads: Access = { table: 'read', secrets: ['tokenSigningKey'] };
 const writes: Access = { table: 'readwrite', secrets: ['tokenSigningKey'] };
 const uploads: Access = { ...writes, importsBucket: 'write' };
+/** Calls that talk to Stripe also read its secret key (and only they bundle the `stripe` SDK). */
+const stripeReads: Access = { table: 'read', secrets: ['tokenSigningKey', 'stripeSecretKey'] };
+const stripeWrites: Access = { table: 'readwrite', secrets: ['tokenSigningKey', 'stripeSecretKey'] };
 
 export const routes: readonly Route[] = [
   route('signup', 'handlers/signup.ts', auth, PASSWORD_MEMORY_MB),
@@ -68,6 +73,14 @@ export const routes: readonly Route[] = [
   route('getApprovedProduct', 'handlers/get-approved-product.ts', reads),
 
   route('searchAddress', 'handlers/search-address.ts', { ...reads, places: 'autocomplete' }, 256),
+  route('createPayoutAccount', 'handlers/create-payout-account.ts', stripeWrites),
+  route('addPayoutMethod', 'handlers/add-payout-method.ts', stripeWrites),
+  route('getExternalAccounts', 'handlers/get-external-accounts.ts', stripeReads),
+  // Public: Stripe signs it; no access token, so no signing key.
+  route('stripeWebhook', 'handlers/stripe-webhook.ts', {
+    table: 'readwrite',
+    secrets: ['stripeSecretKey', 'stripeWebhookSecret'],
+  }),
 ];
 
 /** Functions started by events rather than by /api calls. */
@@ -92,8 +105,3 @@ export const eventFunctions: readonly EventFunction[] = [
     trigger: 'importsBucket:ObjectCreated',
   },
 ];
-
-/** Environment variable that carries each secret's value locally, or its ARN suffixed `_ARN` in AWS. */
-export const secretEnv: Record<SecretName, string> = {
-  tokenSigningKey: 'TOKEN_SIGNING_KEY',
-};

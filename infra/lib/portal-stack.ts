@@ -73,8 +73,8 @@ import { spaRewriteSource } from './spa-rewrite';
 /** The repository root (this file is infra/lib/portal-stack.ts). */
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
-/** Secrets the stack creates: the ones routes may list, plus the Stripe pair set by the operator. */
-export type StackSecretName = SecretName | 'stripeSecretKey' | 'stripeWebhookSecret';
+/** Secrets the stack creates: every one routes may list (the Stripe pair is set by the operator). */
+export type StackSecretName = SecretName;
 
 export { contentSecurityPolicy } from './security-headers';
 

@@ -10,6 +10,7 @@ import type { ApiHandler } from './api-event';
 import { buildWebApps } from './build-web';
 import { ensureTable, localAws, startDynamo } from './dynamo';
 import { LOCAL_IMPORTS_BUCKET, startS3 } from './s3';
+import { startStripeEmulator } from './stripe';
 import { forwardObjectCreated, type EventForwarder } from './s3-events';
 import { privateUmask, secureTree, writePrivateFile } from './files';
 import { createPortalServer } from './server';
@@ -22,6 +23,8 @@ import { createPortalServer } from './server';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const TABLE_NAME = 'reseller-portal';
+/** Where the emulator posts its events: the webhook route, once the route table has it. */
+const STRIPE_WEBHOOK_PATH = '/api/stripeWebhook';
 
 export const demoAccounts = {
   admin: { email: 'admin@example.com', password: 'admin-demo-password' },
@@ -47,24 +50,50 @@ export interface PortalOptions {
 
 export interface Portal {
   url: string;
+  /** The local Stripe emulator the functions talk to (`STRIPE_API_URL`). */
+  stripeUrl: string;
+  /** Started with STRIPE_SECRET_KEY set and STRIPE_API_URL unset: the functions talk to Stripe itself. */
+  ownStripeKey: boolean;
   accounts: typeof demoAccounts;
   stop(): Promise<void>;
 }
 
-/** A signing key made once per data folder, so sessions survive a restart but no two setups share one. */
-function localSecret(dataDir: string): string {
+export interface LocalSecrets {
+  tokenSigningKey: string;
+  /** Any `sk_test_…` key opens the emulator; a random one per data folder, as a real key would be. */
+  stripeSecretKey: string;
+  /** The emulator signs its webhooks with it, the webhook function verifies them with it. */
+  stripeWebhookSecret: string;
+}
+
+/**
+ * Secrets made once per data folder, so sessions survive a restart but no two setups share one.
+ * A folder from before the Stripe pair gets the pair added and keeps its signing key.
+ */
+export function localSecrets(dataDir: string): LocalSecrets {
   const file = join(dataDir, 'secrets.json');
-  if (existsSync(file)) return (JSON.parse(readFileSync(file, 'utf8')) as { tokenSigningKey: string }).tokenSigningKey;
-  const tokenSigningKey = randomBytes(48).toString('base64url');
-  writePrivateFile(file, JSON.stringify({ tokenSigningKey }));
-  return tokenSigningKey;
+  const stored = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Partial<LocalSecrets>) : {};
+  const secrets: LocalSecrets = {
+    tokenSigningKey: stored.tokenSigningKey ?? randomBytes(48).toString('base64url'),
+    stripeSecretKey: stored.stripeSecretKey ?? `sk_test_${randomBytes(24).toString('hex')}`,
+    stripeWebhookSecret: stored.stripeWebhookSecret ?? `whsec_${randomBytes(24).toString('hex')}`,
+  };
+  const changed = (Object.keys(secrets) as (keyof LocalSecrets)[]).some((name) => stored[name] !== secrets[name]);
+  if (changed) writePrivateFile(file, JSON.stringify(secrets));
+  return secrets;
 }
 
 /** LOG_LEVEL=debug: every request and every handler log line. */
 const isDebug = (): boolean => (process.env.LOG_LEVEL ?? '').toLowerCase() === 'debug';
 
 /** The environment Lambda gets from the stack, pointed at the local engines. */
-export function configureEnvironment(settings: { dataDir: string; dynamoEndpoint: string; s3Endpoint?: string }): void {
+export function configureEnvironment(settings: {
+  dataDir: string;
+  dynamoEndpoint: string;
+  s3Endpoint?: string;
+  stripeApiUrl?: string;
+}): void {
+  const secrets = localSecrets(settings.dataDir);
   Object.assign(process.env, {
     TABLE_NAME,
     DYNAMODB_ENDPOINT: settings.dynamoEndpoint,
@@ -73,7 +102,14 @@ export function configureEnvironment(settings: { dataDir: string; dynamoEndpoint
     AWS_REGION: localAws.region,
     AWS_ACCESS_KEY_ID: localAws.credentials.accessKeyId,
     AWS_SECRET_ACCESS_KEY: localAws.credentials.secretAccessKey,
-    TOKEN_SIGNING_KEY: localSecret(settings.dataDir),
+    TOKEN_SIGNING_KEY: secrets.tokenSigningKey,
+    ...(settings.stripeApiUrl
+      ? {
+          STRIPE_API_URL: settings.stripeApiUrl,
+          STRIPE_SECRET_KEY: secrets.stripeSecretKey,
+          STRIPE_WEBHOOK_SECRET: secrets.stripeWebhookSecret,
+        }
+      : {}),
     ...functionEnvironment,
     // The embedded address search over the US ZIP database (Amazon Location in AWS).
     ADDRESS_SEARCH: 'local',
@@ -104,27 +140,57 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
   secureTree(dataDir);
   const restoreUmask = privateUmask();
   const say = options.quiet ? () => undefined : (line: string) => console.log(line);
+  // Your own Stripe key and no emulator URL: the functions use Stripe's API (test mode with sk_test_…).
+  const ownStripeKey = Boolean(process.env.STRIPE_SECRET_KEY) && !process.env.STRIPE_API_URL;
 
-  say('Starting DynamoDB Local and the S3 server, and building the apps if their sources changed…');
-  const engines = Promise.all([
+  say(
+    'Starting DynamoDB Local, the S3 server and the Stripe emulator, and building the apps if their sources changed…',
+  );
+  // The emulator posts its signed events to the portal's webhook route once the portal listens.
+  let webhookUrl: string | undefined;
+  const settled = await Promise.allSettled([
     startDynamo({ dataDir: join(dataDir, 'dynamodb') }),
     startS3({ dataDir: join(dataDir, 's3'), spoolDir: join(dataDir, 's3-incoming') }),
+    startStripeEmulator({
+      dataDir: join(dataDir, 'stripe'),
+      webhookUrl: () => webhookUrl,
+      webhookSecret: localSecrets(dataDir).stripeWebhookSecret,
+      log: say,
+    }),
     options.buildWeb === false
       ? undefined
       : buildWebApps(root).then((built) => built.length && say(`Built ${built.join(' and ')}.`)),
   ]);
-  const [dynamo, s3] = await engines.catch((error: unknown) => {
+  const [dynamoStart, s3Start, stripeStart, buildStart] = settled;
+  if (
+    dynamoStart.status === 'rejected' ||
+    s3Start.status === 'rejected' ||
+    stripeStart.status === 'rejected' ||
+    buildStart.status === 'rejected'
+  ) {
+    // Stop what did start, so a failed start leaves no engine running.
+    for (const started of [dynamoStart, s3Start, stripeStart]) {
+      if (started.status === 'fulfilled') await started.value.stop().catch(() => undefined);
+    }
     restoreUmask();
-    throw error;
-  });
-  const stops: (() => Promise<void>)[] = [dynamo.stop, s3.stop, async () => restoreUmask()];
+    throw [dynamoStart, s3Start, stripeStart, buildStart].find(
+      (result): result is PromiseRejectedResult => result.status === 'rejected',
+    )?.reason;
+  }
+  const [dynamo, s3, stripe] = [dynamoStart.value, s3Start.value, stripeStart.value];
+  const stops: (() => Promise<void>)[] = [stripe.stop, dynamo.stop, s3.stop, async () => restoreUmask()];
   if (dynamo.exposedOn.length > 0) {
     say(
       `Note: DynamoDB Local cannot listen on 127.0.0.1 only; its port ${new URL(dynamo.endpoint).port} answers on ${dynamo.exposedOn.join(', ')} too, and it accepts any credentials. Keep that port closed to other machines (a firewall), or run the portal where no one else can reach it.`,
     );
   }
   try {
-    configureEnvironment({ dataDir, dynamoEndpoint: dynamo.endpoint, s3Endpoint: s3.endpoint });
+    configureEnvironment({
+      dataDir,
+      dynamoEndpoint: dynamo.endpoint,
+      s3Endpoint: s3.endpoint,
+      stripeApiUrl: ownStripeKey ? undefined : stripe.url,
+    });
     await ensureTable(dynamo.client, TABLE_NAME);
     say('Seeding the demo data (once per data folder)…');
     await seed();
@@ -161,6 +227,8 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
         }),
     );
     const { port } = server.address() as AddressInfo;
+    const webhookRoute = routes.find((route) => route.path === STRIPE_WEBHOOK_PATH);
+    if (webhookRoute) webhookUrl = `http://127.0.0.1:${port}${webhookRoute.path}`;
     const displayHost = host === '127.0.0.1' || host === '0.0.0.0' ? 'localhost' : host;
     const url = `http://${displayHost}:${port}`;
     if (options.seedDemo) {
@@ -179,10 +247,12 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     }
     writePrivateFile(
       join(dataDir, 'portal.json'),
-      JSON.stringify({ pid: process.pid, dynamoEndpoint: dynamo.endpoint }),
+      JSON.stringify({ pid: process.pid, dynamoEndpoint: dynamo.endpoint, stripeEmulator: stripe.url }),
     );
     return {
       url,
+      stripeUrl: stripe.url,
+      ownStripeKey,
       accounts: demoAccounts,
       stop: async () => {
         for (const stop of stops) await stop().catch(() => undefined);
@@ -203,6 +273,9 @@ async function main(): Promise<void> {
       `Reseller portal is running at ${portal.url}`,
       `  member app  ${portal.url}/`,
       `  admin app   ${portal.url}/admin/`,
+      portal.ownStripeKey
+        ? 'Stripe: your STRIPE_SECRET_KEY at api.stripe.com (the emulator is not used)'
+        : `Stripe emulator: ${portal.stripeUrl}`,
       '',
       'Demo accounts:',
       `  admin   ${portal.accounts.admin.email} / ${portal.accounts.admin.password}`,

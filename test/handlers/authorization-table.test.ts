@@ -43,6 +43,12 @@ const expected: Record<string, Answers> = {
   getApprovedProducts: MEMBERS,
   getApprovedProduct: MEMBERS,
   searchAddress: MEMBERS,
+  // A member's own payout account: another member's stripeID is a 404 (test/handlers/payouts.test.ts).
+  createPayoutAccount: MEMBERS,
+  addPayoutMethod: MEMBERS,
+  getExternalAccounts: MEMBERS,
+  // Public, but only Stripe's signature gets past the 400 (test/handlers/stripe-webhook.test.ts).
+  stripeWebhook: PUBLIC,
 } satisfies Partial<Record<EndpointName, Answers>>;
 
 const MESSAGES: Record<401 | 403, string> = {

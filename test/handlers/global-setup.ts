@@ -1,27 +1,37 @@
 import type { TestProject } from 'vitest/node';
 import { startDynamo, type LocalDynamo } from '../../infra/local/dynamo';
 import { startS3, type LocalS3 } from '../../infra/local/s3';
+import { startStripeEmulator, type StripeEmulator } from '../../infra/local/stripe';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** One DynamoDB Local (in memory) and one S3 server for the whole handler run; each file gets its own table. */
+/**
+ * One DynamoDB Local (in memory), one S3 server and one Stripe emulator for the whole handler run;
+ * each file gets its own table. The emulator posts no webhooks here: a test file that needs them
+ * starts its own emulator pointed at its webhook handler.
+ */
 let dynamo: LocalDynamo | undefined;
 let s3: LocalS3 | undefined;
+let stripe: StripeEmulator | undefined;
 let s3Dir: string | undefined;
 
 export async function setup(project: TestProject): Promise<void> {
   s3Dir = mkdtempSync(join(tmpdir(), 'portal-s3-'));
-  [dynamo, s3] = await Promise.all([
+  [dynamo, s3, stripe] = await Promise.all([
     startDynamo(),
     startS3({ dataDir: join(s3Dir, 's3'), spoolDir: join(s3Dir, 's3-incoming') }),
+    startStripeEmulator({ dataDir: join(s3Dir, 'stripe'), log: () => undefined }),
   ]);
   project.provide('dynamoEndpoint', dynamo.endpoint);
   project.provide('s3Endpoint', s3.endpoint);
+  project.provide('stripeApiUrl', stripe.url);
+  project.provide('stripeDataDir', join(s3Dir, 'stripe'));
+  project.provide('engineDataDir', s3Dir);
 }
 
 export async function teardown(): Promise<void> {
-  await Promise.all([dynamo?.stop(), s3?.stop()]);
+  await Promise.all([dynamo?.stop(), s3?.stop(), stripe?.stop()]);
   if (s3Dir) rmSync(s3Dir, { recursive: true, force: true });
 }
 
@@ -29,5 +39,10 @@ declare module 'vitest' {
   export interface ProvidedContext {
     dynamoEndpoint: string;
     s3Endpoint: string;
+    stripeApiUrl: string;
+    /** The emulator's own state (the one place a tax ID may be kept: it stands for Stripe). */
+    stripeDataDir: string;
+    /** The folder holding the S3 server's files and the emulator's state. */
+    engineDataDir: string;
   }
 }

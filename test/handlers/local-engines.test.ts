@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localAws, reachableBeyondLoopback } from '../../infra/local/dynamo';
 import { LOCAL_IMPORTS_BUCKET } from '../../infra/local/s3';
 import { startPortal, type Portal } from '../../infra/local/start';
+import { sdk } from '../../infra/local/stripe/testing';
 
 /**
  * The started portal keeps its files to its owner and listens on loopback only, where its engines
@@ -32,6 +33,12 @@ beforeAll(async () => {
   await new S3Client({ ...localAws, endpoint: s3Endpoint, forcePathStyle: true }).send(
     new PutObjectCommand({ Bucket: LOCAL_IMPORTS_BUCKET, Key: 'imports/modes/check.csv', Body: 'a,b\n' }),
   );
+  // Something the Stripe emulator keeps.
+  await sdk(Number(new URL(portal.stripeUrl).port), process.env.STRIPE_SECRET_KEY).accounts.create({
+    country: 'US',
+    type: 'custom',
+    capabilities: { transfers: { requested: true } },
+  });
 });
 afterAll(async () => {
   await portal?.stop();
@@ -53,16 +60,40 @@ describe('the local portal keeps its files to its owner', () => {
         'portal.json',
         'demo-images/mug-1.svg',
         's3/left-over.txt',
+        'stripe/state.json',
         expect.stringMatching(/^dynamodb\/.+\.db$/),
         expect.stringMatching(/^s3\/reseller-portal-imports\/imports\/modes\/check\.csv\._S3rver_object$/),
       ]),
     );
     expect(dirs.map((dir) => relative(dataDir, dir))).toEqual(
-      expect.arrayContaining(['dynamodb', 's3', 's3-incoming']),
+      expect.arrayContaining(['dynamodb', 's3', 's3-incoming', 'stripe']),
     );
     expect(mode(dataDir)).toBe('700');
     for (const dir of dirs) expect(`${relative(dataDir, dir)} ${mode(dir)}`).toBe(`${relative(dataDir, dir)} 700`);
     for (const file of files) expect(`${relative(dataDir, file)} ${mode(file)}`).toBe(`${relative(dataDir, file)} 600`);
+  });
+});
+
+describe('the local Stripe emulator is wired in', () => {
+  it('the functions get its URL and a Stripe key pair made once for the data folder, next to the old signing key', () => {
+    const secrets = JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8')) as Record<string, string>;
+    expect(secrets.tokenSigningKey).toBe('k'.repeat(64));
+    expect(secrets.stripeSecretKey).toMatch(/^sk_test_[0-9a-f]{48}$/);
+    expect(secrets.stripeWebhookSecret).toMatch(/^whsec_[0-9a-f]{48}$/);
+    expect(process.env.TOKEN_SIGNING_KEY).toBe('k'.repeat(64));
+    expect(process.env.STRIPE_SECRET_KEY).toBe(secrets.stripeSecretKey);
+    expect(process.env.STRIPE_WEBHOOK_SECRET).toBe(secrets.stripeWebhookSecret);
+    expect(process.env.STRIPE_API_URL).toBe(portal.stripeUrl);
+    expect(portal.stripeUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  });
+
+  it('keeps its accounts under the data folder, so a restart finds them', async () => {
+    const state = JSON.parse(readFileSync(join(dataDir, 'stripe', 'state.json'), 'utf8')) as {
+      accounts: Record<string, unknown>;
+    };
+    const listed = await sdk(Number(new URL(portal.stripeUrl).port), process.env.STRIPE_SECRET_KEY).accounts.list();
+    expect(Object.keys(state.accounts).sort()).toEqual(listed.data.map((account) => account.id).sort());
+    expect(listed.data).toHaveLength(1);
   });
 });
 
@@ -84,6 +115,7 @@ describe.skipIf(!ownAddress)(`what listens where (tried on this machine's own ${
     const ports = {
       portal: Number(new URL(portal.url).port),
       s3: Number(new URL(s3Endpoint).port),
+      stripe: Number(new URL(portal.stripeUrl).port),
     };
     for (const [name, port] of Object.entries(ports)) {
       expect(await accepts('127.0.0.1', port), name).toBe(true);

@@ -4,6 +4,13 @@ import type { UserProfile } from '@portal/shared/api/schemas';
 export interface UserRecord extends UserProfile {
   passwordHash: string;
   createdAt: string;
+  /** What Stripe last said of the payout account (payments/payout-store.ts writes it). */
+  payoutAccount?: {
+    requirementsDue: string[];
+    transfers: string;
+    payoutsEnabled: boolean;
+    updatedAt: string;
+  };
 }
 
 export interface UserRepository {

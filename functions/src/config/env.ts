@@ -18,6 +18,8 @@ const Env = z.object({
   S3_ENDPOINT: z.url().optional(),
   /** Which address search /api/searchAddress uses: Amazon Location (AWS, the default) or the embedded one (npm start, tests). */
   ADDRESS_SEARCH: z.enum(['amazon-location', 'local']).default('amazon-location'),
+  /** Only set where Stripe is not Stripe's own (the local emulator); absent: https://api.stripe.com. */
+  STRIPE_API_URL: z.url().optional(),
 });
 export type Env = z.infer<typeof Env>;
 

@@ -1,5 +1,5 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { secretEnv, type SecretName } from '../routes';
+import { secretEnv, type SecretName } from './secret-names';
 
 /**
  * A secret's value comes from the environment variable named in `secretEnv` when it is set

@@ -1,6 +1,6 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy, { type MiddlewareObj } from '@middy/core';
-import { contract, type EndpointName, type ResponseOf } from '@portal/shared/api/contract';
+import { contract, isDeferred, type EndpointName, type ResponseOf } from '@portal/shared/api/contract';
 import { MAX_DIRECT_UPLOAD_BYTES } from '@portal/shared/api/products';
 import type { ErrorBody } from '@portal/shared/api/schemas';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
@@ -125,11 +125,11 @@ function authenticate<User extends Caller>(
   };
 }
 
-function validate(name: EndpointName): MiddlewareObj<ApiEvent, Result> {
+function validate(name: EndpointName, request: z.ZodType): MiddlewareObj<ApiEvent, Result> {
   return {
     before: ({ event }) => {
       if (contract[name].body !== 'json') return;
-      const result = contract[name].request.safeParse(event.parsedBody);
+      const result = request.safeParse(event.parsedBody);
       if (result.success) {
         event.parsedBody = result.data;
         return;
@@ -196,8 +196,12 @@ export function createApiHandler<User extends Caller>(resolveCaller: Authenticat
   return function apiHandler<N extends EndpointName>(
     name: N,
     decide: (context: HandlerContext<Request<N>, User>) => Promise<ResponseOf<N>>,
+    /** The request schema of an entry the contract names by type only (`deferred`). */
+    schemas?: { request: (typeof contract)[N]['request'] },
   ) {
-    return middyStack(name, resolveCaller, decide);
+    const request = schemas?.request ?? contract[name].request;
+    if (isDeferred(request)) throw new Error(`${name}: pass its request schema to apiHandler`);
+    return middyStack(name, resolveCaller, decide, request);
   };
 }
 
@@ -205,6 +209,7 @@ function middyStack<N extends EndpointName, User extends Caller>(
   name: N,
   resolveCaller: Authenticate<User>,
   decide: (context: HandlerContext<Request<N>, User>) => Promise<ResponseOf<N>>,
+  request: z.ZodType,
 ) {
   const base = async (event: ApiEvent<User>): Promise<Result> => {
     const cookies: string[] = [];
@@ -217,11 +222,14 @@ function middyStack<N extends EndpointName, User extends Caller>(
     });
     return json(200, body, { cookies });
   };
-  return middy<ApiEvent<User>, Result>(base)
-    .use(errorMapper)
-    .use(injectLambdaContext(logger))
-    .use(normalizeHeaders)
-    .use(parseBody(name))
-    .use(authenticate(name, resolveCaller))
-    .use(validate(name));
+  return (
+    middy<ApiEvent<User>, Result>(base)
+      .use(errorMapper)
+      // Never the event: bodies hold passwords and tax IDs (POWERTOOLS_LOGGER_LOG_EVENT cannot turn it on).
+      .use(injectLambdaContext(logger, { logEvent: false }))
+      .use(normalizeHeaders)
+      .use(parseBody(name))
+      .use(authenticate(name, resolveCaller))
+      .use(validate(name, request))
+  );
 }

@@ -13,8 +13,12 @@ export interface StripeEmulatorOptions {
   dataDir: string;
   /** Defaults to a free port chosen by the OS. */
   port?: number;
-  /** Where signed events are posted; without it events are only listed by `GET /v1/events`. */
-  webhookUrl?: string;
+  /**
+   * Where signed events are posted (or a function naming it at each delivery, for an endpoint
+   * that listens after the emulator starts, `undefined` while there is none); without it events
+   * are only listed by `GET /v1/events`.
+   */
+  webhookUrl?: string | (() => string | undefined);
   /** The signing secret (`whsec_…`) of that endpoint. */
   webhookSecret?: string;
   /** Waits before each retry of an undelivered event; defaults to 1 s, 5 s, 25 s. */

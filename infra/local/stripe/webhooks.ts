@@ -11,7 +11,11 @@ export function signature(payload: string, secret: string, timestamp: number): s
 }
 
 export interface WebhookSettings {
-  url: string;
+  /**
+   * The endpoint, or a function naming it at delivery (a portal that listens after the emulator
+   * starts); `undefined` from it means no endpoint yet: the event is only listed, not sent.
+   */
+  url: string | (() => string | undefined);
   secret: string;
   /** Waits between attempts; one attempt more than there are waits. */
   retryDelaysMs: number[];
@@ -43,12 +47,14 @@ export class WebhookSender {
   }
 
   private async deliver(event: Stripe.Event, onDelivered: () => void): Promise<void> {
+    const url = typeof this.settings.url === 'function' ? this.settings.url() : this.settings.url;
+    if (url === undefined) return;
     const payload = JSON.stringify(event, null, 2);
     const delays = this.settings.retryDelaysMs;
     for (let attempt = 0; attempt <= delays.length && !this.stopped; attempt++) {
       if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, delays[attempt - 1]));
       try {
-        const response = await fetch(this.settings.url, {
+        const response = await fetch(url, {
           method: 'POST',
           headers: {
             'Content-Type': 'application/json; charset=utf-8',

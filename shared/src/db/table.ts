@@ -49,6 +49,8 @@ export const keys = {
     pk: `ATTEMPTS#${kind}#${value}`,
     sk: 'ATTEMPTS',
   }),
+  /** A Stripe event the webhook has processed (TTL): a redelivery finds it and does nothing. */
+  stripeEvent: (eventId: string): Key => ({ pk: `STRIPE_EVENT#${eventId}`, sk: 'EVENT' }),
   /** A product, by the id derived from its supplier spu_no (productIdFromSpuNo). */
   product: (productId: string): Key => ({ pk: `PRODUCT#${productId}`, sk: 'PRODUCT' }),
   importJob: (jobId: string): Key => ({ pk: `IMPORT#${jobId}`, sk: 'JOB' }),

@@ -1,0 +1,58 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { keys } from '@portal/shared/db/table';
+import { db, isConditionFailed, tableName } from './dynamo-client';
+import type { PayoutAccountStore } from '../payments/payout-store';
+
+/** An UpdateItem that answers false when its condition fails. */
+async function conditionalUpdate(input: ConstructorParameters<typeof UpdateCommand>[0]): Promise<boolean> {
+  try {
+    await db().send(new UpdateCommand(input));
+    return true;
+  } catch (error) {
+    if (isConditionFailed(error)) return false;
+    throw error;
+  }
+}
+
+/** The payout fields of the user item (`USER#<id>` / `PROFILE`); never a tax ID or a date of birth. */
+export const dynamoPayoutAccounts: PayoutAccountStore = {
+  savePayoutAccount(userId, stripeID, profile, state) {
+    const names = Object.keys(profile) as (keyof typeof profile)[];
+    return conditionalUpdate({
+      TableName: tableName(),
+      Key: keys.user(userId),
+      UpdateExpression: `SET stripeID = :stripeID, isAccountCreated = :one, payoutAccount = :state, ${names
+        .map((name) => `#${name} = :${name}`)
+        .join(', ')}`,
+      ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(stripeID) OR stripeID = :null)',
+      ExpressionAttributeNames: Object.fromEntries(names.map((name) => [`#${name}`, name])),
+      ExpressionAttributeValues: {
+        ':stripeID': stripeID,
+        ':one': 1,
+        ':state': state,
+        ':null': null,
+        ...Object.fromEntries(names.map((name) => [`:${name}`, profile[name]])),
+      },
+    });
+  },
+
+  setPayoutMethodAdded(userId, stripeID) {
+    return conditionalUpdate({
+      TableName: tableName(),
+      Key: keys.user(userId),
+      UpdateExpression: 'SET isPayoutMethodAdded = :one',
+      ConditionExpression: 'stripeID = :stripeID',
+      ExpressionAttributeValues: { ':one': 1, ':stripeID': stripeID },
+    });
+  },
+
+  setPayoutAccountState(userId, stripeID, state) {
+    return conditionalUpdate({
+      TableName: tableName(),
+      Key: keys.user(userId),
+      UpdateExpression: 'SET payoutAccount = :state',
+      ConditionExpression: 'stripeID = :stripeID',
+      ExpressionAttributeValues: { ':state': state, ':stripeID': stripeID },
+    });
+  },
+};

@@ -1,0 +1,208 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signature } from '../../../infra/local/stripe';
+import { startStripeEmulator, type StripeEmulator } from '../../../infra/local/stripe';
+import { sdk } from '../../../infra/local/stripe/testing';
+import { DomainError } from '../errors';
+import type { NewPayoutAccount, PaymentGateway } from '../payments/payment-gateway';
+import { connectionOptions, createStripeGateway, toDomainError } from './stripe-gateway';
+
+/** The Stripe adapter through the real SDK against the local emulator. */
+let emulator: StripeEmulator;
+let dataDir: string;
+let gateway: PaymentGateway;
+const KEY = 'sk_test_gateway';
+const WEBHOOK_SECRET = 'whsec_gateway';
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'stripe-gateway-'));
+  emulator = await startStripeEmulator({ dataDir, log: () => undefined });
+  gateway = createStripeGateway({
+    secretKey: async () => KEY,
+    webhookSecret: async () => WEBHOOK_SECRET,
+    apiUrl: () => emulator.url,
+  });
+});
+afterAll(async () => {
+  await emulator?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+let counter = 0;
+const member = (overrides: Partial<NewPayoutAccount> = {}): NewPayoutAccount => ({
+  userId: `user-${Date.now()}-${counter++}`,
+  email: 'jenny@example.com',
+  firstName: 'Jenny',
+  lastName: 'Rosen',
+  phone: '+12025550123',
+  address: { line1: '1 Main St', city: 'Springfield', state: 'IL', postalCode: '62701' },
+  dob: { day: 1, month: 2, year: 1990 },
+  taxId: '000000000',
+  profileUrl: 'https://social.example.com/jenny',
+  tosAcceptance: { date: new Date('2026-01-02T03:04:05Z'), ip: '203.0.113.7' },
+  ...overrides,
+});
+
+const card = async (number: string) =>
+  (
+    await sdk(emulator.port, KEY).tokens.create({
+      card: { number, exp_month: '12', exp_year: '2034', cvc: '123', currency: 'usd' },
+    })
+  ).id;
+
+const refusal = async (work: Promise<unknown>): Promise<DomainError> => {
+  const error = await work.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(DomainError);
+  return error as DomainError;
+};
+
+describe('connectionOptions', () => {
+  it('points the SDK at STRIPE_API_URL, or at Stripe itself when it is unset', () => {
+    expect(connectionOptions('http://127.0.0.1:4567')).toEqual({ host: '127.0.0.1', port: 4567, protocol: 'http' });
+    expect(connectionOptions('https://stripe.internal')).toEqual({
+      host: 'stripe.internal',
+      port: 443,
+      protocol: 'https',
+    });
+    expect(connectionOptions(undefined)).toEqual({});
+  });
+});
+
+describe('createConnectedAccount', () => {
+  it('creates a US individual with the transfers capability, ToS and profile URL, active once a card is added', async () => {
+    const details = member();
+    const status = await gateway.createConnectedAccount(details);
+    const account = await sdk(emulator.port, KEY).accounts.retrieve(status.id);
+    expect(account).toMatchObject({
+      country: 'US',
+      business_type: 'individual',
+      business_profile: { url: 'https://social.example.com/jenny' },
+      tos_acceptance: { date: Date.parse('2026-01-02T03:04:05Z') / 1000, ip: '203.0.113.7' },
+      metadata: { userId: details.userId },
+      controller: { requirement_collection: 'application', stripe_dashboard: { type: 'none' } },
+      individual: { first_name: 'Jenny', last_name: 'Rosen', id_number_provided: true },
+    });
+    expect(status.transfers).toBe('active');
+    expect(status.requirementsDue).toEqual(['external_account']);
+    expect(status.payoutsEnabled).toBe(false);
+  });
+
+  it('creates one account for one user, however often it is asked (same idempotency key)', async () => {
+    const details = member();
+    const [first, second] = await Promise.all([
+      gateway.createConnectedAccount(details),
+      gateway.createConnectedAccount(details),
+    ]);
+    const third = await gateway.createConnectedAccount(details);
+    expect(second.id).toBe(first.id);
+    expect(third.id).toBe(first.id);
+    const all = await sdk(emulator.port, KEY).accounts.list({ limit: 100 });
+    expect(all.data.filter((account) => account.metadata?.userId === details.userId)).toHaveLength(1);
+  });
+
+  it('answers a second request with other details for the same user as a conflict, not a second account', async () => {
+    const details = member();
+    await gateway.createConnectedAccount(details);
+    const error = await refusal(gateway.createConnectedAccount({ ...details, firstName: 'Jane' }));
+    expect(error.kind).toBe('conflict');
+    const all = await sdk(emulator.port, KEY).accounts.list({ limit: 100 });
+    expect(all.data.filter((account) => account.metadata?.userId === details.userId)).toHaveLength(1);
+  });
+});
+
+describe('addDebitCard and listCards', () => {
+  it('refuses a credit card in plain words at the card field, and adds nothing', async () => {
+    const { id } = await gateway.createConnectedAccount(member());
+    const error = await refusal(gateway.addDebitCard(id, await card('4242424242424242'), 'someone'));
+    expect(error.kind).toBe('bad-request');
+    expect(error.message).toBe("This card doesn't appear to be a debit card.");
+    expect(error.fields).toEqual({ token: "This card doesn't appear to be a debit card." });
+    expect(await gateway.listCards(id)).toEqual([]);
+  });
+
+  it("maps Stripe's refusals to the form field they concern, in Stripe's words when they are plain", async () => {
+    const declined = await card('4000000000000002').catch((caught: unknown) => toDomainError(caught));
+    expect(declined).toBeInstanceOf(DomainError);
+    expect((declined as DomainError).fields).toEqual({ token: 'Your card was declined.' });
+    const badSsn = await sdk(emulator.port, KEY)
+      .accounts.create({ type: 'custom', country: 'US', individual: { ssn_last_4: '12' } })
+      .catch((caught: unknown) => toDomainError(caught));
+    expect(badSsn).toBeInstanceOf(DomainError);
+    expect((badSsn as DomainError).fields).toEqual({
+      tax_id: 'Stripe did not accept this tax ID. Check the nine digits.',
+    });
+    const badDob = await sdk(emulator.port, KEY)
+      .accounts.create({
+        type: 'custom',
+        country: 'US',
+        individual: { dob: { day: 'x' as unknown as number, month: 1, year: 1990 } },
+      })
+      .catch((caught: unknown) => toDomainError(caught));
+    expect((badDob as DomainError).fields).toEqual({ dob_day: 'Stripe did not accept this date of birth.' });
+    const other = new Error('socket hang up');
+    expect(toDomainError(other)).toBe(other);
+  });
+
+  it('adds a debit card and lists it as the apps show it', async () => {
+    const { id } = await gateway.createConnectedAccount(member());
+    const added = await gateway.addDebitCard(id, await card('4000056655665556'), 'someone');
+    expect(added).toMatchObject({ brand: 'Visa', exp_month: 12, exp_year: 2034, last4: '5556' });
+    expect(Object.keys(added).sort()).toEqual(['brand', 'exp_month', 'exp_year', 'id', 'last4']);
+    expect(await gateway.listCards(id)).toEqual([added]);
+    const account = await sdk(emulator.port, KEY).accounts.retrieve(id);
+    expect(account.payouts_enabled).toBe(true);
+  });
+
+  it('answers an unknown account as not found', async () => {
+    const error = await refusal(gateway.listCards('acct_unknown0000000'));
+    expect(error.kind).toBe('not-found');
+  });
+});
+
+describe('verifyEvent', () => {
+  const event = (id: string) =>
+    JSON.stringify({
+      id,
+      object: 'event',
+      type: 'account.updated',
+      data: {
+        object: {
+          id: 'acct_123',
+          object: 'account',
+          payouts_enabled: true,
+          capabilities: { transfers: 'active' },
+          requirements: { currently_due: [] },
+        },
+      },
+    });
+  const now = () => Math.floor(Date.now() / 1000);
+
+  it('accepts a body signed with the secret and reads account.updated', async () => {
+    const body = event('evt_1');
+    expect(await gateway.verifyEvent(body, signature(body, WEBHOOK_SECRET, now()))).toEqual({
+      id: 'evt_1',
+      kind: 'account.updated',
+      account: { id: 'acct_123', requirementsDue: [], transfers: 'active', payoutsEnabled: true },
+      userId: undefined,
+    });
+  });
+
+  it('refuses another secret, a changed body, and a signature older than 300 seconds', async () => {
+    const body = event('evt_2');
+    for (const header of [
+      signature(body, 'whsec_other', now()),
+      signature(event('evt_3'), WEBHOOK_SECRET, now()),
+      signature(body, WEBHOOK_SECRET, now() - 301),
+      'nonsense',
+    ]) {
+      const error = await refusal(gateway.verifyEvent(body, header));
+      expect(error.kind).toBe('bad-request');
+    }
+    expect((await gateway.verifyEvent(body, signature(body, WEBHOOK_SECRET, now() - 290))).id).toBe('evt_2');
+  });
+});

@@ -1,0 +1,231 @@
+import Stripe from 'stripe';
+import { DomainError, badRequest, conflict } from '../errors';
+import {
+  idempotencyKey,
+  type GatewayEvent,
+  type PaymentGateway,
+  type PayoutAccountStatus,
+  type PayoutCard,
+} from '../payments/payment-gateway';
+
+/** Stripe's own tolerance for a webhook's timestamp, in seconds. */
+export const WEBHOOK_TOLERANCE_SECONDS = 300;
+
+export interface StripeGatewaySettings {
+  secretKey: () => Promise<string>;
+  webhookSecret: () => Promise<string>;
+  /** `STRIPE_API_URL`: the local emulator; undefined talks to https://api.stripe.com. */
+  apiUrl: () => string | undefined;
+}
+
+/** The SDK's connection options for an API URL: host, port and protocol, as the emulator needs them. */
+export function connectionOptions(apiUrl: string | undefined): Stripe.StripeConfig {
+  if (!apiUrl) return {};
+  const url = new URL(apiUrl);
+  const protocol = url.protocol === 'http:' ? 'http' : 'https';
+  return {
+    host: url.hostname,
+    port: url.port ? Number(url.port) : protocol === 'http' ? 80 : 443,
+    protocol,
+  };
+}
+
+/**
+ * The form fields of the payout account form, by the Stripe parameter they are sent as, so a
+ * refusal shows next to the field it concerns.
+ */
+const FIELD_OF_PARAM: [prefix: string, field: string, message: string][] = [
+  ['individual[first_name]', 'first_name', 'Stripe did not accept this first name.'],
+  ['individual[last_name]', 'last_name', 'Stripe did not accept this last name.'],
+  ['individual[phone]', 'phone', 'Stripe did not accept this phone number.'],
+  ['individual[email]', 'email', 'Stripe did not accept your e-mail address.'],
+  ['email', 'email', 'Stripe did not accept your e-mail address.'],
+  ['individual[address][line1]', 'street_address_1', 'Stripe did not accept this street address.'],
+  ['individual[address][line2]', 'address_unit', 'Stripe did not accept this apartment or unit.'],
+  ['individual[address][city]', 'city', 'Stripe did not accept this city.'],
+  ['individual[address][state]', 'state', 'Stripe did not accept this state.'],
+  ['individual[address][postal_code]', 'zipcode', 'Stripe did not accept this ZIP code.'],
+  ['individual[address]', 'street_address_1', 'Stripe did not accept this address.'],
+  ['individual[dob][day]', 'dob_day', 'Stripe did not accept this date of birth.'],
+  ['individual[dob][month]', 'dob_month', 'Stripe did not accept this date of birth.'],
+  ['individual[dob]', 'dob_year', 'Stripe did not accept this date of birth.'],
+  ['individual[id_number]', 'tax_id', 'Stripe did not accept this tax ID. Check the nine digits.'],
+  ['individual[ssn_last_4]', 'tax_id', 'Stripe did not accept this tax ID. Check the nine digits.'],
+  [
+    'business_profile[url]',
+    'social_profile',
+    'Stripe did not accept this link. Use the full address of a public profile.',
+  ],
+  ['tos_acceptance', 'tos_accepted', 'Accept the Terms of Service to continue.'],
+  ['external_account', 'token', 'Stripe did not accept this card.'],
+];
+
+/**
+ * Stripe's message when it reads as plain words (no `a[b]` parameter names, no echoed value after
+ * a colon), else ours.
+ */
+const plain = (stripeMessage: string | undefined, ours: string): string =>
+  stripeMessage && !/[[\]_:]/.test(stripeMessage) ? stripeMessage : ours;
+
+/** Fields whose refusal is always said in our words, whatever Stripe wrote. */
+const OUR_WORDS_ONLY = new Set(['tax_id']);
+
+/**
+ * A Stripe refusal as the member should read it: a 400 naming the field it concerns. Errors that
+ * are not the member's to fix (authentication, connection, Stripe's own) stay errors: a 500 with a
+ * reference, the details in the log (Stripe's errors never echo the parameters sent).
+ */
+export function toDomainError(error: unknown): unknown {
+  if (!(error instanceof Stripe.errors.StripeError)) return error;
+  if (error.type === 'StripeCardError') {
+    return badRequest(plain(error.message, 'Your card was declined. Try another debit card.'), {
+      token: plain(error.message, 'Your card was declined. Try another debit card.'),
+    });
+  }
+  if (error.type === 'StripeIdempotencyError') {
+    return conflict(
+      'Your payout account is already being set up with other details (another tab?). Reload the page to see it.',
+    );
+  }
+  if (error.type === 'StripeInvalidRequestError') {
+    if (error.code === 'resource_missing' && error.param !== 'external_account') {
+      return new DomainError('not-found', 'No such payout account.');
+    }
+    const param = error.param ?? '';
+    const match = FIELD_OF_PARAM.find(([prefix]) => param === prefix || param.startsWith(`${prefix}[`));
+    if (match) {
+      const [, field, ours] = match;
+      const message = OUR_WORDS_ONLY.has(field) ? ours : plain(error.message, ours);
+      return badRequest(message, { [field]: message });
+    }
+  }
+  return error;
+}
+
+/** A card as the apps show it (never the fingerprint, never the account's other details). */
+function toCard(card: Stripe.Card): PayoutCard {
+  return { id: card.id, brand: card.brand, exp_month: card.exp_month, exp_year: card.exp_year, last4: card.last4 };
+}
+
+function toStatus(account: Stripe.Account): PayoutAccountStatus {
+  return {
+    id: account.id,
+    requirementsDue: account.requirements?.currently_due ?? [],
+    transfers: account.capabilities?.transfers ?? 'unrequested',
+    payoutsEnabled: account.payouts_enabled ?? false,
+  };
+}
+
+/**
+ * The PaymentGateway on Stripe Connect through the `stripe` SDK: api.stripe.com, or the local
+ * emulator when STRIPE_API_URL names it. The client is made on first use (the secret key comes
+ * from Secrets Manager at cold start), so a function that imports the module but never pays
+ * anyone makes no client.
+ */
+export function createStripeGateway(settings: StripeGatewaySettings): PaymentGateway {
+  let client: Promise<Stripe> | undefined;
+  const stripe = (): Promise<Stripe> => {
+    client ??= settings.secretKey().then(
+      (key) =>
+        new Stripe(key, {
+          ...connectionOptions(settings.apiUrl()),
+          maxNetworkRetries: 2,
+          timeout: 8_000,
+          appInfo: { name: 'reseller-portal' },
+        }),
+    );
+    client.catch(() => (client = undefined));
+    return client;
+  };
+  const mapped = async <T>(work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } catch (error) {
+      throw toDomainError(error);
+    }
+  };
+
+  return {
+    createConnectedAccount: (account) =>
+      mapped(async () => {
+        const params: Stripe.AccountCreateParams = {
+          country: 'US',
+          email: account.email,
+          // Custom-equivalent: the platform collects requirements, takes losses and fees; no dashboard.
+          controller: {
+            fees: { payer: 'application' },
+            losses: { payments: 'application' },
+            requirement_collection: 'application',
+            stripe_dashboard: { type: 'none' },
+          },
+          capabilities: { transfers: { requested: true } },
+          business_type: 'individual',
+          business_profile: { url: account.profileUrl },
+          individual: {
+            first_name: account.firstName,
+            last_name: account.lastName,
+            email: account.email,
+            phone: account.phone,
+            dob: account.dob,
+            address: {
+              line1: account.address.line1,
+              ...(account.address.line2 ? { line2: account.address.line2 } : {}),
+              city: account.address.city,
+              state: account.address.state,
+              postal_code: account.address.postalCode,
+              country: 'US',
+            },
+            id_number: account.taxId,
+          },
+          tos_acceptance: {
+            date: Math.floor(account.tosAcceptance.date.getTime() / 1000),
+            ip: account.tosAcceptance.ip,
+            ...(account.tosAcceptance.userAgent ? { user_agent: account.tosAcceptance.userAgent } : {}),
+          },
+          metadata: { userId: account.userId },
+        };
+        const created = await (
+          await stripe()
+        ).accounts.create(params, { idempotencyKey: idempotencyKey('payout-account', account.userId) });
+        return toStatus(created);
+      }),
+
+    addDebitCard: (accountId, cardToken, userId) =>
+      mapped(async () => {
+        const added = await (
+          await stripe()
+        ).accounts.createExternalAccount(
+          accountId,
+          { external_account: cardToken },
+          { idempotencyKey: idempotencyKey('payout-card', userId, cardToken) },
+        );
+        if (added.object !== 'card') throw badRequest('Add a debit card.', { token: 'Add a debit card.' });
+        return toCard(added);
+      }),
+
+    listCards: (accountId) =>
+      mapped(async () => {
+        const list = await (await stripe()).accounts.listExternalAccounts(accountId, { object: 'card', limit: 10 });
+        return list.data.filter((item): item is Stripe.Card => item.object === 'card').map(toCard);
+      }),
+
+    verifyEvent: async (rawBody, signature) => {
+      const [client, secret] = await Promise.all([stripe(), settings.webhookSecret()]);
+      let event: Stripe.Event;
+      try {
+        event = client.webhooks.constructEvent(rawBody, signature, secret, WEBHOOK_TOLERANCE_SECONDS);
+      } catch {
+        throw badRequest('The webhook signature does not match.');
+      }
+      if (event.type === 'account.updated') {
+        return {
+          id: event.id,
+          kind: 'account.updated',
+          account: toStatus(event.data.object),
+          userId: event.data.object.metadata?.userId,
+        } satisfies GatewayEvent;
+      }
+      return { id: event.id, kind: 'other', type: event.type } satisfies GatewayEvent;
+    },
+  };
+}

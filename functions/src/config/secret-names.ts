@@ -1,0 +1,12 @@
+/**
+ * The secrets a function may be granted, and the environment variable that carries each one's
+ * value locally (or its ARN, suffixed `_ARN`, in AWS). Kept apart from the route table so that
+ * reading a secret does not put the whole route table into every function's bundle.
+ */
+export type SecretName = 'tokenSigningKey' | 'stripeSecretKey' | 'stripeWebhookSecret';
+
+export const secretEnv: Record<SecretName, string> = {
+  tokenSigningKey: 'TOKEN_SIGNING_KEY',
+  stripeSecretKey: 'STRIPE_SECRET_KEY',
+  stripeWebhookSecret: 'STRIPE_WEBHOOK_SECRET',
+};

@@ -1,0 +1,13 @@
+import { AddPayoutMethodRequest } from '@portal/shared/api/payments';
+import { toProfile } from '../auth/user-store';
+import { apiHandler, payouts } from '../composition';
+import { addPayoutMethod, member } from '../payments/payouts';
+
+export const handler = apiHandler(
+  'addPayoutMethod',
+  async ({ body, user }) => {
+    const added = await addPayoutMethod(payouts, member(user), body);
+    return { user: toProfile(added.user), card: added.card };
+  },
+  { request: AddPayoutMethodRequest },
+);

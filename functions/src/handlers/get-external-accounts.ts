@@ -1,0 +1,9 @@
+import { ExternalAccountsRequest } from '@portal/shared/api/payments';
+import { apiHandler, payouts } from '../composition';
+import { listPayoutCards, member } from '../payments/payouts';
+
+export const handler = apiHandler(
+  'getExternalAccounts',
+  async ({ body, user }) => listPayoutCards(payouts, member(user), body.id),
+  { request: ExternalAccountsRequest },
+);

@@ -1,0 +1,66 @@
+/**
+ * The payment provider as the payments capability needs it (Stripe Connect in production and
+ * against the local emulator). The adapter maps the provider's refusals to DomainErrors whose
+ * message is written for the member and whose `fields` name the form field concerned.
+ */
+
+/** What a US individual gives to open a payout account; `taxId` goes to the provider only. */
+export interface NewPayoutAccount {
+  /** Our user id: the account's metadata and the base of the idempotency key. */
+  userId: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  /** E.164, `+1` and ten digits. */
+  phone: string;
+  address: { line1: string; line2?: string; city: string; state: string; postalCode: string };
+  dob: { day: number; month: number; year: number };
+  /** Nine digits, no dashes. Never stored or logged by us. */
+  taxId: string;
+  /** The member's social profile, as `business_profile.url`. */
+  profileUrl: string;
+  /** When and from where the member accepted the Connected Account Agreement. */
+  tosAcceptance: { date: Date; ip: string; userAgent?: string };
+}
+
+/** The state of a connected account that decides whether it can be paid. */
+export interface PayoutAccountStatus {
+  id: string;
+  /** What the provider still needs (`requirements.currently_due`). */
+  requirementsDue: string[];
+  /** `transfers` capability: `active`, `inactive`, `pending`, or `unrequested`. */
+  transfers: string;
+  payoutsEnabled: boolean;
+}
+
+/** A debit card a connected account is paid out to, as the apps show it. */
+export interface PayoutCard {
+  id: string;
+  brand: string;
+  exp_month: number;
+  exp_year: number;
+  last4: string;
+}
+
+/** A verified provider event the portal acts on; others are `{ kind: 'other' }`. */
+export type GatewayEvent =
+  | { id: string; kind: 'account.updated'; account: PayoutAccountStatus; userId: string | undefined }
+  | { id: string; kind: 'other'; type: string };
+
+export interface PaymentGateway {
+  /**
+   * Creates the member's connected account (US individual, transfers capability, ToS accepted).
+   * One per user: the same user and purpose send the same idempotency key, so a double submit
+   * answers the account the first created.
+   */
+  createConnectedAccount(account: NewPayoutAccount): Promise<PayoutAccountStatus>;
+  /** Attaches a card token as the account's payout card; a credit card is refused (400, `token`). */
+  addDebitCard(accountId: string, cardToken: string, userId: string): Promise<PayoutCard>;
+  listCards(accountId: string): Promise<PayoutCard[]>;
+  /** Verifies the signature over the raw body (300 s tolerance); a bad one is a 400. */
+  verifyEvent(rawBody: string | Buffer, signature: string): Promise<GatewayEvent>;
+}
+
+/** The idempotency key of a create: one per user and purpose, so retries and second tabs create once. */
+export const idempotencyKey = (purpose: 'payout-account' | 'payout-card', userId: string, detail?: string): string =>
+  ['portal', purpose, userId, ...(detail ? [detail] : [])].join(':');

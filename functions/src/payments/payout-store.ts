@@ -1,0 +1,33 @@
+import type { UserProfile } from '@portal/shared/api/schemas';
+
+/** A connected account's state as the portal keeps it; never the tax ID or the date of birth. */
+export interface PayoutAccountState {
+  requirementsDue: string[];
+  transfers: string;
+  payoutsEnabled: boolean;
+  updatedAt: string;
+}
+
+/** The profile fields the payout account form fills in. */
+export type PayoutProfile = Pick<
+  UserProfile,
+  'first_name' | 'last_name' | 'phone' | 'street_address_1' | 'address_unit' | 'city' | 'state' | 'zipcode'
+>;
+
+/** The payout side of a stored user; its writes are conditional on the account the user holds. */
+export interface PayoutAccountStore {
+  /**
+   * Stores the new payout account (stripeID, isAccountCreated = 1) with the profile the form
+   * filled in, only while the user has none: false when an account was stored first.
+   */
+  savePayoutAccount(
+    userId: string,
+    stripeID: string,
+    profile: PayoutProfile,
+    state: PayoutAccountState,
+  ): Promise<boolean>;
+  /** isPayoutMethodAdded = 1, while the user's account is still `stripeID`. */
+  setPayoutMethodAdded(userId: string, stripeID: string): Promise<boolean>;
+  /** Keeps the account's state current; false when the user no longer holds `stripeID`. */
+  setPayoutAccountState(userId: string, stripeID: string, state: PayoutAccountState): Promise<boolean>;
+}

@@ -1,0 +1,195 @@
+import type { PayoutCard as PayoutCardView } from '@portal/shared/api/payments';
+import type { UserRecord, UserRepository } from '../auth/user-store';
+import { DomainError } from '../errors';
+import type { PaymentGateway, PayoutAccountStatus, PayoutCard } from './payment-gateway';
+import type { PayoutAccountState, PayoutAccountStore } from './payout-store';
+import type { ProcessedEvents } from './processed-events';
+
+/** The payout account form's body as validated (`CreatePayoutAccountRequest`'s output). */
+export interface PayoutAccountForm {
+  social_profile: string;
+  first_name: string;
+  last_name: string;
+  /** Ten digits. */
+  phone: string;
+  street_address_1: string;
+  address_unit?: string;
+  city: string;
+  state: string;
+  zipcode: string;
+  dob_day: number;
+  dob_month: number;
+  dob_year: number;
+  /** Nine digits: sent to Stripe, never stored or logged. */
+  tax_id: string;
+}
+
+export interface PayoutDeps {
+  users: Pick<UserRepository, 'get'>;
+  accounts: PayoutAccountStore;
+  gateway: PaymentGateway;
+  now: () => number;
+}
+
+const stateOf = (status: PayoutAccountStatus, now: number): PayoutAccountState => ({
+  requirementsDue: status.requirementsDue,
+  transfers: status.transfers,
+  payoutsEnabled: status.payoutsEnabled,
+  updatedAt: new Date(now).toISOString(),
+});
+
+/** The member the stack authenticated (every payout call is a member call). */
+export function member(user: UserRecord | undefined): UserRecord {
+  if (!user) throw new DomainError('unauthorized', 'Log in to continue.');
+  return user;
+}
+
+/** Reads the user again: the answer after a write, or after losing the race to another tab. */
+async function reread(deps: PayoutDeps, userId: string): Promise<UserRecord> {
+  const user = await deps.users.get(userId);
+  if (!user) throw new DomainError('unauthorized', 'Your account no longer exists. Log in again.');
+  return user;
+}
+
+/**
+ * Creates the member's connected account, once: a member who has one gets it back; the gateway's
+ * idempotency key makes a double submit create one account at Stripe; the conditional write makes
+ * the first stored account the only one.
+ */
+export async function createPayoutAccount(
+  deps: PayoutDeps,
+  user: UserRecord,
+  form: PayoutAccountForm,
+  request: { ip: string; userAgent?: string },
+): Promise<UserRecord> {
+  if (user.stripeID) return user;
+  let status: PayoutAccountStatus;
+  try {
+    status = await createAtGateway(deps, user, form, request);
+  } catch (error) {
+    // Another request of this member (a double submit, a second tab) holds the idempotency key:
+    // the account it creates is the answer, once it is stored.
+    if (!(error instanceof DomainError && error.kind === 'conflict')) throw error;
+    for (const delayMs of CONFLICT_WAITS_MS) {
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      const current = await reread(deps, user.id);
+      if (current.stripeID) return current;
+    }
+    throw error;
+  }
+  await deps.accounts.savePayoutAccount(
+    user.id,
+    status.id,
+    {
+      first_name: form.first_name,
+      last_name: form.last_name,
+      phone: form.phone,
+      street_address_1: form.street_address_1,
+      address_unit: form.address_unit ?? '',
+      city: form.city,
+      state: form.state,
+      zipcode: form.zipcode,
+    },
+    stateOf(status, deps.now()),
+  );
+  // Whether this write or an earlier one stored the account, the stored one is the answer.
+  return reread(deps, user.id);
+}
+
+/** How long a request that lost the idempotency race waits for the winner's account (about 5 s in all). */
+const CONFLICT_WAITS_MS = [100, 200, 400, 800, 1_500, 2_000];
+
+function createAtGateway(
+  deps: PayoutDeps,
+  user: UserRecord,
+  form: PayoutAccountForm,
+  request: { ip: string; userAgent?: string },
+): Promise<PayoutAccountStatus> {
+  return deps.gateway.createConnectedAccount({
+    userId: user.id,
+    email: user.email,
+    firstName: form.first_name,
+    lastName: form.last_name,
+    phone: `+1${form.phone}`,
+    address: {
+      line1: form.street_address_1,
+      ...(form.address_unit ? { line2: form.address_unit } : {}),
+      city: form.city,
+      state: form.state,
+      postalCode: form.zipcode,
+    },
+    dob: { day: form.dob_day, month: form.dob_month, year: form.dob_year },
+    taxId: form.tax_id,
+    profileUrl: form.social_profile,
+    tosAcceptance: { date: new Date(deps.now()), ip: request.ip, userAgent: request.userAgent },
+  });
+}
+
+/** The caller's own account, or a 404 that says nothing of whether `id` exists for someone else. */
+function ownAccount(user: UserRecord, id: string): string {
+  if (!user.stripeID || user.stripeID !== id) throw new DomainError('not-found', 'No such payout account.');
+  return user.stripeID;
+}
+
+const view = (card: PayoutCard): PayoutCardView => ({
+  brand: card.brand,
+  exp_month: card.exp_month,
+  exp_year: card.exp_year,
+  last4: card.last4,
+});
+
+export async function addPayoutMethod(
+  deps: PayoutDeps,
+  user: UserRecord,
+  body: { id: string; token: string },
+): Promise<{ user: UserRecord; card: PayoutCardView }> {
+  const accountId = ownAccount(user, body.id);
+  const card = await deps.gateway.addDebitCard(accountId, body.token, user.id);
+  await deps.accounts.setPayoutMethodAdded(user.id, accountId);
+  return { user: await reread(deps, user.id), card: view(card) };
+}
+
+export async function listPayoutCards(deps: PayoutDeps, user: UserRecord, id: string): Promise<PayoutCardView[]> {
+  return (await deps.gateway.listCards(ownAccount(user, id))).map(view);
+}
+
+/** `account.updated`: keeps the owner's requirements and payout capability current. */
+export async function accountUpdated(
+  deps: PayoutDeps,
+  userId: string | undefined,
+  status: PayoutAccountStatus,
+): Promise<boolean> {
+  if (!userId) return false;
+  return deps.accounts.setPayoutAccountState(userId, status.id, stateOf(status, deps.now()));
+}
+
+/** How long a processed event id is kept: Stripe retries an undelivered event for up to 3 days. */
+export const PROCESSED_EVENT_TTL_SECONDS = 30 * 24 * 3600;
+
+export interface WebhookDeps extends PayoutDeps {
+  processed: ProcessedEvents;
+}
+
+/**
+ * A signed provider event: verified on the raw body, ignored when already processed, and
+ * `account.updated` keeps the owner's requirements and payout capability current. A failure
+ * forgets the event, so the provider's retry processes it again.
+ */
+export async function receiveWebhook(
+  deps: WebhookDeps,
+  rawBody: string | Buffer,
+  signature: string | undefined,
+): Promise<'processed' | 'duplicate' | 'ignored'> {
+  if (!signature) throw new DomainError('bad-request', 'The Stripe-Signature header is missing.');
+  const event = await deps.gateway.verifyEvent(rawBody, signature);
+  if (event.kind !== 'account.updated') return 'ignored';
+  const expiresAt = Math.floor(deps.now() / 1000) + PROCESSED_EVENT_TTL_SECONDS;
+  if (!(await deps.processed.claim(event.id, expiresAt))) return 'duplicate';
+  try {
+    await accountUpdated(deps, event.userId, event.account);
+  } catch (error) {
+    await deps.processed.release(event.id).catch(() => undefined);
+    throw error;
+  }
+  return 'processed';
+}
