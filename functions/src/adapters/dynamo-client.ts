@@ -30,16 +30,12 @@ export function cancellationReasons(error: unknown): { Code?: string }[] | undef
 
 /** True when a TransactWrite was cancelled because the condition of item `index` failed. */
 export function conditionFailedAt(error: unknown, index: number): boolean {
-  if (!(error instanceof Error) || error.name !== 'TransactionCanceledException') return false;
-  const reasons = (error as Error & { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
-  return reasons?.[index]?.Code === 'ConditionalCheckFailed';
+  return cancellationReasons(error)?.[index]?.Code === 'ConditionalCheckFailed';
 }
 
 /** True when a TransactWrite was cancelled because another transaction was writing the same items. */
 export function isTransactionConflict(error: unknown): boolean {
-  if (!(error instanceof Error) || error.name !== 'TransactionCanceledException') return false;
-  const reasons = (error as Error & { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
-  return reasons?.some((reason) => reason.Code === 'TransactionConflict') ?? false;
+  return cancellationReasons(error)?.some((reason) => reason.Code === 'TransactionConflict') ?? false;
 }
 
 export function isConditionFailed(error: unknown): boolean {

@@ -11,6 +11,12 @@ import type { ProductContent, ProductRecord } from './product-store';
 /** Cards per page of a product list when the caller does not ask for a number. */
 export const DEFAULT_PAGE_SIZE = 24;
 
+/** Image slots 1 to 6, then the additional images (spec section 9). */
+const allImages = (content: ProductContent): string[] => [
+  ...content.product_images,
+  ...content.additional_product_images,
+];
+
 /** Dollars with two decimals appear only here, at the API edge; everything inside is cents. */
 export function toCard(id: string, content: ProductContent): ProductCard {
   return {
@@ -27,7 +33,7 @@ export function toCard(id: string, content: ProductContent): ProductCard {
 export function toDetail(id: string, content: ProductContent): ProductDetail {
   return {
     ...toCard(id, content),
-    images: [...content.product_images, ...content.additional_product_images],
+    images: allImages(content),
     html_description: content.html_description,
   };
 }
@@ -76,8 +82,8 @@ export function changesBetween(before: ProductContent, after: ProductContent): P
     formatCents(before.dropshipping_price_us_cents),
     formatCents(after.dropshipping_price_us_cents),
   );
-  const oldImages = [...before.product_images, ...before.additional_product_images];
-  const newImages = [...after.product_images, ...after.additional_product_images];
+  const oldImages = allImages(before);
+  const newImages = allImages(after);
   if (oldImages.join('\n') !== newImages.join('\n')) {
     changes.push({
       field: 'images',
