@@ -1,12 +1,11 @@
 import * as z from 'zod';
-import { Id, UserProfile } from './schemas';
+import { Id, REQUIRED, UserProfile } from './schemas';
 
 /**
  * The payout account form (Create payout account) and the payout card calls: one schema for the
  * server and the form. It asks what a real US individual payout account needs.
  */
 
-export const REQUIRED = 'Value is required';
 export const FIRST_BIRTH_YEAR = 1937;
 export const MIN_AGE = 18;
 

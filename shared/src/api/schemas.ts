@@ -5,25 +5,27 @@ import * as z from 'zod';
  * Every request schema is strict: an unknown field is a 400, never silently ignored.
  */
 
+/** The message of a missing or blank required value, on the server and in every form. */
+export const REQUIRED = 'Value is required';
 export const MIN_PASSWORD = 8;
 export const MAX_PASSWORD = 128;
 
 /** Trimmed and lower-cased so that "Ann@Example.com " and "ann@example.com" are one account. */
 export const Email = z
-  .string({ error: 'Value is required' })
+  .string({ error: REQUIRED })
   .trim()
-  .min(1, 'Value is required')
+  .min(1, REQUIRED)
   .max(254, 'The maximum value allowed is 254 characters')
   .pipe(z.email('Value is not a valid email address'))
   .transform((value) => value.toLowerCase());
 
 export const Password = z
-  .string({ error: 'Value is required' })
-  .min(1, 'Value is required')
+  .string({ error: REQUIRED })
+  .min(1, REQUIRED)
   .min(MIN_PASSWORD, `This field should be at least ${MIN_PASSWORD} characters long`)
   .max(MAX_PASSWORD, `The maximum value allowed is ${MAX_PASSWORD} characters`);
 
-export const Id = z.string({ error: 'Value is required' }).trim().min(1, 'Value is required').max(200);
+export const Id = z.string({ error: REQUIRED }).trim().min(1, REQUIRED).max(200);
 
 export const Flag = z.union([z.literal(0), z.literal(1)]);
 
@@ -75,7 +77,7 @@ export const SignupRequest = z
 /** Login asks only that a password is present: its length rules are for choosing one at sign-up. */
 export const LoginRequest = z.strictObject({
   email: Email,
-  password: z.string({ error: 'Value is required' }).min(1, 'Value is required').max(1024),
+  password: z.string({ error: REQUIRED }).min(1, REQUIRED).max(1024),
 });
 
 export const AuthResponse = z.object({
