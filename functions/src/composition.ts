@@ -29,6 +29,9 @@ import type { ProductRepository } from './products/product-store';
  * it: the calls are marked pure so esbuild drops what a function's bundle does not reach.
  */
 
+/** Every rule with a window or an expiry reads this clock; tests move `clock.now`. */
+const now = () => clock.now();
+
 export const users: UserRepository = dynamoUsers;
 export const products: ProductRepository = dynamoProducts;
 export const importJobs: ImportJobRepository = dynamoImports;
@@ -49,19 +52,17 @@ export const payouts: PayoutDeps = {
   users: dynamoUsers,
   accounts: dynamoPayoutAccounts,
   gateway: payments,
-  now: () => clock.now(),
+  now,
 };
 /** Written out, not spread from `payouts`: a spread is not side-effect free, and would put Stripe in every bundle. */
 export const webhooks: WebhookDeps = {
   users: dynamoUsers,
   accounts: dynamoPayoutAccounts,
   gateway: payments,
-  now: () => clock.now(),
+  now,
   processed: dynamoProcessedEvents,
 };
 
-/** Every rule with a window or an expiry reads this clock; tests move `clock.now`. */
-const now = () => clock.now();
 export const sessions = /* @__PURE__ */ createSessions(dynamoSessions, now);
 export const loginLimiter = /* @__PURE__ */ createLoginLimiter(dynamoAttempts, now);
 export const signupLimiter = /* @__PURE__ */ createSignupLimiter(dynamoAttempts, now);
