@@ -42,6 +42,17 @@ export function isConditionFailed(error: unknown): boolean {
   return error instanceof Error && error.name === 'ConditionalCheckFailedException';
 }
 
+/** Runs a conditional write: true when it was written, false when its condition failed. */
+export async function writtenUnlessConditionFails(write: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await write();
+    return true;
+  } catch (error) {
+    if (isConditionFailed(error)) return false;
+    throw error;
+  }
+}
+
 /** Waits 2^attempt * base ms with full jitter, so retries from many writers spread out. */
 export const backoff = (attempt: number, baseMs = 50, capMs = 5_000): Promise<void> =>
   new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(capMs, baseMs * 2 ** attempt)));

@@ -1,18 +1,11 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '@portal/shared/db/table';
-import { db, isConditionFailed, tableName } from './dynamo-client';
+import { db, tableName, writtenUnlessConditionFails } from './dynamo-client';
 import type { PayoutAccountStore } from '../payments/payout-store';
 
 /** An UpdateItem that answers false when its condition fails. */
-async function conditionalUpdate(input: ConstructorParameters<typeof UpdateCommand>[0]): Promise<boolean> {
-  try {
-    await db().send(new UpdateCommand(input));
-    return true;
-  } catch (error) {
-    if (isConditionFailed(error)) return false;
-    throw error;
-  }
-}
+const conditionalUpdate = (input: ConstructorParameters<typeof UpdateCommand>[0]): Promise<boolean> =>
+  writtenUnlessConditionFails(() => db().send(new UpdateCommand(input)));
 
 /** The payout fields of the user item (`USER#<id>` / `PROFILE`); never a tax ID or a date of birth. */
 export const dynamoPayoutAccounts: PayoutAccountStore = {
