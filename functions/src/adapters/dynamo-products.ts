@@ -9,6 +9,7 @@ import {
   encodeCursor,
   isConditionFailed,
   tableName,
+  writtenUnlessConditionFails,
 } from './dynamo-client';
 import type {
   ModerationOutcome,
@@ -205,9 +206,9 @@ export const dynamoProducts: ProductRepository = {
     return existing;
   },
 
-  async revise(id, content: ProductContent, expected, jobId, now) {
-    try {
-      await db().send(
+  revise(id, content: ProductContent, expected, jobId, now) {
+    return writtenUnlessConditionFails(() =>
+      db().send(
         new UpdateCommand({
           TableName: tableName(),
           Key: keys.product(id),
@@ -227,12 +228,8 @@ export const dynamoProducts: ProductRepository = {
             ':expectedHash': expected.contentHash,
           },
         }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailed(error)) return false;
-      throw error;
-    }
+      ),
+    );
   },
 
   inReview: (cursor, limit) => page(review, cursor, limit),
