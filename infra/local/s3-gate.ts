@@ -186,6 +186,19 @@ function checkCredential(
   return { date, region, service };
 }
 
+/** Refuses as S3 does unless `signature` signs `stringToSign` (a request's, or a POST policy) in `scope`. */
+function checkSignature(signature: string, stringToSign: string, scope: Scope, secret: string): void {
+  const expected = createHmac('sha256', signingKey(secret, scope.date, scope.region, scope.service))
+    .update(stringToSign)
+    .digest('hex');
+  if (!sameHex(signature, expected)) {
+    throw new S3Refusal(
+      'SignatureDoesNotMatch',
+      'The request signature we calculated does not match the signature you provided. Check your key and signing method.',
+    );
+  }
+}
+
 /** What a header-signed request must still prove once its body is in: the payload's hash, when signed. */
 export type PayloadCheck = { sha256: string } | 'unsigned';
 
@@ -252,18 +265,7 @@ export function verifyHeaderSignature(
   ].join('\n');
   const credentialScope = `${scope.date}/${scope.region}/${scope.service}/aws4_request`;
   const stringToSign = ['AWS4-HMAC-SHA256', amzDate, credentialScope, sha256Hex(canonicalRequest)].join('\n');
-  const expected = createHmac(
-    'sha256',
-    signingKey(options.credentials.secretAccessKey, scope.date, scope.region, scope.service),
-  )
-    .update(stringToSign)
-    .digest('hex');
-  if (!sameHex(signature, expected)) {
-    throw new S3Refusal(
-      'SignatureDoesNotMatch',
-      'The request signature we calculated does not match the signature you provided. Check your key and signing method.',
-    );
-  }
+  checkSignature(signature, stringToSign, scope, options.credentials.secretAccessKey);
   if (/^[0-9a-f]{64}$/i.test(payloadHash)) return { sha256: payloadHash.toLowerCase() };
   if (payloadHash === 'UNSIGNED-PAYLOAD') return 'unsigned';
   throw new S3Refusal(
@@ -305,18 +307,7 @@ export function verifyPostPolicy(
     throw new S3Refusal('InvalidArgument', 'x-amz-algorithm must be AWS4-HMAC-SHA256.');
   }
   const scope = checkCredential(fields.get('x-amz-credential') ?? '', options, 'InvalidArgument');
-  const expected = createHmac(
-    'sha256',
-    signingKey(options.credentials.secretAccessKey, scope.date, scope.region, scope.service),
-  )
-    .update(policy)
-    .digest('hex');
-  if (!sameHex(signature, expected)) {
-    throw new S3Refusal(
-      'SignatureDoesNotMatch',
-      'The request signature we calculated does not match the signature you provided. Check your key and signing method.',
-    );
-  }
+  checkSignature(signature, policy, scope, options.credentials.secretAccessKey);
   let document: { expiration?: unknown; conditions?: unknown };
   try {
     document = JSON.parse(Buffer.from(policy, 'base64').toString('utf8')) as typeof document;
