@@ -25,9 +25,9 @@ import { writeDemoImages, type DemoPicture, type DemoShape } from './demo-images
  * the portal ran on when it seeded them; see DEMO_MARKER for a start on another port.
  */
 
-export const DEMO_IMAGES_PATH = '/demo-images/';
-export const DEMO_VIEWS = 4;
-export const DEMO_MARKER = { pk: 'DEMO#catalogue', sk: 'DEMO' };
+const DEMO_IMAGES_PATH = '/demo-images/';
+const DEMO_VIEWS = 4;
+const DEMO_MARKER = { pk: 'DEMO#catalogue', sk: 'DEMO' };
 
 const KINDS: readonly { shape: DemoShape; noun: string; brand: string; price: number; hue: number }[] = [
   { shape: 'mug', noun: 'Travel Mug', brand: 'Kettle & Co', price: 24, hue: 14 },
@@ -83,7 +83,7 @@ const dollars = (cents: number) => (cents / 100).toFixed(2);
 const quote = (value: string) => `"${value.replace(/"/g, '""')}"`;
 
 /** A supplier CSV of the products, images on `origin`. */
-export function demoCsv(products: readonly DemoProduct[], origin: string, images: Map<string, string[]>): string {
+function demoCsv(products: readonly DemoProduct[], origin: string, images: Map<string, string[]>): string {
   const rows = products.map((product) => {
     const urls = (images.get(product.picture.slug) ?? []).map((name) => `${origin}${DEMO_IMAGES_PATH}${name}`);
     const values: Record<CsvColumn, string> = {
@@ -166,14 +166,11 @@ async function importFile(fileName: string, csv: string, options: SeedDemoOption
   const job = queuedJob(fileName, s3Files.bucket(), new Date().toISOString());
   await dynamoImports.create(job);
   await s3Files.put(job.key, Buffer.from(csv), 'text/csv');
-  // The event may still be on its way when the put returns: wait for the job itself to finish.
-  for (let waited = 0; ; waited++) {
-    await options.afterUpload(job.key);
-    const state = await dynamoImports.get(job.id);
-    if (state?.status === 'completed') return;
-    if (state?.status === 'rejected' || waited > 600) {
-      throw new Error(`The demo catalogue ${fileName} did not import: ${state?.failure ?? state?.status ?? 'no job'}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  // The S3 server emits the object's event before it answers the put, and the import runs to its
+  // end within the event's handler: once the events are handled, the job is done or failed.
+  await options.afterUpload(job.key);
+  const state = await dynamoImports.get(job.id);
+  if (state?.status !== 'completed') {
+    throw new Error(`The demo catalogue ${fileName} did not import: ${state?.failure ?? state?.status ?? 'no job'}`);
   }
 }

@@ -8,7 +8,7 @@ import { secureDir, writePrivateFile } from './files';
  * so that the detail carousel has slides. Deterministic: the same product gives the same files.
  */
 
-export const DEMO_IMAGE_SIZE = 800;
+const DEMO_IMAGE_SIZE = 800;
 
 /** The names the local server serves from the images folder: nothing else, so no path can escape it. */
 export const DEMO_IMAGE_NAME = /^[a-z0-9][a-z0-9-]{0,80}\.svg$/;
@@ -109,7 +109,7 @@ function drawShape(shape: DemoShape, main: string, dark: string, light: string):
 }
 
 /** One view of a product: 0 the product, 1 turned, 2 close up, 3 several in a row. */
-export function demoSvg(picture: DemoPicture, view: number, views: number): string {
+function demoSvg(picture: DemoPicture, view: number, views: number): string {
   const { hue } = picture;
   const main = hsl(hue, 58, 52);
   const dark = hsl(hue, 45, 30);

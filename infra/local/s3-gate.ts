@@ -45,8 +45,8 @@ export interface S3GateOptions {
   now?: () => Date;
 }
 
-export const GATE_TOKEN_HEADER = 'x-portal-s3-gate';
-export const DEFAULT_MAX_BODY_BYTES = 128 * 1024 * 1024;
+const GATE_TOKEN_HEADER = 'x-portal-s3-gate';
+const DEFAULT_MAX_BODY_BYTES = 128 * 1024 * 1024;
 const MAX_SKEW_MS = 15 * 60 * 1000;
 
 const STATUS: Record<string, number> = {
@@ -69,7 +69,7 @@ const STATUS: Record<string, number> = {
 };
 
 /** A request S3 would refuse, with S3's error code. */
-export class S3Refusal extends Error {
+class S3Refusal extends Error {
   constructor(
     readonly code: keyof typeof STATUS,
     message: string,
@@ -84,12 +84,12 @@ export class S3Refusal extends Error {
 const escapeXml = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-export function errorXml(code: string, message: string): string {
+function errorXml(code: string, message: string): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${escapeXml(code)}</Code><Message>${escapeXml(message)}</Message><RequestId>${randomBytes(8).toString('hex')}</RequestId></Error>`;
 }
 
 /** Why a key would leave the data folder, or undefined for a key that stays inside it. */
-export function unsafeKeyReason(key: string): string | undefined {
+function unsafeKeyReason(key: string): string | undefined {
   if (key.startsWith('/')) return 'starts with "/"';
   if (key.includes('\\')) return 'contains a backslash';
   if (key.includes('\0')) return 'contains a NUL character';
@@ -186,11 +186,24 @@ function checkCredential(
   return { date, region, service };
 }
 
+/** Refuses as S3 does unless `signature` signs `stringToSign` (a request's, or a POST policy) in `scope`. */
+function checkSignature(signature: string, stringToSign: string, scope: Scope, secret: string): void {
+  const expected = createHmac('sha256', signingKey(secret, scope.date, scope.region, scope.service))
+    .update(stringToSign)
+    .digest('hex');
+  if (!sameHex(signature, expected)) {
+    throw new S3Refusal(
+      'SignatureDoesNotMatch',
+      'The request signature we calculated does not match the signature you provided. Check your key and signing method.',
+    );
+  }
+}
+
 /** What a header-signed request must still prove once its body is in: the payload's hash, when signed. */
-export type PayloadCheck = { sha256: string } | 'unsigned';
+type PayloadCheck = { sha256: string } | 'unsigned';
 
 /** Checks an `Authorization: AWS4-HMAC-SHA256 ...` request; throws an S3Refusal when S3 would refuse it. */
-export function verifyHeaderSignature(
+function verifyHeaderSignature(
   request: { method: string; url: string; headers: IncomingHttpHeaders },
   options: Pick<S3GateOptions, 'credentials' | 'region'>,
   now: Date,
@@ -252,18 +265,7 @@ export function verifyHeaderSignature(
   ].join('\n');
   const credentialScope = `${scope.date}/${scope.region}/${scope.service}/aws4_request`;
   const stringToSign = ['AWS4-HMAC-SHA256', amzDate, credentialScope, sha256Hex(canonicalRequest)].join('\n');
-  const expected = createHmac(
-    'sha256',
-    signingKey(options.credentials.secretAccessKey, scope.date, scope.region, scope.service),
-  )
-    .update(stringToSign)
-    .digest('hex');
-  if (!sameHex(signature, expected)) {
-    throw new S3Refusal(
-      'SignatureDoesNotMatch',
-      'The request signature we calculated does not match the signature you provided. Check your key and signing method.',
-    );
-  }
+  checkSignature(signature, stringToSign, scope, options.credentials.secretAccessKey);
   if (/^[0-9a-f]{64}$/i.test(payloadHash)) return { sha256: payloadHash.toLowerCase() };
   if (payloadHash === 'UNSIGNED-PAYLOAD') return 'unsigned';
   throw new S3Refusal(
@@ -275,7 +277,7 @@ export function verifyHeaderSignature(
 // ---- POST policy ---------------------------------------------------------------------------
 
 /** The fields of a browser POST upload (names lower-cased, in order, those before the file) and its file. */
-export interface PostForm {
+interface PostForm {
   fields: Map<string, string>;
   file: { name: string; size: number } | undefined;
 }
@@ -286,7 +288,7 @@ type Condition = Record<string, unknown> | unknown[];
  * Checks a browser POST upload against its policy as S3 does; answers the object key it stores.
  * `bucket` is the bucket of the request's URL.
  */
-export function verifyPostPolicy(
+function verifyPostPolicy(
   form: PostForm,
   bucket: string,
   options: Pick<S3GateOptions, 'credentials' | 'region'>,
@@ -305,18 +307,7 @@ export function verifyPostPolicy(
     throw new S3Refusal('InvalidArgument', 'x-amz-algorithm must be AWS4-HMAC-SHA256.');
   }
   const scope = checkCredential(fields.get('x-amz-credential') ?? '', options, 'InvalidArgument');
-  const expected = createHmac(
-    'sha256',
-    signingKey(options.credentials.secretAccessKey, scope.date, scope.region, scope.service),
-  )
-    .update(policy)
-    .digest('hex');
-  if (!sameHex(signature, expected)) {
-    throw new S3Refusal(
-      'SignatureDoesNotMatch',
-      'The request signature we calculated does not match the signature you provided. Check your key and signing method.',
-    );
-  }
+  checkSignature(signature, policy, scope, options.credentials.secretAccessKey);
   let document: { expiration?: unknown; conditions?: unknown };
   try {
     document = JSON.parse(Buffer.from(policy, 'base64').toString('utf8')) as typeof document;

@@ -235,7 +235,7 @@ export function createPortalServer(options: ServerOptions): Server {
 }
 
 /** The decoded path and the raw query of a request target; undefined when it is no valid URL path. */
-export function parsePath(target: string): { path: string; query: string } | undefined {
+function parsePath(target: string): { path: string; query: string } | undefined {
   try {
     const url = new URL(target, 'http://localhost');
     return { path: decodeURIComponent(url.pathname), query: url.search.replace(/^\?/, '') };

@@ -70,7 +70,7 @@ export interface LocalSecrets {
  * Secrets made once per data folder, so sessions survive a restart but no two setups share one.
  * A folder from before the Stripe pair gets the pair added and keeps its signing key.
  */
-export function localSecrets(dataDir: string): LocalSecrets {
+function localSecrets(dataDir: string): LocalSecrets {
   const file = join(dataDir, 'secrets.json');
   const stored = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Partial<LocalSecrets>) : {};
   const secrets: LocalSecrets = {
@@ -92,8 +92,10 @@ export function configureEnvironment(settings: {
   dynamoEndpoint: string;
   s3Endpoint?: string;
   stripeApiUrl?: string;
+  /** The data folder's secrets, when the caller has read them already. */
+  secrets?: LocalSecrets;
 }): void {
-  const secrets = localSecrets(settings.dataDir);
+  const secrets = settings.secrets ?? localSecrets(settings.dataDir);
   Object.assign(process.env, {
     TABLE_NAME,
     DYNAMODB_ENDPOINT: settings.dynamoEndpoint,
@@ -142,6 +144,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
   const say = options.quiet ? () => undefined : (line: string) => console.log(line);
   // Your own Stripe key and no emulator URL: the functions use Stripe's API (test mode with sk_test_…).
   const ownStripeKey = Boolean(process.env.STRIPE_SECRET_KEY) && !process.env.STRIPE_API_URL;
+  const secrets = localSecrets(dataDir);
 
   say(
     'Starting DynamoDB Local, the S3 server and the Stripe emulator, and building the apps if their sources changed…',
@@ -154,7 +157,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     startStripeEmulator({
       dataDir: join(dataDir, 'stripe'),
       webhookUrl: () => webhookUrl,
-      webhookSecret: localSecrets(dataDir).stripeWebhookSecret,
+      webhookSecret: secrets.stripeWebhookSecret,
       log: say,
     }),
     options.buildWeb === false
@@ -190,6 +193,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
       dynamoEndpoint: dynamo.endpoint,
       s3Endpoint: s3.endpoint,
       stripeApiUrl: ownStripeKey ? undefined : stripe.url,
+      secrets,
     });
     await ensureTable(dynamo.client, TABLE_NAME);
     say('Seeding the demo data (once per data folder)…');

@@ -4,15 +4,16 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
-import { handler as login } from '../../functions/src/handlers/login';
 import { handler as importProducts } from '../../functions/src/handlers/s3/import-products';
 import { handler as upload } from '../../functions/src/handlers/upload-products';
 import { importKey } from '../../functions/src/imports/jobs';
-import { ensureAccount } from '../../infra/local/accounts';
 import { localAws } from '../../infra/local/dynamo';
 import { LOCAL_IMPORTS_BUCKET, startS3 } from '../../infra/local/s3';
 import { eventKey, forwardObjectCreated } from '../../infra/local/s3-events';
-import { call, uniqueEmail, uniqueIp, type CallResult } from './helpers';
+import { auth, call, tokenFor, type CallResult } from './helpers';
+
+/** Re-exported for the files that import everything from here. */
+export { auth, tokenFor };
 
 export const fixtures = join(import.meta.dirname, '..', 'fixtures', 'csv');
 export const fixture = (name: string): Buffer => readFileSync(join(fixtures, name));
@@ -62,16 +63,6 @@ export const s3Events = {
     }
   },
 };
-
-export async function tokenFor(isAdmin: boolean): Promise<string> {
-  const email = uniqueEmail(isAdmin ? 'admin' : 'member');
-  const password = 'a long enough password';
-  await ensureAccount(email, password, isAdmin);
-  const result = await call(login, { body: { email, password }, sourceIp: uniqueIp() });
-  return String(result.body.access_token);
-}
-
-export const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
 /** A multipart/form-data body exactly as a browser's FormData sends it. */
 export async function multipart(fileName: string, content: Buffer | string, field = 'file') {

@@ -5,8 +5,7 @@ import { handler as getUnApproved } from '../../functions/src/handlers/get-unapp
 import { INVALID_CURSOR } from '../../functions/src/adapters/dynamo-client';
 import { dynamoImports } from '../../functions/src/adapters/dynamo-imports';
 import { queuedJob } from '../../functions/src/imports/jobs';
-import { auth, tokenFor } from './catalogue-helpers';
-import { call, type CallResult } from './helpers';
+import { auth, call, tokenFor, type CallResult } from './helpers';
 
 /**
  * A page cursor comes back from the browser, so anyone can craft one. Each list checks it before

@@ -8,9 +8,7 @@ vi.hoisted(() => {
 
 import { db, tableName } from '../../functions/src/adapters/dynamo-client';
 import { apiHandler } from '../../functions/src/composition';
-import { handler as login } from '../../functions/src/handlers/login';
-import { ensureAccount } from '../../infra/local/accounts';
-import { call, uniqueEmail, uniqueIp } from './helpers';
+import { auth, call, tokenFor } from './helpers';
 
 /**
  * The 500 path: an error the code did not expect (here a real one from DynamoDB Local: a read of
@@ -55,10 +53,10 @@ describe('an unexpected error', () => {
       );
     expect(underlying?.name).toBe('ResourceNotFoundException');
 
-    const admin = await signedInAdmin();
+    const admin = await tokenFor(true);
     let result!: Awaited<ReturnType<typeof call>>;
     const errorLines = await logLinesOf(async () => {
-      result = await call(failing, { body: {}, headers: { authorization: `Bearer ${admin}` } });
+      result = await call(failing, { body: {}, headers: auth(admin) });
     });
     expect(result.status).toBe(500);
     expect(result.headers['content-type']).toMatch(/application\/json/);
@@ -80,10 +78,3 @@ describe('an unexpected error', () => {
     expect(JSON.stringify(logged[0])).toContain(underlying!.message);
   });
 });
-
-async function signedInAdmin(): Promise<string> {
-  const email = uniqueEmail('admin-500');
-  await ensureAccount(email, 'a long enough password', true);
-  const result = await call(login, { body: { email, password: 'a long enough password' }, sourceIp: uniqueIp() });
-  return String(result.body.access_token);
-}

@@ -73,3 +73,19 @@ export const uniqueIp = () => {
   const n = counter++;
   return `198.${18 + ((n >> 16) & 1)}.${(n >> 8) & 255}.${n & 255}`;
 };
+
+/**
+ * A signed-in account's access token. The login handler and the account store are imported on
+ * first use, so a file that sets the logger's level before loading the functions still can.
+ */
+export async function tokenFor(isAdmin: boolean): Promise<string> {
+  const { ensureAccount } = await import('../../infra/local/accounts');
+  const { handler: login } = await import('../../functions/src/handlers/login');
+  const email = uniqueEmail(isAdmin ? 'admin' : 'member');
+  const password = 'a long enough password';
+  await ensureAccount(email, password, isAdmin);
+  const result = await call(login, { body: { email, password }, sourceIp: uniqueIp() });
+  return String(result.body.access_token);
+}
+
+export const auth = (token: string) => ({ authorization: `Bearer ${token}` });
