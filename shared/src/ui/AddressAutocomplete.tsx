@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { ADDRESS_SEARCH_MIN_LENGTH, addressParts, type AddressParts, type AddressSuggestion } from '../api/address';
 import type { ApiClient } from '../api/client';
-import { AlertIcon } from './icons';
+import { FieldError, fieldDescription } from './FormField';
 
 /** Waits this long after the last keystroke before asking for suggestions. */
 export const ADDRESS_DEBOUNCE_MS = 300;
@@ -55,8 +55,6 @@ export function AddressAutocomplete({
   const autoId = useId();
   const inputId = id ?? `address-${autoId}`;
   const listId = `${inputId}-list`;
-  const hintId = `${inputId}-hint`;
-  const errorId = `${inputId}-error`;
   const [text, setText] = useState(defaultValue);
   const [items, setItems] = useState<AddressSuggestion[]>([]);
   const [status, setStatus] = useState<Status>('idle');
@@ -142,7 +140,7 @@ export function AddressAutocomplete({
     }
   };
 
-  const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined;
+  const { hintId, errorId, describedBy } = fieldDescription(inputId, hint, error);
   const announcement =
     status === 'loading'
       ? 'Looking for addresses…'
@@ -217,12 +215,7 @@ export function AddressAutocomplete({
       <p className="visually-hidden" role="status" aria-live="polite">
         {announcement}
       </p>
-      {error ? (
-        <p className="field__error" id={errorId}>
-          <AlertIcon className="field__error-icon" />
-          <span>{error}</span>
-        </p>
-      ) : null}
+      {error ? <FieldError id={errorId} message={error} /> : null}
     </div>
   );
 }

@@ -15,9 +15,7 @@ export interface FormFieldProps extends Omit<InputHTMLAttributes<HTMLInputElemen
 export function FormField({ label, error, hint, id, ref, className, ...inputProps }: FormFieldProps) {
   const autoId = useId();
   const inputId = id ?? `field-${autoId}`;
-  const hintId = `${inputId}-hint`;
-  const errorId = `${inputId}-error`;
-  const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined;
+  const { hintId, errorId, describedBy } = fieldDescription(inputId, hint, error);
   return (
     <div className={error ? 'field field--invalid' : 'field'}>
       <label className="field__label" htmlFor={inputId}>
@@ -36,12 +34,25 @@ export function FormField({ label, error, hint, id, ref, className, ...inputProp
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy}
       />
-      {error ? (
-        <p className="field__error" id={errorId}>
-          <AlertIcon className="field__error-icon" />
-          <span>{error}</span>
-        </p>
-      ) : null}
+      {error ? <FieldError id={errorId} message={error} /> : null}
     </div>
+  );
+}
+
+/** The ids of a field's hint and error, and the input's aria-describedby naming those shown. */
+export function fieldDescription(inputId: string, hint?: string, error?: string | null) {
+  const hintId = `${inputId}-hint`;
+  const errorId = `${inputId}-error`;
+  const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined;
+  return { hintId, errorId, describedBy };
+}
+
+/** A field's error message, with its icon; `id` ties it to the input (aria-describedby). */
+export function FieldError({ id, message }: { id: string; message: string }) {
+  return (
+    <p className="field__error" id={id}>
+      <AlertIcon className="field__error-icon" />
+      <span>{message}</span>
+    </p>
   );
 }

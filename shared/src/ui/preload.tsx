@@ -53,6 +53,17 @@ export function whenIdle(task: () => void, timeoutMs = 2_000): () => void {
   return () => clearTimeout(timer);
 }
 
+/**
+ * Once `ready` (a list shows), loads `screen`'s chunk while the browser has nothing else to do.
+ * A failed load is left for the screen's own first render to try again.
+ */
+export function usePreloadWhenIdle(screen: { preload: () => Promise<unknown> }, ready: boolean): void {
+  useEffect(() => {
+    if (!ready) return;
+    return whenIdle(() => void screen.preload().catch(() => undefined));
+  }, [screen, ready]);
+}
+
 /** How long the pointer rests on a card before it counts: a pointer crossing the grid loads nothing. */
 export const HOVER_INTENT_MS = 60;
 

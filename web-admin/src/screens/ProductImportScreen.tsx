@@ -12,7 +12,7 @@ import { ErrorBanner } from '@portal/shared/ui/ErrorBanner';
 import { CheckIcon, FileIcon, UploadIcon } from '@portal/shared/ui/icons';
 import { Loading } from '@portal/shared/ui/Loading';
 import { Page } from '@portal/shared/ui/Page';
-import { whenIdle } from '@portal/shared/ui/preload';
+import { usePreloadWhenIdle } from '@portal/shared/ui/preload';
 import { ProductCard } from '@portal/shared/ui/ProductCard';
 import { ImportJobReport } from '../import/ImportJobReport';
 import { checkFile, SUPPLIER_COLUMNS, uploadCsv, type UploadProgress } from '../import/upload';
@@ -266,13 +266,9 @@ function UploadProgressBar({ progress }: { progress: UploadProgress }) {
 
 function ReviewList({ review }: { review: CursorPages<ImportedProductCard> }) {
   const prefetchProduct = usePrefetchImportedProduct();
-  const hasItems = review.items.length > 0;
 
   // Once the list shows, the detail screen's code loads while the browser has nothing else to do.
-  useEffect(() => {
-    if (!hasItems) return;
-    return whenIdle(() => void LazyProductImportDetailScreen.preload().catch(() => undefined));
-  }, [hasItems]);
+  usePreloadWhenIdle(LazyProductImportDetailScreen, review.items.length > 0);
 
   let content;
   if (review.phase === 'loading') {

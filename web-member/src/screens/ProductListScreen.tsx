@@ -1,4 +1,3 @@
-import { useEffect } from 'react';
 import { Link } from 'react-router-dom';
 import { useAuth } from '@portal/shared/ui/AuthProvider';
 import { useApprovedProducts, usePrefetchApprovedProduct } from '@portal/shared/ui/catalogueQueries';
@@ -9,7 +8,7 @@ import { ErrorBanner } from '@portal/shared/ui/ErrorBanner';
 import { BoxIcon } from '@portal/shared/ui/icons';
 import { Loading } from '@portal/shared/ui/Loading';
 import { Page } from '@portal/shared/ui/Page';
-import { whenIdle } from '@portal/shared/ui/preload';
+import { usePreloadWhenIdle } from '@portal/shared/ui/preload';
 import { ProductCard } from '@portal/shared/ui/ProductCard';
 import { LazyProductDetailScreen } from './lazyScreens';
 
@@ -20,13 +19,9 @@ export function ProductListScreen() {
   const { needsAttention } = useAuth();
   const pages = useCursorPages(useApprovedProducts());
   const prefetchProduct = usePrefetchApprovedProduct();
-  const hasItems = pages.items.length > 0;
 
   // Once the list shows, the detail screen's code loads while the browser has nothing else to do.
-  useEffect(() => {
-    if (!hasItems) return;
-    return whenIdle(() => void LazyProductDetailScreen.preload().catch(() => undefined));
-  }, [hasItems]);
+  usePreloadWhenIdle(LazyProductDetailScreen, pages.items.length > 0);
 
   let content;
   if (pages.phase === 'loading') {
