@@ -3,11 +3,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { FAIL_PAYOUT_METADATA, startStripeEmulator, type Exchange, type StripeEmulator } from './index';
+import {
+  FAIL_PAYOUT_METADATA,
+  PUBLISHABLE_KEY_REFUSED,
+  startStripeEmulator,
+  type Exchange,
+  type StripeEmulator,
+} from './index';
 import { loadStripeOpenApi } from './openapi';
 import { completeIndividual, customAccount, sdk, webhookReceiver } from './testing';
 
 const WEBHOOK_SECRET = 'whsec_emulator_test_secret';
+/** The publishable key of the emulator's pair, as the browser sends it. */
+const PUBLISHABLE_KEY = 'pk_test_emulator_pair_4f2a9c';
 
 let dataDir: string;
 let emulator: StripeEmulator;
@@ -27,6 +35,7 @@ beforeAll(async () => {
     webhookRetryDelaysMs: [1, 1, 1],
     log: () => undefined,
     onExchange: record,
+    publishableKey: PUBLISHABLE_KEY,
   });
   stripe = sdk(emulator.port);
 });
@@ -81,6 +90,56 @@ describe('authentication', () => {
     expect(error).toBeInstanceOf(Stripe.errors.StripeAuthenticationError);
     expect(error.statusCode).toBe(401);
     expect(error.message).toMatch(/^Invalid API Key provided: /);
+  });
+
+  /** A request exactly as a browser sends it: form-encoded, the publishable key as the bearer. */
+  const browserPost = (path: string, form: Record<string, string>, key = PUBLISHABLE_KEY) =>
+    fetch(`${emulator.url}${path}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(form).toString(),
+    });
+  const cardForm = {
+    'card[number]': '4000056655665556',
+    'card[exp_month]': '12',
+    'card[exp_year]': '2034',
+    'card[cvc]': '123',
+    'card[currency]': 'usd',
+  };
+
+  it('accepts the publishable key of its pair for a card token, as Stripe.js makes one', async () => {
+    const response = await browserPost('/v1/tokens', cardForm);
+    expect(response.status).toBe(200);
+    const token = (await response.json()) as Stripe.Token;
+    expect(token.id).toMatch(/^tok_/);
+    expect(token.card?.funding).toBe('debit');
+    expect(token.card?.currency).toBe('usd');
+  });
+
+  it('accepts the publishable key for confirming a payment intent', async () => {
+    const intent = await stripe.paymentIntents.create({ amount: 1200, currency: 'usd' });
+    const response = await browserPost(`/v1/payment_intents/${intent.id}/confirm`, { payment_method: 'pm_card_visa' });
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as Stripe.PaymentIntent).status).toBe('succeeded');
+  });
+
+  it('refuses the publishable key on every other call with Stripe’s message', async () => {
+    const balance = await caught(sdk(emulator.port, PUBLISHABLE_KEY).balance.retrieve());
+    expect(balance.statusCode).toBe(401);
+    expect(balance.message).toBe(PUBLISHABLE_KEY_REFUSED);
+    const account = await caught(sdk(emulator.port, PUBLISHABLE_KEY).accounts.create(customAccount));
+    expect(account.message).toBe(PUBLISHABLE_KEY_REFUSED);
+    const intent = await browserPost('/v1/payment_intents', { amount: '1200', currency: 'usd' });
+    expect(intent.status).toBe(401);
+    expect(((await intent.json()) as { error: { message: string } }).error.message).toBe(PUBLISHABLE_KEY_REFUSED);
+  });
+
+  it('refuses a publishable key that is not its pair’s as an invalid key', async () => {
+    const response = await browserPost('/v1/tokens', cardForm, 'pk_test_someone_elses_key');
+    expect(response.status).toBe(401);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(
+      /^Invalid API Key provided: /,
+    );
   });
 
   it('answers an unknown path with 404 invalid_request_error', async () => {

@@ -7,6 +7,7 @@ import { WebhookSender } from './webhooks';
 export { API_VERSION, FAIL_PAYOUT_METADATA } from './emulator';
 export type { Exchange } from './server';
 export { signature } from './webhooks';
+export { PUBLISHABLE_KEY_REFUSED } from './server';
 
 export interface StripeEmulatorOptions {
   /** Where `state.json` lives (created 0700); the state survives a restart. */
@@ -21,6 +22,12 @@ export interface StripeEmulatorOptions {
   webhookUrl?: string | (() => string | undefined);
   /** The signing secret (`whsec_…`) of that endpoint. */
   webhookSecret?: string;
+  /**
+   * The publishable key (`pk_test_…`) paired with the secret keys: accepted, as at Stripe, only
+   * for the calls a browser makes (card tokens, confirming a payment intent). Without it no
+   * publishable key is accepted.
+   */
+  publishableKey?: string;
   /** Waits before each retry of an undelivered event; defaults to 1 s, 5 s, 25 s. */
   webhookRetryDelaysMs?: number[];
   log?: (line: string) => void;
@@ -66,7 +73,10 @@ export async function startStripeEmulator(options: StripeEmulatorOptions): Promi
     void task.finally(() => pending.delete(task));
   };
   const emulator = new Emulator(store, webhooks, later);
-  const server = createEmulatorServer(emulator, store, { onExchange: options.onExchange });
+  const server = createEmulatorServer(emulator, store, {
+    onExchange: options.onExchange,
+    publishableKey: options.publishableKey,
+  });
   const host = '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -66,16 +66,34 @@ function routes(emulator: Emulator): Route[] {
 const NO_KEY =
   "You did not provide an API key. You need to provide your API key in the Authorization header, using Bearer auth (e.g. 'Authorization: Bearer YOUR_SECRET_KEY'). See https://stripe.com/docs/api#authentication for details, or we can help at https://support.stripe.com/.";
 
-/** Any test-mode secret key is accepted; everything else is refused as Stripe refuses an unknown key. */
-function authenticate(header: string | undefined): string {
+/** Stripe's answer to a publishable key on a call that needs a secret key. */
+export const PUBLISHABLE_KEY_REFUSED =
+  'This API call cannot be made with a publishable API key. Please use a secret API key. You can find a list of your API keys at https://dashboard.stripe.com/account/apikeys.';
+
+/** The calls Stripe lets a browser make with the publishable key (Stripe.js): card tokens, confirming a payment. */
+const PUBLISHABLE_CALLS: readonly { method: string; pattern: RegExp }[] = [
+  { method: 'POST', pattern: /^\/v1\/tokens$/ },
+  { method: 'POST', pattern: /^\/v1\/payment_intents\/[A-Za-z0-9_]+\/confirm$/ },
+];
+
+const masked = (key: string) =>
+  key.length > 12 ? `${key.slice(0, 8)}${'*'.repeat(key.length - 12)}${key.slice(-4)}` : key;
+
+/**
+ * Any test-mode secret key is accepted; the publishable key of the emulator's pair (`pk_test_…`,
+ * when one is configured) is accepted for the browser's calls only, and refused elsewhere as
+ * Stripe refuses it; everything else is refused as Stripe refuses an unknown key.
+ */
+function authenticate(header: string | undefined, method: string, path: string, publishableKey?: string): string {
   if (!header) throw new StripeApiError(401, 'invalid_request_error', NO_KEY);
   const match = /^Bearer (\S+)$/.exec(header);
   const key = match?.[1] ?? '';
-  if (!/^sk_test_[A-Za-z0-9_]+$/.test(key)) {
-    const masked = key.length > 12 ? `${key.slice(0, 8)}${'*'.repeat(key.length - 12)}${key.slice(-4)}` : key;
-    throw new StripeApiError(401, 'invalid_request_error', `Invalid API Key provided: ${masked}`);
+  if (/^sk_test_[A-Za-z0-9_]+$/.test(key)) return key;
+  if (publishableKey && key === publishableKey) {
+    if (PUBLISHABLE_CALLS.some((call) => call.method === method && call.pattern.test(path))) return key;
+    throw new StripeApiError(401, 'invalid_request_error', PUBLISHABLE_KEY_REFUSED);
   }
-  return key;
+  throw new StripeApiError(401, 'invalid_request_error', `Invalid API Key provided: ${masked(key)}`);
 }
 
 function readBody(request: IncomingMessage): Promise<string> {
@@ -99,6 +117,8 @@ const header = (request: IncomingMessage, name: string): string | undefined => {
 
 export interface ServerHooks {
   onExchange?: ((exchange: Exchange) => void) | undefined;
+  /** The `pk_test_…` key of the pair: accepted for the calls a browser makes (PUBLISHABLE_CALLS). */
+  publishableKey?: string | undefined;
 }
 
 export function createEmulatorServer(emulator: Emulator, store: Store, hooks: ServerHooks): Server {
@@ -114,7 +134,7 @@ export function createEmulatorServer(emulator: Emulator, store: Store, hooks: Se
     const text = method === 'POST' ? await readBody(request) : url.search.slice(1);
     let params: Params = {};
     try {
-      authenticate(header(request, 'authorization'));
+      authenticate(header(request, 'authorization'), method, url.pathname, hooks.publishableKey);
       params = parseParams(text);
       const route = table.find((candidate) => candidate.method === method && candidate.pattern.test(url.pathname));
       if (!route) {
