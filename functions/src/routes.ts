@@ -76,6 +76,13 @@ export const routes: readonly Route[] = [
   route('createPayoutAccount', 'handlers/create-payout-account.ts', stripeWrites),
   route('addPayoutMethod', 'handlers/add-payout-method.ts', stripeWrites),
   route('getExternalAccounts', 'handlers/get-external-accounts.ts', stripeReads),
+  // Reads the publishable key only: no table write, no secret key, no `stripe` SDK.
+  route(
+    'getPaymentConfig',
+    'handlers/get-payment-config.ts',
+    { ...reads, secrets: ['tokenSigningKey', 'stripePublishableKey'] },
+    256,
+  ),
   // Public: Stripe signs it; no access token, so no signing key.
   route('stripeWebhook', 'handlers/stripe-webhook.ts', {
     table: 'readwrite',

@@ -201,6 +201,7 @@ export class PortalStack extends Stack {
     // The Stripe values are set by the operator after the first deploy (ARNs are stack outputs):
     //   aws secretsmanager put-secret-value --secret-id <StripeSecretKeyArn> --secret-string 'sk_live_...'
     //   aws secretsmanager put-secret-value --secret-id <StripeWebhookSecretArn> --secret-string 'whsec_...'
+    //   aws secretsmanager put-secret-value --secret-id <StripePublishableKeyArn> --secret-string 'pk_live_...'
     // Until then they hold a random placeholder, which Stripe rejects.
     const operatorSecret = (id: string, what: string): Secret => {
       const secret = new Secret(this, id, {
@@ -225,6 +226,7 @@ export class PortalStack extends Stack {
       tokenSigningKey,
       stripeSecretKey: operatorSecret('StripeSecretKey', 'The Stripe secret API key'),
       stripeWebhookSecret: operatorSecret('StripeWebhookSecret', 'The Stripe webhook signing secret'),
+      stripePublishableKey: operatorSecret('StripePublishableKey', 'The Stripe publishable API key'),
     };
 
     // ---- Functions and API -------------------------------------------------------------------
@@ -518,6 +520,10 @@ export class PortalStack extends Stack {
     new CfnOutput(this, 'StripeWebhookSecretArn', {
       description: 'aws secretsmanager put-secret-value --secret-id <this> --secret-string whsec_...',
       value: this.secrets.stripeWebhookSecret.secretArn,
+    });
+    new CfnOutput(this, 'StripePublishableKeyArn', {
+      description: 'aws secretsmanager put-secret-value --secret-id <this> --secret-string pk_...',
+      value: this.secrets.stripePublishableKey.secretArn,
     });
   }
 

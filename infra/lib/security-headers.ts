@@ -6,6 +6,18 @@
  */
 
 /**
+ * What Stripe.js and its Elements (the card field of /my_account/payout_methods with a real
+ * publishable key) load, frame and call, after Stripe's published CSP guidance: the script and
+ * its iframes from js.stripe.com (and its subdomains), 3-D Secure pages from hooks.stripe.com,
+ * the fraud-signals frame and beacon on m.stripe.network, and the API at api.stripe.com.
+ */
+export const STRIPE_ELEMENTS = {
+  script: ['https://js.stripe.com', 'https://*.js.stripe.com'],
+  frame: ['https://js.stripe.com', 'https://*.js.stripe.com', 'https://hooks.stripe.com', 'https://m.stripe.network'],
+  connect: ['https://api.stripe.com', 'https://m.stripe.network'],
+} as const;
+
+/**
  * Content-Security-Policy of the two apps: own origin only, plus Stripe.js (script, its iframes
  * and API), product images from any https host (supplier image URLs come from the CSV), and the
  * given upload origins (the admin app POSTs large CSVs straight to S3 with a presigned form).
@@ -13,9 +25,9 @@
 export function contentSecurityPolicy(uploadOrigins: readonly string[]): string {
   return [
     "default-src 'self'",
-    "script-src 'self' https://js.stripe.com",
-    "frame-src 'self' https://js.stripe.com https://hooks.stripe.com",
-    ["connect-src 'self' https://api.stripe.com", ...uploadOrigins].join(' '),
+    ["script-src 'self'", ...STRIPE_ELEMENTS.script].join(' '),
+    ["frame-src 'self'", ...STRIPE_ELEMENTS.frame].join(' '),
+    ["connect-src 'self'", ...STRIPE_ELEMENTS.connect, ...uploadOrigins].join(' '),
     "img-src 'self' data: https:",
     "style-src 'self' 'unsafe-inline'",
     "font-src 'self' data:",

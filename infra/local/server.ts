@@ -5,6 +5,7 @@ import type { Route } from '../../functions/src/routes';
 import { lambdaContext, toApiEvent, type ApiHandler } from './api-event';
 import { securityHeaders } from '../lib/security-headers';
 import { DEMO_IMAGE_NAME } from './demo-images';
+import { STRIPE_EMULATOR_BASE } from '@portal/shared/api/payment-config';
 
 /**
  * The local stand-in for CloudFront + API Gateway: one origin where `/api/*` goes to the
@@ -27,6 +28,12 @@ export interface ServerOptions {
    * presigned POST): the CSP's connect-src lists them, as the stack's lists the S3 endpoints.
    */
   uploadOrigins?: readonly string[];
+  /**
+   * The local Stripe emulator: `POST /stripe-emulator/v1/tokens` and
+   * `POST /stripe-emulator/v1/payment_intents/<id>/confirm` are forwarded to it (what Stripe.js
+   * would send to api.stripe.com), nothing else under that prefix. Absent: the prefix is 404.
+   */
+  stripeEmulatorUrl?: string;
   log?: (line: string) => void;
   /** Log every request (LOG_LEVEL=debug); otherwise only failures and slow requests. */
   logEveryRequest?: boolean;
@@ -57,6 +64,9 @@ const CONTENT_TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
   '.map': 'application/json',
 };
+
+/** The browser's Stripe calls the local server forwards to the emulator, and nothing else. */
+const EMULATOR_CALLS = [/^\/v1\/tokens$/, /^\/v1\/payment_intents\/[A-Za-z0-9_]+\/confirm$/];
 
 function sendJson(response: ServerResponse, status: number, body: unknown): void {
   response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
@@ -140,6 +150,31 @@ export function createPortalServer(options: ServerOptions): Server {
     }
   }
 
+  /** Forwards one of EMULATOR_CALLS with its Authorization header and body; the emulator's answer as it is. */
+  async function stripeEmulator(request: IncomingMessage, response: ServerResponse, path: string) {
+    const base = options.stripeEmulatorUrl;
+    if (!base || request.method !== 'POST' || !EMULATOR_CALLS.some((pattern) => pattern.test(path))) {
+      sendJson(response, 404, { message: `There is no Stripe emulator call ${request.method} ${path}.` });
+      return;
+    }
+    const body = await readBody(request);
+    if (body === 'too-large') {
+      sendJson(response, 413, { message: 'The request is larger than 10 MB.' });
+      return;
+    }
+    const headers: Record<string, string> = {
+      'content-type': String(request.headers['content-type'] ?? 'application/x-www-form-urlencoded'),
+    };
+    if (request.headers.authorization) headers.authorization = request.headers.authorization;
+    const answer = await fetch(`${base}${path}`, { method: 'POST', headers, body: new Uint8Array(body) });
+    response.writeHead(answer.status, {
+      'content-type': answer.headers.get('content-type') ?? 'application/json',
+      'cache-control': 'no-store',
+      ...(answer.headers.get('request-id') ? { 'request-id': answer.headers.get('request-id') ?? '' } : {}),
+    });
+    response.end(Buffer.from(await answer.arrayBuffer()));
+  }
+
   function serveFile(response: ServerResponse, file: string, immutable: boolean) {
     response.writeHead(200, {
       'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
@@ -202,6 +237,10 @@ export function createPortalServer(options: ServerOptions): Server {
     const { path, query } = target;
     if (path === '/api' || path.startsWith('/api/')) {
       api(request, response, path, query).catch((error: unknown) => fail(request, response, error));
+    } else if (path.startsWith(`${STRIPE_EMULATOR_BASE}/`)) {
+      stripeEmulator(request, response, path.slice(STRIPE_EMULATOR_BASE.length)).catch((error: unknown) =>
+        fail(request, response, error),
+      );
     } else if (path.startsWith('/demo-images/')) {
       demoImage(response, path.slice('/demo-images/'.length));
     } else if (path === '/admin') {

@@ -64,6 +64,8 @@ export interface LocalSecrets {
   stripeSecretKey: string;
   /** The emulator signs its webhooks with it, the webhook function verifies them with it. */
   stripeWebhookSecret: string;
+  /** The pair's `pk_test_…` key: the browser makes card tokens at the emulator with it. */
+  stripePublishableKey: string;
 }
 
 /**
@@ -77,6 +79,7 @@ function localSecrets(dataDir: string): LocalSecrets {
     tokenSigningKey: stored.tokenSigningKey ?? randomBytes(48).toString('base64url'),
     stripeSecretKey: stored.stripeSecretKey ?? `sk_test_${randomBytes(24).toString('hex')}`,
     stripeWebhookSecret: stored.stripeWebhookSecret ?? `whsec_${randomBytes(24).toString('hex')}`,
+    stripePublishableKey: stored.stripePublishableKey ?? `pk_test_${randomBytes(24).toString('hex')}`,
   };
   const changed = (Object.keys(secrets) as (keyof LocalSecrets)[]).some((name) => stored[name] !== secrets[name]);
   if (changed) writePrivateFile(file, JSON.stringify(secrets));
@@ -110,6 +113,7 @@ export function configureEnvironment(settings: {
           STRIPE_API_URL: settings.stripeApiUrl,
           STRIPE_SECRET_KEY: secrets.stripeSecretKey,
           STRIPE_WEBHOOK_SECRET: secrets.stripeWebhookSecret,
+          STRIPE_PUBLISHABLE_KEY: secrets.stripePublishableKey,
         }
       : {}),
     ...functionEnvironment,
@@ -158,6 +162,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
       dataDir: join(dataDir, 'stripe'),
       webhookUrl: () => webhookUrl,
       webhookSecret: secrets.stripeWebhookSecret,
+      publishableKey: secrets.stripePublishableKey,
       log: say,
     }),
     options.buildWeb === false
@@ -215,6 +220,8 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
       adminDist: join(root, 'web-admin', 'dist'),
       demoImagesDir,
       uploadOrigins: [new URL(s3.endpoint).origin],
+      // The browser's two Stripe calls reach the emulator through the portal's own origin.
+      stripeEmulatorUrl: ownStripeKey ? undefined : stripe.url,
       log: options.quiet ? undefined : say,
       logEveryRequest: options.logEveryRequest ?? isDebug(),
     });

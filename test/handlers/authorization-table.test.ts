@@ -47,6 +47,7 @@ const expected: Record<string, Answers> = {
   createPayoutAccount: MEMBERS,
   addPayoutMethod: MEMBERS,
   getExternalAccounts: MEMBERS,
+  getPaymentConfig: MEMBERS,
   // Public, but only Stripe's signature gets past the 400 (test/handlers/stripe-webhook.test.ts).
   stripeWebhook: PUBLIC,
 } satisfies Partial<Record<EndpointName, Answers>>;

@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +14,23 @@ const UPLOAD_ORIGIN = 'http://127.0.0.1:4569';
 let base = '';
 let dir = '';
 let close: () => void = () => undefined;
+/** What reached the stand-in for the Stripe emulator. */
+const forwarded: { method: string; url: string; authorization?: string; contentType?: string; body: string }[] = [];
+const emulator = createServer((request, response) => {
+  const chunks: Buffer[] = [];
+  request.on('data', (chunk: Buffer) => chunks.push(chunk));
+  request.on('end', () => {
+    forwarded.push({
+      method: request.method ?? '',
+      url: request.url ?? '',
+      authorization: request.headers.authorization,
+      contentType: request.headers['content-type'],
+      body: Buffer.concat(chunks).toString('utf8'),
+    });
+    response.writeHead(402, { 'content-type': 'application/json', 'request-id': 'req_forwarded' });
+    response.end('{"error":{"type":"card_error","message":"Your card was declined."}}');
+  });
+});
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'portal-dist-'));
@@ -24,6 +42,7 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'secret.txt'), 'outside the app folders');
   mkdirSync(join(dir, 'demo-images'));
   writeFileSync(join(dir, 'demo-images', 'mug-1.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  await new Promise<void>((resolve) => emulator.listen(0, '127.0.0.1', resolve));
   const server = createPortalServer({
     routes,
     loadHandler,
@@ -31,6 +50,7 @@ beforeAll(async () => {
     adminDist: join(dir, 'admin'),
     demoImagesDir: join(dir, 'demo-images'),
     uploadOrigins: [UPLOAD_ORIGIN],
+    stripeEmulatorUrl: `http://127.0.0.1:${(emulator.address() as AddressInfo).port}`,
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -38,6 +58,7 @@ beforeAll(async () => {
 });
 afterAll(() => {
   close();
+  emulator.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -58,6 +79,51 @@ describe('local server', () => {
     });
     expect(check.status).toBe(200);
     expect(((await check.json()) as { userProfile: { email: string } }).userProfile.email).toBe(email);
+  });
+
+  it('forwards the browser’s card token and payment confirmation to the Stripe emulator, key and body as sent', async () => {
+    const body = 'card%5Bnumber%5D=4000056655665556&card%5Bcurrency%5D=usd';
+    const token = await fetch(`${base}/stripe-emulator/v1/tokens`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer pk_test_pair', 'content-type': 'application/x-www-form-urlencoded' },
+      body,
+    });
+    expect(token.status).toBe(402);
+    expect(token.headers.get('request-id')).toBe('req_forwarded');
+    expect(((await token.json()) as { error: { message: string } }).error.message).toBe('Your card was declined.');
+    const confirm = await fetch(`${base}/stripe-emulator/v1/payment_intents/pi_123/confirm`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer pk_test_pair', 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'payment_method=pm_card_visa',
+    });
+    expect(confirm.status).toBe(402);
+    expect(forwarded).toEqual([
+      {
+        method: 'POST',
+        url: '/v1/tokens',
+        authorization: 'Bearer pk_test_pair',
+        contentType: 'application/x-www-form-urlencoded',
+        body,
+      },
+      {
+        method: 'POST',
+        url: '/v1/payment_intents/pi_123/confirm',
+        authorization: 'Bearer pk_test_pair',
+        contentType: 'application/x-www-form-urlencoded',
+        body: 'payment_method=pm_card_visa',
+      },
+    ]);
+  });
+
+  it('forwards nothing else under /stripe-emulator: other paths and methods are 404', async () => {
+    const before = forwarded.length;
+    const post = (path: string) =>
+      fetch(`${base}/stripe-emulator${path}`, { method: 'POST', headers: { authorization: 'Bearer sk_test_x' } });
+    expect((await post('/v1/accounts')).status).toBe(404);
+    expect((await post('/v1/balance')).status).toBe(404);
+    expect((await post('/v1/payment_intents')).status).toBe(404);
+    expect((await fetch(`${base}/stripe-emulator/v1/tokens`)).status).toBe(404);
+    expect(forwarded).toHaveLength(before);
   });
 
   it('answers an unknown /api path with a 404 JSON message', async () => {
@@ -114,7 +180,16 @@ describe('local server', () => {
 
   it('sends the security headers of the CloudFront policy (security-headers.ts) on the apps, their assets and the API', async () => {
     const expected = securityHeaders([UPLOAD_ORIGIN]);
-    expect(expected['content-security-policy']).toContain(`connect-src 'self' https://api.stripe.com ${UPLOAD_ORIGIN}`);
+    expect(expected['content-security-policy']).toContain(
+      `connect-src 'self' https://api.stripe.com https://m.stripe.network ${UPLOAD_ORIGIN}`,
+    );
+    // Stripe Elements: its script, its iframes and the API (security-headers.ts STRIPE_ELEMENTS).
+    expect(expected['content-security-policy']).toContain(
+      "script-src 'self' https://js.stripe.com https://*.js.stripe.com;",
+    );
+    expect(expected['content-security-policy']).toContain(
+      "frame-src 'self' https://js.stripe.com https://*.js.stripe.com https://hooks.stripe.com https://m.stripe.network;",
+    );
     expect(expected['content-security-policy']).toContain("frame-ancestors 'none'");
     const answers = [
       await fetch(`${base}/`),

@@ -20,6 +20,7 @@ Object.assign(process.env, {
   STRIPE_API_URL: inject('stripeApiUrl'),
   STRIPE_SECRET_KEY: `sk_test_${randomBytes(24).toString('hex')}`,
   STRIPE_WEBHOOK_SECRET: `whsec_${randomBytes(24).toString('hex')}`,
+  STRIPE_PUBLISHABLE_KEY: `pk_test_${randomBytes(24).toString('hex')}`,
   ...functionEnvironment,
   ADDRESS_SEARCH: 'local',
   POWERTOOLS_LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'SILENT',

@@ -559,14 +559,14 @@ describe('data', () => {
     }
   });
 
-  it('creates the three secrets; the signing key is generated, 64 chars, no punctuation', () => {
+  it('creates the four secrets; the signing key is generated, 64 chars, no punctuation', () => {
     const { stack, resources } = main;
-    expect(Object.values(resources).filter((r) => r.Type === 'AWS::SecretsManager::Secret')).toHaveLength(3);
+    expect(Object.values(resources).filter((r) => r.Type === 'AWS::SecretsManager::Secret')).toHaveLength(4);
     expect(resources[logicalId(stack, stack.secrets.tokenSigningKey)].Properties.GenerateSecretString).toEqual({
       PasswordLength: 64,
       ExcludePunctuation: true,
     });
-    for (const name of ['stripeSecretKey', 'stripeWebhookSecret'] as const) {
+    for (const name of ['stripeSecretKey', 'stripeWebhookSecret', 'stripePublishableKey'] as const) {
       expect(resources[logicalId(stack, stack.secrets[name])].Properties.Description).toContain('put-secret-value');
     }
   });
@@ -647,9 +647,10 @@ describe('CloudFront', () => {
     });
     for (const header of Object.keys(headers)) expect(headers[header].Override, header).toBe(true);
     const csp = JSON.stringify(headers.ContentSecurityPolicy.ContentSecurityPolicy);
-    expect(csp).toContain("connect-src 'self' https://api.stripe.com https://*.s3.");
+    expect(csp).toContain("connect-src 'self' https://api.stripe.com https://m.stripe.network https://*.s3.");
     expect(csp).toContain('AWS::Region'); // presigned uploads go to the regional S3 endpoint
-    expect(csp).toContain("script-src 'self' https://js.stripe.com");
+    expect(csp).toContain("script-src 'self' https://js.stripe.com https://*.js.stripe.com;");
+    expect(csp).toContain("frame-src 'self' https://js.stripe.com https://*.js.stripe.com https://hooks.stripe.com");
     expect(csp).toContain("frame-ancestors 'none'");
     expect(config.Logging.Bucket).toEqual({
       'Fn::GetAtt': [logicalId(main.stack, main.stack.logsBucket), 'RegionalDomainName'],

@@ -3,10 +3,12 @@
  * value locally (or its ARN, suffixed `_ARN`, in AWS). Kept apart from the route table so that
  * reading a secret does not put the whole route table into every function's bundle.
  */
-export type SecretName = 'tokenSigningKey' | 'stripeSecretKey' | 'stripeWebhookSecret';
+export type SecretName = 'tokenSigningKey' | 'stripeSecretKey' | 'stripeWebhookSecret' | 'stripePublishableKey';
 
 export const secretEnv: Record<SecretName, string> = {
   tokenSigningKey: 'TOKEN_SIGNING_KEY',
   stripeSecretKey: 'STRIPE_SECRET_KEY',
   stripeWebhookSecret: 'STRIPE_WEBHOOK_SECRET',
+  /** Public by design (the browser gets it), kept beside its secret key so the pair is set together. */
+  stripePublishableKey: 'STRIPE_PUBLISHABLE_KEY',
 };

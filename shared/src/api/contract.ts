@@ -28,6 +28,7 @@ import {
   UploadUrlRequest,
 } from './products';
 import { SearchAddressRequest, SearchAddressResponse } from './address';
+import { PaymentConfig } from './payment-config';
 import type {
   AddPayoutMethodRequest,
   AddPayoutMethodResponse,
@@ -91,6 +92,8 @@ export const contract = {
     deferred<typeof CreatePayoutAccountRequest>(),
     deferred<typeof PayoutAccountResponse>(),
   ),
+  /** The publishable key and, against the local emulator, where the browser reaches it. */
+  getPaymentConfig: endpoint('/api/getPaymentConfig', 'member', EmptyRequest, PaymentConfig),
   getPaymentIntent: endpoint('/api/getPaymentIntent', 'member', z.unknown(), Pending),
   addPayoutMethod: endpoint(
     '/api/addPayoutMethod',
