@@ -32,6 +32,8 @@ export interface AuthView extends AuthState {
   signup: AuthStore['signup'];
   logout: AuthStore['logout'];
   clear: AuthStore['clear'];
+  /** Puts a profile a call answered in place of the signed-in user's (the badges follow at once). */
+  setUserProfile: AuthStore['setUserProfile'];
   /** Authenticated API call with the in-memory access token and one refresh-and-retry on a 401. */
   call: AuthStore['call'];
 }
@@ -64,6 +66,7 @@ export function useAuth(): AuthView {
       signup: store.signup,
       logout: store.logout,
       clear: store.clear,
+      setUserProfile: store.setUserProfile,
       call: store.call,
     }),
     [state, store],

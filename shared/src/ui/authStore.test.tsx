@@ -124,6 +124,31 @@ describe('AuthStore', () => {
     expect(api.callsTo('getCommisionsByUser')[0]?.authorization).toBe('Bearer new');
   });
 
+  it('takes a profile a call answered at once, telling its listeners, and ignores another user’s', async () => {
+    const api = fakeApi({ login: () => ({ body: authAnswer() }) });
+    const store = new AuthStore(api.api);
+    await store.login({ email: 'ann@example.com', password: 'secret-password' });
+    const seen: number[] = [];
+    store.subscribe(() => seen.push(store.getState().userProfile?.isAccountCreated ?? -1));
+    const created = { ...store.getState().userProfile!, isAccountCreated: 1 as const, stripeID: 'acct_1' };
+    store.setUserProfile(created);
+    expect(store.getState().userProfile).toEqual(created);
+    expect(seen).toEqual([1]);
+    store.setUserProfile({ ...created, id: 'someone-else', isPayoutMethodAdded: 1 });
+    expect(store.getState().userProfile?.isPayoutMethodAdded).toBe(0);
+    expect(api.callsTo('checkAuth')).toHaveLength(0);
+  });
+
+  it('ignores a profile that arrives after a logout', async () => {
+    const api = fakeApi({ login: () => ({ body: authAnswer() }), logout: () => ({ body: { ok: true } }) });
+    const store = new AuthStore(api.api);
+    await store.login({ email: 'ann@example.com', password: 'secret-password' });
+    const before = store.getState().userProfile!;
+    await store.logout();
+    store.setUserProfile({ ...before, isAccountCreated: 1 });
+    expect(store.getState()).toMatchObject({ status: 'anonymous', userProfile: null });
+  });
+
   it('a signup failure leaves the person logged out', async () => {
     const api = fakeApi({ signup: () => ({ status: 409, body: { message: 'Taken.' } }) });
     const store = new AuthStore(api.api);

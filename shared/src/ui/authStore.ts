@@ -175,6 +175,17 @@ export class AuthStore {
     this.#clear();
   };
 
+  /**
+   * The signed-in user's profile as a call answered it (createPayoutAccount, addPayoutMethod):
+   * every screen, and the red badges, show it at once, without another checkAuth. Ignored when no
+   * one is signed in or the profile is another user's (an answer that arrives after a logout).
+   */
+  setUserProfile = (profile: UserProfile): void => {
+    const current = this.#state.userProfile;
+    if (this.#state.status !== 'authenticated' || !current || current.id !== profile.id) return;
+    this.#set({ userProfile: profile, isAdmin: profile.isAdmin });
+  };
+
   /** Forget the session locally (the state and the access token). */
   clear = (): void => {
     this.#epoch += 1;
