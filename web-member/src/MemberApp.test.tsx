@@ -100,11 +100,18 @@ describe('member app', () => {
     expect(await screen.findByRole('heading', { name: 'Product List' })).toBeTruthy();
   });
 
-  it('shows My Account with the payout set-up and an empty state', async () => {
+  it('shows My Account with its three links, the red badge where a step is left, and an empty state', async () => {
     renderMember(member({ isAccountCreated: 1, isPayoutMethodAdded: 0 }), '/my_account');
     expect(await screen.findByRole('heading', { level: 1, name: 'My Account' })).toBeTruthy();
-    expect(screen.getByText('Created')).toBeTruthy();
-    const todo = screen.getByTestId('todo-payout-method');
+    const links = within(screen.getByRole('navigation', { name: 'My account' })).getAllByRole('link');
+    expect(links.map((link) => link.getAttribute('href'))).toEqual([
+      '/my_account/payout_account',
+      '/my_account/payout_methods',
+      '/my_account/my_profile',
+    ]);
+    expect(screen.getByRole('link', { name: /^Back/ }).getAttribute('href')).toBe('/');
+    expect(screen.queryByTestId('todo-payout-account')).toBeNull();
+    const todo = screen.getByTestId('todo-payout-methods');
     expect(within(todo).getByText('Add a debit card').closest('[aria-hidden]')).toBe(todo.lastElementChild);
     expect(todo.querySelector('.visually-hidden')?.textContent).toBe(', action needed: Add a debit card');
     expect(screen.queryByText('Create your payout account')).toBeNull();

@@ -1,4 +1,4 @@
-import { Suspense } from 'react';
+import { Suspense, type ReactNode } from 'react';
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { AppShell, type MenuItem } from '@portal/shared/ui/AppShell';
 import type { AuthView } from '@portal/shared/ui/AuthProvider';
@@ -8,7 +8,13 @@ import { LoginScreen } from '@portal/shared/ui/LoginScreen';
 import { NotFoundScreen } from '@portal/shared/ui/NotFoundScreen';
 import { SignupScreen } from '@portal/shared/ui/SignupScreen';
 import { MyAccountScreen } from './screens/MyAccountScreen';
-import { LazyProductDetailScreen } from './screens/lazyScreens';
+import {
+  LazyAddPayoutMethodScreen,
+  LazyCreatePayoutAccountScreen,
+  LazyPayoutAccountScreen,
+  LazyPayoutMethodsScreen,
+  LazyProductDetailScreen,
+} from './screens/lazyScreens';
 import { ProductListScreen } from './screens/ProductListScreen';
 
 /** Where being logged out is normal: everywhere else a logged-out person is sent to /login. */
@@ -20,6 +26,9 @@ export function memberMenu(auth: AuthView): MenuItem[] {
     { to: '/', label: 'Product List', end: true, icon: <BoxIcon /> },
   ];
 }
+
+/** A lazily loaded payout screen, with a loading state while its chunk arrives. */
+const payoutScreen = (screen: ReactNode) => <Suspense fallback={<Loading label="Loading…" />}>{screen}</Suspense>;
 
 /** The member app, served at '/'. */
 export function MemberApp() {
@@ -37,6 +46,10 @@ export function MemberApp() {
           }
         />
         <Route path="my_account" element={<MyAccountScreen />} />
+        <Route path="my_account/payout_account" element={payoutScreen(<LazyPayoutAccountScreen />)} />
+        <Route path="my_account/create_payout_account" element={payoutScreen(<LazyCreatePayoutAccountScreen />)} />
+        <Route path="my_account/payout_methods" element={payoutScreen(<LazyPayoutMethodsScreen />)} />
+        <Route path="my_account/add_payout_method" element={payoutScreen(<LazyAddPayoutMethodScreen />)} />
         <Route path="login" element={<LoginScreen />} />
         <Route path="signup" element={<SignupScreen />} />
         <Route path="*" element={<NotFoundScreen />} />

@@ -22,6 +22,10 @@ export interface AddressAutocompleteProps {
   onSelect: (parts: AddressParts) => void;
   /** The text as typed (the street field's value for a form). */
   onChange?: (text: string) => void;
+  /** The input leaves focus (a form checks the field then). */
+  onBlur?: () => void;
+  /** The text, when the form holds it (controlled); otherwise the component keeps it from `defaultValue`. */
+  value?: string;
   defaultValue?: string;
   name?: string;
   id?: string;
@@ -44,6 +48,8 @@ export function AddressAutocomplete({
   search,
   onSelect,
   onChange,
+  onBlur,
+  value,
   defaultValue = '',
   name,
   id,
@@ -55,7 +61,8 @@ export function AddressAutocomplete({
   const autoId = useId();
   const inputId = id ?? `address-${autoId}`;
   const listId = `${inputId}-list`;
-  const [text, setText] = useState(defaultValue);
+  const [ownText, setText] = useState(defaultValue);
+  const text = value ?? ownText;
   const [items, setItems] = useState<AddressSuggestion[]>([]);
   const [status, setStatus] = useState<Status>('idle');
   const [open, setOpen] = useState(false);
@@ -183,7 +190,10 @@ export function AddressAutocomplete({
           onChange?.(event.target.value);
         }}
         onKeyDown={onKeyDown}
-        onBlur={() => setOpen(false)}
+        onBlur={() => {
+          setOpen(false);
+          onBlur?.();
+        }}
         onFocus={() => setOpen(items.length > 0)}
       />
       <ul

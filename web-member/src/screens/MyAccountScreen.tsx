@@ -1,32 +1,54 @@
+import { Link } from 'react-router-dom';
 import { ATTENTION_REASONS } from '@portal/shared/domain/attention';
 import { useAuth } from '@portal/shared/ui/AuthProvider';
 import { AttentionWords } from '@portal/shared/ui/Badge';
 import { EmptyState } from '@portal/shared/ui/EmptyState';
-import { AlertIcon, CheckIcon, ReceiptIcon } from '@portal/shared/ui/icons';
+import { ArrowLeftIcon, ChevronRightIcon, LockIcon, ReceiptIcon, WalletIcon } from '@portal/shared/ui/icons';
 import { Page } from '@portal/shared/ui/Page';
+import type { ReactNode } from 'react';
 
-/** '/my_account': the member's payout set-up and (later) commissions. */
+/** '/my_account': the three set-up screens (spec section 2), their red badges, and (later) commissions. */
 export function MyAccountScreen() {
   const { userProfile } = useAuth();
   const accountCreated = userProfile?.isAccountCreated === 1;
   const methodAdded = userProfile?.isPayoutMethodAdded === 1;
   return (
-    <Page title="My Account" description={userProfile ? `Logged in as ${userProfile.email}` : undefined}>
-      <section aria-labelledby="payout-setup">
-        <h2 className="section-title" id="payout-setup">
-          Payout set-up
-        </h2>
-        <ul className="card checklist">
-          <SetupItem label="Payout account" done={accountCreated} doneText="Created" todo={ATTENTION_REASONS.account} />
-          <SetupItem
-            label="Payout method"
-            done={methodAdded}
-            doneText="Debit card added"
-            todo={ATTENTION_REASONS.method}
+    <Page
+      title="My Account"
+      description={userProfile ? `Logged in as ${userProfile.email}` : undefined}
+      actions={
+        <Link className="button button--ghost button--small back-link" to="/">
+          <ArrowLeftIcon className="button__icon" aria-hidden="true" />
+          Back
+        </Link>
+      }
+    >
+      <nav aria-label="My account">
+        <ul className="card-grid card-grid--3 plain-list account-links">
+          <AccountLink
+            to="/my_account/payout_account"
+            title="Payout Account"
+            icon={<WalletIcon />}
+            text={accountCreated ? 'Created: see the commissions you made.' : 'Where your commissions are paid from.'}
+            reasons={accountCreated ? [] : [ATTENTION_REASONS.account]}
+          />
+          <AccountLink
+            to="/my_account/payout_methods"
+            title="Payout Methods"
+            icon={<ReceiptIcon />}
+            text={methodAdded ? 'Your debit card is added.' : 'The debit card your commissions go to.'}
+            reasons={methodAdded ? [] : [ATTENTION_REASONS.method]}
+          />
+          <AccountLink
+            to="/my_account/my_profile"
+            title="My Profile"
+            icon={<LockIcon />}
+            text="Your e-mail, name, phone and address."
+            reasons={[]}
           />
         </ul>
-      </section>
-      <section aria-labelledby="commissions">
+      </nav>
+      <section aria-labelledby="commissions" className="account-commissions">
         <h2 className="section-title" id="commissions">
           Commissions
         </h2>
@@ -40,31 +62,33 @@ export function MyAccountScreen() {
   );
 }
 
-function SetupItem({
-  label,
-  done,
-  doneText,
-  todo,
+function AccountLink({
+  to,
+  title,
+  icon,
+  text,
+  reasons,
 }: {
-  label: string;
-  done: boolean;
-  doneText: string;
-  /** What to do while it is not done: the red badge's words. */
-  todo: string;
+  to: string;
+  title: string;
+  icon: ReactNode;
+  text: string;
+  /** What to do there: the red badge's words (none when done). */
+  reasons: readonly string[];
 }) {
   return (
-    <li className="checklist__item">
-      <span className={done ? 'checklist__icon checklist__icon--done' : 'checklist__icon checklist__icon--todo'}>
-        {done ? <CheckIcon /> : <AlertIcon />}
-      </span>
-      <span className="checklist__text">
-        <span className="checklist__label">{label}</span>
-        {done ? (
-          <span className="checklist__state">{doneText}</span>
-        ) : (
-          <AttentionWords reasons={[todo]} data-testid={`todo-${label.toLowerCase().replaceAll(' ', '-')}`} />
-        )}
-      </span>
+    <li>
+      <Link className="card nav-card" to={to} data-testid={`account-link-${to.split('/').pop()}`}>
+        <span className="nav-card__icon" aria-hidden="true">
+          {icon}
+        </span>
+        <span className="nav-card__title">
+          {title}
+          <ChevronRightIcon aria-hidden="true" />
+        </span>
+        <AttentionWords reasons={reasons} data-testid={`todo-${title.toLowerCase().replaceAll(' ', '-')}`} />
+        <span className="nav-card__text">{text}</span>
+      </Link>
     </li>
   );
 }

@@ -7,3 +7,21 @@ import { lazyWithPreload } from '@portal/shared/ui/preload';
 export const LazyProductDetailScreen = lazyWithPreload(() =>
   import('./ProductDetailScreen').then((module) => module.ProductDetailScreen),
 );
+
+/**
+ * The payout screens (the payout account form with its schema, the card entry): one chunk each,
+ * loaded when opened, so the first screen's bundle does not carry them. Stripe.js is a further
+ * chunk of the card entry, loaded only with a real publishable key.
+ */
+export const LazyCreatePayoutAccountScreen = lazyWithPreload(() =>
+  import('./payouts/CreatePayoutAccountScreen').then((module) => module.CreatePayoutAccountScreen),
+);
+export const LazyPayoutAccountScreen = lazyWithPreload(() =>
+  import('./payouts/PayoutAccountScreen').then((module) => module.PayoutAccountScreen),
+);
+export const LazyPayoutMethodsScreen = lazyWithPreload(() =>
+  import('./payouts/PayoutMethodsScreen').then((module) => module.PayoutMethodsScreen),
+);
+export const LazyAddPayoutMethodScreen = lazyWithPreload(() =>
+  import('./payouts/PayoutMethodsScreen').then((module) => module.AddPayoutMethodScreen),
+);

@@ -1,0 +1,53 @@
+import { daysInMonth, FIRST_BIRTH_YEAR } from '@portal/shared/api/payments';
+
+/** The tax ID as typed, with dashes inserted (123-45-6789): digits only, at most nine. */
+export function formatTaxId(typed: string): string {
+  const digits = typed.replace(/\D/g, '').slice(0, 9);
+  if (digits.length <= 3) return digits;
+  if (digits.length <= 5) return `${digits.slice(0, 3)}-${digits.slice(3)}`;
+  return `${digits.slice(0, 3)}-${digits.slice(3, 5)}-${digits.slice(5)}`;
+}
+
+/** A card number in groups of four (Amex 4-6-5), at most 19 digits. */
+export function formatCardNumber(typed: string): string {
+  const digits = typed.replace(/\D/g, '').slice(0, 19);
+  if (/^3[47]/.test(digits)) {
+    return [digits.slice(0, 4), digits.slice(4, 10), digits.slice(10, 15)].filter(Boolean).join(' ');
+  }
+  return digits.replace(/(\d{4})(?=\d)/g, '$1 ');
+}
+
+/** The expiry as typed, "MM / YY". */
+export function formatExpiry(typed: string): string {
+  let digits = typed.replace(/\D/g, '').slice(0, 4);
+  if (digits.length === 1 && Number(digits) > 1) digits = `0${digits}`;
+  return digits.length > 2 ? `${digits.slice(0, 2)} / ${digits.slice(2)}` : digits;
+}
+
+/** The years of the birth-year dropdown, newest first, down to FIRST_BIRTH_YEAR. */
+export function birthYears(today: Date): number[] {
+  const years: number[] = [];
+  for (let year = today.getFullYear(); year >= FIRST_BIRTH_YEAR; year--) years.push(year);
+  return years;
+}
+
+/** The days the day dropdown offers: 1 to the last day of the month (of a leap year when none is chosen yet). */
+export function dayCount(month: number | null, year: number | null): number {
+  if (!month) return 31;
+  return daysInMonth(month, year ?? 2000);
+}
+
+export const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+] as const;
