@@ -47,6 +47,8 @@ const expected: Record<string, Answers> = {
   createPayoutAccount: MEMBERS,
   addPayoutMethod: MEMBERS,
   getExternalAccounts: MEMBERS,
+  // Public: a link verifies without a session; `send` asks for one itself (test/handlers/verify-email.test.ts).
+  verifyEmail: PUBLIC,
   // Public, but only Stripe's signature gets past the 400 (test/handlers/stripe-webhook.test.ts).
   stripeWebhook: PUBLIC,
 } satisfies Partial<Record<EndpointName, Answers>>;
