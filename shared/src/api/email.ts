@@ -23,7 +23,10 @@ export const USED_VERIFICATION_LINK = 'This link has already been used. Your e-m
 export const VerifyEmailRequest = z
   .strictObject({
     action: z.enum(['send', 'verify'], { error: "action must be 'send' or 'verify'" }).optional(),
-    token: z.string({ error: INVALID_VERIFICATION_LINK }).regex(VERIFICATION_TOKEN_PATTERN, INVALID_VERIFICATION_LINK).optional(),
+    token: z
+      .string({ error: INVALID_VERIFICATION_LINK })
+      .regex(VERIFICATION_TOKEN_PATTERN, INVALID_VERIFICATION_LINK)
+      .optional(),
   })
   .superRefine(({ action, token }, context) => {
     if (action === 'verify' && token === undefined) {
