@@ -100,7 +100,9 @@ describe('access tokens', () => {
     });
 
     it('works with its own, and another user with their own', async () => {
-      expect((await call(memberCall, { body: memberBody, headers: bearer(await sign(claims(), key())) })).status).toBe(200);
+      expect((await call(memberCall, { body: memberBody, headers: bearer(await sign(claims(), key())) })).status).toBe(
+        200,
+      );
       expect((await call(memberCall, { body: memberBody, headers: bearer(other.token) })).status).toBe(200);
     });
 

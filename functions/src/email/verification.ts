@@ -1,9 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import {
-  EXPIRED_VERIFICATION_LINK,
-  INVALID_VERIFICATION_LINK,
-  USED_VERIFICATION_LINK,
-} from '@portal/shared/api/email';
+import { EXPIRED_VERIFICATION_LINK, INVALID_VERIFICATION_LINK, USED_VERIFICATION_LINK } from '@portal/shared/api/email';
 import type { AttemptKind, AttemptStore, Counted } from '../auth/attempt-store';
 import type { UserRecord } from '../auth/user-store';
 import { DomainError, badRequest, conflict } from '../errors';

@@ -48,12 +48,7 @@ export const keys = {
    */
   attempts: (
     kind:
-      | 'login-pair'
-      | 'login-address'
-      | 'login-account'
-      | 'signup-address'
-      | 'verify-email-minute'
-      | 'verify-email-day',
+      'login-pair' | 'login-address' | 'login-account' | 'signup-address' | 'verify-email-minute' | 'verify-email-day',
     value: string,
   ): Key => ({
     pk: `ATTEMPTS#${kind}#${value}`,
