@@ -8,11 +8,15 @@ import { LoginScreen } from '@portal/shared/ui/LoginScreen';
 import { NotFoundScreen } from '@portal/shared/ui/NotFoundScreen';
 import { SignupScreen } from '@portal/shared/ui/SignupScreen';
 import { MyAccountScreen } from './screens/MyAccountScreen';
+import { MyProfileScreen } from './screens/MyProfileScreen';
+import { VerifyEmailScreen } from './screens/VerifyEmailScreen';
 import { LazyProductDetailScreen } from './screens/lazyScreens';
 import { ProductListScreen } from './screens/ProductListScreen';
 
 /** Where being logged out is normal: everywhere else a logged-out person is sent to /login. */
-export const PUBLIC_PATHS = ['/login', '/signup'] as const;
+export const PUBLIC_PATHS = ['/login', '/signup', '/verify_email'] as const;
+/** Public paths a logged-in member stays on: the e-mail link verifies with or without a session. */
+export const OPEN_PATHS = ['/verify_email'] as const;
 
 export function memberMenu(auth: AuthView): MenuItem[] {
   return [
@@ -25,7 +29,7 @@ export function memberMenu(auth: AuthView): MenuItem[] {
 export function MemberApp() {
   return (
     <Routes>
-      <Route element={<AppShell app="member" menu={memberMenu} publicPaths={PUBLIC_PATHS} />}>
+      <Route element={<AppShell app="member" menu={memberMenu} publicPaths={PUBLIC_PATHS} openPaths={OPEN_PATHS} />}>
         <Route index element={<ProductListScreen />} />
         <Route path="member" element={<Navigate to="/" replace />} />
         <Route
@@ -37,6 +41,8 @@ export function MemberApp() {
           }
         />
         <Route path="my_account" element={<MyAccountScreen />} />
+        <Route path="my_account/my_profile" element={<MyProfileScreen />} />
+        <Route path="verify_email" element={<VerifyEmailScreen />} />
         <Route path="login" element={<LoginScreen />} />
         <Route path="signup" element={<SignupScreen />} />
         <Route path="*" element={<NotFoundScreen />} />

@@ -34,6 +34,8 @@ export interface AuthView extends AuthState {
   clear: AuthStore['clear'];
   /** Authenticated API call with the in-memory access token and one refresh-and-retry on a 401. */
   call: AuthStore['call'];
+  /** A public call, without the access token. */
+  callPublic: AuthStore['callPublic'];
 }
 
 export function needsAttention(state: Pick<AuthState, 'status' | 'userProfile'>): boolean {
@@ -65,6 +67,7 @@ export function useAuth(): AuthView {
       logout: store.logout,
       clear: store.clear,
       call: store.call,
+      callPublic: store.callPublic,
     }),
     [state, store],
   );
