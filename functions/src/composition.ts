@@ -111,7 +111,9 @@ const chooseMailer = (): Promise<Mailer> => {
     ).then((module) => module.localOutbox(MAIL_OUTBOX_DIR)));
   }
   if (!MAIL_FROM) {
-    return Promise.reject(new Error('E-mail is not configured: deploy with the mailFrom context (README, "E-mail (SES)")'));
+    return Promise.reject(
+      new Error('E-mail is not configured: deploy with the mailFrom context (README, "E-mail (SES)")'),
+    );
   }
   return (chosenMailer ??= Promise.resolve(createSesMailer(() => MAIL_FROM)));
 };
