@@ -5,6 +5,8 @@ import { dynamoSessions } from './adapters/dynamo-sessions';
 import { dynamoPayoutAccounts } from './adapters/dynamo-payout-accounts';
 import { dynamoProcessedEvents } from './adapters/dynamo-processed-events';
 import { dynamoUsers } from './adapters/dynamo-users';
+import { dynamoEmailVerifications } from './adapters/dynamo-email-verifications';
+import { createSesMailer } from './adapters/ses-mailer';
 import { s3Files } from './adapters/s3-files';
 import { amazonLocationPlaces } from './adapters/amazon-location-places';
 import type { AddressSearch } from './addresses/address-search';
@@ -14,7 +16,9 @@ import { createLoginLimiter, createSignupLimiter } from './auth/rate-limit';
 import { createSessions } from './auth/sessions';
 import type { UserRepository } from './auth/user-store';
 import { clock } from './config/clock';
-import { env } from './config/env';
+import { env, siteUrl } from './config/env';
+import type { Mailer } from './email/mailer';
+import { createEmailVerification } from './email/verification';
 import { getSecret } from './config/secrets';
 import { createApiHandler } from './http/api-handler';
 import type { FileStore, ImportJobRepository } from './imports/job-store';
@@ -90,3 +94,38 @@ const chooseAddressSearch = (): Promise<AddressSearch> =>
 export const addressSearch: AddressSearch = {
   suggest: async (text, limit) => (await chooseAddressSearch()).suggest(text, limit),
 };
+
+/**
+ * Mail: files in MAIL_OUTBOX_DIR when it is set (npm start, the tests; the link is printed), else
+ * SES from MAIL_FROM (the stack sets it on the functions that send). The outbox adapter is loaded
+ * through a specifier esbuild does not follow, so no Lambda bundle holds it; only the functions
+ * whose handler reaches `emailVerification` hold the SES adapter.
+ */
+const LOCAL_OUTBOX: string = './adapters/local-outbox-mailer.ts';
+let chosenMailer: Promise<Mailer> | undefined;
+const chooseMailer = (): Promise<Mailer> => {
+  const { MAIL_OUTBOX_DIR, MAIL_FROM } = env();
+  if (MAIL_OUTBOX_DIR) {
+    return (chosenMailer ??= (
+      import(/* @vite-ignore */ LOCAL_OUTBOX) as Promise<{ localOutbox: (dir: string) => Mailer }>
+    ).then((module) => module.localOutbox(MAIL_OUTBOX_DIR)));
+  }
+  if (!MAIL_FROM) {
+    return Promise.reject(
+      new Error('E-mail is not configured: deploy with the mailFrom context (README, "E-mail (SES)")'),
+    );
+  }
+  return (chosenMailer ??= Promise.resolve(createSesMailer(() => MAIL_FROM)));
+};
+export const mailer: Mailer = {
+  send: async (mail) => (await chooseMailer()).send(mail),
+};
+
+/** Sending and verifying e-mail links (email/verification.ts). */
+export const emailVerification = /* @__PURE__ */ createEmailVerification({
+  store: dynamoEmailVerifications,
+  attempts: dynamoAttempts,
+  mailer,
+  now,
+  siteUrl,
+});

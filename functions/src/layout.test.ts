@@ -9,7 +9,17 @@ import { describe, expect, it } from 'vitest';
  * capability, and no two folders import each other.
  */
 const SRC = dirname(fileURLToPath(import.meta.url));
-const CAPABILITIES = ['addresses', 'auth', 'catalogue', 'imports', 'products', 'payments', 'orders', 'commissions'];
+const CAPABILITIES = [
+  'addresses',
+  'auth',
+  'catalogue',
+  'email',
+  'imports',
+  'products',
+  'payments',
+  'orders',
+  'commissions',
+];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

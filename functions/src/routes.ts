@@ -15,6 +15,8 @@ export interface Access {
   secrets: readonly SecretName[];
   /** Amazon Location Places v2 `geo-places:Autocomplete` on the default provider. Absent: no access. */
   places?: 'autocomplete';
+  /** Amazon SES `ses:SendEmail` from the sender identity (the stack's `mailFrom`), and MAIL_FROM/SITE_URL. Absent: no access. */
+  mail?: 'send';
 }
 
 import type { SecretName } from './config/secret-names';
@@ -55,7 +57,8 @@ const stripeReads: Access = { table: 'read', secrets: ['tokenSigningKey', 'strip
 const stripeWrites: Access = { table: 'readwrite', secrets: ['tokenSigningKey', 'stripeSecretKey'] };
 
 export const routes: readonly Route[] = [
-  route('signup', 'handlers/signup.ts', auth, PASSWORD_MEMORY_MB),
+  // Sign-up sends the first verification link.
+  route('signup', 'handlers/signup.ts', { ...auth, mail: 'send' }, PASSWORD_MEMORY_MB),
   route('login', 'handlers/login.ts', auth, PASSWORD_MEMORY_MB),
   route('checkAuth', 'handlers/check-auth.ts', auth),
   route('logout', 'handlers/logout.ts', auth),
@@ -83,6 +86,8 @@ export const routes: readonly Route[] = [
     { ...reads, secrets: ['tokenSigningKey', 'stripePublishableKey'] },
     256,
   ),
+  // Public (a link verifies without a session); sending a link needs one, checked by the handler.
+  route('verifyEmail', 'handlers/verify-email.ts', { ...writes, mail: 'send' }),
   // Public: Stripe signs it; no access token, so no signing key.
   route('stripeWebhook', 'handlers/stripe-webhook.ts', {
     table: 'readwrite',

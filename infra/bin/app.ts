@@ -8,9 +8,21 @@ import { PortalStack } from '../lib/portal-stack';
  */
 const app = new App();
 
+/** The e-mail sender (README, "E-mail (SES)"): `-c mailFrom=no-reply@example.com [-c mailIdentity=example.com]`. */
+const mailFrom: unknown = app.node.tryGetContext('mailFrom');
+const mailIdentity: unknown = app.node.tryGetContext('mailIdentity');
+
 new PortalStack(app, 'ResellerPortal', {
   description: 'Reseller portal: member and admin apps, /api functions, one DynamoDB table',
   analyticsReporting: false,
+  ...(typeof mailFrom === 'string' && mailFrom !== ''
+    ? {
+        mail: {
+          from: mailFrom,
+          ...(typeof mailIdentity === 'string' && mailIdentity ? { identity: mailIdentity } : {}),
+        },
+      }
+    : {}),
 });
 
 addPortalChecks(app);

@@ -82,6 +82,21 @@ export { contentSecurityPolicy } from './security-headers';
 export const placesProviderArn = (stack: Stack): string =>
   `arn:${stack.partition}:geo-places:${stack.region}::provider/default`;
 
+/**
+ * The SES identity a function sends from (`ses:SendEmail` acts on it): the verified domain or
+ * address named by `mailIdentity`, or else the domain of the `mailFrom` address.
+ */
+export const mailIdentityArn = (stack: Stack, identity: string): string =>
+  `arn:${stack.partition}:ses:${stack.region}:${stack.account}:identity/${identity}`;
+
+/** The domain of a sender such as `no-reply@example.com` or `Portal <no-reply@example.com>`. */
+export function senderDomain(from: string): string {
+  const address = /<([^>]+)>/.exec(from)?.[1] ?? from;
+  const domain = address.slice(address.lastIndexOf('@') + 1).trim();
+  if (!address.includes('@') || domain === '') throw new Error(`mailFrom is not an e-mail address: ${from}`);
+  return domain;
+}
+
 /** Uploaded CSVs are deleted from the imports bucket this many days after they arrive. */
 export const IMPORTS_EXPIRE_AFTER_DAYS = 30;
 
@@ -94,6 +109,13 @@ export interface PortalStackProps extends StackProps {
   readonly functionsDir?: string;
   /** Built apps to upload; web-member/dist and web-admin/dist by default, skipped (with a warning) when not built. */
   readonly siteDist?: { readonly member?: string; readonly admin?: string };
+  /**
+   * The sender of the functions that mail (routes with `mail: 'send'`): `from`, e.g.
+   * `Reseller Portal <no-reply@example.com>`, and the verified SES identity it sends as (its
+   * domain by default). Absent: those functions get no SES grant and say so when asked to send
+   * (the synth warns). The CDK app reads them from the contexts `mailFrom` and `mailIdentity`.
+   */
+  readonly mail?: { readonly from: string; readonly identity?: string };
 }
 
 /** What the stack makes for every function. */
@@ -262,6 +284,7 @@ export class PortalStack extends Stack {
     for (const route of routes) {
       const made = this.appFunction(new Construct(routesScope, route.name), route, {
         functionsDir,
+        mail: props.mail,
         description: `POST ${route.path} (${route.module})`,
       });
       const [httpRoute] = this.api.addRoutes({
@@ -281,6 +304,12 @@ export class PortalStack extends Stack {
       routeResources.set(route.name, { route, ...made });
     }
     this.routeResources = routeResources;
+    if (!props.mail && routes.some((route) => route.access.mail)) {
+      Annotations.of(this).addWarningV2(
+        'portal:mail-not-configured',
+        'No sender for e-mail: deploy with -c mailFrom=<address on a verified SES identity> (README, "E-mail (SES)"); until then sign-up sends no verification link and /api/verifyEmail cannot send one.',
+      );
+    }
 
     // Functions started by events: the import of a CSV that lands in the imports bucket. Lambda
     // invokes them asynchronously and tries three times; an event that failed every try goes to the
@@ -417,6 +446,11 @@ export class PortalStack extends Stack {
       },
     );
 
+    // The functions that mail put links to the site in them: SITE_URL is the distribution's origin.
+    for (const { route, function: fn } of this.routeResources.values()) {
+      if (route.access.mail) fn.addEnvironment('SITE_URL', `https://${this.distribution.distributionDomainName}`);
+    }
+
     // The admin app uploads large CSVs straight to the imports bucket, with the presigned POST that
     // /api/createProductUpload returns; only the portal's own origin may do so from a browser.
     this.importsBucket.addCorsRule({
@@ -534,7 +568,12 @@ export class PortalStack extends Stack {
   private appFunction(
     scope: Construct,
     spec: FunctionSpec,
-    options: { functionsDir: string; description: string; onFailure?: Queue },
+    options: {
+      functionsDir: string;
+      description: string;
+      onFailure?: Queue;
+      mail?: PortalStackProps['mail'];
+    },
   ): FunctionResources {
     const { access } = spec;
     const logGroup = new LogGroup(scope, 'Logs', { retention: RetentionDays.ONE_MONTH });
@@ -613,6 +652,18 @@ export class PortalStack extends Stack {
       role.addToPrincipalPolicy(
         new PolicyStatement({ actions: ['geo-places:Autocomplete'], resources: [placesProviderArn(this)] }),
       );
+    }
+
+    if (access.mail === 'send' && options.mail) {
+      // SESv2 SendEmail from the sender's identity only; MAIL_FROM names the sender, SITE_URL
+      // (set once the distribution exists) the origin of the links.
+      role.addToPrincipalPolicy(
+        new PolicyStatement({
+          actions: ['ses:SendEmail'],
+          resources: [mailIdentityArn(this, options.mail.identity ?? senderDomain(options.mail.from))],
+        }),
+      );
+      fn.addEnvironment('MAIL_FROM', options.mail.from);
     }
 
     for (const name of access.secrets) this.secrets[name].grantRead(role);

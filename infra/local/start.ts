@@ -119,6 +119,8 @@ export function configureEnvironment(settings: {
     ...functionEnvironment,
     // The embedded address search over the US ZIP database (Amazon Location in AWS).
     ADDRESS_SEARCH: 'local',
+    // Mail is written to .local/outbox/ (0700, files 0600) and its link printed (SES in AWS).
+    MAIL_OUTBOX_DIR: join(settings.dataDir, 'outbox'),
     // The handlers log warnings and errors; LOG_LEVEL=debug shows everything they log.
     POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? (isDebug() ? 'DEBUG' : 'WARN'),
   });
@@ -200,6 +202,8 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
       stripeApiUrl: ownStripeKey ? undefined : stripe.url,
       secrets,
     });
+    // Quiet (the browser tests): mail still goes to the outbox, without its log line.
+    if (options.quiet) process.env.MAIL_OUTBOX_QUIET = '1';
     await ensureTable(dynamo.client, TABLE_NAME);
     say('Seeding the demo data (once per data folder)…');
     await seed();
@@ -242,6 +246,8 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     if (webhookRoute) webhookUrl = `http://127.0.0.1:${port}${webhookRoute.path}`;
     const displayHost = host === '127.0.0.1' || host === '0.0.0.0' ? 'localhost' : host;
     const url = `http://${displayHost}:${port}`;
+    // The origin of the links in e-mails (read per send: the port is known only now).
+    process.env.SITE_URL = url;
     if (options.seedDemo) {
       const { seedDemoCatalogue } = await import('./demo-catalogue');
       const seeded = await seedDemoCatalogue({

@@ -18,6 +18,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     portalUrl: string;
     accounts: { admin: Account; member: Account };
+    /** The portal's data folder: mail is in its outbox/ (one JSON file per message). */
+    portalDataDir: string;
   }
 }
 
@@ -26,6 +28,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const portal = await startPortal({ port: 0, dataDir, quiet: true });
   project.provide('portalUrl', portal.url);
   project.provide('accounts', portal.accounts);
+  project.provide('portalDataDir', dataDir);
   return async () => {
     await portal.stop();
     rmSync(dataDir, { recursive: true, force: true });

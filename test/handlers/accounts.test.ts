@@ -21,7 +21,7 @@ describe('create-admin', () => {
     expect(await ensureAccount(email, 'admin password 123', true)).toBe('created');
     const result = await call(login, { body: { email, password: 'admin password 123' }, sourceIp: uniqueIp() });
     expect(result.status).toBe(200);
-    expect(result.body).toMatchObject({ isAdmin: true, userProfile: { isAdmin: true } });
+    expect(result.body).toMatchObject({ isAdmin: true, userProfile: { isAdmin: true, isEmailVerified: true } });
   });
 
   it('promotes an existing member without touching the password', async () => {

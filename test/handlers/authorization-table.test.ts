@@ -48,6 +48,8 @@ const expected: Record<string, Answers> = {
   addPayoutMethod: MEMBERS,
   getExternalAccounts: MEMBERS,
   getPaymentConfig: MEMBERS,
+  // Public: a link verifies without a session; `send` asks for one itself (test/handlers/verify-email.test.ts).
+  verifyEmail: PUBLIC,
   // Public, but only Stripe's signature gets past the 400 (test/handlers/stripe-webhook.test.ts).
   stripeWebhook: PUBLIC,
 } satisfies Partial<Record<EndpointName, Answers>>;

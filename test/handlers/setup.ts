@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { inject } from 'vitest';
 import { functionEnvironment } from '../../infra/lib/bundling';
@@ -23,6 +24,10 @@ Object.assign(process.env, {
   STRIPE_PUBLISHABLE_KEY: `pk_test_${randomBytes(24).toString('hex')}`,
   ...functionEnvironment,
   ADDRESS_SEARCH: 'local',
+  // Mail goes to an outbox folder of this file's own; links point at a stand-in portal origin.
+  MAIL_OUTBOX_DIR: join(inject('engineDataDir'), `outbox-${tableName}`),
+  MAIL_OUTBOX_QUIET: '1',
+  SITE_URL: 'http://127.0.0.1:3999',
   POWERTOOLS_LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'SILENT',
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
 });

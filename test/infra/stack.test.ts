@@ -13,7 +13,9 @@ import { table as tableDefinition } from '../../shared/src/db/table';
 import { addPortalChecks } from '../../infra/lib/checks';
 import {
   PortalStack,
+  mailIdentityArn,
   placesProviderArn,
+  senderDomain,
   repoRoot,
   type FunctionResources,
   type StackSecretName,
@@ -51,6 +53,7 @@ function build(
     siteDist?: { member: string; admin: string };
     bundle?: boolean;
     failOnFindings?: boolean;
+    mail?: { from: string; identity?: string };
   } = {},
 ): Built {
   const app = new App({
@@ -66,6 +69,7 @@ function build(
     routes: options.routes,
     eventFunctions: options.eventFunctions,
     siteDist: options.siteDist ?? { member: path.join(emptyDir, 'member'), admin: path.join(emptyDir, 'admin') },
+    ...(options.mail ? { mail: options.mail } : {}),
   });
   addPortalChecks(app);
   const template = Template.fromStack(stack);
@@ -88,6 +92,9 @@ function statementsOf(resources: Resources, roleId: string): any[] {
 const actionsOf = (statement: any): string[] => [statement.Action].flat();
 const resourcesOf = (statement: any): any[] => [statement.Resource].flat();
 
+/** The sender the main stack is built with (as `-c mailFrom=…` does). */
+const MAIL_FROM = 'Reseller Portal <no-reply@portal.example>';
+
 let emptyDir: string;
 let siteDir: string;
 let main: Built;
@@ -100,7 +107,10 @@ beforeAll(() => {
     writeFileSync(path.join(siteDir, app, 'index.html'), `<!doctype html><title>${app}</title>`);
   }
   // The real route table, bundled for real: a handler that fails to bundle fails here.
-  main = build({ siteDist: { member: path.join(siteDir, 'member'), admin: path.join(siteDir, 'admin') } });
+  main = build({
+    siteDist: { member: path.join(siteDir, 'member'), admin: path.join(siteDir, 'admin') },
+    mail: { from: MAIL_FROM },
+  });
 });
 
 afterAll(() => {
@@ -171,6 +181,14 @@ describe('functions', () => {
       NODE_OPTIONS: '--enable-source-maps',
       ...expectedSecrets,
       ...(spec.access.importsBucket ? { IMPORTS_BUCKET: { Ref: logicalId(stack, stack.importsBucket) } } : {}),
+      ...(spec.access.mail
+        ? {
+            MAIL_FROM,
+            SITE_URL: {
+              'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [logicalId(stack, stack.distribution), 'DomainName'] }]],
+            },
+          }
+        : {}),
     });
     const logGroupId = logicalId(stack, made.logGroup);
     expect(fn.Properties.LoggingConfig).toEqual({ LogGroup: { Ref: logGroupId } });
@@ -205,6 +223,20 @@ describe('functions', () => {
       ).toEqual([]);
       const code = readFileSync(path.join(dir, 'index.js'), 'utf8');
       expect(code.includes('@aws-sdk/client-geo-places'), spec.name).toBe(spec.name === 'searchAddress');
+    }
+  });
+
+  it('keeps the local outbox out of every bundle; only the functions that send mail carry the SES client', () => {
+    for (const { spec, made } of appFunctions(main.stack)) {
+      const fn = main.resources[logicalId(main.stack, made.function)];
+      const dir = path.join(main.app.outdir, `asset.${(fn.Properties.Code.S3Key as string).replace(/\.zip$/, '')}`);
+      const map = JSON.parse(readFileSync(path.join(dir, 'index.js.map'), 'utf8')) as { sources: string[] };
+      expect(
+        map.sources.filter((source) => /local-outbox/.test(source)),
+        spec.name,
+      ).toEqual([]);
+      const code = readFileSync(path.join(dir, 'index.js'), 'utf8');
+      expect(code.includes('@aws-sdk/client-sesv2'), spec.name).toBe(Boolean(spec.access.mail));
     }
   });
 
@@ -436,6 +468,71 @@ describe('least privilege', () => {
         }
       }
     }
+  });
+
+  it('only the functions that send mail may, and only ses:SendEmail on the sender identity; they get MAIL_FROM and SITE_URL', () => {
+    const identity = main.stack.resolve(mailIdentityArn(main.stack, 'portal.example'));
+    const senders = appFunctions(main.stack).filter(({ spec }) => spec.access.mail);
+    expect(senders.map(({ spec }) => spec.name).sort()).toEqual(['signup', 'verifyEmail']);
+    for (const { spec, made } of appFunctions(main.stack)) {
+      const ses = statementsOf(main.resources, logicalId(main.stack, made.role)).filter((s) =>
+        actionsOf(s).some((a) => a.startsWith('ses')),
+      );
+      const variables = main.resources[logicalId(main.stack, made.function)].Properties.Environment.Variables;
+      if (spec.access.mail) {
+        expect(ses, spec.name).toHaveLength(1);
+        expect(actionsOf(ses[0]), spec.name).toEqual(['ses:SendEmail']);
+        expect(resourcesOf(ses[0]), spec.name).toEqual([identity]);
+        expect(variables.MAIL_FROM, spec.name).toBe(MAIL_FROM);
+        expect(variables.SITE_URL, spec.name).toEqual({
+          'Fn::Join': [
+            '',
+            ['https://', { 'Fn::GetAtt': [logicalId(main.stack, main.stack.distribution), 'DomainName'] }],
+          ],
+        });
+      } else {
+        expect(ses, spec.name).toEqual([]);
+        expect(variables.MAIL_FROM, spec.name).toBeUndefined();
+        expect(variables.SITE_URL, spec.name).toBeUndefined();
+      }
+    }
+  });
+
+  it('sends as the identity named by mailIdentity, or else the domain of mailFrom; without a sender no function may send, and the synth warns', () => {
+    expect(senderDomain('no-reply@portal.example')).toBe('portal.example');
+    expect(senderDomain('Portal <no-reply@mail.portal.example>')).toBe('mail.portal.example');
+    expect(() => senderDomain('nobody')).toThrow('mailFrom is not an e-mail address');
+    const sendRoute: Route = {
+      name: 'verifyEmail',
+      path: '/api/verifyEmail',
+      module: 'handlers/check-auth.ts',
+      memoryMb: 256,
+      timeoutSeconds: 5,
+      access: { table: 'readwrite', secrets: [], mail: 'send' },
+    };
+    const named = build({
+      routes: [sendRoute],
+      eventFunctions: [],
+      bundle: false,
+      mail: { from: 'no-reply@portal.example', identity: 'no-reply@portal.example' },
+    });
+    const role = logicalId(named.stack, named.stack.routeResources.get('verifyEmail')!.role);
+    const ses = statementsOf(named.resources, role).filter((s) => actionsOf(s).includes('ses:SendEmail'));
+    expect(resourcesOf(ses[0])).toEqual([named.stack.resolve(mailIdentityArn(named.stack, 'no-reply@portal.example'))]);
+
+    const unconfigured = build({ routes: [sendRoute], eventFunctions: [], bundle: false });
+    const unconfiguredRole = logicalId(unconfigured.stack, unconfigured.stack.routeResources.get('verifyEmail')!.role);
+    expect(
+      statementsOf(unconfigured.resources, unconfiguredRole).filter((s) =>
+        actionsOf(s).some((a) => a.startsWith('ses')),
+      ),
+    ).toEqual([]);
+    expect(
+      Annotations.fromStack(unconfigured.stack).findWarning('*', Match.stringLikeRegexp('No sender for e-mail')),
+    ).toHaveLength(1);
+    expect(Annotations.fromStack(named.stack).findWarning('*', Match.stringLikeRegexp('No sender for e-mail'))).toEqual(
+      [],
+    );
   });
 
   it('no function role has a wildcard action, a * resource or a managed policy', () => {

@@ -15,10 +15,14 @@ import {
   LazyPayoutMethodsScreen,
   LazyProductDetailScreen,
 } from './screens/lazyScreens';
+import { MyProfileScreen } from './screens/MyProfileScreen';
+import { VerifyEmailScreen } from './screens/VerifyEmailScreen';
 import { ProductListScreen } from './screens/ProductListScreen';
 
 /** Where being logged out is normal: everywhere else a logged-out person is sent to /login. */
-export const PUBLIC_PATHS = ['/login', '/signup'] as const;
+export const PUBLIC_PATHS = ['/login', '/signup', '/verify_email'] as const;
+/** Public paths a logged-in member stays on: the e-mail link verifies with or without a session. */
+export const OPEN_PATHS = ['/verify_email'] as const;
 
 export function memberMenu(auth: AuthView): MenuItem[] {
   return [
@@ -34,7 +38,7 @@ const payoutScreen = (screen: ReactNode) => <Suspense fallback={<Loading label="
 export function MemberApp() {
   return (
     <Routes>
-      <Route element={<AppShell app="member" menu={memberMenu} publicPaths={PUBLIC_PATHS} />}>
+      <Route element={<AppShell app="member" menu={memberMenu} publicPaths={PUBLIC_PATHS} openPaths={OPEN_PATHS} />}>
         <Route index element={<ProductListScreen />} />
         <Route path="member" element={<Navigate to="/" replace />} />
         <Route
@@ -50,6 +54,8 @@ export function MemberApp() {
         <Route path="my_account/create_payout_account" element={payoutScreen(<LazyCreatePayoutAccountScreen />)} />
         <Route path="my_account/payout_methods" element={payoutScreen(<LazyPayoutMethodsScreen />)} />
         <Route path="my_account/add_payout_method" element={payoutScreen(<LazyAddPayoutMethodScreen />)} />
+        <Route path="my_account/my_profile" element={<MyProfileScreen />} />
+        <Route path="verify_email" element={<VerifyEmailScreen />} />
         <Route path="login" element={<LoginScreen />} />
         <Route path="signup" element={<SignupScreen />} />
         <Route path="*" element={<NotFoundScreen />} />

@@ -3,7 +3,14 @@
  * function instance sees the same count. Every operation is one conditional write: an attempt is
  * counted before the work it stands for is done, so a limit holds under any concurrency.
  */
-export type AttemptKind = 'login-pair' | 'login-address' | 'login-account' | 'signup-address';
+export type AttemptKind =
+  | 'login-pair'
+  | 'login-address'
+  | 'login-account'
+  | 'signup-address'
+  /** Verification links sent to a user (email/verification.ts): per minute and per day. */
+  | 'verify-email-minute'
+  | 'verify-email-day';
 
 /** A counted attempt: `count` includes it; `windowStart` names the window it was counted in. */
 export interface Counted {

@@ -20,6 +20,10 @@ const Env = z.object({
   ADDRESS_SEARCH: z.enum(['amazon-location', 'local']).default('amazon-location'),
   /** Only set where Stripe is not Stripe's own (the local emulator); absent: https://api.stripe.com. */
   STRIPE_API_URL: z.url().optional(),
+  /** The sender of the functions that mail (a verified SES identity); set by the stack from `mailFrom`. */
+  MAIL_FROM: z.string().min(3).optional(),
+  /** Set on this machine only (infra/local, the handler tests): mail goes to files here instead of SES. */
+  MAIL_OUTBOX_DIR: z.string().min(1).optional(),
 });
 export type Env = z.infer<typeof Env>;
 
@@ -34,4 +38,16 @@ export function env(): Env {
   }
   cached = parsed.data;
   return cached;
+}
+
+/**
+ * The portal's origin for links in e-mails (SITE_URL): the CloudFront site in AWS, the local
+ * server's URL under npm start. Read on each call, not with `env()`: the local server learns its
+ * port only after the engines (and so the first `env()`) have started.
+ */
+export function siteUrl(): string {
+  const value = process.env.SITE_URL;
+  const parsed = z.url({ protocol: /^https?$/ }).safeParse(value);
+  if (!parsed.success) throw new Error('Environment is incomplete: set SITE_URL (the portal origin for e-mail links)');
+  return parsed.data;
 }

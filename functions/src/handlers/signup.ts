@@ -1,6 +1,7 @@
 import { PASSWORD_IS_COMMON } from '@portal/shared/api/schemas';
-import { apiHandler, sessions, signupLimiter, users } from '../composition';
+import { apiHandler, emailVerification, sessions, signupLimiter, users } from '../composition';
 import { clock } from '../config/clock';
+import { logger } from '../config/logger';
 import { isCommonPassword } from '../auth/common-passwords';
 import { hashPassword } from '../auth/passwords';
 import { newId } from '../auth/tokens';
@@ -20,5 +21,12 @@ export const handler = apiHandler('signup', async ({ body, sourceIp, setCookie }
   if (!(await users.create(user))) throw conflict(ALREADY_REGISTERED);
   const session = await sessions.start(user);
   setCookie(session.cookie);
+  // The first verification link, best effort: the account exists whatever the mail does, and
+  // My Profile offers to send another.
+  try {
+    await emailVerification.send(user);
+  } catch (error) {
+    logger.error('the first verification e-mail was not sent', { error, userId: user.id });
+  }
   return session.body;
 });

@@ -108,12 +108,17 @@ export const SESSION_EXPIRED = 'Your session has expired or is not valid. Log in
 function authenticate<User extends Caller>(
   name: EndpointName,
   resolve: Authenticate<User>,
+  callerIfPresent: boolean,
 ): MiddlewareObj<ApiEvent<User>, Result> {
   return {
     before: async ({ event }) => {
       const role = contract[name].role;
-      if (role === 'public') return;
       const header = event.headers.authorization ?? '';
+      if (role === 'public') {
+        // A public call that acts for a logged-in caller when there is one (verifyEmail's `send`):
+        // a bearer token sent must be valid; none sent leaves `user` undefined for the handler to judge.
+        if (!callerIfPresent || header === '') return;
+      }
       const match = /^Bearer\s+(\S+)$/i.exec(header);
       if (!match) throw unauthorized('Log in to continue: this call needs an access token.');
       // Roles come from the stored user on every call, never from the token.
@@ -196,12 +201,19 @@ export function createApiHandler<User extends Caller>(resolveCaller: Authenticat
   return function apiHandler<N extends EndpointName>(
     name: N,
     decide: (context: HandlerContext<Request<N>, User>) => Promise<ResponseOf<N>>,
-    /** The request schema of an entry the contract names by type only (`deferred`). */
-    schemas?: { request: (typeof contract)[N]['request'] },
+    options?: {
+      /** The request schema of an entry the contract names by type only (`deferred`). */
+      request?: (typeof contract)[N]['request'];
+      /**
+       * For a public call: authenticate the caller when a bearer token is sent (a bad one is a 401),
+       * so the handler sees `user`; without a token `user` stays undefined.
+       */
+      callerIfPresent?: boolean;
+    },
   ) {
-    const request = schemas?.request ?? contract[name].request;
+    const request = options?.request ?? contract[name].request;
     if (isDeferred(request)) throw new Error(`${name}: pass its request schema to apiHandler`);
-    return middyStack(name, resolveCaller, decide, request);
+    return middyStack(name, resolveCaller, decide, request, options?.callerIfPresent ?? false);
   };
 }
 
@@ -210,6 +222,7 @@ function middyStack<N extends EndpointName, User extends Caller>(
   resolveCaller: Authenticate<User>,
   decide: (context: HandlerContext<Request<N>, User>) => Promise<ResponseOf<N>>,
   request: z.ZodType,
+  callerIfPresent: boolean,
 ) {
   const base = async (event: ApiEvent<User>): Promise<Result> => {
     const cookies: string[] = [];
@@ -229,7 +242,7 @@ function middyStack<N extends EndpointName, User extends Caller>(
       .use(injectLambdaContext(logger, { logEvent: false }))
       .use(normalizeHeaders)
       .use(parseBody(name))
-      .use(authenticate(name, resolveCaller))
+      .use(authenticate(name, resolveCaller, callerIfPresent))
       .use(validate(name, request))
   );
 }

@@ -29,6 +29,7 @@ import {
 } from './products';
 import { SearchAddressRequest, SearchAddressResponse } from './address';
 import { PaymentConfig } from './payment-config';
+import { VerifyEmailRequest, VerifyEmailResponse } from './email';
 import type {
   AddPayoutMethodRequest,
   AddPayoutMethodResponse,
@@ -107,7 +108,11 @@ export const contract = {
     deferred<typeof ExternalAccountsRequest>(),
     deferred<typeof ExternalAccounts>(),
   ),
-  verifyEmail: endpoint('/api/verifyEmail', 'member', z.unknown(), Pending),
+  /**
+   * Public: `{ token }` verifies without a session (the link may open in another browser);
+   * `{}` / `{ action: 'send' }` needs one, which the handler asks for (shared/src/api/email.ts).
+   */
+  verifyEmail: endpoint('/api/verifyEmail', 'public', VerifyEmailRequest, VerifyEmailResponse),
   searchAddress: endpoint('/api/searchAddress', 'member', SearchAddressRequest, SearchAddressResponse),
   /** Stripe's signed events; the handler verifies the signature on the raw body. */
   stripeWebhook: endpoint('/api/stripeWebhook', 'public', z.unknown(), z.object({ received: z.literal(true) })),

@@ -43,12 +43,19 @@ export const keys = {
   sessionFamily: (familyId: string): Key => ({ pk: `FAMILY#${familyId}`, sk: 'FAMILY' }),
   /**
    * A counter of attempts in a window: logins per (account, address) pair, per address and per
-   * account, sign-ups per address. `value` is the e-mail, the address, or `<e-mail>#<address>`.
+   * account, sign-ups per address, verification links per user. `value` is the e-mail, the
+   * address, `<e-mail>#<address>`, or the user id.
    */
-  attempts: (kind: 'login-pair' | 'login-address' | 'login-account' | 'signup-address', value: string): Key => ({
+  attempts: (
+    kind:
+      'login-pair' | 'login-address' | 'login-account' | 'signup-address' | 'verify-email-minute' | 'verify-email-day',
+    value: string,
+  ): Key => ({
     pk: `ATTEMPTS#${kind}#${value}`,
     sk: 'ATTEMPTS',
   }),
+  /** An e-mail verification link, found by the SHA-256 of its token; the token itself is never stored. */
+  emailVerification: (tokenHash: string): Key => ({ pk: `EMAIL_VERIFY#${tokenHash}`, sk: 'EMAIL_VERIFY' }),
   /** A Stripe event the webhook has processed (TTL): a redelivery finds it and does nothing. */
   stripeEvent: (eventId: string): Key => ({ pk: `STRIPE_EVENT#${eventId}`, sk: 'EVENT' }),
   /** A product, by the id derived from its supplier spu_no (productIdFromSpuNo). */

@@ -32,6 +32,11 @@ export interface AppShellProps {
   menu: (auth: AuthView) => MenuItem[];
   /** Routes where being logged out is normal (the member app's /login and /signup). */
   publicPaths?: readonly string[];
+  /**
+   * Of the public paths, those a logged-in person stays on too (the e-mail verification link);
+   * a logged-in person on any other public path is sent to /member.
+   */
+  openPaths?: readonly string[];
 }
 
 /** The document's path including the router's base ('/admin/orders' in the admin app). */
@@ -46,12 +51,13 @@ export function useDocumentPathname(): string {
  * first answer, sends a logged-out person to /login, and tells them when the check could not be
  * made (with Retry) instead of logging them out.
  */
-export function AppShell({ app, menu, publicPaths = [] }: AppShellProps) {
+export function AppShell({ app, menu, publicPaths = [], openPaths = [] }: AppShellProps) {
   const auth = useAuth();
   const location = useLocation();
   const navigate = useNavigate();
   const pathname = useDocumentPathname();
   const isPublic = publicPaths.includes(location.pathname);
+  const isOpen = isPublic && openPaths.includes(location.pathname);
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [actionError, setActionError] = useState<string | null>(null);
   const menuButtonRef = useRef<HTMLButtonElement>(null);
@@ -66,10 +72,10 @@ export function AppShell({ app, menu, publicPaths = [] }: AppShellProps) {
     if (status === 'anonymous' && !isPublic) {
       if (app === 'admin') pageNavigation.assign('/login');
       else navigate('/login', { replace: true });
-    } else if (status === 'authenticated' && isPublic) {
+    } else if (status === 'authenticated' && isPublic && !isOpen) {
       navigate('/member', { replace: true });
     }
-  }, [status, isPublic, app, navigate]);
+  }, [status, isPublic, isOpen, app, navigate]);
 
   const closeDrawer = useCallback(() => setDrawerOpen(false), []);
   const retry = () => void checkAuth({ force: true });

@@ -36,6 +36,8 @@ export interface AuthView extends AuthState {
   setUserProfile: AuthStore['setUserProfile'];
   /** Authenticated API call with the in-memory access token and one refresh-and-retry on a 401. */
   call: AuthStore['call'];
+  /** A public call, without the access token. */
+  callPublic: AuthStore['callPublic'];
 }
 
 export function needsAttention(state: Pick<AuthState, 'status' | 'userProfile'>): boolean {
@@ -68,6 +70,7 @@ export function useAuth(): AuthView {
       clear: store.clear,
       setUserProfile: store.setUserProfile,
       call: store.call,
+      callPublic: store.callPublic,
     }),
     [state, store],
   );

@@ -217,6 +217,13 @@ export class AuthStore {
     }
   };
 
+  /** A public call (no access token), e.g. verifying an e-mail link that may open without a session. */
+  callPublic = <N extends EndpointName>(
+    name: N,
+    body: RequestOf<N>,
+    options: Omit<CallOptions, 'accessToken'> = {},
+  ): Promise<ResponseOf<N>> => this.#api(name, body, options);
+
   #sessionEnded(): ApiError {
     return this.#state.checkError ?? new ApiError('Your session has ended. Log in again.', 'http', 401);
   }

@@ -1,0 +1,152 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { EXPIRED_VERIFICATION_LINK, INVALID_VERIFICATION_LINK, USED_VERIFICATION_LINK } from '@portal/shared/api/email';
+import type { AttemptKind, AttemptStore, Counted } from '../auth/attempt-store';
+import type { UserRecord } from '../auth/user-store';
+import { DomainError, badRequest, conflict } from '../errors';
+import type { Mailer, OutgoingMail } from './mailer';
+import type { VerificationStore } from './verification-store';
+
+/**
+ * E-mail verification (docs/architecture.md, "E-mail verification"):
+ *
+ * - a link carries 32 random bytes (base64url); the table keeps only their SHA-256, with the
+ *   user, the address and an expiry 24 hours out (checked on use; TTL deletes the item later);
+ * - a link is single-use: verifying marks it used in the same conditional transaction that sets
+ *   isEmailVerified, so two clicks at once verify once and the second is told it was used;
+ * - a newer link does not invalidate older ones: each is bound to the address it was sent to and
+ *   expires on its own, and at most RESEND_LIMITS.perDay exist a day, so a member who clicks the
+ *   first mail that arrives is not refused;
+ * - sending is rate-limited per user (one a minute, five a day, the sign-up's first link
+ *   included), counted by a conditional write BEFORE the mail goes out, so parallel requests get
+ *   one mail.
+ */
+export const LINK_VALID_MS = 24 * 60 * 60 * 1000;
+export const VERIFY_PATH = '/verify_email';
+export const RESEND_LIMITS = {
+  perMinute: { count: 1, windowMs: 60 * 1000 },
+  perDay: { count: 5, windowMs: 24 * 60 * 60 * 1000 },
+} as const;
+
+export const ALREADY_VERIFIED = 'Your e-mail address is already verified.';
+export const ADDRESS_CHANGED =
+  'This link was sent to an address that is no longer the one on your account. Ask for a new link from My Profile.';
+
+export interface VerificationDeps {
+  store: VerificationStore;
+  attempts: AttemptStore;
+  mailer: Mailer;
+  now: () => number;
+  /** The portal's origin for the link (SITE_URL), e.g. https://d123.cloudfront.net. */
+  siteUrl: () => string;
+}
+
+export const hashVerificationToken = (token: string): string => createHash('sha256').update(token).digest('hex');
+
+function waitFor(retryAfterMs: number): string {
+  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  if (seconds < 120) return `${seconds} second${seconds === 1 ? '' : 's'}`;
+  const minutes = Math.ceil(seconds / 60);
+  if (minutes < 120) return `${minutes} minutes`;
+  return `${Math.ceil(minutes / 60)} hours`;
+}
+
+export function tooManyLinks(retryAfterMs: number, daily: boolean): DomainError {
+  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  const why = daily
+    ? `You have asked for ${RESEND_LIMITS.perDay.count} links today.`
+    : 'We sent you a link a moment ago: check your inbox and spam folder.';
+  return new DomainError('too-many-requests', `${why} You can ask for another link in ${waitFor(retryAfterMs)}.`, {
+    headers: { 'retry-after': String(seconds) },
+  });
+}
+
+export function verificationMail(to: string, url: string): OutgoingMail {
+  const escaped = url.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return {
+    to,
+    subject: 'Verify your e-mail address for the Reseller Portal',
+    text: [
+      'Hello,',
+      '',
+      'Open this link to verify your e-mail address for the Reseller Portal:',
+      url,
+      '',
+      'The link works once and expires in 24 hours. If you did not sign up, ignore this e-mail.',
+    ].join('\n'),
+    html: [
+      '<!doctype html><html><body style="font-family:sans-serif">',
+      '<p>Hello,</p>',
+      '<p>Open this link to verify your e-mail address for the Reseller Portal:</p>',
+      `<p><a href="${escaped}">Verify my e-mail address</a></p>`,
+      `<p style="color:#555">Or copy this address into your browser: ${escaped}</p>`,
+      '<p style="color:#555">The link works once and expires in 24 hours. If you did not sign up, ignore this e-mail.</p>',
+      '</body></html>',
+    ].join('\n'),
+    link: { label: 'Verification link', url },
+  };
+}
+
+export function createEmailVerification(deps: VerificationDeps) {
+  const limits: [AttemptKind, { count: number; windowMs: number }][] = [
+    ['verify-email-minute', RESEND_LIMITS.perMinute],
+    ['verify-email-day', RESEND_LIMITS.perDay],
+  ];
+
+  return {
+    /**
+     * Sends a new link to the user's address, counted first: 429 while the user's minute or day
+     * is used up. A mail that fails gives its count back (the user did not get it).
+     */
+    async send(user: UserRecord): Promise<{ email: string; nextAllowedInSeconds: number }> {
+      if (user.isEmailVerified) throw conflict(ALREADY_VERIFIED);
+      const now = deps.now();
+      const counted: [AttemptKind, Counted][] = [];
+      const giveBack = () =>
+        Promise.all(counted.map(([kind, taken]) => deps.attempts.giveBack(kind, user.id, taken.windowStart)));
+      for (const [kind, limit] of limits) {
+        const taken = await deps.attempts.take(kind, user.id, limit.count, limit.windowMs, now);
+        if (!taken.allowed) {
+          await giveBack();
+          throw tooManyLinks(taken.retryAfterMs, kind === 'verify-email-day');
+        }
+        counted.push([kind, taken]);
+      }
+      const token = randomBytes(32).toString('base64url');
+      try {
+        await deps.store.save({
+          tokenHash: hashVerificationToken(token),
+          userId: user.id,
+          email: user.email,
+          createdAt: now,
+          expiresAtMs: now + LINK_VALID_MS,
+        });
+        const url = new URL(VERIFY_PATH, deps.siteUrl());
+        url.searchParams.set('token', token);
+        await deps.mailer.send(verificationMail(user.email, url.href));
+      } catch (error) {
+        await giveBack().catch(() => undefined);
+        throw error;
+      }
+      return { email: user.email, nextAllowedInSeconds: Math.ceil(RESEND_LIMITS.perMinute.windowMs / 1000) };
+    },
+
+    /** Verifies the address a link was sent to; needs no session. */
+    async verify(token: string): Promise<{ userId: string; email: string }> {
+      const result = await deps.store.consume(hashVerificationToken(token), deps.now());
+      switch (result.outcome) {
+        case 'verified':
+          return { userId: result.record.userId, email: result.record.email };
+        case 'used':
+          throw conflict(USED_VERIFICATION_LINK);
+        case 'expired':
+          throw badRequest(EXPIRED_VERIFICATION_LINK, { token: EXPIRED_VERIFICATION_LINK });
+        case 'address-changed':
+          throw badRequest(ADDRESS_CHANGED, { token: ADDRESS_CHANGED });
+        case 'unknown':
+          throw badRequest(INVALID_VERIFICATION_LINK, { token: INVALID_VERIFICATION_LINK });
+      }
+    },
+  };
+}
+
+export type EmailVerification = ReturnType<typeof createEmailVerification>;

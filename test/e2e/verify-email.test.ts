@@ -1,0 +1,66 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { at, DESKTOP, expectAccessible, openBrowser, pageErrors, type BrowserSession } from './browser';
+
+/**
+ * E-mail verification in a real browser: a new member's profile shows the unverified hint until
+ * the link the portal wrote to its outbox (.local/outbox under npm start) is followed.
+ */
+const outbox = () => join(inject('portalDataDir'), 'outbox');
+
+function linkFor(email: string): string {
+  const links = existsSync(outbox())
+    ? readdirSync(outbox())
+        .map((name) => JSON.parse(readFileSync(join(outbox(), name), 'utf8')) as { to: string; link: { url: string } })
+        .filter((mail) => mail.to === email)
+        .map((mail) => mail.link.url)
+    : [];
+  expect(links, `the outbox holds one mail for ${email}`).toHaveLength(1);
+  return links[0]!;
+}
+
+describe('e-mail verification', () => {
+  let session: BrowserSession;
+  const email = `e2e-verify-${randomUUID().slice(0, 8)}@example.com`;
+
+  beforeAll(async () => {
+    session = await openBrowser({ viewport: DESKTOP });
+  });
+
+  afterAll(async () => {
+    await session?.close();
+  });
+
+  it('shows the hint on My Profile until the outbox link is followed', async () => {
+    const { page } = session;
+    await page.goto(at('/signup'));
+    await page.getByLabel('Email', { exact: true }).fill(email);
+    await page.getByLabel('Password', { exact: true }).fill('e2e-verify-password');
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await page.waitForURL(at('/'));
+
+    await page.goto(at('/my_account/my_profile'));
+    await page.getByRole('heading', { level: 1, name: 'My Profile' }).waitFor();
+    await page.getByText('Check your email and click the verification link').waitFor();
+    await expectAccessible(page);
+    await session.screenshot('my-profile-unverified-desktop');
+
+    const link = linkFor(email);
+    expect(new URL(link).origin).toBe(new URL(at('/')).origin);
+    await page.goto(link);
+    await page.getByRole('heading', { level: 1, name: 'Your e-mail is verified' }).waitFor();
+    await expectAccessible(page);
+
+    await page.getByRole('link', { name: 'Go to My Profile' }).click();
+    await page.getByRole('heading', { level: 1, name: 'My Profile' }).waitFor();
+    await page.getByText('Verified', { exact: true }).waitFor();
+    expect(await page.getByText('Check your email and click the verification link').count()).toBe(0);
+
+    // The same link again: already used.
+    await page.goto(link);
+    await page.getByText('This link has already been used.').waitFor();
+    expect(pageErrors(session)).toEqual([]);
+  });
+});
