@@ -76,6 +76,8 @@ export const routes: readonly Route[] = [
   route('createPayoutAccount', 'handlers/create-payout-account.ts', stripeWrites),
   route('addPayoutMethod', 'handlers/add-payout-method.ts', stripeWrites),
   route('getExternalAccounts', 'handlers/get-external-accounts.ts', stripeReads),
+  // Public (the customer's checkout on a share link, no login): reads the product, creates the intent at Stripe.
+  route('getPaymentIntent', 'handlers/get-payment-intent.ts', { table: 'read', secrets: ['stripeSecretKey'] }),
   // Public: Stripe signs it; no access token, so no signing key.
   route('stripeWebhook', 'handlers/stripe-webhook.ts', {
     table: 'readwrite',

@@ -47,6 +47,8 @@ const expected: Record<string, Answers> = {
   createPayoutAccount: MEMBERS,
   addPayoutMethod: MEMBERS,
   getExternalAccounts: MEMBERS,
+  // Public: the customer's checkout on a share link (test/handlers/payment-intent.test.ts).
+  getPaymentIntent: PUBLIC,
   // Public, but only Stripe's signature gets past the 400 (test/handlers/stripe-webhook.test.ts).
   stripeWebhook: PUBLIC,
 } satisfies Partial<Record<EndpointName, Answers>>;

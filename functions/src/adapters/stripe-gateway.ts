@@ -102,14 +102,18 @@ export function toDomainError(error: unknown): unknown {
   return error;
 }
 
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
 /** A card as the apps show it (never the fingerprint, never the account's other details). */
 function toCard(card: Stripe.Card): PayoutCard {
   return { id: card.id, brand: card.brand, exp_month: card.exp_month, exp_year: card.exp_year, last4: card.last4 };
 }
 
-function toStatus(account: Stripe.Account): PayoutAccountStatus {
+/** `asOf`: when Stripe said this (epoch seconds): the account's creation, an event's `created`, a retrieve's time. */
+function toStatus(account: Stripe.Account, asOf: number): PayoutAccountStatus {
   return {
     id: account.id,
+    asOf,
     requirementsDue: account.requirements?.currently_due ?? [],
     transfers: account.capabilities?.transfers ?? 'unrequested',
     payoutsEnabled: account.payouts_enabled ?? false,
@@ -187,7 +191,7 @@ export function createStripeGateway(settings: StripeGatewaySettings): PaymentGat
         const created = await (
           await stripe()
         ).accounts.create(params, { idempotencyKey: idempotencyKey('payout-account', account.userId) });
-        return toStatus(created);
+        return toStatus(created, created.created ?? nowSeconds());
       }),
 
     addDebitCard: (accountId, cardToken, userId) =>
@@ -209,6 +213,29 @@ export function createStripeGateway(settings: StripeGatewaySettings): PaymentGat
         return list.data.filter((item): item is Stripe.Card => item.object === 'card').map(toCard);
       }),
 
+    retrieveAccount: (accountId) =>
+      mapped(async () => toStatus(await (await stripe()).accounts.retrieve(accountId), nowSeconds())),
+
+    createPaymentIntent: (intent) =>
+      mapped(async () => {
+        const created = await (
+          await stripe()
+        ).paymentIntents.create(
+          {
+            amount: intent.amountCents,
+            currency: 'usd',
+            // The checkout takes a card on the page (Stripe Elements, or the emulator's card form): no redirects.
+            automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
+            metadata: intent.metadata,
+            ...(intent.description ? { description: intent.description } : {}),
+          },
+          { idempotencyKey: intent.idempotencyKey },
+        );
+        if (!created.client_secret)
+          throw new Error(`Stripe answered payment intent ${created.id} without a client secret`);
+        return { id: created.id, clientSecret: created.client_secret, amountCents: created.amount, currency: 'usd' };
+      }),
+
     verifyEvent: async (rawBody, signature) => {
       const [client, secret] = await Promise.all([stripe(), settings.webhookSecret()]);
       let event: Stripe.Event;
@@ -221,7 +248,7 @@ export function createStripeGateway(settings: StripeGatewaySettings): PaymentGat
         return {
           id: event.id,
           kind: 'account.updated',
-          account: toStatus(event.data.object),
+          account: toStatus(event.data.object, event.created),
           userId: event.data.object.metadata?.userId,
         } satisfies GatewayEvent;
       }
