@@ -23,6 +23,7 @@ import { getSecret } from './config/secrets';
 import { createApiHandler } from './http/api-handler';
 import type { FileStore, ImportJobRepository } from './imports/job-store';
 import type { PaymentGateway } from './payments/payment-gateway';
+import type { CheckoutDeps } from './payments/checkout';
 import type { PayoutDeps, WebhookDeps } from './payments/payouts';
 import type { ProductRepository } from './products/product-store';
 
@@ -66,6 +67,9 @@ export const webhooks: WebhookDeps = {
   now,
   processed: dynamoProcessedEvents,
 };
+
+/** What the customer's checkout needs: the approved products and Stripe. */
+export const checkout: CheckoutDeps = { products: dynamoProducts, gateway: payments };
 
 export const sessions = /* @__PURE__ */ createSessions(dynamoSessions, now);
 export const loginLimiter = /* @__PURE__ */ createLoginLimiter(dynamoAttempts, now);

@@ -88,6 +88,8 @@ export const routes: readonly Route[] = [
   ),
   // Public (a link verifies without a session); sending a link needs one, checked by the handler.
   route('verifyEmail', 'handlers/verify-email.ts', { ...writes, mail: 'send' }),
+  // Public (the customer's checkout on a share link, no login): reads the product, creates the intent at Stripe.
+  route('getPaymentIntent', 'handlers/get-payment-intent.ts', { table: 'read', secrets: ['stripeSecretKey'] }),
   // Public: Stripe signs it; no access token, so no signing key.
   route('stripeWebhook', 'handlers/stripe-webhook.ts', {
     table: 'readwrite',

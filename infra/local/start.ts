@@ -262,6 +262,25 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
         );
       }
     }
+    if (options.seedDemo) {
+      const { seedDemoMember } = await import('./demo-member');
+      const member = await seedDemoMember({
+        email: demoAccounts.member.email,
+        stripeApiUrl: ownStripeKey ? undefined : stripe.url,
+        stripeSecretKey: secrets.stripeSecretKey,
+      });
+      if (member.seeded) {
+        say(
+          member.reseeded
+            ? `The Stripe emulator no longer held the demo member's payout account (its state was cleared): seeded a new one, ${member.accountId}, with a debit card.`
+            : `Seeded the demo member's payout account ${member.accountId} with a debit card and a verified e-mail.`,
+        );
+      } else if (member.reason === 'own-stripe-key') {
+        say(
+          "The demo member's payout account is not seeded: STRIPE_SECRET_KEY is your own key at api.stripe.com, and seeding would create objects in your Stripe account. Onboard the demo member in the app.",
+        );
+      }
+    }
     writePrivateFile(
       join(dataDir, 'portal.json'),
       JSON.stringify({ pid: process.pid, dynamoEndpoint: dynamo.endpoint, stripeEmulator: stripe.url }),

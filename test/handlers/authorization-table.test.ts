@@ -50,6 +50,8 @@ const expected: Record<string, Answers> = {
   getPaymentConfig: MEMBERS,
   // Public: a link verifies without a session; `send` asks for one itself (test/handlers/verify-email.test.ts).
   verifyEmail: PUBLIC,
+  // Public: the customer's checkout on a share link (test/handlers/payment-intent.test.ts).
+  getPaymentIntent: PUBLIC,
   // Public, but only Stripe's signature gets past the 400 (test/handlers/stripe-webhook.test.ts).
   stripeWebhook: PUBLIC,
 } satisfies Partial<Record<EndpointName, Answers>>;

@@ -86,12 +86,20 @@ async function memberWithAccount(): Promise<{ userId: string; token: string; acc
   return { userId: user.id, token, accountId: user.stripeID };
 }
 
-const accountEvent = (id: string, accountId: string, userId: string, payoutsEnabled: boolean) =>
+/** Events made here happen after the account's creation: `created` from a minute on, one second apart. */
+let eventClock = Math.floor(Date.now() / 1000) + 60;
+const accountEvent = (
+  id: string,
+  accountId: string,
+  userId: string,
+  payoutsEnabled: boolean,
+  created: number = eventClock++,
+) =>
   JSON.stringify({
     id,
     object: 'event',
     type: 'account.updated',
-    created: Math.floor(Date.now() / 1000),
+    created,
     data: {
       object: {
         id: accountId,
@@ -146,6 +154,39 @@ describe('/api/stripeWebhook', () => {
     });
     const marker = (await allItems()).find((item) => item.pk === `STRIPE_EVENT#evt_enabled_${userId}`);
     expect(Number(marker?.expiresAt)).toBeGreaterThan(now());
+  });
+
+  it('keeps the newer state when an older account.updated arrives late, and stores when Stripe said it', async () => {
+    const { userId, accountId } = await memberWithAccount();
+    const older = eventClock++;
+    const newer = eventClock++;
+    const newerEvent = accountEvent(`evt_newer_${userId}`, accountId, userId, true, newer);
+    const olderEvent = accountEvent(`evt_older_${userId}`, accountId, userId, false, older);
+    expect((await post(newerEvent, signature(newerEvent, secret, now()))).status).toBe(200);
+    expect((await stored(userId))?.payoutAccount).toMatchObject({ payoutsEnabled: true, asOf: newer });
+    // Delivered after the newer one, though it happened before: acknowledged (200), and ignored.
+    expect((await post(olderEvent, signature(olderEvent, secret, now()))).status).toBe(200);
+    expect((await stored(userId))?.payoutAccount).toMatchObject({
+      payoutsEnabled: true,
+      requirementsDue: [],
+      asOf: newer,
+    });
+  });
+
+  it('reads the account from Stripe when two events share a second, since created cannot order them', async () => {
+    const { userId, accountId } = await memberWithAccount();
+    const second = eventClock++;
+    // The first claims payouts are enabled; the account at the emulator has no card, so they are not.
+    const first = accountEvent(`evt_same_a_${userId}`, accountId, userId, true, second);
+    const then = accountEvent(`evt_same_b_${userId}`, accountId, userId, false, second);
+    expect((await post(first, signature(first, secret, now()))).status).toBe(200);
+    expect((await stored(userId))?.payoutAccount).toMatchObject({ payoutsEnabled: true, asOf: second });
+    expect((await post(then, signature(then, secret, now()))).status).toBe(200);
+    expect((await stored(userId))?.payoutAccount).toMatchObject({
+      payoutsEnabled: false,
+      requirementsDue: ['external_account'],
+      asOf: second,
+    });
   });
 
   it('refuses a wrong secret, a changed body, a missing header and a signature older than 300 s, changing nothing', async () => {

@@ -39,13 +39,16 @@ export const dynamoPayoutAccounts: PayoutAccountStore = {
     });
   },
 
-  setPayoutAccountState(userId, stripeID, state) {
+  setPayoutAccountState(userId, stripeID, state, orSameSecond = false) {
+    // A late, older event (Stripe does not deliver in order) fails the condition and changes nothing.
     return conditionalUpdate({
       TableName: tableName(),
       Key: keys.user(userId),
       UpdateExpression: 'SET payoutAccount = :state',
-      ConditionExpression: 'stripeID = :stripeID',
-      ExpressionAttributeValues: { ':state': state, ':stripeID': stripeID },
+      ConditionExpression: `stripeID = :stripeID AND (attribute_not_exists(payoutAccount.asOf) OR payoutAccount.asOf ${
+        orSameSecond ? '<=' : '<'
+      } :asOf)`,
+      ExpressionAttributeValues: { ':state': state, ':stripeID': stripeID, ':asOf': state.asOf },
     });
   },
 };

@@ -170,6 +170,7 @@ describe('verifyEvent', () => {
       id,
       object: 'event',
       type: 'account.updated',
+      created: 1_700_000_000,
       data: {
         object: {
           id: 'acct_123',
@@ -187,7 +188,7 @@ describe('verifyEvent', () => {
     expect(await gateway.verifyEvent(body, signature(body, WEBHOOK_SECRET, now()))).toEqual({
       id: 'evt_1',
       kind: 'account.updated',
-      account: { id: 'acct_123', requirementsDue: [], transfers: 'active', payoutsEnabled: true },
+      account: { id: 'acct_123', asOf: 1_700_000_000, requirementsDue: [], transfers: 'active', payoutsEnabled: true },
       userId: undefined,
     });
   });

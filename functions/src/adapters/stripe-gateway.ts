@@ -1,4 +1,4 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { DomainError, badRequest, conflict } from '../errors';
 import {
   idempotencyKey,
@@ -71,12 +71,32 @@ const plain = (stripeMessage: string | undefined, ours: string): string =>
 const OUR_WORDS_ONLY = new Set(['tax_id']);
 
 /**
+ * An error the SDK raised for an answer of Stripe's (`StripeCardError`, `StripeInvalidRequestError`,
+ * …), told by its `type` rather than by `instanceof`: the SDK's classes are not loaded until the
+ * first call (see `loadSdk`).
+ */
+function isStripeError(error: unknown): error is Stripe.errors.StripeError {
+  if (!(error instanceof Error)) return false;
+  const type = (error as { type?: unknown }).type;
+  return typeof type === 'string' && /^Stripe[A-Za-z]*Error$/.test(type);
+}
+
+/**
+ * The SDK, evaluated on first use rather than when the function's bundle loads: its module
+ * evaluation (the Node platform layer and some 130 resource classes, of which we use six) was
+ * most of what the Stripe-carrying functions' cold import cost over the others'. The bundle still
+ * holds it (esbuild turns the `import()` into a lazy `require` of the same bundle).
+ */
+let sdk: Promise<typeof Stripe> | undefined;
+const loadSdk = (): Promise<typeof Stripe> => (sdk ??= import('stripe').then((module) => module.default));
+
+/**
  * A Stripe refusal as the member should read it: a 400 naming the field it concerns. Errors that
  * are not the member's to fix (authentication, connection, Stripe's own) stay errors: a 500 with a
  * reference, the details in the log (Stripe's errors never echo the parameters sent).
  */
 export function toDomainError(error: unknown): unknown {
-  if (!(error instanceof Stripe.errors.StripeError)) return error;
+  if (!isStripeError(error)) return error;
   if (error.type === 'StripeCardError') {
     return badRequest(plain(error.message, 'Your card was declined. Try another debit card.'), {
       token: plain(error.message, 'Your card was declined. Try another debit card.'),
@@ -102,14 +122,18 @@ export function toDomainError(error: unknown): unknown {
   return error;
 }
 
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
 /** A card as the apps show it (never the fingerprint, never the account's other details). */
 function toCard(card: Stripe.Card): PayoutCard {
   return { id: card.id, brand: card.brand, exp_month: card.exp_month, exp_year: card.exp_year, last4: card.last4 };
 }
 
-function toStatus(account: Stripe.Account): PayoutAccountStatus {
+/** `asOf`: when Stripe said this (epoch seconds): the account's creation, an event's `created`, a retrieve's time. */
+function toStatus(account: Stripe.Account, asOf: number): PayoutAccountStatus {
   return {
     id: account.id,
+    asOf,
     requirementsDue: account.requirements?.currently_due ?? [],
     transfers: account.capabilities?.transfers ?? 'unrequested',
     payoutsEnabled: account.payouts_enabled ?? false,
@@ -125,8 +149,8 @@ function toStatus(account: Stripe.Account): PayoutAccountStatus {
 export function createStripeGateway(settings: StripeGatewaySettings): PaymentGateway {
   let client: Promise<Stripe> | undefined;
   const stripe = (): Promise<Stripe> => {
-    client ??= settings.secretKey().then(
-      (key) =>
+    client ??= Promise.all([settings.secretKey(), loadSdk()]).then(
+      ([key, Stripe]) =>
         new Stripe(key, {
           ...connectionOptions(settings.apiUrl()),
           maxNetworkRetries: 2,
@@ -187,7 +211,7 @@ export function createStripeGateway(settings: StripeGatewaySettings): PaymentGat
         const created = await (
           await stripe()
         ).accounts.create(params, { idempotencyKey: idempotencyKey('payout-account', account.userId) });
-        return toStatus(created);
+        return toStatus(created, created.created ?? nowSeconds());
       }),
 
     addDebitCard: (accountId, cardToken, userId) =>
@@ -209,6 +233,29 @@ export function createStripeGateway(settings: StripeGatewaySettings): PaymentGat
         return list.data.filter((item): item is Stripe.Card => item.object === 'card').map(toCard);
       }),
 
+    retrieveAccount: (accountId) =>
+      mapped(async () => toStatus(await (await stripe()).accounts.retrieve(accountId), nowSeconds())),
+
+    createPaymentIntent: (intent) =>
+      mapped(async () => {
+        const created = await (
+          await stripe()
+        ).paymentIntents.create(
+          {
+            amount: intent.amountCents,
+            currency: 'usd',
+            // The checkout takes a card on the page (Stripe Elements, or the emulator's card form): no redirects.
+            automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
+            metadata: intent.metadata,
+            ...(intent.description ? { description: intent.description } : {}),
+          },
+          { idempotencyKey: intent.idempotencyKey },
+        );
+        if (!created.client_secret)
+          throw new Error(`Stripe answered payment intent ${created.id} without a client secret`);
+        return { id: created.id, clientSecret: created.client_secret, amountCents: created.amount, currency: 'usd' };
+      }),
+
     verifyEvent: async (rawBody, signature) => {
       const [client, secret] = await Promise.all([stripe(), settings.webhookSecret()]);
       let event: Stripe.Event;
@@ -221,7 +268,7 @@ export function createStripeGateway(settings: StripeGatewaySettings): PaymentGat
         return {
           id: event.id,
           kind: 'account.updated',
-          account: toStatus(event.data.object),
+          account: toStatus(event.data.object, event.created),
           userId: event.data.object.metadata?.userId,
         } satisfies GatewayEvent;
       }

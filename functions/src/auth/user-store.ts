@@ -10,6 +10,8 @@ export interface UserRecord extends UserProfile {
     transfers: string;
     payoutsEnabled: boolean;
     updatedAt: string;
+    /** When Stripe said it (epoch seconds); absent on states stored before it was kept. */
+    asOf?: number;
   };
 }
 

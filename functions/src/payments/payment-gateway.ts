@@ -26,6 +26,11 @@ export interface NewPayoutAccount {
 /** The state of a connected account that decides whether it can be paid. */
 export interface PayoutAccountStatus {
   id: string;
+  /**
+   * When the provider said this, in epoch seconds: the account's creation, an event's `created`,
+   * or the time of a retrieve. A late, older event must not overwrite newer state.
+   */
+  asOf: number;
   /** What the provider still needs (`requirements.currently_due`). */
   requirementsDue: string[];
   /** `transfers` capability: `active`, `inactive`, `pending`, or `unrequested`. */
@@ -40,6 +45,23 @@ export interface PayoutCard {
   exp_month: number;
   exp_year: number;
   last4: string;
+}
+
+/** A card payment to create, in integer cents of USD. */
+export interface NewPaymentIntent {
+  amountCents: number;
+  /** Shown on the provider's dashboard and in its events (string values, as Stripe's metadata). */
+  metadata: Record<string, string>;
+  description?: string;
+  /** Our own idempotency key: the same key answers the same intent. */
+  idempotencyKey: string;
+}
+
+export interface CreatedPaymentIntent {
+  id: string;
+  clientSecret: string;
+  amountCents: number;
+  currency: 'usd';
 }
 
 /** A verified provider event the portal acts on; others are `{ kind: 'other' }`. */
@@ -57,6 +79,10 @@ export interface PaymentGateway {
   /** Attaches a card token as the account's payout card; a credit card is refused (400, `token`). */
   addDebitCard(accountId: string, cardToken: string, userId: string): Promise<PayoutCard>;
   listCards(accountId: string): Promise<PayoutCard[]>;
+  /** The account's current state (asOf = now); an unknown account is a 404 DomainError. */
+  retrieveAccount(accountId: string): Promise<PayoutAccountStatus>;
+  /** A USD payment intent for the card payment of a checkout; nothing is charged until it is confirmed. */
+  createPaymentIntent(intent: NewPaymentIntent): Promise<CreatedPaymentIntent>;
   /** Verifies the signature over the raw body (300 s tolerance); a bad one is a 400. */
   verifyEvent(rawBody: string | Buffer, signature: string): Promise<GatewayEvent>;
 }

@@ -6,6 +6,11 @@ export interface PayoutAccountState {
   transfers: string;
   payoutsEnabled: boolean;
   updatedAt: string;
+  /**
+   * When Stripe said this, in epoch seconds (the `created` of the event that brought it, the
+   * account's creation, or a retrieve): a write never replaces a newer one.
+   */
+  asOf: number;
 }
 
 /** The profile fields the payout account form fills in. */
@@ -28,6 +33,14 @@ export interface PayoutAccountStore {
   ): Promise<boolean>;
   /** isPayoutMethodAdded = 1, while the user's account is still `stripeID`. */
   setPayoutMethodAdded(userId: string, stripeID: string): Promise<boolean>;
-  /** Keeps the account's state current; false when the user no longer holds `stripeID`. */
-  setPayoutAccountState(userId: string, stripeID: string, state: PayoutAccountState): Promise<boolean>;
+  /**
+   * Keeps the account's state current, only while the user holds `stripeID` and the stored state
+   * is older than `state.asOf` (or has none; `orSameSecond`: or as old); false otherwise.
+   */
+  setPayoutAccountState(
+    userId: string,
+    stripeID: string,
+    state: PayoutAccountState,
+    orSameSecond?: boolean,
+  ): Promise<boolean>;
 }

@@ -36,6 +36,7 @@ const stateOf = (status: PayoutAccountStatus, now: number): PayoutAccountState =
   transfers: status.transfers,
   payoutsEnabled: status.payoutsEnabled,
   updatedAt: new Date(now).toISOString(),
+  asOf: status.asOf,
 });
 
 /** The member the stack authenticated (every payout call is a member call). */
@@ -153,14 +154,25 @@ export async function listPayoutCards(deps: PayoutDeps, user: UserRecord, id: st
   return (await deps.gateway.listCards(ownAccount(user, id))).map(view);
 }
 
-/** `account.updated`: keeps the owner's requirements and payout capability current. */
+/**
+ * `account.updated`: keeps the owner's requirements and payout capability current. Stripe does not
+ * deliver events in order, so the write is conditional on the stored state being older than the
+ * event's `created`: a late, older event changes nothing. Two events of the same second cannot be
+ * ordered by `created`; then the account is read from Stripe and its current state stored.
+ */
 export async function accountUpdated(
   deps: PayoutDeps,
   userId: string | undefined,
   status: PayoutAccountStatus,
 ): Promise<boolean> {
   if (!userId) return false;
-  return deps.accounts.setPayoutAccountState(userId, status.id, stateOf(status, deps.now()));
+  if (await deps.accounts.setPayoutAccountState(userId, status.id, stateOf(status, deps.now()))) return true;
+  const stored = await deps.users.get(userId);
+  if (stored?.stripeID !== status.id || stored.payoutAccount?.asOf !== status.asOf) return false;
+  const current = await deps.gateway.retrieveAccount(status.id);
+  // Read after the event arrived, so at least as new as it, whatever the two clocks say.
+  const asOf = Math.max(current.asOf, status.asOf);
+  return deps.accounts.setPayoutAccountState(userId, status.id, stateOf({ ...current, asOf }, deps.now()), true);
 }
 
 /** How long a processed event id is kept: Stripe retries an undelivered event for up to 3 days. */

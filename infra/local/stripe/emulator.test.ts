@@ -335,6 +335,46 @@ describe('payment intents and the balance', () => {
   });
 });
 
+describe('payment intents: limits, options and the list', () => {
+  it('refuses an amount under $0.50 or over $999,999.99 as Stripe does, creating nothing', async () => {
+    const before = (await stripe.paymentIntents.list({ limit: 100 })).data.length;
+    const small = await caught(stripe.paymentIntents.create({ amount: 49, currency: 'usd' }));
+    expect([small.statusCode, small.code, small.param]).toEqual([400, 'amount_too_small', 'amount']);
+    expect(small.message).toBe('Amount must be at least $0.50 usd');
+    const large = await caught(stripe.paymentIntents.create({ amount: 100_000_000, currency: 'usd' }));
+    expect([large.statusCode, large.code]).toEqual([400, 'amount_too_large']);
+    expect((await stripe.paymentIntents.list({ limit: 100 })).data.length).toBe(before);
+  });
+
+  it('answers automatic_payment_methods as asked, and keeps the metadata', async () => {
+    const intent = await stripe.paymentIntents.create({
+      amount: 1234,
+      currency: 'usd',
+      automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
+      metadata: { product_id: 'p1', qty: '2' },
+    });
+    expect(intent.automatic_payment_methods).toEqual({ enabled: true, allow_redirects: 'never' });
+    expect(intent.metadata).toEqual({ product_id: 'p1', qty: '2' });
+    expect(intent.client_secret).toMatch(new RegExp(`^${intent.id}_secret_`));
+    const plain = await stripe.paymentIntents.create({ amount: 1234, currency: 'usd' });
+    expect(plain.automatic_payment_methods).toEqual({ enabled: true, allow_redirects: 'always' });
+  });
+
+  it('lists payment intents newest first, a page at a time, for the platform only', async () => {
+    const first = await stripe.paymentIntents.create({ amount: 501, currency: 'usd' });
+    const second = await stripe.paymentIntents.create({ amount: 502, currency: 'usd' });
+    const list = await stripe.paymentIntents.list({ limit: 2 });
+    expect(list.object).toBe('list');
+    expect(list.url).toBe('/v1/payment_intents');
+    expect(list.data.map((intent) => intent.id)).toEqual([second.id, first.id]);
+    const next = await stripe.paymentIntents.list({ limit: 1, starting_after: second.id });
+    expect(next.data.map((intent) => intent.id)).toEqual([first.id]);
+    const account = await stripe.accounts.create(customAccount);
+    const error = await caught(stripe.paymentIntents.list({}, { stripeAccount: account.id }));
+    expect(error.statusCode).toBe(400);
+  });
+});
+
 describe('transfers and payouts', () => {
   it('transfers from the platform’s available balance to a connected account, and refuses more than there is', async () => {
     const account = await onboarded();
@@ -498,6 +538,27 @@ describe('events and webhooks', () => {
     const names = events.data.map((event) => (event.data.object as Stripe.Account).individual?.first_name);
     expect(names).toEqual(['Jane', 'Jenny']);
     expect(events.data[0]?.data.previous_attributes).toMatchObject({ individual: { first_name: 'Jenny' } });
+  });
+
+  it('sends account.updated (and account.external_account.created) for every card added, as Stripe does', async () => {
+    const account = await onboarded();
+    const count = async () =>
+      (await stripe.events.list({ type: 'account.updated', limit: 100 }, { stripeAccount: account.id })).data.length;
+    const before = await count();
+    const second = await stripe.accounts.createExternalAccount(account.id, {
+      external_account: (await token('5200828282828210')).id,
+    });
+    expect(await count()).toBe(before + 1);
+    const [latest] = (await stripe.events.list({ type: 'account.updated', limit: 1 }, { stripeAccount: account.id }))
+      .data;
+    const cards = (latest!.data.object as Stripe.Account).external_accounts?.data.map((card) => card.id);
+    expect(cards).toContain(second.id);
+    expect(latest!.data.previous_attributes).toHaveProperty('external_accounts');
+    const created = await stripe.events.list(
+      { type: 'account.external_account.created', limit: 1 },
+      { stripeAccount: account.id },
+    );
+    expect((created.data[0]?.data.object as Stripe.Card).id).toBe(second.id);
   });
 
   it('lists the platform’s events and a connected account’s events apart', async () => {

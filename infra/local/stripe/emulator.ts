@@ -146,21 +146,29 @@ export class Emulator {
   updateAccount(id: string, params: Params, context: CallContext): Stripe.Account {
     this.platformOnly(context);
     const account = this.account(id);
-    const before = structuredClone(account);
+    const before = this.snapshot(account);
     applyAccountParams(account, params);
     evaluate(account, this.state.externalAccounts[id]?.length ?? 0);
     this.emitAccountUpdated(before, account, context);
     return this.withExternalAccounts(account);
   }
 
-  private emitAccountUpdated(before: Stripe.Account, after: Stripe.Account, context: CallContext): void {
+  /** The account as it answers now, with its external accounts, to compare with after a change. */
+  private snapshot(account: Stripe.Account): Stripe.Account {
+    return structuredClone(this.withExternalAccounts(account));
+  }
+
+  /**
+   * `account.updated` whenever a property of the account changed, its external accounts included
+   * (Stripe sends it for a card added as for new requirements), with `previous_attributes`.
+   */
+  private emitAccountUpdated(before: Stripe.Account, account: Stripe.Account, context: CallContext): void {
+    const after = this.withExternalAccounts(account);
     const previous: Record<string, unknown> = {};
     for (const key of Object.keys(after) as (keyof Stripe.Account)[]) {
-      if (key !== 'external_accounts' && JSON.stringify(before[key]) !== JSON.stringify(after[key]))
-        previous[key] = before[key] ?? null;
+      if (JSON.stringify(before[key]) !== JSON.stringify(after[key])) previous[key] = before[key] ?? null;
     }
-    if (Object.keys(previous).length)
-      this.emit('account.updated', this.withExternalAccounts(after), context, after.id, previous);
+    if (Object.keys(previous).length) this.emit('account.updated', after, context, after.id, previous);
   }
 
   listAccounts(params: Params, context: CallContext) {
@@ -189,15 +197,16 @@ export class Emulator {
   createExternalAccount(accountId: string, params: Params, context: CallContext): Stripe.Card {
     if (context.owner !== PLATFORM && context.owner !== accountId) throw noSuch('account', accountId, 'account');
     const account = this.account(accountId);
+    const before = this.snapshot(account);
     const tokenId = requiredString(params, 'external_account');
     const cards = (this.state.externalAccounts[accountId] ??= []);
     const card = externalCard(this.state.tokens[tokenId], tokenId, accountId, cards.length === 0);
     if (params.default_for_currency === 'true') for (const other of cards) other.default_for_currency = false;
     if (params.default_for_currency === 'true' || cards.length === 0) card.default_for_currency = true;
     card.metadata = mergeMetadata({}, params);
-    const before = structuredClone(account);
     cards.push(card);
     evaluate(account, cards.length);
+    this.emit('account.external_account.created', structuredClone(card), context, accountId);
     this.emitAccountUpdated(before, account, context);
     return card;
   }
@@ -241,6 +250,11 @@ export class Emulator {
     const intent = this.state.paymentIntents[id];
     if (!intent) throw noSuch('payment_intent', id, 'intent');
     return intent;
+  }
+
+  listPaymentIntents(params: Params, context: CallContext) {
+    this.platformOnly(context);
+    return page(newestFirst(Object.values(this.state.paymentIntents)), params, '/v1/payment_intents');
   }
 
   confirmPaymentIntent(id: string, params: Params, context: CallContext): Stripe.PaymentIntent {

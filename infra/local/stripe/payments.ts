@@ -1,7 +1,7 @@
 import type Stripe from 'stripe';
 import { StripeApiError, invalid } from './errors';
 import { stripeId, unixNow } from './ids';
-import { amount, currency, mergeMetadata, optionalString, type Params } from './params';
+import { amount, at, currency, mergeMetadata, optionalString, type Params } from './params';
 
 /**
  * PaymentIntents paid with Stripe's test payment methods (`pm_card_visa` and friends). A
@@ -29,29 +29,67 @@ function checkPaymentMethod(id: string): void {
   }
 }
 
+/** Stripe's charge limits in USD: at least $0.50, at most eight digits ($999,999.99). */
+const MIN_USD_CENTS = 50;
+const MAX_CENTS = 99_999_999;
+
+function chargeAmount(params: Params, code: string): number {
+  const value = amount(params);
+  if (code === 'usd' && value < MIN_USD_CENTS) {
+    throw invalid('amount', 'Amount must be at least $0.50 usd', 'amount_too_small');
+  }
+  if (value > MAX_CENTS) throw invalid('amount', 'Amount must be no more than $999,999.99', 'amount_too_large');
+  return value;
+}
+
+/**
+ * `automatic_payment_methods` as Stripe answers it: what was asked (`allow_redirects` defaults to
+ * `always`); without it and without `payment_method_types`, enabled (the default since 2023-08-16).
+ */
+function automaticPaymentMethods(params: Params): Stripe.PaymentIntent.AutomaticPaymentMethods | null {
+  const asked = at(params, 'automatic_payment_methods');
+  if (asked === undefined) {
+    return Array.isArray(params.payment_method_types) ? null : { allow_redirects: 'always', enabled: true };
+  }
+  const enabled = optionalString(params, 'automatic_payment_methods', 'enabled');
+  if (enabled !== 'true' && enabled !== 'false') {
+    throw invalid('automatic_payment_methods[enabled]', 'Invalid boolean: ' + String(enabled));
+  }
+  const redirects = optionalString(params, 'automatic_payment_methods', 'allow_redirects') ?? 'always';
+  if (redirects !== 'always' && redirects !== 'never') {
+    throw invalid(
+      'automatic_payment_methods[allow_redirects]',
+      `Invalid automatic_payment_methods[allow_redirects]: must be one of always or never`,
+    );
+  }
+  return { allow_redirects: redirects, enabled: enabled === 'true' };
+}
+
 export function newPaymentIntent(params: Params): Stripe.PaymentIntent {
   const id = stripeId('pi');
   const paymentMethod = optionalString(params, 'payment_method') ?? null;
   if (paymentMethod) checkPaymentMethod(paymentMethod);
   const types = params.payment_method_types;
+  // The emulator's only payment method is the card.
   const paymentMethodTypes = Array.isArray(types) ? types.map(String) : ['card'];
+  const code = currency(params);
   return {
     id,
     object: 'payment_intent',
-    amount: amount(params),
+    amount: chargeAmount(params, code),
     amount_capturable: 0,
     amount_details: { tip: {} },
     amount_received: 0,
     application: null,
     application_fee_amount: null,
-    automatic_payment_methods: Array.isArray(types) ? null : { allow_redirects: 'always', enabled: true },
+    automatic_payment_methods: automaticPaymentMethods(params),
     canceled_at: null,
     cancellation_reason: null,
     capture_method: 'automatic',
     client_secret: `${id}_secret_${stripeId('x').slice(2)}`,
     confirmation_method: 'automatic',
     created: unixNow(),
-    currency: currency(params),
+    currency: code,
     customer: null,
     description: optionalString(params, 'description') ?? null,
     invoice: null,

@@ -54,6 +54,7 @@ function routes(emulator: Emulator): Route[] {
     route('GET', '/v1/payouts', (_, params, context) => emulator.listPayouts(params, context)),
     route('GET', '/v1/payouts/{id}', (id, _, context) => emulator.payout(id, context)),
     route('POST', '/v1/payment_intents', (_, params, context) => emulator.createPaymentIntent(params, context)),
+    route('GET', '/v1/payment_intents', (_, params, context) => emulator.listPaymentIntents(params, context)),
     route('GET', '/v1/payment_intents/{id}', (id, _, context) => emulator.paymentIntent(id, context)),
     route('POST', '/v1/payment_intents/{id}/confirm', (id, params, context) =>
       emulator.confirmPaymentIntent(id, params, context),

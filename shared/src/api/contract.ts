@@ -38,6 +38,7 @@ import type {
   ExternalAccountsRequest,
   PayoutAccountResponse,
 } from './payments';
+import type { PaymentIntentRequest, PaymentIntentResponse } from './checkout';
 
 /**
  * The API contract: one entry per /api call of spec section 7 (plus logout), all POST.
@@ -95,7 +96,13 @@ export const contract = {
   ),
   /** The publishable key and, against the local emulator, where the browser reaches it. */
   getPaymentConfig: endpoint('/api/getPaymentConfig', 'member', EmptyRequest, PaymentConfig),
-  getPaymentIntent: endpoint('/api/getPaymentIntent', 'member', z.unknown(), Pending),
+  /** Public: the customer's checkout on a member's share link needs no login (shared/src/api/checkout.ts). */
+  getPaymentIntent: endpoint(
+    '/api/getPaymentIntent',
+    'public',
+    deferred<typeof PaymentIntentRequest>(),
+    deferred<typeof PaymentIntentResponse>(),
+  ),
   addPayoutMethod: endpoint(
     '/api/addPayoutMethod',
     'member',

@@ -1,0 +1,58 @@
+import * as z from 'zod';
+import { Id, REQUIRED } from './schemas';
+
+/**
+ * The customer's checkout (the public product page of the sales issue): the payment intent a
+ * card payment is taken through. Amounts are integer US cents; the server computes the price
+ * from the approved product and refuses an `amount` that differs from it.
+ */
+
+export const MIN_QTY = 1;
+export const MAX_QTY = 99;
+/** Stripe's largest USD charge: $999,999.99. */
+export const MAX_CHARGE_CENTS = 99_999_999;
+
+/** A member's share code as links carry it (issue 15 defines how it is made); bounded, URL-safe. */
+export const ShareCode = z
+  .string()
+  .trim()
+  .min(1, REQUIRED)
+  .max(64, 'The maximum value allowed is 64 characters')
+  .regex(/^[A-Za-z0-9_-]+$/, 'A share code has letters, digits, - and _ only');
+
+/**
+ * One checkout form's random id (a UUID the page makes when it opens): the same checkout asked
+ * twice (a double click, a retry) answers the same payment intent.
+ */
+export const CheckoutId = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9-]{16,64}$/, 'A checkout id is 16 to 64 letters, digits or dashes');
+
+export const PaymentIntentRequest = z.strictObject({
+  /** The approved product's id. */
+  id: Id,
+  /** What the page shows the customer, in integer cents: must equal the server's price × qty. */
+  amount: z
+    .number({ error: REQUIRED })
+    .int('The amount is a whole number of cents')
+    .min(1, 'The amount must be positive')
+    .max(MAX_CHARGE_CENTS, 'The amount is more than one card payment can take ($999,999.99)'),
+  qty: z
+    .number()
+    .int(`Choose a quantity from ${MIN_QTY} to ${MAX_QTY}`)
+    .min(MIN_QTY, `Choose a quantity from ${MIN_QTY} to ${MAX_QTY}`)
+    .max(MAX_QTY, `Choose a quantity from ${MIN_QTY} to ${MAX_QTY}`)
+    .default(MIN_QTY),
+  ref: ShareCode.optional(),
+  checkoutId: CheckoutId.optional(),
+});
+export type PaymentIntentRequest = z.input<typeof PaymentIntentRequest>;
+
+export const PaymentIntentResponse = z.object({
+  /** For Stripe.js `confirmCardPayment` (or the emulator's card form). */
+  clientSecret: z.string(),
+  amount: z.int(),
+  currency: z.literal('usd'),
+});
+export type PaymentIntentResponse = z.infer<typeof PaymentIntentResponse>;
