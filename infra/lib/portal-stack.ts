@@ -629,7 +629,7 @@ export class PortalStack extends Stack {
     Validations.of(role).acknowledge({
       id: `AwsSolutions-IAM5[Resource::<${this.getLogicalId(this.table.node.defaultChild as CfnTable)}.Arn>/index/*]`,
       reason:
-        'The table grant also covers its global secondary indexes (gsi1, gsi2) as index/*; the actions stay the read or read-write set the route table asks for, on this one table.',
+        'The table grant also covers its global secondary indexes (gsi1, gsi2, gsi3) as index/*; the actions stay the read or read-write set the route table asks for, on this one table.',
     });
 
     if (access.importsBucket) {

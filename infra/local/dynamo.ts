@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import {
   CreateTableCommand,
   DescribeTableCommand,
+  UpdateTableCommand,
   DynamoDBClient,
   ListTablesCommand,
   ResourceInUseException,
@@ -182,9 +183,44 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
   } catch (error) {
     if (!(error instanceof ResourceInUseException)) throw error;
   }
+  await untilActive(client, tableName);
+  // A table made by an older version (a developer's .local/) gains the indexes added since, one
+  // at a time as DynamoDB allows; its items are kept.
+  const existing = await client.send(new DescribeTableCommand({ TableName: tableName }));
+  const have = new Set((existing.Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
+  for (const index of table.indexes.filter((wanted) => !have.has(wanted.name))) {
+    await client.send(
+      new UpdateTableCommand({
+        TableName: tableName,
+        AttributeDefinitions: [index.partitionKey, index.sortKey].map((name) => ({
+          AttributeName: name,
+          AttributeType: 'S',
+        })),
+        GlobalSecondaryIndexUpdates: [
+          {
+            Create: {
+              IndexName: index.name,
+              KeySchema: [
+                { AttributeName: index.partitionKey, KeyType: 'HASH' },
+                { AttributeName: index.sortKey, KeyType: 'RANGE' },
+              ],
+              Projection: { ProjectionType: 'ALL' },
+            },
+          },
+        ],
+      }),
+    );
+    await untilActive(client, tableName);
+  }
+}
+
+async function untilActive(client: DynamoDBClient, tableName: string): Promise<void> {
   for (;;) {
     const described = await client.send(new DescribeTableCommand({ TableName: tableName }));
-    if (described.Table?.TableStatus === 'ACTIVE') return;
+    const indexesReady = (described.Table?.GlobalSecondaryIndexes ?? []).every(
+      (index) => index.IndexStatus === undefined || index.IndexStatus === 'ACTIVE',
+    );
+    if (described.Table?.TableStatus === 'ACTIVE' && indexesReady) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

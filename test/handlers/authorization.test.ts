@@ -1,4 +1,5 @@
 import { SignJWT } from 'jose';
+import { CommissionsByUserRequest, ListRequest } from '@portal/shared/api/sales';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dynamoUsers } from '../../functions/src/adapters/dynamo-users';
 import { handler as logout } from '../../functions/src/handlers/logout';
@@ -10,18 +11,16 @@ import { call } from './helpers';
 /**
  * The authentication and role check every non-public call goes through, exercised with
  * handlers built exactly as the real ones are: `apiHandler(<contract entry>, decide)`.
- * getCommisionsByUser is a member call and getOrdersNotShipped an admin call in the contract
- * (both still `Pending`, so their decide may answer anything).
+ * getCommisionsByUser is a member call and getOrdersNotShipped an admin call in the contract;
+ * their decide answers a marker of who called (cast: only the check in front of it is under test).
  */
 const seen: string[] = [];
-const memberCall = apiHandler('getCommisionsByUser', async ({ user }) => {
+const whoCalled = async ({ user }: { user?: { id: string; email: string } | undefined }) => {
   seen.push(user!.id);
-  return { who: user!.email };
-});
-const adminCall = apiHandler('getOrdersNotShipped', async ({ user }) => {
-  seen.push(user!.id);
-  return { who: user!.email };
-});
+  return { who: user!.email } as never;
+};
+const memberCall = apiHandler('getCommisionsByUser', whoCalled, { request: CommissionsByUserRequest });
+const adminCall = apiHandler('getOrdersNotShipped', whoCalled, { request: ListRequest });
 
 /** A body the member call accepts (IdRequest). */
 const memberBody = { id: 'any' };

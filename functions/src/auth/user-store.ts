@@ -41,6 +41,7 @@ export function toProfile(user: UserRecord): UserProfile {
     isPayoutMethodAdded: user.isPayoutMethodAdded,
     stripeID: user.stripeID,
     isAdmin: user.isAdmin,
+    shareCode: user.shareCode ?? null,
   };
 }
 
@@ -62,6 +63,7 @@ export function newUserRecord(id: string, email: string, passwordHash: string, n
     isPayoutMethodAdded: 0,
     stripeID: null,
     isAdmin: false,
+    shareCode: null,
     createdAt: now.toISOString(),
   };
 }

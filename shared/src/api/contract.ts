@@ -28,6 +28,24 @@ import {
   UploadUrlRequest,
 } from './products';
 import { SearchAddressRequest, SearchAddressResponse } from './address';
+import type {
+  AddOrderRequest,
+  AddOrderResponse,
+  CommissionPage,
+  CommissionResult,
+  CommissionsByUserRequest,
+  ConfirmCheckoutRequest,
+  ConfirmCheckoutResponse,
+  ExportCsv,
+  ExportRequest,
+  ListRequest,
+  OrderPage,
+  OrderResult,
+  OrdersRequest,
+  SharedProduct,
+  SharedProductRequest,
+  TopEarnerPage,
+} from './sales';
 import { PaymentConfig } from './payment-config';
 import { VerifyEmailRequest, VerifyEmailResponse } from './email';
 import type {
@@ -64,12 +82,6 @@ const endpoint = <Req extends z.ZodType, Res extends z.ZodType>(
   response: Res,
   body: 'json' | 'multipart' = 'json',
 ): Endpoint<Req, Res> => ({ path, role, body, request, response });
-
-/**
- * Answers of calls whose shape a later issue settles are kept open here (`Pending`) rather than
- * guessed; the entry exists so the path and role are fixed in one place from the start.
- */
-const Pending = z.unknown();
 
 /**
  * A schema that lives in its own module and is named here by type only: every function bundles
@@ -138,22 +150,81 @@ export const contract = {
   getApprovedProducts: endpoint('/api/getApprovedProducts', 'member', PageRequest, ProductPage),
   getApprovedProduct: endpoint('/api/getApprovedProduct', 'member', IdRequest, ProductDetail),
 
-  addOrder: endpoint('/api/addOrder', 'admin', z.unknown(), Pending),
-  getOrders: endpoint('/api/getOrders', 'admin', z.unknown(), Pending),
-  getOrdersNotShipped: endpoint('/api/getOrdersNotShipped', 'admin', EmptyRequest, Pending),
-  getOrdersNotOrdered: endpoint('/api/getOrdersNotOrdered', 'admin', EmptyRequest, Pending),
-  getOrdersNotFufilled: endpoint('/api/getOrdersNotFufilled', 'admin', EmptyRequest, Pending),
-  markAsShipped: endpoint('/api/markAsShipped', 'admin', IdRequest, Pending),
-  markAsOrdered: endpoint('/api/markAsOrdered', 'admin', IdRequest, Pending),
-  markAsFufilled: endpoint('/api/markAsFufilled', 'admin', IdRequest, Pending),
+  // The sales calls' schemas live in ./sales (named here by type only, see `deferred`).
+  /** Public: the product a member's share link shows (404 "no longer available" when banned or unknown). */
+  getSharedProduct: endpoint(
+    '/api/getSharedProduct',
+    'public',
+    deferred<typeof SharedProductRequest>(),
+    deferred<typeof SharedProduct>(),
+  ),
+  /** Public: the customer's page reports a succeeded payment; the order is recorded once (the webhook may be first). */
+  confirmCheckout: endpoint(
+    '/api/confirmCheckout',
+    'public',
+    deferred<typeof ConfirmCheckoutRequest>(),
+    deferred<typeof ConfirmCheckoutResponse>(),
+  ),
 
-  getCommisions: endpoint('/api/getCommisions', 'admin', EmptyRequest, Pending),
-  getCommisionsToStripe: endpoint('/api/getCommisionsToStripe', 'admin', EmptyRequest, Pending),
-  getCommisionsToBePayed: endpoint('/api/getCommisionsToBePayed', 'admin', EmptyRequest, Pending),
-  getTopEarners: endpoint('/api/getTopEarners', 'admin', EmptyRequest, Pending),
-  addCommisionToStripe: endpoint('/api/addCommisionToStripe', 'admin', IdRequest, Pending),
-  payCommisionToMember: endpoint('/api/payCommisionToMember', 'admin', IdRequest, Pending),
-  getCommisionsByUser: endpoint('/api/getCommisionsByUser', 'member', IdRequest, Pending),
+  addOrder: endpoint('/api/addOrder', 'admin', deferred<typeof AddOrderRequest>(), deferred<typeof AddOrderResponse>()),
+  getOrders: endpoint('/api/getOrders', 'admin', deferred<typeof OrdersRequest>(), deferred<typeof OrderPage>()),
+  getOrdersNotShipped: endpoint(
+    '/api/getOrdersNotShipped',
+    'admin',
+    deferred<typeof ListRequest>(),
+    deferred<typeof OrderPage>(),
+  ),
+  getOrdersNotOrdered: endpoint(
+    '/api/getOrdersNotOrdered',
+    'admin',
+    deferred<typeof ListRequest>(),
+    deferred<typeof OrderPage>(),
+  ),
+  getOrdersNotFufilled: endpoint(
+    '/api/getOrdersNotFufilled',
+    'admin',
+    deferred<typeof ListRequest>(),
+    deferred<typeof OrderPage>(),
+  ),
+  markAsShipped: endpoint('/api/markAsShipped', 'admin', IdRequest, deferred<typeof OrderResult>()),
+  markAsOrdered: endpoint('/api/markAsOrdered', 'admin', IdRequest, deferred<typeof OrderResult>()),
+  markAsFufilled: endpoint('/api/markAsFufilled', 'admin', IdRequest, deferred<typeof OrderResult>()),
+
+  getCommisions: endpoint(
+    '/api/getCommisions',
+    'admin',
+    deferred<typeof ListRequest>(),
+    deferred<typeof CommissionPage>(),
+  ),
+  getCommisionsToStripe: endpoint(
+    '/api/getCommisionsToStripe',
+    'admin',
+    deferred<typeof ListRequest>(),
+    deferred<typeof CommissionPage>(),
+  ),
+  getCommisionsToBePayed: endpoint(
+    '/api/getCommisionsToBePayed',
+    'admin',
+    deferred<typeof ListRequest>(),
+    deferred<typeof CommissionPage>(),
+  ),
+  getTopEarners: endpoint(
+    '/api/getTopEarners',
+    'admin',
+    deferred<typeof ListRequest>(),
+    deferred<typeof TopEarnerPage>(),
+  ),
+  addCommisionToStripe: endpoint('/api/addCommisionToStripe', 'admin', IdRequest, deferred<typeof CommissionResult>()),
+  payCommisionToMember: endpoint('/api/payCommisionToMember', 'admin', IdRequest, deferred<typeof CommissionResult>()),
+  /** A member's own commissions (another member's id is a 404); an admin may name anyone. */
+  getCommisionsByUser: endpoint(
+    '/api/getCommisionsByUser',
+    'member',
+    deferred<typeof CommissionsByUserRequest>(),
+    deferred<typeof CommissionPage>(),
+  ),
+  /** Orders or commissions as CSV, formula-escaped. */
+  exportCsv: endpoint('/api/exportCsv', 'admin', deferred<typeof ExportRequest>(), deferred<typeof ExportCsv>()),
 } as const;
 
 export type Contract = typeof contract;

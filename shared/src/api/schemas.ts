@@ -45,6 +45,8 @@ export const UserProfile = z.object({
   isPayoutMethodAdded: Flag,
   stripeID: z.string().nullable(),
   isAdmin: z.boolean(),
+  /** The member's share code, stable for life, carried in their share links (null until given one). */
+  shareCode: z.string().nullable(),
 });
 export type UserProfile = z.infer<typeof UserProfile>;
 

@@ -31,6 +31,7 @@ export function profile(overrides: Partial<UserProfile> = {}): UserProfile {
     isPayoutMethodAdded: 0,
     stripeID: null,
     isAdmin: false,
+    shareCode: 'ANNLEE42',
     ...overrides,
   };
 }

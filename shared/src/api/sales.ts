@@ -1,0 +1,219 @@
+import * as z from 'zod';
+import { CheckoutId, MAX_QTY, MIN_QTY, ShareCode } from './checkout';
+import { Cursor, ProductDetail } from './products';
+import { Email, Flag, Id, REQUIRED } from './schemas';
+
+/**
+ * The sales loop's calls: share links, the customer's page, orders and commissions. Money here is
+ * two-decimal US dollars as numbers (the API edge; storage and arithmetic are integer cents), and
+ * every time is an ISO 8601 string the apps format with shared/src/domain/format.ts.
+ */
+
+const Dollars = z.number();
+const IsoTime = z.string();
+
+// ---------------------------------------------------------------------------------------------
+// Share links and the customer's page
+
+/** The member app's public page a share link opens: `/shop/<productId>?ref=<shareCode>`. */
+export const SHOP_PATH = '/shop';
+export const shareLinkPath = (productId: string, shareCode: string): string =>
+  `${SHOP_PATH}/${encodeURIComponent(productId)}?ref=${encodeURIComponent(shareCode)}`;
+
+/** Public: the product a share link shows. A banned or unknown product is a 404 "no longer available". */
+export const SharedProductRequest = z.strictObject({ id: Id, ref: ShareCode.optional() });
+export const SharedProduct = z.object({
+  product: ProductDetail,
+  /** The sell price in integer cents: what one unit costs the customer (the checkout's `amount` is this × qty). */
+  unitAmountCents: z.number().int(),
+  /** Whether `ref` names a member; an unknown code still sells, with no commission (the page says nothing). */
+  refKnown: z.boolean(),
+});
+
+const text = (max: number) =>
+  z.string({ error: REQUIRED }).trim().min(1, REQUIRED).max(max, `The maximum value allowed is ${max} characters`);
+
+/** Where the supplier ships the order: a US address. */
+export const ShippingAddress = z.strictObject({
+  line1: text(200),
+  line2: z.string().trim().max(100, 'The maximum value allowed is 100 characters').optional(),
+  city: text(100).refine((value) => value.length >= 2, 'City must be at least 2 characters'),
+  state: z
+    .string({ error: REQUIRED })
+    .trim()
+    .transform((value) => value.toUpperCase())
+    .refine((value) => /^[A-Z]{2}$/.test(value), 'Choose a US state (2-letter code)'),
+  postal_code: z
+    .string({ error: REQUIRED })
+    .trim()
+    .refine((value) => /^\d{5}(-\d{4})?$/.test(value), 'Enter a 5-digit ZIP code (or ZIP+4)'),
+});
+export type ShippingAddress = z.infer<typeof ShippingAddress>;
+
+/** The buyer, as the checkout form and the admin's manual order give them. */
+export const Customer = z.strictObject({
+  name: text(200),
+  email: Email,
+  address: ShippingAddress,
+});
+export type Customer = z.infer<typeof Customer>;
+
+const Qty = z
+  .number({ error: REQUIRED })
+  .int(`Choose a quantity from ${MIN_QTY} to ${MAX_QTY}`)
+  .min(MIN_QTY, `Choose a quantity from ${MIN_QTY} to ${MAX_QTY}`)
+  .max(MAX_QTY, `Choose a quantity from ${MIN_QTY} to ${MAX_QTY}`);
+
+/**
+ * After the card payment succeeds in the browser, the page reports it so the order shows at once;
+ * the `payment_intent.succeeded` webhook records the same order (one order per payment, whoever
+ * reports first). Public: the payment intent id is checked at Stripe, never trusted.
+ */
+export const ConfirmCheckoutRequest = z.strictObject({ paymentIntentId: z.string().trim().min(1, REQUIRED).max(255) });
+export const ConfirmCheckoutResponse = z.object({
+  orderID: z.string(),
+  qty: z.number().int(),
+  totalPayed: Dollars,
+});
+
+export { CheckoutId };
+
+// ---------------------------------------------------------------------------------------------
+// Orders
+
+export const Order = z.object({
+  id: z.string(),
+  /** The order number people read and quote (e.g. 'RP-7F3K9Q2M'). */
+  orderID: z.string(),
+  qty: z.number().int(),
+  product_id: z.string(),
+  product_name: z.string(),
+  brand: z.string(),
+  /** The first product image, for the detail card's show/hide product toggle. */
+  product_image: z.string().nullable(),
+  spu_no: z.string(),
+  /** The supplier's product page. */
+  product_url: z.string(),
+  /** The unit sell price the customer paid. */
+  sell_price: Dollars,
+  totalPayed: Dollars,
+  customer: Customer,
+  /** The member whose share code sold it, or null for a sale without a (known) code. */
+  member: z.object({ id: z.string(), email: z.string() }).nullable(),
+  source: z.enum(['checkout', 'admin']),
+  isOrdered: Flag,
+  isShipped: Flag,
+  isFufilled: Flag,
+  created_at: IsoTime,
+});
+export type Order = z.infer<typeof Order>;
+
+/** The lists of the admin's /orders screens: all, and those lacking each flag. */
+export const OrderList = z.enum(['all', 'not_ordered', 'not_shipped', 'not_fufilled']);
+export type OrderList = z.infer<typeof OrderList>;
+
+/** Counters kept in the same transactions as the orders they count (no scans). */
+export const OrderCounters = z.object({
+  all: z.number().int(),
+  notOrdered: z.number().int(),
+  notShipped: z.number().int(),
+  notFufilled: z.number().int(),
+});
+export type OrderCounters = z.infer<typeof OrderCounters>;
+
+/** One page of a list, newest first. `limit` defaults to 100. */
+export const ListRequest = z.strictObject({
+  cursor: Cursor.optional(),
+  limit: z.number().int().min(1).max(500).optional(),
+});
+export type ListRequest = z.infer<typeof ListRequest>;
+
+export const OrdersRequest = ListRequest.extend({ type: OrderList.default('all') });
+export const OrderPage = z.object({
+  items: z.array(Order),
+  nextCursor: z.string().nullable(),
+  counters: OrderCounters,
+});
+export type OrderPage = z.infer<typeof OrderPage>;
+
+/** An admin records a phone or e-mail sale; the price comes from the approved product. */
+export const AddOrderRequest = z.strictObject({
+  product_id: Id,
+  qty: Qty,
+  /** The member's share code. */
+  ref: ShareCode,
+  /** The buyer, when the admin has them (a checkout always has them). */
+  customer: Customer.optional(),
+});
+
+/** Answer of markAsOrdered / markAsShipped / markAsFufilled: the order as it is now. */
+export const OrderResult = z.object({ order: Order });
+
+// ---------------------------------------------------------------------------------------------
+// Commissions
+
+/** in processing → sent to Stripe (in the member's Stripe balance) → paid to their debit card. */
+export const CommissionState = z.enum(['processing', 'in_stripe', 'paid']);
+
+export const Commission = z.object({
+  id: z.string(),
+  /** 10 % of the sell price × qty. */
+  amount: Dollars,
+  product_id: z.string(),
+  product_name: z.string(),
+  order_id: z.string(),
+  orderID: z.string(),
+  member: z.object({ id: z.string(), email: z.string() }),
+  isPayed: Flag,
+  isInCustomersAccount: Flag,
+  state: CommissionState,
+  /**
+   * Why it cannot move on yet, in words for the admin ("The order is not fulfilled yet", "The
+   * member has no debit card yet"), or null when its next step can run.
+   */
+  blockedReason: z.string().nullable(),
+  /** Stripe's reason when the last payout failed (`payout.failed`); it is back among those to pay. */
+  payoutFailure: z.string().nullable(),
+  created_at: IsoTime,
+});
+export type Commission = z.infer<typeof Commission>;
+
+export const CommissionTotals = z.object({
+  /** Paid: 'Commissions You Made'. */
+  paid: Dollars,
+  /** Not yet paid (in processing or in Stripe): 'Commissions in Processing'. */
+  processing: Dollars,
+  count: z.number().int(),
+});
+export type CommissionTotals = z.infer<typeof CommissionTotals>;
+
+export const CommissionPage = z.object({
+  items: z.array(Commission),
+  nextCursor: z.string().nullable(),
+  /** The totals of the list's whole set (kept in the same transactions, no scans). */
+  totals: CommissionTotals,
+});
+export type CommissionPage = z.infer<typeof CommissionPage>;
+
+/** A member's own commissions; an admin may name anyone. */
+export const CommissionsByUserRequest = ListRequest.extend({ id: Id });
+
+export const CommissionResult = z.object({ commission: Commission });
+
+export const TopEarner = z.object({
+  id: z.string(),
+  email: z.string(),
+  /** Number of commissions. */
+  count: z.number().int(),
+  totalCommisions: Dollars,
+});
+export const TopEarnerPage = z.object({ items: z.array(TopEarner), nextCursor: z.string().nullable() });
+
+/** An order and the commission it created (the admin's manual order). */
+export const AddOrderResponse = z.object({ order: Order, commission: Commission.nullable() });
+
+// ---------------------------------------------------------------------------------------------
+// Exports (formula-escaped CSV, as the rejected-rows download)
+
+export const ExportRequest = z.strictObject({ kind: z.enum(['orders', 'commissions']) });
+export const ExportCsv = z.object({ fileName: z.string(), csv: z.string(), rows: z.number().int() });

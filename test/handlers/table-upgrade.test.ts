@@ -1,0 +1,62 @@
+import { CreateTableCommand, DeleteTableCommand, DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { table } from '@portal/shared/db/table';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ensureTable, localAws } from '../../infra/local/dynamo';
+
+/**
+ * A developer's `.local/` holds a table made by an older version: `npm start` adds the indexes the
+ * shared definition gained since, and keeps every item.
+ */
+const client = new DynamoDBClient({ ...localAws, endpoint: process.env.DYNAMODB_ENDPOINT });
+const doc = DynamoDBDocumentClient.from(client);
+const tableName = `upgrade-${Date.now()}`;
+
+afterAll(async () => {
+  await client.send(new DeleteTableCommand({ TableName: tableName })).catch(() => undefined);
+  client.destroy();
+});
+
+describe('ensureTable on a table from an older version', () => {
+  it('adds the missing indexes and keeps the items', async () => {
+    const [first] = table.indexes;
+    await client.send(
+      new CreateTableCommand({
+        TableName: tableName,
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: ['pk', 'sk', first.partitionKey, first.sortKey].map((name) => ({
+          AttributeName: name,
+          AttributeType: 'S',
+        })),
+        KeySchema: [
+          { AttributeName: 'pk', KeyType: 'HASH' },
+          { AttributeName: 'sk', KeyType: 'RANGE' },
+        ],
+        GlobalSecondaryIndexes: [
+          {
+            IndexName: first.name,
+            KeySchema: [
+              { AttributeName: first.partitionKey, KeyType: 'HASH' },
+              { AttributeName: first.sortKey, KeyType: 'RANGE' },
+            ],
+            Projection: { ProjectionType: 'ALL' },
+          },
+        ],
+      }),
+    );
+    await doc.send(new PutCommand({ TableName: tableName, Item: { pk: 'USER#kept', sk: 'PROFILE', name: 'kept' } }));
+
+    await ensureTable(client, tableName);
+
+    const described = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const names = (described.Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName).sort();
+    expect(names).toEqual(table.indexes.map((index) => index.name).sort());
+    const kept = await doc.send(new GetCommand({ TableName: tableName, Key: { pk: 'USER#kept', sk: 'PROFILE' } }));
+    expect(kept.Item).toMatchObject({ name: 'kept' });
+
+    // A second start changes nothing.
+    await ensureTable(client, tableName);
+    const again = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    expect(again.Table?.GlobalSecondaryIndexes).toHaveLength(table.indexes.length);
+  });
+});
