@@ -6,6 +6,12 @@
 export const functionBundling = {
   minify: true,
   sourceMap: true,
+  /**
+   * The map keeps the mappings (stack traces name our files and lines) but not a copy of every
+   * source: with `--enable-source-maps` Node reads and parses the map at cold start, and the
+   * copies made it 2.2 times larger (create-payout-account: 1,214 KB → 556 KB).
+   */
+  sourcesContent: false,
   /** The Lambda runtime is nodejs22.x. */
   target: 'node22',
   /** Provided by the Lambda Node.js runtime. */

@@ -611,6 +611,7 @@ export class PortalStack extends Stack {
       bundling: {
         minify: functionBundling.minify,
         sourceMap: functionBundling.sourceMap,
+        sourcesContent: functionBundling.sourcesContent,
         target: functionBundling.target,
         externalModules: [...functionBundling.externalModules],
         format: OutputFormat.CJS,

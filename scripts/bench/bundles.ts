@@ -36,7 +36,7 @@ const IMPORT_RUNS = 5;
 /**
  * Bundles one function the way the CDK stack's NodejsFunction does (same entry and the options of
  * infra/lib/bundling.ts: esbuild --bundle --platform=node --format=cjs --target=node22 --minify
- * --sourcemap --external:@aws-sdk/*, run from the repository root).
+ * --sourcemap --sources-content=false --external:@aws-sdk/*, run from the repository root).
  */
 async function bundle(entry: FunctionEntry, outDir: string): Promise<{ file: string; metafile: Metafile }> {
   const file = path.join(outDir, entry.name, 'index.js');
@@ -50,6 +50,7 @@ async function bundle(entry: FunctionEntry, outDir: string): Promise<{ file: str
     target: functionBundling.target,
     minify: functionBundling.minify,
     sourcemap: functionBundling.sourceMap,
+    sourcesContent: functionBundling.sourcesContent,
     external: [...functionBundling.externalModules],
     metafile: true,
     logLevel: 'warning',
