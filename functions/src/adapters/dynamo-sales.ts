@@ -249,7 +249,8 @@ export const dynamoSales: SalesStore = {
         // The payment claim (item 1 of a checkout's transaction) exists: the payment is recorded.
         if (order.paymentIntentId && conditionFailedAt(error, 1)) {
           const existing = await orderOfPayment(order.paymentIntentId);
-          if (existing) return { outcome: 'payment-recorded', order: existing, commission: await commissionOf(existing) };
+          if (existing)
+            return { outcome: 'payment-recorded', order: existing, commission: await commissionOf(existing) };
         }
         const reasons = cancellationReasons(error);
         const earningsMoved = commission !== null && reasons?.[reasons.length - 1]?.Code === 'ConditionalCheckFailed';

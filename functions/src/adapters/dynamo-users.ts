@@ -76,7 +76,8 @@ export const dynamoUsers: UserRepository = {
                   TableName: tableName(),
                   Key: keys.user(user.id),
                   UpdateExpression: 'SET shareCode = :code',
-                  ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(shareCode) OR attribute_type(shareCode, :null))',
+                  ConditionExpression:
+                    'attribute_exists(pk) AND (attribute_not_exists(shareCode) OR attribute_type(shareCode, :null))',
                   ExpressionAttributeValues: { ':code': code, ':null': 'NULL' },
                 },
               },

@@ -43,7 +43,8 @@ export const notYet = (step: OrderStep) =>
  */
 export async function markOrder(sales: SalesStore, id: string, step: OrderStep, now: number) {
   const result = await sales.markOrder(id, step, new Date(now).toISOString());
-  if (result.outcome === 'not-found') throw new DomainError('not-found', NO_SUCH_ORDER, { fields: { id: NO_SUCH_ORDER } });
+  if (result.outcome === 'not-found')
+    throw new DomainError('not-found', NO_SUCH_ORDER, { fields: { id: NO_SUCH_ORDER } });
   if (result.outcome === 'already') throw conflict(alreadyMarked(step));
   if (result.outcome === 'too-early') throw conflict(notYet(step));
   return { order: toOrder(result.order) };
