@@ -1,11 +1,12 @@
 import { dynamoImports } from './adapters/dynamo-imports';
-import { dynamoProducts } from './adapters/dynamo-products';
+import { dynamoProducts, getProduct } from './adapters/dynamo-products';
 import { dynamoAttempts } from './adapters/dynamo-attempts';
 import { dynamoSessions } from './adapters/dynamo-sessions';
 import { dynamoPayoutAccounts } from './adapters/dynamo-payout-accounts';
 import { dynamoProcessedEvents } from './adapters/dynamo-processed-events';
 import { dynamoUsers } from './adapters/dynamo-users';
 import { dynamoSales } from './adapters/dynamo-sales';
+import { dynamoSaleRecorder } from './adapters/dynamo-sale-recorder';
 import { dynamoEmailVerifications } from './adapters/dynamo-email-verifications';
 import { createSesMailer } from './adapters/ses-mailer';
 import { s3Files } from './adapters/s3-files';
@@ -71,7 +72,9 @@ export const webhooks: WebhookDeps = {
   now,
   processed: dynamoProcessedEvents,
   // payment_intent.succeeded records the checkout's order (orders/record-sale.ts).
-  paymentSucceeded: (payment) => recordPayment({ sales: dynamoSales, products: dynamoProducts, now }, payment),
+  // Only the recording half of the sales store and the product read: the Stripe bundles stay small.
+  paymentSucceeded: (payment) =>
+    recordPayment({ sales: dynamoSaleRecorder, products: { get: getProduct }, now }, payment),
 };
 
 /** What the customer's checkout needs: the approved products and Stripe. */
@@ -80,9 +83,14 @@ export const checkout: CheckoutDeps = { products: dynamoProducts, gateway: payme
 /** The orders, commissions, counters and earnings (one table). */
 export const sales: SalesStore = dynamoSales;
 /** What recording a sale needs: the sales data, the products, the clock. No Stripe. */
-export const sale: SaleDeps = { sales: dynamoSales, products: dynamoProducts, now };
+export const sale: SaleDeps = { sales: dynamoSaleRecorder, products: { get: getProduct }, now };
 /** The browser's report of its payment: the sale, and Stripe to check the payment at. */
-export const confirm: ConfirmDeps = { sales: dynamoSales, products: dynamoProducts, now, gateway: payments };
+export const confirm: ConfirmDeps = {
+  sales: dynamoSaleRecorder,
+  products: { get: getProduct },
+  now,
+  gateway: payments,
+};
 
 export const sessions = /* @__PURE__ */ createSessions(dynamoSessions, now);
 export const loginLimiter = /* @__PURE__ */ createLoginLimiter(dynamoAttempts, now);

@@ -8,7 +8,7 @@ import type { ProductRepository } from '../products/product-store';
 import type { CommissionRecord, OrderRecord, RecordOutcome, SalesStore } from './sales-store';
 
 export interface SaleDeps {
-  sales: SalesStore;
+  sales: Pick<SalesStore, 'memberOfShareCode' | 'recordSale' | 'orderOfPayment'>;
   products: Pick<ProductRepository, 'get'>;
   now: () => number;
 }
