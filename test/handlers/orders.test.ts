@@ -72,6 +72,12 @@ describe('a checkout paid at Stripe', () => {
     const seller = await member();
     const id = await product(1295, 'approved', 'Desk Lamp');
     const intentId = await paidCheckout(id, 1295, 3, { ref: seller.shareCode, customer });
+    // The form's buyer is on the intent, so the webhook can record them.
+    expect(await stripe.paymentIntents.retrieve(intentId)).toMatchObject({
+      receipt_email: customer.email,
+      shipping: { name: customer.name, address: { line1: '1 Main St', line2: 'Apt 2', postal_code: '62701' } },
+      metadata: { product_id: id, qty: '3', unit_amount: '1295', ref: seller.shareCode, customer_name: customer.name },
+    });
     const delivered = await deliver(await succeededEvent(intentId));
     expect(delivered.status).toBe(200);
 
@@ -149,6 +155,20 @@ describe('a checkout paid at Stripe', () => {
     const unknown = await call(confirmCheckout, { body: { paymentIntentId: 'pi_doesnotexist' } });
     expect(unknown.status).toBe(404);
     expect((await allItems()).length).toBe(before.length);
+  });
+
+  it('records nothing for a succeeded payment that is not a checkout of ours', async () => {
+    const intent = await stripe.paymentIntents.create({
+      amount: 5000,
+      currency: 'usd',
+      payment_method: 'pm_card_visa',
+    });
+    await stripe.paymentIntents.confirm(intent.id);
+    const before = await counters();
+    expect((await deliver(await succeededEvent(intent.id))).status).toBe(200);
+    expect(await itemsOf('order', (item) => item.paymentIntentId === intent.id)).toEqual([]);
+    expect(await counters()).toEqual(before);
+    expect((await call(confirmCheckout, { body: { paymentIntentId: intent.id } })).status).toBe(404);
   });
 });
 
