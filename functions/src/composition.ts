@@ -1,10 +1,12 @@
 import { dynamoImports } from './adapters/dynamo-imports';
-import { dynamoProducts } from './adapters/dynamo-products';
+import { dynamoProducts, getProduct } from './adapters/dynamo-products';
 import { dynamoAttempts } from './adapters/dynamo-attempts';
 import { dynamoSessions } from './adapters/dynamo-sessions';
 import { dynamoPayoutAccounts } from './adapters/dynamo-payout-accounts';
 import { dynamoProcessedEvents } from './adapters/dynamo-processed-events';
 import { dynamoUsers } from './adapters/dynamo-users';
+import { dynamoSales } from './adapters/dynamo-sales';
+import { dynamoSaleRecorder } from './adapters/dynamo-sale-recorder';
 import { dynamoEmailVerifications } from './adapters/dynamo-email-verifications';
 import { createSesMailer } from './adapters/ses-mailer';
 import { s3Files } from './adapters/s3-files';
@@ -26,6 +28,9 @@ import type { PaymentGateway } from './payments/payment-gateway';
 import type { CheckoutDeps } from './payments/checkout';
 import type { PayoutDeps, WebhookDeps } from './payments/payouts';
 import type { ProductRepository } from './products/product-store';
+import type { ConfirmDeps, SaleDeps } from './orders/record-sale';
+import { recordPayment } from './orders/record-sale';
+import type { SalesStore } from './orders/sales-store';
 
 /**
  * The one place where adapters meet ports. Capabilities (auth, catalogue, imports, products)
@@ -66,10 +71,26 @@ export const webhooks: WebhookDeps = {
   gateway: payments,
   now,
   processed: dynamoProcessedEvents,
+  // payment_intent.succeeded records the checkout's order (orders/record-sale.ts).
+  // Only the recording half of the sales store and the product read: the Stripe bundles stay small.
+  paymentSucceeded: (payment) =>
+    recordPayment({ sales: dynamoSaleRecorder, products: { get: getProduct }, now }, payment),
 };
 
 /** What the customer's checkout needs: the approved products and Stripe. */
 export const checkout: CheckoutDeps = { products: dynamoProducts, gateway: payments };
+
+/** The orders, commissions, counters and earnings (one table). */
+export const sales: SalesStore = dynamoSales;
+/** What recording a sale needs: the sales data, the products, the clock. No Stripe. */
+export const sale: SaleDeps = { sales: dynamoSaleRecorder, products: { get: getProduct }, now };
+/** The browser's report of its payment: the sale, and Stripe to check the payment at. */
+export const confirm: ConfirmDeps = {
+  sales: dynamoSaleRecorder,
+  products: { get: getProduct },
+  now,
+  gateway: payments,
+};
 
 export const sessions = /* @__PURE__ */ createSessions(dynamoSessions, now);
 export const loginLimiter = /* @__PURE__ */ createLoginLimiter(dynamoAttempts, now);

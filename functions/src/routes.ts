@@ -90,6 +90,25 @@ export const routes: readonly Route[] = [
   route('verifyEmail', 'handlers/verify-email.ts', { ...writes, mail: 'send' }),
   // Public (the customer's checkout on a share link, no login): reads the product, creates the intent at Stripe.
   route('getPaymentIntent', 'handlers/get-payment-intent.ts', { table: 'read', secrets: ['stripeSecretKey'] }),
+  // The sales loop (issue 15). Public: the customer's page on a share link; reads only, no secret.
+  route('getSharedProduct', 'handlers/get-shared-product.ts', { table: 'read', secrets: [] }, 256),
+  // Public: reads the payment at Stripe and records its order.
+  route('confirmCheckout', 'handlers/confirm-checkout.ts', { table: 'readwrite', secrets: ['stripeSecretKey'] }),
+  route('addOrder', 'handlers/add-order.ts', writes),
+  route('getOrders', 'handlers/get-orders.ts', reads),
+  route('getOrdersNotOrdered', 'handlers/get-orders-not-ordered.ts', reads),
+  route('getOrdersNotShipped', 'handlers/get-orders-not-shipped.ts', reads),
+  route('getOrdersNotFufilled', 'handlers/get-orders-not-fufilled.ts', reads),
+  route('markAsOrdered', 'handlers/mark-as-ordered.ts', writes),
+  route('markAsShipped', 'handlers/mark-as-shipped.ts', writes),
+  route('markAsFufilled', 'handlers/mark-as-fufilled.ts', writes),
+  route('getCommisions', 'handlers/get-commisions.ts', reads),
+  route('getCommisionsToStripe', 'handlers/get-commisions-to-stripe.ts', reads),
+  route('getCommisionsToBePayed', 'handlers/get-commisions-to-be-payed.ts', reads),
+  route('getTopEarners', 'handlers/get-top-earners.ts', reads),
+  route('getCommisionsByUser', 'handlers/get-commisions-by-user.ts', reads),
+  // Pages through a whole list (up to EXPORT_MAX_ROWS rows).
+  route('exportCsv', 'handlers/export-csv.ts', reads, 1024, 29),
   // Public: Stripe signs it; no access token, so no signing key.
   route('stripeWebhook', 'handlers/stripe-webhook.ts', {
     table: 'readwrite',

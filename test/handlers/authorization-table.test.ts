@@ -54,6 +54,24 @@ const expected: Record<string, Answers> = {
   getPaymentIntent: PUBLIC,
   // Public, but only Stripe's signature gets past the 400 (test/handlers/stripe-webhook.test.ts).
   stripeWebhook: PUBLIC,
+  // The sales loop (test/handlers/orders.test.ts, commissions-read.test.ts).
+  getSharedProduct: PUBLIC,
+  confirmCheckout: PUBLIC,
+  addOrder: ADMINS,
+  getOrders: ADMINS,
+  getOrdersNotOrdered: ADMINS,
+  getOrdersNotShipped: ADMINS,
+  getOrdersNotFufilled: ADMINS,
+  markAsOrdered: ADMINS,
+  markAsShipped: ADMINS,
+  markAsFufilled: ADMINS,
+  getCommisions: ADMINS,
+  getCommisionsToStripe: ADMINS,
+  getCommisionsToBePayed: ADMINS,
+  getTopEarners: ADMINS,
+  // A member's own: another member's id is a 404 (test/handlers/commissions-read.test.ts).
+  getCommisionsByUser: MEMBERS,
+  exportCsv: ADMINS,
 } satisfies Partial<Record<EndpointName, Answers>>;
 
 const MESSAGES: Record<401 | 403, string> = {

@@ -139,13 +139,16 @@ function transactionChunks(products: readonly ProductRecord[]): ProductRecord[][
   return chunks;
 }
 
+/** One product by id: on its own, so a function that only reads products (the sales webhook) bundles no more. */
+export async function getProduct(id: string): Promise<ProductRecord | undefined> {
+  const result = await db().send(
+    new GetCommand({ TableName: tableName(), Key: keys.product(id), ConsistentRead: true }),
+  );
+  return result.Item ? fromItem(result.Item) : undefined;
+}
+
 export const dynamoProducts: ProductRepository = {
-  async get(id) {
-    const result = await db().send(
-      new GetCommand({ TableName: tableName(), Key: keys.product(id), ConsistentRead: true }),
-    );
-    return result.Item ? fromItem(result.Item) : undefined;
-  },
+  get: getProduct,
 
   async states(ids) {
     const items = await batchGetAll(

@@ -1,36 +1,102 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { newShareCode } from '@portal/shared/domain/crockford';
 import { keys } from '@portal/shared/db/table';
-import { conditionFailedAt, db, tableName } from './dynamo-client';
+import { backoff, conditionFailedAt, db, isTransactionConflict, tableName } from './dynamo-client';
 import type { UserRecord, UserRepository } from '../auth/user-store';
+
+/** How many fresh codes a collision (or a conflicting transaction) may cost before giving up. */
+const MAX_CODE_TRIES = 8;
 
 export const dynamoUsers: UserRepository = {
   async create(user) {
-    try {
-      await db().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Put: {
-                TableName: tableName(),
-                Item: { ...keys.user(user.id), entity: 'User', ...user },
-                ConditionExpression: 'attribute_not_exists(pk)',
+    for (let attempt = 0; ; attempt++) {
+      const code = user.shareCode;
+      try {
+        await db().send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Put: {
+                  TableName: tableName(),
+                  Item: { ...keys.user(user.id), entity: 'User', ...user },
+                  ConditionExpression: 'attribute_not_exists(pk)',
+                },
               },
-            },
-            {
-              Put: {
-                TableName: tableName(),
-                Item: { ...keys.email(user.email), entity: 'UserEmail', userId: user.id },
-                ConditionExpression: 'attribute_not_exists(pk)',
+              {
+                Put: {
+                  TableName: tableName(),
+                  Item: { ...keys.email(user.email), entity: 'UserEmail', userId: user.id },
+                  ConditionExpression: 'attribute_not_exists(pk)',
+                },
               },
-            },
-          ],
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (conditionFailedAt(error, 1)) return false;
-      throw error;
+              ...(code
+                ? [
+                    {
+                      Put: {
+                        TableName: tableName(),
+                        Item: { ...keys.shareCode(code), entity: 'ShareCode', userId: user.id },
+                        ConditionExpression: 'attribute_not_exists(pk)',
+                      },
+                    },
+                  ]
+                : []),
+            ],
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (conditionFailedAt(error, 1)) return false;
+        // Another member holds this code (one chance in about a trillion per member): a new one.
+        if (code && conditionFailedAt(error, 2) && attempt < MAX_CODE_TRIES) {
+          user.shareCode = newShareCode();
+          continue;
+        }
+        throw error;
+      }
     }
+  },
+
+  async ensureShareCode(user) {
+    if (user.shareCode) return user;
+    for (let attempt = 0; attempt < MAX_CODE_TRIES; attempt++) {
+      const code = newShareCode();
+      try {
+        await db().send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Put: {
+                  TableName: tableName(),
+                  Item: { ...keys.shareCode(code), entity: 'ShareCode', userId: user.id },
+                  ConditionExpression: 'attribute_not_exists(pk)',
+                },
+              },
+              {
+                Update: {
+                  TableName: tableName(),
+                  Key: keys.user(user.id),
+                  UpdateExpression: 'SET shareCode = :code',
+                  ConditionExpression:
+                    'attribute_exists(pk) AND (attribute_not_exists(shareCode) OR attribute_type(shareCode, :null))',
+                  ExpressionAttributeValues: { ':code': code, ':null': 'NULL' },
+                },
+              },
+            ],
+          }),
+        );
+        return { ...user, shareCode: code };
+      } catch (error) {
+        // The code is taken: try another. The user has one now (a concurrent check), or is being
+        // given one: read it.
+        if (conditionFailedAt(error, 0)) continue;
+        if (!conditionFailedAt(error, 1) && !isTransactionConflict(error)) throw error;
+        const stored = await this.get(user.id);
+        if (!stored) return user;
+        if (stored.shareCode) return stored;
+        await backoff(attempt);
+      }
+    }
+    throw new Error(`No share code could be given to user ${user.id} after ${MAX_CODE_TRIES} tries`);
   },
 
   async get(userId) {

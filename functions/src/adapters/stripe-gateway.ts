@@ -4,6 +4,7 @@ import {
   idempotencyKey,
   type GatewayEvent,
   type PaymentGateway,
+  type PaymentState,
   type PayoutAccountStatus,
   type PayoutCard,
 } from '../payments/payment-gateway';
@@ -140,6 +141,31 @@ function toStatus(account: Stripe.Account, asOf: number): PayoutAccountStatus {
   };
 }
 
+/** A PaymentIntent as the sales capability records it. */
+export function toPaymentState(intent: Stripe.PaymentIntent): PaymentState {
+  const address = intent.shipping?.address;
+  return {
+    id: intent.id,
+    status: intent.status,
+    amountCents: intent.amount,
+    currency: intent.currency,
+    metadata: { ...intent.metadata },
+    shipping: intent.shipping
+      ? {
+          name: intent.shipping.name ?? '',
+          address: {
+            line1: address?.line1 ?? '',
+            ...(address?.line2 ? { line2: address.line2 } : {}),
+            city: address?.city ?? '',
+            state: address?.state ?? '',
+            postalCode: address?.postal_code ?? '',
+          },
+        }
+      : null,
+    receiptEmail: intent.receipt_email ?? null,
+  };
+}
+
 /**
  * The PaymentGateway on Stripe Connect through the `stripe` SDK: api.stripe.com, or the local
  * emulator when STRIPE_API_URL names it. The client is made on first use (the secret key comes
@@ -248,12 +274,40 @@ export function createStripeGateway(settings: StripeGatewaySettings): PaymentGat
             automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
             metadata: intent.metadata,
             ...(intent.description ? { description: intent.description } : {}),
+            ...(intent.shipping
+              ? {
+                  shipping: {
+                    name: intent.shipping.name,
+                    address: {
+                      line1: intent.shipping.address.line1,
+                      ...(intent.shipping.address.line2 ? { line2: intent.shipping.address.line2 } : {}),
+                      city: intent.shipping.address.city,
+                      state: intent.shipping.address.state,
+                      postal_code: intent.shipping.address.postalCode,
+                      country: 'US',
+                    },
+                  },
+                }
+              : {}),
+            ...(intent.receiptEmail ? { receipt_email: intent.receiptEmail } : {}),
           },
           { idempotencyKey: intent.idempotencyKey },
         );
         if (!created.client_secret)
           throw new Error(`Stripe answered payment intent ${created.id} without a client secret`);
         return { id: created.id, clientSecret: created.client_secret, amountCents: created.amount, currency: 'usd' };
+      }),
+
+    retrievePaymentIntent: (id) =>
+      mapped(async () => {
+        try {
+          return toPaymentState(await (await stripe()).paymentIntents.retrieve(id));
+        } catch (error) {
+          if (isStripeError(error) && error.code === 'resource_missing') {
+            throw new DomainError('not-found', 'No such payment.', { fields: { paymentIntentId: 'No such payment.' } });
+          }
+          throw error;
+        }
       }),
 
     verifyEvent: async (rawBody, signature) => {
@@ -270,6 +324,13 @@ export function createStripeGateway(settings: StripeGatewaySettings): PaymentGat
           kind: 'account.updated',
           account: toStatus(event.data.object, event.created),
           userId: event.data.object.metadata?.userId,
+        } satisfies GatewayEvent;
+      }
+      if (event.type === 'payment_intent.succeeded') {
+        return {
+          id: event.id,
+          kind: 'payment_intent.succeeded',
+          payment: toPaymentState(event.data.object),
         } satisfies GatewayEvent;
       }
       return { id: event.id, kind: 'other', type: event.type } satisfies GatewayEvent;

@@ -1,4 +1,5 @@
 import type { UserProfile } from '@portal/shared/api/schemas';
+import { newShareCode } from '@portal/shared/domain/crockford';
 
 /** A stored user: the profile the apps see, plus what only the server may read. */
 export interface UserRecord extends UserProfile {
@@ -16,8 +17,17 @@ export interface UserRecord extends UserProfile {
 }
 
 export interface UserRepository {
-  /** Creates the user and claims its e-mail in one transaction; false when the e-mail is taken. */
+  /**
+   * Creates the user and claims its e-mail and its share code in one transaction; false when the
+   * e-mail is taken. On the rare share code collision the user gets a new code (set on `user`) and
+   * the transaction is tried again.
+   */
   create(user: UserRecord): Promise<boolean>;
+  /**
+   * The user with a share code: theirs, or (for a user stored before codes existed) a new one,
+   * claimed and set in one conditional transaction, so two concurrent calls give one code.
+   */
+  ensureShareCode(user: UserRecord): Promise<UserRecord>;
   get(userId: string): Promise<UserRecord | undefined>;
   findByEmail(normalizedEmail: string): Promise<UserRecord | undefined>;
   setAdmin(userId: string, isAdmin: boolean): Promise<void>;
@@ -63,7 +73,8 @@ export function newUserRecord(id: string, email: string, passwordHash: string, n
     isPayoutMethodAdded: 0,
     stripeID: null,
     isAdmin: false,
-    shareCode: null,
+    // Made with the user, stable for life (claimed as SHARE#<code> in the user's transaction).
+    shareCode: newShareCode(),
     createdAt: now.toISOString(),
   };
 }

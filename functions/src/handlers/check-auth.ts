@@ -7,7 +7,11 @@ export const handler = apiHandler('checkAuth', async ({ body, event, setCookie }
   const token = body.refresh_token ?? readCookie(event.cookies, REFRESH_COOKIE);
   if (!token) throw unauthorized(SESSION_ENDED);
   try {
-    const session = await sessions.refresh(token, (userId) => users.get(userId));
+    // A member stored before share codes existed gets theirs now (conditional: one code, ever).
+    const session = await sessions.refresh(token, async (userId) => {
+      const user = await users.get(userId);
+      return user && users.ensureShareCode(user);
+    });
     setCookie(session.cookie);
     return session.body;
   } catch (error) {

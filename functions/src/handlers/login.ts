@@ -16,7 +16,8 @@ export const handler = apiHandler('login', async ({ body, sourceIp, setCookie })
   const valid = await verifyPassword(body.password, user?.passwordHash ?? (await decoyHash()));
   if (!user || !valid) throw unauthorized(LOGIN_FAILED);
   await attempt.succeeded();
-  const session = await sessions.start(user);
+  // A member stored before share codes existed gets theirs now (conditional: one code, ever).
+  const session = await sessions.start(await users.ensureShareCode(user));
   setCookie(session.cookie);
   return session.body;
 });

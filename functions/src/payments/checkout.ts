@@ -1,4 +1,5 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import type { Customer } from '@portal/shared/api/customer';
 import type { PaymentIntentResponse } from '@portal/shared/api/checkout';
 import { MAX_CHARGE_CENTS } from '@portal/shared/api/checkout';
 import { formatMoney } from '@portal/shared/domain/format';
@@ -18,6 +19,7 @@ export interface PaymentIntentAsk {
   qty: number;
   ref?: string | undefined;
   checkoutId?: string | undefined;
+  customer?: Customer | undefined;
 }
 
 /**
@@ -30,7 +32,14 @@ export interface PaymentIntentAsk {
  */
 export function paymentIntentKey(ask: PaymentIntentAsk, amountCents: number): string {
   const nonce = ask.checkoutId ?? `once-${randomUUID()}`;
-  return ['portal', 'payment-intent', ask.id, String(ask.qty), ask.ref ?? '-', String(amountCents), nonce].join(':');
+  // The buyer is part of the key too: corrected details within one checkout make a new intent
+  // rather than an idempotency error (Stripe refuses a key reused with other parameters).
+  const buyer = ask.customer
+    ? createHash('sha256').update(JSON.stringify(ask.customer)).digest('base64url').slice(0, 16)
+    : '-';
+  return ['portal', 'payment-intent', ask.id, String(ask.qty), ask.ref ?? '-', String(amountCents), buyer, nonce].join(
+    ':',
+  );
 }
 
 /**
@@ -73,7 +82,23 @@ export async function createCheckoutPaymentIntent(
       unit_amount: String(unitCents),
       ...(ask.ref ? { ref: ask.ref } : {}),
       ...(ask.checkoutId ? { checkout_id: ask.checkoutId } : {}),
+      ...(ask.customer ? { customer_name: ask.customer.name, customer_email: ask.customer.email } : {}),
     },
+    ...(ask.customer
+      ? {
+          shipping: {
+            name: ask.customer.name,
+            address: {
+              line1: ask.customer.address.line1,
+              ...(ask.customer.address.line2 ? { line2: ask.customer.address.line2 } : {}),
+              city: ask.customer.address.city,
+              state: ask.customer.address.state,
+              postalCode: ask.customer.address.postal_code,
+            },
+          },
+          receiptEmail: ask.customer.email,
+        }
+      : {}),
     idempotencyKey: paymentIntentKey(ask, totalCents),
   });
   return { clientSecret: created.clientSecret, amount: created.amountCents, currency: 'usd' };

@@ -53,6 +53,10 @@ export interface NewPaymentIntent {
   /** Shown on the provider's dashboard and in its events (string values, as Stripe's metadata). */
   metadata: Record<string, string>;
   description?: string;
+  /** Where the order ships (Stripe's `shipping`), when the checkout form gave it. */
+  shipping?: PaymentShipping;
+  /** The buyer's e-mail (Stripe's `receipt_email`). */
+  receiptEmail?: string;
   /** Our own idempotency key: the same key answers the same intent. */
   idempotencyKey: string;
 }
@@ -64,9 +68,29 @@ export interface CreatedPaymentIntent {
   currency: 'usd';
 }
 
+/** A payment's shipping details, as Stripe keeps them. */
+export interface PaymentShipping {
+  name: string;
+  address: { line1: string; line2?: string; city: string; state: string; postalCode: string };
+}
+
+/** A card payment as the sales capability records it (Stripe's PaymentIntent, mapped). */
+export interface PaymentState {
+  id: string;
+  /** `succeeded` is the only state an order is recorded for. */
+  status: string;
+  amountCents: number;
+  currency: string;
+  /** product_id, qty, unit_amount, ref, checkout_id, customer_name, customer_email (string values). */
+  metadata: Record<string, string>;
+  shipping: PaymentShipping | null;
+  receiptEmail: string | null;
+}
+
 /** A verified provider event the portal acts on; others are `{ kind: 'other' }`. */
 export type GatewayEvent =
   | { id: string; kind: 'account.updated'; account: PayoutAccountStatus; userId: string | undefined }
+  | { id: string; kind: 'payment_intent.succeeded'; payment: PaymentState }
   | { id: string; kind: 'other'; type: string };
 
 export interface PaymentGateway {
@@ -83,6 +107,8 @@ export interface PaymentGateway {
   retrieveAccount(accountId: string): Promise<PayoutAccountStatus>;
   /** A USD payment intent for the card payment of a checkout; nothing is charged until it is confirmed. */
   createPaymentIntent(intent: NewPaymentIntent): Promise<CreatedPaymentIntent>;
+  /** A payment intent as it is now at the provider; an unknown id is a 404 DomainError. */
+  retrievePaymentIntent(id: string): Promise<PaymentState>;
   /** Verifies the signature over the raw body (300 s tolerance); a bad one is a 400. */
   verifyEvent(rawBody: string | Buffer, signature: string): Promise<GatewayEvent>;
 }

@@ -1,7 +1,7 @@
 import type { PayoutCard as PayoutCardView } from '@portal/shared/api/payments';
 import type { UserRecord, UserRepository } from '../auth/user-store';
 import { DomainError } from '../errors';
-import type { PaymentGateway, PayoutAccountStatus, PayoutCard } from './payment-gateway';
+import type { PaymentGateway, PaymentState, PayoutAccountStatus, PayoutCard } from './payment-gateway';
 import type { PayoutAccountState, PayoutAccountStore } from './payout-store';
 import type { ProcessedEvents } from './processed-events';
 
@@ -180,6 +180,8 @@ export const PROCESSED_EVENT_TTL_SECONDS = 30 * 24 * 3600;
 
 export interface WebhookDeps extends PayoutDeps {
   processed: ProcessedEvents;
+  /** `payment_intent.succeeded`: records the checkout's order (idempotent per payment); absent, ignored. */
+  paymentSucceeded?: (payment: PaymentState) => Promise<unknown>;
 }
 
 /**
@@ -194,11 +196,14 @@ export async function receiveWebhook(
 ): Promise<'processed' | 'duplicate' | 'ignored'> {
   if (!signature) throw new DomainError('bad-request', 'The Stripe-Signature header is missing.');
   const event = await deps.gateway.verifyEvent(rawBody, signature);
-  if (event.kind !== 'account.updated') return 'ignored';
+  if (event.kind === 'other') return 'ignored';
+  const paymentSucceeded = deps.paymentSucceeded;
+  if (event.kind === 'payment_intent.succeeded' && !paymentSucceeded) return 'ignored';
   const expiresAt = Math.floor(deps.now() / 1000) + PROCESSED_EVENT_TTL_SECONDS;
   if (!(await deps.processed.claim(event.id, expiresAt))) return 'duplicate';
   try {
-    await accountUpdated(deps, event.userId, event.account);
+    if (event.kind === 'account.updated') await accountUpdated(deps, event.userId, event.account);
+    else await paymentSucceeded?.(event.payment);
   } catch (error) {
     await deps.processed.release(event.id).catch(() => undefined);
     throw error;

@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import { StripeApiError, invalid } from './errors';
+import { StripeApiError, invalid, missing } from './errors';
 import { stripeId, unixNow } from './ids';
 import { amount, at, currency, mergeMetadata, optionalString, type Params } from './params';
 
@@ -65,6 +65,30 @@ function automaticPaymentMethods(params: Params): Stripe.PaymentIntent.Automatic
   return { allow_redirects: redirects, enabled: enabled === 'true' };
 }
 
+/** `shipping` as Stripe answers it: the name and address given (name and line1 are required). */
+function shippingOf(params: Params): Stripe.PaymentIntent.Shipping | null {
+  if (at(params, 'shipping') === undefined) return null;
+  const part = (key: string) => optionalString(params, 'shipping', 'address', key) ?? null;
+  const name = optionalString(params, 'shipping', 'name');
+  if (!name) throw missing('shipping[name]');
+  const line1 = part('line1');
+  if (!line1) throw missing('shipping[address][line1]');
+  return {
+    name,
+    address: {
+      line1,
+      line2: part('line2'),
+      city: part('city'),
+      state: part('state'),
+      postal_code: part('postal_code'),
+      country: part('country'),
+    },
+    carrier: null,
+    phone: optionalString(params, 'shipping', 'phone') ?? null,
+    tracking_number: null,
+  };
+}
+
 export function newPaymentIntent(params: Params): Stripe.PaymentIntent {
   const id = stripeId('pi');
   const paymentMethod = optionalString(params, 'payment_method') ?? null;
@@ -106,10 +130,10 @@ export function newPaymentIntent(params: Params): Stripe.PaymentIntent {
     },
     payment_method_types: paymentMethodTypes,
     processing: null,
-    receipt_email: null,
+    receipt_email: optionalString(params, 'receipt_email') ?? null,
     review: null,
     setup_future_usage: null,
-    shipping: null,
+    shipping: shippingOf(params),
     source: null,
     statement_descriptor: null,
     statement_descriptor_suffix: null,

@@ -67,6 +67,17 @@ export const keys = {
     pk: `IMPORT#${jobId}`,
     sk: `ISSUE#${String(sequence).padStart(9, '0')}`,
   }),
+  // The sales loop (issue 15; docs/architecture.md, "Sales data").
+  order: (orderId: string): Key => ({ pk: `ORDER#${orderId}`, sk: 'ORDER' }),
+  /** One order per card payment: put with attribute_not_exists in the order's transaction. */
+  paymentClaim: (paymentIntentId: string): Key => ({ pk: `PAYMENT#${paymentIntentId}`, sk: 'PAYMENT' }),
+  commission: (commissionId: string): Key => ({ pk: `COMMISSION#${commissionId}`, sk: 'COMMISSION' }),
+  ordersCounter: (): Key => ({ pk: 'COUNTER#ORDERS', sk: 'COUNTER' }),
+  commissionsCounter: (): Key => ({ pk: 'COUNTER#COMMISSIONS', sk: 'COUNTER' }),
+  /** A member's commission totals, and their place among the top earners (gsi1). */
+  earnings: (memberId: string): Key => ({ pk: `USER#${memberId}`, sk: 'EARNINGS' }),
+  /** A share code's claim → memberId: unique, written with the user (or lazily, once). */
+  shareCode: (code: string): Key => ({ pk: `SHARE#${code}`, sk: 'SHARE' }),
 };
 
 /**
@@ -80,4 +91,24 @@ export const lists = {
   productsApproved: { index: 'gsi2', partition: 'PRODUCTS#APPROVED' },
   /** Import jobs, newest first. (gsi1) */
   importJobs: { index: 'gsi1', partition: 'IMPORTS' },
+  // The sales lists (sort keys `<ISO time>#<id>`, newest first).
+  /** Every order. (gsi1) */
+  orders: { index: 'gsi1', partition: 'ORDERS' },
+  /** The orders whose NEXT step is this one. (gsi2) */
+  ordersAt: (stage: OrderStage) => ({ index: 'gsi2', partition: `ORDERS#STAGE#${stage}` }) as const,
+  /** Every commission. (gsi1) */
+  commissions: { index: 'gsi1', partition: 'COMMISSIONS' },
+  /** In processing (to_stripe), or in the member's Stripe balance and not paid (to_be_payed). (gsi2) */
+  commissionsAt: (stage: CommissionStage) => ({ index: 'gsi2', partition: `COMMISSIONS#STAGE#${stage}` }) as const,
+  /** A member's own commissions. (gsi3) */
+  commissionsOf: (memberId: string) => ({ index: 'gsi3', partition: `COMMISSIONS#USER#${memberId}` }) as const,
+  /** Members by total commissions, read descending. (gsi1, sk = 15-digit cents + '#' + memberId) */
+  topEarners: { index: 'gsi1', partition: 'TOP_EARNERS' },
 } as const;
+
+export type OrderStage = 'not_ordered' | 'not_shipped' | 'not_fufilled';
+export type CommissionStage = 'to_stripe' | 'to_be_payed';
+
+/** The top earners' sort key: the total zero-padded to 15 digits, so string order is numeric order. */
+export const topEarnerSortKey = (totalCents: number, memberId: string): string =>
+  `${String(totalCents).padStart(15, '0')}#${memberId}`;

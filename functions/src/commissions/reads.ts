@@ -1,0 +1,90 @@
+import type { CommissionPage, CommissionTotals } from '@portal/shared/api/sales';
+import { DomainError } from '../errors';
+import { DEFAULT_LIST_LIMIT } from '../orders/manage';
+import { dollars, toCommission } from '../orders/present';
+import type { CommissionCounts, CommissionListName, Earnings, SalesStore } from '../orders/sales-store';
+
+/** A caller as the commission reads judge them. */
+export interface Reader {
+  id: string;
+  isAdmin: boolean;
+}
+
+const totals = (paidCents: number, processingCents: number, count: number): CommissionTotals => ({
+  paid: dollars(paidCents),
+  processing: dollars(processingCents),
+  count,
+});
+
+/** The totals of a list's whole set, from the counters kept in the same transactions (no scans). */
+function listTotals(list: CommissionListName, counts: CommissionCounts): CommissionTotals {
+  if (list === 'to_stripe') return totals(0, counts.toStripeCents, counts.toStripeCount);
+  if (list === 'to_be_payed') return totals(0, counts.toBePayedCents, counts.toBePayedCount);
+  return totals(counts.paidCents, counts.processingCents, counts.count);
+}
+
+/**
+ * One page of a commission list, newest first. Each item says why it cannot move on yet
+ * (`blockedReason`): the members' payout facts are read in one BatchGet per page.
+ */
+export async function commissionsPage(
+  sales: SalesStore,
+  list: Exclude<CommissionListName, { memberId: string }>,
+  cursor: string | undefined,
+  limit: number | undefined,
+): Promise<CommissionPage> {
+  const [page, counts] = await Promise.all([
+    sales.commissionsPage(list, cursor, limit ?? DEFAULT_LIST_LIMIT),
+    sales.commissionCounts(),
+  ]);
+  const members = await sales.members(page.items.map((item) => item.memberId));
+  return {
+    items: page.items.map((item) => toCommission(item, members.get(item.memberId))),
+    nextCursor: page.nextCursor,
+    totals: listTotals(list, counts),
+  };
+}
+
+export const NO_SUCH_MEMBER = 'There are no commissions of this member for you to see.';
+
+/**
+ * A member's own commissions (an admin may name anyone): another member's id is a 404 that says
+ * nothing of whether they exist. Totals from their EARNINGS item: paid is "Commissions You Made",
+ * processing "Commissions in Processing".
+ */
+export async function commissionsOf(
+  sales: SalesStore,
+  reader: Reader,
+  memberId: string,
+  cursor: string | undefined,
+  limit: number | undefined,
+): Promise<CommissionPage> {
+  if (!reader.isAdmin && reader.id !== memberId) {
+    throw new DomainError('not-found', NO_SUCH_MEMBER, { fields: { id: NO_SUCH_MEMBER } });
+  }
+  const [page, earnings, members] = await Promise.all([
+    sales.commissionsPage({ memberId }, cursor, limit ?? DEFAULT_LIST_LIMIT),
+    sales.earnings(memberId),
+    sales.members([memberId]),
+  ]);
+  const mine: Earnings | undefined = earnings;
+  return {
+    items: page.items.map((item) => toCommission(item, members.get(memberId))),
+    nextCursor: page.nextCursor,
+    totals: totals(mine?.paidCents ?? 0, mine?.processingCents ?? 0, mine?.count ?? 0),
+  };
+}
+
+/** Members by their total commissions, highest first (gsi1 TOP_EARNERS read descending). */
+export async function topEarners(sales: SalesStore, cursor: string | undefined, limit: number | undefined) {
+  const page = await sales.topEarners(cursor, limit ?? DEFAULT_LIST_LIMIT);
+  return {
+    items: page.items.map((earner) => ({
+      id: earner.memberId,
+      email: earner.memberEmail,
+      count: earner.count,
+      totalCommisions: dollars(earner.totalCents),
+    })),
+    nextCursor: page.nextCursor,
+  };
+}

@@ -1,0 +1,14 @@
+import { ConfirmCheckoutRequest } from '@portal/shared/api/sales';
+import { apiHandler, confirm } from '../composition';
+import { confirmCheckout } from '../orders/record-sale';
+
+/**
+ * Public: the customer's page reports its paid checkout. The payment is read at Stripe (never
+ * trusted from the browser) and recorded if it succeeded: one order per payment, whether the
+ * webhook or this call comes first.
+ */
+export const handler = apiHandler(
+  'confirmCheckout',
+  async ({ body }) => confirmCheckout(confirm, body.paymentIntentId),
+  { request: ConfirmCheckoutRequest },
+);

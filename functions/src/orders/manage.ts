@@ -1,0 +1,164 @@
+import { EXPORT_MAX_ROWS, type OrderPage } from '@portal/shared/api/sales';
+import { DomainError, conflict } from '../errors';
+import { toCsv } from '../imports/csv-export';
+import { toCommission, toOrder } from './present';
+import type { OrderListName, OrderRecord, OrderStep, SalesStore } from './sales-store';
+
+/** Rows per page when the caller does not ask for a number. */
+export const DEFAULT_LIST_LIMIT = 100;
+
+/**
+ * One page of an order list, newest first, with the counters. The stage lists hold the orders
+ * whose NEXT step is that one (not ordered → awaiting ordering; ordered → awaiting shipping;
+ * shipped → awaiting fulfilment): with the marks enforced in order, that is the list whose mark
+ * button can act.
+ */
+export async function ordersPage(
+  sales: SalesStore,
+  list: OrderListName,
+  cursor: string | undefined,
+  limit: number | undefined,
+): Promise<OrderPage> {
+  const [page, counters] = await Promise.all([
+    sales.ordersPage(list, cursor, limit ?? DEFAULT_LIST_LIMIT),
+    sales.orderCounts(),
+  ]);
+  return { items: page.items.map(toOrder), nextCursor: page.nextCursor, counters };
+}
+
+const WORD: Record<OrderStep, string> = { ordered: 'ordered', shipped: 'shipped', fufilled: 'fulfilled' };
+const BEFORE: Record<OrderStep, OrderStep | null> = { ordered: null, shipped: 'ordered', fufilled: 'shipped' };
+
+export const NO_SUCH_ORDER = 'There is no order with this id.';
+export const alreadyMarked = (step: OrderStep) =>
+  `This order was already marked as ${WORD[step]} by someone else; the list is reloaded.`;
+export const notYet = (step: OrderStep) =>
+  `This order is not marked as ${WORD[BEFORE[step] ?? step]} yet: mark it as ${WORD[BEFORE[step] ?? step]} first.`;
+
+/**
+ * Marks an order: ordered only from not ordered, shipped only from ordered, fulfilled only from
+ * shipped (conditional writes; the stage and counters move in the same transaction, and
+ * fulfilment sets the commission's orderFulfilled). Of two admins marking at once one wins; the
+ * other gets a 409 saying so.
+ */
+export async function markOrder(sales: SalesStore, id: string, step: OrderStep, now: number) {
+  const result = await sales.markOrder(id, step, new Date(now).toISOString());
+  if (result.outcome === 'not-found')
+    throw new DomainError('not-found', NO_SUCH_ORDER, { fields: { id: NO_SUCH_ORDER } });
+  if (result.outcome === 'already') throw conflict(alreadyMarked(step));
+  if (result.outcome === 'too-early') throw conflict(notYet(step));
+  return { order: toOrder(result.order) };
+}
+
+/** Rows read per Query while exporting. */
+const EXPORT_PAGE = 500;
+
+const ORDER_HEADER = [
+  'orderID',
+  'created_at',
+  'product_name',
+  'brand',
+  'spu_no',
+  'product_url',
+  'qty',
+  'sell_price',
+  'totalPayed',
+  'customer_name',
+  'customer_email',
+  'address',
+  'member_email',
+  'source',
+  'isOrdered',
+  'isShipped',
+  'isFufilled',
+];
+
+const orderRow = (record: OrderRecord) => {
+  const order = toOrder(record);
+  const address = order.customer.address;
+  return [
+    order.orderID,
+    order.created_at,
+    order.product_name,
+    order.brand,
+    order.spu_no,
+    order.product_url,
+    order.qty,
+    order.sell_price.toFixed(2),
+    order.totalPayed.toFixed(2),
+    order.customer.name,
+    order.customer.email,
+    [address.line1, address.line2, address.city, address.state, address.postal_code].filter(Boolean).join(', '),
+    order.member?.email ?? '',
+    order.source,
+    order.isOrdered,
+    order.isShipped,
+    order.isFufilled,
+  ];
+};
+
+const COMMISSION_HEADER = [
+  'id',
+  'created_at',
+  'orderID',
+  'product_name',
+  'member_email',
+  'amount',
+  'state',
+  'isInCustomersAccount',
+  'isPayed',
+];
+
+/**
+ * All orders or all commissions as CSV (formula-escaped, as the rejected-rows download), newest
+ * first, paging through the list; at most EXPORT_MAX_ROWS rows, and `truncated` says when the
+ * list held more.
+ */
+export async function exportCsv(sales: SalesStore, kind: 'orders' | 'commissions', now: number) {
+  const rows: (string | number | null)[][] = [];
+  let cursor: string | undefined;
+  let truncated = false;
+  do {
+    const want = Math.min(EXPORT_PAGE, EXPORT_MAX_ROWS - rows.length);
+    if (kind === 'orders') {
+      const page = await sales.ordersPage('all', cursor, want);
+      rows.push(...page.items.map(orderRow));
+      cursor = page.nextCursor ?? undefined;
+    } else {
+      const page = await sales.commissionsPage('all', cursor, want);
+      rows.push(
+        ...page.items.map((record) => {
+          const commission = toCommission(record);
+          return [
+            commission.id,
+            commission.created_at,
+            commission.orderID,
+            commission.product_name,
+            commission.member.email,
+            commission.amount.toFixed(2),
+            commission.state,
+            commission.isInCustomersAccount,
+            commission.isPayed,
+          ];
+        }),
+      );
+      cursor = page.nextCursor ?? undefined;
+    }
+    if (cursor && rows.length >= EXPORT_MAX_ROWS) {
+      // A page ending exactly at the cap may be the last: look one row further.
+      const more =
+        kind === 'orders'
+          ? (await sales.ordersPage('all', cursor, 1)).items.length
+          : (await sales.commissionsPage('all', cursor, 1)).items.length;
+      truncated = more > 0;
+      break;
+    }
+  } while (cursor);
+  const day = new Date(now).toISOString().slice(0, 10);
+  return {
+    fileName: `${kind}-${day}.csv`,
+    csv: toCsv(kind === 'orders' ? ORDER_HEADER : COMMISSION_HEADER, rows),
+    rows: rows.length,
+    ...(truncated ? { truncated: true } : {}),
+  };
+}

@@ -1,0 +1,69 @@
+import type { Commission, Order } from '@portal/shared/api/sales';
+import type { CommissionRecord, MemberFacts, OrderRecord } from './sales-store';
+
+/** Dollars with two decimals appear only at the API edge; inside, everything is integer cents. */
+export const dollars = (cents: number): number => cents / 100;
+
+export function toOrder(order: OrderRecord): Order {
+  return {
+    id: order.id,
+    orderID: order.orderID,
+    qty: order.qty,
+    product_id: order.product_id,
+    product_name: order.product_name,
+    brand: order.brand,
+    product_image: order.product_image,
+    spu_no: order.spu_no,
+    product_url: order.product_url,
+    sell_price: dollars(order.unitCents),
+    totalPayed: dollars(order.totalCents),
+    customer: order.customer,
+    member: order.memberId ? { id: order.memberId, email: order.memberEmail ?? '' } : null,
+    source: order.source,
+    isOrdered: order.isOrdered,
+    isShipped: order.isShipped,
+    isFufilled: order.isFufilled,
+    created_at: order.createdAt,
+  };
+}
+
+export const NOT_FULFILLED = 'The order is not fulfilled yet.';
+export const NO_PAYOUT_ACCOUNT = 'The member has no payout account yet.';
+export const NO_DEBIT_CARD = 'The member has no debit card yet.';
+
+export const stateOf = (commission: CommissionRecord): Commission['state'] =>
+  commission.isPayed === 1 ? 'paid' : commission.isInCustomersAccount === 1 ? 'in_stripe' : 'processing';
+
+/**
+ * Why a commission cannot move on yet, for the admin: sent to Stripe needs a fulfilled order and a
+ * member with a payout account; paid out needs their debit card. Null when the next step can run
+ * (or when the member's facts were not read).
+ */
+export function blockedReason(commission: CommissionRecord, member: MemberFacts | undefined): string | null {
+  const state = stateOf(commission);
+  if (state === 'paid') return null;
+  if (state === 'processing') {
+    if (commission.orderFulfilled !== 1) return NOT_FULFILLED;
+    if (member && !member.hasPayoutAccount) return NO_PAYOUT_ACCOUNT;
+  }
+  if (member && !member.hasDebitCard) return NO_DEBIT_CARD;
+  return null;
+}
+
+export function toCommission(commission: CommissionRecord, member?: MemberFacts): Commission {
+  return {
+    id: commission.id,
+    amount: dollars(commission.amountCents),
+    product_id: commission.product_id,
+    product_name: commission.product_name,
+    order_id: commission.orderId,
+    orderID: commission.orderID,
+    member: { id: commission.memberId, email: commission.memberEmail },
+    isPayed: commission.isPayed,
+    isInCustomersAccount: commission.isInCustomersAccount,
+    state: stateOf(commission),
+    blockedReason: blockedReason(commission, member),
+    payoutFailure: commission.payoutFailure,
+    created_at: commission.createdAt,
+  };
+}

@@ -1,0 +1,202 @@
+import { randomBytes } from 'node:crypto';
+import type { Customer } from '@portal/shared/api/customer';
+import { randomCrockford } from '@portal/shared/domain/crockford';
+import { youMakeCents } from '@portal/shared/domain/money';
+import { DomainError, badRequest, conflict } from '../errors';
+import type { PaymentGateway, PaymentState } from '../payments/payment-gateway';
+import type { ProductRepository } from '../products/product-store';
+import type { CommissionRecord, OrderRecord, RecordOutcome, SalesStore } from './sales-store';
+
+export interface SaleDeps {
+  sales: Pick<SalesStore, 'memberOfShareCode' | 'recordSale' | 'orderOfPayment'>;
+  products: Pick<ProductRepository, 'get'>;
+  now: () => number;
+}
+
+export interface ConfirmDeps extends SaleDeps {
+  gateway: Pick<PaymentGateway, 'retrievePaymentIntent'>;
+}
+
+/** One sale as its caller knows it: the price is what was (or will be) paid, in integer cents. */
+export interface Sale {
+  productId: string;
+  qty: number;
+  unitCents: number;
+  totalCents: number;
+  /** The share code the sale came through, if any; an unknown code sells with no commission. */
+  ref: string | undefined;
+  customer: Customer;
+  source: 'checkout' | 'admin';
+  paymentIntentId: string | null;
+}
+
+/** A buyer nobody named: the order keeps empty fields rather than invented ones. */
+export const UNKNOWN_CUSTOMER: Customer = {
+  name: '',
+  email: '',
+  address: { line1: '', city: '', state: '', postal_code: '' },
+};
+
+/**
+ * The member's commission on a sale: 10 % of the unit sell price, to the cent rounded half up
+ * (`youMakeCents`, the "You Make" members see on the product), times the quantity. Rounding per
+ * unit, then multiplying, makes the commission exactly qty × what the member was shown.
+ */
+export const commissionCents = (unitCents: number, qty: number): number => youMakeCents(unitCents) * qty;
+
+/** A share code as links carry it: Crockford base32 reads the same in either case. */
+const normalizeCode = (ref: string): string => ref.trim().toUpperCase();
+
+/**
+ * Records a sale: the order (not yet ordered), the payment's claim (a checkout: one order per
+ * payment, whoever reports it first), the member's commission when `ref` names one, the counters
+ * and the member's earnings, in ONE transaction (SalesStore.recordSale).
+ */
+export async function recordSale(deps: SaleDeps, sale: Sale): Promise<RecordOutcome> {
+  const [product, member] = await Promise.all([
+    deps.products.get(sale.productId),
+    sale.ref ? deps.sales.memberOfShareCode(normalizeCode(sale.ref)) : Promise.resolve(undefined),
+  ]);
+  // What the customer bought: the approved values (a checkout of a product banned since still
+  // records what was paid for).
+  const content = product?.approved ?? product?.current;
+  const createdAt = new Date(deps.now()).toISOString();
+  const id = randomBytes(16).toString('hex');
+  const commissionId = member ? randomBytes(16).toString('hex') : null;
+  const order: OrderRecord = {
+    id,
+    orderID: `RP-${randomCrockford(8)}`,
+    qty: sale.qty,
+    product_id: sale.productId,
+    product_name: content?.product_name ?? '',
+    brand: content?.brand ?? '',
+    product_image: content?.product_images[0] ?? content?.additional_product_images[0] ?? null,
+    spu_no: content?.spu_no ?? '',
+    product_url: content?.url ?? '',
+    unitCents: sale.unitCents,
+    totalCents: sale.totalCents,
+    customer: sale.customer,
+    memberId: member?.id ?? null,
+    memberEmail: member?.email ?? null,
+    source: sale.source,
+    paymentIntentId: sale.paymentIntentId,
+    commissionId,
+    isOrdered: 0,
+    isShipped: 0,
+    isFufilled: 0,
+    createdAt,
+  };
+  const commission: CommissionRecord | null =
+    member && commissionId
+      ? {
+          id: commissionId,
+          memberId: member.id,
+          memberEmail: member.email,
+          orderId: id,
+          orderID: order.orderID,
+          product_id: sale.productId,
+          product_name: order.product_name,
+          amountCents: commissionCents(sale.unitCents, sale.qty),
+          isPayed: 0,
+          isInCustomersAccount: 0,
+          orderFulfilled: 0,
+          transferId: null,
+          payoutId: null,
+          payoutFailure: null,
+          createdAt,
+          updatedAt: createdAt,
+        }
+      : null;
+  return deps.sales.recordSale(order, commission);
+}
+
+/** The buyer of a paid checkout: the form's (on the intent's shipping and metadata), else what Stripe has. */
+function customerOf(payment: PaymentState): Customer {
+  const shipping = payment.shipping;
+  return {
+    name: shipping?.name ?? payment.metadata.customer_name ?? '',
+    email: payment.receiptEmail ?? payment.metadata.customer_email ?? '',
+    address: shipping
+      ? {
+          line1: shipping.address.line1,
+          ...(shipping.address.line2 ? { line2: shipping.address.line2 } : {}),
+          city: shipping.address.city,
+          state: shipping.address.state,
+          postal_code: shipping.address.postalCode,
+        }
+      : UNKNOWN_CUSTOMER.address,
+  };
+}
+
+const positiveInt = (text: string | undefined): number | undefined => {
+  const value = Number(text);
+  return text !== undefined && Number.isSafeInteger(value) && value > 0 ? value : undefined;
+};
+
+/**
+ * A succeeded card payment of a checkout (getPaymentIntent's metadata names the product, qty,
+ * unit price and share code): its order, recorded once however many times the webhook and the
+ * browser report it. A payment without our metadata (not a checkout of ours) records nothing.
+ */
+export async function recordPayment(deps: SaleDeps, payment: PaymentState): Promise<RecordOutcome | undefined> {
+  const productId = payment.metadata.product_id;
+  const qty = positiveInt(payment.metadata.qty);
+  if (payment.status !== 'succeeded' || !productId || !qty) return undefined;
+  const existing = await deps.sales.orderOfPayment(payment.id);
+  if (existing) return { outcome: 'payment-recorded', order: existing, commission: null };
+  return recordSale(deps, {
+    productId,
+    qty,
+    unitCents: positiveInt(payment.metadata.unit_amount) ?? Math.round(payment.amountCents / qty),
+    totalCents: payment.amountCents,
+    ref: payment.metadata.ref,
+    customer: customerOf(payment),
+    source: 'checkout',
+    paymentIntentId: payment.id,
+  });
+}
+
+export const NOT_PAID = 'This payment has not gone through. Finish paying with your card, or try another card.';
+export const NO_SUCH_PAYMENT = 'There is no checkout payment with this id.';
+
+/** The browser reports its payment: checked at Stripe, never trusted; recorded if it succeeded. */
+export async function confirmCheckout(deps: ConfirmDeps, paymentIntentId: string) {
+  const payment = await deps.gateway.retrievePaymentIntent(paymentIntentId);
+  if (!payment.metadata.product_id) {
+    throw new DomainError('not-found', NO_SUCH_PAYMENT, { fields: { paymentIntentId: NO_SUCH_PAYMENT } });
+  }
+  if (payment.status !== 'succeeded') throw conflict(NOT_PAID);
+  const recorded = await recordPayment(deps, payment);
+  if (!recorded) throw conflict(NOT_PAID);
+  const { order } = recorded;
+  return { orderID: order.orderID, qty: order.qty, totalPayed: order.totalCents / 100 };
+}
+
+export const UNKNOWN_PRODUCT = 'There is no approved product with this id.';
+export const BANNED_PRODUCT = 'This product is banned: it can no longer be sold.';
+export const UNKNOWN_CODE = 'No member has this share code.';
+
+/** An admin's phone or e-mail sale: priced from the approved product; the code must name a member. */
+export async function addOrder(
+  deps: SaleDeps,
+  body: { product_id: string; qty: number; ref: string; customer?: Customer | undefined },
+): Promise<RecordOutcome> {
+  const [product, member] = await Promise.all([
+    deps.products.get(body.product_id),
+    deps.sales.memberOfShareCode(normalizeCode(body.ref)),
+  ]);
+  if (product?.status === 'banned') throw badRequest(BANNED_PRODUCT, { product_id: BANNED_PRODUCT });
+  if (!product?.approved) throw badRequest(UNKNOWN_PRODUCT, { product_id: UNKNOWN_PRODUCT });
+  if (!member) throw badRequest(UNKNOWN_CODE, { ref: UNKNOWN_CODE });
+  const unitCents = product.approved.dropshipping_price_us_cents;
+  return recordSale(deps, {
+    productId: product.id,
+    qty: body.qty,
+    unitCents,
+    totalCents: unitCents * body.qty,
+    ref: body.ref,
+    customer: body.customer ?? UNKNOWN_CUSTOMER,
+    source: 'admin',
+    paymentIntentId: null,
+  });
+}

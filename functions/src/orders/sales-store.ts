@@ -1,0 +1,137 @@
+import type { Customer } from '@portal/shared/api/customer';
+
+/**
+ * The sales data as the orders and commissions capabilities need it (one table; the layout is in
+ * docs/architecture.md, "Sales data", and its keys in shared/src/db/table.ts). Money is integer cents.
+ */
+
+export type Flag = 0 | 1;
+
+/** The buyer as stored: what the checkout form, the admin or Stripe gave (fields may be empty when none did). */
+export type StoredCustomer = Customer;
+
+export interface OrderRecord {
+  id: string;
+  /** The order number people read: 'RP-' + 8 Crockford base32 characters. */
+  orderID: string;
+  qty: number;
+  product_id: string;
+  product_name: string;
+  brand: string;
+  product_image: string | null;
+  spu_no: string;
+  product_url: string;
+  unitCents: number;
+  totalCents: number;
+  customer: StoredCustomer;
+  memberId: string | null;
+  memberEmail: string | null;
+  source: 'checkout' | 'admin';
+  paymentIntentId: string | null;
+  commissionId: string | null;
+  isOrdered: Flag;
+  isShipped: Flag;
+  isFufilled: Flag;
+  createdAt: string;
+}
+
+export interface CommissionRecord {
+  id: string;
+  memberId: string;
+  memberEmail: string;
+  orderId: string;
+  orderID: string;
+  product_id: string;
+  product_name: string;
+  amountCents: number;
+  isPayed: Flag;
+  isInCustomersAccount: Flag;
+  orderFulfilled: Flag;
+  transferId: string | null;
+  payoutId: string | null;
+  payoutFailure: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface OrderCounts {
+  all: number;
+  notOrdered: number;
+  notShipped: number;
+  notFufilled: number;
+}
+
+export interface CommissionCounts {
+  count: number;
+  totalCents: number;
+  paidCents: number;
+  processingCents: number;
+  toStripeCount: number;
+  toStripeCents: number;
+  toBePayedCount: number;
+  toBePayedCents: number;
+}
+
+/** A member's commission totals (USER#<id> / EARNINGS). */
+export interface Earnings {
+  memberId: string;
+  memberEmail: string;
+  count: number;
+  totalCents: number;
+  paidCents: number;
+  processingCents: number;
+}
+
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+export type OrderListName = 'all' | 'not_ordered' | 'not_shipped' | 'not_fufilled';
+export type CommissionListName = 'all' | 'to_stripe' | 'to_be_payed' | { memberId: string };
+
+/** The three marks, each allowed from one state only. */
+export type OrderStep = 'ordered' | 'shipped' | 'fufilled';
+/** done; not-found; already (someone marked it first); too-early (its previous step is not marked). */
+export type MarkOutcome =
+  | { outcome: 'done'; order: OrderRecord }
+  | { outcome: 'not-found' }
+  | { outcome: 'already' | 'too-early'; order: OrderRecord };
+
+export type RecordOutcome =
+  | { outcome: 'recorded'; order: OrderRecord; commission: CommissionRecord | null }
+  /** The payment claim existed: this payment's order, recorded by whoever reported it first. */
+  | { outcome: 'payment-recorded'; order: OrderRecord; commission: CommissionRecord | null };
+
+/** What the commission reads need to know of a member (never the password hash). */
+export interface MemberFacts {
+  id: string;
+  email: string;
+  hasPayoutAccount: boolean;
+  hasDebitCard: boolean;
+}
+
+export interface SalesStore {
+  /** The member a share code names, by its SHARE#<code> claim. */
+  memberOfShareCode(code: string): Promise<{ id: string; email: string } | undefined>;
+  /**
+   * Writes a sale in ONE transaction: the order, the payment claim (when `order.paymentIntentId`),
+   * the commission, the counters (ADD) and the member's EARNINGS with the top earners' key
+   * (conditional on the total read; the whole transaction is tried again on a conflict).
+   */
+  recordSale(order: OrderRecord, commission: CommissionRecord | null): Promise<RecordOutcome>;
+  /** The order a payment recorded, if any. */
+  orderOfPayment(paymentIntentId: string): Promise<OrderRecord | undefined>;
+  getOrder(id: string): Promise<OrderRecord | undefined>;
+  getCommission(id: string): Promise<CommissionRecord | undefined>;
+  /** Conditional: ordered from not ordered, shipped from ordered, fulfilled from shipped; moves the stage and counters. */
+  markOrder(id: string, step: OrderStep, now: string): Promise<MarkOutcome>;
+  ordersPage(list: OrderListName, cursor: string | undefined, limit: number): Promise<Page<OrderRecord>>;
+  orderCounts(): Promise<OrderCounts>;
+  commissionsPage(list: CommissionListName, cursor: string | undefined, limit: number): Promise<Page<CommissionRecord>>;
+  commissionCounts(): Promise<CommissionCounts>;
+  earnings(memberId: string): Promise<Earnings | undefined>;
+  topEarners(cursor: string | undefined, limit: number): Promise<Page<Earnings>>;
+  /** The members' facts, in one BatchGet (up to 100 ids). */
+  members(ids: readonly string[]): Promise<Map<string, MemberFacts>>;
+}

@@ -1,0 +1,30 @@
+import type { SharedProduct } from '@portal/shared/api/sales';
+import type * as z from 'zod';
+import { DomainError } from '../errors';
+import { memberView, toDetail } from '../products/present';
+import type { ProductRepository } from '../products/product-store';
+import type { SalesStore } from './sales-store';
+
+export const NO_LONGER_AVAILABLE = 'This product is no longer available.';
+
+/**
+ * The customer's page on a share link: the product as members see it, its unit price in cents,
+ * and whether the code names a member (an unknown code still sells, with no commission).
+ */
+export async function sharedProduct(
+  deps: { products: Pick<ProductRepository, 'get'>; sales: Pick<SalesStore, 'memberOfShareCode'> },
+  id: string,
+  ref: string | undefined,
+): Promise<z.infer<typeof SharedProduct>> {
+  const [product, member] = await Promise.all([
+    deps.products.get(id),
+    ref ? deps.sales.memberOfShareCode(ref.trim().toUpperCase()) : Promise.resolve(undefined),
+  ]);
+  const content = product && memberView(product);
+  if (!product || !content) throw new DomainError('not-found', NO_LONGER_AVAILABLE);
+  return {
+    product: toDetail(product.id, content),
+    unitAmountCents: content.dropshipping_price_us_cents,
+    refKnown: member !== undefined,
+  };
+}

@@ -1,0 +1,115 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { db, tableName } from '../../functions/src/adapters/dynamo-client';
+import { handler as addOrder } from '../../functions/src/handlers/add-order';
+import { handler as getCommisions } from '../../functions/src/handlers/get-commisions';
+import { handler as getCommisionsByUser } from '../../functions/src/handlers/get-commisions-by-user';
+import { handler as getCommisionsToBePayed } from '../../functions/src/handlers/get-commisions-to-be-payed';
+import { handler as getCommisionsToStripe } from '../../functions/src/handlers/get-commisions-to-stripe';
+import { handler as getTopEarners } from '../../functions/src/handlers/get-top-earners';
+import { handler as markAsFufilled } from '../../functions/src/handlers/mark-as-fufilled';
+import { handler as markAsOrdered } from '../../functions/src/handlers/mark-as-ordered';
+import { handler as markAsShipped } from '../../functions/src/handlers/mark-as-shipped';
+import { keys } from '../../shared/src/db/table';
+import { auth, call, tokenFor } from './helpers';
+import { customer, member, product, type Member } from './sales-helpers';
+
+/** The commission reads over sales recorded through /api/addOrder (this file's own table). */
+const admin = await tokenFor(true);
+
+async function sell(seller: Member, productId: string, qty = 1) {
+  const result = await call(addOrder, {
+    body: { product_id: productId, qty, ref: seller.shareCode, customer },
+    headers: auth(admin),
+  });
+  expect(result.status).toBe(200);
+  return result.body as { order: { id: string }; commission: { id: string } };
+}
+
+describe('the commission reads', () => {
+  const list = async (handler: typeof getCommisions, token = admin, body: Record<string, unknown> = { limit: 500 }) =>
+    call(handler, { body, headers: auth(token) });
+
+  it('rank the top earners by their total, highest first, also when one member sells many at once', async () => {
+    const [a, b, c] = await Promise.all([member(), member(), member()]);
+    const [cheap, dear, small] = await Promise.all([product(3000), product(10_000), product(1000)]);
+    await sell(a, cheap); // $3.00
+    await sell(b, dear, 2); // $20.00
+    await sell(c, dear); // $10.00
+    // Five sales of the same member at once: each one's earnings write is conditional on the total it read.
+    await Promise.all(Array.from({ length: 5 }, () => sell(b, small))); // 5 × $1.00
+    const top = await list(getTopEarners);
+    expect(top.status).toBe(200);
+    const items = top.body.items as { id: string; email: string; count: number; totalCommisions: number }[];
+    expect(items.map((earner) => [earner.email, earner.count, earner.totalCommisions])).toEqual([
+      [b.email, 6, 25],
+      [c.email, 1, 10],
+      [a.email, 1, 3],
+    ]);
+    const all = await list(getCommisions);
+    expect(all.body.totals).toEqual({ paid: 0, processing: 38, count: 8 });
+    expect((all.body.items as unknown[]).length).toBe(8);
+    const toStripe = await list(getCommisionsToStripe);
+    expect(toStripe.body.totals).toEqual({ paid: 0, processing: 38, count: 8 });
+    const toBePayed = await list(getCommisionsToBePayed);
+    expect(toBePayed.body).toEqual({ items: [], nextCursor: null, totals: { paid: 0, processing: 0, count: 0 } });
+    // Pages: one at a time, newest first, ending with a null cursor.
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await list(getCommisions, admin, { limit: 3, ...(cursor ? { cursor } : {}) });
+      seen.push(...(page.body.items as { id: string }[]).map((item) => item.id));
+      cursor = (page.body.nextCursor as string | null) ?? undefined;
+    } while (cursor);
+    expect(seen).toEqual((all.body.items as { id: string }[]).map((item) => item.id));
+  });
+
+  it("answers a member their own commissions with their totals, another member's with 404, and an admin anyone's", async () => {
+    const [mine, other] = await Promise.all([member(), member()]);
+    const productId = await product(4550);
+    await sell(mine, productId, 2); // 2 × $4.55 (10 % of $45.50)
+    const own = await list(getCommisionsByUser, mine.token, { id: mine.id });
+    expect(own.status).toBe(200);
+    expect(own.body.totals).toEqual({ paid: 0, processing: 9.1, count: 1 });
+    expect(own.body.items).toEqual([
+      expect.objectContaining({ amount: 9.1, state: 'processing', member: { id: mine.id, email: mine.email } }),
+    ]);
+    const theirs = await list(getCommisionsByUser, other.token, { id: mine.id });
+    expect(theirs.status).toBe(404);
+    expect(theirs.body.message).toBe('There are no commissions of this member for you to see.');
+    const byAdmin = await list(getCommisionsByUser, admin, { id: mine.id });
+    expect(byAdmin.status).toBe(200);
+    expect(byAdmin.body.totals).toEqual(own.body.totals);
+    const none = await list(getCommisionsByUser, other.token, { id: other.id });
+    expect(none.body).toEqual({ items: [], nextCursor: null, totals: { paid: 0, processing: 0, count: 0 } });
+  });
+
+  it('say why a commission in processing cannot go to Stripe yet', async () => {
+    const seller = await member();
+    const { order, commission } = await sell(seller, await product(2000));
+    const reasonOf = async () => {
+      const page = await list(getCommisionsToStripe);
+      return (page.body.items as { id: string; blockedReason: string | null }[]).find(
+        (item) => item.id === commission.id,
+      )!.blockedReason;
+    };
+    expect(await reasonOf()).toBe('The order is not fulfilled yet.');
+    for (const handler of [markAsOrdered, markAsShipped, markAsFufilled]) {
+      expect((await call(handler, { body: { id: order.id }, headers: auth(admin) })).status).toBe(200);
+    }
+    expect(await reasonOf()).toBe('The member has no payout account yet.');
+    const setUser = (expression: string, values: Record<string, unknown>) =>
+      db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.user(seller.id),
+          UpdateExpression: expression,
+          ExpressionAttributeValues: values,
+        }),
+      );
+    await setUser('SET stripeID = :id, isAccountCreated = :one', { ':id': 'acct_test', ':one': 1 });
+    expect(await reasonOf()).toBe('The member has no debit card yet.');
+    await setUser('SET isPayoutMethodAdded = :one', { ':one': 1 });
+    expect(await reasonOf()).toBeNull();
+  });
+});

@@ -1,0 +1,75 @@
+import { randomBytes } from 'node:crypto';
+import { expect } from 'vitest';
+import { productIdFromSpuNo } from '../../shared/src/domain/csv-product';
+import { dynamoProducts } from '../../functions/src/adapters/dynamo-products';
+import type { ProductRecord } from '../../functions/src/products/product-store';
+import { call, uniqueEmail } from './helpers';
+
+/** A product stored as the import and an admin would leave it: approved, or banned after approval. */
+export async function product(
+  sellCents: number,
+  status: 'approved' | 'banned' | 'review' = 'approved',
+  name?: string,
+): Promise<string> {
+  const spu = `SL-${randomBytes(6).toString('hex')}`;
+  const id = productIdFromSpuNo(spu);
+  const now = new Date().toISOString();
+  const content = {
+    spu_no: spu,
+    product_name: name ?? `Sales Lamp ${spu}`,
+    brand: 'Lumo',
+    msrp_us_cents: sellCents * 2,
+    dropshipping_price_us_cents: sellCents,
+    product_images: ['https://images.example.com/lamp.jpg'],
+    additional_product_images: [],
+    html_description: '<p>A lamp.</p>',
+    url: 'https://supplier.example.com/lamp',
+    content_hash: randomBytes(32).toString('hex'),
+  };
+  const record: ProductRecord = {
+    id,
+    status: 'review',
+    current: content,
+    createdAt: now,
+    updatedAt: now,
+    lastJobId: 'job',
+  };
+  expect(await dynamoProducts.createNew([record])).toEqual([]);
+  if (status !== 'review') expect(await dynamoProducts.approve(id, content.content_hash, now)).toBe('done');
+  if (status === 'banned') {
+    expect(
+      await dynamoProducts.revise(
+        id,
+        { ...content, content_hash: randomBytes(32).toString('hex') },
+        { id, status: 'approved', contentHash: content.content_hash },
+        'job2',
+        now,
+      ),
+    ).toBe(true);
+    expect(await dynamoProducts.ban(id, now)).toBe('done');
+  }
+  return id;
+}
+
+export interface Member {
+  id: string;
+  email: string;
+  token: string;
+  shareCode: string;
+}
+
+/** A member signed up through the handler, with the share code signup gave them. */
+export async function member(): Promise<Member> {
+  const { handler: signup } = await import('../../functions/src/handlers/signup');
+  const email = uniqueEmail('seller');
+  const result = await call(signup, { body: { email, password: 'a long enough password' } });
+  expect(result.status).toBe(200);
+  const profile = result.body.userProfile as { id: string; shareCode: string };
+  return { id: profile.id, email, token: String(result.body.access_token), shareCode: profile.shareCode };
+}
+
+export const customer = {
+  name: 'Ada Buyer',
+  email: 'ada@example.com',
+  address: { line1: '1 Main St', line2: 'Apt 2', city: 'Springfield', state: 'IL', postal_code: '62701' },
+};
