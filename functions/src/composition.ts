@@ -5,6 +5,8 @@ import { dynamoSessions } from './adapters/dynamo-sessions';
 import { dynamoPayoutAccounts } from './adapters/dynamo-payout-accounts';
 import { dynamoProcessedEvents } from './adapters/dynamo-processed-events';
 import { dynamoUsers } from './adapters/dynamo-users';
+import { dynamoCommissionMoney } from './adapters/dynamo-commission-money';
+import { onMoneyEvent, type MoneyDeps } from './commissions/money-movement';
 import { dynamoEmailVerifications } from './adapters/dynamo-email-verifications';
 import { createSesMailer } from './adapters/ses-mailer';
 import { s3Files } from './adapters/s3-files';
@@ -59,6 +61,9 @@ export const payouts: PayoutDeps = {
   gateway: payments,
   now,
 };
+/** What moving a commission's money needs: the commission item and its counters, Stripe, the clock. */
+export const commissionMoney: MoneyDeps = { store: dynamoCommissionMoney, gateway: payments, now };
+
 /** Written out, not spread from `payouts`: a spread is not side-effect free, and would put Stripe in every bundle. */
 export const webhooks: WebhookDeps = {
   users: dynamoUsers,
@@ -66,6 +71,8 @@ export const webhooks: WebhookDeps = {
   gateway: payments,
   now,
   processed: dynamoProcessedEvents,
+  // Transfers' and payouts' events move the commission they name (commissions/money-movement.ts).
+  moneyEvents: (event) => onMoneyEvent(commissionMoney, event),
 };
 
 /** What the customer's checkout needs: the approved products and Stripe. */

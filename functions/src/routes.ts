@@ -90,6 +90,9 @@ export const routes: readonly Route[] = [
   route('verifyEmail', 'handlers/verify-email.ts', { ...writes, mail: 'send' }),
   // Public (the customer's checkout on a share link, no login): reads the product, creates the intent at Stripe.
   route('getPaymentIntent', 'handlers/get-payment-intent.ts', { table: 'read', secrets: ['stripeSecretKey'] }),
+  // Admin: the commission's transfer and payout (commissions/money-movement.ts).
+  route('addCommisionToStripe', 'handlers/add-commission-to-stripe.ts', stripeWrites),
+  route('payCommisionToMember', 'handlers/pay-commission-to-member.ts', stripeWrites),
   // Public: Stripe signs it; no access token, so no signing key.
   route('stripeWebhook', 'handlers/stripe-webhook.ts', {
     table: 'readwrite',

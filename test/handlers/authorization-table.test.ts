@@ -54,6 +54,9 @@ const expected: Record<string, Answers> = {
   getPaymentIntent: PUBLIC,
   // Public, but only Stripe's signature gets past the 400 (test/handlers/stripe-webhook.test.ts).
   stripeWebhook: PUBLIC,
+  // The commission's transfer and payout (test/handlers/money-movement.test.ts).
+  addCommisionToStripe: ADMINS,
+  payCommisionToMember: ADMINS,
 } satisfies Partial<Record<EndpointName, Answers>>;
 
 const MESSAGES: Record<401 | 403, string> = {

@@ -1,7 +1,7 @@
 import type { PayoutCard as PayoutCardView } from '@portal/shared/api/payments';
 import type { UserRecord, UserRepository } from '../auth/user-store';
 import { DomainError } from '../errors';
-import type { PaymentGateway, PayoutAccountStatus, PayoutCard } from './payment-gateway';
+import type { GatewayEvent, PaymentGateway, PayoutAccountStatus, PayoutCard } from './payment-gateway';
 import type { PayoutAccountState, PayoutAccountStore } from './payout-store';
 import type { ProcessedEvents } from './processed-events';
 
@@ -180,7 +180,12 @@ export const PROCESSED_EVENT_TTL_SECONDS = 30 * 24 * 3600;
 
 export interface WebhookDeps extends PayoutDeps {
   processed: ProcessedEvents;
+  /** The transfers' and payouts' events (`payout.failed`, `payout.paid`, `transfer.created`). */
+  moneyEvents?: (event: MoneyEvent) => Promise<unknown>;
 }
+
+/** The events of the commissions' money movement, handed to `WebhookDeps.moneyEvents`. */
+export type MoneyEvent = Extract<GatewayEvent, { kind: 'payout.failed' | 'payout.paid' | 'transfer.created' }>;
 
 /**
  * A signed provider event: verified on the raw body, ignored when already processed, and
@@ -194,6 +199,19 @@ export async function receiveWebhook(
 ): Promise<'processed' | 'duplicate' | 'ignored'> {
   if (!signature) throw new DomainError('bad-request', 'The Stripe-Signature header is missing.');
   const event = await deps.gateway.verifyEvent(rawBody, signature);
+  if (event.kind === 'payout.failed' || event.kind === 'payout.paid' || event.kind === 'transfer.created') {
+    const moneyEvents = deps.moneyEvents;
+    if (!moneyEvents) return 'ignored';
+    const claimUntil = Math.floor(deps.now() / 1000) + PROCESSED_EVENT_TTL_SECONDS;
+    if (!(await deps.processed.claim(event.id, claimUntil))) return 'duplicate';
+    try {
+      await moneyEvents(event);
+    } catch (error) {
+      await deps.processed.release(event.id).catch(() => undefined);
+      throw error;
+    }
+    return 'processed';
+  }
   if (event.kind !== 'account.updated') return 'ignored';
   const expiresAt = Math.floor(deps.now() / 1000) + PROCESSED_EVENT_TTL_SECONDS;
   if (!(await deps.processed.claim(event.id, expiresAt))) return 'duplicate';
