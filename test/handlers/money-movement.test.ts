@@ -267,6 +267,52 @@ describe('/api/addCommisionToStripe', () => {
   });
 });
 
+describe('/api/addCommisionToStripe after Stripe’s key may have expired', () => {
+  it('adopts the transfer found at Stripe for a pending attempt older than 23 hours, and makes none', async () => {
+    const { clock } = await import('../../functions/src/config/clock');
+    const who = await member();
+    const commission = await commissionFor(who, 2222);
+    const real = commissionMoney.store.completeTransfer;
+    commissionMoney.store.completeTransfer = () => {
+      commissionMoney.store.completeTransfer = real;
+      return Promise.reject(new Error('the table write failed after the transfer'));
+    };
+    expect((await send(commission.id)).status).toBe(500);
+    const [transfer] = await transfersTo(who.accountId!);
+    const createTransfer = commissionMoney.gateway.createTransfer;
+    let created = 0;
+    commissionMoney.gateway.createTransfer = (request) => {
+      created++;
+      return createTransfer(request);
+    };
+    const realNow = clock.now;
+    clock.now = () => realNow() + 25 * 3600 * 1000;
+    try {
+      const retried = await send(commission.id);
+      expect(retried.status).toBe(200);
+      expect((retried.body.commission as { state: string }).state).toBe('in_stripe');
+    } finally {
+      clock.now = realNow;
+      commissionMoney.gateway.createTransfer = createTransfer;
+    }
+    expect(created).toBe(0);
+    expect((await transfersTo(who.accountId!)).map((item) => item.id)).toEqual([transfer!.id]);
+    expect((await item(commissionKey(commission.id)))?.transferId).toBe(transfer!.id);
+  });
+
+  it('says so when the platform’s Stripe balance is too low, and leaves the commission in processing', async () => {
+    const who = await member();
+    const balance = await stripe.balance.retrieve();
+    const available = balance.available.find((entry) => entry.currency === 'usd')?.amount ?? 0;
+    const commission = await commissionFor(who, available + 1);
+    const refused = await send(commission.id);
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe("The platform's Stripe balance is too low to send this commission.");
+    expect(await item(commissionKey(commission.id))).toMatchObject({ isInCustomersAccount: 0, transferId: null });
+    expect(await transfersTo(who.accountId!)).toEqual([]);
+  });
+});
+
 describe('/api/payCommisionToMember', () => {
   it('pays one payout for 50 concurrent calls, and moves the counters and the member’s earnings once', async () => {
     const who = await member();
@@ -322,6 +368,24 @@ describe('/api/payCommisionToMember', () => {
     }
     expect(await item(commissionKey(commission.id))).toEqual(acknowledged);
     expect(await counters()).toEqual(countersSettled);
+  });
+
+  it('heals a crash between the payout and the table write: the retry gets the same payout', async () => {
+    const who = await member();
+    const commission = await commissionFor(who, 1500);
+    expect((await send(commission.id)).status).toBe(200);
+    const real = commissionMoney.store.completePayout;
+    commissionMoney.store.completePayout = () => {
+      commissionMoney.store.completePayout = real;
+      return Promise.reject(new Error('the table write failed after the payout'));
+    };
+    expect((await pay(commission.id)).status).toBe(500);
+    expect(await item(commissionKey(commission.id))).toMatchObject({ isPayed: 0, payoutId: null });
+    const [payout] = await payoutsOf(who.accountId!);
+    const retried = await pay(commission.id);
+    expect(retried.status).toBe(200);
+    expect((await payoutsOf(who.accountId!)).map((item) => item.id)).toEqual([payout!.id]);
+    expect(await item(commissionKey(commission.id))).toMatchObject({ isPayed: 1, payoutId: payout!.id });
   });
 
   it('puts a commission whose payout failed back among those to be paid, with Stripe’s reason; a new payout with a new key then pays it', async () => {
