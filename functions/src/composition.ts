@@ -7,6 +7,8 @@ import { dynamoProcessedEvents } from './adapters/dynamo-processed-events';
 import { dynamoUsers } from './adapters/dynamo-users';
 import { dynamoSales } from './adapters/dynamo-sales';
 import { dynamoSaleRecorder } from './adapters/dynamo-sale-recorder';
+import { dynamoCommissionMoney } from './adapters/dynamo-commission-money';
+import { onMoneyEvent, type MoneyDeps } from './commissions/money-movement';
 import { dynamoEmailVerifications } from './adapters/dynamo-email-verifications';
 import { createSesMailer } from './adapters/ses-mailer';
 import { s3Files } from './adapters/s3-files';
@@ -22,7 +24,7 @@ import { env, siteUrl } from './config/env';
 import type { Mailer } from './email/mailer';
 import { createEmailVerification } from './email/verification';
 import { getSecret } from './config/secrets';
-import { createApiHandler } from './http/api-handler';
+import { createApiHandler, createPublicApiHandler } from './http/api-handler';
 import type { FileStore, ImportJobRepository } from './imports/job-store';
 import type { PaymentGateway } from './payments/payment-gateway';
 import type { CheckoutDeps } from './payments/checkout';
@@ -64,6 +66,9 @@ export const payouts: PayoutDeps = {
   gateway: payments,
   now,
 };
+/** What moving a commission's money needs: the commission item and its counters, Stripe, the clock. */
+export const commissionMoney: MoneyDeps = { store: dynamoCommissionMoney, gateway: payments, now };
+
 /** Written out, not spread from `payouts`: a spread is not side-effect free, and would put Stripe in every bundle. */
 export const webhooks: WebhookDeps = {
   users: dynamoUsers,
@@ -75,6 +80,8 @@ export const webhooks: WebhookDeps = {
   // Only the recording half of the sales store and the product read: the Stripe bundles stay small.
   paymentSucceeded: (payment) =>
     recordPayment({ sales: dynamoSaleRecorder, products: { get: getProduct }, now }, payment),
+  // Transfers' and payouts' events move the commission they name (commissions/money-movement.ts).
+  moneyEvents: (event) => onMoneyEvent(commissionMoney, event),
 };
 
 /** What the customer's checkout needs: the approved products and Stripe. */
@@ -100,6 +107,9 @@ export const signupLimiter = /* @__PURE__ */ createSignupLimiter(dynamoAttempts,
 export const apiHandler = /* @__PURE__ */ createApiHandler(
   /* @__PURE__ */ createAuthenticator(dynamoUsers, dynamoSessions),
 );
+
+/** Public calls that never act for a caller use this one: no token code in their bundles. */
+export const publicApiHandler = /* @__PURE__ */ createPublicApiHandler();
 
 /**
  * The address search: Amazon Location in AWS; the embedded one over the US ZIP database when

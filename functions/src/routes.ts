@@ -109,6 +109,9 @@ export const routes: readonly Route[] = [
   route('getCommisionsByUser', 'handlers/get-commisions-by-user.ts', reads),
   // Pages through a whole list (up to EXPORT_MAX_ROWS rows).
   route('exportCsv', 'handlers/export-csv.ts', reads, 1024, 29),
+  // Admin: the commission's transfer and payout (commissions/money-movement.ts).
+  route('addCommisionToStripe', 'handlers/add-commission-to-stripe.ts', stripeWrites),
+  route('payCommisionToMember', 'handlers/pay-commission-to-member.ts', stripeWrites),
   // Public: Stripe signs it; no access token, so no signing key.
   route('stripeWebhook', 'handlers/stripe-webhook.ts', {
     table: 'readwrite',

@@ -72,6 +72,9 @@ const expected: Record<string, Answers> = {
   // A member's own: another member's id is a 404 (test/handlers/commissions-read.test.ts).
   getCommisionsByUser: MEMBERS,
   exportCsv: ADMINS,
+  // The commission's transfer and payout (test/handlers/money-movement.test.ts).
+  addCommisionToStripe: ADMINS,
+  payCommisionToMember: ADMINS,
 } satisfies Partial<Record<EndpointName, Answers>>;
 
 const MESSAGES: Record<401 | 403, string> = {

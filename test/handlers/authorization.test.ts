@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { dynamoUsers } from '../../functions/src/adapters/dynamo-users';
 import { handler as logout } from '../../functions/src/handlers/logout';
 import { handler as signup } from '../../functions/src/handlers/signup';
-import { apiHandler } from '../../functions/src/composition';
+import { apiHandler, publicApiHandler } from '../../functions/src/composition';
 import { SESSION_EXPIRED } from '../../functions/src/http/api-handler';
 import { call } from './helpers';
 
@@ -181,3 +181,14 @@ function tamper(token: string): string {
   decoded.sub = 'someone-else';
   return `${header}.${Buffer.from(JSON.stringify(decoded)).toString('base64url')}.${signature}`;
 }
+
+describe('publicApiHandler', () => {
+  it('builds only public calls, so a member or admin call can never lose its check', () => {
+    expect(() => publicApiHandler('getOrdersNotShipped', async () => ({}) as never, { request: ListRequest })).toThrow(
+      'getOrdersNotShipped: admin calls need apiHandler',
+    );
+    expect(() => publicApiHandler('getCommisionsByUser', async () => ({}) as never)).toThrow(
+      'getCommisionsByUser: member calls need apiHandler',
+    );
+  });
+});

@@ -207,3 +207,119 @@ describe('verifyEvent', () => {
     expect((await gateway.verifyEvent(body, signature(body, WEBHOOK_SECRET, now() - 290))).id).toBe('evt_2');
   });
 });
+
+describe('createTransfer, findTransfer and createPayout', () => {
+  const stripe = () => sdk(emulator.port, KEY);
+
+  /** A payable account: transfers active, a debit card. */
+  async function payable(): Promise<string> {
+    const account = await gateway.createConnectedAccount(member());
+    await gateway.addDebitCard(account.id, await card('4000056655665556'), `payable-${counter++}`);
+    return account.id;
+  }
+
+  it('transfers once per key, finds the transfer by its metadata, and pays out instantly to the debit card', async () => {
+    const accountId = await payable();
+    await stripe().paymentIntents.create({
+      amount: 5000,
+      currency: 'usd',
+      payment_method: 'pm_card_visa',
+      confirm: true,
+    });
+    const request = {
+      amountCents: 1200,
+      destinationAccountId: accountId,
+      idempotencyKey: `portal:transfer:c-${accountId}`,
+      metadata: { commissionId: `c-${accountId}` },
+    };
+    const first = await gateway.createTransfer(request);
+    expect(await gateway.createTransfer(request)).toEqual(first);
+    expect(first.amountCents).toBe(1200);
+    expect(await gateway.findTransfer(accountId, 'commissionId', `c-${accountId}`)).toEqual({ id: first.id });
+    expect(await gateway.findTransfer(accountId, 'commissionId', 'another')).toBeUndefined();
+
+    const payout = await gateway.createPayout({
+      accountId,
+      amountCents: 1200,
+      idempotencyKey: `portal:payout:c-${accountId}:0`,
+      metadata: { commissionId: `c-${accountId}`, attempt: '0' },
+    });
+    expect(payout).toMatchObject({ status: 'pending', method: 'instant' });
+    const listed = await stripe().payouts.list({}, { stripeAccount: accountId });
+    expect(listed.data.map((item) => item.id)).toEqual([payout.id]);
+  });
+
+  it('says in words what stands in the way: a low balance, no card', async () => {
+    const accountId = await payable();
+    const tooMuch = await refusal(
+      gateway.createTransfer({
+        amountCents: 999_999_999,
+        destinationAccountId: accountId,
+        idempotencyKey: `too-much-${accountId}`,
+        metadata: {},
+      }),
+    );
+    expect([tooMuch.kind, tooMuch.message]).toEqual([
+      'conflict',
+      "The platform's Stripe balance is too low to send this commission.",
+    ]);
+    const empty = await refusal(
+      gateway.createPayout({ accountId, amountCents: 100, idempotencyKey: `empty-${accountId}`, metadata: {} }),
+    );
+    expect([empty.kind, empty.message]).toEqual([
+      'conflict',
+      "The member's Stripe balance is too low for this payout.",
+    ]);
+    const noCard = (await gateway.createConnectedAccount(member())).id;
+    const without = await refusal(
+      gateway.createPayout({ accountId: noCard, amountCents: 100, idempotencyKey: `none-${noCard}`, metadata: {} }),
+    );
+    expect([without.kind, without.message]).toEqual([
+      'conflict',
+      'The member has no debit card at Stripe to pay out to.',
+    ]);
+  });
+
+  it('reads payout.failed (with the account and the failure message) and transfer.created', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const failed = JSON.stringify({
+      id: 'evt_po',
+      object: 'event',
+      type: 'payout.failed',
+      account: 'acct_9',
+      created: 1_700_000_100,
+      data: {
+        object: {
+          id: 'po_1',
+          object: 'payout',
+          metadata: { commissionId: 'c1', attempt: '0' },
+          failure_code: 'could_not_process',
+          failure_message: 'The bank could not process this payout.',
+        },
+      },
+    });
+    expect(await gateway.verifyEvent(failed, signature(failed, WEBHOOK_SECRET, now))).toEqual({
+      id: 'evt_po',
+      kind: 'payout.failed',
+      payoutId: 'po_1',
+      accountId: 'acct_9',
+      metadata: { commissionId: 'c1', attempt: '0' },
+      failure: 'The bank could not process this payout.',
+      created: 1_700_000_100,
+    });
+    const transfer = JSON.stringify({
+      id: 'evt_tr',
+      object: 'event',
+      type: 'transfer.created',
+      created: 1_700_000_200,
+      data: { object: { id: 'tr_1', object: 'transfer', metadata: { commissionId: 'c1' } } },
+    });
+    expect(await gateway.verifyEvent(transfer, signature(transfer, WEBHOOK_SECRET, now))).toEqual({
+      id: 'evt_tr',
+      kind: 'transfer.created',
+      transferId: 'tr_1',
+      metadata: { commissionId: 'c1' },
+      created: 1_700_000_200,
+    });
+  });
+});

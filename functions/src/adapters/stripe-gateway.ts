@@ -123,6 +123,48 @@ export function toDomainError(error: unknown): unknown {
   return error;
 }
 
+/**
+ * A refusal of a transfer or a payout as the admin should read it: a 409 saying what stands in
+ * the way. Anything else stays an error (a 500 with a reference, the details in the log).
+ */
+export function toMoneyError(error: unknown, step: 'transfer' | 'payout'): unknown {
+  if (!isStripeError(error)) return error;
+  if (error.type === 'StripeIdempotencyError') {
+    return conflict('Another request is moving this commission right now. Reload the page to see it.');
+  }
+  if (error.code === 'insufficient_capabilities_for_transfer') {
+    return conflict(
+      "The member's payout account cannot receive transfers yet: Stripe still needs some of their details.",
+    );
+  }
+  if (error.code === 'balance_insufficient') {
+    return conflict(
+      step === 'transfer'
+        ? "The platform's Stripe balance is too low to send this commission."
+        : "The member's Stripe balance is too low for this payout.",
+    );
+  }
+  if (step === 'payout' && error.param === 'destination') {
+    return conflict('The member has no debit card at Stripe to pay out to.');
+  }
+  if (error.code === 'resource_missing' || error.code === 'account_invalid') {
+    return conflict("The member's payout account was not found at Stripe.");
+  }
+  return error;
+}
+
+/** The payout's metadata and failure, from a `payout.*` event. */
+function payoutData(event: Stripe.Event & { data: { object: Stripe.Payout } }) {
+  const payout = event.data.object;
+  return {
+    payoutId: payout.id,
+    accountId: event.account,
+    metadata: payout.metadata ?? {},
+    failure: payout.failure_message ?? payout.failure_code ?? null,
+    created: event.created,
+  };
+}
+
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /** A card as the apps show it (never the fingerprint, never the account's other details). */
@@ -310,6 +352,59 @@ export function createStripeGateway(settings: StripeGatewaySettings): PaymentGat
         }
       }),
 
+    createTransfer: async (transfer) => {
+      try {
+        const created = await (
+          await stripe()
+        ).transfers.create(
+          {
+            amount: transfer.amountCents,
+            currency: 'usd',
+            destination: transfer.destinationAccountId,
+            metadata: transfer.metadata,
+          },
+          { idempotencyKey: transfer.idempotencyKey },
+        );
+        return { id: created.id, amountCents: created.amount };
+      } catch (error) {
+        throw toMoneyError(error, 'transfer');
+      }
+    },
+
+    findTransfer: async (destinationAccountId, key, value) => {
+      try {
+        const client = await stripe();
+        // Newest first; a commission's transfer is among the account's recent ones.
+        for await (const transfer of client.transfers.list({ destination: destinationAccountId, limit: 100 })) {
+          if (transfer.metadata?.[key] === value) return { id: transfer.id };
+        }
+        return undefined;
+      } catch (error) {
+        throw toMoneyError(error, 'transfer');
+      }
+    },
+
+    createPayout: async (payout) => {
+      try {
+        const client = await stripe();
+        const options = { stripeAccount: payout.accountId };
+        // Instant where the default card takes it (Stripe lists `instant` in the card's
+        // available_payout_methods), else standard; the same card answers the same on a retry.
+        const cards = await client.accounts.listExternalAccounts(payout.accountId, { object: 'card', limit: 10 });
+        const card = cards.data.find(
+          (item): item is Stripe.Card => item.object === 'card' && item.default_for_currency === true,
+        );
+        const method = card?.available_payout_methods?.includes('instant') ? 'instant' : 'standard';
+        const created = await client.payouts.create(
+          { amount: payout.amountCents, currency: 'usd', method, metadata: payout.metadata },
+          { ...options, idempotencyKey: payout.idempotencyKey },
+        );
+        return { id: created.id, status: created.status, method: created.method };
+      } catch (error) {
+        throw toMoneyError(error, 'payout');
+      }
+    },
+
     verifyEvent: async (rawBody, signature) => {
       const [client, secret] = await Promise.all([stripe(), settings.webhookSecret()]);
       let event: Stripe.Event;
@@ -331,6 +426,18 @@ export function createStripeGateway(settings: StripeGatewaySettings): PaymentGat
           id: event.id,
           kind: 'payment_intent.succeeded',
           payment: toPaymentState(event.data.object),
+        } satisfies GatewayEvent;
+      }
+      if (event.type === 'payout.failed' || event.type === 'payout.paid') {
+        return { id: event.id, kind: event.type, ...payoutData(event) } satisfies GatewayEvent;
+      }
+      if (event.type === 'transfer.created') {
+        return {
+          id: event.id,
+          kind: 'transfer.created',
+          transferId: event.data.object.id,
+          metadata: event.data.object.metadata ?? {},
+          created: event.created,
         } satisfies GatewayEvent;
       }
       return { id: event.id, kind: 'other', type: event.type } satisfies GatewayEvent;

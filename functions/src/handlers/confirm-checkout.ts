@@ -1,5 +1,5 @@
 import { ConfirmCheckoutRequest } from '@portal/shared/api/sales';
-import { apiHandler, confirm } from '../composition';
+import { publicApiHandler, confirm } from '../composition';
 import { confirmCheckout } from '../orders/record-sale';
 
 /**
@@ -7,7 +7,7 @@ import { confirmCheckout } from '../orders/record-sale';
  * trusted from the browser) and recorded if it succeeded: one order per payment, whether the
  * webhook or this call comes first.
  */
-export const handler = apiHandler(
+export const handler = publicApiHandler(
   'confirmCheckout',
   async ({ body }) => confirmCheckout(confirm, body.paymentIntentId),
   { request: ConfirmCheckoutRequest },

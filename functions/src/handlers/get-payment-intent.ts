@@ -1,5 +1,5 @@
 import { PaymentIntentRequest } from '@portal/shared/api/checkout';
-import { apiHandler, checkout } from '../composition';
+import { publicApiHandler, checkout } from '../composition';
 import { createCheckoutPaymentIntent } from '../payments/checkout';
 
 /**
@@ -9,6 +9,6 @@ import { createCheckoutPaymentIntent } from '../payments/checkout';
  * an intent charges nothing until confirmed with a card, the same checkout id answers the same
  * intent, and the API stage is throttled (portal-stack.ts).
  */
-export const handler = apiHandler('getPaymentIntent', async ({ body }) => createCheckoutPaymentIntent(checkout, body), {
+export const handler = publicApiHandler('getPaymentIntent', async ({ body }) => createCheckoutPaymentIntent(checkout, body), {
   request: PaymentIntentRequest,
 });

@@ -201,20 +201,42 @@ export function createApiHandler<User extends Caller>(resolveCaller: Authenticat
   return function apiHandler<N extends EndpointName>(
     name: N,
     decide: (context: HandlerContext<Request<N>, User>) => Promise<ResponseOf<N>>,
-    options?: {
-      /** The request schema of an entry the contract names by type only (`deferred`). */
-      request?: (typeof contract)[N]['request'];
-      /**
-       * For a public call: authenticate the caller when a bearer token is sent (a bad one is a 401),
-       * so the handler sees `user`; without a token `user` stays undefined.
-       */
-      callerIfPresent?: boolean;
-    },
+    options?: ApiHandlerOptions<N>,
   ) {
     const request = options?.request ?? contract[name].request;
     if (isDeferred(request)) throw new Error(`${name}: pass its request schema to apiHandler`);
     return middyStack(name, resolveCaller, decide, request, options?.callerIfPresent ?? false);
   };
+}
+
+/**
+ * The `apiHandler` of public calls that never act for a caller (Stripe's webhook, the customer's
+ * shop and checkout): it has no authenticator, so the token code (jose) and the session and user
+ * stores stay out of those bundles, which carry the Stripe SDK and have a size budget. Building a
+ * non-public call with it, or asking for the caller, fails at cold start.
+ */
+export function createPublicApiHandler() {
+  const noCaller: Authenticate<never> = () => Promise.resolve(undefined);
+  return function publicApiHandler<N extends EndpointName>(
+    name: N,
+    decide: (context: HandlerContext<Request<N>, never>) => Promise<ResponseOf<N>>,
+    options?: Omit<ApiHandlerOptions<N>, 'callerIfPresent'>,
+  ) {
+    if (contract[name].role !== 'public') throw new Error(`${name}: ${contract[name].role} calls need apiHandler`);
+    const request = options?.request ?? contract[name].request;
+    if (isDeferred(request)) throw new Error(`${name}: pass its request schema to publicApiHandler`);
+    return middyStack(name, noCaller, decide, request, false);
+  };
+}
+
+interface ApiHandlerOptions<N extends EndpointName> {
+  /** The request schema of an entry the contract names by type only (`deferred`). */
+  request?: (typeof contract)[N]['request'];
+  /**
+   * For a public call: authenticate the caller when a bearer token is sent (a bad one is a 401),
+   * so the handler sees `user`; without a token `user` stays undefined.
+   */
+  callerIfPresent?: boolean;
 }
 
 function middyStack<N extends EndpointName, User extends Caller>(

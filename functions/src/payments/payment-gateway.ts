@@ -87,10 +87,42 @@ export interface PaymentState {
   receiptEmail: string | null;
 }
 
+/** A USD transfer from the platform's balance to a connected account, in integer cents. */
+export interface NewTransfer {
+  amountCents: number;
+  destinationAccountId: string;
+  /** Our own key: the same key answers the same transfer (Stripe keeps it 24 h). */
+  idempotencyKey: string;
+  metadata: Record<string, string>;
+}
+
+/** A payout from a connected account's balance to its default debit card, in integer cents of USD. */
+export interface NewPayout {
+  accountId: string;
+  amountCents: number;
+  idempotencyKey: string;
+  metadata: Record<string, string>;
+}
+
+/** A payout event of a connected account (`payout.failed`, `payout.paid`). */
+export interface PayoutEventData {
+  payoutId: string;
+  /** The connected account (`event.account`). */
+  accountId: string | undefined;
+  metadata: Record<string, string>;
+  /** Stripe's `failure_message`, else its `failure_code` (failed payouts only). */
+  failure: string | null;
+  /** The event's `created`, epoch seconds. */
+  created: number;
+}
+
 /** A verified provider event the portal acts on; others are `{ kind: 'other' }`. */
 export type GatewayEvent =
   | { id: string; kind: 'account.updated'; account: PayoutAccountStatus; userId: string | undefined }
   | { id: string; kind: 'payment_intent.succeeded'; payment: PaymentState }
+  | ({ id: string; kind: 'payout.failed' } & PayoutEventData)
+  | ({ id: string; kind: 'payout.paid' } & PayoutEventData)
+  | { id: string; kind: 'transfer.created'; transferId: string; metadata: Record<string, string>; created: number }
   | { id: string; kind: 'other'; type: string };
 
 export interface PaymentGateway {
@@ -109,6 +141,21 @@ export interface PaymentGateway {
   createPaymentIntent(intent: NewPaymentIntent): Promise<CreatedPaymentIntent>;
   /** A payment intent as it is now at the provider; an unknown id is a 404 DomainError. */
   retrievePaymentIntent(id: string): Promise<PaymentState>;
+  /**
+   * A USD transfer to a connected account. A refusal the admin can act on (the account cannot take
+   * transfers yet, the platform's balance is too low) is a 409 DomainError saying so.
+   */
+  createTransfer(transfer: NewTransfer): Promise<{ id: string; amountCents: number }>;
+  /**
+   * A transfer to `destinationAccountId` whose metadata has `key` = `value`, when the last transfers
+   * to that account hold one: what heals an attempt whose idempotency key may have expired.
+   */
+  findTransfer(destinationAccountId: string, key: string, value: string): Promise<{ id: string } | undefined>;
+  /**
+   * A payout of the connected account's balance to its default debit card (`Stripe-Account`
+   * header): instant where the card takes it, else standard.
+   */
+  createPayout(payout: NewPayout): Promise<{ id: string; status: string; method: string }>;
   /** Verifies the signature over the raw body (300 s tolerance); a bad one is a 400. */
   verifyEvent(rawBody: string | Buffer, signature: string): Promise<GatewayEvent>;
 }

@@ -1,7 +1,7 @@
 import type { PayoutCard as PayoutCardView } from '@portal/shared/api/payments';
 import type { UserRecord, UserRepository } from '../auth/user-store';
 import { DomainError } from '../errors';
-import type { PaymentGateway, PaymentState, PayoutAccountStatus, PayoutCard } from './payment-gateway';
+import type { GatewayEvent, PaymentGateway, PaymentState, PayoutAccountStatus, PayoutCard } from './payment-gateway';
 import type { PayoutAccountState, PayoutAccountStore } from './payout-store';
 import type { ProcessedEvents } from './processed-events';
 
@@ -182,7 +182,12 @@ export interface WebhookDeps extends PayoutDeps {
   processed: ProcessedEvents;
   /** `payment_intent.succeeded`: records the checkout's order (idempotent per payment); absent, ignored. */
   paymentSucceeded?: (payment: PaymentState) => Promise<unknown>;
+  /** The transfers' and payouts' events (`payout.failed`, `payout.paid`, `transfer.created`). */
+  moneyEvents?: (event: MoneyEvent) => Promise<unknown>;
 }
+
+/** The events of the commissions' money movement, handed to `WebhookDeps.moneyEvents`. */
+export type MoneyEvent = Extract<GatewayEvent, { kind: 'payout.failed' | 'payout.paid' | 'transfer.created' }>;
 
 /**
  * A signed provider event: verified on the raw body, ignored when already processed, and
@@ -199,11 +204,17 @@ export async function receiveWebhook(
   if (event.kind === 'other') return 'ignored';
   const paymentSucceeded = deps.paymentSucceeded;
   if (event.kind === 'payment_intent.succeeded' && !paymentSucceeded) return 'ignored';
+  const moneyEvents = deps.moneyEvents;
+  const isMoneyEvent =
+    event.kind === 'payout.failed' || event.kind === 'payout.paid' || event.kind === 'transfer.created';
+  if (isMoneyEvent && !moneyEvents) return 'ignored';
   const expiresAt = Math.floor(deps.now() / 1000) + PROCESSED_EVENT_TTL_SECONDS;
   if (!(await deps.processed.claim(event.id, expiresAt))) return 'duplicate';
   try {
     if (event.kind === 'account.updated') await accountUpdated(deps, event.userId, event.account);
-    else await paymentSucceeded?.(event.payment);
+    else if (event.kind === 'payment_intent.succeeded') await paymentSucceeded?.(event.payment);
+    // The transfers' and payouts' events move the commission they name (commissions/money-movement.ts).
+    else await moneyEvents?.(event);
   } catch (error) {
     await deps.processed.release(event.id).catch(() => undefined);
     throw error;

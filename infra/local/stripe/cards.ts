@@ -3,6 +3,9 @@ import { StripeApiError, invalid } from './errors';
 import { stripeId, unixNow } from './ids';
 import { requiredString, type Params } from './params';
 
+/** The debit card that takes a payout and then fails it, as Stripe's test card of that name does. */
+export const PAYOUT_FAILING_DEBIT_CARD = '4000056655665572';
+
 /**
  * Stripe's test card numbers the emulator knows. Debit cards can take payouts; the declined
  * card is refused at token creation, as Stripe refuses it.
@@ -10,10 +13,20 @@ import { requiredString, type Params } from './params';
 const TEST_CARDS: Record<string, { brand: string; funding: 'credit' | 'debit'; declined?: true }> = {
   '4242424242424242': { brand: 'Visa', funding: 'credit' },
   '4000056655665556': { brand: 'Visa', funding: 'debit' },
+  // Stripe's Connect testing page: a Visa debit card whose payouts fail (`could_not_process`).
+  [PAYOUT_FAILING_DEBIT_CARD]: { brand: 'Visa', funding: 'debit' },
   '5555555555554444': { brand: 'MasterCard', funding: 'credit' },
   '5200828282828210': { brand: 'MasterCard', funding: 'debit' },
   '4000000000000002': { brand: 'Visa', funding: 'credit', declined: true },
 };
+
+const fingerprintOf = (number: string) => `fp${number.slice(-8)}`;
+
+/** Why a payout to this card fails (Stripe's failure code and message), or undefined when it is paid. */
+export function payoutFailureOf(card: Stripe.Card | undefined): { code: string; message: string } | undefined {
+  if (card?.fingerprint !== fingerprintOf(PAYOUT_FAILING_DEBIT_CARD)) return undefined;
+  return { code: 'could_not_process', message: 'The bank could not process this payout.' };
+}
 
 export function cardToken(params: Params): Stripe.Token {
   const number = requiredString(params, 'card', 'number').replace(/\s/g, '');
@@ -55,7 +68,7 @@ export function cardToken(params: Params): Stripe.Token {
     dynamic_last4: null,
     exp_month: expMonth,
     exp_year: expYear,
-    fingerprint: `fp${number.slice(-8)}`,
+    fingerprint: fingerprintOf(number),
     funding: known.funding,
     last4: number.slice(-4),
     metadata: {},

@@ -1,6 +1,6 @@
 import type Stripe from 'stripe';
 import { applyAccountParams, evaluate, newAccount } from './accounts';
-import { externalCard, cardToken } from './cards';
+import { externalCard, cardToken, payoutFailureOf } from './cards';
 import { StripeApiError, invalid, missing, noSuch } from './errors';
 import { stripeId, unixNow } from './ids';
 import { amount, currency, mergeMetadata, optionalString, page, requiredString, type Params } from './params';
@@ -371,6 +371,16 @@ export class Emulator {
         { param: 'destination' },
       );
     }
+    const method = optionalString(params, 'method') ?? 'standard';
+    if (method !== 'standard' && method !== 'instant') {
+      throw invalid('method', `Invalid method: must be one of standard or instant`);
+    }
+    if (method === 'instant' && !card.available_payout_methods?.includes('instant')) {
+      throw new StripeApiError(400, 'invalid_request_error', 'This card is not eligible for Instant Payouts.', {
+        code: 'instant_payouts_unsupported',
+        param: 'method',
+      });
+    }
     const funds = this.store.funds(context.owner);
     if ((funds.available[code] ?? 0) < value) {
       throw new StripeApiError(400, 'invalid_request_error', INSUFFICIENT_PAYOUT_FUNDS, {
@@ -399,7 +409,7 @@ export class Emulator {
       failure_message: null,
       livemode: false,
       metadata,
-      method: optionalString(params, 'method') ?? 'standard',
+      method,
       original_payout: null,
       payout_method: null,
       reconciliation_status: 'not_applicable',
@@ -421,10 +431,15 @@ export class Emulator {
     const payout = this.state.payouts[owner]?.find((candidate) => candidate.id === payoutId);
     if (!payout || payout.status !== 'pending') return;
     const context: CallContext = { owner, requestId: '', idempotencyKey: undefined };
-    if (payout.metadata?.[FAIL_PAYOUT_METADATA.key] === FAIL_PAYOUT_METADATA.value) {
+    const card = this.state.externalAccounts[owner]?.find((candidate) => candidate.id === payout.destination);
+    const failure =
+      payout.metadata?.[FAIL_PAYOUT_METADATA.key] === FAIL_PAYOUT_METADATA.value
+        ? { code: 'could_not_process', message: 'The bank could not process this payout.' }
+        : payoutFailureOf(card);
+    if (failure) {
       payout.status = 'failed';
-      payout.failure_code = 'could_not_process';
-      payout.failure_message = 'The bank could not process this payout.';
+      payout.failure_code = failure.code;
+      payout.failure_message = failure.message;
       payout.failure_balance_transaction = stripeId('txn');
       const funds = this.store.funds(owner);
       funds.available[payout.currency] = (funds.available[payout.currency] ?? 0) + payout.amount;

@@ -5,6 +5,7 @@ import { Store } from './store';
 import { WebhookSender } from './webhooks';
 
 export { API_VERSION, FAIL_PAYOUT_METADATA } from './emulator';
+export { PAYOUT_FAILING_DEBIT_CARD } from './cards';
 export type { Exchange } from './server';
 export { signature } from './webhooks';
 export { PUBLISHABLE_KEY_REFUSED } from './server';

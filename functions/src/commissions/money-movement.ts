@@ -1,0 +1,218 @@
+import type { Commission } from '@portal/shared/api/sales';
+import { DomainError, conflict } from '../errors';
+import type { GatewayEvent, PaymentGateway } from '../payments/payment-gateway';
+import type { CommissionMoneyStore, CommissionRecord, PayoutProfile } from './money-store';
+
+/**
+ * Moving a commission's money: to the member's Stripe balance (a transfer), then to their debit
+ * card (a payout). Each Stripe call carries a key derived from the commission and the step, and
+ * our write is conditional on the state the call started from, so a retry after a crash between
+ * Stripe and the table replays the same transfer or payout and completes the write, and any number
+ * of concurrent calls make one transfer and one state change. docs/architecture.md, "Money movement".
+ */
+
+export interface MoneyDeps {
+  store: CommissionMoneyStore;
+  gateway: PaymentGateway;
+  now: () => number;
+}
+
+/** Stripe keeps an idempotency key for 24 h; past this age a pending transfer is looked up at Stripe first. */
+export const KEY_SAFE_AGE_MS = 23 * 3600 * 1000;
+
+export const transferKey = (commissionId: string): string => `portal:transfer:${commissionId}`;
+export const payoutKey = (commissionId: string, attempt: number): string => `portal:payout:${commissionId}:${attempt}`;
+
+const dollars = (cents: number): number => cents / 100;
+
+export function stateOf(commission: CommissionRecord): Commission['state'] {
+  if (commission.isPayed === 1) return 'paid';
+  return commission.isInCustomersAccount === 1 ? 'in_stripe' : 'processing';
+}
+
+/** Why the member cannot be paid yet, in words for the admin; null when they can. */
+function memberBlock(profile: PayoutProfile | undefined): string | null {
+  if (!profile) return 'The member no longer exists.';
+  if (profile.isAccountCreated !== 1 || !profile.stripeID) return 'The member has no payout account yet.';
+  if (profile.isPayoutMethodAdded !== 1) return 'The member has not added a debit card yet.';
+  return null;
+}
+
+function blockedReason(commission: CommissionRecord, profile: PayoutProfile | undefined): string | null {
+  if (commission.isPayed === 1) return null;
+  if (commission.isInCustomersAccount === 0 && commission.orderFulfilled !== 1)
+    return 'The order is not fulfilled yet.';
+  return memberBlock(profile);
+}
+
+/** The commission as the `Commission` schema of shared/src/api/sales.ts presents it. */
+export function present(commission: CommissionRecord, profile?: PayoutProfile): Commission {
+  return {
+    id: commission.id,
+    amount: dollars(commission.amountCents),
+    product_id: commission.product_id,
+    product_name: commission.product_name,
+    order_id: commission.orderId,
+    orderID: commission.orderID,
+    member: { id: commission.memberId, email: commission.memberEmail },
+    isPayed: commission.isPayed,
+    isInCustomersAccount: commission.isInCustomersAccount,
+    state: stateOf(commission),
+    blockedReason: blockedReason(commission, profile),
+    payoutFailure: commission.payoutFailure ?? null,
+    created_at: commission.createdAt,
+  };
+}
+
+async function load(deps: MoneyDeps, id: string): Promise<CommissionRecord> {
+  const commission = await deps.store.get(id);
+  if (!commission) throw new DomainError('not-found', 'No such commission.');
+  return commission;
+}
+
+/** The member's connected account, or a 409 saying what is missing. */
+async function payableAccount(deps: MoneyDeps, commission: CommissionRecord): Promise<[string, PayoutProfile]> {
+  const profile = await deps.store.payoutProfile(commission.memberId);
+  const block = memberBlock(profile);
+  if (block || !profile?.stripeID) throw conflict(block ?? 'The member has no payout account yet.');
+  return [profile.stripeID, profile];
+}
+
+/** The commission after another request's write: the same answer when it made the same move. */
+function sameMove(commission: CommissionRecord, check: (c: CommissionRecord) => boolean, what: string) {
+  if (check(commission)) return commission;
+  throw new Error(`Commission ${commission.id}: ${what}`);
+}
+
+/**
+ * `/api/addCommisionToStripe`: in processing → in the member's Stripe balance. Allowed only for a
+ * commission in processing whose order is fulfilled and whose member has a payout account with a
+ * card. A commission already in Stripe (another call, or a retry after our answer was lost)
+ * answers as it is: every concurrent call gets the same answer.
+ */
+export async function addCommissionToStripe(deps: MoneyDeps, id: string): Promise<Commission> {
+  const found = await load(deps, id);
+  if (found.isInCustomersAccount === 1) {
+    return present(found, await deps.store.payoutProfile(found.memberId));
+  }
+  if (found.orderFulfilled !== 1) throw conflict('The order of this commission is not fulfilled yet.');
+  const [accountId, profile] = await payableAccount(deps, found);
+
+  // (a) The pending marker, first: its time says whether Stripe still holds the key.
+  const reserved = await deps.store.reserveTransfer(id, new Date(deps.now()).toISOString());
+  if (!reserved) return addCommissionToStripeAfterRace(deps, id);
+  const pendingSince = Date.parse(reserved.transferPendingAt ?? '') || deps.now();
+
+  // (b) The transfer: the same key replays the same transfer for 24 h; an older attempt is looked up.
+  let transferId: string | undefined;
+  if (deps.now() - pendingSince > KEY_SAFE_AGE_MS) {
+    transferId = (await deps.gateway.findTransfer(accountId, 'commissionId', id))?.id;
+  }
+  transferId ??= (
+    await deps.gateway.createTransfer({
+      amountCents: reserved.amountCents,
+      destinationAccountId: accountId,
+      idempotencyKey: transferKey(id),
+      metadata: { commissionId: id, orderID: reserved.orderID, memberId: reserved.memberId },
+    })
+  ).id;
+
+  // (c) Our write, conditional on still being in processing: one state change whoever gets here.
+  const now = new Date(deps.now()).toISOString();
+  if (await deps.store.completeTransfer(reserved, transferId, now)) {
+    return present({ ...reserved, isInCustomersAccount: 1, transferId, updatedAt: now }, profile);
+  }
+  const after = sameMove(
+    await load(deps, id),
+    (c) => c.isInCustomersAccount === 1 && c.transferId === transferId,
+    `stored transfer differs from ${transferId}`,
+  );
+  return present(after, profile);
+}
+
+async function addCommissionToStripeAfterRace(deps: MoneyDeps, id: string): Promise<Commission> {
+  const current = await load(deps, id);
+  if (current.isInCustomersAccount === 1) return present(current, await deps.store.payoutProfile(current.memberId));
+  throw conflict('The order of this commission is not fulfilled yet.');
+}
+
+/**
+ * `/api/payCommisionToMember`: in Stripe → paid to the member's debit card. Only from in Stripe and
+ * not paid; the payout's key carries the attempt, which moves on only after a `payout.failed`.
+ * A paid commission answers as it is.
+ */
+export async function payCommissionToMember(deps: MoneyDeps, id: string): Promise<Commission> {
+  const found = await load(deps, id);
+  if (found.isPayed === 1) return present(found, await deps.store.payoutProfile(found.memberId));
+  if (found.isInCustomersAccount !== 1) {
+    throw conflict("This commission is not in the member's Stripe balance yet: send it to Stripe first.");
+  }
+  const [accountId, profile] = await payableAccount(deps, found);
+  const reserved = await deps.store.reservePayout(id, new Date(deps.now()).toISOString());
+  if (!reserved) {
+    const current = await load(deps, id);
+    if (current.isPayed === 1) return present(current, profile);
+    throw conflict("This commission is not in the member's Stripe balance yet: send it to Stripe first.");
+  }
+  const attempt = reserved.payoutAttempt ?? 0;
+  const payout = await deps.gateway.createPayout({
+    accountId,
+    amountCents: reserved.amountCents,
+    idempotencyKey: payoutKey(id, attempt),
+    metadata: { commissionId: id, attempt: String(attempt), orderID: reserved.orderID },
+  });
+  const now = new Date(deps.now()).toISOString();
+  if (await deps.store.completePayout(reserved, attempt, payout.id, now)) {
+    return present({ ...reserved, isPayed: 1, payoutId: payout.id, payoutFailure: null, updatedAt: now }, profile);
+  }
+  const current = await load(deps, id);
+  if (current.isPayed === 1 && current.payoutId === payout.id) return present(current, profile);
+  if (current.isPayed === 0 && (current.payoutAttempt ?? 0) > attempt) {
+    // The payout failed before our write landed (`payout.failed` outran it): say so.
+    throw conflict(`The payout failed: ${current.payoutFailure ?? 'Stripe gave no reason'}. Try again.`);
+  }
+  return present(
+    sameMove(current, (c) => c.isPayed === 1, `stored payout differs from ${payout.id}`),
+    profile,
+  );
+}
+
+export type MoneyEvent = Extract<GatewayEvent, { kind: 'payout.failed' | 'payout.paid' | 'transfer.created' }>;
+
+const isoOf = (seconds: number) => new Date(seconds * 1000).toISOString();
+
+/**
+ * Stripe's events about the money movement. Each change is conditional on the payout or the
+ * attempt it concerns, so a replay or a late event changes nothing.
+ */
+export async function onMoneyEvent(deps: MoneyDeps, event: MoneyEvent): Promise<boolean> {
+  const commissionId = event.metadata.commissionId;
+  if (!commissionId) return false;
+  if (event.kind === 'transfer.created') {
+    return deps.store.acknowledge(commissionId, 'transferCreatedAt', isoOf(event.created), {});
+  }
+  const attempt = Number(event.metadata.attempt);
+  if (!Number.isSafeInteger(attempt)) return false;
+  if (event.kind === 'payout.paid') {
+    return deps.store.acknowledge(commissionId, 'payoutPaidAt', isoOf(event.created), { payoutAttempt: attempt });
+  }
+  const failure = event.failure ?? 'The payout failed.';
+  // Twice at most: the payout's own write may land between our read and our write.
+  for (let round = 0; round < 3; round++) {
+    const commission = await deps.store.get(commissionId);
+    if (!commission) return false;
+    const now = new Date(deps.now()).toISOString();
+    if (commission.isPayed === 1 && commission.payoutId === event.payoutId) {
+      if (await deps.store.reversePayout(commission, event.payoutId, failure, now)) return true;
+    } else if (
+      commission.isPayed === 0 &&
+      (commission.payoutAttempt ?? -1) === attempt &&
+      commission.payoutId !== event.payoutId
+    ) {
+      if (await deps.store.failPendingPayout(commissionId, attempt, failure, now)) return true;
+    } else {
+      return false;
+    }
+  }
+  return false;
+}

@@ -1,0 +1,79 @@
+/**
+ * The commission item (`COMMISSION#<id>` / `COMMISSION`) as the money movement reads and moves it,
+ * with the counters and the member's earnings that move with it in the same transactions.
+ */
+export interface CommissionRecord {
+  id: string;
+  memberId: string;
+  memberEmail: string;
+  orderId: string;
+  orderID: string;
+  product_id: string;
+  product_name: string;
+  amountCents: number;
+  isPayed: 0 | 1;
+  isInCustomersAccount: 0 | 1;
+  orderFulfilled: 0 | 1;
+  transferId: string | null;
+  payoutId: string | null;
+  payoutFailure: string | null;
+  /** When the first attempt to send it to Stripe began (ISO); the transfer's key is reused while it stands. */
+  transferPendingAt?: string;
+  /** How many payouts failed (`payout.failed`): the payout's key is `portal:payout:<id>:<attempt>`. */
+  payoutAttempt?: number;
+  /** Acknowledgements of Stripe's events, ISO times. */
+  transferCreatedAt?: string;
+  payoutPaidAt?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** What a member's profile says of their payout account. */
+export interface PayoutProfile {
+  stripeID: string | null;
+  isAccountCreated: 0 | 1;
+  isPayoutMethodAdded: 0 | 1;
+}
+
+export interface CommissionMoneyStore {
+  get(id: string): Promise<CommissionRecord | undefined>;
+  payoutProfile(memberId: string): Promise<PayoutProfile | undefined>;
+  /**
+   * Marks the first attempt to send it (`transferPendingAt`, kept on later attempts) while it is in
+   * processing with its order fulfilled; answers the commission after, or undefined when the
+   * condition failed (then read it again to say why).
+   */
+  reserveTransfer(id: string, now: string): Promise<CommissionRecord | undefined>;
+  /**
+   * In processing → in Stripe, with the transfer: the commission, its list (gsi2 to_stripe →
+   * to_be_payed) and the counters in one transaction. False when it was no longer in processing.
+   */
+  completeTransfer(commission: CommissionRecord, transferId: string, now: string): Promise<boolean>;
+  /**
+   * Sets `payoutAttempt` (0 the first time) while in Stripe and not paid; the commission after, or
+   * undefined when the condition failed.
+   */
+  reservePayout(id: string, now: string): Promise<CommissionRecord | undefined>;
+  /**
+   * In Stripe → paid, with the payout of `attempt`: the commission (out of gsi2), the counters and
+   * the member's earnings in one transaction. False when it was paid already or the attempt moved on.
+   */
+  completePayout(commission: CommissionRecord, attempt: number, payoutId: string, now: string): Promise<boolean>;
+  /**
+   * `payout.failed` after the payout was recorded: paid → back to be paid (gsi2 to_be_payed), the
+   * attempt + 1, the reason, counters and earnings reversed; only while `payoutId` is the stored one.
+   */
+  reversePayout(commission: CommissionRecord, payoutId: string, failure: string, now: string): Promise<boolean>;
+  /**
+   * `payout.failed` before the payout was recorded (the event outran our write): the attempt + 1 and
+   * the reason, while still not paid at `attempt`; the pending write then fails its condition.
+   */
+  failPendingPayout(id: string, attempt: number, failure: string, now: string): Promise<boolean>;
+  /** Records an acknowledged event's time once (`transferCreatedAt`, `payoutPaidAt`). */
+  acknowledge(
+    id: string,
+    field: 'transferCreatedAt' | 'payoutPaidAt',
+    when: string,
+    condition: { transferId?: string; payoutAttempt?: number },
+  ): Promise<boolean>;
+}

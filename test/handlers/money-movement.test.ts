@@ -1,0 +1,486 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  PAYOUT_FAILING_DEBIT_CARD,
+  signature,
+  startStripeEmulator,
+  type StripeEmulator,
+} from '../../infra/local/stripe';
+import { sdk } from '../../infra/local/stripe/testing';
+import { COUNTERS_KEY, commissionKey, createCommission, earningsKey, item } from './commission-fixtures';
+import { auth, call, tokenFor, uniqueEmail, type CallResult } from './helpers';
+
+/**
+ * The commission's money movement through the real `stripe` SDK against this file's own emulator,
+ * whose signed events reach the webhook handler through a local endpoint. The endpoint can hold
+ * deliveries back (`holdWebhooks`), so a test decides whether an event comes before or after the
+ * write it races with.
+ */
+const secret = 'whsec_money_movement_secret';
+const dataDir = mkdtempSync(join(tmpdir(), 'money-movement-'));
+let emulator: StripeEmulator;
+let endpoint: Server;
+let stripe: Stripe;
+let admin: string;
+
+const { handler: webhook } = await import('../../functions/src/handlers/stripe-webhook');
+const { handler: addToStripe } = await import('../../functions/src/handlers/add-commission-to-stripe');
+const { handler: payToMember } = await import('../../functions/src/handlers/pay-commission-to-member');
+const { commissionMoney } = await import('../../functions/src/composition');
+
+let held: (() => void)[] | undefined;
+const holdWebhooks = () => (held = []);
+const releaseWebhooks = () => {
+  const waiting = held ?? [];
+  held = undefined;
+  for (const release of waiting) release();
+};
+const deliveries: { type: string; status: number }[] = [];
+
+beforeAll(async () => {
+  endpoint = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const deliver = () =>
+        void post(Buffer.concat(chunks), String(request.headers['stripe-signature'])).then((result) => {
+          deliveries.push({
+            type: (JSON.parse(Buffer.concat(chunks).toString()) as { type: string }).type,
+            status: result.status,
+          });
+          response.writeHead(result.status).end(JSON.stringify(result.body));
+        });
+      if (held) held.push(deliver);
+      else deliver();
+    });
+  });
+  await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', resolve));
+  const { port } = endpoint.address() as AddressInfo;
+  emulator = await startStripeEmulator({
+    dataDir,
+    webhookUrl: `http://127.0.0.1:${port}/api/stripeWebhook`,
+    webhookSecret: secret,
+    webhookRetryDelaysMs: [50, 200],
+    log: () => undefined,
+  });
+  process.env.STRIPE_API_URL = emulator.url;
+  process.env.STRIPE_WEBHOOK_SECRET = secret;
+  stripe = sdk(emulator.port, process.env.STRIPE_SECRET_KEY);
+  admin = await tokenFor(true);
+  // The platform's balance, from customers' card payments, pays the transfers.
+  await stripe.paymentIntents.create({
+    amount: 500_000,
+    currency: 'usd',
+    payment_method: 'pm_card_visa',
+    confirm: true,
+  });
+});
+
+afterAll(async () => {
+  releaseWebhooks();
+  await emulator?.stop();
+  await new Promise<void>((resolve) => endpoint?.close(() => resolve()));
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+function post(body: string | Buffer, header: string): Promise<CallResult> {
+  return call(webhook, { rawBody: body, headers: { 'stripe-signature': header }, path: '/api/stripeWebhook' });
+}
+
+/** Posts a stored event again, freshly signed: what Stripe's redelivery looks like. */
+function replay(event: Stripe.Event): Promise<CallResult> {
+  const payload = JSON.stringify(event);
+  return post(payload, signature(payload, secret, Math.floor(Date.now() / 1000)));
+}
+
+const form = {
+  social_profile: 'https://social.example.com/jenny',
+  first_name: 'Jenny',
+  last_name: 'Rosen',
+  phone: '2025550123',
+  street_address_1: '1 Main St',
+  city: 'Springfield',
+  state: 'IL',
+  zipcode: '62701',
+  dob_day: 1,
+  dob_month: 2,
+  dob_year: 1990,
+  tax_id: '000000000',
+  tos_accepted: true,
+};
+
+interface Member {
+  id: string;
+  email: string;
+  accountId: string | null;
+}
+
+/** A member, with a payout account unless `account` is false, and a debit card (`card`) unless it is null. */
+async function member(options: { account?: boolean; card?: string | null } = {}): Promise<Member> {
+  const { handler: signup } = await import('../../functions/src/handlers/signup');
+  const { handler: create } = await import('../../functions/src/handlers/create-payout-account');
+  const { handler: addPayoutMethod } = await import('../../functions/src/handlers/add-payout-method');
+  const email = uniqueEmail('money');
+  const signed = await call(signup, { body: { email, password: 'long enough password' } });
+  const token = String(signed.body.access_token);
+  const id = String((signed.body.userProfile as { id: string }).id);
+  if (options.account === false) return { id, email, accountId: null };
+  const created = await call(create, { body: form, headers: auth(token) });
+  expect(created.status).toBe(200);
+  const accountId = String((created.body.user as { stripeID: string }).stripeID);
+  const card = options.card === undefined ? '4000056655665556' : options.card;
+  if (card) {
+    const tok = await stripe.tokens.create({
+      card: { number: card, exp_month: '12', exp_year: '2034', cvc: '123', currency: 'usd' },
+    });
+    const added = await call(addPayoutMethod, { body: { id: accountId, token: tok.id }, headers: auth(token) });
+    expect(added.status).toBe(200);
+  }
+  return { id, email, accountId };
+}
+
+const commissionFor = (who: Member, amountCents: number, orderFulfilled: 0 | 1 = 1) =>
+  createCommission({ memberId: who.id, memberEmail: who.email, amountCents, orderFulfilled });
+
+const send = (id: string) => call(addToStripe, { body: { id }, headers: auth(admin) });
+const pay = (id: string) => call(payToMember, { body: { id }, headers: auth(admin) });
+
+const transfersTo = async (accountId: string) =>
+  (await stripe.transfers.list({ destination: accountId, limit: 100 })).data;
+const payoutsOf = async (accountId: string) =>
+  (await stripe.payouts.list({ limit: 100 }, { stripeAccount: accountId })).data;
+
+const counters = async () => (await item(COUNTERS_KEY)) as Record<string, number>;
+const delta = (after: Record<string, number>, before: Record<string, number>, names: string[]) =>
+  Object.fromEntries(names.map((name) => [name, (after[name] ?? 0) - (before[name] ?? 0)]));
+const MOVING = ['toStripeCount', 'toStripeCents', 'toBePayedCount', 'toBePayedCents', 'paidCents', 'processingCents'];
+
+describe('/api/addCommisionToStripe', () => {
+  it('transfers a fulfilled commission of a payable member to their Stripe balance, once', async () => {
+    const who = await member();
+    const commission = await commissionFor(who, 1234);
+    const before = await counters();
+    const sent = await send(commission.id);
+    expect(sent.status).toBe(200);
+    expect(sent.body.commission).toMatchObject({
+      id: commission.id,
+      amount: 12.34,
+      state: 'in_stripe',
+      isInCustomersAccount: 1,
+      isPayed: 0,
+      blockedReason: null,
+      member: { id: who.id, email: who.email },
+    });
+    const transfers = await transfersTo(who.accountId!);
+    expect(transfers.map((transfer) => [transfer.amount, transfer.metadata.commissionId])).toEqual([
+      [1234, commission.id],
+    ]);
+    expect(await item(commissionKey(commission.id))).toMatchObject({
+      isInCustomersAccount: 1,
+      transferId: transfers[0]!.id,
+      gsi2pk: 'COMMISSIONS#STAGE#to_be_payed',
+    });
+    expect(delta(await counters(), before, MOVING)).toEqual({
+      toStripeCount: -1,
+      toStripeCents: -1234,
+      toBePayedCount: 1,
+      toBePayedCents: 1234,
+      paidCents: 0,
+      processingCents: 0,
+    });
+  });
+
+  it('makes one transfer and one state change for 50 concurrent calls, each answered with the commission in Stripe', async () => {
+    const who = await member();
+    const commission = await commissionFor(who, 777);
+    const before = await counters();
+    const answers = await Promise.all(Array.from({ length: 50 }, () => send(commission.id)));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(50).fill(200));
+    expect(new Set(answers.map((answer) => (answer.body.commission as { state: string }).state))).toEqual(
+      new Set(['in_stripe']),
+    );
+    const transfers = await transfersTo(who.accountId!);
+    expect(transfers).toHaveLength(1);
+    expect((await item(commissionKey(commission.id)))?.transferId).toBe(transfers[0]!.id);
+    expect(delta(await counters(), before, MOVING)).toMatchObject({ toStripeCount: -1, toBePayedCount: 1 });
+  });
+
+  it('refuses with the reason, and asks nothing of Stripe, when the order is not fulfilled or the member cannot be paid', async () => {
+    const payable = await member();
+    const unfulfilled = await commissionFor(payable, 500, 0);
+    const noCard = await member({ card: null });
+    const noAccount = await member({ account: false });
+    const cases: [string, string][] = [
+      [(await commissionFor(payable, 500, 0)).id, 'The order of this commission is not fulfilled yet.'],
+      [(await commissionFor(noCard, 500)).id, 'The member has not added a debit card yet.'],
+      [(await commissionFor(noAccount, 500)).id, 'The member has no payout account yet.'],
+    ];
+    for (const [id, message] of cases) {
+      const answer = await send(id);
+      expect(answer.status).toBe(409);
+      expect(answer.body.message).toBe(message);
+      expect(await item(commissionKey(id))).toMatchObject({ isInCustomersAccount: 0, transferId: null });
+      expect((await item(commissionKey(id)))?.transferPendingAt).toBeUndefined();
+    }
+    expect(await transfersTo(payable.accountId!)).toEqual([]);
+    expect(await transfersTo(noCard.accountId!)).toEqual([]);
+    expect((await send(unfulfilled.id)).status).toBe(409);
+    const unknown = await send('no-such-commission');
+    expect(unknown.status).toBe(404);
+    expect((await pay(unfulfilled.id)).body.message).toBe(
+      "This commission is not in the member's Stripe balance yet: send it to Stripe first.",
+    );
+  });
+
+  it('heals a crash between the transfer and the table write: the retry finds the same transfer and completes', async () => {
+    const who = await member();
+    const commission = await commissionFor(who, 4321);
+    const before = await counters();
+    const real = commissionMoney.store.completeTransfer;
+    commissionMoney.store.completeTransfer = () => {
+      commissionMoney.store.completeTransfer = real;
+      return Promise.reject(new Error('the table write failed after the transfer'));
+    };
+    const crashed = await send(commission.id);
+    expect(crashed.status).toBe(500);
+    expect(commissionMoney.store.completeTransfer).toBe(real);
+    const [transfer] = await transfersTo(who.accountId!);
+    expect(transfer?.amount).toBe(4321);
+    const pending = await item(commissionKey(commission.id));
+    expect(pending).toMatchObject({ isInCustomersAccount: 0, transferId: null });
+    expect(typeof pending?.transferPendingAt).toBe('string');
+
+    const retried = await send(commission.id);
+    expect(retried.status).toBe(200);
+    expect((retried.body.commission as { state: string }).state).toBe('in_stripe');
+    expect((await transfersTo(who.accountId!)).map((item) => item.id)).toEqual([transfer!.id]);
+    expect(await item(commissionKey(commission.id))).toMatchObject({
+      isInCustomersAccount: 1,
+      transferId: transfer!.id,
+    });
+    expect(delta(await counters(), before, MOVING)).toMatchObject({ toStripeCount: -1, toBePayedCount: 1 });
+  });
+});
+
+describe('/api/addCommisionToStripe after Stripe’s key may have expired', () => {
+  it('adopts the transfer found at Stripe for a pending attempt older than 23 hours, and makes none', async () => {
+    const { clock } = await import('../../functions/src/config/clock');
+    const who = await member();
+    const commission = await commissionFor(who, 2222);
+    const real = commissionMoney.store.completeTransfer;
+    commissionMoney.store.completeTransfer = () => {
+      commissionMoney.store.completeTransfer = real;
+      return Promise.reject(new Error('the table write failed after the transfer'));
+    };
+    expect((await send(commission.id)).status).toBe(500);
+    const [transfer] = await transfersTo(who.accountId!);
+    const createTransfer = commissionMoney.gateway.createTransfer;
+    let created = 0;
+    commissionMoney.gateway.createTransfer = (request) => {
+      created++;
+      return createTransfer(request);
+    };
+    const realNow = clock.now;
+    clock.now = () => realNow() + 25 * 3600 * 1000;
+    try {
+      const retried = await send(commission.id);
+      expect(retried.status).toBe(200);
+      expect((retried.body.commission as { state: string }).state).toBe('in_stripe');
+    } finally {
+      clock.now = realNow;
+      commissionMoney.gateway.createTransfer = createTransfer;
+    }
+    expect(created).toBe(0);
+    expect((await transfersTo(who.accountId!)).map((item) => item.id)).toEqual([transfer!.id]);
+    expect((await item(commissionKey(commission.id)))?.transferId).toBe(transfer!.id);
+  });
+
+  it('says so when the platform’s Stripe balance is too low, and leaves the commission in processing', async () => {
+    const who = await member();
+    const balance = await stripe.balance.retrieve();
+    const available = balance.available.find((entry) => entry.currency === 'usd')?.amount ?? 0;
+    const commission = await commissionFor(who, available + 1);
+    const refused = await send(commission.id);
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe("The platform's Stripe balance is too low to send this commission.");
+    expect(await item(commissionKey(commission.id))).toMatchObject({ isInCustomersAccount: 0, transferId: null });
+    expect(await transfersTo(who.accountId!)).toEqual([]);
+  });
+});
+
+describe('/api/payCommisionToMember', () => {
+  it('pays one payout for 50 concurrent calls, and moves the counters and the member’s earnings once', async () => {
+    const who = await member();
+    const commission = await commissionFor(who, 2500);
+    expect((await send(commission.id)).status).toBe(200);
+    const before = await counters();
+    const earningsBefore = (await item(earningsKey(who.id))) as Record<string, number>;
+    const answers = await Promise.all(Array.from({ length: 50 }, () => pay(commission.id)));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(50).fill(200));
+    expect(new Set(answers.map((answer) => (answer.body.commission as { state: string }).state))).toEqual(
+      new Set(['paid']),
+    );
+    const payouts = await payoutsOf(who.accountId!);
+    expect(payouts.map((payout) => [payout.amount, payout.method, payout.metadata?.commissionId])).toEqual([
+      [2500, 'instant', commission.id],
+    ]);
+    const stored = await item(commissionKey(commission.id));
+    expect(stored).toMatchObject({ isPayed: 1, payoutId: payouts[0]!.id });
+    expect(stored?.gsi2pk).toBeUndefined();
+    expect(delta(await counters(), before, MOVING)).toEqual({
+      toStripeCount: 0,
+      toStripeCents: 0,
+      toBePayedCount: -1,
+      toBePayedCents: -2500,
+      paidCents: 2500,
+      processingCents: -2500,
+    });
+    const earnings = (await item(earningsKey(who.id))) as Record<string, number>;
+    expect(delta(earnings, earningsBefore, ['paidCents', 'processingCents', 'totalCents', 'count'])).toEqual({
+      paidCents: 2500,
+      processingCents: -2500,
+      totalCents: 0,
+      count: 0,
+    });
+
+    // payout.paid and transfer.created are acknowledged on the commission; 3 replays of each change nothing.
+    await emulator.idle();
+    const acknowledged = await item(commissionKey(commission.id));
+    expect(typeof acknowledged?.payoutPaidAt).toBe('string');
+    expect(typeof acknowledged?.transferCreatedAt).toBe('string');
+    const paidEvents = await stripe.events.list({ type: 'payout.paid' }, { stripeAccount: who.accountId! });
+    const transferEvents = await stripe.events.list({ type: 'transfer.created', limit: 100 });
+    const events = [
+      ...paidEvents.data,
+      ...transferEvents.data.filter(
+        (event) => (event.data.object as Stripe.Transfer).metadata.commissionId === commission.id,
+      ),
+    ];
+    expect(events).toHaveLength(2);
+    const countersSettled = await counters();
+    for (const event of events) {
+      for (let round = 0; round < 3; round++) expect((await replay(event)).status).toBe(200);
+    }
+    expect(await item(commissionKey(commission.id))).toEqual(acknowledged);
+    expect(await counters()).toEqual(countersSettled);
+  });
+
+  it('heals a crash between the payout and the table write: the retry gets the same payout', async () => {
+    const who = await member();
+    const commission = await commissionFor(who, 1500);
+    expect((await send(commission.id)).status).toBe(200);
+    const real = commissionMoney.store.completePayout;
+    commissionMoney.store.completePayout = () => {
+      commissionMoney.store.completePayout = real;
+      return Promise.reject(new Error('the table write failed after the payout'));
+    };
+    expect((await pay(commission.id)).status).toBe(500);
+    expect(await item(commissionKey(commission.id))).toMatchObject({ isPayed: 0, payoutId: null });
+    const [payout] = await payoutsOf(who.accountId!);
+    const retried = await pay(commission.id);
+    expect(retried.status).toBe(200);
+    expect((await payoutsOf(who.accountId!)).map((item) => item.id)).toEqual([payout!.id]);
+    expect(await item(commissionKey(commission.id))).toMatchObject({ isPayed: 1, payoutId: payout!.id });
+  });
+
+  it('puts a commission whose payout failed back among those to be paid, with Stripe’s reason; a new payout with a new key then pays it', async () => {
+    const who = await member({ card: PAYOUT_FAILING_DEBIT_CARD });
+    const commission = await commissionFor(who, 1900);
+    expect((await send(commission.id)).status).toBe(200);
+    const before = await counters();
+    const earningsBefore = (await item(earningsKey(who.id))) as Record<string, number>;
+    holdWebhooks();
+    const paid = await pay(commission.id);
+    expect(paid.status).toBe(200);
+    expect((paid.body.commission as { state: string }).state).toBe('paid');
+    releaseWebhooks();
+    await emulator.idle();
+
+    const failed = await item(commissionKey(commission.id));
+    expect(failed).toMatchObject({
+      isPayed: 0,
+      isInCustomersAccount: 1,
+      payoutId: null,
+      payoutAttempt: 1,
+      payoutFailure: 'The bank could not process this payout.',
+      gsi2pk: 'COMMISSIONS#STAGE#to_be_payed',
+    });
+    expect(delta(await counters(), before, MOVING)).toEqual(Object.fromEntries(MOVING.map((name) => [name, 0])));
+    const earnings = (await item(earningsKey(who.id))) as Record<string, number>;
+    expect(delta(earnings, earningsBefore, ['paidCents', 'processingCents'])).toEqual({
+      paidCents: 0,
+      processingCents: 0,
+    });
+
+    // Replays of payout.failed (3 times) change nothing.
+    const failedEvents = await stripe.events.list({ type: 'payout.failed' }, { stripeAccount: who.accountId! });
+    expect(failedEvents.data).toHaveLength(1);
+    const settled = await counters();
+    for (let round = 0; round < 3; round++) expect((await replay(failedEvents.data[0]!)).status).toBe(200);
+    expect(await item(commissionKey(commission.id))).toEqual(failed);
+    expect(await counters()).toEqual(settled);
+
+    // The admin sees the reason.
+    const { present } = await import('../../functions/src/commissions/money-movement');
+    expect(present(failed as never).payoutFailure).toBe('The bank could not process this payout.');
+
+    // The member puts a working card first; the second payout (attempt 1, a new key) is paid.
+    const good = await stripe.tokens.create({
+      card: { number: '4000056655665556', exp_month: '12', exp_year: '2034', cvc: '123', currency: 'usd' },
+    });
+    await stripe.accounts.createExternalAccount(who.accountId!, {
+      external_account: good.id,
+      default_for_currency: true,
+    });
+    const second = await pay(commission.id);
+    expect(second.status).toBe(200);
+    expect(second.body.commission).toMatchObject({ state: 'paid', payoutFailure: null });
+    await emulator.idle();
+    const payouts = await payoutsOf(who.accountId!);
+    expect(payouts.map((payout) => [payout.metadata?.attempt, payout.status])).toEqual([
+      ['1', 'paid'],
+      ['0', 'failed'],
+    ]);
+    expect(await item(commissionKey(commission.id))).toMatchObject({ isPayed: 1, payoutId: payouts[0]!.id });
+    expect(delta(await counters(), before, MOVING)).toMatchObject({ paidCents: 1900, toBePayedCount: -1 });
+  });
+
+  it('records a payout.failed that outruns the payout’s own write, so that write cannot mark it paid', async () => {
+    const { onMoneyEvent } = await import('../../functions/src/commissions/money-movement');
+    const who = await member();
+    const commission = await commissionFor(who, 600);
+    expect((await send(commission.id)).status).toBe(200);
+    const reserved = await commissionMoney.store.reservePayout(commission.id, new Date().toISOString());
+    expect(reserved?.payoutAttempt).toBe(0);
+    const event = {
+      id: 'evt_outrun',
+      kind: 'payout.failed' as const,
+      payoutId: 'po_outrun',
+      accountId: who.accountId!,
+      metadata: { commissionId: commission.id, attempt: '0' },
+      failure: 'The bank could not process this payout.',
+      created: Math.floor(Date.now() / 1000),
+    };
+    expect(await onMoneyEvent(commissionMoney, event)).toBe(true);
+    expect(await onMoneyEvent(commissionMoney, event)).toBe(false);
+    expect(await commissionMoney.store.completePayout(reserved!, 0, 'po_outrun', new Date().toISOString())).toBe(false);
+    expect(await item(commissionKey(commission.id))).toMatchObject({
+      isPayed: 0,
+      payoutAttempt: 1,
+      payoutFailure: 'The bank could not process this payout.',
+    });
+  });
+});
+
+describe('webhook deliveries', () => {
+  it('answered every event the emulator sent with 200', async () => {
+    await emulator.idle();
+    expect(deliveries.length).toBeGreaterThan(0);
+    expect(deliveries.filter((delivery) => delivery.status !== 200)).toEqual([]);
+  });
+});
