@@ -20,7 +20,7 @@ const TEST_PAYMENT_METHODS = new Set([
 ]);
 const DECLINED_PAYMENT_METHODS = new Set(['pm_card_chargeDeclined', 'pm_card_visa_chargeDeclined']);
 
-function checkPaymentMethod(id: string, made: Record<string, Stripe.PaymentMethod>): void {
+function checkPaymentMethod(id: string, made: Record<string, Stripe.PaymentMethod> = {}): void {
   if (!TEST_PAYMENT_METHODS.has(id) && !DECLINED_PAYMENT_METHODS.has(id) && !made[id]) {
     throw new StripeApiError(400, 'invalid_request_error', `No such PaymentMethod: '${id}'`, {
       code: 'resource_missing',

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { Customer } from './customer';
 import { Id, REQUIRED } from './schemas';
 
 /**
@@ -46,6 +47,12 @@ export const PaymentIntentRequest = z.strictObject({
     .default(MIN_QTY),
   ref: ShareCode.optional(),
   checkoutId: CheckoutId.optional(),
+  /**
+   * The buyer from the checkout form: put on the intent (shipping, receipt e-mail, metadata) so
+   * the `payment_intent.succeeded` webhook records the order with them. Optional: without it the
+   * order takes what Stripe has of the buyer.
+   */
+  customer: Customer.optional(),
 });
 export type PaymentIntentRequest = z.input<typeof PaymentIntentRequest>;
 

@@ -1,7 +1,8 @@
 import * as z from 'zod';
 import { CheckoutId, MAX_QTY, MIN_QTY, ShareCode } from './checkout';
+import { Customer } from './customer';
 import { Cursor, ProductDetail } from './products';
-import { Email, Flag, Id, REQUIRED } from './schemas';
+import { Flag, Id, REQUIRED } from './schemas';
 
 /**
  * The sales loop's calls: share links, the customer's page, orders and commissions. Money here is
@@ -30,33 +31,8 @@ export const SharedProduct = z.object({
   refKnown: z.boolean(),
 });
 
-const text = (max: number) =>
-  z.string({ error: REQUIRED }).trim().min(1, REQUIRED).max(max, `The maximum value allowed is ${max} characters`);
-
-/** Where the supplier ships the order: a US address. */
-export const ShippingAddress = z.strictObject({
-  line1: text(200),
-  line2: z.string().trim().max(100, 'The maximum value allowed is 100 characters').optional(),
-  city: text(100).refine((value) => value.length >= 2, 'City must be at least 2 characters'),
-  state: z
-    .string({ error: REQUIRED })
-    .trim()
-    .transform((value) => value.toUpperCase())
-    .refine((value) => /^[A-Z]{2}$/.test(value), 'Choose a US state (2-letter code)'),
-  postal_code: z
-    .string({ error: REQUIRED })
-    .trim()
-    .refine((value) => /^\d{5}(-\d{4})?$/.test(value), 'Enter a 5-digit ZIP code (or ZIP+4)'),
-});
-export type ShippingAddress = z.infer<typeof ShippingAddress>;
-
-/** The buyer, as the checkout form and the admin's manual order give them. */
-export const Customer = z.strictObject({
-  name: text(200),
-  email: Email,
-  address: ShippingAddress,
-});
-export type Customer = z.infer<typeof Customer>;
+// The buyer and their address live in ./customer (the checkout's request takes them too); re-exported here.
+export { Customer, ShippingAddress } from './customer';
 
 const Qty = z
   .number({ error: REQUIRED })
