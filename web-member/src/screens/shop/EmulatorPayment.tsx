@@ -112,7 +112,7 @@ export function EmulatorPayment({
   };
 
   return (
-    <div className="card-form shop-card">
+    <div className="shop-card">
       <FormField
         id="card-number"
         label="Card number"
@@ -126,7 +126,7 @@ export function EmulatorPayment({
         disabled={disabled}
         required
       />
-      <div className="card-form__row shop-card__row">
+      <div className="shop-card__row">
         <FormField
           id="card-expiry"
           label="Expiry"
@@ -153,7 +153,7 @@ export function EmulatorPayment({
           required
         />
       </div>
-      <p className="field__hint" data-testid="test-cards-hint">
+      <p className="field__hint card-form__test-cards" data-testid="test-cards-hint">
         {TEST_PAYMENT_CARDS_HINT}
       </p>
     </div>

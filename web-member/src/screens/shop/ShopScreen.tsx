@@ -127,7 +127,7 @@ function ThankYou({ receipt, name }: { receipt: Receipt; name: string }) {
           Order number <strong data-testid="order-number">{receipt.orderID}</strong>
         </p>
       ) : (
-        <p>Your payment went through; your order is being recorded and its number follows by e-mail.</p>
+        <p>Your payment went through and your order is being recorded.</p>
       )}
       <dl className="shop-thanks__facts">
         {name ? (
