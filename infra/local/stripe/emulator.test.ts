@@ -658,6 +658,7 @@ describe('conformance to Stripe’s OpenAPI document', () => {
         'POST /v1/accounts/{id}/external_accounts',
         'POST /v1/payment_intents',
         'POST /v1/payment_intents/{id}/confirm',
+        'POST /v1/payment_methods',
         'POST /v1/payouts',
         'POST /v1/tokens',
         'POST /v1/transfers',
@@ -681,5 +682,6 @@ describe('conformance to Stripe’s OpenAPI document', () => {
       expect(found.length).toBeGreaterThan(0);
       expect(found.every((problem) => problem.startsWith('request'))).toBe(true);
     }
-  });
+    // Checking every exchange against the document is CPU work: room for a busy machine.
+  }, 60_000);
 });
