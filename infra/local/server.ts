@@ -29,7 +29,7 @@ export interface ServerOptions {
    */
   uploadOrigins?: readonly string[];
   /**
-   * The local Stripe emulator: `POST /stripe-emulator/v1/tokens` and
+   * The local Stripe emulator: `POST /stripe-emulator/v1/tokens`, `POST …/v1/payment_methods` and
    * `POST /stripe-emulator/v1/payment_intents/<id>/confirm` are forwarded to it (what Stripe.js
    * would send to api.stripe.com), nothing else under that prefix. Absent: the prefix is 404.
    */
@@ -66,7 +66,7 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 /** The browser's Stripe calls the local server forwards to the emulator, and nothing else. */
-const EMULATOR_CALLS = [/^\/v1\/tokens$/, /^\/v1\/payment_intents\/[A-Za-z0-9_]+\/confirm$/];
+const EMULATOR_CALLS = [/^\/v1\/tokens$/, /^\/v1\/payment_methods$/, /^\/v1\/payment_intents\/[A-Za-z0-9_]+\/confirm$/];
 
 function sendJson(response: ServerResponse, status: number, body: unknown): void {
   response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });

@@ -357,8 +357,8 @@ describe('catalogue', () => {
       await moveCarousel(page, 'Next image', `${slide} of ${SOCKS_IMAGES}`);
     }
     await moveCarousel(page, 'Next image', `1 of ${SOCKS_IMAGES}`);
-    // The carousel takes focus (Tab from Share) and answers the arrow keys, saying "N of M".
-    await page.getByRole('button', { name: 'Share' }).focus();
+    // The carousel takes focus (Tab from Share's Copy button) and answers the arrow keys, saying "N of M".
+    await page.getByRole('button', { name: 'Copy' }).focus();
     await page.keyboard.press('Tab');
     const carousel = page.getByRole('region', { name: `${SOCKS}: images` });
     expect(await carousel.evaluate((region) => region === document.activeElement)).toBe(true);
@@ -385,11 +385,13 @@ describe('catalogue', () => {
     await expectAccessible(page);
     await member.screenshot('catalogue-member-detail-desktop');
 
-    // Share copies the page's address.
+    // Share copies the member's personal link: the customer's shop page with their share code.
     await member.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(baseUrl).origin });
     await page.getByRole('button', { name: 'Share' }).click();
     await page.getByRole('status').filter({ hasText: 'Link copied' }).waitFor();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(socksDetailUrl);
+    const personalLink = await page.getByLabel('Your link').inputValue();
+    expect(personalLink).toMatch(new RegExp(`^${new URL(baseUrl).origin}/shop/[^/?]+\\?ref=[A-Za-z0-9_-]+$`));
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(personalLink);
 
     await page.reload();
     await page.getByRole('heading', { level: 1, name: SOCKS }).waitFor();

@@ -47,7 +47,8 @@ const expected: Record<string, Answers> = {
   createPayoutAccount: MEMBERS,
   addPayoutMethod: MEMBERS,
   getExternalAccounts: MEMBERS,
-  getPaymentConfig: MEMBERS,
+  // Public: the customer's checkout reads the publishable key (public by design) without a login.
+  getPaymentConfig: PUBLIC,
   // Public: a link verifies without a session; `send` asks for one itself (test/handlers/verify-email.test.ts).
   verifyEmail: PUBLIC,
   // Public: the customer's checkout on a share link (test/handlers/payment-intent.test.ts).

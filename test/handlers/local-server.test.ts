@@ -115,6 +115,25 @@ describe('local server', () => {
     ]);
   });
 
+  it('forwards the browser’s card PaymentMethod (made from a card token) to the Stripe emulator', async () => {
+    const before = forwarded.length;
+    const response = await fetch(`${base}/stripe-emulator/v1/payment_methods`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer pk_test_pair', 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'type=card&card%5Btoken%5D=tok_1',
+    });
+    expect(response.headers.get('request-id')).toBe('req_forwarded');
+    expect(forwarded.slice(before)).toEqual([
+      {
+        method: 'POST',
+        url: '/v1/payment_methods',
+        authorization: 'Bearer pk_test_pair',
+        contentType: 'application/x-www-form-urlencoded',
+        body: 'type=card&card%5Btoken%5D=tok_1',
+      },
+    ]);
+  });
+
   it('forwards nothing else under /stripe-emulator: other paths and methods are 404', async () => {
     const before = forwarded.length;
     const post = (path: string) =>

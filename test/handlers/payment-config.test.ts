@@ -16,4 +16,11 @@ describe('/api/getPaymentConfig', () => {
     });
     expect(JSON.stringify(answer.body)).not.toContain(String(process.env.STRIPE_SECRET_KEY));
   });
+
+  it('answers a logged-out customer too (the shop page’s checkout): the publishable key only', async () => {
+    const answer = await call(getPaymentConfig, { body: {} });
+    expect(answer.status).toBe(200);
+    expect(PaymentConfig.parse(answer.body).publishableKey).toBe(process.env.STRIPE_PUBLISHABLE_KEY);
+    expect(JSON.stringify(answer.body)).not.toContain(String(process.env.STRIPE_SECRET_KEY));
+  });
 });

@@ -769,6 +769,8 @@ describe('CloudFront', () => {
     expect(uriOf('/')).toBe('/index.html');
     expect(uriOf('/my_account/payout_methods')).toBe('/index.html');
     expect(uriOf('/member_product_detail')).toBe('/index.html');
+    // The customer's shop page a share link opens (product ids carry no dot).
+    expect(uriOf('/shop/ba55a14f1e3a562689aa9638c7034ad4')).toBe('/index.html');
     expect(uriOf('/assets/index-abc123.js')).toBe('/assets/index-abc123.js');
     expect(uriOf('/favicon.ico')).toBe('/favicon.ico');
     expect(uriOf('/admin/')).toBe('/admin/index.html');

@@ -12,6 +12,7 @@ import {
   type FakeApi,
   type FakeReply,
 } from '@portal/shared/ui/testing';
+import { commission, commissionPage } from './screens/commissions/testing';
 import { MemberApp } from './MemberApp';
 
 afterEach(cleanup);
@@ -101,7 +102,9 @@ describe('member app', () => {
   });
 
   it('shows My Account with its three links, the red badge where a step is left, and an empty state', async () => {
-    renderMember(member({ isAccountCreated: 1, isPayoutMethodAdded: 0 }), '/my_account');
+    const api = member({ isAccountCreated: 1, isPayoutMethodAdded: 0 });
+    api.on('getCommisionsByUser', () => ({ body: commissionPage() }));
+    renderMember(api, '/my_account');
     expect(await screen.findByRole('heading', { level: 1, name: 'My Account' })).toBeTruthy();
     const links = within(screen.getByRole('navigation', { name: 'My account' })).getAllByRole('link');
     expect(links.map((link) => link.getAttribute('href'))).toEqual([
@@ -115,7 +118,32 @@ describe('member app', () => {
     expect(within(todo).getByText('Add a debit card').closest('[aria-hidden]')).toBe(todo.lastElementChild);
     expect(todo.querySelector('.visually-hidden')?.textContent).toBe(', action needed: Add a debit card');
     expect(screen.queryByText('Create your payout account')).toBeNull();
-    expect(screen.getByText('No commissions yet.')).toBeTruthy();
+    expect(await screen.findByText('No commissions yet.')).toBeTruthy();
+    expect(screen.getByTestId('commissions-paid').textContent).toBe('$0.00');
+  });
+
+  it('shows the commission totals of /my_account in dollars and cents, from getCommisionsByUser with the member’s id', async () => {
+    const api = member({ isAccountCreated: 1, isPayoutMethodAdded: 1 });
+    api.on('getCommisionsByUser', () => ({
+      body: commissionPage([commission()], { paid: 1234.5, processing: 2.59, count: 7 }),
+    }));
+    renderMember(api, '/my_account');
+    expect((await screen.findByTestId('commissions-paid')).textContent).toBe('$1,234.50');
+    expect(screen.getByTestId('commissions-processing').textContent).toBe('$2.59');
+    expect(screen.getByRole('heading', { name: 'Commissions You Made' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Commissions in Processing' })).toBeTruthy();
+    expect(api.callsTo('getCommisionsByUser')[0]?.body).toMatchObject({ id: 'user-1' });
+    expect(screen.queryByText('No commissions yet.')).toBeNull();
+    expect(within(screen.getByRole('navigation', { name: 'My account' })).getAllByRole('link')).toHaveLength(3);
+    expect(screen.getByRole('link', { name: /^Back/ }).getAttribute('href')).toBe('/');
+  });
+
+  it('says in words when the commissions could not be loaded, with Retry', async () => {
+    const api = member({ isAccountCreated: 1 });
+    api.on('getCommisionsByUser', () => ({ status: 500, body: { message: 'The server failed.' } }));
+    renderMember(api, '/my_account');
+    expect(await screen.findByText('Your commissions could not be loaded')).toBeTruthy();
+    expect(screen.getByRole('button', { name: /Retry/ })).toBeTruthy();
   });
 
   it('shows a not-found screen with a link home for unknown routes', async () => {

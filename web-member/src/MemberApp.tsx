@@ -14,6 +14,7 @@ import {
   LazyPayoutAccountScreen,
   LazyPayoutMethodsScreen,
   LazyProductDetailScreen,
+  LazyShopScreen,
 } from './screens/lazyScreens';
 import { MyProfileScreen } from './screens/MyProfileScreen';
 import { VerifyEmailScreen } from './screens/VerifyEmailScreen';
@@ -23,6 +24,12 @@ import { ProductListScreen } from './screens/ProductListScreen';
 export const PUBLIC_PATHS = ['/login', '/signup', '/verify_email'] as const;
 /** Public paths a logged-in member stays on: the e-mail link verifies with or without a session. */
 export const OPEN_PATHS = ['/verify_email'] as const;
+/**
+ * The customer's shop page (`/shop/<productId>?ref=CODE`): public for everyone, logged in or not.
+ * It has its own store layout outside the AppShell (no session check, no menu), so it is routed
+ * before the shell rather than listed in PUBLIC_PATHS (whose entries are exact paths).
+ */
+export const SHOP_ROUTE = 'shop/:productId';
 
 export function memberMenu(auth: AuthView): MenuItem[] {
   return [
@@ -38,6 +45,14 @@ const payoutScreen = (screen: ReactNode) => <Suspense fallback={<Loading label="
 export function MemberApp() {
   return (
     <Routes>
+      <Route
+        path={SHOP_ROUTE}
+        element={
+          <Suspense fallback={<Loading label="Loading the product…" />}>
+            <LazyShopScreen />
+          </Suspense>
+        }
+      />
       <Route element={<AppShell app="member" menu={memberMenu} publicPaths={PUBLIC_PATHS} openPaths={OPEN_PATHS} />}>
         <Route index element={<ProductListScreen />} />
         <Route path="member" element={<Navigate to="/" replace />} />

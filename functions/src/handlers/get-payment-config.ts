@@ -1,5 +1,5 @@
 import { STRIPE_EMULATOR_BASE } from '@portal/shared/api/payment-config';
-import { apiHandler } from '../composition';
+import { publicApiHandler } from '../composition';
 import { env } from '../config/env';
 import { getSecret } from '../config/secrets';
 
@@ -8,7 +8,7 @@ import { getSecret } from '../config/secrets';
  * (STRIPE_API_URL set) the browser reaches it through the local server's same-origin
  * `/stripe-emulator` path; against Stripe itself, through Stripe.js.
  */
-export const handler = apiHandler('getPaymentConfig', async () => ({
+export const handler = publicApiHandler('getPaymentConfig', async () => ({
   publishableKey: await getSecret('stripePublishableKey'),
   ...(env().STRIPE_API_URL ? { emulatorBase: STRIPE_EMULATOR_BASE } : {}),
 }));

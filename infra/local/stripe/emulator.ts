@@ -4,7 +4,7 @@ import { externalCard, cardToken, payoutFailureOf } from './cards';
 import { StripeApiError, invalid, missing, noSuch } from './errors';
 import { stripeId, unixNow } from './ids';
 import { amount, currency, mergeMetadata, optionalString, page, requiredString, type Params } from './params';
-import { confirmPaymentIntent, newPaymentIntent } from './payments';
+import { cardPaymentMethod, checkClientSecret, confirmPaymentIntent, newPaymentIntent } from './payments';
 import { PLATFORM, type Store } from './store';
 import type { WebhookSender } from './webhooks';
 
@@ -19,6 +19,8 @@ export interface CallContext {
   owner: string;
   requestId: string;
   idempotencyKey: string | undefined;
+  /** Made with the publishable key (a browser's Stripe.js call): a confirmation must carry the intent's client_secret. */
+  publishable?: boolean;
 }
 
 const INSUFFICIENT_TRANSFER_FUNDS =
@@ -194,6 +196,13 @@ export class Emulator {
     return token;
   }
 
+  /** A card PaymentMethod from an unused card token (`type=card`, `card[token]`), as Stripe.js makes one. */
+  createPaymentMethod(params: Params): Stripe.PaymentMethod {
+    const method = cardPaymentMethod(params, this.state.tokens);
+    this.state.paymentMethods[method.id] = method;
+    return method;
+  }
+
   createExternalAccount(accountId: string, params: Params, context: CallContext): Stripe.Card {
     if (context.owner !== PLATFORM && context.owner !== accountId) throw noSuch('account', accountId, 'account');
     const account = this.account(accountId);
@@ -259,12 +268,13 @@ export class Emulator {
 
   confirmPaymentIntent(id: string, params: Params, context: CallContext): Stripe.PaymentIntent {
     const intent = this.paymentIntent(id, context);
+    if (context.publishable) checkClientSecret(intent, params);
     this.confirm(intent, params, context);
     return intent;
   }
 
   private confirm(intent: Stripe.PaymentIntent, params: Params, context: CallContext): void {
-    if (confirmPaymentIntent(intent, params)) {
+    if (confirmPaymentIntent(intent, params, this.state.paymentMethods)) {
       const funds = this.store.funds(PLATFORM);
       funds.available[intent.currency] = (funds.available[intent.currency] ?? 0) + intent.amount;
       this.emit('payment_intent.succeeded', structuredClone(intent), context);

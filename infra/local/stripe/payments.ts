@@ -20,8 +20,8 @@ const TEST_PAYMENT_METHODS = new Set([
 ]);
 const DECLINED_PAYMENT_METHODS = new Set(['pm_card_chargeDeclined', 'pm_card_visa_chargeDeclined']);
 
-function checkPaymentMethod(id: string): void {
-  if (!TEST_PAYMENT_METHODS.has(id) && !DECLINED_PAYMENT_METHODS.has(id)) {
+function checkPaymentMethod(id: string, made: Record<string, Stripe.PaymentMethod> = {}): void {
+  if (!TEST_PAYMENT_METHODS.has(id) && !DECLINED_PAYMENT_METHODS.has(id) && !made[id]) {
     throw new StripeApiError(400, 'invalid_request_error', `No such PaymentMethod: '${id}'`, {
       code: 'resource_missing',
       param: 'payment_method',
@@ -148,7 +148,11 @@ export function newPaymentIntent(params: Params): Stripe.PaymentIntent {
  * declining one leaves the intent at `requires_payment_method` with `last_payment_error` and
  * answers 402 `card_declined`, as Stripe does. Returns whether it succeeded.
  */
-export function confirmPaymentIntent(intent: Stripe.PaymentIntent, params: Params): boolean {
+export function confirmPaymentIntent(
+  intent: Stripe.PaymentIntent,
+  params: Params,
+  made: Record<string, Stripe.PaymentMethod> = {},
+): boolean {
   if (intent.status !== 'requires_confirmation' && intent.status !== 'requires_payment_method') {
     throw new StripeApiError(
       400,
@@ -159,7 +163,7 @@ export function confirmPaymentIntent(intent: Stripe.PaymentIntent, params: Param
   }
   const given = optionalString(params, 'payment_method');
   if (given) {
-    checkPaymentMethod(given);
+    checkPaymentMethod(given, made);
     intent.payment_method = given;
   }
   if (!intent.payment_method) {
@@ -188,4 +192,96 @@ export function confirmPaymentIntent(intent: Stripe.PaymentIntent, params: Param
   intent.amount_received = intent.amount;
   intent.last_payment_error = null;
   return true;
+}
+
+/**
+ * With the publishable key (a browser's confirmation), Stripe requires the intent's client_secret
+ * and answers a missing or different one as below; with a secret key it is not needed.
+ */
+export function checkClientSecret(intent: Stripe.PaymentIntent, params: Params): void {
+  const given = optionalString(params, 'client_secret');
+  if (!given) {
+    throw invalid(
+      'client_secret',
+      'You must provide a client_secret to confirm this PaymentIntent with a publishable key.',
+      'parameter_missing',
+    );
+  }
+  if (given !== intent.client_secret) {
+    throw new StripeApiError(
+      400,
+      'invalid_request_error',
+      'The client_secret provided does not match any associated PaymentIntent on this account.',
+      { code: 'payment_intent_invalid_parameter', param: 'client_secret' },
+    );
+  }
+}
+
+/**
+ * A card PaymentMethod from a card token (`type=card&card[token]=tok_…`): the token is used up,
+ * as Stripe uses it. The emulator makes card payment methods from tokens only (raw card numbers
+ * go to /v1/tokens first, as the emulator's card form sends them).
+ */
+export function cardPaymentMethod(params: Params, tokens: Record<string, Stripe.Token>): Stripe.PaymentMethod {
+  const type = optionalString(params, 'type');
+  if (type !== 'card') throw invalid('type', 'The emulator makes card payment methods only (type=card).');
+  const tokenId = optionalString(params, 'card', 'token');
+  if (!tokenId) throw invalid('card[token]', 'The emulator makes card payment methods from card tokens only.');
+  const token = tokens[tokenId];
+  if (!token?.card) {
+    throw new StripeApiError(400, 'invalid_request_error', `No such token: '${tokenId}'`, {
+      code: 'resource_missing',
+      param: 'card[token]',
+    });
+  }
+  if (token.used) {
+    throw new StripeApiError(
+      400,
+      'invalid_request_error',
+      `You cannot use a Stripe token more than once: ${tokenId}.`,
+      {
+        code: 'token_already_used',
+        param: 'card[token]',
+      },
+    );
+  }
+  token.used = true;
+  const card = token.card;
+  return {
+    id: stripeId('pm'),
+    object: 'payment_method',
+    billing_details: {
+      address: {
+        city: null,
+        country: null,
+        line1: null,
+        line2: null,
+        postal_code: card.address_zip ?? null,
+        state: null,
+      },
+      email: null,
+      name: null,
+      phone: null,
+    },
+    card: {
+      brand: card.brand.toLowerCase(),
+      checks: { address_line1_check: null, address_postal_code_check: null, cvc_check: 'pass' },
+      country: card.country,
+      display_brand: card.brand.toLowerCase(),
+      exp_month: card.exp_month,
+      exp_year: card.exp_year,
+      fingerprint: card.fingerprint,
+      funding: card.funding,
+      generated_from: null,
+      last4: card.last4,
+      networks: { available: [card.brand.toLowerCase()], preferred: null },
+      three_d_secure_usage: { supported: true },
+      wallet: null,
+    },
+    created: unixNow(),
+    customer: null,
+    livemode: false,
+    metadata: {},
+    type: 'card',
+  } as unknown as Stripe.PaymentMethod;
 }

@@ -46,6 +46,7 @@ function routes(emulator: Emulator): Route[] {
       emulator.listExternalAccounts(id, params, context),
     ),
     route('POST', '/v1/tokens', (_, params) => emulator.createToken(params)),
+    route('POST', '/v1/payment_methods', (_, params) => emulator.createPaymentMethod(params)),
     route('GET', '/v1/balance', (_, __, context) => emulator.balance(context)),
     route('POST', '/v1/transfers', (_, params, context) => emulator.createTransfer(params, context)),
     route('GET', '/v1/transfers', (_, params, context) => emulator.listTransfers(params, context)),
@@ -74,6 +75,7 @@ export const PUBLISHABLE_KEY_REFUSED =
 /** The calls Stripe lets a browser make with the publishable key (Stripe.js): card tokens, confirming a payment. */
 const PUBLISHABLE_CALLS: readonly { method: string; pattern: RegExp }[] = [
   { method: 'POST', pattern: /^\/v1\/tokens$/ },
+  { method: 'POST', pattern: /^\/v1\/payment_methods$/ },
   { method: 'POST', pattern: /^\/v1\/payment_intents\/[A-Za-z0-9_]+\/confirm$/ },
 ];
 
@@ -135,7 +137,8 @@ export function createEmulatorServer(emulator: Emulator, store: Store, hooks: Se
     const text = method === 'POST' ? await readBody(request) : url.search.slice(1);
     let params: Params = {};
     try {
-      authenticate(header(request, 'authorization'), method, url.pathname, hooks.publishableKey);
+      const key = authenticate(header(request, 'authorization'), method, url.pathname, hooks.publishableKey);
+      const publishable = key.startsWith('pk_');
       params = parseParams(text);
       const route = table.find((candidate) => candidate.method === method && candidate.pattern.test(url.pathname));
       if (!route) {
@@ -169,7 +172,7 @@ export function createEmulatorServer(emulator: Emulator, store: Store, hooks: Se
         }
         return { status: saved.status, body: JSON.parse(saved.body), replayed: true, params, path: url.pathname };
       }
-      const context: CallContext = { owner, requestId, idempotencyKey };
+      const context: CallContext = { owner, requestId, idempotencyKey, publishable };
       let status = 200;
       let body: unknown;
       try {

@@ -26,6 +26,8 @@ export interface State {
   /** Payouts per owner (`platform` or a connected account id). */
   payouts: Record<string, Stripe.Payout[]>;
   paymentIntents: Record<string, Stripe.PaymentIntent>;
+  /** Card PaymentMethods made from card tokens (POST /v1/payment_methods, as Stripe.js makes them). */
+  paymentMethods: Record<string, Stripe.PaymentMethod>;
   events: Stripe.Event[];
   /** By owner, method, path and key. */
   idempotency: Record<string, IdempotentResponse>;
@@ -42,6 +44,7 @@ export function emptyState(): State {
     transfers: {},
     payouts: {},
     paymentIntents: {},
+    paymentMethods: {},
     events: [],
     idempotency: {},
   };

@@ -106,8 +106,11 @@ export const contract = {
     deferred<typeof CreatePayoutAccountRequest>(),
     deferred<typeof PayoutAccountResponse>(),
   ),
-  /** The publishable key and, against the local emulator, where the browser reaches it. */
-  getPaymentConfig: endpoint('/api/getPaymentConfig', 'member', EmptyRequest, PaymentConfig),
+  /**
+   * The publishable key and, against the local emulator, where the browser reaches it. Public: the
+   * customer's checkout needs it without a login, and a publishable key is public by design.
+   */
+  getPaymentConfig: endpoint('/api/getPaymentConfig', 'public', EmptyRequest, PaymentConfig),
   /** Public: the customer's checkout on a member's share link needs no login (shared/src/api/checkout.ts). */
   getPaymentIntent: endpoint(
     '/api/getPaymentIntent',

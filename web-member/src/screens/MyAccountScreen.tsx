@@ -6,8 +6,10 @@ import { EmptyState } from '@portal/shared/ui/EmptyState';
 import { ArrowLeftIcon, ChevronRightIcon, LockIcon, ReceiptIcon, WalletIcon } from '@portal/shared/ui/icons';
 import { Page } from '@portal/shared/ui/Page';
 import type { ReactNode } from 'react';
+import { CommissionTotals } from './commissions/CommissionTotals';
+import { useMyCommissions } from './commissions/useMyCommissions';
 
-/** '/my_account': the three set-up screens (spec section 2), their red badges, and (later) commissions. */
+/** '/my_account': the three set-up screens (spec section 2), their red badges, and the commission totals. */
 export function MyAccountScreen() {
   const { userProfile } = useAuth();
   const accountCreated = userProfile?.isAccountCreated === 1;
@@ -52,11 +54,7 @@ export function MyAccountScreen() {
         <h2 className="section-title" id="commissions">
           Commissions
         </h2>
-        <EmptyState icon={<ReceiptIcon />} title="No commissions yet.">
-          <p>
-            When a customer orders a product you shared, your commission appears here: first in processing, then paid.
-          </p>
-        </EmptyState>
+        <MyCommissionTotals />
       </section>
     </Page>
   );
@@ -90,5 +88,29 @@ function AccountLink({
         <span className="nav-card__text">{text}</span>
       </Link>
     </li>
+  );
+}
+
+/** The two totals of the member's commissions, and a word on how they come while there are none. */
+function MyCommissionTotals() {
+  const commissions = useMyCommissions();
+  const totals = commissions.data?.pages[0]?.totals;
+  return (
+    <>
+      <CommissionTotals
+        totals={totals}
+        pending={commissions.isPending}
+        error={commissions.isError ? commissions.error.message : null}
+        onRetry={() => void commissions.refetch()}
+        retrying={commissions.isFetching}
+      />
+      {totals && totals.count === 0 ? (
+        <EmptyState icon={<ReceiptIcon />} title="No commissions yet.">
+          <p>
+            When a customer orders a product you shared, your commission appears here: first in processing, then paid.
+          </p>
+        </EmptyState>
+      ) : null}
+    </>
   );
 }

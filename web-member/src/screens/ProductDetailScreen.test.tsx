@@ -45,17 +45,36 @@ describe('member product detail', () => {
     expect(document.title).toMatch(/^Merino Wool Crew Socks \(3 Pack\)/);
   });
 
-  it('Share copies the page address and says "Link copied"', async () => {
+  const personal = () => `${window.location.origin}/shop/p-1?ref=ANNLEE42`;
+
+  it('Share copies the member’s personal link (shop page + share code) and says "Link copied" without the Web Share API', async () => {
     const user = userEvent.setup();
     const writeText = vi.fn(async () => undefined);
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    Object.defineProperty(navigator, 'share', { value: undefined, configurable: true });
     renderDetail(member());
     await user.click(await screen.findByRole('button', { name: 'Share' }));
     expect(await screen.findByText('Link copied')).toBeTruthy();
-    expect(writeText).toHaveBeenCalledWith(window.location.href);
+    expect(writeText).toHaveBeenCalledWith(personal());
+    expect((screen.getByLabelText('Your link') as HTMLInputElement).value).toBe(personal());
+    expect((screen.getByLabelText('Your link') as HTMLInputElement).readOnly).toBe(true);
   });
 
-  it('when the clipboard is refused, shows the address to copy by hand', async () => {
+  it('Share opens the device’s share sheet with the personal link where the Web Share API exists', async () => {
+    const user = userEvent.setup();
+    const share = vi.fn(async () => undefined);
+    const writeText = vi.fn(async () => undefined);
+    Object.defineProperty(navigator, 'share', { value: share, configurable: true });
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    renderDetail(member());
+    await user.click(await screen.findByRole('button', { name: 'Share' }));
+    await waitFor(() => expect(share).toHaveBeenCalledTimes(1));
+    expect(share).toHaveBeenCalledWith(expect.objectContaining({ url: personal() }));
+    expect(writeText).not.toHaveBeenCalled();
+    Object.defineProperty(navigator, 'share', { value: undefined, configurable: true });
+  });
+
+  it('the Copy button beside the link copies it; a refused clipboard says to copy from the field', async () => {
     const user = userEvent.setup();
     Object.defineProperty(navigator, 'clipboard', {
       value: { writeText: vi.fn(async () => Promise.reject(new Error('denied'))) },
@@ -63,9 +82,16 @@ describe('member product detail', () => {
     });
     Object.defineProperty(document, 'execCommand', { value: () => false, configurable: true });
     renderDetail(member());
-    await user.click(await screen.findByRole('button', { name: 'Share' }));
-    expect(((await screen.findByLabelText('Copy this link:')) as HTMLInputElement).value).toBe(window.location.href);
+    await user.click(await screen.findByRole('button', { name: 'Copy' }));
+    expect(await screen.findByText('Copy the link from the field below.')).toBeTruthy();
     expect(screen.queryByText('Link copied')).toBeNull();
+  });
+
+  it('without a share code it says the link is not ready, and offers no link', async () => {
+    renderDetail(member({ checkAuth: () => ({ body: authAnswer({ shareCode: null }) }) }));
+    expect(await screen.findByText(/you have no share code/)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Share' })).toBeNull();
+    expect(screen.queryByLabelText('Your link')).toBeNull();
   });
 
   it('a product that is not in the catalogue is said in words', async () => {

@@ -2,7 +2,8 @@ import { useSearchParams } from 'react-router-dom';
 import { useApprovedProduct } from '@portal/shared/ui/catalogueQueries';
 import { ProductLoadStatus, productLoad } from '@portal/shared/ui/productLoad';
 import { DetailFrame, ProductDetailView } from '@portal/shared/ui/ProductDetailView';
-import { ShareButton } from '@portal/shared/ui/ShareButton';
+import { ShareLink } from './ShareLink';
+import './share.css';
 
 /**
  * '/member_product_detail?id=<id>': one approved product. The id lives in the address, so a
@@ -26,7 +27,11 @@ export function ProductDetailScreen() {
   );
 
   return (
-    <DetailFrame backTo="/" tools={ready ? <ShareButton /> : null} title={ready ? undefined : 'Product detail'}>
+    <DetailFrame
+      backTo="/"
+      tools={ready ? <ShareLink productId={result.product.id} productName={result.product.product_name} /> : null}
+      title={ready ? undefined : 'Product detail'}
+    >
       {content}
     </DetailFrame>
   );

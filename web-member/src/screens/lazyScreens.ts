@@ -25,3 +25,6 @@ export const LazyPayoutMethodsScreen = lazyWithPreload(() =>
 export const LazyAddPayoutMethodScreen = lazyWithPreload(() =>
   import('./payouts/PayoutMethodsScreen').then((module) => module.AddPayoutMethodScreen),
 );
+
+/** The customer's shop page (a share link's target): its own chunk, with the checkout. */
+export const LazyShopScreen = lazyWithPreload(() => import('./shop/ShopScreen').then((module) => module.ShopScreen));

@@ -3,33 +3,20 @@ import { useAuth } from '@portal/shared/ui/AuthProvider';
 import { EmptyState } from '@portal/shared/ui/EmptyState';
 import { ReceiptIcon, WalletIcon } from '@portal/shared/ui/icons';
 import { Page } from '@portal/shared/ui/Page';
-import { formatMoney } from '@portal/shared/domain/format';
+import { CommissionTable } from '../commissions/CommissionTable';
+import { CommissionTotals } from '../commissions/CommissionTotals';
+import { useMyCommissions } from '../commissions/useMyCommissions';
 import { BackLink } from './BackLink';
 import './payouts.css';
 
-/** '/my_account/payout_account': the prompt to create one, or the commissions made (the sales issue fills the table). */
+/** '/my_account/payout_account': the prompt to create one, or the totals and the member's own commission table. */
 export function PayoutAccountScreen() {
   const { userProfile } = useAuth();
   const created = userProfile?.isAccountCreated === 1;
   return (
     <Page title="Payout Account" actions={<BackLink to="/my_account" />}>
       {created ? (
-        <>
-          <section className="card payout-total" aria-labelledby="commissions-total">
-            <h2 className="payout-total__label" id="commissions-total">
-              Commissions You Made
-            </h2>
-            <p className="payout-total__amount">{formatMoney(0)}</p>
-          </section>
-          <section aria-labelledby="commission-list">
-            <h2 className="section-title" id="commission-list">
-              Commissions
-            </h2>
-            <EmptyState icon={<ReceiptIcon />} title="No commissions yet.">
-              <p>When a customer orders a product you shared, the commission appears here with its status.</p>
-            </EmptyState>
-          </section>
-        </>
+        <MyCommissions />
       ) : (
         <EmptyState
           icon={<WalletIcon />}
@@ -44,5 +31,42 @@ export function PayoutAccountScreen() {
         </EmptyState>
       )}
     </Page>
+  );
+}
+
+/** The totals and the member's own commissions, newest first. */
+function MyCommissions() {
+  const commissions = useMyCommissions();
+  const totals = commissions.data?.pages[0]?.totals;
+  const items = commissions.data?.pages.flatMap((page) => page.items) ?? [];
+  return (
+    <>
+      <CommissionTotals
+        totals={totals}
+        pending={commissions.isPending}
+        error={commissions.isError ? commissions.error.message : null}
+        onRetry={() => void commissions.refetch()}
+        retrying={commissions.isFetching}
+      />
+      {commissions.isSuccess ? (
+        <section aria-labelledby="commission-list">
+          <h2 className="section-title" id="commission-list">
+            Commissions
+          </h2>
+          {items.length === 0 ? (
+            <EmptyState icon={<ReceiptIcon />} title="No commissions yet.">
+              <p>When a customer orders a product you shared, the commission appears here with its status.</p>
+            </EmptyState>
+          ) : (
+            <CommissionTable
+              items={items}
+              hasMore={commissions.hasNextPage}
+              loadingMore={commissions.isFetchingNextPage}
+              onLoadMore={() => void commissions.fetchNextPage()}
+            />
+          )}
+        </section>
+      ) : null}
+    </>
   );
 }

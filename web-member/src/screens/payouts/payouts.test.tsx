@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { authAnswer, fakeApi, profile, renderWithAuth, Where, type FakeApi } from '@portal/shared/ui/testing';
 import { MemberApp } from '../../MemberApp';
+import { commission, commissionPage } from '../commissions/testing';
 import { formatCardNumber, formatExpiry, formatTaxId } from './format';
 
 afterEach(() => {
@@ -216,10 +217,77 @@ describe('payout account', () => {
       '/my_account/create_payout_account',
     );
     cleanup();
-    renderAt(member({ isAccountCreated: 1, stripeID: 'acct_1' }), '/my_account/payout_account');
+    const api = member({ isAccountCreated: 1, stripeID: 'acct_1' });
+    api.on('getCommisionsByUser', () => ({ body: commissionPage() }));
+    renderAt(api, '/my_account/payout_account');
     expect(await screen.findByText('Commissions You Made')).toBeTruthy();
-    expect(screen.getByText('$0.00')).toBeTruthy();
-    expect(screen.getByText('No commissions yet.')).toBeTruthy();
+    expect(screen.getByTestId('commissions-paid').textContent).toBe('$0.00');
+    expect(await screen.findByText('No commissions yet.')).toBeTruthy();
+  });
+
+  it('shows the member’s own commissions: date, product, order ID, amount, state in words and a payout failure', async () => {
+    const user = userEvent.setup();
+    const items = [
+      commission({
+        id: 'c-0',
+        orderID: 'RP-PAID0001',
+        amount: 12.5,
+        state: 'paid',
+        isPayed: 1,
+        isInCustomersAccount: 1,
+      }),
+      commission({
+        id: 'c-1',
+        orderID: 'RP-STRIPE01',
+        state: 'in_stripe',
+        isInCustomersAccount: 1,
+        payoutFailure: 'The card was declined by the bank.',
+      }),
+      ...Array.from({ length: 5 }, (_, index) => commission({ id: `c-p${index}`, orderID: `RP-PROC000${index}` })),
+    ];
+    const api = member({ isAccountCreated: 1, stripeID: 'acct_1' });
+    api.on('getCommisionsByUser', () => ({ body: commissionPage(items, { paid: 12.5, processing: 15.54 }) }));
+    renderAt(api, '/my_account/payout_account');
+    const table = await screen.findByTestId('commission-table');
+    expect(screen.getByTestId('commissions-paid').textContent).toBe('$12.50');
+    expect(screen.getByTestId('commissions-processing').textContent).toBe('$15.54');
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(['Date', 'Product', 'Order ID', 'Amount', 'State']);
+    const rows = () => within(table).getAllByRole('row').slice(1);
+    // Five a page by default.
+    expect(rows()).toHaveLength(5);
+    const first = within(rows()[0] as HTMLElement)
+      .getAllByRole('cell')
+      .map((cell) => cell.textContent);
+    expect(first).toEqual([
+      'November 21st, 2026 8:08 PM',
+      'Merino Wool Crew Socks (3 Pack)',
+      'RP-PAID0001',
+      '$12.50',
+      'Paid',
+    ]);
+    expect(rows()[1]?.textContent).toContain('Sent to Stripe');
+    expect(rows()[1]?.textContent).toContain('Payout failed: The card was declined by the bank.');
+    expect(rows()[2]?.textContent).toContain('In processing');
+    const size = screen.getByLabelText('Rows per page') as HTMLSelectElement;
+    expect([...size.options].map((option) => option.textContent)).toEqual([
+      '5',
+      '7',
+      '10',
+      '15',
+      '20',
+      '25',
+      '50',
+      'All',
+    ]);
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    expect(rows()).toHaveLength(2);
+    await user.selectOptions(size, 'All');
+    expect(rows()).toHaveLength(7);
+    expect(api.callsTo('getCommisionsByUser')[0]?.body).toMatchObject({ id: 'user-1' });
   });
 });
 

@@ -1,0 +1,161 @@
+import { useEffect, useRef, useState } from 'react';
+import { FormField } from '@portal/shared/ui/FormField';
+import { formatCardNumber, formatExpiry } from '../payouts/format';
+import { intentIdOf, type BillingDetails, type PaymentFieldsProps, type PayOutcome } from './payer';
+
+/** Stripe's test cards, shown only against the emulator. */
+export const TEST_PAYMENT_CARDS_HINT =
+  'Test cards: 4242 4242 4242 4242 pays, 4000 0000 0000 0002 is declined; any future date, any CVC.';
+
+type CardField = 'number' | 'expiry' | 'cvc';
+
+interface StripeAnswer {
+  id?: string;
+  status?: string;
+  error?: { message?: string; param?: string; code?: string };
+}
+
+/** What Stripe would refuse anyway, checked in the browser in Stripe's words. */
+export function checkCard(values: Record<CardField, string>, now: Date): Partial<Record<CardField, string>> {
+  const errors: Partial<Record<CardField, string>> = {};
+  const digits = values.number.replace(/\D/g, '');
+  if (!digits) errors.number = 'Enter your card number.';
+  else if (digits.length < 13) errors.number = 'Your card number is incomplete.';
+  const [month, year] = values.expiry.split('/').map((part) => Number(part.trim()));
+  if (!values.expiry.trim()) errors.expiry = "Enter your card's expiration date.";
+  else if (!month || !year || month < 1 || month > 12 || String(year).length !== 2) {
+    errors.expiry = "Your card's expiration date is incomplete.";
+  } else {
+    const fullYear = 2000 + year;
+    if (fullYear < now.getFullYear() || (fullYear === now.getFullYear() && month < now.getMonth() + 1)) {
+      errors.expiry = "Your card's expiration date is in the past.";
+    }
+  }
+  if (!/^\d{3,4}$/.test(values.cvc)) errors.cvc = "Your card's security code is incomplete.";
+  return errors;
+}
+
+/**
+ * The card fields of our own, against the local Stripe emulator (Stripe Elements talks only to
+ * Stripe). Paying does what Stripe.js's confirmCardPayment does, with the publishable key through
+ * the portal's same-origin `emulatorBase`: a card token (/v1/tokens), a card PaymentMethod from
+ * it (/v1/payment_methods), then the intent's confirmation with its client_secret.
+ */
+export function EmulatorPayment({
+  publishableKey,
+  emulatorBase,
+  register,
+  error,
+  disabled,
+  now = () => new Date(),
+}: PaymentFieldsProps & { emulatorBase: string; now?: () => Date }) {
+  const [values, setValues] = useState<Record<CardField, string>>({ number: '', expiry: '', cvc: '' });
+  const [errors, setErrors] = useState<Partial<Record<CardField, string>>>({});
+  // What was typed, for the payer (read at submit, outside render).
+  const current = useRef(values);
+
+  useEffect(() => {
+    const post = async (
+      path: string,
+      form: Record<string, string>,
+    ): Promise<{ status: number; body: StripeAnswer }> => {
+      const response = await fetch(`${emulatorBase}${path}`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${publishableKey}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(form).toString(),
+      });
+      return { status: response.status, body: (await response.json().catch(() => ({}))) as StripeAnswer };
+    };
+    const refused = (body: StripeAnswer): PayOutcome => ({
+      ok: false,
+      message: body.error?.message ?? 'Your card could not be charged. Try again.',
+    });
+    register({
+      validate: () => {
+        const found = checkCard(current.current, now());
+        setErrors(found);
+        return Object.keys(found).length === 0;
+      },
+      pay: async (clientSecret: string, billing: BillingDetails) => {
+        const card = current.current;
+        const [month, year] = card.expiry.split('/').map((part) => part.trim());
+        try {
+          const token = await post('/v1/tokens', {
+            'card[number]': card.number.replace(/\D/g, ''),
+            'card[exp_month]': String(Number(month)),
+            'card[exp_year]': String(2000 + Number(year)),
+            'card[cvc]': card.cvc,
+            'card[name]': billing.name,
+            'card[address_zip]': billing.address.postal_code,
+          });
+          if (!token.body.id) return refused(token.body);
+          const method = await post('/v1/payment_methods', { type: 'card', 'card[token]': token.body.id });
+          if (!method.body.id) return refused(method.body);
+          const confirmed = await post(`/v1/payment_intents/${intentIdOf(clientSecret)}/confirm`, {
+            payment_method: method.body.id,
+            client_secret: clientSecret,
+          });
+          if (confirmed.body.status !== 'succeeded' || !confirmed.body.id) return refused(confirmed.body);
+          return { ok: true, paymentIntentId: confirmed.body.id };
+        } catch {
+          return { ok: false, message: 'Your card could not be charged: the connection failed. Try again.' };
+        }
+      },
+    });
+    return () => register(null);
+  }, [register, publishableKey, emulatorBase, now]);
+
+  const set = (field: CardField, value: string) => {
+    current.current = { ...current.current, [field]: value };
+    setValues(current.current);
+    setErrors((previous) => ({ ...previous, [field]: undefined }));
+  };
+
+  return (
+    <div className="shop-card">
+      <FormField
+        id="card-number"
+        label="Card number"
+        value={values.number}
+        error={errors.number ?? error}
+        onChange={(event) => set('number', formatCardNumber(event.target.value))}
+        inputMode="numeric"
+        autoComplete="cc-number"
+        placeholder="1234 1234 1234 1234"
+        maxLength={23}
+        disabled={disabled}
+        required
+      />
+      <div className="shop-card__row">
+        <FormField
+          id="card-expiry"
+          label="Expiry"
+          value={values.expiry}
+          error={errors.expiry}
+          onChange={(event) => set('expiry', formatExpiry(event.target.value))}
+          inputMode="numeric"
+          autoComplete="cc-exp"
+          placeholder="MM / YY"
+          maxLength={7}
+          disabled={disabled}
+          required
+        />
+        <FormField
+          id="card-cvc"
+          label="CVC"
+          value={values.cvc}
+          error={errors.cvc}
+          onChange={(event) => set('cvc', event.target.value.replace(/\D/g, '').slice(0, 4))}
+          inputMode="numeric"
+          autoComplete="cc-csc"
+          placeholder="123"
+          disabled={disabled}
+          required
+        />
+      </div>
+      <p className="field__hint card-form__test-cards" data-testid="test-cards-hint">
+        {TEST_PAYMENT_CARDS_HINT}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,150 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useParams, useSearchParams } from 'react-router-dom';
+import { ApiError } from '@portal/shared/api/client';
+import { formatMoney } from '@portal/shared/domain/format';
+import { useAuth } from '@portal/shared/ui/AuthProvider';
+import { Carousel } from '@portal/shared/ui/Carousel';
+import { EmptyState } from '@portal/shared/ui/EmptyState';
+import { ErrorBanner } from '@portal/shared/ui/ErrorBanner';
+import { BoxIcon, CheckIcon } from '@portal/shared/ui/icons';
+import { Loading } from '@portal/shared/ui/Loading';
+import { PRODUCT_NAME, useDocumentTitle } from '@portal/shared/ui/Page';
+import { SafeHtml } from '@portal/shared/ui/SafeHtml';
+import { CheckoutForm, type Receipt } from './CheckoutForm';
+import '@portal/shared/ui/catalogue.css';
+import '../payouts/payouts.css';
+import './shop.css';
+
+/**
+ * '/shop/:productId?ref=CODE': the customer's page a member's share link opens. Public, no menu:
+ * the product (images, name, brand, price, description) and the Buy form; a product that is gone
+ * (banned, unknown) says it is no longer available; after paying, a thank-you with the order number.
+ */
+export function ShopScreen() {
+  const { productId = '' } = useParams();
+  const [params] = useSearchParams();
+  const shareCode = params.get('ref');
+  const { callPublic } = useAuth();
+  const [receipt, setReceipt] = useState<Receipt | null>(null);
+  const product = useQuery({
+    queryKey: ['sharedProduct', productId, shareCode],
+    queryFn: () => callPublic('getSharedProduct', { id: productId, ...(shareCode ? { ref: shareCode } : {}) }),
+    retry: (count, error) =>
+      !(error instanceof ApiError && error.status !== undefined && error.status < 500) && count < 2,
+  });
+
+  let content;
+  if (receipt) {
+    content = <ThankYou receipt={receipt} name={product.data?.product.product_name ?? ''} />;
+  } else if (product.isPending) {
+    content = <Loading label="Loading the product…" />;
+  } else if (product.isError) {
+    const gone = product.error instanceof ApiError && (product.error.status === 404 || product.error.status === 400);
+    content = gone ? (
+      <NoLongerAvailable />
+    ) : (
+      <ErrorBanner
+        title="The product could not be loaded"
+        titleAs="h1"
+        message={product.error.message}
+        onRetry={() => void product.refetch()}
+        retrying={product.isFetching}
+      />
+    );
+  } else {
+    const { product: item, unitAmountCents } = product.data;
+    content = (
+      <div className="shop-layout">
+        <article className="shop-product" aria-labelledby="product-name">
+          <div className="shop-product__media">
+            <Carousel key={item.id} images={item.images} name={item.product_name} />
+          </div>
+          <div className="shop-product__info">
+            <p className="product-detail__brand" data-testid="product-brand">
+              {item.brand}
+            </p>
+            <h1 className="product-detail__name" id="product-name">
+              {item.product_name}
+            </h1>
+            <p className="shop-product__price" data-testid="shop-price">
+              {formatMoney(unitAmountCents)}
+            </p>
+            <section className="product-detail__description" aria-labelledby="product-description">
+              <h2 className="product-detail__section-title" id="product-description">
+                Description
+              </h2>
+              <SafeHtml html={item.html_description} emptyText="No description." />
+            </section>
+          </div>
+        </article>
+        <CheckoutForm productId={item.id} unitAmountCents={unitAmountCents} shareCode={shareCode} onPaid={setReceipt} />
+      </div>
+    );
+  }
+
+  return (
+    <div className="shop">
+      <header className="shop__header">
+        <span className="shop__brand">{PRODUCT_NAME}</span>
+        <span className="shop__secure">Secure checkout</span>
+      </header>
+      <main id="main" className="shop__main" tabIndex={-1}>
+        <ShopTitle title={product.data?.product.product_name} />
+        {content}
+      </main>
+    </div>
+  );
+}
+
+function ShopTitle({ title }: { title: string | undefined }) {
+  useDocumentTitle(title ?? 'Shop');
+  return null;
+}
+
+function NoLongerAvailable() {
+  useDocumentTitle('No longer available');
+  return (
+    <div className="shop-message">
+      <h1 className="visually-hidden">No longer available</h1>
+      <EmptyState icon={<BoxIcon />} title="This product is no longer available.">
+        <p>It may have been sold out or withdrawn. Ask the person who shared it with you for another link.</p>
+      </EmptyState>
+    </div>
+  );
+}
+
+function ThankYou({ receipt, name }: { receipt: Receipt; name: string }) {
+  useDocumentTitle('Thank you');
+  return (
+    <section className="card shop-thanks" aria-labelledby="thanks-title" data-testid="thank-you">
+      <CheckIcon className="shop-thanks__icon" aria-hidden="true" />
+      <h1 className="shop-thanks__title" id="thanks-title">
+        Thank you for your order!
+      </h1>
+      {receipt.recorded ? (
+        <p className="shop-thanks__order">
+          Order number <strong data-testid="order-number">{receipt.orderID}</strong>
+        </p>
+      ) : (
+        <p>Your payment went through and your order is being recorded.</p>
+      )}
+      <dl className="shop-thanks__facts">
+        {name ? (
+          <div>
+            <dt>Product</dt>
+            <dd>{name}</dd>
+          </div>
+        ) : null}
+        <div>
+          <dt>Quantity</dt>
+          <dd>{receipt.qty}</dd>
+        </div>
+        <div>
+          <dt>Total paid</dt>
+          <dd data-testid="total-paid">{formatMoney(receipt.totalCents)}</dd>
+        </div>
+      </dl>
+    </section>
+  );
+}
