@@ -1,0 +1,13 @@
+/** Test helpers for DataTable (AG Grid's DOM): the body rows shown, and a row's cell texts. */
+
+export function gridRows(container: ParentNode = document): HTMLElement[] {
+  return Array.from(container.querySelectorAll<HTMLElement>('.ag-row[role="row"][row-id]'));
+}
+
+export function gridRow(container: ParentNode, id: string): HTMLElement | null {
+  return container.querySelector<HTMLElement>(`.ag-row[role="row"][row-id="${CSS.escape(id)}"]`);
+}
+
+export function cellTexts(row: Element): string[] {
+  return Array.from(row.querySelectorAll('[role="gridcell"]')).map((cell) => cell.textContent ?? '');
+}
