@@ -48,6 +48,8 @@ export interface DataColumn<T> {
   flex?: number;
   /** Let the text wrap and the row grow to fit it. */
   wrap?: boolean;
+  /** The table's first order (the server's order otherwise). */
+  sort?: 'asc' | 'desc';
 }
 
 export interface DataTableProps<T> {
@@ -132,6 +134,7 @@ export function DataTable<T>({
           flex: column.flex ?? 1,
           wrapText: column.wrap === true,
           autoHeight: column.wrap === true,
+          initialSort: column.sort,
           valueGetter: value ? (params) => (params.data ? value(params.data) : null) : undefined,
           valueFormatter: (params) => formatCell(kind, params.value as string | number | null),
           cellRenderer: render
