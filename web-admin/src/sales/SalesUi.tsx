@@ -101,14 +101,13 @@ export function CountLink({
   hideCount?: boolean;
 }) {
   return (
-    <Link className="button button--secondary sales-count-link" to={to}>
+    <Link
+      className="button button--secondary sales-count-link"
+      to={to}
+      aria-label={hideCount || count === null ? undefined : `${label}: ${formatCount(count)}`}
+    >
       <span>{label}</span>
-      {hideCount ? null : (
-        <span className="sales-count">
-          <span className="visually-hidden">: </span>
-          {count === null ? '…' : formatCount(count)}
-        </span>
-      )}
+      {hideCount ? null : <span className="sales-count">{count === null ? '…' : formatCount(count)}</span>}
     </Link>
   );
 }

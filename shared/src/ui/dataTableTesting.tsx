@@ -5,7 +5,7 @@ export function gridRows(container: ParentNode = document): HTMLElement[] {
 }
 
 export function gridRow(container: ParentNode, id: string): HTMLElement | null {
-  return container.querySelector<HTMLElement>(`.ag-row[role="row"][row-id="${CSS.escape(id)}"]`);
+  return container.querySelector<HTMLElement>(`.ag-row[role="row"][row-id=${JSON.stringify(id)}]`);
 }
 
 export function cellTexts(row: Element): string[] {
