@@ -3,7 +3,6 @@ import {
   ClientSideRowModelModule,
   ModuleRegistry,
   PaginationModule,
-  RowAutoHeightModule,
   themeQuartz,
   type ColDef,
   type ICellRendererParams,
@@ -23,7 +22,7 @@ import './dataTable.css';
  * the server's cursor pages are loaded by the screen ('Load more'), which hands all loaded rows in.
  */
 
-ModuleRegistry.registerModules([CellStyleModule, ClientSideRowModelModule, PaginationModule, RowAutoHeightModule]);
+ModuleRegistry.registerModules([CellStyleModule, ClientSideRowModelModule, PaginationModule]);
 
 export const PAGE_SIZES = [5, 7, 10, 15, 20, 25, 50] as const;
 export const DEFAULT_PAGE_SIZE = 5;
@@ -46,7 +45,7 @@ export interface DataColumn<T> {
   hideOnPhone?: boolean;
   minWidth?: number;
   flex?: number;
-  /** Let the text wrap and the row grow to fit it. */
+  /** Let the text wrap (give the table a `rowHeight` that fits it). */
   wrap?: boolean;
   /** The table's first order (the server's order otherwise). */
   sort?: 'asc' | 'desc';
@@ -62,6 +61,11 @@ export interface DataTableProps<T> {
   emptyMessage: string;
   /** A row click, or Enter on a focused row, opens it. */
   onRowActivate?: (row: T) => void;
+  /**
+   * Rows taller than one line of text, for a cell holding a button and a reason under it. A fixed
+   * height (rather than measuring each row) keeps the pages the same height as they turn.
+   */
+  rowHeight?: number;
   /** For tests: the first page size. */
   initialPageSize?: PageSizeChoice;
 }
@@ -113,6 +117,7 @@ export function DataTable<T>({
   label,
   emptyMessage,
   onRowActivate,
+  rowHeight,
   initialPageSize = DEFAULT_PAGE_SIZE,
 }: DataTableProps<T>) {
   const selectId = useId();
@@ -133,7 +138,6 @@ export function DataTable<T>({
           minWidth: column.minWidth ?? 120,
           flex: column.flex ?? 1,
           wrapText: column.wrap === true,
-          autoHeight: column.wrap === true,
           initialSort: column.sort,
           valueGetter: value ? (params) => (params.data ? value(params.data) : null) : undefined,
           valueFormatter: (params) => formatCell(kind, params.value as string | number | null),
@@ -218,6 +222,7 @@ export function DataTable<T>({
           columnDefs={columnDefs}
           getRowId={(params) => rowId(params.data)}
           domLayout="autoHeight"
+          rowHeight={rowHeight}
           suppressColumnVirtualisation
           suppressRowVirtualisation
           pagination={paged}

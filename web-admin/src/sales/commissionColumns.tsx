@@ -18,7 +18,6 @@ export const commissionColumns: DataColumn<Commission>[] = [
     header: 'Status',
     value: (row) => (row.payoutFailure ? `Payout failed: ${row.payoutFailure}` : COMMISSION_STATE_LABEL[row.state]),
     minWidth: 150,
-    wrap: true,
     hideOnPhone: true,
   },
 ];

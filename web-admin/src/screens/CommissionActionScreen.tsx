@@ -124,6 +124,7 @@ export function CommissionActionScreen({ list }: { list: keyof typeof SCREENS })
           rowId={(row) => row.id}
           label={config.title}
           emptyMessage={config.empty}
+          rowHeight={92}
         />
       </ListFrame>
     </Page>

@@ -2,7 +2,7 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Order } from '@portal/shared/api/sales';
-import { gridRow, gridRows } from '@portal/shared/ui/dataTableTesting';
+import { findGridRow, gridRows } from '@portal/shared/ui/dataTableTesting';
 import { preloadDataTable } from '@portal/shared/ui/LazyDataTable';
 import { counters, order, orderPage, salesApi } from '../sales/salesTesting';
 import { renderAdminAt } from './testing';
@@ -15,7 +15,7 @@ afterEach(() => {
   cleanup();
 });
 
-const firstCell = (id: string) => gridRow(document, id)!.querySelector<HTMLElement>('[role="gridcell"]')!;
+const firstCell = async (id: string) => (await findGridRow(id)).querySelector<HTMLElement>('[role="gridcell"]')!;
 
 describe('the order lists', () => {
   it('each list says when it is empty, and has a Back link to /orders', async () => {
@@ -35,7 +35,7 @@ describe('the order lists', () => {
     renderAdminAt(api, '/admin/orders/not_ordered_yet');
     await waitFor(() => expect(gridRows()).toHaveLength(2));
     expect(api.callsTo('getOrdersNotOrdered')[0]?.body).toEqual({ limit: 100 });
-    await user.click(firstCell('o-1'));
+    await user.click(await firstCell('o-1'));
 
     const card = within(await screen.findByRole('region', { name: 'Order RP-7F3K9Q2M' }));
     const fact = (name: string) => card.getByText(name, { selector: 'dt' }).nextElementSibling?.textContent;
@@ -64,7 +64,7 @@ describe('the order lists', () => {
     expect(card.getByRole('button', { name: 'Mark as Ordered' })).toBeTruthy();
 
     // Enter on another focused row opens that one.
-    firstCell('o-2').focus();
+    (await firstCell('o-2')).focus();
     await user.keyboard('{Enter}');
     expect(await screen.findByRole('region', { name: 'Order RP-22222222' })).toBeTruthy();
   });
@@ -82,7 +82,7 @@ describe('the order lists', () => {
     const user = userEvent.setup();
     renderAdminAt(api, '/admin/orders/not_shipped_yet');
     await waitFor(() => expect(gridRows()).toHaveLength(1));
-    await user.click(firstCell('o-1'));
+    await user.click(await firstCell('o-1'));
     await user.click(await screen.findByRole('button', { name: 'Mark as Shipped' }));
     expect(await screen.findByText('Order RP-7F3K9Q2M marked as shipped.')).toBeTruthy();
     expect(api.callsTo('markAsShipped')[0]?.body).toEqual({ id: 'o-1' });
@@ -103,7 +103,7 @@ describe('the order lists', () => {
     const user = userEvent.setup();
     renderAdminAt(api, '/admin/orders/not_fufilled_yet');
     await waitFor(() => expect(gridRows()).toHaveLength(1));
-    await user.click(firstCell('o-1'));
+    await user.click(await firstCell('o-1'));
     await user.click(await screen.findByRole('button', { name: 'Mark as Fulfilled' }));
     const card = within(screen.getByRole('region', { name: 'Order RP-7F3K9Q2M' }));
     expect(await card.findByText('This order is already fulfilled.')).toBeTruthy();

@@ -1,7 +1,7 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { cellTexts, gridRow, gridRows } from '@portal/shared/ui/dataTableTesting';
+import { cellTexts, findGridRow, gridRows } from '@portal/shared/ui/dataTableTesting';
 import { preloadDataTable } from '@portal/shared/ui/LazyDataTable';
 import { counters, order, orderPage, salesApi } from '../sales/salesTesting';
 import { renderAdminAt } from './testing';
@@ -50,7 +50,7 @@ describe('/orders', () => {
       '/admin/orders/not_fufilled_yet',
     );
     await waitFor(() => expect(gridRows()).toHaveLength(2));
-    const first = cellTexts(gridRow(document, 'o-1')!);
+    const first = cellTexts(await findGridRow('o-1'));
     expect(first).toContain('RP-7F3K9Q2M');
     expect(first).toContain('$49.98');
     expect(first.some((text) => /^November 21st, 2026 \d{1,2}:08 (AM|PM)$/.test(text))).toBe(true);
