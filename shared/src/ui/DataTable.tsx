@@ -9,9 +9,9 @@ import {
   type RowClickedEvent,
 } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
-import { useEffect, useId, useMemo, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useId, useMemo, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { formatCount, formatDate, formatMoney } from '../domain/format';
-import './dataTable.css';
+import { useIsPhone } from './useIsPhone';
 
 /**
  * The portal's tables (the admin's orders and payouts, the member's commissions): AG Grid
@@ -65,7 +65,7 @@ export interface DataTableProps<T> {
    * Rows taller than one line of text, for a cell holding a button and a reason under it. A fixed
    * height (rather than measuring each row) keeps the pages the same height as they turn.
    */
-  rowHeight?: number;
+  rowHeight?: number | ((row: T) => number);
   /** For tests: the first page size. */
   initialPageSize?: PageSizeChoice;
 }
@@ -95,27 +95,12 @@ const theme = themeQuartz.withParams({
   accentColor: '#2c56c9',
 });
 
-const PHONE = '(max-width: 639px)';
-
-function useIsPhone(): boolean {
-  const query =
-    typeof window !== 'undefined' && typeof window.matchMedia === 'function' ? window.matchMedia(PHONE) : null;
-  const [phone, setPhone] = useState(() => query?.matches ?? false);
-  useEffect(() => {
-    if (!query) return;
-    const update = () => setPhone(query.matches);
-    query.addEventListener('change', update);
-    return () => query.removeEventListener('change', update);
-  }, [query]);
-  return phone;
-}
-
 export function DataTable<T>({
   rows,
   columns,
   rowId,
   label,
-  emptyMessage,
+  // emptyMessage: an empty table is drawn by LazyDataTable.tsx, without loading the grid.
   onRowActivate,
   rowHeight,
   initialPageSize = DEFAULT_PAGE_SIZE,
@@ -150,17 +135,13 @@ export function DataTable<T>({
     [columns, phone],
   );
 
+  // The grid never scrolls sideways itself (its auto height would not leave room for the
+  // scrollbar): it is at least as wide as its columns' minimum widths, and the card scrolls.
+  const minWidth = useMemo(
+    () => columnDefs.reduce((sum, column) => sum + (column.hide ? 0 : (column.minWidth ?? 0)), 0),
+    [columnDefs],
+  );
   const byId = useMemo(() => new Map(rows.map((row) => [rowId(row), row])), [rows, rowId]);
-
-  if (rows.length === 0) {
-    return (
-      <div className="data-table data-table--empty card">
-        <p className="data-table__empty" role="status">
-          {emptyMessage}
-        </p>
-      </div>
-    );
-  }
 
   const onRowClicked = (event: RowClickedEvent<T>) => {
     const target = event.event?.target;
@@ -216,23 +197,30 @@ export function DataTable<T>({
         </span>
       </div>
       <div className="data-table__grid" role="region" aria-label={label} onKeyDown={onKeyDown}>
-        <AgGridReact<T>
-          theme={theme}
-          rowData={rows as T[]}
-          columnDefs={columnDefs}
-          getRowId={(params) => rowId(params.data)}
-          domLayout="autoHeight"
-          rowHeight={rowHeight}
-          suppressColumnVirtualisation
-          suppressRowVirtualisation
-          pagination={paged}
-          paginationPageSize={paged ? pageSize : undefined}
-          paginationPageSizeSelector={false}
-          onRowClicked={onRowClicked}
-          suppressCellFocus={false}
-          enableCellTextSelection
-          ensureDomOrder
-        />
+        <div className="data-table__sizer" style={{ minWidth }}>
+          <AgGridReact<T>
+            theme={theme}
+            rowData={rows as T[]}
+            columnDefs={columnDefs}
+            getRowId={(params) => rowId(params.data)}
+            domLayout="autoHeight"
+            rowHeight={typeof rowHeight === 'number' ? rowHeight : undefined}
+            getRowHeight={
+              typeof rowHeight === 'function'
+                ? (params) => (params.data ? rowHeight(params.data) : undefined)
+                : undefined
+            }
+            suppressColumnVirtualisation
+            suppressRowVirtualisation
+            pagination={paged}
+            paginationPageSize={paged ? pageSize : undefined}
+            paginationPageSizeSelector={false}
+            onRowClicked={onRowClicked}
+            suppressCellFocus={false}
+            enableCellTextSelection
+            ensureDomOrder
+          />
+        </div>
       </div>
     </div>
   );

@@ -1,5 +1,6 @@
 import { Suspense, type ReactNode } from 'react';
 import type { DataTableProps } from './DataTable';
+import './dataTable.css';
 import { Loading } from './Loading';
 import { lazyWithPreload } from './preload';
 
@@ -16,6 +17,16 @@ const LoadedTable = lazyWithPreload<DataTableProps<unknown>>(() =>
 export const preloadDataTable = (): Promise<unknown> => LoadedTable.preload();
 
 export function DataTable<T>(props: DataTableProps<T>) {
+  // An empty table says so at once, without loading the grid.
+  if (props.rows.length === 0) {
+    return (
+      <div className="data-table data-table--empty card">
+        <p className="data-table__empty" role="status">
+          {props.emptyMessage}
+        </p>
+      </div>
+    );
+  }
   return (
     <Suspense fallback={<Loading label="Loading the table…" block={false} />}>
       <LoadedTable {...(props as unknown as DataTableProps<unknown>)} />

@@ -9,6 +9,7 @@ import { useCursorPages } from '@portal/shared/ui/CursorPages';
 import { ErrorBanner } from '@portal/shared/ui/ErrorBanner';
 import { DataTable, type DataColumn } from '@portal/shared/ui/LazyDataTable';
 import { Page } from '@portal/shared/ui/Page';
+import { useIsPhone } from '@portal/shared/ui/useIsPhone';
 import { commissionColumns } from '../sales/commissionColumns';
 import { useCommissions } from '../sales/queries';
 import { BackLink, ListFrame, type NoticeState } from '../sales/SalesUi';
@@ -77,7 +78,7 @@ export function CommissionActionScreen({ list }: { list: keyof typeof SCREENS })
     const action: DataColumn<Commission> = {
       id: 'action',
       header: 'Action',
-      minWidth: 220,
+      minWidth: 210,
       flex: 2,
       wrap: true,
       render: (row) => {
@@ -85,6 +86,9 @@ export function CommissionActionScreen({ list }: { list: keyof typeof SCREENS })
         const busy = busyId === row.id;
         return (
           <div className="row-action">
+            <span className="row-action__context">
+              {row.orderID} · {row.member.email}
+            </span>
             <button
               type="button"
               className="button button--primary button--small"
@@ -109,9 +113,20 @@ export function CommissionActionScreen({ list }: { list: keyof typeof SCREENS })
         );
       },
     };
-    const shown = commissionColumns.filter((column) => column.id !== 'state');
+    // The row's state is what the list is; the product is in the CSV export (the table fits a desktop page).
+    // On a phone: the amount and the action, which names the order and member itself.
+    const shown = commissionColumns
+      .filter((column) => column.id !== 'state' && column.id !== 'product')
+      .map((column) => (column.id === 'member' ? { ...column, hideOnPhone: true } : column));
     return [...shown, action];
   }, [busyId, call, config, navigate, queryClient]);
+
+  // The action cell: the button, each reason under it, and on a phone the order and member above it.
+  const phone = useIsPhone();
+  const rowHeight = (row: Commission) => {
+    const reasons = (row.blockedReason ? 1 : 0) + (row.payoutFailure ? 1 : 0);
+    return phone ? 104 + 40 * reasons : 60 + 22 * reasons;
+  };
 
   return (
     <Page title={config.title} description={config.lead}>
@@ -124,7 +139,7 @@ export function CommissionActionScreen({ list }: { list: keyof typeof SCREENS })
           rowId={(row) => row.id}
           label={config.title}
           emptyMessage={config.empty}
-          rowHeight={92}
+          rowHeight={rowHeight}
         />
       </ListFrame>
     </Page>

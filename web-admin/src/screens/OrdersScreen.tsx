@@ -20,6 +20,8 @@ export function OrdersScreen() {
   const query = useOrders('all');
   const pages = useCursorPages(query);
   const counters = query.data?.pages[0]?.counters ?? null;
+  // While the first page loads: '…'; when it failed (the list says why): '—'.
+  const waiting = query.isError ? '—' : '…';
   const [open, setOpen] = useState<Order | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
 
@@ -33,7 +35,7 @@ export function OrdersScreen() {
       <dl className="sales-summary" aria-label="Order counts">
         <div className="sales-summary__item">
           <dt>Orders</dt>
-          <dd data-testid="orders-total">{counters ? formatCount(counters.all) : '…'}</dd>
+          <dd data-testid="orders-total">{counters ? formatCount(counters.all) : waiting}</dd>
         </div>
         <div
           className={
@@ -43,7 +45,7 @@ export function OrdersScreen() {
           }
         >
           <dt>Need to be ordered</dt>
-          <dd data-testid="orders-need-ordering">{counters ? formatCount(counters.notOrdered) : '…'}</dd>
+          <dd data-testid="orders-need-ordering">{counters ? formatCount(counters.notOrdered) : waiting}</dd>
         </div>
       </dl>
       <nav className="sales-links" aria-label="Order lists">

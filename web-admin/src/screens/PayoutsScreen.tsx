@@ -17,6 +17,8 @@ export function PayoutsScreen() {
   const query = useCommissions('all');
   const pages = useCursorPages(query);
   const totals = query.data?.pages[0]?.totals ?? null;
+  // While the first page loads: '…'; when it failed (the list says why): '—'.
+  const waiting = query.isError ? '—' : '…';
 
   return (
     <Page
@@ -28,21 +30,21 @@ export function PayoutsScreen() {
       <dl className="sales-summary" aria-label="Commission totals">
         <div className="sales-summary__item">
           <dt>Commissions</dt>
-          <dd data-testid="commissions-count">{totals ? formatCount(totals.count) : '…'}</dd>
+          <dd data-testid="commissions-count">{totals ? formatCount(totals.count) : waiting}</dd>
         </div>
         <div className="sales-summary__item">
           <dt>Total</dt>
           <dd data-testid="commissions-total">
-            {totals ? formatMoney(cents(totals.paid) + cents(totals.processing)) : '…'}
+            {totals ? formatMoney(cents(totals.paid) + cents(totals.processing)) : waiting}
           </dd>
         </div>
         <div className="sales-summary__item">
           <dt>Paid</dt>
-          <dd>{totals ? formatMoney(cents(totals.paid)) : '…'}</dd>
+          <dd>{totals ? formatMoney(cents(totals.paid)) : waiting}</dd>
         </div>
         <div className="sales-summary__item">
           <dt>In processing</dt>
-          <dd>{totals ? formatMoney(cents(totals.processing)) : '…'}</dd>
+          <dd>{totals ? formatMoney(cents(totals.processing)) : waiting}</dd>
         </div>
       </dl>
       <nav className="sales-links" aria-label="Payout lists">

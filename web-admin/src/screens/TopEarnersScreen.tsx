@@ -9,7 +9,7 @@ type TopEarner = ResponseOf<'getTopEarners'>['items'][number];
 
 const columns: DataColumn<TopEarner>[] = [
   { id: 'email', header: 'Member', value: (row) => row.email, minWidth: 200, flex: 2 },
-  { id: 'count', header: 'Commissions', value: (row) => row.count, kind: 'count', minWidth: 130 },
+  { id: 'count', header: 'Commissions', value: (row) => row.count, kind: 'count', minWidth: 130, hideOnPhone: true },
   { id: 'total', header: 'Total', value: (row) => row.totalCommisions, kind: 'money', minWidth: 120, sort: 'desc' },
 ];
 
