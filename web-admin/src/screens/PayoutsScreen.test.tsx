@@ -90,6 +90,28 @@ describe('/payouts', () => {
     expect(api.callsTo('addCommisionToStripe')).toEqual([expect.objectContaining({ body: { id: 'c-ready' } })]);
   });
 
+  it('To Stripe: Enter on a focused action cell presses its button, unless the row is blocked', async () => {
+    const api = salesApi({
+      getCommisionsToStripe: () =>
+        commissionPage([
+          commission({ id: 'c-blocked', blockedReason: 'The order is not fulfilled yet' }),
+          commission({ id: 'c-ready' }),
+        ]),
+      addCommisionToStripe: () => ({ body: { commission: commission({ id: 'c-ready', state: 'in_stripe' }) } }),
+    });
+    const user = userEvent.setup();
+    renderAdminAt(api, '/admin/payouts/to_stripe');
+    const actionCell = async (id: string) =>
+      (await findGridRow(id)).querySelector<HTMLElement>('[role="gridcell"][col-id="action"]')!;
+    (await actionCell('c-blocked')).focus();
+    await user.keyboard('{Enter}');
+    expect(api.callsTo('addCommisionToStripe')).toHaveLength(0);
+    (await actionCell('c-ready')).focus();
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/payouts'));
+    expect(api.callsTo('addCommisionToStripe')[0]?.body).toEqual({ id: 'c-ready' });
+  });
+
   it('To Be Payed: shows a failed payout on its row; paying goes to /payouts with a notice', async () => {
     const api = salesApi({
       getCommisionsToBePayed: () =>
