@@ -24,6 +24,10 @@ const admin = () =>
   fakeApi({
     checkAuth: () => ({ body: authAnswer({ isAdmin: true, email: 'admin@example.com' }) }),
     getUnApprovedProducts: () => ({ body: { items: [], nextCursor: null } }),
+    getOrders: () => ({
+      body: { items: [], nextCursor: null, counters: { all: 0, notOrdered: 0, notShipped: 0, notFufilled: 0 } },
+    }),
+    getCommisions: () => ({ body: { items: [], nextCursor: null, totals: { paid: 0, processing: 0, count: 0 } } }),
   });
 
 describe('admin app', () => {

@@ -7,9 +7,12 @@ import { Loading } from '@portal/shared/ui/Loading';
 import { NotFoundScreen } from '@portal/shared/ui/NotFoundScreen';
 import { AdminHomeScreen } from './screens/AdminHomeScreen';
 import { LazyProductImportDetailScreen } from './screens/lazyScreens';
+import { CommissionActionScreen } from './screens/CommissionActionScreen';
+import { OrderListScreen } from './screens/OrderListScreen';
 import { OrdersScreen } from './screens/OrdersScreen';
 import { PayoutsScreen } from './screens/PayoutsScreen';
 import { ProductImportScreen } from './screens/ProductImportScreen';
+import { TopEarnersScreen } from './screens/TopEarnersScreen';
 
 /** The admin-mode menu; routes are relative to the app's base, /admin. */
 export function adminMenu(auth: AuthView): MenuItem[] {
@@ -37,7 +40,14 @@ export function AdminApp() {
           }
         />
         <Route path="orders" element={<OrdersScreen />} />
+        {/* The work lists, spelled as the spec spells them. */}
+        <Route path="orders/not_ordered_yet" element={<OrderListScreen key="not_ordered" list="not_ordered" />} />
+        <Route path="orders/not_shipped_yet" element={<OrderListScreen key="not_shipped" list="not_shipped" />} />
+        <Route path="orders/not_fufilled_yet" element={<OrderListScreen key="not_fufilled" list="not_fufilled" />} />
         <Route path="payouts" element={<PayoutsScreen />} />
+        <Route path="payouts/to_stripe" element={<CommissionActionScreen key="to_stripe" list="to_stripe" />} />
+        <Route path="payouts/to_be_payed" element={<CommissionActionScreen key="to_be_payed" list="to_be_payed" />} />
+        <Route path="payouts/top_earners" element={<TopEarnersScreen />} />
         <Route path="*" element={<NotFoundScreen homeLabel="Go to the admin home" />} />
       </Route>
     </Routes>

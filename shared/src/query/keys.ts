@@ -22,4 +22,15 @@ export const queryKeys = {
     detail: (id: string) => [...queryKeys.importJobs.all, id] as const,
     issues: (id: string) => [...queryKeys.importJobs.detail(id), 'issues'] as const,
   },
+  /** The admin's order lists ('all', 'not_ordered', …). */
+  orders: {
+    all: ['orders'] as const,
+    list: (list: string) => [...queryKeys.orders.all, 'list', list] as const,
+  },
+  /** The admin's commission lists ('all', 'to_stripe', 'to_be_payed') and the top earners. */
+  payouts: {
+    all: ['payouts'] as const,
+    list: (list: string) => [...queryKeys.payouts.all, 'list', list] as const,
+    topEarners: () => [...queryKeys.payouts.all, 'topEarners'] as const,
+  },
 } as const;

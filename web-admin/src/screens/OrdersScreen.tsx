@@ -1,14 +1,88 @@
-import { EmptyState } from '@portal/shared/ui/EmptyState';
-import { ReceiptIcon } from '@portal/shared/ui/icons';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { Order } from '@portal/shared/api/sales';
+import { formatCount } from '@portal/shared/domain/format';
+import { useCursorPages } from '@portal/shared/ui/CursorPages';
+import { DataTable } from '@portal/shared/ui/LazyDataTable';
 import { Page } from '@portal/shared/ui/Page';
+import { OrderCard } from '../sales/OrderCard';
+import { ORDER_LISTS, orderColumns } from '../sales/orderColumns';
+import { reloadSales, useOrders } from '../sales/queries';
+import { RecordOrderForm } from '../sales/RecordOrderForm';
+import { CountLink, ExportCsvButton, ListFrame, SuccessNotice } from '../sales/SalesUi';
 
-/** '/admin/orders'. */
+/**
+ * '/admin/orders': every order, newest first, with the counters (kept with the orders, no scans),
+ * the three work lists with their counts, the CSV export and 'Record an order'.
+ */
 export function OrdersScreen() {
+  const queryClient = useQueryClient();
+  const query = useOrders('all');
+  const pages = useCursorPages(query);
+  const counters = query.data?.pages[0]?.counters ?? null;
+  // While the first page loads: '…'; when it failed (the list says why): '—'.
+  const waiting = query.isError ? '—' : '…';
+  const [open, setOpen] = useState<Order | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+
   return (
-    <Page title="Orders" description="Customer orders, from ordered through shipped to fulfilled.">
-      <EmptyState icon={<ReceiptIcon />} title="No orders yet.">
-        <p>Orders customers place will be listed here, with what still needs to be ordered, shipped or fulfilled.</p>
-      </EmptyState>
+    <Page
+      title="Orders"
+      description="Customer orders, from ordered through shipped to fulfilled."
+      actions={<ExportCsvButton kind="orders" />}
+    >
+      <SuccessNotice message={notice} onDismiss={notice ? () => setNotice(null) : undefined} />
+      <dl className="sales-summary" aria-label="Order counts">
+        <div className="sales-summary__item">
+          <dt>Orders</dt>
+          <dd data-testid="orders-total">{counters ? formatCount(counters.all) : waiting}</dd>
+        </div>
+        <div
+          className={
+            counters && counters.notOrdered > 0
+              ? 'sales-summary__item sales-summary__item--attention'
+              : 'sales-summary__item'
+          }
+        >
+          <dt>Need to be ordered</dt>
+          <dd data-testid="orders-need-ordering">{counters ? formatCount(counters.notOrdered) : waiting}</dd>
+        </div>
+      </dl>
+      <nav className="sales-links" aria-label="Order lists">
+        {(Object.keys(ORDER_LISTS) as (keyof typeof ORDER_LISTS)[]).map((list) => {
+          const config = ORDER_LISTS[list];
+          return (
+            <CountLink
+              key={list}
+              to={config.path}
+              label={config.title}
+              count={counters ? counters[config.counter] : null}
+            />
+          );
+        })}
+      </nav>
+      <RecordOrderForm onRecorded={setNotice} />
+      {open ? (
+        <OrderCard
+          key={open.id}
+          order={open}
+          list={null}
+          onClose={() => setOpen(null)}
+          onMarked={() => setOpen(null)}
+          onConflict={() => void reloadSales(queryClient)}
+        />
+      ) : null}
+      <h2 className="sales-section-title">All orders</h2>
+      <ListFrame pages={pages} noun="orders">
+        <DataTable
+          rows={pages.items}
+          columns={orderColumns}
+          rowId={(order) => order.id}
+          label="All orders"
+          emptyMessage="No orders yet."
+          onRowActivate={setOpen}
+        />
+      </ListFrame>
     </Page>
   );
 }

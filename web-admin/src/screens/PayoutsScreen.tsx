@@ -1,14 +1,67 @@
-import { EmptyState } from '@portal/shared/ui/EmptyState';
-import { WalletIcon } from '@portal/shared/ui/icons';
+import { formatCount, formatMoney } from '@portal/shared/domain/format';
+import { useCursorPages } from '@portal/shared/ui/CursorPages';
+import { DataTable } from '@portal/shared/ui/LazyDataTable';
 import { Page } from '@portal/shared/ui/Page';
+import { commissionColumns } from '../sales/commissionColumns';
+import { useCommissions } from '../sales/queries';
+import { CountLink, ExportCsvButton, ListFrame, SuccessNotice } from '../sales/SalesUi';
 
-/** '/admin/payouts'. */
+const cents = (dollars: number) => Math.round(dollars * 100);
+
+/**
+ * '/admin/payouts': every commission, newest first, with their totals (kept with the commissions,
+ * no scans), the ways on (to Stripe, to be paid, top earners) and the CSV export. The to-Stripe and
+ * to-be-paid screens come back here with a notice of what they did.
+ */
 export function PayoutsScreen() {
+  const query = useCommissions('all');
+  const pages = useCursorPages(query);
+  const totals = query.data?.pages[0]?.totals ?? null;
+  // While the first page loads: '…'; when it failed (the list says why): '—'.
+  const waiting = query.isError ? '—' : '…';
+
   return (
-    <Page title="Payouts" description="Member commissions: sent to the payment provider and paid out.">
-      <EmptyState icon={<WalletIcon />} title="No commissions yet.">
-        <p>Commissions members earn will be listed here, ready to send to the payment provider and pay out.</p>
-      </EmptyState>
+    <Page
+      title="Payouts"
+      description="Member commissions: sent to the payment provider and paid out."
+      actions={<ExportCsvButton kind="commissions" />}
+    >
+      <SuccessNotice />
+      <dl className="sales-summary" aria-label="Commission totals">
+        <div className="sales-summary__item">
+          <dt>Commissions</dt>
+          <dd data-testid="commissions-count">{totals ? formatCount(totals.count) : waiting}</dd>
+        </div>
+        <div className="sales-summary__item">
+          <dt>Total</dt>
+          <dd data-testid="commissions-total">
+            {totals ? formatMoney(cents(totals.paid) + cents(totals.processing)) : waiting}
+          </dd>
+        </div>
+        <div className="sales-summary__item">
+          <dt>Paid</dt>
+          <dd>{totals ? formatMoney(cents(totals.paid)) : waiting}</dd>
+        </div>
+        <div className="sales-summary__item">
+          <dt>In processing</dt>
+          <dd>{totals ? formatMoney(cents(totals.processing)) : waiting}</dd>
+        </div>
+      </dl>
+      <nav className="sales-links" aria-label="Payout lists">
+        <CountLink to="/payouts/to_stripe" label="To Stripe" count={null} hideCount />
+        <CountLink to="/payouts/to_be_payed" label="To Be Payed" count={null} hideCount />
+        <CountLink to="/payouts/top_earners" label="Top Earners" count={null} hideCount />
+      </nav>
+      <h2 className="sales-section-title">All commissions</h2>
+      <ListFrame pages={pages} noun="commissions">
+        <DataTable
+          rows={pages.items}
+          columns={commissionColumns}
+          rowId={(row) => row.id}
+          label="All commissions"
+          emptyMessage="No commissions yet."
+        />
+      </ListFrame>
     </Page>
   );
 }

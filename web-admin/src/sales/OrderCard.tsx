@@ -1,0 +1,173 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import type { Order } from '@portal/shared/api/sales';
+import { formatCount, formatDate, formatMoney } from '@portal/shared/domain/format';
+import { toApiError, useAuth } from '@portal/shared/ui/AuthProvider';
+import { ErrorBanner } from '@portal/shared/ui/ErrorBanner';
+import { CloseIcon, ExternalLinkIcon } from '@portal/shared/ui/icons';
+import { ORDER_LISTS, orderStage, type WorkList } from './orderColumns';
+
+const money = (dollars: number) => formatMoney(Math.round(dollars * 100));
+
+export interface OrderCardProps {
+  order: Order;
+  /** The list the card was opened from: its mark button; none for the all-orders list. */
+  list: WorkList | null;
+  onClose: () => void;
+  /** The order was marked: the screen reloads its lists, closes the card and says so. */
+  onMarked: (order: Order, done: string) => void;
+  /** The order had moved on already (409): the screen reloads its lists; the card stays with the message. */
+  onConflict: () => void;
+}
+
+/** One order, opened from a list: its facts, the product (shown on request), the customer and the list's mark button. */
+export function OrderCard({ order, list, onClose, onMarked, onConflict }: OrderCardProps) {
+  const { call } = useAuth();
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const productId = useId();
+  const [showProduct, setShowProduct] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const inFlight = useRef(false);
+
+  // Opening a card takes the reader there (the screens key the card by the order, so another order is a new card).
+  useEffect(() => {
+    const heading = headingRef.current;
+    heading?.focus();
+    heading?.scrollIntoView?.({ block: 'nearest' });
+  }, [order.id]);
+
+  const mark = list ? ORDER_LISTS[list].mark : null;
+
+  const onMark = async () => {
+    if (!mark || inFlight.current) return;
+    inFlight.current = true;
+    setBusy(true);
+    setError(null);
+    try {
+      const result = await call(mark.call, { id: order.id });
+      onMarked(result.order, mark.done);
+    } catch (caught) {
+      const apiError = toApiError(caught);
+      setError(apiError.message);
+      if (apiError.status === 409) onConflict();
+    } finally {
+      inFlight.current = false;
+      setBusy(false);
+    }
+  };
+
+  const { customer } = order;
+  const address = customer.address;
+  return (
+    <section className="card order-card" aria-labelledby={`${productId}-title`}>
+      <div className="order-card__header">
+        <h2 className="order-card__title" id={`${productId}-title`} ref={headingRef} tabIndex={-1}>
+          Order {order.orderID}
+        </h2>
+        <button type="button" className="button button--ghost button--small" onClick={onClose}>
+          <CloseIcon className="button__icon" />
+          Close
+        </button>
+      </div>
+      <dl className="order-card__facts">
+        <div>
+          <dt>Order date</dt>
+          <dd>{formatDate(order.created_at)}</dd>
+        </div>
+        <div>
+          <dt>Order ID</dt>
+          <dd>{order.orderID}</dd>
+        </div>
+        <div>
+          <dt>Status</dt>
+          <dd>{orderStage(order)}</dd>
+        </div>
+        <div>
+          <dt>Quantity</dt>
+          <dd>{formatCount(order.qty)}</dd>
+        </div>
+        <div>
+          <dt>Sell price</dt>
+          <dd>{money(order.sell_price)}</dd>
+        </div>
+        <div>
+          <dt>Total</dt>
+          <dd>{money(order.totalPayed)}</dd>
+        </div>
+        <div>
+          <dt>Supplier SPU number</dt>
+          <dd>{order.spu_no}</dd>
+        </div>
+        <div>
+          <dt>Product link</dt>
+          <dd>
+            {order.product_url ? (
+              <a href={order.product_url} target="_blank" rel="noopener noreferrer">
+                Open at the supplier
+                <ExternalLinkIcon className="inline-icon" aria-hidden="true" />
+                <span className="visually-hidden"> (opens in a new tab)</span>
+              </a>
+            ) : (
+              '—'
+            )}
+          </dd>
+        </div>
+        <div>
+          <dt>Sold by</dt>
+          <dd>{order.member ? order.member.email : 'No member (no share code)'}</dd>
+        </div>
+        <div>
+          <dt>Customer</dt>
+          <dd>{customer.name}</dd>
+        </div>
+        <div>
+          <dt>Customer e-mail</dt>
+          <dd>{customer.email}</dd>
+        </div>
+        <div>
+          <dt>Shipping address</dt>
+          <dd>
+            {address.line1}
+            {address.line2 ? `, ${address.line2}` : ''}
+            <br />
+            {`${address.city}, ${address.state} ${address.postal_code}`}
+          </dd>
+        </div>
+      </dl>
+      <button
+        type="button"
+        className="button button--ghost button--small"
+        aria-expanded={showProduct}
+        aria-controls={productId}
+        onClick={() => setShowProduct((shown) => !shown)}
+      >
+        {showProduct ? 'Hide product' : 'Show product'}
+      </button>
+      {showProduct ? (
+        <div className="order-card__product" id={productId}>
+          {order.product_image ? (
+            <img className="order-card__image" src={order.product_image} alt="" width={72} height={72} />
+          ) : null}
+          <div>
+            <p className="order-card__product-name">
+              <strong>{order.product_name}</strong>
+            </p>
+            <p className="order-card__brand">{order.brand}</p>
+          </div>
+        </div>
+      ) : (
+        <div id={productId} hidden />
+      )}
+      {error ? (
+        <ErrorBanner title="The order was not changed" message={error} onDismiss={() => setError(null)} />
+      ) : null}
+      {mark ? (
+        <div className="order-card__actions">
+          <button type="button" className="button button--primary" onClick={onMark} disabled={busy} aria-busy={busy}>
+            {busy ? 'Saving…' : mark.label}
+          </button>
+        </div>
+      ) : null}
+    </section>
+  );
+}

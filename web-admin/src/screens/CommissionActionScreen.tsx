@@ -1,0 +1,147 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useMemo, useRef, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import type { Commission } from '@portal/shared/api/sales';
+import { formatMoney } from '@portal/shared/domain/format';
+import { queryKeys } from '@portal/shared/query/keys';
+import { toApiError, useAuth } from '@portal/shared/ui/AuthProvider';
+import { useCursorPages } from '@portal/shared/ui/CursorPages';
+import { ErrorBanner } from '@portal/shared/ui/ErrorBanner';
+import { DataTable, type DataColumn } from '@portal/shared/ui/LazyDataTable';
+import { Page } from '@portal/shared/ui/Page';
+import { useIsPhone } from '@portal/shared/ui/useIsPhone';
+import { commissionColumns } from '../sales/commissionColumns';
+import { useCommissions } from '../sales/queries';
+import { BackLink, ListFrame, type NoticeState } from '../sales/SalesUi';
+
+const SCREENS = {
+  to_stripe: {
+    title: 'To Stripe',
+    lead: 'Commissions ready to send to the member’s Stripe account (their order is fulfilled).',
+    empty: 'No commissions to send to Stripe.',
+    call: 'addCommisionToStripe',
+    button: 'Send to Stripe',
+    busy: 'Sending…',
+    done: (row: Commission) =>
+      `Sent the ${money(row)} commission for order ${row.orderID} to ${row.member.email}’s Stripe account.`,
+  },
+  to_be_payed: {
+    title: 'To Be Payed',
+    lead: 'Commissions in the member’s Stripe balance, to pay out to their debit card.',
+    empty: 'No commissions to pay.',
+    call: 'payCommisionToMember',
+    button: 'Pay to debit card',
+    busy: 'Paying…',
+    done: (row: Commission) =>
+      `Started the payout of ${money(row)} for order ${row.orderID} to ${row.member.email}’s debit card.`,
+  },
+} as const;
+
+const money = (row: Commission) => formatMoney(Math.round(row.amount * 100));
+
+/**
+ * '/admin/payouts/to_stripe' and '/admin/payouts/to_be_payed': each row has its button (Send to
+ * Stripe, Pay to debit card), disabled with the reason when the commission cannot move yet, and
+ * the last payout's failure when there was one. After an action: back to /payouts with a notice.
+ */
+export function CommissionActionScreen({ list }: { list: keyof typeof SCREENS }) {
+  const config = SCREENS[list];
+  const { call } = useAuth();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const pages = useCursorPages(useCommissions(list));
+  const [busyId, setBusyId] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const inFlight = useRef(false);
+
+  const columns = useMemo<DataColumn<Commission>[]>(() => {
+    const act = async (row: Commission) => {
+      // One action at a time: a second click (or another row's) waits for the answer.
+      if (inFlight.current) return;
+      inFlight.current = true;
+      setBusyId(row.id);
+      setError(null);
+      try {
+        await call(config.call, { id: row.id });
+        await queryClient.invalidateQueries({ queryKey: queryKeys.payouts.all });
+        navigate('/payouts', { state: { notice: config.done(row) } satisfies NoticeState });
+      } catch (caught) {
+        const apiError = toApiError(caught);
+        setError(`Order ${row.orderID} (${row.member.email}): ${apiError.message}`);
+        if (apiError.status === 409 || apiError.status === 404)
+          void queryClient.invalidateQueries({ queryKey: queryKeys.payouts.all });
+      } finally {
+        inFlight.current = false;
+        setBusyId(null);
+      }
+    };
+    const action: DataColumn<Commission> = {
+      id: 'action',
+      header: 'Action',
+      minWidth: 210,
+      flex: 2,
+      wrap: true,
+      render: (row) => {
+        const reasonId = `reason-${row.id}`;
+        const busy = busyId === row.id;
+        return (
+          <div className="row-action">
+            <span className="row-action__context">
+              {row.orderID} · {row.member.email}
+            </span>
+            <button
+              type="button"
+              className="button button--primary button--small"
+              disabled={row.blockedReason !== null || busyId !== null}
+              aria-busy={busy}
+              aria-describedby={row.blockedReason || row.payoutFailure ? reasonId : undefined}
+              onClick={() => void act(row)}
+            >
+              {busy ? config.busy : config.button}
+            </button>
+            {row.blockedReason || row.payoutFailure ? (
+              <span id={reasonId} className="row-action__reasons">
+                {row.payoutFailure ? (
+                  <span className="row-action__reason row-action__reason--failure">
+                    Last payout failed: {row.payoutFailure}
+                  </span>
+                ) : null}
+                {row.blockedReason ? <span className="row-action__reason">{row.blockedReason}</span> : null}
+              </span>
+            ) : null}
+          </div>
+        );
+      },
+    };
+    // The row's state is what the list is; the product is in the CSV export (the table fits a desktop page).
+    // On a phone: the amount and the action, which names the order and member itself.
+    const shown = commissionColumns
+      .filter((column) => column.id !== 'state' && column.id !== 'product')
+      .map((column) => (column.id === 'member' ? { ...column, hideOnPhone: true } : column));
+    return [...shown, action];
+  }, [busyId, call, config, navigate, queryClient]);
+
+  // The action cell: the button, each reason under it, and on a phone the order and member above it.
+  const phone = useIsPhone();
+  const rowHeight = (row: Commission) => {
+    const reasons = (row.blockedReason ? 1 : 0) + (row.payoutFailure ? 1 : 0);
+    return phone ? 104 + 40 * reasons : 60 + 22 * reasons;
+  };
+
+  return (
+    <Page title={config.title} description={config.lead}>
+      <BackLink to="/payouts" label="Payouts" />
+      {error ? <ErrorBanner title="Nothing was moved" message={error} onDismiss={() => setError(null)} /> : null}
+      <ListFrame pages={pages} noun="commissions">
+        <DataTable
+          rows={pages.items}
+          columns={columns}
+          rowId={(row) => row.id}
+          label={config.title}
+          emptyMessage={config.empty}
+          rowHeight={rowHeight}
+        />
+      </ListFrame>
+    </Page>
+  );
+}
