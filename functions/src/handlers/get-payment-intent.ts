@@ -9,6 +9,10 @@ import { createCheckoutPaymentIntent } from '../payments/checkout';
  * an intent charges nothing until confirmed with a card, the same checkout id answers the same
  * intent, and the API stage is throttled (portal-stack.ts).
  */
-export const handler = publicApiHandler('getPaymentIntent', async ({ body }) => createCheckoutPaymentIntent(checkout, body), {
-  request: PaymentIntentRequest,
-});
+export const handler = publicApiHandler(
+  'getPaymentIntent',
+  async ({ body }) => createCheckoutPaymentIntent(checkout, body),
+  {
+    request: PaymentIntentRequest,
+  },
+);
