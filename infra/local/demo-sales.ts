@@ -173,14 +173,19 @@ export async function seedDemoSales(options: SeedDemoSalesOptions): Promise<Demo
   }
 
   // The sellers: the demo member (made payable by demo-member.ts) and four more, payable here.
-  const sellers = [demoMember];
-  for (const seller of DEMO_SELLERS) {
-    await ensureAccount(seller.email, randomBytes(24).toString('base64url'), false);
-    const user = (await dynamoUsers.findByEmail(seller.email))!;
-    if (emulator)
-      await makePayable(user, seller.form, { stripeApiUrl: emulator, stripeSecretKey: options.stripeSecretKey });
-    sellers.push(user);
-  }
+  const sellers = [
+    demoMember,
+    ...(await Promise.all(
+      DEMO_SELLERS.map(async (seller) => {
+        await ensureAccount(seller.email, randomBytes(24).toString('base64url'), false);
+        const user = (await dynamoUsers.findByEmail(seller.email))!;
+        if (emulator) {
+          await makePayable(user, seller.form, { stripeApiUrl: emulator, stripeSecretKey: options.stripeSecretKey });
+        }
+        return user;
+      }),
+    )),
+  ];
   const codes = await Promise.all(sellers.map(async (user) => (await dynamoUsers.ensureShareCode(user)).shareCode!));
 
   const stripe = emulator ? new Stripe(options.stripeSecretKey, { ...connectionOptions(emulator) }) : undefined;
@@ -190,7 +195,7 @@ export async function seedDemoSales(options: SeedDemoSalesOptions): Promise<Demo
   const counts: DemoSalesCounts = { orders: 0, commissions: 0, processing: 0, inStripe: 0, paid: 0 };
   let firstTransferId: string | undefined;
 
-  await inBatches([...Array(DEMO_ORDERS).keys()], 6, async (index) => {
+  await inBatches([...Array(DEMO_ORDERS).keys()], 12, async (index) => {
     // Spread over the last 60 days, oldest first, at daytime hours that vary.
     const created = start + Math.round((index * 57 * DAY) / (DEMO_ORDERS - 1)) + ((index * 7) % 10) * HOUR;
     const product = products[(index * 7) % products.length]!;
