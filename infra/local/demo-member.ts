@@ -5,6 +5,7 @@ import { db, isConditionFailed, tableName } from '../../functions/src/adapters/d
 import { dynamoUsers } from '../../functions/src/adapters/dynamo-users';
 import { connectionOptions } from '../../functions/src/adapters/stripe-gateway';
 import { payments, payouts } from '../../functions/src/composition';
+import type { UserRecord } from '../../functions/src/auth/user-store';
 import { DomainError } from '../../functions/src/errors';
 import { addPayoutMethod, createPayoutAccount, type PayoutAccountForm } from '../../functions/src/payments/payouts';
 
@@ -60,6 +61,40 @@ export interface SeedDemoMemberOptions {
   stripeSecretKey: string;
 }
 
+/**
+ * Gives a member a connected account (once: skipped when they hold one) and the test debit card
+ * (only when the account has none), as the createPayoutAccount and addPayoutMethod handlers do.
+ * The demo sales' members (demo-sales.ts) are made payable by it too.
+ */
+export async function makePayable(
+  member: UserRecord,
+  form: PayoutAccountForm,
+  options: { stripeApiUrl: string; stripeSecretKey: string },
+): Promise<string> {
+  const user = await createPayoutAccount(payouts, member, form, {
+    ip: '127.0.0.1',
+    userAgent: 'reseller-portal demo seed',
+  });
+  const accountId = user.stripeID!;
+  if ((await payments.listCards(accountId)).length === 0) {
+    const stripe = new Stripe(options.stripeSecretKey, { ...connectionOptions(options.stripeApiUrl) });
+    // As the emulator's card form does in the browser: a token from the card's details.
+    const token = await stripe.tokens.create({
+      card: {
+        number: DEMO_DEBIT_CARD,
+        exp_month: '12',
+        exp_year: String(new Date().getFullYear() + 5),
+        cvc: '123',
+        currency: 'usd',
+      },
+    });
+    await addPayoutMethod(payouts, user, { id: accountId, token: token.id });
+  } else if (!user.isPayoutMethodAdded) {
+    await payouts.accounts.setPayoutMethodAdded(user.id, accountId);
+  }
+  return accountId;
+}
+
 /** Seeds the demo member's payout account, card and verified e-mail, once. */
 export async function seedDemoMember(options: SeedDemoMemberOptions): Promise<DemoMemberOutcome> {
   if (!options.stripeApiUrl) return { seeded: false, reason: 'own-stripe-key' };
@@ -81,27 +116,7 @@ export async function seedDemoMember(options: SeedDemoMemberOptions): Promise<De
     }
   }
 
-  user = await createPayoutAccount(payouts, user, DEMO_PAYOUT_FORM, {
-    ip: '127.0.0.1',
-    userAgent: 'reseller-portal demo seed',
-  });
-  const accountId = user.stripeID!;
-  if ((await payments.listCards(accountId)).length === 0) {
-    const stripe = new Stripe(options.stripeSecretKey, { ...connectionOptions(options.stripeApiUrl) });
-    // As the emulator's card form does in the browser: a token from the card's details.
-    const token = await stripe.tokens.create({
-      card: {
-        number: DEMO_DEBIT_CARD,
-        exp_month: '12',
-        exp_year: String(new Date().getFullYear() + 5),
-        cvc: '123',
-        currency: 'usd',
-      },
-    });
-    await addPayoutMethod(payouts, user, { id: accountId, token: token.id });
-  } else if (!user.isPayoutMethodAdded) {
-    await payouts.accounts.setPayoutMethodAdded(user.id, accountId);
-  }
+  const accountId = await makePayable(user, DEMO_PAYOUT_FORM, { ...options, stripeApiUrl: options.stripeApiUrl });
   await markEmailVerified(user.id);
   await db().send(
     new PutCommand({

@@ -157,12 +157,15 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
   );
   // The emulator posts its signed events to the portal's webhook route once the portal listens.
   let webhookUrl: string | undefined;
+  // Held while the demo sales are seeded: their payments are recorded by the seed with its own
+  // clock (a past date), not by the webhook with today's; events in that while are only listed.
+  let holdWebhooks = false;
   const settled = await Promise.allSettled([
     startDynamo({ dataDir: join(dataDir, 'dynamodb') }),
     startS3({ dataDir: join(dataDir, 's3'), spoolDir: join(dataDir, 's3-incoming') }),
     startStripeEmulator({
       dataDir: join(dataDir, 'stripe'),
-      webhookUrl: () => webhookUrl,
+      webhookUrl: () => (holdWebhooks ? undefined : webhookUrl),
       webhookSecret: secrets.stripeWebhookSecret,
       publishableKey: secrets.stripePublishableKey,
       log: say,
@@ -280,6 +283,20 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
           "The demo member's payout account is not seeded: STRIPE_SECRET_KEY is your own key at api.stripe.com, and seeding would create objects in your Stripe account. Onboard the demo member in the app.",
         );
       }
+    }
+    if (options.seedDemo) {
+      const { seedDemoSales, describeDemoSales } = await import('./demo-sales');
+      // Events so far (the demo member's account) are delivered first; the sales' own are held.
+      await stripe.idle();
+      holdWebhooks = true;
+      const started = Date.now();
+      const sales = await seedDemoSales({
+        memberEmail: demoAccounts.member.email,
+        stripeApiUrl: ownStripeKey ? undefined : stripe.url,
+        stripeSecretKey: secrets.stripeSecretKey,
+      }).finally(() => (holdWebhooks = false));
+      const line = describeDemoSales(sales);
+      if (line) say(sales.seeded ? `${line} (${((Date.now() - started) / 1000).toFixed(1)} s)` : line);
     }
     writePrivateFile(
       join(dataDir, 'portal.json'),
