@@ -1,5 +1,6 @@
 import { bundles } from './bench/bundles';
 import { catalogueImport, catalogueLists } from './bench/catalogue';
+import { salesLists } from './bench/sales';
 import type { BenchSection } from './bench/section';
 
 /**
@@ -8,7 +9,7 @@ import type { BenchSection } from './bench/section';
  * any budget is over. A new section implements BenchSection (scripts/bench/section.ts) and is
  * added to this list.
  */
-const sections: readonly BenchSection[] = [bundles, catalogueImport, catalogueLists];
+const sections: readonly BenchSection[] = [bundles, catalogueImport, catalogueLists, salesLists];
 
 async function main(): Promise<number> {
   const wanted = process.argv.slice(2);

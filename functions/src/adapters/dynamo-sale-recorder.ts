@@ -36,7 +36,7 @@ export async function get(key: { pk: string; sk: string }): Promise<Record<strin
 
 export const num = (value: unknown): number => (typeof value === 'number' ? value : 0);
 
-function orderItem(order: OrderRecord): Record<string, unknown> {
+export function orderItem(order: OrderRecord): Record<string, unknown> {
   const sort = sortKey(order.createdAt, order.id);
   return {
     ...keys.order(order.id),
@@ -49,7 +49,7 @@ function orderItem(order: OrderRecord): Record<string, unknown> {
   };
 }
 
-function commissionItem(commission: CommissionRecord): Record<string, unknown> {
+export function commissionItem(commission: CommissionRecord): Record<string, unknown> {
   const sort = sortKey(commission.createdAt, commission.id);
   return {
     ...keys.commission(commission.id),
