@@ -8,8 +8,8 @@ export const COMMISSION_STATE_LABEL: Record<Commission['state'], string> = {
 };
 
 export const commissionColumns: DataColumn<Commission>[] = [
-  { id: 'created_at', header: 'Date', value: (row) => row.created_at, kind: 'date', minWidth: 245, hideOnPhone: true },
-  { id: 'orderID', header: 'Order ID', value: (row) => row.orderID, minWidth: 120, hideOnPhone: true },
+  { id: 'created_at', header: 'Date', value: (row) => row.created_at, kind: 'date', minWidth: 265, hideOnPhone: true },
+  { id: 'orderID', header: 'Order ID', value: (row) => row.orderID, minWidth: 140, hideOnPhone: true },
   { id: 'member', header: 'Member', value: (row) => row.member.email, minWidth: 160, flex: 2 },
   { id: 'product', header: 'Product', value: (row) => row.product_name, minWidth: 140, flex: 2, hideOnPhone: true },
   { id: 'amount', header: 'Commission', value: (row) => row.amount, kind: 'money', minWidth: 110 },
