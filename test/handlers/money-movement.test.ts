@@ -217,7 +217,7 @@ describe('/api/addCommisionToStripe', () => {
     const noAccount = await member({ account: false });
     const cases: [string, string][] = [
       [(await commissionFor(payable, 500, 0)).id, 'The order of this commission is not fulfilled yet.'],
-      [(await commissionFor(noCard, 500)).id, 'The member has not added a debit card yet.'],
+      [(await commissionFor(noCard, 500)).id, 'The member has no debit card yet.'],
       [(await commissionFor(noAccount, 500)).id, 'The member has no payout account yet.'],
     ];
     for (const [id, message] of cases) {

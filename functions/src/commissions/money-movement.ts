@@ -1,6 +1,7 @@
 import type { Commission } from '@portal/shared/api/sales';
 import { DomainError, conflict } from '../errors';
 import type { GatewayEvent, PaymentGateway } from '../payments/payment-gateway';
+import { NO_DEBIT_CARD, NO_PAYOUT_ACCOUNT, toCommission } from '../orders/present';
 import type { CommissionMoneyStore, CommissionRecord, PayoutProfile } from './money-store';
 
 /**
@@ -23,45 +24,23 @@ export const KEY_SAFE_AGE_MS = 23 * 3600 * 1000;
 export const transferKey = (commissionId: string): string => `portal:transfer:${commissionId}`;
 export const payoutKey = (commissionId: string, attempt: number): string => `portal:payout:${commissionId}:${attempt}`;
 
-const dollars = (cents: number): number => cents / 100;
-
-export function stateOf(commission: CommissionRecord): Commission['state'] {
-  if (commission.isPayed === 1) return 'paid';
-  return commission.isInCustomersAccount === 1 ? 'in_stripe' : 'processing';
-}
-
 /** Why the member cannot be paid yet, in words for the admin; null when they can. */
 function memberBlock(profile: PayoutProfile | undefined): string | null {
   if (!profile) return 'The member no longer exists.';
-  if (profile.isAccountCreated !== 1 || !profile.stripeID) return 'The member has no payout account yet.';
-  if (profile.isPayoutMethodAdded !== 1) return 'The member has not added a debit card yet.';
+  if (profile.isAccountCreated !== 1 || !profile.stripeID) return NO_PAYOUT_ACCOUNT;
+  if (profile.isPayoutMethodAdded !== 1) return NO_DEBIT_CARD;
   return null;
 }
 
-function blockedReason(commission: CommissionRecord, profile: PayoutProfile | undefined): string | null {
-  if (commission.isPayed === 1) return null;
-  if (commission.isInCustomersAccount === 0 && commission.orderFulfilled !== 1)
-    return 'The order is not fulfilled yet.';
-  return memberBlock(profile);
-}
-
-/** The commission as the `Commission` schema of shared/src/api/sales.ts presents it. */
+/** The commission as the lists present it (orders/present.ts), with what its member's profile says. */
 export function present(commission: CommissionRecord, profile?: PayoutProfile): Commission {
-  return {
-    id: commission.id,
-    amount: dollars(commission.amountCents),
-    product_id: commission.product_id,
-    product_name: commission.product_name,
-    order_id: commission.orderId,
-    orderID: commission.orderID,
-    member: { id: commission.memberId, email: commission.memberEmail },
-    isPayed: commission.isPayed,
-    isInCustomersAccount: commission.isInCustomersAccount,
-    state: stateOf(commission),
-    blockedReason: blockedReason(commission, profile),
-    payoutFailure: commission.payoutFailure ?? null,
-    created_at: commission.createdAt,
+  const member = profile && {
+    id: commission.memberId,
+    email: commission.memberEmail,
+    hasPayoutAccount: profile.isAccountCreated === 1 && Boolean(profile.stripeID),
+    hasDebitCard: profile.isPayoutMethodAdded === 1,
   };
+  return toCommission(commission, member);
 }
 
 async function load(deps: MoneyDeps, id: string): Promise<CommissionRecord> {

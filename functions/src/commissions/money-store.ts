@@ -1,22 +1,10 @@
+import type { CommissionRecord as SaleCommission } from '../orders/sales-store';
 /**
  * The commission item (`COMMISSION#<id>` / `COMMISSION`) as the money movement reads and moves it,
  * with the counters and the member's earnings that move with it in the same transactions.
  */
-export interface CommissionRecord {
-  id: string;
-  memberId: string;
-  memberEmail: string;
-  orderId: string;
-  orderID: string;
-  product_id: string;
-  product_name: string;
-  amountCents: number;
-  isPayed: 0 | 1;
-  isInCustomersAccount: 0 | 1;
-  orderFulfilled: 0 | 1;
-  transferId: string | null;
-  payoutId: string | null;
-  payoutFailure: string | null;
+/** The commission as the sales store keeps it, with what moving its money adds. */
+export interface CommissionRecord extends SaleCommission {
   /** When the first attempt to send it to Stripe began (ISO); the transfer's key is reused while it stands. */
   transferPendingAt?: string;
   /** How many payouts failed (`payout.failed`): the payout's key is `portal:payout:<id>:<attempt>`. */
@@ -24,8 +12,6 @@ export interface CommissionRecord {
   /** Acknowledgements of Stripe's events, ISO times. */
   transferCreatedAt?: string;
   payoutPaidAt?: string;
-  createdAt: string;
-  updatedAt: string;
 }
 
 /** What a member's profile says of their payout account. */
