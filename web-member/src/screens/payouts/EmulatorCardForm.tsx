@@ -2,7 +2,7 @@ import { useRef, useState, type FormEvent } from 'react';
 import { ErrorBanner } from '@portal/shared/ui/ErrorBanner';
 import { FormField } from '@portal/shared/ui/FormField';
 import type { CardFormProps } from './cardTypes';
-import { formatCardNumber, formatExpiry } from './format';
+import { checkCard, formatCardNumber, formatExpiry } from './format';
 
 /** Stripe's test debit cards, shown only against the emulator. */
 export const TEST_CARDS_HINT =
@@ -26,21 +26,7 @@ function fieldOf(error: StripeErrorBody['error']): CardField {
 
 /** Checks in the browser what Stripe would refuse anyway, in its words where it has them. */
 function check(values: Record<CardField, string>, now: Date): Partial<Record<CardField, string>> {
-  const errors: Partial<Record<CardField, string>> = {};
-  const digits = values.number.replace(/\D/g, '');
-  if (!digits) errors.number = 'Enter your card number.';
-  else if (digits.length < 13) errors.number = 'Your card number is incomplete.';
-  const [month, year] = values.expiry.split('/').map((part) => Number(part.trim()));
-  if (!values.expiry.trim()) errors.expiry = "Enter your card's expiration date.";
-  else if (!month || !year || month < 1 || month > 12 || String(year).length !== 2) {
-    errors.expiry = "Your card's expiration date is incomplete.";
-  } else {
-    const fullYear = 2000 + year;
-    if (fullYear < now.getFullYear() || (fullYear === now.getFullYear() && month < now.getMonth() + 1)) {
-      errors.expiry = "Your card's expiration date is in the past.";
-    }
-  }
-  if (!/^\d{3,4}$/.test(values.cvc)) errors.cvc = "Your card's security code is incomplete.";
+  const errors: Partial<Record<CardField, string>> = checkCard(values, now);
   if (!/^\d{5}$/.test(values.zip)) errors.zip = 'Enter the 5-digit ZIP code of your billing address.';
   return errors;
 }

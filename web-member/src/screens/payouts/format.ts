@@ -51,3 +51,26 @@ export const MONTHS = [
   'November',
   'December',
 ] as const;
+
+/** What Stripe would refuse of a card anyway, checked in the browser in Stripe's words (both card forms). */
+export function checkCard(
+  values: Record<'number' | 'expiry' | 'cvc', string>,
+  now: Date,
+): Partial<Record<'number' | 'expiry' | 'cvc', string>> {
+  const errors: Partial<Record<'number' | 'expiry' | 'cvc', string>> = {};
+  const digits = values.number.replace(/\D/g, '');
+  if (!digits) errors.number = 'Enter your card number.';
+  else if (digits.length < 13) errors.number = 'Your card number is incomplete.';
+  const [month, year] = values.expiry.split('/').map((part) => Number(part.trim()));
+  if (!values.expiry.trim()) errors.expiry = "Enter your card's expiration date.";
+  else if (!month || !year || month < 1 || month > 12 || String(year).length !== 2) {
+    errors.expiry = "Your card's expiration date is incomplete.";
+  } else {
+    const fullYear = 2000 + year;
+    if (fullYear < now.getFullYear() || (fullYear === now.getFullYear() && month < now.getMonth() + 1)) {
+      errors.expiry = "Your card's expiration date is in the past.";
+    }
+  }
+  if (!/^\d{3,4}$/.test(values.cvc)) errors.cvc = "Your card's security code is incomplete.";
+  return errors;
+}

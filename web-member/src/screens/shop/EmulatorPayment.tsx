@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { FormField } from '@portal/shared/ui/FormField';
-import { formatCardNumber, formatExpiry } from '../payouts/format';
+import { checkCard, formatCardNumber, formatExpiry } from '../payouts/format';
 import { intentIdOf, type BillingDetails, type PaymentFieldsProps, type PayOutcome } from './payer';
 
 /** Stripe's test cards, shown only against the emulator. */
@@ -13,26 +13,6 @@ interface StripeAnswer {
   id?: string;
   status?: string;
   error?: { message?: string; param?: string; code?: string };
-}
-
-/** What Stripe would refuse anyway, checked in the browser in Stripe's words. */
-export function checkCard(values: Record<CardField, string>, now: Date): Partial<Record<CardField, string>> {
-  const errors: Partial<Record<CardField, string>> = {};
-  const digits = values.number.replace(/\D/g, '');
-  if (!digits) errors.number = 'Enter your card number.';
-  else if (digits.length < 13) errors.number = 'Your card number is incomplete.';
-  const [month, year] = values.expiry.split('/').map((part) => Number(part.trim()));
-  if (!values.expiry.trim()) errors.expiry = "Enter your card's expiration date.";
-  else if (!month || !year || month < 1 || month > 12 || String(year).length !== 2) {
-    errors.expiry = "Your card's expiration date is incomplete.";
-  } else {
-    const fullYear = 2000 + year;
-    if (fullYear < now.getFullYear() || (fullYear === now.getFullYear() && month < now.getMonth() + 1)) {
-      errors.expiry = "Your card's expiration date is in the past.";
-    }
-  }
-  if (!/^\d{3,4}$/.test(values.cvc)) errors.cvc = "Your card's security code is incomplete.";
-  return errors;
 }
 
 /**
