@@ -1,23 +1,13 @@
 import type { ReactNode } from 'react';
-import { Link } from 'react-router-dom';
+
 import type { ProductDetail } from '../api/products';
 import './catalogue.css';
+import { BackLink } from './BackLink';
 import { Carousel } from './Carousel';
-import { ArrowLeftIcon } from './icons';
 import { useDocumentTitle } from './Page';
 import { PriceLines } from './Price';
 import { ProductImage } from './ProductImage';
 import { SafeHtml } from './SafeHtml';
-
-/** The Back link every detail screen starts with. */
-export function BackLink({ to, label = 'Back' }: { to: string; label?: string }) {
-  return (
-    <Link className="button button--ghost button--small back-link" to={to}>
-      <ArrowLeftIcon className="button__icon" />
-      {label}
-    </Link>
-  );
-}
 
 /**
  * A detail screen's frame: the Back link and any tools beside it, then the content. While no

@@ -1,8 +1,9 @@
+import { BackLink as SharedBackLink } from '@portal/shared/ui/BackLink';
 import { useState, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { toApiError, useAuth } from '@portal/shared/ui/AuthProvider';
 import { ErrorBanner } from '@portal/shared/ui/ErrorBanner';
-import { ArrowLeftIcon, CheckIcon, DownloadIcon } from '@portal/shared/ui/icons';
+import { CheckIcon, DownloadIcon } from '@portal/shared/ui/icons';
 import { LoadMore, type CursorPages } from '@portal/shared/ui/CursorPages';
 import { Loading } from '@portal/shared/ui/Loading';
 import { formatCount } from '@portal/shared/domain/format';
@@ -16,12 +17,7 @@ export interface NoticeState {
 
 /** The Back link of a sub-screen: to its parent (/orders, /payouts). */
 export function BackLink({ to, label }: { to: string; label: string }) {
-  return (
-    <Link className="button button--ghost button--small sales-back" to={to}>
-      <ArrowLeftIcon className="button__icon" />
-      {label}
-    </Link>
-  );
+  return <SharedBackLink to={to} label={label} className="sales-back" />;
 }
 
 /** A success message: given, or handed over in the router state by the screen before; shown until dismissed. */

@@ -3,7 +3,7 @@ import { toApiError, useAuth } from '@portal/shared/ui/AuthProvider';
 import { ErrorBanner } from '@portal/shared/ui/ErrorBanner';
 import { AlertIcon, CheckIcon } from '@portal/shared/ui/icons';
 import { Page } from '@portal/shared/ui/Page';
-import { BackLink } from '@portal/shared/ui/ProductDetailView';
+import { BackLink } from '@portal/shared/ui/BackLink';
 import type { UserProfile } from '@portal/shared/api/schemas';
 
 export const VERIFY_HINT = 'Check your email and click the verification link';

@@ -1,12 +1,5 @@
-import { useId, useState } from 'react';
 import type { Commission } from '@portal/shared/api/sales';
-import { formatDate, formatMoney } from '@portal/shared/domain/format';
-import { centsOf } from './useMyCommissions';
-import '@portal/shared/ui/catalogue.css';
-
-/** The page sizes of the portal's tables (the admin's DataTable offers the same); 0 is "All". */
-export const PAGE_SIZES = [5, 7, 10, 15, 20, 25, 50, 0] as const;
-export const DEFAULT_PAGE_SIZE = 5;
+import { DataTable, type DataColumn } from '@portal/shared/ui/LazyDataTable';
 
 /** A commission's state in the member's words. */
 export const STATE_WORDS: Record<Commission['state'], string> = {
@@ -15,10 +8,23 @@ export const STATE_WORDS: Record<Commission['state'], string> = {
   paid: 'Paid',
 };
 
+const stateText = (commission: Commission): string =>
+  commission.payoutFailure
+    ? `${STATE_WORDS[commission.state]}. Payout failed: ${commission.payoutFailure}`
+    : STATE_WORDS[commission.state];
+
+const COLUMNS: readonly DataColumn<Commission>[] = [
+  { id: 'created_at', header: 'Date', value: (row) => row.created_at, kind: 'date', minWidth: 265 },
+  { id: 'product', header: 'Product', value: (row) => row.product_name, minWidth: 160, flex: 2, hideOnPhone: true },
+  { id: 'orderID', header: 'Order ID', value: (row) => row.orderID, minWidth: 140, hideOnPhone: true },
+  { id: 'amount', header: 'Amount', value: (row) => row.amount, kind: 'money', minWidth: 110 },
+  { id: 'state', header: 'State', value: stateText, minWidth: 160, flex: 2, wrap: true },
+];
+
 /**
  * The member's own commissions: date, product, order ID, amount and state (with the payout's
- * failure reason when the last payout failed). A plain semantic table, paged on the screen with
- * the portal's page sizes; on a phone each row is a card.
+ * failure reason when the last payout failed), in the portal's table (AG Grid, its own chunk;
+ * page sizes 5 to 50 and all, 5 first). The server's further pages load with 'Load more'.
  */
 export function CommissionTable({
   items,
@@ -31,91 +37,16 @@ export function CommissionTable({
   loadingMore: boolean;
   onLoadMore: () => void;
 }) {
-  const [pageSize, setPageSize] = useState<number>(DEFAULT_PAGE_SIZE);
-  const [page, setPage] = useState(0);
-  const sizeId = useId();
-  const pages = pageSize === 0 ? 1 : Math.max(1, Math.ceil(items.length / pageSize));
-  const current = Math.min(page, pages - 1);
-  const shown = pageSize === 0 ? items : items.slice(current * pageSize, current * pageSize + pageSize);
-  const first = items.length === 0 ? 0 : pageSize === 0 ? 1 : current * pageSize + 1;
-  const last = pageSize === 0 ? items.length : Math.min(items.length, (current + 1) * pageSize);
-
   return (
-    <div className="commission-table">
-      <div className="table-scroll">
-        <table className="issues-table issues-table--cards" data-testid="commission-table">
-          <caption className="visually-hidden">Your commissions, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Date</th>
-              <th scope="col">Product</th>
-              <th scope="col">Order ID</th>
-              <th scope="col">Amount</th>
-              <th scope="col">State</th>
-            </tr>
-          </thead>
-          <tbody>
-            {shown.map((commission) => (
-              <tr key={commission.id}>
-                <td data-label="Date">{formatDate(commission.created_at)}</td>
-                <td data-label="Product">{commission.product_name}</td>
-                <td data-label="Order ID">{commission.orderID}</td>
-                <td data-label="Amount" className="commission-table__amount">
-                  {formatMoney(centsOf(commission.amount))}
-                </td>
-                <td data-label="State">
-                  {STATE_WORDS[commission.state]}
-                  {commission.payoutFailure ? (
-                    <span className="commission-table__failure">Payout failed: {commission.payoutFailure}</span>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <div className="commission-table__pager">
-        <label className="commission-table__size" htmlFor={sizeId}>
-          Rows per page
-          <select
-            id={sizeId}
-            className="field__input field__select"
-            value={pageSize}
-            onChange={(event) => {
-              setPageSize(Number(event.target.value));
-              setPage(0);
-            }}
-          >
-            {PAGE_SIZES.map((size) => (
-              <option key={size} value={size}>
-                {size === 0 ? 'All' : size}
-              </option>
-            ))}
-          </select>
-        </label>
-        <p className="commission-table__range" aria-live="polite">
-          {first}–{last} of {items.length}
-          {hasMore ? '+' : ''}
-        </p>
-        <div className="commission-table__buttons">
-          <button
-            type="button"
-            className="button button--ghost button--small"
-            disabled={current === 0}
-            onClick={() => setPage(current - 1)}
-          >
-            Previous
-          </button>
-          <button
-            type="button"
-            className="button button--ghost button--small"
-            disabled={current >= pages - 1}
-            onClick={() => setPage(current + 1)}
-          >
-            Next
-          </button>
-        </div>
-      </div>
+    <div className="commission-table" data-testid="commission-table">
+      <DataTable
+        rows={items}
+        columns={COLUMNS}
+        rowId={(commission) => commission.id}
+        label="Your commissions, newest first"
+        emptyMessage="No commissions yet."
+        rowHeight={(commission) => (commission.payoutFailure ? 72 : 48)}
+      />
       {hasMore ? (
         <button
           type="button"

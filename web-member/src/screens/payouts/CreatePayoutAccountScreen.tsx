@@ -8,7 +8,7 @@ import { ErrorBanner } from '@portal/shared/ui/ErrorBanner';
 import { FieldError, FormField } from '@portal/shared/ui/FormField';
 import { CheckIcon, ExternalLinkIcon } from '@portal/shared/ui/icons';
 import { Page } from '@portal/shared/ui/Page';
-import { BackLink } from './BackLink';
+import { BackLink } from '@portal/shared/ui/BackLink';
 import { birthYears, dayCount, formatTaxId, MONTHS } from './format';
 import { SelectField } from './SelectField';
 import './payouts.css';

@@ -6,7 +6,7 @@ import { Page } from '@portal/shared/ui/Page';
 import { CommissionTable } from '../commissions/CommissionTable';
 import { CommissionTotals } from '../commissions/CommissionTotals';
 import { useMyCommissions } from '../commissions/useMyCommissions';
-import { BackLink } from './BackLink';
+import { BackLink } from '@portal/shared/ui/BackLink';
 import './payouts.css';
 
 /** '/my_account/payout_account': the prompt to create one, or the totals and the member's own commission table. */

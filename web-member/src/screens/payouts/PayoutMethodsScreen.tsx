@@ -8,7 +8,7 @@ import { ErrorBanner } from '@portal/shared/ui/ErrorBanner';
 import { CheckIcon, WalletIcon } from '@portal/shared/ui/icons';
 import { Loading } from '@portal/shared/ui/Loading';
 import { Page } from '@portal/shared/ui/Page';
-import { BackLink } from './BackLink';
+import { BackLink } from '@portal/shared/ui/BackLink';
 import type { SubmitToken } from './cardTypes';
 import { EmulatorCardForm } from './EmulatorCardForm';
 import { usePaymentConfig, usePayoutCards } from './usePaymentConfig';
