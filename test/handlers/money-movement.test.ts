@@ -13,7 +13,7 @@ import {
 } from '../../infra/local/stripe';
 import { sdk } from '../../infra/local/stripe/testing';
 import { COUNTERS_KEY, commissionKey, createCommission, earningsKey, item } from './commission-fixtures';
-import { auth, call, tokenFor, uniqueEmail, type CallResult } from './helpers';
+import { auth, call, tokenFor, uniqueEmail, type CallResult, payoutAccountForm } from './helpers';
 
 /**
  * The commission's money movement through the real `stripe` SDK against this file's own emulator,
@@ -98,22 +98,6 @@ function replay(event: Stripe.Event): Promise<CallResult> {
   return post(payload, signature(payload, secret, Math.floor(Date.now() / 1000)));
 }
 
-const form = {
-  social_profile: 'https://social.example.com/jenny',
-  first_name: 'Jenny',
-  last_name: 'Rosen',
-  phone: '2025550123',
-  street_address_1: '1 Main St',
-  city: 'Springfield',
-  state: 'IL',
-  zipcode: '62701',
-  dob_day: 1,
-  dob_month: 2,
-  dob_year: 1990,
-  tax_id: '000000000',
-  tos_accepted: true,
-};
-
 interface Member {
   id: string;
   email: string;
@@ -130,7 +114,7 @@ async function member(options: { account?: boolean; card?: string | null } = {})
   const token = String(signed.body.access_token);
   const id = String((signed.body.userProfile as { id: string }).id);
   if (options.account === false) return { id, email, accountId: null };
-  const created = await call(create, { body: form, headers: auth(token) });
+  const created = await call(create, { body: payoutAccountForm, headers: auth(token) });
   expect(created.status).toBe(200);
   const accountId = String((created.body.user as { stripeID: string }).stripeID);
   const card = options.card === undefined ? '4000056655665556' : options.card;

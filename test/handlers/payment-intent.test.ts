@@ -1,11 +1,9 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { describe, expect, inject, it } from 'vitest';
-import { productIdFromSpuNo } from '../../shared/src/domain/csv-product';
-import { dynamoProducts } from '../../functions/src/adapters/dynamo-products';
-import type { ProductRecord } from '../../functions/src/products/product-store';
 import { handler as getPaymentIntent } from '../../functions/src/handlers/get-payment-intent';
 import { sdk } from '../../infra/local/stripe/testing';
 import { allItems, call } from './helpers';
+import { product } from './sales-helpers';
 
 /**
  * /api/getPaymentIntent through the real `stripe` SDK against the emulator the handler setup
@@ -13,49 +11,6 @@ import { allItems, call } from './helpers';
  * shows what was created.
  */
 const stripe = sdk(Number(new URL(inject('stripeApiUrl')).port), process.env.STRIPE_SECRET_KEY);
-
-/** A product stored as the import and an admin would leave it: approved, or banned after approval. */
-async function product(sellCents: number, status: 'approved' | 'banned' | 'review' = 'approved'): Promise<string> {
-  const spu = `PI-${randomBytes(6).toString('hex')}`;
-  const id = productIdFromSpuNo(spu);
-  const now = new Date().toISOString();
-  const content = {
-    spu_no: spu,
-    product_name: `Checkout Lamp ${spu}`,
-    brand: 'Lumo',
-    msrp_us_cents: sellCents * 2,
-    dropshipping_price_us_cents: sellCents,
-    product_images: [],
-    additional_product_images: [],
-    html_description: '<p>A lamp.</p>',
-    url: '',
-    content_hash: randomBytes(32).toString('hex'),
-  };
-  const record: ProductRecord = {
-    id,
-    status: 'review',
-    current: content,
-    createdAt: now,
-    updatedAt: now,
-    lastJobId: 'job',
-  };
-  expect(await dynamoProducts.createNew([record])).toEqual([]);
-  if (status !== 'review') expect(await dynamoProducts.approve(id, content.content_hash, now)).toBe('done');
-  if (status === 'banned') {
-    // Banned after it was approved: a new version in review, then the ban (ban acts on products in review).
-    expect(
-      await dynamoProducts.revise(
-        id,
-        { ...content, content_hash: randomBytes(32).toString('hex') },
-        { id, status: 'approved', contentHash: content.content_hash },
-        'job2',
-        now,
-      ),
-    ).toBe(true);
-    expect(await dynamoProducts.ban(id, now)).toBe('done');
-  }
-  return id;
-}
 
 /** Every payment intent at the emulator whose metadata names this product. */
 async function intentsFor(productId: string) {

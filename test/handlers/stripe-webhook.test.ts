@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signature, startStripeEmulator, type StripeEmulator } from '../../infra/local/stripe';
 import { sdk } from '../../infra/local/stripe/testing';
-import { allItems, call, uniqueEmail, type CallResult } from './helpers';
+import { allItems, call, uniqueEmail, type CallResult, payoutAccountForm } from './helpers';
 
 /**
  * The webhook as Stripe (here the emulator) calls it: this file starts its own emulator, whose
@@ -57,22 +57,6 @@ afterAll(async () => {
 
 const stored = async (userId: string) => (await allItems()).find((item) => item.id === userId);
 
-const form = {
-  social_profile: 'https://social.example.com/jenny',
-  first_name: 'Jenny',
-  last_name: 'Rosen',
-  phone: '2025550123',
-  street_address_1: '1 Main St',
-  city: 'Springfield',
-  state: 'IL',
-  zipcode: '62701',
-  dob_day: 1,
-  dob_month: 2,
-  dob_year: 1990,
-  tax_id: '000000000',
-  tos_accepted: true,
-};
-
 /** A member with a payout account at this file's emulator. */
 async function memberWithAccount(): Promise<{ userId: string; token: string; accountId: string }> {
   // Imported after beforeAll pointed the functions at this file's emulator.
@@ -80,7 +64,7 @@ async function memberWithAccount(): Promise<{ userId: string; token: string; acc
   const { handler: create } = await import('../../functions/src/handlers/create-payout-account');
   const signed = await call(signup, { body: { email: uniqueEmail('webhook'), password: 'long enough password' } });
   const token = String(signed.body.access_token);
-  const created = await call(create, { body: form, headers: { authorization: `Bearer ${token}` } });
+  const created = await call(create, { body: payoutAccountForm, headers: { authorization: `Bearer ${token}` } });
   expect(created.status).toBe(200);
   const user = created.body.user as { id: string; stripeID: string };
   return { userId: user.id, token, accountId: user.stripeID };

@@ -2,7 +2,8 @@ import { useRef, useState, type FormEvent } from 'react';
 import { ErrorBanner } from '@portal/shared/ui/ErrorBanner';
 import { FormField } from '@portal/shared/ui/FormField';
 import type { CardFormProps } from './cardTypes';
-import { checkCard, formatCardNumber, formatExpiry } from './format';
+import { CardCvcField, CardExpiryField, CardNumberField } from './CardFields';
+import { checkCard } from './format';
 
 /** Stripe's test debit cards, shown only against the emulator. */
 export const TEST_CARDS_HINT =
@@ -108,42 +109,10 @@ export function EmulatorCardForm({
   return (
     <form className="form card-form" noValidate onSubmit={(event) => void onSubmit(event)} aria-busy={busy}>
       {failure ? <ErrorBanner message={failure} onDismiss={() => setFailure(null)} /> : null}
-      <FormField
-        id="card-number"
-        label="Card number"
-        value={values.number}
-        error={errors.number}
-        onChange={(event) => set('number', formatCardNumber(event.target.value))}
-        inputMode="numeric"
-        autoComplete="cc-number"
-        placeholder="1234 1234 1234 1234"
-        maxLength={23}
-        required
-      />
+      <CardNumberField value={values.number} error={errors.number} onChange={(value) => set('number', value)} />
       <div className="card-form__row">
-        <FormField
-          id="card-expiry"
-          label="Expiry"
-          value={values.expiry}
-          error={errors.expiry}
-          onChange={(event) => set('expiry', formatExpiry(event.target.value))}
-          inputMode="numeric"
-          autoComplete="cc-exp"
-          placeholder="MM / YY"
-          maxLength={7}
-          required
-        />
-        <FormField
-          id="card-cvc"
-          label="CVC"
-          value={values.cvc}
-          error={errors.cvc}
-          onChange={(event) => set('cvc', event.target.value.replace(/\D/g, '').slice(0, 4))}
-          inputMode="numeric"
-          autoComplete="cc-csc"
-          placeholder="123"
-          required
-        />
+        <CardExpiryField value={values.expiry} error={errors.expiry} onChange={(value) => set('expiry', value)} />
+        <CardCvcField value={values.cvc} error={errors.cvc} onChange={(value) => set('cvc', value)} />
         <FormField
           id="card-zip"
           label="ZIP"

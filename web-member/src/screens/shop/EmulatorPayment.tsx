@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import { FormField } from '@portal/shared/ui/FormField';
-import { checkCard, formatCardNumber, formatExpiry } from '../payouts/format';
+import { CardCvcField, CardExpiryField, CardNumberField } from '../payouts/CardFields';
+import { checkCard } from '../payouts/format';
 import { intentIdOf, type BillingDetails, type PaymentFieldsProps, type PayOutcome } from './payer';
 
 /** Stripe's test cards, shown only against the emulator. */
@@ -93,44 +93,24 @@ export function EmulatorPayment({
 
   return (
     <div className="shop-card">
-      <FormField
-        id="card-number"
-        label="Card number"
+      <CardNumberField
         value={values.number}
         error={errors.number ?? error}
-        onChange={(event) => set('number', formatCardNumber(event.target.value))}
-        inputMode="numeric"
-        autoComplete="cc-number"
-        placeholder="1234 1234 1234 1234"
-        maxLength={23}
+        onChange={(value) => set('number', value)}
         disabled={disabled}
-        required
       />
       <div className="shop-card__row">
-        <FormField
-          id="card-expiry"
-          label="Expiry"
+        <CardExpiryField
           value={values.expiry}
           error={errors.expiry}
-          onChange={(event) => set('expiry', formatExpiry(event.target.value))}
-          inputMode="numeric"
-          autoComplete="cc-exp"
-          placeholder="MM / YY"
-          maxLength={7}
+          onChange={(value) => set('expiry', value)}
           disabled={disabled}
-          required
         />
-        <FormField
-          id="card-cvc"
-          label="CVC"
+        <CardCvcField
           value={values.cvc}
           error={errors.cvc}
-          onChange={(event) => set('cvc', event.target.value.replace(/\D/g, '').slice(0, 4))}
-          inputMode="numeric"
-          autoComplete="cc-csc"
-          placeholder="123"
+          onChange={(value) => set('cvc', value)}
           disabled={disabled}
-          required
         />
       </div>
       <p className="field__hint card-form__test-cards" data-testid="test-cards-hint">
