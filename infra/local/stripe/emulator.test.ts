@@ -12,7 +12,7 @@ import {
   type StripeEmulator,
 } from './index';
 import { loadStripeOpenApi } from './openapi';
-import { completeIndividual, customAccount, sdk, webhookReceiver } from './testing';
+import { StripeFaults, completeIndividual, customAccount, sdk, webhookReceiver } from './testing';
 
 const WEBHOOK_SECRET = 'whsec_emulator_test_secret';
 /** The publishable key of the emulator's pair, as the browser sends it. */
@@ -25,6 +25,8 @@ let stripe: Stripe;
 /** Every request the tests make and every answer, checked against Stripe's OpenAPI document at the end. */
 const exchanges: Exchange[] = [];
 const record = (exchange: Exchange) => void exchanges.push(exchange);
+/** The test-only fault control; each test that injects leaves it spent (cleared after each test). */
+const faults = new StripeFaults();
 
 beforeAll(async () => {
   dataDir = join(mkdtempSync(join(tmpdir(), 'stripe-emulator-')), 'data');
@@ -37,6 +39,7 @@ beforeAll(async () => {
     log: () => undefined,
     onExchange: record,
     publishableKey: PUBLISHABLE_KEY,
+    faults,
   });
   stripe = sdk(emulator.port);
 });
@@ -48,6 +51,7 @@ afterAll(async () => {
 });
 
 afterEach(async () => {
+  faults.clear();
   await emulator.idle();
 });
 
@@ -664,12 +668,109 @@ describe('persistence', () => {
     expect(statSync(dataDir).mode & 0o777).toBe(0o700);
     expect(statSync(join(dataDir, 'state.json')).mode & 0o777).toBe(0o600);
 
-    emulator = await startStripeEmulator({ dataDir, port, log: () => undefined, onExchange: record });
+    emulator = await startStripeEmulator({ dataDir, port, log: () => undefined, onExchange: record, faults });
     const again = await stripe.accounts.retrieve(account.id);
     expect(again.capabilities?.transfers).toBe('active');
     expect(again.payouts_enabled).toBe(true);
     const balance = await stripe.balance.retrieve({}, { stripeAccount: account.id });
     expect(balance.available[0]?.amount).toBe(900);
+  });
+});
+
+describe('faults for one test', () => {
+  /** A client that retries as the adapter's does (same idempotency key on every retry), with a short timeout. */
+  const retrying = (timeout = 80_000) =>
+    new Stripe('sk_test_emulator', {
+      host: '127.0.0.1',
+      port: emulator.port,
+      protocol: 'http',
+      maxNetworkRetries: 2,
+      timeout,
+    });
+  const transfersTo = async (account: string) => (await stripe.transfers.list({ destination: account })).data;
+
+  it('answers 429 as Stripe’s rate limiter, before any work, to the matching requests only', async () => {
+    const account = await onboarded();
+    await fundPlatform(1000);
+    faults.inject({ method: 'POST', path: '/v1/transfers', fault: { kind: 'status', status: 429 }, times: 2 });
+    // Another method or path is not affected.
+    expect(await transfersTo(account.id)).toEqual([]);
+    for (let i = 0; i < 2; i++) {
+      const error = await caught(
+        stripe.transfers.create({ amount: 100, currency: 'usd', destination: account.id }, { idempotencyKey: 'rl-1' }),
+      );
+      expect(error).toBeInstanceOf(Stripe.errors.StripeRateLimitError);
+      expect(error.statusCode).toBe(429);
+      expect(error.code).toBe('rate_limit');
+    }
+    expect(faults.pending()).toBe(0);
+    expect(await transfersTo(account.id)).toEqual([]);
+    // Nothing was kept for the key: the same key now runs the call.
+    const transfer = await stripe.transfers.create(
+      { amount: 100, currency: 'usd', destination: account.id },
+      { idempotencyKey: 'rl-1' },
+    );
+    expect(transfer.lastResponse.headers['idempotent-replayed']).toBeUndefined();
+    expect((await transfersTo(account.id)).map((item) => item.id)).toEqual([transfer.id]);
+  });
+
+  it('answers 500 before any work; the SDK’s retries send the same key and make one object', async () => {
+    faults.inject({ method: 'POST', path: '/v1/accounts', fault: { kind: 'status', status: 500 }, times: 2 });
+    const before = (await stripe.accounts.list({ limit: 100 })).data.length;
+    const account = await retrying().accounts.create(customAccount, { idempotencyKey: 'acct-500' });
+    expect(faults.faulted.map((request) => [request.fault, request.idempotencyKey])).toEqual([
+      ['status', 'acct-500'],
+      ['status', 'acct-500'],
+    ]);
+    const after = (await stripe.accounts.list({ limit: 100 })).data;
+    expect(after).toHaveLength(before + 1);
+    expect(after[0]?.id).toBe(account.id);
+  });
+
+  it('drops the connection after the work; the retry with the same key replays the same object', async () => {
+    const account = await onboarded();
+    await fundPlatform(1000);
+    faults.inject({ method: 'POST', path: '/v1/transfers', fault: { kind: 'drop' }, times: 2 });
+    const params = { amount: 300, currency: 'usd', destination: account.id };
+    // The SDK retries a closed connection once even without retries: two drops outlast it.
+    const error = await caught(stripe.transfers.create(params, { idempotencyKey: 'drop-1' }));
+    expect(error).toBeInstanceOf(Stripe.errors.StripeConnectionError);
+    // The work was done once, and kept for the key.
+    const made = await transfersTo(account.id);
+    expect(made).toHaveLength(1);
+    const again = await stripe.transfers.create(params, { idempotencyKey: 'drop-1' });
+    expect(again.id).toBe(made[0]?.id);
+    expect(again.lastResponse.headers['idempotent-replayed']).toBe('true');
+    expect(await transfersTo(account.id)).toHaveLength(1);
+    expect((await stripe.balance.retrieve({}, { stripeAccount: account.id })).available[0]?.amount).toBe(300);
+  });
+
+  it('holds the answer past the client’s timeout; the work is done once and the retry replays it', async () => {
+    const account = await onboarded();
+    await fundPlatform(1000);
+    faults.inject({ method: 'POST', path: '/v1/transfers', fault: { kind: 'delay', ms: 2_000 } });
+    const transfer = await retrying(150).transfers.create(
+      { amount: 200, currency: 'usd', destination: account.id },
+      { idempotencyKey: 'slow-1' },
+    );
+    expect(transfer.lastResponse.headers['idempotent-replayed']).toBe('true');
+    expect(faults.faulted).toEqual([
+      { method: 'POST', path: '/v1/transfers', idempotencyKey: 'slow-1', fault: 'delay' },
+    ]);
+    expect((await transfersTo(account.id)).map((item) => item.id)).toEqual([transfer.id]);
+  });
+
+  it('matches a path by pattern, and a rule for payouts leaves transfers alone', async () => {
+    faults.inject({ method: 'GET', path: /^\/v1\/accounts\/acct_\w+$/, fault: { kind: 'status', status: 500 } });
+    faults.inject({ method: 'POST', path: '/v1/payouts', fault: { kind: 'status', status: 429 } });
+    const account = await stripe.accounts.create(customAccount);
+    const error = await caught(stripe.accounts.retrieve(account.id));
+    expect(error).toBeInstanceOf(Stripe.errors.StripeAPIError);
+    expect(error.statusCode).toBe(500);
+    expect((await stripe.accounts.retrieve(account.id)).id).toBe(account.id);
+    expect(faults.pending()).toBe(1);
+    faults.clear();
+    expect(faults.pending()).toBe(0);
   });
 });
 

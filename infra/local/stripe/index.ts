@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { Emulator } from './emulator';
+import type { StripeFaults } from './faults';
 import { createEmulatorServer, type Exchange } from './server';
 import { Store } from './store';
 import { WebhookSender } from './webhooks';
@@ -34,6 +35,8 @@ export interface StripeEmulatorOptions {
   log?: (line: string) => void;
   /** Sees every request and its answer (the OpenAPI conformance test records them). */
   onExchange?: (exchange: Exchange) => void;
+  /** Test only: the faults to throw (`new StripeFaults()` from testing.ts, then `inject(...)`). */
+  faults?: StripeFaults;
 }
 
 export interface StripeEmulator {
@@ -77,6 +80,7 @@ export async function startStripeEmulator(options: StripeEmulatorOptions): Promi
   const server = createEmulatorServer(emulator, store, {
     onExchange: options.onExchange,
     publishableKey: options.publishableKey,
+    faults: options.faults,
   });
   const host = '127.0.0.1';
   await new Promise<void>((resolve, reject) => {

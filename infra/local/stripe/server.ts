@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { loadParameterCheck } from './documented';
 import { API_VERSION, type CallContext, type Emulator } from './emulator';
 import { StripeApiError } from './errors';
+import { faultBody, type StripeFaults } from './faults';
 import { stripeId } from './ids';
 import { parseParams, type Params } from './params';
 import { PLATFORM, type Store } from './store';
@@ -122,6 +123,8 @@ export interface ServerHooks {
   onExchange?: ((exchange: Exchange) => void) | undefined;
   /** The `pk_test_…` key of the pair: accepted for the calls a browser makes (PUBLISHABLE_CALLS). */
   publishableKey?: string | undefined;
+  /** A test's faults (see faults.ts); absent under `npm start`. */
+  faults?: StripeFaults | undefined;
 }
 
 export function createEmulatorServer(emulator: Emulator, store: Store, hooks: ServerHooks): Server {
@@ -197,16 +200,37 @@ export function createEmulatorServer(emulator: Emulator, store: Store, hooks: Se
 
   return createServer((request: IncomingMessage, response: ServerResponse) => {
     const requestId = stripeId('req', 14);
+    const fault = hooks.faults?.take(
+      request.method ?? 'GET',
+      new URL(request.url ?? '/', 'http://localhost').pathname,
+      header(request, 'idempotency-key'),
+    );
+    if (fault?.kind === 'status') {
+      // Before any work: nothing is done, nothing is kept for the key.
+      request.resume();
+      response.writeHead(fault.status, { 'Content-Type': 'application/json', 'Request-Id': requestId });
+      response.end(JSON.stringify(faultBody(fault.status, requestId)));
+      return;
+    }
     answer(request, requestId)
       .then(({ status, body, replayed, params, path }) => {
         hooks.onExchange?.({ method: request.method ?? 'GET', path, params, status, body });
-        response.writeHead(status, {
-          'Content-Type': 'application/json',
-          'Request-Id': requestId,
-          'Stripe-Version': header(request, 'stripe-version') ?? API_VERSION,
-          ...(replayed ? { 'Idempotent-Replayed': 'true' } : {}),
-        });
-        response.end(JSON.stringify(body, null, 2));
+        // The work is done (and kept for its key): the connection drops with no answer.
+        if (fault?.kind === 'drop') return void request.socket.destroy();
+        const send = () => {
+          if (response.destroyed) return;
+          response.writeHead(status, {
+            'Content-Type': 'application/json',
+            'Request-Id': requestId,
+            'Stripe-Version': header(request, 'stripe-version') ?? API_VERSION,
+            ...(replayed ? { 'Idempotent-Replayed': 'true' } : {}),
+          });
+          response.end(JSON.stringify(body, null, 2));
+        };
+        if (fault?.kind !== 'delay') return send();
+        // The work is done; the answer comes after `ms` (or never, if the client gave up first).
+        const timer = setTimeout(send, fault.ms);
+        response.once('close', () => clearTimeout(timer));
       })
       .catch((error: unknown) => {
         const failure = new StripeApiError(500, 'api_error', error instanceof Error ? error.message : 'Internal error');

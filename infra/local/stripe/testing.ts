@@ -2,6 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 
+export { StripeFaults, type Fault, type FaultRule, type FaultedRequest } from './faults';
+
 /** An SDK client pointed at the emulator, as the adapter will make one. */
 export const sdk = (port: number, key = 'sk_test_emulator'): Stripe =>
   new Stripe(key, { host: '127.0.0.1', port, protocol: 'http', maxNetworkRetries: 0 });
