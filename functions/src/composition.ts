@@ -57,6 +57,7 @@ export const payments: PaymentGateway = /* @__PURE__ */ createStripeGateway({
   secretKey: () => getSecret('stripeSecretKey'),
   webhookSecret: () => getSecret('stripeWebhookSecret'),
   apiUrl: () => env().STRIPE_API_URL,
+  timeoutMs: () => env().STRIPE_TIMEOUT_MS,
 });
 
 /** What the payout calls need: the users, Stripe, the clock. */

@@ -3,7 +3,8 @@
  * written for the person who will read it. Anything that is not a DomainError is a 500 with a
  * generic body; its details go to the log only.
  */
-export type ErrorKind = 'bad-request' | 'unauthorized' | 'forbidden' | 'not-found' | 'conflict' | 'too-many-requests';
+export type ErrorKind =
+  'bad-request' | 'unauthorized' | 'forbidden' | 'not-found' | 'conflict' | 'too-many-requests' | 'unavailable';
 
 export const statusOf: Record<ErrorKind, number> = {
   'bad-request': 400,
@@ -12,6 +13,8 @@ export const statusOf: Record<ErrorKind, number> = {
   'not-found': 404,
   conflict: 409,
   'too-many-requests': 429,
+  /** A service we depend on did not answer (Stripe, after the retries); nothing was done twice. */
+  unavailable: 503,
 };
 
 export class DomainError extends Error {

@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '@portal/shared/db/table';
-import { db, tableName, writtenUnlessConditionFails } from './dynamo-client';
-import type { PayoutAccountStore } from '../payments/payout-store';
+import { db, isConditionFailed, tableName, writtenUnlessConditionFails } from './dynamo-client';
+import type { AccountRequest, PayoutAccountStore } from '../payments/payout-store';
 
 /** An UpdateItem that answers false when its condition fails. */
 const conditionalUpdate = (input: ConstructorParameters<typeof UpdateCommand>[0]): Promise<boolean> =>
@@ -27,6 +27,25 @@ export const dynamoPayoutAccounts: PayoutAccountStore = {
         ...Object.fromEntries(names.map((name) => [`:${name}`, profile[name]])),
       },
     });
+  },
+
+  async keepAccountRequest(userId, request) {
+    try {
+      const kept = await db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.user(userId),
+          UpdateExpression: 'SET payoutAccountRequest = if_not_exists(payoutAccountRequest, :request)',
+          ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(stripeID) OR stripeID = :null)',
+          ExpressionAttributeValues: { ':request': request, ':null': null },
+          ReturnValues: 'UPDATED_NEW',
+        }),
+      );
+      return kept.Attributes?.payoutAccountRequest as AccountRequest;
+    } catch (error) {
+      if (isConditionFailed(error)) return undefined;
+      throw error;
+    }
   },
 
   setPayoutMethodAdded(userId, stripeID) {

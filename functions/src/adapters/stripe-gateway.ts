@@ -17,7 +17,17 @@ export interface StripeGatewaySettings {
   webhookSecret: () => Promise<string>;
   /** `STRIPE_API_URL`: the local emulator; undefined talks to https://api.stripe.com. */
   apiUrl: () => string | undefined;
+  /** `STRIPE_TIMEOUT_MS`: each attempt's timeout (tests shorten it); undefined: TIMEOUT_MS. */
+  timeoutMs?: () => number | undefined;
 }
+
+/**
+ * Each attempt's timeout and the retries after it: three attempts of 2 s and the SDK's waits
+ * (0.5–1 s) fit the functions' 10 s. The SDK retries a timeout, a dropped connection, a 409 and a
+ * 5xx with the same idempotency key; `patient` retries a 429, which the SDK does not.
+ */
+const TIMEOUT_MS = 2_000;
+const RETRIES = 2;
 
 /** The SDK's connection options for an API URL: host, port and protocol, as the emulator needs them. */
 export function connectionOptions(apiUrl: string | undefined): Stripe.StripeConfig {
@@ -91,6 +101,24 @@ function isStripeError(error: unknown): error is Stripe.errors.StripeError {
 let sdk: Promise<typeof Stripe> | undefined;
 const loadSdk = (): Promise<typeof Stripe> => (sdk ??= import('stripe').then((module) => module.default));
 
+/** Stripe did not answer (a timeout, a dropped connection, a 5xx or a 429 after the retries). */
+const unanswered = (error: Stripe.errors.StripeError) =>
+  ['StripeConnectionError', 'StripeAPIError', 'StripeRateLimitError'].includes(error.type);
+const unavailable = (what: string) =>
+  new DomainError('unavailable', `Stripe did not answer. Nothing was ${what} twice; try again in a minute.`);
+
+/** Retries a 429 (with our idempotency key, so at most one object is made). */
+async function patient<T>(call: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await call();
+    } catch (error) {
+      if (attempt >= RETRIES || !isStripeError(error) || error.type !== 'StripeRateLimitError') throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250 * 2 ** attempt));
+    }
+  }
+}
+
 /**
  * A Stripe refusal as the member should read it: a 400 naming the field it concerns. Errors that
  * are not the member's to fix (authentication, connection, Stripe's own) stay errors: a 500 with a
@@ -98,6 +126,7 @@ const loadSdk = (): Promise<typeof Stripe> => (sdk ??= import('stripe').then((mo
  */
 export function toDomainError(error: unknown): unknown {
   if (!isStripeError(error)) return error;
+  if (unanswered(error)) return unavailable('done');
   if (error.type === 'StripeCardError') {
     return badRequest(plain(error.message, 'Your card was declined. Try another debit card.'), {
       token: plain(error.message, 'Your card was declined. Try another debit card.'),
@@ -129,6 +158,7 @@ export function toDomainError(error: unknown): unknown {
  */
 export function toMoneyError(error: unknown, step: 'transfer' | 'payout'): unknown {
   if (!isStripeError(error)) return error;
+  if (unanswered(error)) return unavailable(step === 'transfer' ? 'sent' : 'paid out');
   if (error.type === 'StripeIdempotencyError') {
     return conflict('Another request is moving this commission right now. Reload the page to see it.');
   }
@@ -221,8 +251,8 @@ export function createStripeGateway(settings: StripeGatewaySettings): PaymentGat
       ([key, Stripe]) =>
         new Stripe(key, {
           ...connectionOptions(settings.apiUrl()),
-          maxNetworkRetries: 2,
-          timeout: 8_000,
+          maxNetworkRetries: RETRIES,
+          timeout: settings.timeoutMs?.() ?? TIMEOUT_MS,
           appInfo: { name: 'reseller-portal' },
         }),
     );
@@ -276,9 +306,9 @@ export function createStripeGateway(settings: StripeGatewaySettings): PaymentGat
           },
           metadata: { userId: account.userId },
         };
-        const created = await (
-          await stripe()
-        ).accounts.create(params, { idempotencyKey: idempotencyKey('payout-account', account.userId) });
+        const client = await stripe();
+        const key = idempotencyKey('payout-account', account.userId);
+        const created = await patient(() => client.accounts.create(params, { idempotencyKey: key }));
         return toStatus(created, created.created ?? nowSeconds());
       }),
 
@@ -354,16 +384,17 @@ export function createStripeGateway(settings: StripeGatewaySettings): PaymentGat
 
     createTransfer: async (transfer) => {
       try {
-        const created = await (
-          await stripe()
-        ).transfers.create(
-          {
-            amount: transfer.amountCents,
-            currency: 'usd',
-            destination: transfer.destinationAccountId,
-            metadata: transfer.metadata,
-          },
-          { idempotencyKey: transfer.idempotencyKey },
+        const client = await stripe();
+        const created = await patient(() =>
+          client.transfers.create(
+            {
+              amount: transfer.amountCents,
+              currency: 'usd',
+              destination: transfer.destinationAccountId,
+              metadata: transfer.metadata,
+            },
+            { idempotencyKey: transfer.idempotencyKey },
+          ),
         );
         return { id: created.id, amountCents: created.amount };
       } catch (error) {
@@ -395,9 +426,11 @@ export function createStripeGateway(settings: StripeGatewaySettings): PaymentGat
           (item): item is Stripe.Card => item.object === 'card' && item.default_for_currency === true,
         );
         const method = card?.available_payout_methods?.includes('instant') ? 'instant' : 'standard';
-        const created = await client.payouts.create(
-          { amount: payout.amountCents, currency: 'usd', method, metadata: payout.metadata },
-          { ...options, idempotencyKey: payout.idempotencyKey },
+        const created = await patient(() =>
+          client.payouts.create(
+            { amount: payout.amountCents, currency: 'usd', method, metadata: payout.metadata },
+            { ...options, idempotencyKey: payout.idempotencyKey },
+          ),
         );
         return { id: created.id, status: created.status, method: created.method };
       } catch (error) {

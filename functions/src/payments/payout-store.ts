@@ -19,6 +19,14 @@ export type PayoutProfile = Pick<
   'first_name' | 'last_name' | 'phone' | 'street_address_1' | 'address_unit' | 'city' | 'state' | 'zipcode'
 >;
 
+/** The member's acceptance of Stripe's terms, as the account's creation sends it (`tos_acceptance`). */
+export interface AccountRequest {
+  /** ISO time of the first attempt. */
+  acceptedAt: string;
+  ip: string;
+  userAgent?: string;
+}
+
 /** The payout side of a stored user; its writes are conditional on the account the user holds. */
 export interface PayoutAccountStore {
   /**
@@ -31,6 +39,12 @@ export interface PayoutAccountStore {
     profile: PayoutProfile,
     state: PayoutAccountState,
   ): Promise<boolean>;
+  /**
+   * Keeps the first attempt's terms acceptance while the user has no account, and answers the kept
+   * one, so every attempt sends Stripe the same parameters under the same key: a retry after Stripe
+   * did not answer replays the account Stripe made. Undefined when an account is stored already.
+   */
+  keepAccountRequest(userId: string, request: AccountRequest): Promise<AccountRequest | undefined>;
   /** isPayoutMethodAdded = 1, while the user's account is still `stripeID`. */
   setPayoutMethodAdded(userId: string, stripeID: string): Promise<boolean>;
   /**

@@ -2,7 +2,7 @@ import type { PayoutCard as PayoutCardView } from '@portal/shared/api/payments';
 import type { UserRecord, UserRepository } from '../auth/user-store';
 import { DomainError } from '../errors';
 import type { GatewayEvent, PaymentGateway, PaymentState, PayoutAccountStatus, PayoutCard } from './payment-gateway';
-import type { PayoutAccountState, PayoutAccountStore } from './payout-store';
+import type { AccountRequest, PayoutAccountState, PayoutAccountStore } from './payout-store';
 import type { ProcessedEvents } from './processed-events';
 
 /** The payout account form's body as validated (`CreatePayoutAccountRequest`'s output). */
@@ -64,9 +64,17 @@ export async function createPayoutAccount(
   request: { ip: string; userAgent?: string },
 ): Promise<UserRecord> {
   if (user.stripeID) return user;
+  // The first attempt's terms acceptance, kept: a retry sends the same parameters, so Stripe
+  // replays the account a lost answer made rather than refusing the key.
+  const kept = await deps.accounts.keepAccountRequest(user.id, {
+    acceptedAt: new Date(deps.now()).toISOString(),
+    ip: request.ip,
+    ...(request.userAgent ? { userAgent: request.userAgent } : {}),
+  });
+  if (!kept) return reread(deps, user.id);
   let status: PayoutAccountStatus;
   try {
-    status = await createAtGateway(deps, user, form, request);
+    status = await createAtGateway(user, form, kept, deps);
   } catch (error) {
     // Another request of this member (a double submit, a second tab) holds the idempotency key:
     // the account it creates is the answer, once it is stored.
@@ -101,10 +109,10 @@ export async function createPayoutAccount(
 const CONFLICT_WAITS_MS = [100, 200, 400, 800, 1_500, 2_000];
 
 function createAtGateway(
-  deps: PayoutDeps,
   user: UserRecord,
   form: PayoutAccountForm,
-  request: { ip: string; userAgent?: string },
+  request: AccountRequest,
+  deps: PayoutDeps,
 ): Promise<PayoutAccountStatus> {
   return deps.gateway.createConnectedAccount({
     userId: user.id,
@@ -122,7 +130,7 @@ function createAtGateway(
     dob: { day: form.dob_day, month: form.dob_month, year: form.dob_year },
     taxId: form.tax_id,
     profileUrl: form.social_profile,
-    tosAcceptance: { date: new Date(deps.now()), ip: request.ip, userAgent: request.userAgent },
+    tosAcceptance: { date: new Date(request.acceptedAt), ip: request.ip, userAgent: request.userAgent },
   });
 }
 
