@@ -1,0 +1,217 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type Stripe from 'stripe';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startStripeEmulator, type StripeEmulator } from '../../infra/local/stripe';
+import { StripeFaults, sdk, type Fault } from '../../infra/local/stripe/testing';
+import { COUNTERS_KEY, commissionKey, createCommission, item } from './commission-fixtures';
+import { auth, call, payoutAccountForm, tokenFor, uniqueEmail } from './helpers';
+
+/**
+ * What Stripe's faults do to the three calls that make something at Stripe: the member's payout
+ * account, a commission's transfer and its payout. This file's own emulator throws them (429 or
+ * 500 before the work, a dropped connection or an answer later than the client's timeout after
+ * it); each is thrown once (the adapter's retries get through) and then three times (the retries
+ * give up: a 503 in words, the table as it was, and a later call completes it once). Each
+ * attempt's timeout is cut to 300 ms here, so a late answer costs well under a second.
+ */
+process.env.STRIPE_TIMEOUT_MS = '300';
+const dataDir = mkdtempSync(join(tmpdir(), 'faults-stripe-'));
+const faults = new StripeFaults();
+let emulator: StripeEmulator;
+let stripe: Stripe;
+let admin: string;
+
+const { handler: signup } = await import('../../functions/src/handlers/signup');
+const { handler: createAccount } = await import('../../functions/src/handlers/create-payout-account');
+const { handler: addPayoutMethod } = await import('../../functions/src/handlers/add-payout-method');
+const { handler: addToStripe } = await import('../../functions/src/handlers/add-commission-to-stripe');
+const { handler: payToMember } = await import('../../functions/src/handlers/pay-commission-to-member');
+
+beforeAll(async () => {
+  emulator = await startStripeEmulator({ dataDir, log: () => undefined, faults });
+  process.env.STRIPE_API_URL = emulator.url;
+  stripe = sdk(emulator.port, process.env.STRIPE_SECRET_KEY);
+  admin = await tokenFor(true);
+  await stripe.paymentIntents.create({
+    amount: 500_000,
+    currency: 'usd',
+    payment_method: 'pm_card_visa',
+    confirm: true,
+  });
+});
+
+afterEach(() => faults.clear());
+
+afterAll(async () => {
+  await emulator?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** The four faults; `delay` holds the answer past the 300 ms timeout. */
+const FAULTS: [name: string, fault: Fault][] = [
+  ['429', { kind: 'status', status: 429 }],
+  ['500', { kind: 'status', status: 500 }],
+  ['a dropped connection after the work', { kind: 'drop' }],
+  ['an answer later than the timeout', { kind: 'delay', ms: 1_500 }],
+];
+/** One attempt and the adapter's two retries. */
+const OUTLASTING = 3;
+const UNAVAILABLE = /^Stripe did not answer\. Nothing was (done|sent|paid out) twice; try again in a minute\.$/;
+
+/** Every request the fault hit carried the one key the call is made with. */
+const expectOneKey = (key: string, times: number) =>
+  expect(faults.faulted.map((request) => request.idempotencyKey)).toEqual(Array(times).fill(key));
+
+async function signedUp(): Promise<{ id: string; token: string }> {
+  const signed = await call(signup, { body: { email: uniqueEmail('faults'), password: 'long enough password' } });
+  return {
+    id: String((signed.body.userProfile as { id: string }).id),
+    token: String(signed.body.access_token),
+  };
+}
+
+const userItem = (id: string) => item({ pk: `USER#${id}`, sk: 'PROFILE' });
+const accountsOf = async (userId: string) =>
+  (await stripe.accounts.list({ limit: 100 })).data.filter((account) => account.metadata?.userId === userId);
+
+/** A member with a payout account and a debit card, whose commissions can be moved. */
+let payable: { id: string; email: string; accountId: string } | undefined;
+async function payableMember() {
+  if (payable) return payable;
+  const { id, token } = await signedUp();
+  const created = await call(createAccount, { body: payoutAccountForm, headers: auth(token) });
+  expect(created.status).toBe(200);
+  const accountId = String((created.body.user as { stripeID: string }).stripeID);
+  const card = await stripe.tokens.create({
+    card: { number: '4000056655665556', exp_month: '12', exp_year: '2034', cvc: '123', currency: 'usd' },
+  });
+  expect((await call(addPayoutMethod, { body: { id: accountId, token: card.id }, headers: auth(token) })).status).toBe(
+    200,
+  );
+  const email = String((created.body.user as { email: string }).email);
+  payable = { id, email, accountId };
+  return payable;
+}
+
+const send = (id: string) => call(addToStripe, { body: { id }, headers: auth(admin) });
+const pay = (id: string) => call(payToMember, { body: { id }, headers: auth(admin) });
+const transfersFor = async (accountId: string, commissionId: string) =>
+  (await stripe.transfers.list({ destination: accountId, limit: 100 })).data.filter(
+    (transfer) => transfer.metadata?.commissionId === commissionId,
+  );
+const payoutsFor = async (accountId: string, commissionId: string) =>
+  (await stripe.payouts.list({ limit: 100 }, { stripeAccount: accountId })).data.filter(
+    (payout) => payout.metadata?.commissionId === commissionId,
+  );
+const counters = async () => (await item(COUNTERS_KEY)) as Record<string, number>;
+/** Whether Stripe did the work before the fault (a dropped or late answer) or not (429, 500). */
+const workDone = (fault: Fault) => (fault.kind === 'status' ? 0 : 1);
+
+describe.each(FAULTS)('Stripe answers %s', (_, fault) => {
+  it('account creation: the retries make one account; after they give up, the member reads why, nothing is stored, and trying again stores the one account', async () => {
+    // Once: the adapter's retry gets through with the same key.
+    const first = await signedUp();
+    faults.inject({ method: 'POST', path: '/v1/accounts', fault });
+    const created = await call(createAccount, { body: payoutAccountForm, headers: auth(first.token) });
+    expect(created.status).toBe(200);
+    expectOneKey(`portal:payout-account:${first.id}`, 1);
+    const [account, ...more] = await accountsOf(first.id);
+    expect(more).toEqual([]);
+    expect((await userItem(first.id))?.stripeID).toBe(account?.id);
+
+    // Three times: the retries give up.
+    faults.clear();
+    const second = await signedUp();
+    const before = await userItem(second.id);
+    faults.inject({ method: 'POST', path: '/v1/accounts', fault, times: OUTLASTING });
+    const refused = await call(createAccount, { body: payoutAccountForm, headers: auth(second.token) });
+    expect(refused.status).toBe(503);
+    expect(refused.body.message).toMatch(UNAVAILABLE);
+    expectOneKey(`portal:payout-account:${second.id}`, OUTLASTING);
+    const kept = await userItem(second.id);
+    expect(kept?.stripeID ?? null).toBeNull();
+    expect(kept?.isAccountCreated).toBe(before?.isAccountCreated);
+    expect(await accountsOf(second.id)).toHaveLength(workDone(fault));
+
+    // Later, the same form from another address (each call here comes from its own): the kept terms
+    // acceptance makes the parameters the same, so Stripe replays the account it made, and no other.
+    const again = await call(createAccount, { body: payoutAccountForm, headers: auth(second.token) });
+    expect(again.status).toBe(200);
+    const accounts = await accountsOf(second.id);
+    expect(accounts).toHaveLength(1);
+    expect((again.body.user as { stripeID: string }).stripeID).toBe(accounts[0]?.id);
+    expect(await userItem(second.id)).toMatchObject({ stripeID: accounts[0]?.id, isAccountCreated: 1 });
+  });
+
+  it('transfer: the retries make one transfer; after they give up, the admin reads why, the commission stays in processing, and trying again sends it once', async () => {
+    const who = await payableMember();
+    const once = await createCommission({ memberId: who.id, memberEmail: who.email, amountCents: 410 });
+    faults.inject({ method: 'POST', path: '/v1/transfers', fault });
+    expect((await send(once.id)).status).toBe(200);
+    expectOneKey(`portal:transfer:${once.id}`, 1);
+    expect(await transfersFor(who.accountId, once.id)).toHaveLength(1);
+
+    faults.clear();
+    const commission = await createCommission({ memberId: who.id, memberEmail: who.email, amountCents: 420 });
+    const before = await item(commissionKey(commission.id));
+    const countersBefore = await counters();
+    faults.inject({ method: 'POST', path: '/v1/transfers', fault, times: OUTLASTING });
+    const refused = await send(commission.id);
+    expect(refused.status).toBe(503);
+    expect(refused.body.message).toBe('Stripe did not answer. Nothing was sent twice; try again in a minute.');
+    expectOneKey(`portal:transfer:${commission.id}`, OUTLASTING);
+    // Where it was: in processing, no transfer id, the same stage and counters (the pending marker aside).
+    const { transferPendingAt, ...kept } = (await item(commissionKey(commission.id))) ?? {};
+    expect(typeof transferPendingAt).toBe('string');
+    expect(kept).toEqual(before);
+    expect(await counters()).toEqual(countersBefore);
+    expect(await transfersFor(who.accountId, commission.id)).toHaveLength(workDone(fault));
+
+    const again = await send(commission.id);
+    expect(again.status).toBe(200);
+    expect((again.body.commission as { state: string }).state).toBe('in_stripe');
+    const transfers = await transfersFor(who.accountId, commission.id);
+    expect(transfers).toHaveLength(1);
+    expect(await item(commissionKey(commission.id))).toMatchObject({
+      isInCustomersAccount: 1,
+      transferId: transfers[0]?.id,
+    });
+    expect((await counters()).toStripeCount).toBe(countersBefore.toStripeCount! - 1);
+  });
+
+  it('payout: the retries make one payout; after they give up, the admin reads why, the commission stays to be paid, and trying again pays it once', async () => {
+    const who = await payableMember();
+    const once = await createCommission({ memberId: who.id, memberEmail: who.email, amountCents: 310 });
+    expect((await send(once.id)).status).toBe(200);
+    faults.inject({ method: 'POST', path: '/v1/payouts', fault });
+    expect((await pay(once.id)).status).toBe(200);
+    expectOneKey(`portal:payout:${once.id}:0`, 1);
+    expect(await payoutsFor(who.accountId, once.id)).toHaveLength(1);
+
+    faults.clear();
+    const commission = await createCommission({ memberId: who.id, memberEmail: who.email, amountCents: 320 });
+    expect((await send(commission.id)).status).toBe(200);
+    const before = await item(commissionKey(commission.id));
+    const countersBefore = await counters();
+    faults.inject({ method: 'POST', path: '/v1/payouts', fault, times: OUTLASTING });
+    const refused = await pay(commission.id);
+    expect(refused.status).toBe(503);
+    expect(refused.body.message).toBe('Stripe did not answer. Nothing was paid out twice; try again in a minute.');
+    expectOneKey(`portal:payout:${commission.id}:0`, OUTLASTING);
+    // Where it was: in Stripe, not paid, no payout id, the same counters (the attempt marker aside).
+    const { payoutAttempt, payoutPendingAt: _pending, ...kept } = (await item(commissionKey(commission.id))) ?? {};
+    expect(payoutAttempt).toBe(0);
+    expect(kept).toEqual(before);
+    expect(await counters()).toEqual(countersBefore);
+    expect(await payoutsFor(who.accountId, commission.id)).toHaveLength(workDone(fault));
+
+    const again = await pay(commission.id);
+    expect(again.status).toBe(200);
+    expect((again.body.commission as { state: string }).state).toBe('paid');
+    const payouts = await payoutsFor(who.accountId, commission.id);
+    expect(payouts).toHaveLength(1);
+    expect(await item(commissionKey(commission.id))).toMatchObject({ isPayed: 1, payoutId: payouts[0]?.id });
+  });
+});
