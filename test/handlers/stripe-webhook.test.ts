@@ -3,7 +3,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { db, tableName } from '../../functions/src/adapters/dynamo-client';
 import { signature, startStripeEmulator, type StripeEmulator } from '../../infra/local/stripe';
 import { sdk } from '../../infra/local/stripe/testing';
 import { allItems, call, uniqueEmail, type CallResult, payoutAccountForm } from './helpers';
@@ -171,6 +173,69 @@ describe('/api/stripeWebhook', () => {
       requirementsDue: ['external_account'],
       asOf: second,
     });
+  });
+
+  it('refuses a correctly signed body that is not JSON with 400, changing nothing and claiming nothing', async () => {
+    const { userId } = await memberWithAccount();
+    const before = await allItems();
+    for (const body of ['{"id":"evt_cut_short","type":"account.upd', 'id=evt_form&type=account.updated']) {
+      // The HTTP layer refuses it before the signature is looked at, whatever the content type says.
+      for (const [contentType, message] of [
+        ['application/json; charset=utf-8', 'The request body is not valid JSON.'],
+        [null, 'Send the request body as JSON, with the header Content-Type: application/json.'],
+      ] as const) {
+        const answer = await call(webhook, {
+          rawBody: body,
+          contentType,
+          headers: { 'stripe-signature': signature(body, secret, now()) },
+          path: '/api/stripeWebhook',
+        });
+        expect(answer.status).toBe(400);
+        expect(answer.body.message).toBe(message);
+      }
+    }
+    expect((await stored(userId))?.payoutAccount).toBeDefined();
+    expect(await allItems()).toEqual(before);
+  });
+
+  it('answers 409 to an account.updated that outruns the account’s stored id, keeps no claim, and applies the redelivery once', async () => {
+    const { userId, accountId } = await memberWithAccount();
+    const key = { pk: `USER#${userId}`, sk: 'PROFILE' };
+    // The account exists at Stripe, but its creation's write has not landed: no stripeID yet.
+    await db().send(
+      new UpdateCommand({ TableName: tableName(), Key: key, UpdateExpression: 'REMOVE stripeID, payoutAccount' }),
+    );
+    const before = await allItems();
+    const event = accountEvent(`evt_early_${userId}`, accountId, userId, true);
+    const early = await post(event, signature(event, secret, now()));
+    expect(early.status).toBe(409);
+    expect(early.body.message).toBe('The payout account of this event is not stored yet.');
+    expect(await allItems()).toEqual(before);
+
+    // The creation's write lands; Stripe delivers the event again.
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: key,
+        UpdateExpression: 'SET stripeID = :id',
+        ExpressionAttributeValues: { ':id': accountId },
+      }),
+    );
+    expect((await post(event, signature(event, secret, now()))).status).toBe(200);
+    const applied = (await stored(userId))?.payoutAccount;
+    expect(applied).toMatchObject({ payoutsEnabled: true, requirementsDue: [], transfers: 'active' });
+    expect((await allItems()).filter((item) => item.pk === `STRIPE_EVENT#evt_early_${userId}`)).toHaveLength(1);
+    // A third delivery is a duplicate: nothing changes.
+    expect((await post(event, signature(event, secret, now()))).status).toBe(200);
+    expect((await stored(userId))?.payoutAccount).toEqual(applied);
+  });
+
+  it('acknowledges an account.updated for an account the user does not hold (another or a wiped one), changing nothing', async () => {
+    const { userId } = await memberWithAccount();
+    const before = await stored(userId);
+    const event = accountEvent(`evt_other_${userId}`, 'acct_notTheirs000001', userId, true);
+    expect((await post(event, signature(event, secret, now()))).status).toBe(200);
+    expect(await stored(userId)).toEqual(before);
   });
 
   it('refuses a wrong secret, a changed body, a missing header and a signature older than 300 s, changing nothing', async () => {

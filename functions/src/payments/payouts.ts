@@ -1,6 +1,6 @@
 import type { PayoutCard as PayoutCardView } from '@portal/shared/api/payments';
 import type { UserRecord, UserRepository } from '../auth/user-store';
-import { DomainError } from '../errors';
+import { DomainError, conflict } from '../errors';
 import type { GatewayEvent, PaymentGateway, PaymentState, PayoutAccountStatus, PayoutCard } from './payment-gateway';
 import type { AccountRequest, PayoutAccountState, PayoutAccountStore } from './payout-store';
 import type { ProcessedEvents } from './processed-events';
@@ -176,6 +176,9 @@ export async function accountUpdated(
   if (!userId) return false;
   if (await deps.accounts.setPayoutAccountState(userId, status.id, stateOf(status, deps.now()))) return true;
   const stored = await deps.users.get(userId);
+  // Before the account's creation is stored (its answer still on the way, or lost and the member
+  // yet to try again): not ours to drop. A non-2xx makes Stripe deliver it again (for 3 days).
+  if (stored && !stored.stripeID) throw conflict('The payout account of this event is not stored yet.');
   if (stored?.stripeID !== status.id || stored.payoutAccount?.asOf !== status.asOf) return false;
   const current = await deps.gateway.retrieveAccount(status.id);
   // Read after the event arrived, so at least as new as it, whatever the two clocks say.
