@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startStripeEmulator, type StripeEmulator } from '../../infra/local/stripe';
+import {
+  PAYOUT_FAILING_DEBIT_CARD,
+  signature,
+  startStripeEmulator,
+  type StripeEmulator,
+} from '../../infra/local/stripe';
 import { StripeFaults, sdk, type Fault } from '../../infra/local/stripe/testing';
 import { COUNTERS_KEY, commissionKey, createCommission, item } from './commission-fixtures';
 import { auth, call, payoutAccountForm, tokenFor, uniqueEmail } from './helpers';
@@ -28,6 +33,7 @@ const { handler: createAccount } = await import('../../functions/src/handlers/cr
 const { handler: addPayoutMethod } = await import('../../functions/src/handlers/add-payout-method');
 const { handler: addToStripe } = await import('../../functions/src/handlers/add-commission-to-stripe');
 const { handler: payToMember } = await import('../../functions/src/handlers/pay-commission-to-member');
+const { handler: webhook } = await import('../../functions/src/handlers/stripe-webhook');
 
 beforeAll(async () => {
   emulator = await startStripeEmulator({ dataDir, log: () => undefined, faults });
@@ -78,21 +84,22 @@ const accountsOf = async (userId: string) =>
 
 /** A member with a payout account and a debit card, whose commissions can be moved. */
 let payable: { id: string; email: string; accountId: string } | undefined;
-async function payableMember() {
-  if (payable) return payable;
+async function payableMember(cardNumber = '4000056655665556') {
+  if (payable && cardNumber === '4000056655665556') return payable;
   const { id, token } = await signedUp();
   const created = await call(createAccount, { body: payoutAccountForm, headers: auth(token) });
   expect(created.status).toBe(200);
   const accountId = String((created.body.user as { stripeID: string }).stripeID);
   const card = await stripe.tokens.create({
-    card: { number: '4000056655665556', exp_month: '12', exp_year: '2034', cvc: '123', currency: 'usd' },
+    card: { number: cardNumber, exp_month: '12', exp_year: '2034', cvc: '123', currency: 'usd' },
   });
   expect((await call(addPayoutMethod, { body: { id: accountId, token: card.id }, headers: auth(token) })).status).toBe(
     200,
   );
   const email = String((created.body.user as { email: string }).email);
-  payable = { id, email, accountId };
-  return payable;
+  const made = { id, email, accountId };
+  if (cardNumber === '4000056655665556') payable = made;
+  return made;
 }
 
 const send = (id: string) => call(addToStripe, { body: { id }, headers: auth(admin) });
@@ -213,5 +220,76 @@ describe.each(FAULTS)('Stripe answers %s', (_, fault) => {
     const payouts = await payoutsFor(who.accountId, commission.id);
     expect(payouts).toHaveLength(1);
     expect(await item(commissionKey(commission.id))).toMatchObject({ isPayed: 1, payoutId: payouts[0]?.id });
+  });
+});
+
+/** Posts one of the emulator's events to the webhook, signed as Stripe signs it. */
+function deliver(event: Stripe.Event) {
+  const payload = JSON.stringify(event);
+  return call(webhook, {
+    rawBody: payload,
+    headers: {
+      'stripe-signature': signature(payload, process.env.STRIPE_WEBHOOK_SECRET!, Math.floor(Date.now() / 1000)),
+    },
+    path: '/api/stripeWebhook',
+  });
+}
+
+/** The payout's event for a commission, as the emulator sent it to the connected account. */
+async function payoutEvent(type: 'payout.paid' | 'payout.failed', accountId: string, commissionId: string) {
+  await emulator.idle();
+  const events = (await stripe.events.list({ type, limit: 100 }, { stripeAccount: accountId })).data.filter(
+    (event) => (event.data.object as Stripe.Payout).metadata?.commissionId === commissionId,
+  );
+  expect(events).toHaveLength(1);
+  return events[0]!;
+}
+
+describe('a payout event that arrives before the payout is stored (its answer was lost)', () => {
+  it('payout.paid is kept on the commission; the retry stores the same payout; a redelivery changes nothing', async () => {
+    const who = await payableMember();
+    const commission = await createCommission({ memberId: who.id, memberEmail: who.email, amountCents: 330 });
+    expect((await send(commission.id)).status).toBe(200);
+    faults.inject({ method: 'POST', path: '/v1/payouts', fault: { kind: 'drop' }, times: OUTLASTING });
+    expect((await pay(commission.id)).status).toBe(503);
+    const paid = await payoutEvent('payout.paid', who.accountId, commission.id);
+
+    expect((await deliver(paid)).status).toBe(200);
+    const early = await item(commissionKey(commission.id));
+    expect(early).toMatchObject({ isPayed: 0, payoutId: null, payoutAttempt: 0 });
+    expect(typeof early?.payoutPaidAt).toBe('string');
+
+    const again = await pay(commission.id);
+    expect(again.status).toBe(200);
+    const payouts = await payoutsFor(who.accountId, commission.id);
+    expect(payouts.map((payout) => payout.id)).toEqual([paid.data.object.id]);
+    const settled = await item(commissionKey(commission.id));
+    expect(settled).toMatchObject({ isPayed: 1, payoutId: paid.data.object.id, payoutPaidAt: early?.payoutPaidAt });
+    expect((await deliver(paid)).status).toBe(200);
+    expect(await item(commissionKey(commission.id))).toEqual(settled);
+  });
+
+  it('payout.failed records the failure and moves the attempt on, so the retry makes a new payout, not a replay of the failed one', async () => {
+    const who = await payableMember(PAYOUT_FAILING_DEBIT_CARD);
+    const commission = await createCommission({ memberId: who.id, memberEmail: who.email, amountCents: 340 });
+    expect((await send(commission.id)).status).toBe(200);
+    const countersBefore = await counters();
+    faults.inject({ method: 'POST', path: '/v1/payouts', fault: { kind: 'drop' }, times: OUTLASTING });
+    expect((await pay(commission.id)).status).toBe(503);
+    const failed = await payoutEvent('payout.failed', who.accountId, commission.id);
+
+    expect((await deliver(failed)).status).toBe(200);
+    const recorded = await item(commissionKey(commission.id));
+    expect(recorded).toMatchObject({ isPayed: 0, payoutId: null, payoutAttempt: 1 });
+    expect(recorded?.payoutFailure).toBe('The bank could not process this payout.');
+    expect(await counters()).toEqual(countersBefore);
+    expect((await deliver(failed)).status).toBe(200);
+    expect(await item(commissionKey(commission.id))).toEqual(recorded);
+
+    // The failed payout's money is back on the member's balance: the next attempt is a new payout.
+    faults.clear();
+    expect((await pay(commission.id)).status).toBe(200);
+    const payouts = await payoutsFor(who.accountId, commission.id);
+    expect(payouts.map((payout) => payout.metadata?.attempt).sort()).toEqual(['0', '1']);
   });
 });
