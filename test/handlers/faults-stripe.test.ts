@@ -253,6 +253,7 @@ describe('a payout event that arrives before the payout is stored (its answer wa
     faults.inject({ method: 'POST', path: '/v1/payouts', fault: { kind: 'drop' }, times: OUTLASTING });
     expect((await pay(commission.id)).status).toBe(503);
     const paid = await payoutEvent('payout.paid', who.accountId, commission.id);
+    const payoutId = (paid.data.object as Stripe.Payout).id;
 
     expect((await deliver(paid)).status).toBe(200);
     const early = await item(commissionKey(commission.id));
@@ -262,9 +263,9 @@ describe('a payout event that arrives before the payout is stored (its answer wa
     const again = await pay(commission.id);
     expect(again.status).toBe(200);
     const payouts = await payoutsFor(who.accountId, commission.id);
-    expect(payouts.map((payout) => payout.id)).toEqual([paid.data.object.id]);
+    expect(payouts.map((payout) => payout.id)).toEqual([payoutId]);
     const settled = await item(commissionKey(commission.id));
-    expect(settled).toMatchObject({ isPayed: 1, payoutId: paid.data.object.id, payoutPaidAt: early?.payoutPaidAt });
+    expect(settled).toMatchObject({ isPayed: 1, payoutId: payoutId, payoutPaidAt: early?.payoutPaidAt });
     expect((await deliver(paid)).status).toBe(200);
     expect(await item(commissionKey(commission.id))).toEqual(settled);
   });

@@ -7,6 +7,9 @@ import type { AccountRequest, PayoutAccountStore } from '../payments/payout-stor
 const conditionalUpdate = (input: ConstructorParameters<typeof UpdateCommand>[0]): Promise<boolean> =>
   writtenUnlessConditionFails(() => db().send(new UpdateCommand(input)));
 
+/** The user holds no payout account (a cleared one is null). */
+const NO_ACCOUNT = 'attribute_exists(pk) AND (attribute_not_exists(stripeID) OR stripeID = :null)';
+
 /** The payout fields of the user item (`USER#<id>` / `PROFILE`); never a tax ID or a date of birth. */
 export const dynamoPayoutAccounts: PayoutAccountStore = {
   savePayoutAccount(userId, stripeID, profile, state) {
@@ -17,7 +20,7 @@ export const dynamoPayoutAccounts: PayoutAccountStore = {
       UpdateExpression: `SET stripeID = :stripeID, isAccountCreated = :one, payoutAccount = :state, ${names
         .map((name) => `#${name} = :${name}`)
         .join(', ')}`,
-      ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(stripeID) OR stripeID = :null)',
+      ConditionExpression: NO_ACCOUNT,
       ExpressionAttributeNames: Object.fromEntries(names.map((name) => [`#${name}`, name])),
       ExpressionAttributeValues: {
         ':stripeID': stripeID,
@@ -36,7 +39,7 @@ export const dynamoPayoutAccounts: PayoutAccountStore = {
           TableName: tableName(),
           Key: keys.user(userId),
           UpdateExpression: 'SET payoutAccountRequest = if_not_exists(payoutAccountRequest, :request)',
-          ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(stripeID) OR stripeID = :null)',
+          ConditionExpression: NO_ACCOUNT,
           ExpressionAttributeValues: { ':request': request, ':null': null },
           ReturnValues: 'UPDATED_NEW',
         }),

@@ -17,7 +17,7 @@ export interface StripeGatewaySettings {
   webhookSecret: () => Promise<string>;
   /** `STRIPE_API_URL`: the local emulator; undefined talks to https://api.stripe.com. */
   apiUrl: () => string | undefined;
-  /** `STRIPE_TIMEOUT_MS`: each attempt's timeout (tests shorten it); undefined: TIMEOUT_MS. */
+  /** Each attempt's timeout in ms (the fault tests shorten it); undefined: TIMEOUT_MS. */
   timeoutMs?: () => number | undefined;
 }
 

@@ -20,8 +20,6 @@ const Env = z.object({
   ADDRESS_SEARCH: z.enum(['amazon-location', 'local']).default('amazon-location'),
   /** Only set where Stripe is not Stripe's own (the local emulator); absent: https://api.stripe.com. */
   STRIPE_API_URL: z.url().optional(),
-  /** Each Stripe call's timeout in ms (the fault tests shorten it); absent: the adapter's own (2 s). */
-  STRIPE_TIMEOUT_MS: z.coerce.number().int().positive().optional(),
   /** The sender of the functions that mail (a verified SES identity); set by the stack from `mailFrom`. */
   MAIL_FROM: z.string().min(3).optional(),
   /** Set on this machine only (infra/local, the handler tests): mail goes to files here instead of SES. */
