@@ -7,7 +7,8 @@ import { startStripeEmulator, type StripeEmulator } from '../../../infra/local/s
 import { sdk } from '../../../infra/local/stripe/testing';
 import { DomainError } from '../errors';
 import type { NewPayoutAccount, PaymentGateway } from '../payments/payment-gateway';
-import { connectionOptions, createStripeGateway, toDomainError } from './stripe-gateway';
+import Stripe from 'stripe';
+import { connectionOptions, createStripeGateway, toDomainError, toMoneyError } from './stripe-gateway';
 
 /** The Stripe adapter through the real SDK against the local emulator. */
 let emulator: StripeEmulator;
@@ -60,6 +61,30 @@ const refusal = async (work: Promise<unknown>): Promise<DomainError> => {
   expect(error).toBeInstanceOf(DomainError);
   return error as DomainError;
 };
+
+describe('when Stripe does not answer', () => {
+  it('is a 503 in words (unavailable) after the retries, for every call; an authentication error stays a 500', () => {
+    const raw = { message: 'boom', type: 'api_error' as const };
+    for (const error of [
+      new Stripe.errors.StripeConnectionError({
+        ...raw,
+        message: 'Request aborted due to timeout being reached (300ms)',
+      }),
+      new Stripe.errors.StripeAPIError(raw),
+      new Stripe.errors.StripeRateLimitError({ ...raw, type: 'invalid_request_error', code: 'rate_limit' }),
+    ]) {
+      const mapped = [toDomainError(error), toMoneyError(error, 'transfer'), toMoneyError(error, 'payout')];
+      expect(mapped.map((domain) => [(domain as DomainError).kind, (domain as DomainError).message])).toEqual([
+        ['unavailable', 'Stripe did not answer. Nothing was done twice; try again in a minute.'],
+        ['unavailable', 'Stripe did not answer. Nothing was sent twice; try again in a minute.'],
+        ['unavailable', 'Stripe did not answer. Nothing was paid out twice; try again in a minute.'],
+      ]);
+    }
+    const auth = new Stripe.errors.StripeAuthenticationError({ ...raw, type: 'invalid_request_error' });
+    expect(toDomainError(auth)).toBe(auth);
+    expect(toMoneyError(auth, 'transfer')).toBe(auth);
+  });
+});
 
 describe('connectionOptions', () => {
   it('points the SDK at STRIPE_API_URL, or at Stripe itself when it is unset', () => {
