@@ -34,7 +34,22 @@ export interface Route {
   access: Access;
 }
 
-const route = (name: EndpointName, module: string, access: Access, memoryMb = 512, timeoutSeconds = 10): Route => ({
+/**
+ * A call that talks to Stripe may wait for it: up to three attempts of 4 s each (the adapter's
+ * timeout, functions/src/adapters/stripe-gateway.ts), twice for a payout (its card, then the
+ * payout). 29 s stays under API Gateway's 30 s integration limit; every other call has 10 s.
+ */
+const STRIPE_CALL_TIMEOUT_SECONDS = 29;
+const timeoutFor = (access: Access): number =>
+  access.secrets.includes('stripeSecretKey') ? STRIPE_CALL_TIMEOUT_SECONDS : 10;
+
+const route = (
+  name: EndpointName,
+  module: string,
+  access: Access,
+  memoryMb = 512,
+  timeoutSeconds = timeoutFor(access),
+): Route => ({
   name,
   path: contract[name].path,
   module,

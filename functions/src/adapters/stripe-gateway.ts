@@ -22,11 +22,13 @@ export interface StripeGatewaySettings {
 }
 
 /**
- * Each attempt's timeout and the retries after it: three attempts of 2 s and the SDK's waits
- * (0.5–1 s) fit the functions' 10 s. The SDK retries a timeout, a dropped connection, a 409 and a
+ * Each attempt's timeout and the retries after it: three attempts of 4 s and the SDK's waits
+ * (0.5–1 s) take at most about 14 s, twice that for a payout's two calls, within the 29 s the
+ * Stripe functions are given (functions/src/routes.ts). 4 s is well above Stripe's usual answer
+ * times; a slower answer is not lost, because the retry carries the same idempotency key. The SDK retries a timeout, a dropped connection, a 409 and a
  * 5xx with the same idempotency key; `patient` retries a 429, which the SDK does not.
  */
-const TIMEOUT_MS = 2_000;
+const TIMEOUT_MS = 4_000;
 const RETRIES = 2;
 
 /** The SDK's connection options for an API URL: host, port and protocol, as the emulator needs them. */
