@@ -3,7 +3,8 @@
  * written for the person who will read it. Anything that is not a DomainError is a 500 with a
  * generic body; its details go to the log only.
  */
-export type ErrorKind = 'bad-request' | 'unauthorized' | 'forbidden' | 'not-found' | 'conflict' | 'too-many-requests';
+export type ErrorKind =
+  'bad-request' | 'unauthorized' | 'forbidden' | 'not-found' | 'conflict' | 'too-many-requests' | 'unavailable';
 
 export const statusOf: Record<ErrorKind, number> = {
   'bad-request': 400,
@@ -12,6 +13,8 @@ export const statusOf: Record<ErrorKind, number> = {
   'not-found': 404,
   conflict: 409,
   'too-many-requests': 429,
+  /** Something we depend on (Secrets Manager, a busy table) did not answer; the call may be tried again. */
+  unavailable: 503,
 };
 
 export class DomainError extends Error {
@@ -38,3 +41,7 @@ export const badRequest = (message: string, fields?: Record<string, string>) =>
 export const unauthorized = (message = 'Log in to continue.') => new DomainError('unauthorized', message);
 export const forbidden = (message = 'You do not have permission to do that.') => new DomainError('forbidden', message);
 export const conflict = (message: string) => new DomainError('conflict', message);
+
+/** A 503 with Retry-After: nothing was changed, and the same call may simply be made again. */
+export const unavailable = (message: string, retryAfterSeconds = 5) =>
+  new DomainError('unavailable', message, { headers: { 'retry-after': String(retryAfterSeconds) } });

@@ -38,6 +38,20 @@ export function isTransactionConflict(error: unknown): boolean {
   return cancellationReasons(error)?.some((reason) => reason.Code === 'TransactionConflict') ?? false;
 }
 
+const THROTTLING = new Set(['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded']);
+const THROTTLING_REASONS = new Set(['ThrottlingError', 'ProvisionedThroughputExceeded', 'RequestLimitExceeded']);
+
+/**
+ * True for DynamoDB's throttling errors, thrown or as a transaction's cancellation reason. The SDK
+ * retries them itself (3 attempts, backoff with jitter); one that reaches us outlasted those, and
+ * the bulk writers below treat it as DynamoDB's own advice for unprocessed items: wait, try again.
+ */
+export function isThrottled(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (THROTTLING.has(error.name)) return true;
+  return cancellationReasons(error)?.some((reason) => THROTTLING_REASONS.has(reason.Code ?? '')) ?? false;
+}
+
 export function isConditionFailed(error: unknown): boolean {
   return error instanceof Error && error.name === 'ConditionalCheckFailedException';
 }
@@ -61,7 +75,7 @@ const MAX_BATCH_ATTEMPTS = 10;
 
 /**
  * BatchWrites any number of requests, 25 per BatchWriteItem and those requests side by side,
- * retrying unprocessed items with backoff and jitter.
+ * retrying unprocessed items (and a whole throttled request) with backoff and jitter.
  */
 export async function batchWriteAll(requests: readonly Record<string, unknown>[]): Promise<void> {
   const chunks: Record<string, unknown>[][] = [];
@@ -74,14 +88,30 @@ export async function batchWriteAll(requests: readonly Record<string, unknown>[]
           throw new Error(`DynamoDB left ${pending.length} writes unprocessed after ${attempt} tries`);
         }
         if (attempt > 0) await backoff(attempt);
-        const result = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
+        let result;
+        try {
+          result = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
+        } catch (error) {
+          if (isThrottled(error)) continue;
+          throw error;
+        }
         pending = (result.UnprocessedItems?.[tableName()] ?? []) as Record<string, unknown>[];
       }
     }),
   );
 }
 
-/** BatchGets up to 100 keys, retrying unprocessed ones with backoff and jitter. */
+/** The command's answer, or undefined when DynamoDB throttled it beyond the SDK's retries. */
+async function sendUnlessThrottled(command: BatchGetCommand) {
+  try {
+    return await db().send(command);
+  } catch (error) {
+    if (isThrottled(error)) return undefined;
+    throw error;
+  }
+}
+
+/** BatchGets up to 100 keys, retrying unprocessed ones (and a throttled request) with backoff and jitter. */
 export async function batchGetAll(
   keyList: readonly Record<string, string>[],
   projection?: { expression: string; names?: Record<string, string> },
@@ -93,7 +123,7 @@ export async function batchGetAll(
       if (attempt >= MAX_BATCH_ATTEMPTS)
         throw new Error(`DynamoDB left ${pending.length} reads unprocessed after ${attempt} tries`);
       if (attempt > 0) await backoff(attempt);
-      const result = await db().send(
+      const result = await sendUnlessThrottled(
         new BatchGetCommand({
           RequestItems: {
             [tableName()]: {
@@ -106,6 +136,7 @@ export async function batchGetAll(
           },
         }),
       );
+      if (!result) continue;
       found.push(...(result.Responses?.[tableName()] ?? []));
       pending = (result.UnprocessedKeys?.[tableName()]?.Keys ?? []) as Record<string, unknown>[];
     }

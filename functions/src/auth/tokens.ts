@@ -23,6 +23,8 @@ function signingKey(): Promise<Uint8Array> {
     if (secret.length < 32) throw new Error('TOKEN_SIGNING_KEY must be at least 32 characters');
     return new TextEncoder().encode(secret);
   });
+  // A key that could not be loaded (Secrets Manager unreachable at cold start) is not kept: the next call tries again.
+  keyPromise.catch(() => (keyPromise = undefined));
   return keyPromise;
 }
 
