@@ -1,0 +1,198 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { afterEach, describe, expect, it } from 'vitest';
+import { keys } from '../../shared/src/db/table';
+import { db, tableName } from '../../functions/src/adapters/dynamo-client';
+import { dynamoProducts } from '../../functions/src/adapters/dynamo-products';
+import { handler as addOrder } from '../../functions/src/handlers/add-order';
+import { handler as approveProduct } from '../../functions/src/handlers/approve-product';
+import { handler as banProduct } from '../../functions/src/handlers/ban-product';
+import { handler as markAsOrdered } from '../../functions/src/handlers/mark-as-ordered';
+import { handler as markAsShipped } from '../../functions/src/handlers/mark-as-shipped';
+import { ALREADY_REGISTERED, handler as signup } from '../../functions/src/handlers/signup';
+import { RACE_LOST } from '../../functions/src/http/api-handler';
+import { alreadyMarked } from '../../functions/src/orders/manage';
+import { NOT_IN_REVIEW } from '../../functions/src/products/moderation';
+import { DynamoFaults } from './dynamo-faults';
+import { allItems, auth, call, tokenFor, uniqueEmail } from './helpers';
+import { customer, member, product } from './sales-helpers';
+
+/**
+ * A conditional write or a transaction that loses a race. Where the race can be staged for real,
+ * the other party's write is made (through the handlers, against DynamoDB Local) just before the
+ * losing call's own write goes out, and DynamoDB Local itself refuses it. A TransactionConflict
+ * cannot be staged on the local engine, so it is answered in DynamoDB's own wire format
+ * (dynamo-faults.ts). Each test reads the items back: nothing half-written.
+ */
+
+const admin = await tokenFor(true);
+let faults: DynamoFaults | undefined;
+afterEach(() => {
+  faults?.restore();
+  faults = undefined;
+});
+
+const stored = async (key: { pk: string; sk: string }) =>
+  (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
+const orderCounters = async () => {
+  const item = (await stored(keys.ordersCounter())) ?? {};
+  const count = (name: string) => Number(item[name] ?? 0);
+  return {
+    all: count('all'),
+    notOrdered: count('notOrdered'),
+    notShipped: count('notShipped'),
+    notFufilled: count('notFufilled'),
+  };
+};
+
+async function newOrder(): Promise<string> {
+  const seller = await member();
+  const result = await call(addOrder, {
+    body: { product_id: await product(1000), qty: 1, ref: seller.shareCode, customer },
+    headers: auth(admin),
+  });
+  expect(result.status).toBe(200);
+  return (result.body.order as { id: string }).id;
+}
+
+describe('marking an order', () => {
+  it('markAsShipped loses to another admin marking it at the same moment: 409 in words, counted once', async () => {
+    const id = await newOrder();
+    expect((await call(markAsOrdered, { body: { id }, headers: auth(admin) })).status).toBe(200);
+    const before = await orderCounters();
+
+    let other = 0;
+    faults = new DynamoFaults().before(
+      'TransactWriteItemsCommand',
+      async () => void (other = (await call(markAsShipped, { body: { id }, headers: auth(admin) })).status),
+      { when: (input) => input.includes(id) },
+    );
+    const lost = await call(markAsShipped, { body: { id }, headers: auth(admin) });
+    expect(other).toBe(200);
+    expect(lost.status).toBe(409);
+    expect(lost.body.message).toBe(alreadyMarked('shipped'));
+
+    // The order moved once, and the counters with it: not twice, not half.
+    expect(await stored(keys.order(id))).toMatchObject({ isOrdered: 1, isShipped: 1, isFufilled: 0 });
+    expect(await orderCounters()).toEqual({
+      ...before,
+      notShipped: before.notShipped - 1,
+      notFufilled: before.notFufilled + 1,
+    });
+  });
+
+  it('markAsOrdered whose transaction keeps meeting a conflicting one: 409 in words, nothing written; a retry then works', async () => {
+    const id = await newOrder();
+    const before = { order: await stored(keys.order(id)), counters: await orderCounters() };
+
+    faults = new DynamoFaults().cancel(['TransactionConflict', 'None'], {
+      which: 'all',
+      when: (input) => input.includes(id),
+    });
+    const lost = await call(markAsOrdered, { body: { id }, headers: auth(admin) });
+    expect(lost.status).toBe(409);
+    expect(lost.body).toEqual({ message: RACE_LOST });
+    // Retried with backoff before giving up (markOrder's own loop), then answered in words.
+    expect(faults.log.failed.length).toBeGreaterThan(1);
+    expect(await stored(keys.order(id))).toEqual(before.order);
+    expect(await orderCounters()).toEqual(before.counters);
+
+    faults.restore();
+    expect((await call(markAsOrdered, { body: { id }, headers: auth(admin) })).status).toBe(200);
+    expect(await stored(keys.order(id))).toMatchObject({ isOrdered: 1 });
+  });
+});
+
+describe('moderating a product', () => {
+  const inReview = async () => {
+    const id = await product(1000, 'review');
+    return { id, version: (await dynamoProducts.get(id))!.current.content_hash };
+  };
+
+  it('approveProduct loses to a ban made at the same moment: 409 in words; the product stays banned', async () => {
+    const { id, version } = await inReview();
+    faults = new DynamoFaults().before(
+      'UpdateItemCommand',
+      () => call(banProduct, { body: { id }, headers: auth(admin) }).then(() => undefined),
+      {
+        when: (input) => input.includes(id),
+      },
+    );
+    const lost = await call(approveProduct, { body: { id, version }, headers: auth(admin) });
+    expect(lost.status).toBe(409);
+    expect(lost.body.message).toBe(NOT_IN_REVIEW);
+    const item = await stored(keys.product(id));
+    expect(item).toMatchObject({ status: 'banned' });
+    expect(item).not.toHaveProperty('approvedAt');
+    expect(item).not.toHaveProperty('approved');
+    expect(item).not.toHaveProperty('gsi2pk');
+  });
+
+  it('banProduct loses to an approval made at the same moment: 409 in words; the product stays approved', async () => {
+    const { id, version } = await inReview();
+    faults = new DynamoFaults().before(
+      'UpdateItemCommand',
+      () => call(approveProduct, { body: { id, version }, headers: auth(admin) }).then(() => undefined),
+      { when: (input) => input.includes(id) },
+    );
+    const lost = await call(banProduct, { body: { id }, headers: auth(admin) });
+    expect(lost.status).toBe(409);
+    expect(lost.body.message).toBe(NOT_IN_REVIEW);
+    const item = await stored(keys.product(id));
+    expect(item).toMatchObject({ status: 'approved', approved: { content_hash: version } });
+    expect(item).not.toHaveProperty('bannedAt');
+  });
+});
+
+describe('signing up with an address being signed up at the same moment', () => {
+  const password = 'a long enough password';
+  const claimsOf = async (email: string) => {
+    const items = await allItems();
+    return {
+      claims: items.filter((item) => item.entity === 'UserEmail' && item.pk === keys.email(email).pk),
+      users: items.filter((item) => item.entity === 'User' && item.email === email),
+    };
+  };
+
+  it('the second of two sign-ups gets 409 in words, and there is one account', async () => {
+    const email = uniqueEmail('race');
+    let other = 0;
+    faults = new DynamoFaults().before(
+      'TransactWriteItemsCommand',
+      async () => void (other = (await call(signup, { body: { email, password } })).status),
+      { when: (input) => input.includes(email) },
+    );
+    const lost = await call(signup, { body: { email, password } });
+    expect(other).toBe(200);
+    expect(lost.status).toBe(409);
+    expect(lost.body.message).toBe(ALREADY_REGISTERED);
+    const { claims, users } = await claimsOf(email);
+    expect(claims).toHaveLength(1);
+    expect(users).toHaveLength(1);
+    expect(claims[0]!.userId).toBe(users[0]!.id);
+  });
+
+  it('a transaction conflict on the claim is tried again: one account, signed in', async () => {
+    const email = uniqueEmail('conflict');
+    faults = new DynamoFaults().cancel(['None', 'TransactionConflict', 'None'], {
+      when: (input) => input.includes(email),
+    });
+    const result = await call(signup, { body: { email, password } });
+    expect(faults.log.failed).toEqual(['TransactWriteItemsCommand']);
+    expect(result.status).toBe(200);
+    const { claims, users } = await claimsOf(email);
+    expect(claims).toHaveLength(1);
+    expect(users).toHaveLength(1);
+  });
+
+  it('a claim that keeps conflicting: 409 in words, and neither the user nor the claim is written', async () => {
+    const email = uniqueEmail('conflicts');
+    faults = new DynamoFaults().cancel(['None', 'TransactionConflict', 'None'], {
+      which: 'all',
+      when: (input) => input.includes(email),
+    });
+    const result = await call(signup, { body: { email, password } });
+    expect(result.status).toBe(409);
+    expect(result.body).toEqual({ message: RACE_LOST });
+    expect(await claimsOf(email)).toEqual({ claims: [], users: [] });
+  });
+});
