@@ -95,7 +95,7 @@ export class DynamoFaults {
       times: selector(options.which ?? 1),
       when: options.when,
       seen: 0,
-      action: { kind: 'fail', type, body: { message: `Injected ${type}`, ...options.body } },
+      action: { kind: 'fail', type, body: options.body ?? { message: `Injected ${type}` } },
     });
     return this;
   }
