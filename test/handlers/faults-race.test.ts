@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, inject, it } from 'vitest';
 import { keys } from '../../shared/src/db/table';
 import { db, tableName } from '../../functions/src/adapters/dynamo-client';
 import { dynamoProducts } from '../../functions/src/adapters/dynamo-products';
@@ -12,8 +12,13 @@ import { ALREADY_REGISTERED, handler as signup } from '../../functions/src/handl
 import { RACE_LOST } from '../../functions/src/http/api-handler';
 import { alreadyMarked } from '../../functions/src/orders/manage';
 import { NOT_IN_REVIEW } from '../../functions/src/products/moderation';
+import { handler as addCommisionToStripe } from '../../functions/src/handlers/add-commission-to-stripe';
+import { handler as addPayoutMethod } from '../../functions/src/handlers/add-payout-method';
+import { handler as createPayoutAccount } from '../../functions/src/handlers/create-payout-account';
+import { sdk } from '../../infra/local/stripe/testing';
+import { COUNTERS_KEY, commissionKey, createCommission, item } from './commission-fixtures';
 import { DynamoFaults } from './dynamo-faults';
-import { allItems, auth, call, tokenFor, uniqueEmail } from './helpers';
+import { allItems, auth, call, payoutAccountForm, tokenFor, uniqueEmail } from './helpers';
 import { customer, member, product } from './sales-helpers';
 
 /**
@@ -194,5 +199,79 @@ describe('signing up with an address being signed up at the same moment', () => 
     expect(result.status).toBe(409);
     expect(result.body).toEqual({ message: RACE_LOST });
     expect(await claimsOf(email)).toEqual({ claims: [], users: [] });
+  });
+});
+
+describe('sending a commission to Stripe', () => {
+  const stripe = sdk(Number(new URL(inject('stripeApiUrl')).port), process.env.STRIPE_SECRET_KEY);
+
+  /** A member with a payout account and a debit card, and a fulfilled commission of theirs; the platform funded. */
+  async function payableCommission(amountCents: number) {
+    await stripe.paymentIntents.create({
+      amount: amountCents * 2,
+      currency: 'usd',
+      payment_method: 'pm_card_visa',
+      confirm: true,
+    });
+    const seller = await member();
+    const created = await call(createPayoutAccount, { body: payoutAccountForm, headers: auth(seller.token) });
+    expect(created.status).toBe(200);
+    const accountId = String((created.body.user as { stripeID: string }).stripeID);
+    const card = await stripe.tokens.create({
+      card: { number: '4000056655665556', exp_month: '12', exp_year: '2034', cvc: '123', currency: 'usd' },
+    });
+    const added = await call(addPayoutMethod, { body: { id: accountId, token: card.id }, headers: auth(seller.token) });
+    expect(added.status).toBe(200);
+    const commission = await createCommission({ memberId: seller.id, memberEmail: seller.email, amountCents });
+    const transfers = async () => (await stripe.transfers.list({ destination: accountId, limit: 100 })).data;
+    return { id: commission.id, transfers };
+  }
+  const send = (id: string) => call(addCommisionToStripe, { body: { id }, headers: auth(admin) });
+  /** The move's write: the commission and the commissions' counters, in one transaction. */
+  const theMove = (id: string) => (input: string) => input.includes(id) && input.includes('COUNTER#COMMISSIONS');
+
+  it('a conflict on the move (the counters are written by every sale) is tried again: 200, one transfer, moved once', async () => {
+    const commission = await payableCommission(812);
+    const before = (await item(COUNTERS_KEY))!;
+    faults = new DynamoFaults().cancel(['None', 'TransactionConflict'], { when: theMove(commission.id) });
+    const sent = await send(commission.id);
+    expect(faults.log.failed).toEqual(['TransactWriteItemsCommand']);
+    expect(sent.status).toBe(200);
+    expect(await commission.transfers()).toHaveLength(1);
+    expect(await item(commissionKey(commission.id))).toMatchObject({
+      isInCustomersAccount: 1,
+      transferId: (await commission.transfers())[0]!.id,
+    });
+    const after = (await item(COUNTERS_KEY))!;
+    expect([after.toStripeCount, after.toBePayedCount]).toEqual([
+      Number(before.toStripeCount) - 1,
+      Number(before.toBePayedCount) + 1,
+    ]);
+  });
+
+  it('a move that keeps conflicting: 409 in words, the commission stays in processing with its marker, and the retry completes it with the same transfer', async () => {
+    const commission = await payableCommission(913);
+    faults = new DynamoFaults().cancel(['None', 'TransactionConflict'], {
+      which: 'all',
+      when: theMove(commission.id),
+    });
+    const lost = await send(commission.id);
+    expect(lost.status).toBe(409);
+    expect(lost.body).toEqual({ message: RACE_LOST });
+    const kept = await item(commissionKey(commission.id));
+    expect(kept).toMatchObject({ isInCustomersAccount: 0, transferId: null, gsi2pk: 'COMMISSIONS#STAGE#to_stripe' });
+    expect(kept!.transferPendingAt).toEqual(expect.any(String));
+    const transfers = await commission.transfers();
+    expect(transfers).toHaveLength(1);
+
+    faults.restore();
+    const retried = await send(commission.id);
+    expect(retried.status).toBe(200);
+    // Stripe's idempotency key gave the same transfer back: still one, now stored.
+    expect((await commission.transfers()).map((transfer) => transfer.id)).toEqual([transfers[0]!.id]);
+    expect(await item(commissionKey(commission.id))).toMatchObject({
+      isInCustomersAccount: 1,
+      transferId: transfers[0]!.id,
+    });
   });
 });
