@@ -45,3 +45,18 @@ export const conflict = (message: string) => new DomainError('conflict', message
 /** A 503 with Retry-After: nothing was changed, and the same call may simply be made again. */
 export const unavailable = (message: string, retryAfterSeconds = 5) =>
   new DomainError('unavailable', message, { headers: { 'retry-after': String(retryAfterSeconds) } });
+
+/**
+ * AWS errors known by name (nothing here imports the SDK): DynamoDB throttling, thrown or as a
+ * cancelled transaction's reason (ProvisionedThroughputExceeded…, Throttling…, RequestLimitExceeded),
+ * and a conditional write or transaction that lost a race.
+ */
+export function awsErrorKind(error: unknown): 'throttled' | 'race' | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const throttling = /^(ProvisionedThroughputExceeded|Throttling|RequestLimitExceeded)/;
+  const reasons = (error as Error & { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+  if (throttling.test(error.name) || reasons.some((reason) => throttling.test(reason.Code ?? ''))) return 'throttled';
+  return /^(ConditionalCheckFailed|TransactionCanceled|TransactionConflict)Exception$/.test(error.name)
+    ? 'race'
+    : undefined;
+}

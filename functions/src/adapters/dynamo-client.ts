@@ -1,7 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { env } from '../config/env';
-import { badRequest } from '../errors';
+import { awsErrorKind, badRequest } from '../errors';
 
 /** One document client per container, created on first use and reused across invocations. */
 let documentClient: DynamoDBDocumentClient | undefined;
@@ -38,19 +38,12 @@ export function isTransactionConflict(error: unknown): boolean {
   return cancellationReasons(error)?.some((reason) => reason.Code === 'TransactionConflict') ?? false;
 }
 
-const THROTTLING = new Set(['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded']);
-const THROTTLING_REASONS = new Set(['ThrottlingError', 'ProvisionedThroughputExceeded', 'RequestLimitExceeded']);
-
 /**
  * True for DynamoDB's throttling errors, thrown or as a transaction's cancellation reason. The SDK
  * retries them itself (3 attempts, backoff with jitter); one that reaches us outlasted those, and
  * the bulk writers below treat it as DynamoDB's own advice for unprocessed items: wait, try again.
  */
-export function isThrottled(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  if (THROTTLING.has(error.name)) return true;
-  return cancellationReasons(error)?.some((reason) => THROTTLING_REASONS.has(reason.Code ?? '')) ?? false;
-}
+export const isThrottled = (error: unknown): boolean => awsErrorKind(error) === 'throttled';
 
 export function isConditionFailed(error: unknown): boolean {
   return error instanceof Error && error.name === 'ConditionalCheckFailedException';

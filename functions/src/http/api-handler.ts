@@ -6,7 +6,16 @@ import type { ErrorBody } from '@portal/shared/api/schemas';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { z } from 'zod';
 import { logger } from '../config/logger';
-import { DomainError, badRequest, conflict, forbidden, statusOf, unauthorized, unavailable } from '../errors';
+import {
+  DomainError,
+  awsErrorKind,
+  badRequest,
+  conflict,
+  forbidden,
+  statusOf,
+  unauthorized,
+  unavailable,
+} from '../errors';
 
 /**
  * One middy stack for every /api call, in this order: error mapper (outermost, so it sees
@@ -173,26 +182,14 @@ export function describeIssues(error: z.ZodError): [string, Record<string, strin
 export const RACE_LOST = 'Someone else changed this at the same time. Reload and try again.';
 export const BUSY = 'The service is busy just now. Try again in a few seconds.';
 
-const THROTTLED = new Set(['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded']);
-const THROTTLED_REASONS = new Set(['ThrottlingError', 'ProvisionedThroughputExceeded', 'RequestLimitExceeded']);
-const RACES = new Set([
-  'ConditionalCheckFailedException',
-  'TransactionCanceledException',
-  'TransactionConflictException',
-]);
-
 /**
- * DynamoDB errors a handler did not translate itself, known by name (this folder imports no SDK):
- * a write that lost a race is a 409 (a cancelled transaction wrote nothing), throttling that
- * outlasted the SDK's retries a 503 with Retry-After. Handlers that expect a race keep their own words.
+ * DynamoDB errors a handler did not translate itself: a write that lost a race is a 409 (a
+ * cancelled transaction wrote nothing), throttling that outlasted the SDK's retries a 503 with
+ * Retry-After. Handlers that expect a race keep their own words.
  */
 function awsFault(error: unknown): DomainError | undefined {
-  if (!(error instanceof Error)) return undefined;
-  const reasons = (error as Error & { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-  if (THROTTLED.has(error.name) || reasons.some((reason) => THROTTLED_REASONS.has(reason.Code ?? ''))) {
-    return unavailable(BUSY);
-  }
-  return RACES.has(error.name) ? conflict(RACE_LOST) : undefined;
+  const kind = awsErrorKind(error);
+  return kind === 'throttled' ? unavailable(BUSY) : kind === 'race' ? conflict(RACE_LOST) : undefined;
 }
 
 const errorMapper: MiddlewareObj<ApiEvent, Result> = {
