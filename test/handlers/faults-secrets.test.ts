@@ -1,13 +1,12 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, inject, it, vi } from 'vitest';
+import { keys } from '../../shared/src/db/table';
 import { ensureAccount } from '../../infra/local/accounts';
 import { sdk } from '../../infra/local/stripe/testing';
 import { SETTINGS_UNAVAILABLE } from '../../functions/src/config/secrets';
-import { handler as checkAuth } from '../../functions/src/handlers/check-auth';
 import { handler as createPayoutAccount } from '../../functions/src/handlers/create-payout-account';
 import { handler as getPaymentConfig } from '../../functions/src/handlers/get-payment-config';
-import { handler as login } from '../../functions/src/handlers/login';
 import { handler as signup } from '../../functions/src/handlers/signup';
 import { allItems, auth, call, cookieFrom, payoutAccountForm, uniqueEmail, type CallResult } from './helpers';
 
@@ -71,7 +70,29 @@ describe('Secrets Manager unreachable at cold start', () => {
     expect(fetchesOf('STRIPE_PUBLISHABLE_KEY')).toBe(2);
   });
 
+  it('signup answers 503 and stores no account; the next sign-up with the same address works', async () => {
+    const email = uniqueEmail('secrets-signup');
+    const password = 'a long enough password';
+    failNext.add('TOKEN_SIGNING_KEY');
+    expectUnavailable(await call(signup, { body: { email, password } }));
+    const accountOf = async () =>
+      (await allItems()).filter(
+        (item) =>
+          (item.entity === 'User' && item.email === email) ||
+          (item.entity === 'UserEmail' && item.pk === keys.email(email).pk),
+      );
+    expect(await accountOf()).toEqual([]);
+
+    const next = await call(signup, { body: { email, password } });
+    expect(next.status).toBe(200);
+    expect(await accountOf()).toHaveLength(2);
+  });
+
   it('login answers 503 and keeps no session; the next login signs in, and its token works', async () => {
+    // A new container: the key signup loaded above is not in this one.
+    vi.resetModules();
+    const { handler: login } = await import('../../functions/src/handlers/login');
+    const { handler: checkAuth } = await import('../../functions/src/handlers/check-auth');
     const email = uniqueEmail('secrets');
     const password = 'a long enough password';
     await ensureAccount(email, password, false);

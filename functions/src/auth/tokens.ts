@@ -28,6 +28,9 @@ function signingKey(): Promise<Uint8Array> {
   return keyPromise;
 }
 
+/** Resolves once the signing key is loaded: a call that must not store anything it cannot answer with a token waits on it first. */
+export const signingKeyLoaded = async (): Promise<void> => void (await signingKey());
+
 export async function signAccessToken(claims: AccessClaims): Promise<string> {
   const { TOKEN_ISSUER, TOKEN_AUDIENCE } = env();
   return new SignJWT({ sid: claims.familyId })
