@@ -16,6 +16,11 @@ import { db } from '../../functions/src/adapters/dynamo-client';
  * - `before`: runs another write (a real one, through the same engine) just before the command is
  *   sent, so a conditional write loses a real race and DynamoDB Local itself refuses it.
  *
+ * A rule picks its sends by command name (the SDK's, e.g. 'TransactWriteItemsCommand'), by which
+ * matching send it is (`which`, counting every attempt the SDK makes), and by `when`, a test on the
+ * command's input as JSON text: match on ids or e-mail addresses, which appear whether the input is
+ * still plain (`before`) or already marshalled (`fail`).
+ *
  * aws-sdk-client-mock replaces `send`, so with it the SDK's retry strategy and error
  * deserialization would not run; these faults need both, hence middleware on the real client.
  */
@@ -41,7 +46,6 @@ export interface FaultLog {
 
 const ERROR_PREFIX: Record<string, string> = {
   ThrottlingException: 'com.amazon.coral.availability#',
-  InternalServerError: 'com.amazonaws.dynamodb.v20120810#',
 };
 
 function errorBody(type: string, extra: Record<string, unknown>): Uint8Array {
