@@ -13,7 +13,7 @@ export const statusOf: Record<ErrorKind, number> = {
   'not-found': 404,
   conflict: 409,
   'too-many-requests': 429,
-  /** A service we depend on did not answer (Stripe, after the retries); nothing was done twice. */
+  /** Something we depend on (Stripe, Secrets Manager, a busy table) did not answer; the call may be tried again. */
   unavailable: 503,
 };
 
@@ -41,3 +41,22 @@ export const badRequest = (message: string, fields?: Record<string, string>) =>
 export const unauthorized = (message = 'Log in to continue.') => new DomainError('unauthorized', message);
 export const forbidden = (message = 'You do not have permission to do that.') => new DomainError('forbidden', message);
 export const conflict = (message: string) => new DomainError('conflict', message);
+
+/** A 503 with Retry-After: nothing was changed, and the same call may simply be made again. */
+export const unavailable = (message: string, retryAfterSeconds = 5) =>
+  new DomainError('unavailable', message, { headers: { 'retry-after': String(retryAfterSeconds) } });
+
+/**
+ * AWS errors known by name (nothing here imports the SDK): DynamoDB throttling, thrown or as a
+ * cancelled transaction's reason (ProvisionedThroughputExceeded…, Throttling…, RequestLimitExceeded),
+ * and a conditional write or transaction that lost a race.
+ */
+export function awsErrorKind(error: unknown): 'throttled' | 'race' | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const throttling = /^(ProvisionedThroughputExceeded|Throttling|RequestLimitExceeded)/;
+  const reasons = (error as Error & { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+  if (throttling.test(error.name) || reasons.some((reason) => throttling.test(reason.Code ?? ''))) return 'throttled';
+  return /^(ConditionalCheckFailed|TransactionCanceled|TransactionConflict)Exception$/.test(error.name)
+    ? 'race'
+    : undefined;
+}

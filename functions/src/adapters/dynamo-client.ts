@@ -1,7 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { env } from '../config/env';
-import { badRequest } from '../errors';
+import { awsErrorKind, badRequest } from '../errors';
 
 /** One document client per container, created on first use and reused across invocations. */
 let documentClient: DynamoDBDocumentClient | undefined;
@@ -38,6 +38,13 @@ export function isTransactionConflict(error: unknown): boolean {
   return cancellationReasons(error)?.some((reason) => reason.Code === 'TransactionConflict') ?? false;
 }
 
+/**
+ * True for DynamoDB's throttling errors, thrown or as a transaction's cancellation reason. The SDK
+ * retries them itself (3 attempts, backoff with jitter); one that reaches us outlasted those, and
+ * the bulk writers below treat it as DynamoDB's own advice for unprocessed items: wait, try again.
+ */
+export const isThrottled = (error: unknown): boolean => awsErrorKind(error) === 'throttled';
+
 export function isConditionFailed(error: unknown): boolean {
   return error instanceof Error && error.name === 'ConditionalCheckFailedException';
 }
@@ -61,7 +68,7 @@ const MAX_BATCH_ATTEMPTS = 10;
 
 /**
  * BatchWrites any number of requests, 25 per BatchWriteItem and those requests side by side,
- * retrying unprocessed items with backoff and jitter.
+ * retrying unprocessed items (and a whole throttled request) with backoff and jitter.
  */
 export async function batchWriteAll(requests: readonly Record<string, unknown>[]): Promise<void> {
   const chunks: Record<string, unknown>[][] = [];
@@ -74,14 +81,30 @@ export async function batchWriteAll(requests: readonly Record<string, unknown>[]
           throw new Error(`DynamoDB left ${pending.length} writes unprocessed after ${attempt} tries`);
         }
         if (attempt > 0) await backoff(attempt);
-        const result = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
+        let result;
+        try {
+          result = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
+        } catch (error) {
+          if (isThrottled(error)) continue;
+          throw error;
+        }
         pending = (result.UnprocessedItems?.[tableName()] ?? []) as Record<string, unknown>[];
       }
     }),
   );
 }
 
-/** BatchGets up to 100 keys, retrying unprocessed ones with backoff and jitter. */
+/** The command's answer, or undefined when DynamoDB throttled it beyond the SDK's retries. */
+async function sendUnlessThrottled(command: BatchGetCommand) {
+  try {
+    return await db().send(command);
+  } catch (error) {
+    if (isThrottled(error)) return undefined;
+    throw error;
+  }
+}
+
+/** BatchGets up to 100 keys, retrying unprocessed ones (and a throttled request) with backoff and jitter. */
 export async function batchGetAll(
   keyList: readonly Record<string, string>[],
   projection?: { expression: string; names?: Record<string, string> },
@@ -93,7 +116,7 @@ export async function batchGetAll(
       if (attempt >= MAX_BATCH_ATTEMPTS)
         throw new Error(`DynamoDB left ${pending.length} reads unprocessed after ${attempt} tries`);
       if (attempt > 0) await backoff(attempt);
-      const result = await db().send(
+      const result = await sendUnlessThrottled(
         new BatchGetCommand({
           RequestItems: {
             [tableName()]: {
@@ -106,6 +129,7 @@ export async function batchGetAll(
           },
         }),
       );
+      if (!result) continue;
       found.push(...(result.Responses?.[tableName()] ?? []));
       pending = (result.UnprocessedKeys?.[tableName()]?.Keys ?? []) as Record<string, unknown>[];
     }

@@ -1,7 +1,7 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '@portal/shared/db/table';
 import type { CommissionMoneyStore, CommissionRecord, PayoutProfile } from '../commissions/money-store';
-import { cancellationReasons, db, isConditionFailed, tableName } from './dynamo-client';
+import { backoff, cancellationReasons, db, isConditionFailed, isTransactionConflict, tableName } from './dynamo-client';
 
 /**
  * The keys of the shared sales layout (common brief, "Shared data layout"): the commission, the
@@ -26,15 +26,25 @@ async function conditionalUpdate(
   }
 }
 
+/** Tries of a transaction that meets another one writing the same items (the counters are written by every move). */
+const MAX_CONFLICT_TRIES = 5;
+
 /** A transaction whose first item carries the condition: false when that condition failed. */
 async function transaction(items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>) {
-  try {
-    await db().send(new TransactWriteCommand({ TransactItems: items }));
-    return true;
-  } catch (error) {
-    const reasons = cancellationReasons(error);
-    if (reasons?.[0]?.Code === 'ConditionalCheckFailed') return false;
-    throw error;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await db().send(new TransactWriteCommand({ TransactItems: items }));
+      return true;
+    } catch (error) {
+      const reasons = cancellationReasons(error);
+      if (reasons?.[0]?.Code === 'ConditionalCheckFailed') return false;
+      // Nothing was written and the condition still decides: the same transaction again, after a wait.
+      if (isTransactionConflict(error) && attempt < MAX_CONFLICT_TRIES) {
+        await backoff(attempt);
+        continue;
+      }
+      throw error;
+    }
   }
 }
 

@@ -8,6 +8,7 @@ import {
   decodeCursor,
   encodeCursor,
   isConditionFailed,
+  isThrottled,
   tableName,
   writtenUnlessConditionFails,
 } from './dynamo-client';
@@ -195,6 +196,8 @@ export const dynamoProducts: ProductRepository = {
             return;
           } catch (error) {
             const reasons = cancellationReasons(error);
+            // Throttled beyond the SDK's own retries: the same products again, after a longer wait.
+            if (!reasons && isThrottled(error)) continue;
             if (!reasons) throw error;
             const taken = new Set(
               pending.filter((_, index) => reasons[index]?.Code === 'ConditionalCheckFailed').map((p) => p.id),

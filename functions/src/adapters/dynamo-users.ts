@@ -46,6 +46,12 @@ export const dynamoUsers: UserRepository = {
         return true;
       } catch (error) {
         if (conditionFailedAt(error, 1)) return false;
+        // Another transaction was writing the same claim (a sign-up for this address at this
+        // moment): try again, and the retry finds the address taken or free.
+        if (isTransactionConflict(error) && attempt < MAX_CODE_TRIES) {
+          await backoff(attempt);
+          continue;
+        }
         // Another member holds this code (one chance in about a trillion per member): a new one.
         if (code && conditionFailedAt(error, 2) && attempt < MAX_CODE_TRIES) {
           user.shareCode = newShareCode();

@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import { DomainError, badRequest, conflict } from '../errors';
+import { DomainError, badRequest, conflict, unavailable } from '../errors';
 import {
   idempotencyKey,
   type GatewayEvent,
@@ -106,8 +106,8 @@ const loadSdk = (): Promise<typeof Stripe> => (sdk ??= import('stripe').then((mo
 /** Stripe did not answer (a timeout, a dropped connection, a 5xx or a 429 after the retries). */
 const unanswered = (error: Stripe.errors.StripeError) =>
   ['StripeConnectionError', 'StripeAPIError', 'StripeRateLimitError'].includes(error.type);
-const unavailable = (what: string) =>
-  new DomainError('unavailable', `Stripe did not answer. Nothing was ${what} twice; try again in a minute.`);
+const stripeUnavailable = (what: string) =>
+  unavailable(`Stripe did not answer. Nothing was ${what} twice; try again in a minute.`, 60);
 
 /** Retries a 429 (with our idempotency key, so at most one object is made). */
 async function patient<T>(call: () => Promise<T>): Promise<T> {
@@ -128,7 +128,7 @@ async function patient<T>(call: () => Promise<T>): Promise<T> {
  */
 export function toDomainError(error: unknown): unknown {
   if (!isStripeError(error)) return error;
-  if (unanswered(error)) return unavailable('done');
+  if (unanswered(error)) return stripeUnavailable('done');
   if (error.type === 'StripeCardError') {
     return badRequest(plain(error.message, 'Your card was declined. Try another debit card.'), {
       token: plain(error.message, 'Your card was declined. Try another debit card.'),
@@ -160,7 +160,7 @@ export function toDomainError(error: unknown): unknown {
  */
 export function toMoneyError(error: unknown, step: 'transfer' | 'payout'): unknown {
   if (!isStripeError(error)) return error;
-  if (unanswered(error)) return unavailable(step === 'transfer' ? 'sent' : 'paid out');
+  if (unanswered(error)) return stripeUnavailable(step === 'transfer' ? 'sent' : 'paid out');
   if (error.type === 'StripeIdempotencyError') {
     return conflict('Another request is moving this commission right now. Reload the page to see it.');
   }

@@ -89,8 +89,10 @@ export function createSessions(sessions: SessionRepository, clock: () => number 
     /** A new session family with its first refresh token, for signup and login. */
     async start(user: UserRecord): Promise<IssuedSession> {
       const { token, record } = newSession(user.id, newId());
+      // Signed before the session is stored: when the signing key cannot be loaded, nothing is kept.
+      const issued = await issue(user, token, record.familyId);
       await sessions.start(record);
-      return issue(user, token, record.familyId);
+      return issued;
     },
 
     /** Exchanges a refresh token for a new one (or, within the grace window, for the one it was already exchanged for). */

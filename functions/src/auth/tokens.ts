@@ -23,8 +23,13 @@ function signingKey(): Promise<Uint8Array> {
     if (secret.length < 32) throw new Error('TOKEN_SIGNING_KEY must be at least 32 characters');
     return new TextEncoder().encode(secret);
   });
+  // A key that could not be loaded (Secrets Manager unreachable at cold start) is not kept: the next call tries again.
+  keyPromise.catch(() => (keyPromise = undefined));
   return keyPromise;
 }
+
+/** Resolves once the signing key is loaded: a call that must not store anything it cannot answer with a token waits on it first. */
+export const signingKeyLoaded = async (): Promise<void> => void (await signingKey());
 
 export async function signAccessToken(claims: AccessClaims): Promise<string> {
   const { TOKEN_ISSUER, TOKEN_AUDIENCE } = env();

@@ -4,7 +4,7 @@ import { clock } from '../config/clock';
 import { logger } from '../config/logger';
 import { isCommonPassword } from '../auth/common-passwords';
 import { hashPassword } from '../auth/passwords';
-import { newId } from '../auth/tokens';
+import { newId, signingKeyLoaded } from '../auth/tokens';
 import { badRequest, conflict } from '../errors';
 import { newUserRecord } from '../auth/user-store';
 
@@ -15,6 +15,9 @@ export const handler = apiHandler('signup', async ({ body, sourceIp, setCookie }
   if (isCommonPassword(body.password)) throw badRequest(PASSWORD_IS_COMMON, { password: PASSWORD_IS_COMMON });
   // Counted before the 128 MiB hash: an address gets a limited number of sign-ups an hour.
   await signupLimiter.take(sourceIp);
+  // The signing key first: when it cannot be loaded (503), no account is stored that the member
+  // would then be told is "already registered".
+  await signingKeyLoaded();
   const user = newUserRecord(newId(), body.email, await hashPassword(body.password), new Date(clock.now()));
   // The e-mail claim and the user are written in one conditional transaction: of two sign-ups
   // for the same address at once, exactly one succeeds.

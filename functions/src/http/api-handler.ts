@@ -6,7 +6,16 @@ import type { ErrorBody } from '@portal/shared/api/schemas';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { z } from 'zod';
 import { logger } from '../config/logger';
-import { DomainError, badRequest, forbidden, statusOf, unauthorized } from '../errors';
+import {
+  DomainError,
+  awsErrorKind,
+  badRequest,
+  conflict,
+  forbidden,
+  statusOf,
+  unauthorized,
+  unavailable,
+} from '../errors';
 
 /**
  * One middy stack for every /api call, in this order: error mapper (outermost, so it sees
@@ -170,22 +179,41 @@ export function describeIssues(error: z.ZodError): [string, Record<string, strin
   return [`Invalid request. ${summary}`, Object.fromEntries(fields)];
 }
 
+export const RACE_LOST = 'Someone else changed this at the same time. Reload and try again.';
+export const BUSY = 'The service is busy just now. Try again in a few seconds.';
+
+/**
+ * DynamoDB errors a handler did not translate itself: a write that lost a race is a 409 (a
+ * cancelled transaction wrote nothing), throttling that outlasted the SDK's retries a 503 with
+ * Retry-After. Handlers that expect a race keep their own words.
+ */
+function awsFault(error: unknown): DomainError | undefined {
+  const kind = awsErrorKind(error);
+  return kind === 'throttled' ? unavailable(BUSY) : kind === 'race' ? conflict(RACE_LOST) : undefined;
+}
+
 const errorMapper: MiddlewareObj<ApiEvent, Result> = {
   onError: (request) => {
     const error = request.error;
-    if (error instanceof DomainError) {
-      const body: ErrorBody = { message: error.message, ...(error.fields ? { fields: error.fields } : {}) };
-      request.response = json(statusOf[error.kind], body, { headers: error.headers, cookies: error.cookies });
-      return;
-    }
     const context = request.context as Context | undefined;
     const correlationId = context?.awsRequestId ?? 'unknown';
     // The shared logger holds the context of the invocation that started last: where invocations
     // overlap in one process (the local server, Lambda's concurrent runtime), this line would
     // carry another request's id. A child logger holds this invocation's context.
-    const log = logger.createChild();
-    if (context) log.addContext(context);
-    log.error('unexpected error', { error, correlationId });
+    const log = () => {
+      const child = logger.createChild();
+      if (context) child.addContext(context);
+      return child;
+    };
+    const fault = error instanceof DomainError ? undefined : awsFault(error);
+    if (fault) log().warn('AWS fault answered in words', { error, correlationId, status: statusOf[fault.kind] });
+    const domain = error instanceof DomainError ? error : fault;
+    if (domain) {
+      const body: ErrorBody = { message: domain.message, ...(domain.fields ? { fields: domain.fields } : {}) };
+      request.response = json(statusOf[domain.kind], body, { headers: domain.headers, cookies: domain.cookies });
+      return;
+    }
+    log().error('unexpected error', { error, correlationId });
     request.response = json(500, {
       message: `Something went wrong on our side. Try again; if it keeps failing, quote reference ${correlationId}.`,
       correlationId,

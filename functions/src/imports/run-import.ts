@@ -64,6 +64,10 @@ export type ImportOutcome = 'completed' | 'rejected' | 'skipped' | 'failed';
 export const FILE_CHANGED =
   'The file was replaced while it was being imported, so no product was written from this run. Upload the file again.';
 
+/** A read or write that failed mid-run: the admin's words; the error itself goes to the log (the S3 handler). */
+export const IMPORT_STOPPED =
+  'The import stopped before the end because the file or the database could not be reached. It is retried automatically; products already written are kept, and none is written twice.';
+
 export async function runImport(deps: ImportDeps, source: ImportSource): Promise<ImportOutcome> {
   const now = () => (deps.now ?? (() => new Date()))().toISOString();
   const id = jobIdFor(source);
@@ -146,15 +150,12 @@ export async function runImport(deps: ImportDeps, source: ImportSource): Promise
     return 'completed';
   } catch (error) {
     const changed = error instanceof FileChangedError;
-    const message = error instanceof Error ? error.message : String(error);
     await deps.jobs
       .finish(id, attempt, {
         ...counters,
         rowsDone: done,
         status: 'failed',
-        failure: changed
-          ? FILE_CHANGED
-          : `The import stopped before the end (${message}). It is retried automatically; products already written are kept.`,
+        failure: changed ? FILE_CHANGED : IMPORT_STOPPED,
         finishedAt: now(),
       })
       .catch(() => undefined);

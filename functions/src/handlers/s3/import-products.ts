@@ -12,7 +12,14 @@ export const handler = async (event: S3Event): Promise<void> => {
     // Object keys arrive URL-encoded, with spaces as '+'.
     const key = decodeURIComponent(record.s3.object.key.replace(/\+/g, ' '));
     const source = { bucket: record.s3.bucket.name, key, eTag: record.s3.object.eTag };
-    const outcome = await runImport({ jobs: importJobs, products: products, files: files }, source);
+    let outcome;
+    try {
+      outcome = await runImport({ jobs: importJobs, products: products, files: files }, source);
+    } catch (error) {
+      // The job says so in words; the detail (an SDK message, a stack) is for the log only.
+      logger.error('import failed; the event is retried', { key, error });
+      throw error;
+    }
     logger.info('import finished', { key, outcome });
   }
 };
