@@ -1,7 +1,7 @@
 import { files, importJobs, products } from '../../composition';
 import type { S3Event } from 'aws-lambda';
 import { runImport } from '../../imports/run-import';
-import { logger } from '../../config/logger';
+import { loadLogger } from '../../config/logger';
 
 /**
  * The imports bucket's ObjectCreated event. An error is thrown on, so Lambda's asynchronous
@@ -13,6 +13,6 @@ export const handler = async (event: S3Event): Promise<void> => {
     const key = decodeURIComponent(record.s3.object.key.replace(/\+/g, ' '));
     const source = { bucket: record.s3.bucket.name, key, eTag: record.s3.object.eTag };
     const outcome = await runImport({ jobs: importJobs, products: products, files: files }, source);
-    logger.info('import finished', { key, outcome });
+    (await loadLogger()).info('import finished', { key, outcome });
   }
 };
