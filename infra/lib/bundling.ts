@@ -14,7 +14,10 @@ export const functionBundling = {
   sourcesContent: false,
   /** The Lambda runtime is nodejs22.x. */
   target: 'node22',
-  /** Provided by the Lambda Node.js runtime. */
+  /**
+   * Provided by the Lambda Node.js runtime; measured to start faster than bundling the SDK
+   * (`npm run bench -- bundles`, docs/architecture.md "Cold starts").
+   */
   externalModules: ['@aws-sdk/*'],
   format: 'cjs',
 } as const;

@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { build, type Metafile } from 'esbuild';
+import { build, type BuildOptions, type Metafile } from 'esbuild';
 import { eventFunctions, routes, secretEnv, type Route } from '../../functions/src/routes';
 import { functionBundling, functionEnvironment, functionNodeOptions } from '../../infra/lib/bundling';
 import { formatTable, median, type BenchSection } from './section';
@@ -15,34 +15,52 @@ type FunctionEntry = Pick<Route, 'module' | 'access'> & { name: string };
 const run = promisify(execFile);
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
-/** Budget per function bundle (minified index.js, source map not counted). */
+/** Budget per function bundle (minified index.js, source map not counted), SDK external. */
 const BUNDLE_BUDGET_KIB = 250;
 /**
  * The functions that call Stripe carry the `stripe` SDK (about 241 KiB minified) and get their own
  * budget; every other function keeps the one above and must not carry it.
  */
 const STRIPE_BUNDLE_BUDGET_KIB = 420;
-/** Goal for the Stripe-carrying functions' median cold import (reported; a later issue lowers it). */
-const STRIPE_IMPORT_GOAL_MS = 100;
+/** Goal: a function's cold import at most this many times its reference's (our code costs ≤ a fifth of the SDKs'). */
+const REFERENCE_RATIO_GOAL = 1.2;
+/** Goal, on a quiet machine: the median cold import of the functions without Stripe. */
+const IMPORT_GOAL_MS = 40;
+/** Fresh processes per bundle and its reference (BENCH_IMPORT_RUNS while developing); the medians are reported. */
+const IMPORT_RUNS = Number(process.env.BENCH_IMPORT_RUNS ?? 10);
+
+/**
+ * The two ways to ship the AWS SDK: external (the Lambda runtime's copy, here loaded from
+ * node_modules) or bundled into each function. infra/lib/bundling.ts deploys one of them.
+ */
+const modes = {
+  external: ['@aws-sdk/*'],
+  bundled: [],
+} as const satisfies Record<string, readonly string[]>;
+type Mode = keyof typeof modes;
+const modeNames = Object.keys(modes) as Mode[];
+const deployedMode: Mode = functionBundling.externalModules.length > 0 ? 'external' : 'bundled';
 
 /** Whether a bundle holds the `stripe` SDK. */
 const carriesStripe = (metafile: Metafile): boolean =>
   Object.values(metafile.outputs).some((output) =>
     Object.keys(output.inputs).some((input) => /node_modules\/stripe\//.test(input)),
   );
-/** Fresh processes per bundle; the median import time is reported. */
-const IMPORT_RUNS = 5;
 
 /**
- * Bundles one function the way the CDK stack's NodejsFunction does (same entry and the options of
+ * Bundles one function the way the CDK stack's NodejsFunction does (the options of
  * infra/lib/bundling.ts: esbuild --bundle --platform=node --format=cjs --target=node22 --minify
- * --sourcemap --sources-content=false --external:@aws-sdk/*, run from the repository root).
+ * --sourcemap --sources-content=false, run from the repository root), with the SDK external or
+ * bundled as `mode` says.
  */
-async function bundle(entry: FunctionEntry, outDir: string): Promise<{ file: string; metafile: Metafile }> {
-  const file = path.join(outDir, entry.name, 'index.js');
+async function bundle(
+  source: Pick<BuildOptions, 'entryPoints' | 'stdin'>,
+  file: string,
+  mode: Mode,
+): Promise<{ file: string; kib: number; metafile: Metafile }> {
   const result = await build({
     absWorkingDir: repoRoot,
-    entryPoints: [path.resolve(repoRoot, 'functions', 'src', entry.module)],
+    ...source,
     outfile: file,
     bundle: true,
     platform: 'node',
@@ -51,12 +69,90 @@ async function bundle(entry: FunctionEntry, outDir: string): Promise<{ file: str
     minify: functionBundling.minify,
     sourcemap: functionBundling.sourceMap,
     sourcesContent: functionBundling.sourcesContent,
-    external: [...functionBundling.externalModules],
+    external: [...modes[mode]],
     metafile: true,
     logLevel: 'warning',
   });
-  return { file, metafile: result.metafile };
+  return { file, kib: (await stat(file)).size / 1024, metafile: result.metafile };
 }
+
+const SDK_PACKAGE = /^(@aws-sdk\/[^/]+|stripe)$/;
+const packageOf = (input: string): string | undefined =>
+  /node_modules\/((?:@aws-sdk\/[^/]+)|stripe)\//.exec(input)?.[1];
+
+/**
+ * The SDK surface a function reaches, read from its metafile: which @aws-sdk/* packages and
+ * `stripe` our own files (those that put code in the bundle) import, whether statically or only
+ * by `import()`, and the names they import (for the SDK-bundled reference, whose tree shaking
+ * keeps only those clients and commands).
+ */
+async function sdkSurface(metafile: Metafile): Promise<Map<string, { names: Set<string>; eager: boolean }>> {
+  const surface = new Map<string, { names: Set<string>; eager: boolean }>();
+  const contributing = new Set(
+    Object.values(metafile.outputs).flatMap((output) =>
+      Object.entries(output.inputs)
+        .filter(([, { bytesInOutput }]) => bytesInOutput > 0)
+        .map(([input]) => input),
+    ),
+  );
+  for (const [input, { imports }] of Object.entries(metafile.inputs)) {
+    if (input.includes('node_modules/') || !contributing.has(input)) continue;
+    const reached = imports
+      .map((entry) => ({ name: entry.original ?? entry.path, kind: entry.kind, resolved: entry.path }))
+      .map((entry) => ({ ...entry, name: SDK_PACKAGE.test(entry.name) ? entry.name : packageOf(entry.resolved) }))
+      .filter((entry): entry is typeof entry & { name: string } => entry.name !== undefined);
+    if (reached.length === 0) continue;
+    const text = await readFile(path.join(repoRoot, input), 'utf8');
+    for (const { name, kind } of reached) {
+      const entry = surface.get(name) ?? { names: new Set<string>(), eager: false };
+      surface.set(name, entry);
+      if (kind !== 'dynamic-import') entry.eager = true;
+      const quoted = name.replace('/', '\\/');
+      for (const match of text.matchAll(new RegExp(`import\\s+\\{([^}]*)\\}\\s+from\\s+'${quoted}'`, 'g'))) {
+        for (const item of match[1]!.split(',')) {
+          const imported = item.trim();
+          if (imported && !imported.startsWith('type ')) entry.names.add(imported.split(/\s+as\s+/)[0]!);
+        }
+      }
+    }
+  }
+  return surface;
+}
+
+/**
+ * The reference: a bundle holding only the SDK clients and commands the function uses (and
+ * `stripe` where it does), loaded as the function loads them: a package the function imports
+ * only by `import()` (the Stripe adapter) is in the bundle but not evaluated at import.
+ */
+function referenceSource(surface: Map<string, { names: Set<string>; eager: boolean }>): string {
+  const lines: string[] = [];
+  const kept: string[] = [];
+  let index = 0;
+  for (const [name, { names, eager }] of [...surface].sort(([a], [b]) => a.localeCompare(b))) {
+    if (!eager) {
+      lines.push(`export const load${index++} = () => import('${name}');`);
+      continue;
+    }
+    const list = [...names];
+    if (list.length === 0) {
+      lines.push(`import * as sdk${index} from '${name}';`);
+      kept.push(`sdk${index++}`);
+      continue;
+    }
+    lines.push(`import { ${list.map((item) => `${item} as ${item}_${index}`).join(', ')} } from '${name}';`);
+    kept.push(...list.map((item) => `${item}_${index}`));
+    index++;
+  }
+  lines.push(`export const used = [${kept.join(', ')}];`);
+  return lines.join('\n');
+}
+
+/**
+ * The NODE_OPTIONS of every measured process: the stack's (functionNodeOptions), or
+ * BENCH_NODE_OPTIONS to see what an option costs (`BENCH_NODE_OPTIONS= ` measures without
+ * `--enable-source-maps`).
+ */
+const nodeOptions = process.env.BENCH_NODE_OPTIONS ?? functionNodeOptions;
 
 /** The environment the function gets in AWS (values are placeholders; nothing is called at import). */
 function lambdaEnvironment(entry: FunctionEntry): NodeJS.ProcessEnv {
@@ -67,7 +163,7 @@ function lambdaEnvironment(entry: FunctionEntry): NodeJS.ProcessEnv {
     NODE_PATH: [path.join(repoRoot, 'functions', 'node_modules'), path.join(repoRoot, 'node_modules')].join(
       path.delimiter,
     ),
-    NODE_OPTIONS: functionNodeOptions,
+    NODE_OPTIONS: nodeOptions,
     AWS_REGION: 'us-east-1',
     TABLE_NAME: 'bench',
     ...functionEnvironment,
@@ -90,23 +186,39 @@ const IMPORT_PROBE = [
   "process.stdout.write(ms + ' ' + (used.user + used.system) / 1000, () => process.exit(0));",
 ].join(' ');
 
+/** Milliseconds to require the bundle in one fresh Node process: wall time and CPU time. */
+async function importOnce(entry: FunctionEntry, file: string): Promise<{ wall: number; cpu: number }> {
+  const { stdout } = await run(process.execPath, ['-e', IMPORT_PROBE, file], {
+    cwd: repoRoot,
+    env: lambdaEnvironment(entry),
+  });
+  const [wall, cpu] = stdout.trim().split(' ').map(Number);
+  return { wall: wall!, cpu: cpu! };
+}
+
+interface Timed {
+  wall: number;
+  cpu: number;
+}
+
 /**
- * Milliseconds to require the bundle in a fresh Node process (median of IMPORT_RUNS): wall time,
- * and CPU time, which says more on a shared machine (other work stretches the wall time, not it).
+ * The function and its reference, each imported IMPORT_RUNS times in fresh processes, alternating
+ * (function, reference, function, …) so that other load on the machine falls on both alike.
  */
-async function importTime(entry: FunctionEntry, file: string): Promise<{ wall: number; cpu: number }> {
-  const walls: number[] = [];
-  const cpus: number[] = [];
+async function importTimes(entry: FunctionEntry, file: string, reference: string): Promise<[Timed, Timed]> {
+  const samples = [
+    { wall: [] as number[], cpu: [] as number[] },
+    { wall: [] as number[], cpu: [] as number[] },
+  ];
   for (let i = 0; i < IMPORT_RUNS; i++) {
-    const { stdout } = await run(process.execPath, ['-e', IMPORT_PROBE, file], {
-      cwd: repoRoot,
-      env: lambdaEnvironment(entry),
-    });
-    const [wall, cpu] = stdout.trim().split(' ').map(Number);
-    walls.push(wall!);
-    cpus.push(cpu!);
+    for (const [which, target] of [file, reference].entries()) {
+      const { wall, cpu } = await importOnce(entry, target);
+      samples[which]!.wall.push(wall);
+      samples[which]!.cpu.push(cpu);
+    }
   }
-  return { wall: median(walls), cpu: median(cpus) };
+  const [own, ref] = samples.map((s) => ({ wall: median(s.wall), cpu: median(s.cpu) }));
+  return [own!, ref!];
 }
 
 /** The biggest contributors to a bundle, by package (or by directory for our own code). */
@@ -126,67 +238,114 @@ function topInputs(metafile: Metafile, count: number): string {
     .join(', ');
 }
 
+/** `BENCH_FUNCTIONS=login,getOrders npm run bench -- bundles` measures only those (while developing). */
+function selectedEntries(): FunctionEntry[] {
+  const all = [...routes, ...eventFunctions] as FunctionEntry[];
+  const wanted = process.env.BENCH_FUNCTIONS?.split(',').filter(Boolean);
+  return wanted ? all.filter((entry) => wanted.includes(entry.name)) : all;
+}
+
+interface Measured {
+  kib: number;
+  referenceKib: number;
+  own: Timed;
+  reference: Timed;
+}
+
+const ratio = (m: Measured) => m.own.wall / m.reference.wall;
+/** The same ratio in CPU time, which other load on the machine stretches less than wall time. */
+const cpuRatio = (m: Measured) => m.own.cpu / m.reference.cpu;
+
 export const bundles: BenchSection = {
   name: 'bundles',
-  description: `Function bundles: minified size (budget ${BUNDLE_BUDGET_KIB} KiB) and cold import time (median of ${IMPORT_RUNS} fresh Node ${process.versions.node} processes, NODE_OPTIONS=${functionNodeOptions})`,
+  description: `Function bundles: minified size (budget ${BUNDLE_BUDGET_KIB} KiB, SDK external) and cold import time against a reference holding only the SDKs the function uses (median of ${IMPORT_RUNS} fresh Node ${process.versions.node} processes each, alternating, NODE_OPTIONS=${nodeOptions}); the AWS SDK external and bundled; the stack deploys it ${deployedMode}`,
   async run() {
     const outDir = await mkdtemp(path.join(tmpdir(), 'portal-bench-bundles-'));
     try {
       const rows: string[][] = [];
       const notes: string[] = [];
-      const stripeTimes: number[] = [];
-      const stripeCpu: number[] = [];
-      const otherTimes: number[] = [];
-      const otherCpu: number[] = [];
+      const results: { entry: FunctionEntry; stripe: boolean; byMode: Record<Mode, Measured> }[] = [];
       let ok = true;
       // Every function the stack deploys: the routes, then the event-started ones.
-      for (const entry of [...routes, ...eventFunctions] as FunctionEntry[]) {
-        const { file, metafile } = await bundle(entry, outDir);
-        const kib = (await stat(file)).size / 1024;
-        const { wall: ms, cpu } = await importTime(entry, file);
-        const stripe = carriesStripe(metafile);
-        const callsStripe = entry.access.secrets.includes('stripeSecretKey');
-        const budget = stripe ? STRIPE_BUNDLE_BUDGET_KIB : BUNDLE_BUDGET_KIB;
-        const over = kib > budget;
-        if (over) {
-          ok = false;
-          notes.push(`  ${entry.name}: largest inputs (KiB): ${topInputs(metafile, 6)}`);
-        }
-        if (stripe !== callsStripe) {
-          ok = false;
-          notes.push(
-            `  ${entry.name}: ${stripe ? 'carries the stripe SDK without' : 'lacks the stripe SDK despite'} the stripeSecretKey grant`,
+      for (const entry of selectedEntries()) {
+        const byMode = {} as Record<Mode, Measured>;
+        let stripe = false;
+        for (const mode of modeNames) {
+          const dir = path.join(outDir, mode, entry.name);
+          const own = await bundle(
+            { entryPoints: [path.resolve(repoRoot, 'functions', 'src', entry.module)] },
+            path.join(dir, 'index.js'),
+            mode,
           );
+          const surface = await sdkSurface(own.metafile);
+          const reference = await bundle(
+            {
+              stdin: {
+                contents: referenceSource(surface),
+                resolveDir: path.join(repoRoot, 'functions'),
+                sourcefile: `${entry.name}-reference.ts`,
+                loader: 'ts',
+              },
+            },
+            path.join(dir, 'reference', 'index.js'),
+            mode,
+          );
+          const [ownTime, referenceTime] = await importTimes(entry, own.file, reference.file);
+          byMode[mode] = { kib: own.kib, referenceKib: reference.kib, own: ownTime, reference: referenceTime };
+          if (mode !== 'external') continue;
+          // Budgets and the Stripe check on the SDK-external bundle: our code and what we add.
+          stripe = carriesStripe(own.metafile);
+          const callsStripe = entry.access.secrets.includes('stripeSecretKey');
+          const budget = stripe ? STRIPE_BUNDLE_BUDGET_KIB : BUNDLE_BUDGET_KIB;
+          if (own.kib > budget) {
+            ok = false;
+            notes.push(`  ${entry.name}: over ${budget} KiB; largest inputs (KiB): ${topInputs(own.metafile, 6)}`);
+          }
+          if (stripe !== callsStripe) {
+            ok = false;
+            notes.push(
+              `  ${entry.name}: ${stripe ? 'carries the stripe SDK without' : 'lacks the stripe SDK despite'} the stripeSecretKey grant`,
+            );
+          }
         }
-        (stripe ? stripeTimes : otherTimes).push(ms);
-        (stripe ? stripeCpu : otherCpu).push(cpu);
-        const verdict = `${over ? 'OVER' : 'ok'} (${budget} KiB)`;
-        rows.push([
-          entry.name,
-          stripe ? 'stripe' : '',
-          entry.module,
-          kib.toFixed(1),
-          ms.toFixed(1),
-          cpu.toFixed(1),
-          verdict,
-        ]);
+        results.push({ entry, stripe, byMode });
+        const cells = modeNames.flatMap((mode) => {
+          const m = byMode[mode];
+          return [
+            m.kib.toFixed(1),
+            m.own.wall.toFixed(1),
+            m.reference.wall.toFixed(1),
+            `${ratio(m).toFixed(2)}${ratio(m) > REFERENCE_RATIO_GOAL ? '!' : ''}`,
+          ];
+        });
+        rows.push([entry.name, stripe ? 'stripe' : '', ...cells]);
       }
-      const lines = formatTable(['function', 'SDK', 'module', 'KiB', 'import ms', 'CPU ms', 'budget'], rows, [
-        'left',
-        'left',
-        'left',
-        'right',
-        'right',
-        'right',
-        'left',
-      ]);
-      if (stripeTimes.length > 0) {
-        const stripeMedian = median(stripeTimes);
-        lines.push(
-          '',
-          `Functions marked stripe carry the stripe SDK (budget ${STRIPE_BUNDLE_BUDGET_KIB} KiB); median of their cold imports ${stripeMedian.toFixed(1)} ms (goal ≤ ${STRIPE_IMPORT_GOAL_MS} ms: ${stripeMedian <= STRIPE_IMPORT_GOAL_MS ? 'met' : 'not met'}), CPU ${median(stripeCpu).toFixed(1)} ms; the other functions in this run: ${median(otherTimes).toFixed(1)} ms, CPU ${median(otherCpu).toFixed(1)} ms.`,
+      const header = [
+        'function',
+        'SDK',
+        ...modeNames.flatMap((mode) => {
+          const tag = mode === 'external' ? 'ext' : 'bun';
+          return [`${tag} KiB`, `${tag} ms`, `${tag} ref ms`, `${tag} ratio`];
+        }),
+      ];
+      const lines = formatTable(header, rows, ['left', 'left', ...header.slice(2).map(() => 'right' as const)]);
+      const summary = (mode: Mode) => {
+        const within = results.filter((r) => ratio(r.byMode[mode]) <= REFERENCE_RATIO_GOAL).length;
+        const plain = results.filter((r) => !r.stripe).map((r) => r.byMode[mode].own.wall);
+        const withStripe = results.filter((r) => r.stripe).map((r) => r.byMode[mode].own.wall);
+        const cpu = median(results.filter((r) => !r.stripe).map((r) => r.byMode[mode].own.cpu));
+        return (
+          `  ${mode}${mode === deployedMode ? ' (deployed)' : ''}: ${within} of ${results.length} functions within ${REFERENCE_RATIO_GOAL} × their reference (median ratio ${median(results.map((r) => ratio(r.byMode[mode]))).toFixed(2)}, worst ${Math.max(...results.map((r) => ratio(r.byMode[mode]))).toFixed(2)}; in CPU time median ${median(results.map((r) => cpuRatio(r.byMode[mode]))).toFixed(2)}, worst ${Math.max(...results.map((r) => cpuRatio(r.byMode[mode]))).toFixed(2)}); ` +
+          `median cold import without Stripe ${plain.length ? median(plain).toFixed(1) : '-'} ms (CPU ${plain.length ? cpu.toFixed(1) : '-'} ms; goal ≤ ${IMPORT_GOAL_MS} ms on a quiet machine), with Stripe ${withStripe.length ? median(withStripe).toFixed(1) : '-'} ms`
         );
-      }
+      };
+      const bundledOverExternal = median(results.map((r) => r.byMode.bundled.own.wall / r.byMode.external.own.wall));
+      lines.push(
+        '',
+        `ratio = the function's median wall time / its reference's (! over ${REFERENCE_RATIO_GOAL}); ref = only the @aws-sdk/* clients and commands (and stripe) the function imports, bundled the same way.`,
+        ...modeNames.map(summary),
+        `  bundled / external, median over the functions: ${bundledOverExternal.toFixed(2)} (${bundledOverExternal < 1 ? 'bundling the SDK' : 'the external SDK'} starts faster)`,
+      );
       if (notes.length > 0) lines.push('', 'Over budget or misplaced SDK:', ...notes);
       return { ok, lines };
     } finally {

@@ -187,8 +187,8 @@ describe('publicApiHandler', () => {
     expect(() => publicApiHandler('getOrdersNotShipped', async () => ({}) as never, { request: ListRequest })).toThrow(
       'getOrdersNotShipped: admin calls need apiHandler',
     );
-    expect(() => publicApiHandler('getCommisionsByUser', async () => ({}) as never)).toThrow(
-      'getCommisionsByUser: member calls need apiHandler',
-    );
+    expect(() =>
+      publicApiHandler('getCommisionsByUser', async () => ({}) as never, { request: CommissionsByUserRequest }),
+    ).toThrow('getCommisionsByUser: member calls need apiHandler');
   });
 });

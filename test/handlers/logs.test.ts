@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { CheckAuthRequest } from '@portal/shared/api/schemas';
 import { call } from './helpers';
 
 /**
@@ -12,10 +13,14 @@ const { apiHandler } = await import('../../functions/src/composition');
 
 describe('error log lines', () => {
   it('carry the request id of their own invocation when many run at once', async () => {
-    const failing = apiHandler('checkAuth', async () => {
-      await new Promise((resolve) => setImmediate(resolve));
-      throw new Error('boom');
-    });
+    const failing = apiHandler(
+      'checkAuth',
+      async () => {
+        await new Promise((resolve) => setImmediate(resolve));
+        throw new Error('boom');
+      },
+      { request: CheckAuthRequest },
+    );
     const lines: string[] = [];
     const capture = (chunk: string | Uint8Array) => {
       lines.push(String(chunk));

@@ -25,7 +25,7 @@ for (const level of ['log', 'info', 'warn', 'error', 'debug'] as const) {
 }
 afterAll(() => vi.restoreAllMocks());
 
-const { logger } = await import('../../functions/src/config/logger');
+const { loadLogger } = await import('../../functions/src/config/logger');
 const { handler: signup } = await import('../../functions/src/handlers/signup');
 const { handler: createPayoutAccount } = await import('../../functions/src/handlers/create-payout-account');
 const { handler: addPayoutMethod } = await import('../../functions/src/handlers/add-payout-method');
@@ -280,7 +280,7 @@ describe('the tax ID goes to Stripe only', () => {
     expect(holding(files.map((file) => [relative(engineDir, file), readFileSync(file, 'latin1')]))).toEqual([]);
 
     // The capture sees the handlers' logger at DEBUG.
-    logger.debug('payout test probe');
+    (await loadLogger()).debug('payout test probe');
     expect(logLines.some((line) => line.includes('payout test probe'))).toBe(true);
     expect(holding(logLines.map((line, index) => [`log line ${index}`, line]))).toEqual([]);
   });

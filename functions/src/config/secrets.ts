@@ -1,6 +1,6 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { unavailable } from '../errors';
-import { logger } from './logger';
+import { loadLogger } from './logger';
 import { secretEnv, type SecretName } from './secret-names';
 
 /**
@@ -34,7 +34,7 @@ async function load(name: SecretName): Promise<string> {
   try {
     result = await client.send(new GetSecretValueCommand({ SecretId: arn }));
   } catch (error) {
-    logger.error('Secrets Manager did not give a secret', { error, secret: `${variable}_ARN` });
+    (await loadLogger()).error('Secrets Manager did not give a secret', { error, secret: `${variable}_ARN` });
     throw unavailable(SETTINGS_UNAVAILABLE);
   }
   if (!result.SecretString) throw new Error(`Secret ${variable}_ARN has no string value`);

@@ -1,7 +1,12 @@
+import { ApproveRequest } from '@portal/shared/api/products';
 import { apiHandler, products } from '../composition';
 import { assertModerated } from '../products/moderation';
 
-export const handler = apiHandler('approveProduct', async ({ body }) => {
-  assertModerated(await products.approve(body.id, body.version, new Date().toISOString()));
-  return { id: body.id, status: 'approved' as const };
-});
+export const handler = apiHandler(
+  'approveProduct',
+  async ({ body }) => {
+    assertModerated(await products.approve(body.id, body.version, new Date().toISOString()));
+    return { id: body.id, status: 'approved' as const };
+  },
+  { request: ApproveRequest },
+);

@@ -1,7 +1,12 @@
+import { BanRequest } from '@portal/shared/api/products';
 import { apiHandler, products } from '../composition';
 import { assertModerated } from '../products/moderation';
 
-export const handler = apiHandler('banProduct', async ({ body }) => {
-  assertModerated(await products.ban(body.id, new Date().toISOString()));
-  return { id: body.id, status: 'banned' as const };
-});
+export const handler = apiHandler(
+  'banProduct',
+  async ({ body }) => {
+    assertModerated(await products.ban(body.id, new Date().toISOString()));
+    return { id: body.id, status: 'banned' as const };
+  },
+  { request: BanRequest },
+);

@@ -1,9 +1,14 @@
+import { ImportIssuesRequest } from '@portal/shared/api/products';
 import { apiHandler, importJobs } from '../composition';
 import { DomainError } from '../errors';
 import { IMPORT_NOT_FOUND } from '../imports/jobs';
 
-export const handler = apiHandler('getImportIssues', async ({ body }) => {
-  const [job, page] = await Promise.all([importJobs.get(body.id), importJobs.issues(body.id, body.cursor, 100)]);
-  if (!job) throw new DomainError('not-found', IMPORT_NOT_FOUND);
-  return page;
-});
+export const handler = apiHandler(
+  'getImportIssues',
+  async ({ body }) => {
+    const [job, page] = await Promise.all([importJobs.get(body.id), importJobs.issues(body.id, body.cursor, 100)]);
+    if (!job) throw new DomainError('not-found', IMPORT_NOT_FOUND);
+    return page;
+  },
+  { request: ImportIssuesRequest },
+);

@@ -1,7 +1,10 @@
+import { IdRequest } from '@portal/shared/api/schemas';
 import { apiHandler, sales } from '../composition';
 import { clock } from '../config/clock';
 import { markOrder } from '../orders/manage';
 
-export const handler = apiHandler('markAsFufilled', async ({ body }) =>
-  markOrder(sales, body.id, 'fufilled', clock.now()),
+export const handler = apiHandler(
+  'markAsFufilled',
+  async ({ body }) => markOrder(sales, body.id, 'fufilled', clock.now()),
+  { request: IdRequest },
 );

@@ -1,7 +1,12 @@
+import { IdRequest } from '@portal/shared/api/schemas';
 import { apiHandler, commissionMoney } from '../composition';
 import { payCommissionToMember } from '../commissions/money-movement';
 
 /** Admin: pays a commission in the member's Stripe balance out to their debit card (a payout); idempotent. */
-export const handler = apiHandler('payCommisionToMember', async ({ body }) => ({
-  commission: await payCommissionToMember(commissionMoney, body.id),
-}));
+export const handler = apiHandler(
+  'payCommisionToMember',
+  async ({ body }) => ({
+    commission: await payCommissionToMember(commissionMoney, body.id),
+  }),
+  { request: IdRequest },
+);

@@ -1,3 +1,4 @@
+import { VerifyEmailRequest } from '@portal/shared/api/email';
 import { apiHandler, emailVerification } from '../composition';
 import { unauthorized } from '../errors';
 
@@ -17,5 +18,5 @@ export const handler = apiHandler(
     const sent = await emailVerification.send(user);
     return { sent: true as const, ...sent };
   },
-  { callerIfPresent: true },
+  { request: VerifyEmailRequest, callerIfPresent: true },
 );

@@ -1,11 +1,11 @@
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy, { type MiddlewareObj } from '@middy/core';
-import { contract, isDeferred, type EndpointName, type ResponseOf } from '@portal/shared/api/contract';
+import type { Contract, ResponseOf } from '@portal/shared/api/contract';
+import { endpoints, type EndpointName } from '@portal/shared/api/endpoints';
 import { MAX_DIRECT_UPLOAD_BYTES } from '@portal/shared/api/products';
 import type { ErrorBody } from '@portal/shared/api/schemas';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { z } from 'zod';
-import { logger } from '../config/logger';
+import { loadLogger, recordInvocation } from '../config/logger';
 import {
   DomainError,
   awsErrorKind,
@@ -58,7 +58,7 @@ export interface HandlerContext<Body, User extends Caller = Caller> {
   setCookie(cookie: string): void;
 }
 
-type Request<N extends EndpointName> = z.output<(typeof contract)[N]['request']>;
+type Request<N extends EndpointName> = z.output<Contract[N]['request']>;
 type Result = APIGatewayProxyStructuredResultV2;
 
 const jsonHeaders = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
@@ -89,7 +89,7 @@ function parseBody(name: EndpointName): MiddlewareObj<ApiEvent, Result> {
     before: ({ event }) => {
       const raw = event.body ?? '';
       const bytes = event.isBase64Encoded ? Buffer.from(raw, 'base64') : Buffer.from(raw, 'utf8');
-      if (contract[name].body === 'multipart') {
+      if (endpoints[name].body === 'multipart') {
         if (bytes.length > MAX_MULTIPART_BYTES) throw badRequest('The upload is larger than 5 MB.');
         event.rawBody = bytes;
         return;
@@ -121,7 +121,7 @@ function authenticate<User extends Caller>(
 ): MiddlewareObj<ApiEvent<User>, Result> {
   return {
     before: async ({ event }) => {
-      const role = contract[name].role;
+      const role = endpoints[name].role;
       const header = event.headers.authorization ?? '';
       if (role === 'public') {
         // A public call that acts for a logged-in caller when there is one (verifyEmail's `send`):
@@ -139,10 +139,11 @@ function authenticate<User extends Caller>(
   };
 }
 
-function validate(name: EndpointName, request: z.ZodType): MiddlewareObj<ApiEvent, Result> {
+function validate(name: EndpointName, request: z.ZodType | undefined): MiddlewareObj<ApiEvent, Result> {
   return {
     before: ({ event }) => {
-      if (contract[name].body !== 'json') return;
+      // No schema: the contract takes any body (the webhook reads its raw body, the upload is multipart).
+      if (endpoints[name].body !== 'json' || !request) return;
       const result = request.safeParse(event.parsedBody);
       if (result.success) {
         event.parsedBody = result.data;
@@ -192,28 +193,34 @@ function awsFault(error: unknown): DomainError | undefined {
   return kind === 'throttled' ? unavailable(BUSY) : kind === 'race' ? conflict(RACE_LOST) : undefined;
 }
 
+/** The invocation's Lambda context, for the logger's lines (the logger itself loads on first use). */
+const invocationContext: MiddlewareObj<ApiEvent, Result> = {
+  before: ({ context }) => recordInvocation(context as Context | undefined),
+};
+
 const errorMapper: MiddlewareObj<ApiEvent, Result> = {
-  onError: (request) => {
+  onError: async (request) => {
     const error = request.error;
     const context = request.context as Context | undefined;
     const correlationId = context?.awsRequestId ?? 'unknown';
     // The shared logger holds the context of the invocation that started last: where invocations
     // overlap in one process (the local server, Lambda's concurrent runtime), this line would
     // carry another request's id. A child logger holds this invocation's context.
-    const log = () => {
-      const child = logger.createChild();
+    const log = async () => {
+      const child = (await loadLogger()).createChild();
       if (context) child.addContext(context);
       return child;
     };
     const fault = error instanceof DomainError ? undefined : awsFault(error);
-    if (fault) log().warn('AWS fault answered in words', { error, correlationId, status: statusOf[fault.kind] });
+    if (fault)
+      (await log()).warn('AWS fault answered in words', { error, correlationId, status: statusOf[fault.kind] });
     const domain = error instanceof DomainError ? error : fault;
     if (domain) {
       const body: ErrorBody = { message: domain.message, ...(domain.fields ? { fields: domain.fields } : {}) };
       request.response = json(statusOf[domain.kind], body, { headers: domain.headers, cookies: domain.cookies });
       return;
     }
-    log().error('unexpected error', { error, correlationId });
+    (await log()).error('unexpected error', { error, correlationId });
     request.response = json(500, {
       message: `Something went wrong on our side. Try again; if it keeps failing, quote reference ${correlationId}.`,
       correlationId,
@@ -229,11 +236,9 @@ export function createApiHandler<User extends Caller>(resolveCaller: Authenticat
   return function apiHandler<N extends EndpointName>(
     name: N,
     decide: (context: HandlerContext<Request<N>, User>) => Promise<ResponseOf<N>>,
-    options?: ApiHandlerOptions<N>,
+    ...[options]: OptionsArgument<N, ApiHandlerOptions<N>>
   ) {
-    const request = options?.request ?? contract[name].request;
-    if (isDeferred(request)) throw new Error(`${name}: pass its request schema to apiHandler`);
-    return middyStack(name, resolveCaller, decide, request, options?.callerIfPresent ?? false);
+    return middyStack(name, resolveCaller, decide, options?.request, options?.callerIfPresent ?? false);
   };
 }
 
@@ -248,18 +253,21 @@ export function createPublicApiHandler() {
   return function publicApiHandler<N extends EndpointName>(
     name: N,
     decide: (context: HandlerContext<Request<N>, never>) => Promise<ResponseOf<N>>,
-    options?: Omit<ApiHandlerOptions<N>, 'callerIfPresent'>,
+    ...[options]: OptionsArgument<N, Omit<ApiHandlerOptions<N>, 'callerIfPresent'>>
   ) {
-    if (contract[name].role !== 'public') throw new Error(`${name}: ${contract[name].role} calls need apiHandler`);
-    const request = options?.request ?? contract[name].request;
-    if (isDeferred(request)) throw new Error(`${name}: pass its request schema to publicApiHandler`);
-    return middyStack(name, noCaller, decide, request, false);
+    const role = endpoints[name].role;
+    if (role !== 'public') throw new Error(`${name}: ${role} calls need apiHandler`);
+    return middyStack(name, noCaller, decide, options?.request, false);
   };
 }
 
 interface ApiHandlerOptions<N extends EndpointName> {
-  /** The request schema of an entry the contract names by type only (`deferred`). */
-  request?: (typeof contract)[N]['request'];
+  /**
+   * The call's request schema, which the handler module imports from its own module in shared/:
+   * the stack reads only the call's role and body kind (endpoints.ts), so a function builds no
+   * other call's schemas at cold start.
+   */
+  request?: Contract[N]['request'];
   /**
    * For a public call: authenticate the caller when a bearer token is sent (a bad one is a 401),
    * so the handler sees `user`; without a token `user` stays undefined.
@@ -267,11 +275,22 @@ interface ApiHandlerOptions<N extends EndpointName> {
   callerIfPresent?: boolean;
 }
 
+/**
+ * The options, required with their `request` for every call whose contract schema is not
+ * `z.unknown()` (every JSON call but the webhook), so no handler can leave its body unchecked.
+ */
+type OptionsArgument<
+  N extends EndpointName,
+  Options extends { request?: unknown },
+> = Contract[N]['request'] extends z.ZodUnknown
+  ? [options?: Options]
+  : [options: Options & { request: Contract[N]['request'] }];
+
 function middyStack<N extends EndpointName, User extends Caller>(
   name: N,
   resolveCaller: Authenticate<User>,
   decide: (context: HandlerContext<Request<N>, User>) => Promise<ResponseOf<N>>,
-  request: z.ZodType,
+  request: z.ZodType | undefined,
   callerIfPresent: boolean,
 ) {
   const base = async (event: ApiEvent<User>): Promise<Result> => {
@@ -289,7 +308,7 @@ function middyStack<N extends EndpointName, User extends Caller>(
     middy<ApiEvent<User>, Result>(base)
       .use(errorMapper)
       // Never the event: bodies hold passwords and tax IDs (POWERTOOLS_LOGGER_LOG_EVENT cannot turn it on).
-      .use(injectLambdaContext(logger, { logEvent: false }))
+      .use(invocationContext)
       .use(normalizeHeaders)
       .use(parseBody(name))
       .use(authenticate(name, resolveCaller, callerIfPresent))

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { endpoints, pathOf, type EndpointName, type Role } from './endpoints';
 import {
   AuthResponse,
   CheckAuthRequest,
@@ -64,7 +65,7 @@ import type { PaymentIntentRequest, PaymentIntentResponse } from './checkout';
  * route table in functions/src/routes.ts maps the implemented ones to handler modules.
  */
 
-export type Role = 'public' | 'member' | 'admin';
+export type { Role } from './endpoints';
 
 export interface Endpoint<Req extends z.ZodType = z.ZodType, Res extends z.ZodType = z.ZodType> {
   path: `/api/${string}`;
@@ -75,19 +76,18 @@ export interface Endpoint<Req extends z.ZodType = z.ZodType, Res extends z.ZodTy
   response: Res;
 }
 
+/** A call's entry: its path, role and body kind from endpoints.ts, and its schemas. */
 const endpoint = <Req extends z.ZodType, Res extends z.ZodType>(
-  path: `/api/${string}`,
-  role: Role,
+  name: EndpointName,
   request: Req,
   response: Res,
-  body: 'json' | 'multipart' = 'json',
-): Endpoint<Req, Res> => ({ path, role, body, request, response });
+): Endpoint<Req, Res> => ({ path: pathOf(name), ...endpoints[name], request, response });
 
 /**
- * A schema that lives in its own module and is named here by type only: every function bundles
- * the whole contract, so a call's large schemas (the payout form's) would grow every bundle. The
- * handler module passes the real request schema to `apiHandler`, which refuses to build a handler
- * for a deferred entry without it; the apps import the schema from its module for forms.
+ * A schema that lives in its own module and is named here by type only, so the apps' client does
+ * not carry a call's large schemas (the payout form's). The functions do not load the contract at
+ * all (their stack reads endpoints.ts); every handler module passes its request schema to
+ * `apiHandler`, and the apps import a deferred schema from its module for forms.
  */
 const Deferred = z.unknown();
 const deferred = <T extends z.ZodType>(): T => Deferred as unknown as T;
@@ -95,14 +95,13 @@ const deferred = <T extends z.ZodType>(): T => Deferred as unknown as T;
 export const isDeferred = (schema: z.ZodType): boolean => schema === Deferred;
 
 export const contract = {
-  signup: endpoint('/api/signup', 'public', SignupRequest, AuthResponse),
-  login: endpoint('/api/login', 'public', LoginRequest, AuthResponse),
-  checkAuth: endpoint('/api/checkAuth', 'public', CheckAuthRequest, AuthResponse),
-  logout: endpoint('/api/logout', 'public', LogoutRequest, OkResponse),
+  signup: endpoint('signup', SignupRequest, AuthResponse),
+  login: endpoint('login', LoginRequest, AuthResponse),
+  checkAuth: endpoint('checkAuth', CheckAuthRequest, AuthResponse),
+  logout: endpoint('logout', LogoutRequest, OkResponse),
 
   createPayoutAccount: endpoint(
-    '/api/createPayoutAccount',
-    'member',
+    'createPayoutAccount',
     deferred<typeof CreatePayoutAccountRequest>(),
     deferred<typeof PayoutAccountResponse>(),
   ),
@@ -110,23 +109,20 @@ export const contract = {
    * The publishable key and, against the local emulator, where the browser reaches it. Public: the
    * customer's checkout needs it without a login, and a publishable key is public by design.
    */
-  getPaymentConfig: endpoint('/api/getPaymentConfig', 'public', EmptyRequest, PaymentConfig),
+  getPaymentConfig: endpoint('getPaymentConfig', EmptyRequest, PaymentConfig),
   /** Public: the customer's checkout on a member's share link needs no login (shared/src/api/checkout.ts). */
   getPaymentIntent: endpoint(
-    '/api/getPaymentIntent',
-    'public',
+    'getPaymentIntent',
     deferred<typeof PaymentIntentRequest>(),
     deferred<typeof PaymentIntentResponse>(),
   ),
   addPayoutMethod: endpoint(
-    '/api/addPayoutMethod',
-    'member',
+    'addPayoutMethod',
     deferred<typeof AddPayoutMethodRequest>(),
     deferred<typeof AddPayoutMethodResponse>(),
   ),
   getExternalAccounts: endpoint(
-    '/api/getExternalAccounts',
-    'member',
+    'getExternalAccounts',
     deferred<typeof ExternalAccountsRequest>(),
     deferred<typeof ExternalAccounts>(),
   ),
@@ -134,104 +130,74 @@ export const contract = {
    * Public: `{ token }` verifies without a session (the link may open in another browser);
    * `{}` / `{ action: 'send' }` needs one, which the handler asks for (shared/src/api/email.ts).
    */
-  verifyEmail: endpoint('/api/verifyEmail', 'public', VerifyEmailRequest, VerifyEmailResponse),
-  searchAddress: endpoint('/api/searchAddress', 'member', SearchAddressRequest, SearchAddressResponse),
+  verifyEmail: endpoint('verifyEmail', VerifyEmailRequest, VerifyEmailResponse),
+  searchAddress: endpoint('searchAddress', SearchAddressRequest, SearchAddressResponse),
   /** Stripe's signed events; the handler verifies the signature on the raw body. */
-  stripeWebhook: endpoint('/api/stripeWebhook', 'public', z.unknown(), z.object({ received: z.literal(true) })),
+  stripeWebhook: endpoint('stripeWebhook', z.unknown(), z.object({ received: z.literal(true) })),
 
   /** Multipart upload of a supplier CSV (up to 5 MB); the import runs from the S3 event. */
-  products: endpoint('/api/products', 'admin', z.unknown(), UploadResult, 'multipart'),
+  products: endpoint('products', z.unknown(), UploadResult),
   /** A presigned S3 POST for files up to 100 MB, which then import exactly like /api/products. */
-  createProductUpload: endpoint('/api/createProductUpload', 'admin', UploadUrlRequest, UploadUrl),
-  getImportJob: endpoint('/api/getImportJob', 'admin', ImportJobRequest, ImportJob),
-  getImportIssues: endpoint('/api/getImportIssues', 'admin', ImportIssuesRequest, ImportIssuesPage),
-  getRejectedRowsCsv: endpoint('/api/getRejectedRowsCsv', 'admin', ImportJobRequest, RejectedRowsCsv),
-  approveProduct: endpoint('/api/approveProduct', 'admin', ApproveRequest, ModerationResult),
-  banProduct: endpoint('/api/banProduct', 'admin', BanRequest, ModerationResult),
-  getUnApprovedProducts: endpoint('/api/getUnApprovedProducts', 'admin', PageRequest, ImportedProductPage),
-  getImportedProduct: endpoint('/api/getImportedProduct', 'admin', IdRequest, ImportedProduct),
-  getApprovedProducts: endpoint('/api/getApprovedProducts', 'member', PageRequest, ProductPage),
-  getApprovedProduct: endpoint('/api/getApprovedProduct', 'member', IdRequest, ProductDetail),
+  createProductUpload: endpoint('createProductUpload', UploadUrlRequest, UploadUrl),
+  getImportJob: endpoint('getImportJob', ImportJobRequest, ImportJob),
+  getImportIssues: endpoint('getImportIssues', ImportIssuesRequest, ImportIssuesPage),
+  getRejectedRowsCsv: endpoint('getRejectedRowsCsv', ImportJobRequest, RejectedRowsCsv),
+  approveProduct: endpoint('approveProduct', ApproveRequest, ModerationResult),
+  banProduct: endpoint('banProduct', BanRequest, ModerationResult),
+  getUnApprovedProducts: endpoint('getUnApprovedProducts', PageRequest, ImportedProductPage),
+  getImportedProduct: endpoint('getImportedProduct', IdRequest, ImportedProduct),
+  getApprovedProducts: endpoint('getApprovedProducts', PageRequest, ProductPage),
+  getApprovedProduct: endpoint('getApprovedProduct', IdRequest, ProductDetail),
 
   // The sales calls' schemas live in ./sales (named here by type only, see `deferred`).
   /** Public: the product a member's share link shows (404 "no longer available" when banned or unknown). */
   getSharedProduct: endpoint(
-    '/api/getSharedProduct',
-    'public',
+    'getSharedProduct',
     deferred<typeof SharedProductRequest>(),
     deferred<typeof SharedProduct>(),
   ),
   /** Public: the customer's page reports a succeeded payment; the order is recorded once (the webhook may be first). */
   confirmCheckout: endpoint(
-    '/api/confirmCheckout',
-    'public',
+    'confirmCheckout',
     deferred<typeof ConfirmCheckoutRequest>(),
     deferred<typeof ConfirmCheckoutResponse>(),
   ),
 
-  addOrder: endpoint('/api/addOrder', 'admin', deferred<typeof AddOrderRequest>(), deferred<typeof AddOrderResponse>()),
-  getOrders: endpoint('/api/getOrders', 'admin', deferred<typeof OrdersRequest>(), deferred<typeof OrderPage>()),
-  getOrdersNotShipped: endpoint(
-    '/api/getOrdersNotShipped',
-    'admin',
-    deferred<typeof ListRequest>(),
-    deferred<typeof OrderPage>(),
-  ),
-  getOrdersNotOrdered: endpoint(
-    '/api/getOrdersNotOrdered',
-    'admin',
-    deferred<typeof ListRequest>(),
-    deferred<typeof OrderPage>(),
-  ),
-  getOrdersNotFufilled: endpoint(
-    '/api/getOrdersNotFufilled',
-    'admin',
-    deferred<typeof ListRequest>(),
-    deferred<typeof OrderPage>(),
-  ),
-  markAsShipped: endpoint('/api/markAsShipped', 'admin', IdRequest, deferred<typeof OrderResult>()),
-  markAsOrdered: endpoint('/api/markAsOrdered', 'admin', IdRequest, deferred<typeof OrderResult>()),
-  markAsFufilled: endpoint('/api/markAsFufilled', 'admin', IdRequest, deferred<typeof OrderResult>()),
+  addOrder: endpoint('addOrder', deferred<typeof AddOrderRequest>(), deferred<typeof AddOrderResponse>()),
+  getOrders: endpoint('getOrders', deferred<typeof OrdersRequest>(), deferred<typeof OrderPage>()),
+  getOrdersNotShipped: endpoint('getOrdersNotShipped', deferred<typeof ListRequest>(), deferred<typeof OrderPage>()),
+  getOrdersNotOrdered: endpoint('getOrdersNotOrdered', deferred<typeof ListRequest>(), deferred<typeof OrderPage>()),
+  getOrdersNotFufilled: endpoint('getOrdersNotFufilled', deferred<typeof ListRequest>(), deferred<typeof OrderPage>()),
+  markAsShipped: endpoint('markAsShipped', IdRequest, deferred<typeof OrderResult>()),
+  markAsOrdered: endpoint('markAsOrdered', IdRequest, deferred<typeof OrderResult>()),
+  markAsFufilled: endpoint('markAsFufilled', IdRequest, deferred<typeof OrderResult>()),
 
-  getCommisions: endpoint(
-    '/api/getCommisions',
-    'admin',
-    deferred<typeof ListRequest>(),
-    deferred<typeof CommissionPage>(),
-  ),
+  getCommisions: endpoint('getCommisions', deferred<typeof ListRequest>(), deferred<typeof CommissionPage>()),
   getCommisionsToStripe: endpoint(
-    '/api/getCommisionsToStripe',
-    'admin',
+    'getCommisionsToStripe',
     deferred<typeof ListRequest>(),
     deferred<typeof CommissionPage>(),
   ),
   getCommisionsToBePayed: endpoint(
-    '/api/getCommisionsToBePayed',
-    'admin',
+    'getCommisionsToBePayed',
     deferred<typeof ListRequest>(),
     deferred<typeof CommissionPage>(),
   ),
-  getTopEarners: endpoint(
-    '/api/getTopEarners',
-    'admin',
-    deferred<typeof ListRequest>(),
-    deferred<typeof TopEarnerPage>(),
-  ),
-  addCommisionToStripe: endpoint('/api/addCommisionToStripe', 'admin', IdRequest, deferred<typeof CommissionResult>()),
-  payCommisionToMember: endpoint('/api/payCommisionToMember', 'admin', IdRequest, deferred<typeof CommissionResult>()),
+  getTopEarners: endpoint('getTopEarners', deferred<typeof ListRequest>(), deferred<typeof TopEarnerPage>()),
+  addCommisionToStripe: endpoint('addCommisionToStripe', IdRequest, deferred<typeof CommissionResult>()),
+  payCommisionToMember: endpoint('payCommisionToMember', IdRequest, deferred<typeof CommissionResult>()),
   /** A member's own commissions (another member's id is a 404); an admin may name anyone. */
   getCommisionsByUser: endpoint(
-    '/api/getCommisionsByUser',
-    'member',
+    'getCommisionsByUser',
     deferred<typeof CommissionsByUserRequest>(),
     deferred<typeof CommissionPage>(),
   ),
   /** Orders or commissions as CSV, formula-escaped. */
-  exportCsv: endpoint('/api/exportCsv', 'admin', deferred<typeof ExportRequest>(), deferred<typeof ExportCsv>()),
-} as const;
+  exportCsv: endpoint('exportCsv', deferred<typeof ExportRequest>(), deferred<typeof ExportCsv>()),
+} as const satisfies Record<EndpointName, Endpoint>;
 
 export type Contract = typeof contract;
-export type EndpointName = keyof Contract;
+export type { EndpointName } from './endpoints';
 export type RequestOf<N extends EndpointName> = z.input<Contract[N]['request']>;
 export type ResponseOf<N extends EndpointName> = z.output<Contract[N]['response']>;
 

@@ -1,7 +1,7 @@
 import { files, importJobs, products } from '../../composition';
 import type { S3Event } from 'aws-lambda';
 import { runImport } from '../../imports/run-import';
-import { logger } from '../../config/logger';
+import { loadLogger } from '../../config/logger';
 
 /**
  * The imports bucket's ObjectCreated event. An error is thrown on, so Lambda's asynchronous
@@ -17,9 +17,9 @@ export const handler = async (event: S3Event): Promise<void> => {
       outcome = await runImport({ jobs: importJobs, products: products, files: files }, source);
     } catch (error) {
       // The job says so in words; the detail (an SDK message, a stack) is for the log only.
-      logger.error('import failed; the event is retried', { key, error });
+      (await loadLogger()).error('import failed; the event is retried', { key, error });
       throw error;
     }
-    logger.info('import finished', { key, outcome });
+    (await loadLogger()).info('import finished', { key, outcome });
   }
 };
