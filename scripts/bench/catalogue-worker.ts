@@ -2,6 +2,7 @@
  * One catalogue measurement in a fresh Node process, so that its peak memory (maxRSS) is its
  * own. Prints one JSON line. Run by scripts/bench/catalogue.ts; not meant to be run by hand.
  *
+ *   csvparse <csv>                                 csv-parse alone, with the import's options
  *   parse  <csv>                                   pass 1 (validate) and pass 2 (products), no database
  *   import <csv> <dynamo> <s3> <table> <bucket> <key>   the real import of an object, into DynamoDB Local
  *   raw    <csv> <dynamo> <table>                   the same products written with plain BatchWrites
@@ -40,6 +41,26 @@ function configure(dynamo: string, table: string, s3?: string, bucket?: string) 
   });
 }
 
+/** csv-parse alone with the import's options, records taken in an on_record hook as the import takes them. */
+async function csvParseAlone(): Promise<object> {
+  const { parse: csvParse } = await import('csv-parse');
+  const { CSV_PARSE_OPTIONS } = await import('../../functions/src/catalogue/csv-records');
+  const { pipeline } = await import('node:stream/promises');
+  let records = 0;
+  const started = performance.now();
+  await pipeline(
+    createReadStream(file!, { highWaterMark: 1 << 20 }),
+    csvParse({
+      ...CSV_PARSE_OPTIONS,
+      on_record: () => {
+        records += 1;
+        return null;
+      },
+    }),
+  );
+  return { rows: records - 1, seconds: seconds(started), peakRssMb: peakRssMb() };
+}
+
 async function parse(): Promise<object> {
   const { validateCatalogueCsv, importCatalogueCsv } = await import('../../functions/src/catalogue/parse-csv');
   const started = performance.now();
@@ -55,6 +76,7 @@ async function parse(): Promise<object> {
     products,
     validateSeconds,
     productSeconds: seconds(second),
+    seconds: seconds(started),
     peakRssMb: peakRssMb(),
   };
 }
@@ -181,7 +203,13 @@ async function lists(): Promise<object> {
   };
 }
 
-const modes: Record<string, () => Promise<object>> = { parse, import: runImportMode, raw, lists };
+const modes: Record<string, () => Promise<object>> = {
+  csvparse: csvParseAlone,
+  parse,
+  import: runImportMode,
+  raw,
+  lists,
+};
 const run = modes[mode ?? ''];
 if (!run || !file) {
   console.error('usage: catalogue-worker.ts parse|import|raw <csv> [...]');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkWebAddress, normalizeText, parseWebAddress, withoutFormulaGuard } from './csv-product';
+import { parsePrice, parsePriceInFull } from './money';
 
 /**
  * The validator's fast paths (a value already in normal form is returned without the costlier
@@ -134,5 +135,23 @@ describe('normalizeText and withoutFormulaGuard', () => {
       );
       expect(withoutFormulaGuard(text), JSON.stringify(text)).toBe(text.replace(/^(\s*)'(?=[=+\-@\t\r])/, '$1'));
     }
+  });
+});
+
+const PRICE_PIECES = ['0', '1', '5', '9', '.', ',', ' ', '$', '-', '00', '99', '1000000', 'e'];
+
+describe('parsePrice', () => {
+  it('gives what the general rules give on 30 000 generated prices', () => {
+    const next = random(18);
+    const differing: string[] = [];
+    let plain = 0;
+    for (let i = 0; i < 30_000; i++) {
+      const text = joined(next, PRICE_PIECES, 6);
+      const general = parsePriceInFull(text);
+      if (JSON.stringify(parsePrice(text)) !== JSON.stringify(general)) differing.push(text);
+      if (general.ok && /^[0-9.]+$/.test(text)) plain += 1;
+    }
+    expect(differing).toEqual([]);
+    expect(plain).toBeGreaterThan(1_000);
   });
 });
