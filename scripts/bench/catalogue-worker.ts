@@ -13,6 +13,11 @@ import { createReadStream } from 'node:fs';
 const [mode, file, ...rest] = process.argv.slice(2);
 const peakRssMb = () => Math.round(process.resourceUsage().maxRSS / 1024);
 const seconds = (start: number) => (performance.now() - start) / 1000;
+/** CPU seconds (user + system) of this process since `start` (a process.cpuUsage()): steadier than wall time on a shared machine. */
+const cpuSeconds = (start: NodeJS.CpuUsage) => {
+  const { user, system } = process.cpuUsage(start);
+  return (user + system) / 1e6;
+};
 
 /** Calls `write(start, end)` for each 25 of `count` items, four calls at a time (the import's window). */
 async function fourBatchesAtATime(count: number, write: (start: number, end: number) => Promise<void>) {
@@ -48,6 +53,7 @@ async function csvParseAlone(): Promise<object> {
   const { pipeline } = await import('node:stream/promises');
   let records = 0;
   const started = performance.now();
+  const cpu = process.cpuUsage();
   await pipeline(
     createReadStream(file!, { highWaterMark: 1 << 20 }),
     csvParse({
@@ -58,15 +64,18 @@ async function csvParseAlone(): Promise<object> {
       },
     }),
   );
-  return { rows: records - 1, seconds: seconds(started), peakRssMb: peakRssMb() };
+  return { rows: records - 1, seconds: seconds(started), cpuSeconds: cpuSeconds(cpu), peakRssMb: peakRssMb() };
 }
 
 async function parse(): Promise<object> {
   const { validateCatalogueCsv, importCatalogueCsv } = await import('../../functions/src/catalogue/parse-csv');
   const started = performance.now();
+  const cpu = process.cpuUsage();
   const validation = await validateCatalogueCsv(createReadStream(file!, { highWaterMark: 1 << 20 }));
   const validateSeconds = seconds(started);
+  const validateCpuSeconds = cpuSeconds(cpu);
   const second = performance.now();
+  const secondCpu = process.cpuUsage();
   let products = 0;
   for await (const batch of importCatalogueCsv(createReadStream(file!, { highWaterMark: 1 << 20 }), validation)) {
     products += batch.length;
@@ -76,6 +85,8 @@ async function parse(): Promise<object> {
     products,
     validateSeconds,
     productSeconds: seconds(second),
+    validateCpuSeconds,
+    productCpuSeconds: cpuSeconds(secondCpu),
     seconds: seconds(started),
     peakRssMb: peakRssMb(),
   };

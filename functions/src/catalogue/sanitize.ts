@@ -203,8 +203,6 @@ export function sanitizeWithParser(html: string): string {
   return out;
 }
 
-/** A start tag without attributes, an end tag, or a void element as the sanitizer writes it (`<br />`). */
-const PLAIN_TAG = /<(\/?)([a-z][a-z0-9]*)( \/)?>/y;
 /** The three entities the sanitizer writes in text; htmlparser2 reads each back as its character. */
 const WRITTEN_ENTITY = /&(?:amp|lt|gt);/y;
 /** The allowed tags written as they come when they have no attributes (not `a`, which gets forced ones, nor `img`, which needs a source). */
@@ -215,6 +213,8 @@ const PLAIN_TAGS: ReadonlySet<string> = new Set(
 // eslint-disable-next-line no-control-regex
 const SPECIAL = /[<&>\u0000]/g;
 const LESS_THAN = 0x3c;
+const SLASH = 0x2f;
+const SPACE = 0x20;
 const AMPERSAND = 0x26;
 const GREATER_THAN = 0x3e;
 const NUL = 0x00;
@@ -235,21 +235,26 @@ export function isSanitizedForm(html: string): boolean {
   while (at < html.length) {
     const code = html.charCodeAt(at);
     if (code === LESS_THAN) {
-      PLAIN_TAG.lastIndex = at;
-      const tag = PLAIN_TAG.exec(html);
-      if (tag === null) return false;
-      const [, slash, name = '', selfClosing] = tag;
-      if (!PLAIN_TAGS.has(name)) return false;
+      // `<name>`, `</name>` or `<name />`, read by hand: a regular expression's match arrays cost more.
+      let end = at + 1;
+      const closing = html.charCodeAt(end) === SLASH;
+      if (closing) end += 1;
+      const nameStart = end;
+      while (end < html.length && isTagNameCode(html.charCodeAt(end), end === nameStart)) end += 1;
+      const name = html.slice(nameStart, end);
+      const selfClosing = html.charCodeAt(end) === SPACE && html.charCodeAt(end + 1) === SLASH;
+      if (selfClosing) end += 2;
+      if (html.charCodeAt(end) !== GREATER_THAN || !PLAIN_TAGS.has(name)) return false;
       const isVoid = VOID_ELEMENTS.has(name);
-      if (slash) {
-        if (selfClosing !== undefined || isVoid || open.pop() !== name) return false;
+      if (closing) {
+        if (selfClosing || isVoid || open.pop() !== name) return false;
       } else {
-        if (isVoid !== (selfClosing !== undefined)) return false;
+        if (isVoid !== selfClosing) return false;
         const innermost = open[open.length - 1];
         if (innermost !== undefined && CLOSED_BY_START_TAG.get(name)?.has(innermost)) return false;
         if (!isVoid) open.push(name);
       }
-      at = PLAIN_TAG.lastIndex;
+      at = end + 1;
     } else if (code === AMPERSAND) {
       WRITTEN_ENTITY.lastIndex = at;
       if (!WRITTEN_ENTITY.test(html)) return false;
@@ -264,6 +269,11 @@ export function isSanitizedForm(html: string): boolean {
     }
   }
   return open.length === 0;
+}
+
+/** a-z, and 0-9 after the first character (h1 to h6): the names of the allowed tags. */
+function isTagNameCode(code: number, first: boolean): boolean {
+  return (code >= 0x61 && code <= 0x7a) || (!first && code >= 0x30 && code <= 0x39);
 }
 
 /**
