@@ -93,6 +93,13 @@ async function pin(pid: number | undefined, cpus: string): Promise<void> {
   await run('taskset', ['-a', '-p', '-c', cpus, String(pid)]);
 }
 
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
+function processCpuSeconds(pid: number | undefined): number {
+  if (pid === undefined) return NaN;
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 /** The fastest of REPEATS runs of a worker, by its `seconds` field. */
 async function fastest<T extends { seconds: number }>(...args: string[]): Promise<T> {
   let best: T | undefined;
@@ -167,6 +174,13 @@ export const catalogueImport: BenchSection = {
         client.send(new PutObjectCommand({ Bucket: LOCAL_IMPORTS_BUCKET, Key: key, Body: readFileSync(file) }));
       const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
       const dynamo = new DynamoDBClient({ ...localAws, endpoint: dynamoEndpoint });
+      /** How much CPU DynamoDB Local used during a run, per item, and its share of the run's time. */
+      const dynamoBusy = async <T extends { seconds: number }>(run: () => Promise<T>, items: (result: T) => number) => {
+        const before = processCpuSeconds(dynamoPid);
+        const result = await run();
+        const cpu = processCpuSeconds(dynamoPid) - before;
+        return { ...result, dynamoCpuUsPerItem: (cpu * 1e6) / items(result), dynamoShare: cpu / result.seconds };
+      };
       const importInto = async (cpu: string | null, table: string, key: string) => {
         await ensureTable(dynamo, table);
         return measureOn<Imported>(cpu, 'import', large, dynamoEndpoint, s3Endpoint, table, LOCAL_IMPORTS_BUCKET, key);
@@ -184,8 +198,14 @@ export const catalogueImport: BenchSection = {
       const warmUp = await rawInto(null, 'bench-warm-up');
       // Pinned: DynamoDB Local on core 0, the importer (or the raw writer) on core 1.
       await pin(dynamoPid, '0');
-      const pinnedImport = await importInto('1', 'bench-import-pinned', 'imports/bench/pinned.csv');
-      const pinnedRaw = await rawInto('1', 'bench-raw-pinned');
+      const pinnedImport = await dynamoBusy(
+        () => importInto('1', 'bench-import-pinned', 'imports/bench/pinned.csv'),
+        (result) => result.created,
+      );
+      const pinnedRaw = await dynamoBusy(
+        () => rawInto('1', 'bench-raw-pinned'),
+        (result) => result.items,
+      );
       // Shared: both free to use both cores.
       await pin(dynamoPid, '0,1');
       const sharedImport = await importInto(null, 'bench-import-shared', 'imports/bench/shared.csv');
@@ -246,6 +266,16 @@ export const catalogueImport: BenchSection = {
           ['pinned: import (DynamoDB core 0, importer core 1)', imported(pinnedImport), ''],
           ['pinned: raw BatchWrite, 4 at a time', `${rate(pinnedRaw.items, pinnedRaw.seconds)} items/s`, ''],
           ['pinned: import / raw', pinnedRatio.toFixed(2), '>= 0.85'],
+          [
+            'pinned: DynamoDB Local CPU per item, import / raw',
+            `${Math.round(pinnedImport.dynamoCpuUsPerItem)} / ${Math.round(pinnedRaw.dynamoCpuUsPerItem)} µs`,
+            '',
+          ],
+          [
+            'pinned: DynamoDB Local busy, import / raw',
+            `${Math.round(pinnedImport.dynamoShare * 100)} / ${Math.round(pinnedRaw.dynamoShare * 100)} % of a core`,
+            '',
+          ],
           ['shared cores: import', imported(sharedImport), ''],
           ['shared cores: raw BatchWrite, 4 at a time', `${rate(sharedRaw.items, sharedRaw.seconds)} items/s`, ''],
           ['shared cores: import / raw', sharedRatio.toFixed(2), ''],
