@@ -49,6 +49,8 @@ export interface LocalDynamo {
    * binds every interface and has no option for one address (see README). Empty when none does.
    */
   exposedOn: string[];
+  /** The Java process's id (the bench pins it to one core). */
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -121,6 +123,7 @@ export async function startDynamo(options: { dataDir?: string; port?: number } =
     endpoint,
     client,
     exposedOn: await reachableBeyondLoopback(port),
+    pid: child.pid,
     stop: () => stopChild(child),
   };
 }

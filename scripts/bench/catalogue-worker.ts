@@ -2,6 +2,7 @@
  * One catalogue measurement in a fresh Node process, so that its peak memory (maxRSS) is its
  * own. Prints one JSON line. Run by scripts/bench/catalogue.ts; not meant to be run by hand.
  *
+ *   csvparse <csv>                                 csv-parse alone, with the import's options
  *   parse  <csv>                                   pass 1 (validate) and pass 2 (products), no database
  *   import <csv> <dynamo> <s3> <table> <bucket> <key>   the real import of an object, into DynamoDB Local
  *   raw    <csv> <dynamo> <table>                   the same products written with plain BatchWrites
@@ -12,6 +13,11 @@ import { createReadStream } from 'node:fs';
 const [mode, file, ...rest] = process.argv.slice(2);
 const peakRssMb = () => Math.round(process.resourceUsage().maxRSS / 1024);
 const seconds = (start: number) => (performance.now() - start) / 1000;
+/** CPU seconds (user + system) of this process since `start` (a process.cpuUsage()): steadier than wall time on a shared machine. */
+const cpuSeconds = (start: NodeJS.CpuUsage) => {
+  const { user, system } = process.cpuUsage(start);
+  return (user + system) / 1e6;
+};
 
 /** Calls `write(start, end)` for each 25 of `count` items, four calls at a time (the import's window). */
 async function fourBatchesAtATime(count: number, write: (start: number, end: number) => Promise<void>) {
@@ -40,12 +46,36 @@ function configure(dynamo: string, table: string, s3?: string, bucket?: string) 
   });
 }
 
+/** csv-parse alone with the import's options, records taken in an on_record hook as the import takes them. */
+async function csvParseAlone(): Promise<object> {
+  const { parse: csvParse } = await import('csv-parse');
+  const { CSV_PARSE_OPTIONS } = await import('../../functions/src/catalogue/csv-records');
+  const { pipeline } = await import('node:stream/promises');
+  let records = 0;
+  const started = performance.now();
+  const cpu = process.cpuUsage();
+  await pipeline(
+    createReadStream(file!, { highWaterMark: 1 << 20 }),
+    csvParse({
+      ...CSV_PARSE_OPTIONS,
+      on_record: () => {
+        records += 1;
+        return null;
+      },
+    }),
+  );
+  return { rows: records - 1, seconds: seconds(started), cpuSeconds: cpuSeconds(cpu), peakRssMb: peakRssMb() };
+}
+
 async function parse(): Promise<object> {
   const { validateCatalogueCsv, importCatalogueCsv } = await import('../../functions/src/catalogue/parse-csv');
   const started = performance.now();
+  const cpu = process.cpuUsage();
   const validation = await validateCatalogueCsv(createReadStream(file!, { highWaterMark: 1 << 20 }));
   const validateSeconds = seconds(started);
+  const validateCpuSeconds = cpuSeconds(cpu);
   const second = performance.now();
+  const secondCpu = process.cpuUsage();
   let products = 0;
   for await (const batch of importCatalogueCsv(createReadStream(file!, { highWaterMark: 1 << 20 }), validation)) {
     products += batch.length;
@@ -55,6 +85,9 @@ async function parse(): Promise<object> {
     products,
     validateSeconds,
     productSeconds: seconds(second),
+    validateCpuSeconds,
+    productCpuSeconds: cpuSeconds(secondCpu),
+    seconds: seconds(started),
     peakRssMb: peakRssMb(),
   };
 }
@@ -181,7 +214,13 @@ async function lists(): Promise<object> {
   };
 }
 
-const modes: Record<string, () => Promise<object>> = { parse, import: runImportMode, raw, lists };
+const modes: Record<string, () => Promise<object>> = {
+  csvparse: csvParseAlone,
+  parse,
+  import: runImportMode,
+  raw,
+  lists,
+};
 const run = modes[mode ?? ''];
 if (!run || !file) {
   console.error('usage: catalogue-worker.ts parse|import|raw <csv> [...]');

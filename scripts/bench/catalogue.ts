@@ -1,28 +1,37 @@
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { functionBundling } from '../../infra/lib/bundling';
 import { ensureTable, localAws, startDynamo } from '../../infra/local/dynamo';
 import { LOCAL_IMPORTS_BUCKET, startS3 } from '../../infra/local/s3';
+import { MAX_PRESIGNED_UPLOAD_BYTES } from '../../shared/src/api/products';
 import { writeLargeCatalogueCsv } from '../../test/fixtures/csv/generate-large';
 import { formatTable, type BenchSection } from './section';
 
 /**
- * The catalogue's speed and memory targets (issue: supplier catalogue):
- * - parse and validate at least 50 000 rows/s, peak memory under 256 MB whatever the file size;
- * - end-to-end import into DynamoDB Local at least 80 % of the raw BatchWrite rate for the same items;
+ * The catalogue's speed and memory targets (issue 16, "The import at full speed"):
+ * - per-row work: the import's pass 2 (parse, validate, sanitize, hash) at 0.6 or more of the
+ *   rate of csv-parse alone with the import's options;
+ * - end to end: the import at 0.85 or more of a raw BatchWrite of the same items, with DynamoDB
+ *   Local held to one core and the importer to the other (as in AWS, where the table is not on the
+ *   function's CPU); the same with both sharing the two cores is printed too;
+ * - peak memory of the import at or under 256 MB, at BENCH_ROWS rows and at the largest file the
+ *   upload accepts (100 MB);
  * - the product list and the unapproved list: one Query page each, latency with 1 000 and with
  *   100 000 products within 1.5 times of each other.
  * Every measurement runs in a fresh process (catalogue-worker.ts), so peak memory is its own.
+ * BENCH_ROWS (default 100 000) sets the file; BENCH_LARGEST=0 skips the 100 MB import.
  */
 
 const run = promisify(execFile);
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
-
+const LARGEST = process.env.BENCH_LARGEST !== '0';
+/** The per-row measurements are repeated and the fastest run counts: the machine is shared. */
+const REPEATS = 3;
 /**
  * The worker runs as one esbuild bundle under plain node, as the import function runs in Lambda:
  * no TypeScript loader in the process, whose own memory (about 35 MB) would count in the peaks.
@@ -61,48 +70,99 @@ function lambdaHeapFlags(memoryMb: number): string[] {
   return [`--max-semi-space-size=${Math.floor(newSpace / 2)}`, `--max-old-space-size=${memoryMb - newSpace}`];
 }
 
-async function measure<T>(...args: string[]): Promise<T> {
+/** Runs one worker; `cpu` holds it to that core (`taskset -c`). */
+async function measureOn<T>(cpu: string | null, ...args: string[]): Promise<T> {
   // Only the measurements with a memory goal run under the limits: the raw writer holds every item
   // in memory before its clock starts, and the list bench seeds the table from memory.
   const [mode] = args;
-  const limits = mode === 'parse' || mode === 'import' ? lambdaHeapFlags(MEMORY_GOAL_MB) : [];
-  const { stdout } = await run(process.execPath, [...limits, await workerBundle(), ...args], {
+  // csv-parse alone runs under the same limits as the passes it is compared with.
+  const limits = mode === 'csvparse' || mode === 'parse' || mode === 'import' ? lambdaHeapFlags(MEMORY_GOAL_MB) : [];
+  const command = [process.execPath, ...limits, await workerBundle(), ...args];
+  const [file, ...rest] = cpu === null ? command : ['taskset', '-c', cpu, ...command];
+  const { stdout } = await run(file!, rest, {
     maxBuffer: 16 * 1024 * 1024,
     env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
   });
   return JSON.parse(stdout.trim().split('\n').pop()!) as T;
 }
 
+const measure = <T>(...args: string[]) => measureOn<T>(null, ...args);
+
+/** Holds every thread of a process to `cpus` (`taskset -a -p -c`). */
+async function pin(pid: number | undefined, cpus: string): Promise<void> {
+  if (pid === undefined) throw new Error('DynamoDB Local has no process id to pin');
+  await run('taskset', ['-a', '-p', '-c', cpus, String(pid)]);
+}
+
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
+function processCpuSeconds(pid: number | undefined): number {
+  if (pid === undefined) return NaN;
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** The fastest of REPEATS runs of a worker, by its `seconds` field. */
+async function fastest<T extends { seconds: number }>(...args: string[]): Promise<T> {
+  let best: T | undefined;
+  for (let i = 0; i < REPEATS; i++) {
+    const result = await measure<T>(...args);
+    if (!best || result.seconds < best.seconds) best = result;
+  }
+  return best!;
+}
+
 const rate = (count: number, seconds: number) => Math.round(count / seconds).toLocaleString('en-US');
 
-async function withEngines<T>(body: (dynamo: string, s3: string, dir: string) => Promise<T>): Promise<T> {
+async function withEngines<T>(
+  body: (dynamo: string, s3: string, dir: string, dynamoPid: number | undefined) => Promise<T>,
+): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), 'portal-bench-'));
   const [dynamo, s3] = await Promise.all([
     startDynamo(),
     startS3({ dataDir: join(dir, 's3'), spoolDir: join(dir, 's3-incoming') }),
   ]);
   try {
-    return await body(dynamo.endpoint, s3.endpoint, dir);
+    return await body(dynamo.endpoint, s3.endpoint, dir, dynamo.pid);
   } finally {
     await Promise.all([dynamo.stop(), s3.stop()]);
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
+const loadAverage = () =>
+  loadavg()
+    .map((load) => load.toFixed(2))
+    .join(', ');
+
+type Parse = {
+  rows: number;
+  seconds: number;
+  validateSeconds: number;
+  productSeconds: number;
+  validateCpuSeconds: number;
+  productCpuSeconds: number;
+  peakRssMb: number;
+};
+type CsvParse = { rows: number; seconds: number; cpuSeconds: number };
+type Raw = { items: number; seconds: number };
+type Imported = { outcome: string; seconds: number; created: number; rowsRead: number; peakRssMb: number };
+
 export const catalogueImport: BenchSection = {
   name: 'import',
   description: `supplier CSV import, ${ROWS.toLocaleString('en-US')} generated rows`,
   async run() {
-    return withEngines(async (dynamoEndpoint, s3Endpoint, dir) => {
-      const small = join(dir, 'small.csv');
+    return withEngines(async (dynamoEndpoint, s3Endpoint, dir, dynamoPid) => {
+      const loadBefore = loadAverage();
       const large = join(dir, 'large.csv');
-      await writeLargeCatalogueCsv(small, Math.round(ROWS / 10));
       const summary = await writeLargeCatalogueCsv(large, ROWS);
-      const mb = (statSync(large).size / 1024 / 1024).toFixed(1);
+      const size = statSync(large).size;
+      const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 
-      type Parse = { rows: number; validateSeconds: number; productSeconds: number; peakRssMb: number };
-      const parseSmall = await measure<Parse>('parse', small);
-      const parse = await measure<Parse>('parse', large);
+      // Per-row work, no database: csv-parse alone, then the import's two passes.
+      const csvParse = await fastest<CsvParse>('csvparse', large);
+      const parse = await fastest<Parse>('parse', large);
+      const csvRate = csvParse.rows / csvParse.seconds;
+      const pass2Rate = parse.rows / parse.productSeconds;
 
       // A plain body: the S3 server stores an aws-chunked (streamed, checksummed) upload as it came.
       const client = new S3Client({
@@ -111,57 +171,144 @@ export const catalogueImport: BenchSection = {
         forcePathStyle: true,
         requestChecksumCalculation: 'WHEN_REQUIRED',
       });
-      const key = 'imports/bench/large.csv';
-      await client.send(new PutObjectCommand({ Bucket: LOCAL_IMPORTS_BUCKET, Key: key, Body: readFileSync(large) }));
+      const upload = async (key: string, file: string) =>
+        client.send(new PutObjectCommand({ Bucket: LOCAL_IMPORTS_BUCKET, Key: key, Body: readFileSync(file) }));
       const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
       const dynamo = new DynamoDBClient({ ...localAws, endpoint: dynamoEndpoint });
-      await ensureTable(dynamo, 'bench-warm-up');
-      await ensureTable(dynamo, 'bench-import');
-      await ensureTable(dynamo, 'bench-raw');
-      // DynamoDB Local is a JVM: its first 100 000 writes run about a fifth slower than the next ones
-      // while its JIT compiles. Both measured runs come after one full warm-up run, so neither pays
-      // for the engine's warm-up (measured first, the import used to).
-      type Raw = { items: number; seconds: number };
-      const warmUp = await measure<Raw>('raw', large, dynamoEndpoint, 'bench-warm-up');
-      type Imported = { outcome: string; seconds: number; created: number; peakRssMb: number };
-      const imported = await measure<Imported>(
-        'import',
-        large,
-        dynamoEndpoint,
-        s3Endpoint,
-        'bench-import',
-        LOCAL_IMPORTS_BUCKET,
-        key,
-      );
-      const raw = await measure<Raw>('raw', large, dynamoEndpoint, 'bench-raw');
+      /** How much CPU DynamoDB Local used during a run, per item, and its share of the run's time. */
+      const dynamoBusy = async <T extends { seconds: number }>(run: () => Promise<T>, items: (result: T) => number) => {
+        const before = processCpuSeconds(dynamoPid);
+        const result = await run();
+        const cpu = processCpuSeconds(dynamoPid) - before;
+        return { ...result, dynamoCpuUsPerItem: (cpu * 1e6) / items(result), dynamoShare: cpu / result.seconds };
+      };
+      const importInto = async (cpu: string | null, table: string, key: string) => {
+        await ensureTable(dynamo, table);
+        return measureOn<Imported>(cpu, 'import', large, dynamoEndpoint, s3Endpoint, table, LOCAL_IMPORTS_BUCKET, key);
+      };
+      const rawInto = async (cpu: string | null, table: string) => {
+        await ensureTable(dynamo, table);
+        return measureOn<Raw>(cpu, 'raw', large, dynamoEndpoint, table);
+      };
+      // Each import needs its own object key: the key names the job, and a finished job is not run again.
+      await upload('imports/bench/warm-up.csv', large);
+      await upload('imports/bench/pinned.csv', large);
+      await upload('imports/bench/shared.csv', large);
 
-      const parseRate = parse.rows / parse.validateSeconds;
-      const endToEnd = imported.created / imported.seconds;
-      const rawRate = raw.items / raw.seconds;
-      const ratio = endToEnd / rawRate;
-      const peak = Math.max(parse.peakRssMb, imported.peakRssMb);
+      // DynamoDB Local is a JVM: its first 100 000 writes run about a fifth slower than the next ones
+      // while its JIT compiles. Every measured run comes after one full warm-up run of the same
+      // operations: raw BatchWrites, and an import (state reads, conditional transactions, updates).
+      const warmUp = await rawInto(null, 'bench-warm-up');
+      await importInto(null, 'bench-warm-up-import', 'imports/bench/warm-up.csv');
+      // Pinned: DynamoDB Local on core 0, the importer (or the raw writer) on core 1.
+      await pin(dynamoPid, '0');
+      const pinnedImport = await dynamoBusy(
+        () => importInto('1', 'bench-import-pinned', 'imports/bench/pinned.csv'),
+        (result) => result.created,
+      );
+      const pinnedRaw = await dynamoBusy(
+        () => rawInto('1', 'bench-raw-pinned'),
+        (result) => result.items,
+      );
+      // Shared: both free to use both cores.
+      await pin(dynamoPid, '0,1');
+      const sharedImport = await importInto(null, 'bench-import-shared', 'imports/bench/shared.csv');
+      const sharedRaw = await rawInto(null, 'bench-raw-shared');
+
+      // The largest file the upload accepts, imported end to end for its peak memory.
+      let largest: { bytes: number; rows: number; imported: Imported } | null = null;
+      if (LARGEST) {
+        const file = join(dir, 'largest.csv');
+        let rows = Math.floor((MAX_PRESIGNED_UPLOAD_BYTES / size) * ROWS);
+        await writeLargeCatalogueCsv(file, rows);
+        while (statSync(file).size > MAX_PRESIGNED_UPLOAD_BYTES) {
+          rows -= Math.ceil(rows / 1000);
+          await writeLargeCatalogueCsv(file, rows);
+        }
+        await upload('imports/bench/largest.csv', file);
+        await ensureTable(dynamo, 'bench-import-largest');
+        const imported = await measure<Imported>(
+          'import',
+          file,
+          dynamoEndpoint,
+          s3Endpoint,
+          'bench-import-largest',
+          LOCAL_IMPORTS_BUCKET,
+          'imports/bench/largest.csv',
+        );
+        largest = { bytes: statSync(file).size, rows, imported };
+        rmSync(file, { force: true });
+      }
+
+      const ratio = pass2Rate / csvRate;
+      const cpuRatio = csvParse.cpuSeconds / parse.productCpuSeconds;
+      const endToEnd = (imported: Imported) => imported.created / imported.seconds;
+      const pinnedRatio = endToEnd(pinnedImport) / (pinnedRaw.items / pinnedRaw.seconds);
+      const sharedRatio = endToEnd(sharedImport) / (sharedRaw.items / sharedRaw.seconds);
+      const imports = [pinnedImport, sharedImport, ...(largest ? [largest.imported] : [])];
+      const complete =
+        pinnedImport.created === summary.rows &&
+        sharedImport.created === summary.rows &&
+        (!largest || largest.imported.created === largest.rows);
+      const peak = Math.max(pinnedImport.peakRssMb, sharedImport.peakRssMb);
+      const imported = (result: Imported) =>
+        `${rate(result.created, result.seconds)} rows/s (${result.seconds.toFixed(1)} s, ${result.outcome})`;
       const lines = formatTable(
         ['measure', 'figure', 'goal'],
         [
-          ['file', `${summary.rows.toLocaleString('en-US')} rows, ${mb} MB`, ''],
-          ['parse + validate (pass 1)', `${rate(parse.rows, parse.validateSeconds)} rows/s`, '>= 50,000 rows/s'],
-          ['products, sanitized (pass 2)', `${rate(parse.rows, parse.productSeconds)} rows/s`, ''],
-          ['peak memory, parse, 1/10 of the file', `${parseSmall.peakRssMb} MB`, `< ${MEMORY_GOAL_MB} MB`],
-          ['peak memory, parse, whole file', `${parse.peakRssMb} MB`, `< ${MEMORY_GOAL_MB} MB`],
+          ['file', `${summary.rows.toLocaleString('en-US')} rows, ${mb(size)} MB`, ''],
           [
-            'end-to-end import into DynamoDB Local',
-            `${rate(imported.created, imported.seconds)} rows/s (${imported.seconds.toFixed(1)} s, ${imported.outcome})`,
+            `csv-parse alone, the import's options (best of ${REPEATS})`,
+            `${rate(csvParse.rows, csvParse.seconds)} rows/s`,
             '',
           ],
-          ['peak memory, import', `${imported.peakRssMb} MB`, `< ${MEMORY_GOAL_MB} MB`],
-          ['raw BatchWrite, same items, cold engine (warm-up)', `${rate(warmUp.items, warmUp.seconds)} items/s`, ''],
-          ['raw BatchWrite, same items, 4 at a time', `${rate(raw.items, raw.seconds)} items/s`, ''],
-          ['end-to-end / raw', `${Math.round(ratio * 100)} %`, '>= 80 %'],
+          ['pass 1: parse + validate', `${rate(parse.rows, parse.validateSeconds)} rows/s`, ''],
+          ['pass 2: parse + validate + sanitize + hash', `${rate(parse.rows, parse.productSeconds)} rows/s`, ''],
+          ['pass 2 / csv-parse alone', ratio.toFixed(2), '>= 0.60'],
+          ['the same, by CPU time (steadier on a shared machine)', cpuRatio.toFixed(2), ''],
+          [
+            'raw BatchWrite, cold engine (warm-up, then an import)',
+            `${rate(warmUp.items, warmUp.seconds)} items/s`,
+            '',
+          ],
+          ['pinned: import (DynamoDB core 0, importer core 1)', imported(pinnedImport), ''],
+          ['pinned: raw BatchWrite, 4 at a time', `${rate(pinnedRaw.items, pinnedRaw.seconds)} items/s`, ''],
+          ['pinned: import / raw', pinnedRatio.toFixed(2), '>= 0.85'],
+          [
+            'pinned: DynamoDB Local CPU per item, import / raw',
+            `${Math.round(pinnedImport.dynamoCpuUsPerItem)} / ${Math.round(pinnedRaw.dynamoCpuUsPerItem)} µs`,
+            '',
+          ],
+          [
+            'pinned: DynamoDB Local busy, import / raw',
+            `${Math.round(pinnedImport.dynamoShare * 100)} / ${Math.round(pinnedRaw.dynamoShare * 100)} % of a core`,
+            '',
+          ],
+          ['shared cores: import', imported(sharedImport), ''],
+          ['shared cores: raw BatchWrite, 4 at a time', `${rate(sharedRaw.items, sharedRaw.seconds)} items/s`, ''],
+          ['shared cores: import / raw', sharedRatio.toFixed(2), ''],
+          [
+            `peak memory, import, ${summary.rows.toLocaleString('en-US')} rows`,
+            `${peak} MB`,
+            `<= ${MEMORY_GOAL_MB} MB`,
+          ],
+          largest
+            ? [
+                `peak memory, import, largest upload (${largest.rows.toLocaleString('en-US')} rows, ${mb(largest.bytes)} MB)`,
+                `${largest.imported.peakRssMb} MB (${largest.imported.outcome}, ${largest.imported.seconds.toFixed(0)} s)`,
+                `<= ${MEMORY_GOAL_MB} MB`,
+              ]
+            : ['peak memory, import, largest upload', 'skipped (BENCH_LARGEST=0)', `<= ${MEMORY_GOAL_MB} MB`],
         ],
         ['left', 'right', 'right'],
       );
+      lines.push('', `Load average (1, 5, 15 min): ${loadBefore} before, ${loadAverage()} after.`);
       return {
-        ok: parseRate >= 50_000 && ratio >= 0.8 && peak < MEMORY_GOAL_MB && imported.created === summary.rows,
+        ok:
+          ratio >= 0.6 &&
+          pinnedRatio >= 0.85 &&
+          imports.every((result) => result.peakRssMb <= MEMORY_GOAL_MB && result.outcome === 'completed') &&
+          complete,
         lines,
       };
     });

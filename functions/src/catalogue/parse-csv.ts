@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import {
   checkProductRow,
@@ -129,6 +129,14 @@ export class CatalogueCsvChangedError extends Error {
  * after the events of the rows before it.
  */
 export async function* readCatalogueCsv(source: CsvSource): AsyncGenerator<CsvEvent, void, undefined> {
+  for await (const events of readCatalogueCsvChunks(source)) yield* events;
+}
+
+/**
+ * readCatalogueCsv a chunk of the file at a time: the events of each chunk's rows in one array.
+ * Both passes read this one: an await per chunk rather than one per row through each generator.
+ */
+export async function* readCatalogueCsvChunks(source: CsvSource): AsyncGenerator<CsvEvent[], void, undefined> {
   const utf8 = new Utf8LineTracker();
   const csv = new CsvRecordReader();
   const rows = new RowInterpreter();
@@ -143,14 +151,14 @@ export async function* readCatalogueCsv(source: CsvSource): AsyncGenerator<CsvEv
       throw new CatalogueCsvFatalError(notUtf8(check));
     }
     const parsed = await csv.write(bytes);
-    yield* rows.events(parsed.records);
+    yield rows.events(parsed.records);
     if (parsed.fatal) throw new CatalogueCsvFatalError(parsed.fatal);
     if (bytes.length > 0) atLineStart = bytes[bytes.length - 1] === LINE_FEED;
   }
   const tail = utf8.end();
   if (!tail.ok) throw new CatalogueCsvFatalError(notUtf8(tail));
   const last = await csv.end();
-  yield* rows.events(last.records);
+  yield rows.events(last.records);
   if (last.fatal) throw new CatalogueCsvFatalError(last.fatal);
   rows.finish();
 }
@@ -169,13 +177,13 @@ async function* linesBeforeBreak(
   rows: RowInterpreter,
   completeLines: Uint8Array,
   flush: boolean,
-): AsyncGenerator<CsvEvent, void, undefined> {
+): AsyncGenerator<CsvEvent[], void, undefined> {
   const parsed = await csv.write(completeLines);
-  yield* rows.events(parsed.records);
+  yield rows.events(parsed.records);
   if (parsed.fatal) throw new CatalogueCsvFatalError(parsed.fatal);
   if (!flush) return;
   const flushed = await csv.end();
-  yield* rows.events(flushed.records);
+  yield rows.events(flushed.records);
 }
 
 /** Pass 1: the report and the winning row per spu_no. Writes nothing, keeps no rows. */
@@ -205,17 +213,19 @@ export async function* importCatalogueCsv(
   const sanitize = options.sanitize ?? sanitizeDescription;
   let batch: ImportRow[] = [];
   let imported = 0;
-  for await (const event of changedOnFatal(readCatalogueCsv(source))) {
-    if (event.kind !== 'row' || !event.outcome.product) continue;
-    const { row, product } = event.outcome;
-    const winner = validation.winners.get(product.spu_no);
-    if (winner === undefined) throw new CatalogueCsvChangedError(`row ${row} has an spu_no that was not validated`);
-    if (winner !== row) continue;
-    batch.push({ row, product: stored(product, sanitize) });
-    imported += 1;
-    if (batch.length >= batchSize) {
-      yield batch;
-      batch = [];
+  for await (const events of changedOnFatal(readCatalogueCsvChunks(source))) {
+    for (const event of events) {
+      if (event.kind !== 'row' || !event.outcome.product) continue;
+      const { row, product } = event.outcome;
+      const winner = validation.winners.get(product.spu_no);
+      if (winner === undefined) throw new CatalogueCsvChangedError(`row ${row} has an spu_no that was not validated`);
+      if (winner !== row) continue;
+      batch.push({ row, product: stored(product, sanitize) });
+      imported += 1;
+      if (batch.length >= batchSize) {
+        yield batch;
+        batch = [];
+      }
     }
   }
   if (batch.length > 0) yield batch;
@@ -252,27 +262,29 @@ async function readInto(
   hooks: Pick<ValidateOptions, 'onHeader' | 'onRowWithIssues'> = {},
 ): Promise<void> {
   try {
-    for await (const event of readCatalogueCsv(source)) {
-      if (event.kind === 'header') {
-        builder.addHeaderWarnings(event.warnings);
-        hooks.onHeader?.(event.cells);
-        continue;
+    for await (const events of readCatalogueCsvChunks(source)) {
+      for (const event of events) {
+        if (event.kind === 'header') {
+          builder.addHeaderWarnings(event.warnings);
+          hooks.onHeader?.(event.cells);
+          continue;
+        }
+        const { outcome } = event;
+        const decision = builder.addRow(outcome);
+        if (decision.kept) onKept(outcome);
+        if (!hooks.onRowWithIssues) continue;
+        const replaced =
+          decision.kept && decision.replacesRow !== null && outcome.product
+            ? [replacedRowWarning(outcome.row, outcome.product.spu_no, decision.replacesRow)]
+            : [];
+        if (outcome.errors.length + outcome.warnings.length + replaced.length === 0) continue;
+        hooks.onRowWithIssues({
+          row: outcome.row,
+          cells: event.cells,
+          errors: outcome.errors,
+          warnings: [...outcome.warnings, ...replaced],
+        });
       }
-      const { outcome } = event;
-      const decision = builder.addRow(outcome);
-      if (decision.kept) onKept(outcome);
-      if (!hooks.onRowWithIssues) continue;
-      const replaced =
-        decision.kept && decision.replacesRow !== null && outcome.product
-          ? [replacedRowWarning(outcome.row, outcome.product.spu_no, decision.replacesRow)]
-          : [];
-      if (outcome.errors.length + outcome.warnings.length + replaced.length === 0) continue;
-      hooks.onRowWithIssues({
-        row: outcome.row,
-        cells: event.cells,
-        errors: outcome.errors,
-        warnings: [...outcome.warnings, ...replaced],
-      });
     }
   } catch (error) {
     if (!(error instanceof CatalogueCsvFatalError)) throw error;
@@ -302,23 +314,26 @@ class RowInterpreter {
   private header: HeaderMapping | null = null;
   private dataRows = 0;
 
-  *events(records: readonly CsvRecord[]): Generator<CsvEvent, void, undefined> {
+  /** The events of these records, in order. Throws at an unusable header (before which there are no events). */
+  events(records: readonly CsvRecord[]): CsvEvent[] {
+    const events: CsvEvent[] = [];
     for (const record of records) {
       if (record.cells.every((cell) => cell.trim() === '')) continue;
       if (!this.header) {
         const result = mapHeader(record.cells, record.line);
         if (!result.ok) throw new CatalogueCsvFatalError(result.fatal);
         this.header = result.mapping;
-        yield { kind: 'header', warnings: result.warnings, cells: record.cells };
+        events.push({ kind: 'header', warnings: result.warnings, cells: record.cells });
         continue;
       }
       this.dataRows += 1;
-      yield {
+      events.push({
         kind: 'row',
         outcome: checkProductRow(record.cells, record.line, this.header, nodeSha256Hex),
         cells: record.cells,
-      };
+      });
     }
+    return events;
   }
 
   /** At the end of the file: a file without a header, or without rows, has nothing to import. */
@@ -336,9 +351,12 @@ class RowInterpreter {
   }
 }
 
-/** node:crypto's SHA-256: the same digests as the shared portable one, several times faster. */
+/**
+ * node:crypto's SHA-256: the same digests as the shared portable one, several times faster. The
+ * one-shot `hash` (UTF-8 for a string) spares the Hash object createHash makes for each digest.
+ */
 function nodeSha256Hex(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+  return hash('sha256', text, 'hex');
 }
 
 function notUtf8(failure: Utf8Failure): CsvFatal {

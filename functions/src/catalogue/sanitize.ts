@@ -143,6 +143,11 @@ interface Frame {
 }
 
 export function sanitizeDescription(html: string): string {
+  return isSanitizedForm(html) ? html : sanitizeWithParser(html);
+}
+
+/** The sanitizer proper: htmlparser2 reads the description, and the output is written from its events. */
+export function sanitizeWithParser(html: string): string {
   let out = '';
   /** Every element the parser has open outside dropped content, innermost last. */
   const frames: Frame[] = [];
@@ -196,6 +201,79 @@ export function sanitizeDescription(html: string): string {
   // The parser closed everything at the end; this only guards the well-formedness of the output.
   while (open.length > 0) closeInnermost();
   return out;
+}
+
+/** The three entities the sanitizer writes in text; htmlparser2 reads each back as its character. */
+const WRITTEN_ENTITY = /&(?:amp|lt|gt);/y;
+/** The allowed tags written as they come when they have no attributes (not `a`, which gets forced ones, nor `img`, which needs a source). */
+const PLAIN_TAGS: ReadonlySet<string> = new Set(
+  DESCRIPTION_ALLOWED_TAGS.filter((tag) => !FORCED_ATTRIBUTES.has(tag) && !REQUIRED_ATTRIBUTE.has(tag)),
+);
+/** What text may not hold as it is: the start of a tag or an entity, `>` and NUL. */
+// eslint-disable-next-line no-control-regex
+const SPECIAL = /[<&>\u0000]/g;
+const LESS_THAN = 0x3c;
+const SLASH = 0x2f;
+const SPACE = 0x20;
+const AMPERSAND = 0x26;
+const GREATER_THAN = 0x3e;
+const NUL = 0x00;
+
+/**
+ * True when `html` is already what the sanitizer would write for it, so that sanitizing it is
+ * the identity (the fast path; most supplier descriptions are plain markup like
+ * `<h2>…</h2><p>…</p><ul><li>…</li></ul>`). Conservative: it accepts only text without `>` and
+ * NUL, whose only `&` start `&amp;`, `&lt;` or `&gt;`, and allowlisted tags without attributes,
+ * void ones written `<br />`, properly nested, none of which the parser (or a browser) would
+ * close implicitly (a `<div>` inside a `<p>`). Anything else, including every attribute, takes
+ * the parser. sanitize.test.ts checks on generated markup that whatever it accepts the parser
+ * gives back unchanged.
+ */
+export function isSanitizedForm(html: string): boolean {
+  const open: string[] = [];
+  let at = 0;
+  while (at < html.length) {
+    const code = html.charCodeAt(at);
+    if (code === LESS_THAN) {
+      // `<name>`, `</name>` or `<name />`, read by hand: a regular expression's match arrays cost more.
+      let end = at + 1;
+      const closing = html.charCodeAt(end) === SLASH;
+      if (closing) end += 1;
+      const nameStart = end;
+      while (end < html.length && isTagNameCode(html.charCodeAt(end), end === nameStart)) end += 1;
+      const name = html.slice(nameStart, end);
+      const selfClosing = html.charCodeAt(end) === SPACE && html.charCodeAt(end + 1) === SLASH;
+      if (selfClosing) end += 2;
+      if (html.charCodeAt(end) !== GREATER_THAN || !PLAIN_TAGS.has(name)) return false;
+      const isVoid = VOID_ELEMENTS.has(name);
+      if (closing) {
+        if (selfClosing || isVoid || open.pop() !== name) return false;
+      } else {
+        if (isVoid !== selfClosing) return false;
+        const innermost = open[open.length - 1];
+        if (innermost !== undefined && CLOSED_BY_START_TAG.get(name)?.has(innermost)) return false;
+        if (!isVoid) open.push(name);
+      }
+      at = end + 1;
+    } else if (code === AMPERSAND) {
+      WRITTEN_ENTITY.lastIndex = at;
+      if (!WRITTEN_ENTITY.test(html)) return false;
+      at = WRITTEN_ENTITY.lastIndex;
+    } else if (code === GREATER_THAN || code === NUL) {
+      return false;
+    } else {
+      // Text: on to the next character that needs a look.
+      SPECIAL.lastIndex = at;
+      if (SPECIAL.exec(html) === null) break;
+      at = SPECIAL.lastIndex - 1;
+    }
+  }
+  return open.length === 0;
+}
+
+/** a-z, and 0-9 after the first character (h1 to h6): the names of the allowed tags. */
+function isTagNameCode(code: number, first: boolean): boolean {
+  return (code >= 0x61 && code <= 0x7a) || (!first && code >= 0x30 && code <= 0x39);
 }
 
 /**

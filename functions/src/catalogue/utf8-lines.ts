@@ -1,8 +1,11 @@
+import { isUtf8 } from 'node:buffer';
+
 /**
  * Checks a byte stream as UTF-8, chunk by chunk, and counts lines so that a broken file can be
- * reported with the line where it breaks. The fast path is a streaming, fatal TextDecoder (its
- * text is not kept: the CSV parser reads the same bytes); only when it refuses a chunk does a
- * byte-level scan find the exact offset of the first bad sequence.
+ * reported with the line where it breaks. The fast path is node:buffer's isUtf8 (a validator that
+ * builds no text, unlike a fatal TextDecoder, whose text was thrown away: the CSV parser reads the
+ * same bytes); only when it refuses a chunk does a byte-level scan find the exact offset of the
+ * first bad sequence.
  *
  * Lines are counted as a text editor does: LF ends a line (so CRLF counts once); a file that
  * has no LF at all is counted by its CR characters (old Mac line endings).
@@ -25,7 +28,6 @@ const CR = 0x0d;
 const EMPTY = new Uint8Array(0);
 
 export class Utf8LineTracker {
-  private readonly decoder = new TextDecoder('utf-8', { fatal: true });
   private lineFeeds = 0;
   private carriageReturns = 0;
   /** The bytes of a character split across chunks: the end of what was checked so far (at most 3). */
@@ -36,24 +38,23 @@ export class Utf8LineTracker {
   /** Checks the next chunk. After a failure the tracker must not be used again. */
   push(chunk: Uint8Array): Utf8Check {
     for (let i = 0; this.head.length < 2 && i < chunk.length; i += 1) this.head.push(chunk[i] ?? 0);
-    try {
-      this.decoder.decode(chunk, { stream: true });
-    } catch {
+    // Every complete character so far (the one the previous chunk cut, then this chunk's) must be
+    // UTF-8; the bytes of a character this chunk cuts wait for the next chunk, but must already
+    // begin one validly, as a fatal streaming decoder would refuse them at once too.
+    const joined = concat(this.carry, chunk);
+    const tail = incompleteTail(joined);
+    if (!isUtf8(joined.subarray(0, joined.length - tail.length)) || firstInvalidUtf8(tail) !== -1) {
       return this.failure(chunk);
     }
     this.count(chunk, chunk.length);
-    this.carry = incompleteTail(concat(this.carry, chunk.subarray(Math.max(0, chunk.length - 3))));
+    this.carry = tail;
     return { ok: true };
   }
 
   /** Checks that the stream did not end inside a character. */
   end(): Utf8Check {
-    try {
-      this.decoder.decode();
-      return { ok: true };
-    } catch {
-      return { ok: false, line: this.line, completeLines: EMPTY, encoding: this.guessEncoding() };
-    }
+    if (this.carry.length === 0) return { ok: true };
+    return { ok: false, line: this.line, completeLines: EMPTY, encoding: this.guessEncoding() };
   }
 
   /** The line the next byte belongs to. */

@@ -373,8 +373,14 @@ const FORMULA_GUARD = /^(\s*)'(?=[=+\-@\t\r])/;
  * apostrophe before anything else ("'90s Style") is kept.
  */
 export function withoutFormulaGuard(value: string): string {
+  // Most values start with a visible ASCII character other than the apostrophe: nothing to remove
+  // (ASCII white space is at or below 0x20), and no regular expression to run.
+  const first = value.charCodeAt(0);
+  if (first > 0x20 && first < 0x7f && first !== APOSTROPHE) return value;
   return value.replace(FORMULA_GUARD, '$1');
 }
+
+const APOSTROPHE = 0x27;
 
 function columnCountMessage(values: number, columns: number): string {
   const counts = `has ${values} ${values === 1 ? 'value' : 'values'} but the header names ${columns} columns`;
@@ -435,8 +441,13 @@ const SPACE_OR_CONTROL = /[\s\u0000-\u001f\u007f-\u009f]+/g;
 
 /** NFC, control characters and runs of white space made one space, trimmed. */
 export function normalizeText(text: string): string {
+  // Visible ASCII with single spaces between words is already normal: NFC leaves ASCII as it is.
+  if (NORMAL_ASCII.test(text)) return text;
   return text.normalize('NFC').replace(SPACE_OR_CONTROL, ' ').trim();
 }
+
+/** Visible ASCII characters, single spaces between them, none at either end. */
+const NORMAL_ASCII = /^[\x21-\x7e]+(?: [\x21-\x7e]+)*$/;
 
 function readRequiredText(raw: string, column: CsvColumn, maxChars: number, issues: RowIssues): string | undefined {
   const text = normalizeText(raw);
@@ -529,6 +540,12 @@ const SCHEME = /^([a-z][a-z0-9+.-]*):/i;
  * ones longer than 2,048 characters.
  */
 export function checkWebAddress(text: string): WebAddressResult {
+  if (text.length <= CSV_LIMITS.urlChars && CANONICAL_WEB_ADDRESS.test(text)) return { ok: true, href: text };
+  return parseWebAddress(text);
+}
+
+/** checkWebAddress without its fast path: every address goes through URL parsing. */
+export function parseWebAddress(text: string): WebAddressResult {
   const shown = quoteValue(text);
   if (text.length > CSV_LIMITS.urlChars) {
     return { ok: false, problem: `${shown} is longer than ${formatCount(CSV_LIMITS.urlChars)} characters` };
@@ -547,6 +564,17 @@ export function checkWebAddress(text: string): WebAddressResult {
   }
   return { ok: true, href: url.href };
 }
+
+/**
+ * An address that URL parsing gives back unchanged as its href, so it needs no parsing (most image
+ * addresses are like this): http or https in lower case, a host of lower-case letters, digits and
+ * hyphens in labels that start with a letter (so never an IP address, and no `xn--` label whose
+ * punycode the parser would check), then a path of unreserved characters and slashes without a
+ * `.` or `..` segment (nor any segment starting with a dot), no port, query, fragment, escapes,
+ * user or password. csv-product.test.ts checks it against URL on generated addresses.
+ */
+const CANONICAL_WEB_ADDRESS =
+  /^https?:\/\/(?!xn--)[a-z][a-z0-9-]*(?:\.(?!xn--)[a-z][a-z0-9-]*)*\/(?:[\w~-][\w.~-]*\/)*(?:[\w~-][\w.~-]*)?$/;
 
 function parseUrl(text: string): URL | null {
   try {

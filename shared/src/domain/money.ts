@@ -31,6 +31,20 @@ const MAX_VALUE_TEXT = 40;
  * The message reads on after "Row 7, column msrp_us: ", e.g. "'12.345' has more than two decimals".
  */
 export function parsePrice(text: string): ParsePriceResult {
+  // Most prices are written '12.50' or '12': read them without the general rules' patterns.
+  const plain = PLAIN_PRICE_PATTERN.exec(text);
+  if (plain) {
+    const cents = Number(plain[1]) * 100 + Number(plain[2] ?? 0);
+    if (cents <= MAX_PRICE_CENTS) return { ok: true, cents };
+  }
+  return parsePriceInFull(text);
+}
+
+/** '12.50' or '12': no spaces, sign, symbol, commas or leading zero, two decimals or none. */
+const PLAIN_PRICE_PATTERN = /^([1-9][0-9]{0,6})(?:\.([0-9]{2}))?$/;
+
+/** parsePrice without its fast path for plain prices. */
+export function parsePriceInFull(text: string): ParsePriceResult {
   const trimmed = text.trim();
   if (trimmed === '') return fail('a price is required');
   const shown = quoteValue(trimmed);
