@@ -2,6 +2,7 @@ import { bundles } from './bench/bundles';
 import { catalogueImport, catalogueLists } from './bench/catalogue';
 import { salesLists } from './bench/sales';
 import type { BenchSection } from './bench/section';
+import { webPages } from './bench/web';
 
 /**
  * `npm run bench`: runs every bench section in order (or only the ones named on the command
@@ -9,7 +10,7 @@ import type { BenchSection } from './bench/section';
  * any budget is over. A new section implements BenchSection (scripts/bench/section.ts) and is
  * added to this list.
  */
-const sections: readonly BenchSection[] = [bundles, catalogueImport, catalogueLists, salesLists];
+const sections: readonly BenchSection[] = [bundles, catalogueImport, catalogueLists, salesLists, webPages];
 
 async function main(): Promise<number> {
   const wanted = process.argv.slice(2);

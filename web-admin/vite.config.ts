@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { preloadChunksOf } from '../shared/src/build/preload-chunks';
 
 /**
  * The admin app, served at '/admin/' on the same origin as /api. Building from any working directory
@@ -13,7 +14,8 @@ const apiUrl = process.env.PORTAL_API_URL;
 export default defineConfig(({ command }) => ({
   root,
   base: '/admin/',
-  plugins: [react()],
+  // The API's schemas load with the first call (shared/src/api/client.ts): fetched with the page.
+  plugins: [react(), preloadChunksOf(['/shared/src/api/contract.ts', '/shared/src/api/schemas.ts'])],
   build: { outDir: 'dist', emptyOutDir: true },
   // The served bundle is always React's production build, even when the build runs inside a test
   // run (Vitest sets NODE_ENV=test, which would otherwise select React's development build).

@@ -6,6 +6,7 @@ import { lambdaContext, toApiEvent, type ApiHandler } from './api-event';
 import { securityHeaders } from '../lib/security-headers';
 import { DEMO_IMAGE_NAME } from './demo-images';
 import { STRIPE_EMULATOR_BASE } from '@portal/shared/api/payment-config';
+import { chooseEncoding, CompressedFiles, isCompressible } from './compression';
 
 /**
  * The local stand-in for CloudFront + API Gateway: one origin where `/api/*` goes to the
@@ -35,6 +36,11 @@ export interface ServerOptions {
    */
   stripeEmulatorUrl?: string;
   log?: (line: string) => void;
+  /**
+   * Compress the built apps in the background as the server starts (default), so the first
+   * page load finds them compressed; false leaves it to each file's first request.
+   */
+  precompress?: boolean;
   /** Log every request (LOG_LEVEL=debug); otherwise only failures and slow requests. */
   logEveryRequest?: boolean;
 }
@@ -106,6 +112,9 @@ export function createPortalServer(options: ServerOptions): Server {
   const log = options.log ?? (() => undefined);
   // What CloudFront's response headers policy adds to every answer, apps and API alike.
   const policyHeaders = securityHeaders(options.uploadOrigins ?? []);
+  // Text files go out compressed as CloudFront sends them (compression.ts).
+  const compressed = new CompressedFiles();
+  if (options.precompress !== false) void compressed.warm([options.memberDist, options.adminDist]);
 
   async function api(request: IncomingMessage, response: ServerResponse, path: string, query: string) {
     const route = byPath.get(path);
@@ -175,20 +184,47 @@ export function createPortalServer(options: ServerOptions): Server {
     response.end(Buffer.from(await answer.arrayBuffer()));
   }
 
-  function serveFile(response: ServerResponse, file: string, immutable: boolean) {
-    response.writeHead(200, {
+  /**
+   * A file with its headers; a text file of 1,000 bytes or more brotli- or gzip-compressed when the
+   * request accepts it (compression.ts), with `Vary: Accept-Encoding` either way.
+   */
+  function sendFile(request: IncomingMessage, response: ServerResponse, file: string, headers: Record<string, string>) {
+    const info = statSync(file);
+    if (!isCompressible(file, info.size)) {
+      response.writeHead(200, headers);
+      pipeFile(file, response);
+      return;
+    }
+    const encoding = chooseEncoding(request.headers['accept-encoding']);
+    const varied = { ...headers, vary: 'Accept-Encoding' };
+    if (!encoding) {
+      response.writeHead(200, varied);
+      pipeFile(file, response);
+      return;
+    }
+    compressed.get(file, encoding, info).then(
+      (body) => {
+        response.writeHead(200, { ...varied, 'content-encoding': encoding, 'content-length': String(body.length) });
+        response.end(body);
+      },
+      // The file went away meanwhile: end the response, never the process.
+      () => response.destroy(),
+    );
+  }
+
+  function serveFile(request: IncomingMessage, response: ServerResponse, file: string, immutable: boolean) {
+    sendFile(request, response, file, {
       'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
       'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
       'x-content-type-options': 'nosniff',
     });
-    pipeFile(file, response);
   }
 
-  function app(response: ServerResponse, root: string, relative: string) {
+  function app(request: IncomingMessage, response: ServerResponse, root: string, relative: string) {
     const base = resolve(root);
     const candidate = resolve(join(base, normalize(relative)));
     if (candidate.startsWith(base + sep) && existsSync(candidate) && statSync(candidate).isFile()) {
-      serveFile(response, candidate, candidate.includes(`${sep}assets${sep}`));
+      serveFile(request, response, candidate, candidate.includes(`${sep}assets${sep}`));
       return;
     }
     if (extname(relative)) {
@@ -202,7 +238,7 @@ export function createPortalServer(options: ServerOptions): Server {
       response.end(`The app is not built yet (${index} is missing).`);
       return;
     }
-    serveFile(response, index, false);
+    serveFile(request, response, index, false);
   }
 
   /**
@@ -210,7 +246,7 @@ export function createPortalServer(options: ServerOptions): Server {
    * path leaves the folder. The pictures never change once written: cached for a day. An SVG
    * opened on its own cannot run anything (a CSP of its own, and nosniff).
    */
-  function demoImage(response: ServerResponse, name: string) {
+  function demoImage(request: IncomingMessage, response: ServerResponse, name: string) {
     const dir = options.demoImagesDir;
     const file = dir && DEMO_IMAGE_NAME.test(name) ? join(dir, name) : undefined;
     if (!file || !existsSync(file)) {
@@ -218,13 +254,12 @@ export function createPortalServer(options: ServerOptions): Server {
       response.end('Not found');
       return;
     }
-    response.writeHead(200, {
+    sendFile(request, response, file, {
       'content-type': 'image/svg+xml',
       'cache-control': 'public, max-age=86400',
       'x-content-type-options': 'nosniff',
       'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox",
     });
-    pipeFile(file, response);
   }
 
   function route(request: IncomingMessage, response: ServerResponse) {
@@ -242,14 +277,14 @@ export function createPortalServer(options: ServerOptions): Server {
         fail(request, response, error),
       );
     } else if (path.startsWith('/demo-images/')) {
-      demoImage(response, path.slice('/demo-images/'.length));
+      demoImage(request, response, path.slice('/demo-images/'.length));
     } else if (path === '/admin') {
       response.writeHead(301, { location: '/admin/' });
       response.end();
     } else if (path.startsWith('/admin/')) {
-      app(response, options.adminDist, path.slice('/admin/'.length) || 'index.html');
+      app(request, response, options.adminDist, path.slice('/admin/'.length) || 'index.html');
     } else {
-      app(response, options.memberDist, path.slice(1) || 'index.html');
+      app(request, response, options.memberDist, path.slice(1) || 'index.html');
     }
   }
 

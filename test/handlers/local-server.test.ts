@@ -1,16 +1,40 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { createServer, get } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../functions/src/routes';
+import { chooseEncoding } from '../../infra/local/compression';
 import { createPortalServer } from '../../infra/local/server';
 import { loadHandler } from '../../infra/local/start';
 import { securityHeaders } from '../../infra/lib/security-headers';
 
 /** The local stand-in for CloudFront + API Gateway, over real HTTP. */
 const UPLOAD_ORIGIN = 'http://127.0.0.1:4569';
+/** Text assets over CloudFront's 1,000-byte floor for compression. */
+const BIG_SCRIPT = Array.from({ length: 400 }, (_, i) => `export const value${i} = 'the value ${i}';`).join('\n');
+const BIG_STYLE = Array.from({ length: 200 }, (_, i) => `.card-${i} { padding: ${i}px; }`).join('\n');
+const BIG_SVG = `<svg xmlns="http://www.w3.org/2000/svg">${'<rect width="10" height="10" fill="#2c56c9"/>'.repeat(60)}</svg>`;
+
+/** A GET with its raw (still encoded) body: fetch would decode it. */
+function rawGet(path: string, acceptEncoding?: string) {
+  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>(
+    (resolve, reject) => {
+      const request = get(`${base}${path}`, { headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} });
+      request.on('response', (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }),
+        );
+        response.on('error', reject);
+      });
+      request.on('error', reject);
+    },
+  );
+}
 let base = '';
 let dir = '';
 let close: () => void = () => undefined;
@@ -39,9 +63,13 @@ beforeAll(async () => {
     writeFileSync(join(dir, app, 'index.html'), `<title>${app} app</title>`);
     writeFileSync(join(dir, app, 'assets', 'main.js'), `console.log('${app}')`);
   }
+  writeFileSync(join(dir, 'member', 'assets', 'index-abc123.js'), BIG_SCRIPT);
+  writeFileSync(join(dir, 'member', 'assets', 'index-abc123.css'), BIG_STYLE);
+  writeFileSync(join(dir, 'member', 'assets', 'logo-abc123.png'), Buffer.alloc(4_000, 7));
   writeFileSync(join(dir, 'secret.txt'), 'outside the app folders');
   mkdirSync(join(dir, 'demo-images'));
   writeFileSync(join(dir, 'demo-images', 'mug-1.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  writeFileSync(join(dir, 'demo-images', 'lamp-1.svg'), BIG_SVG);
   await new Promise<void>((resolve) => emulator.listen(0, '127.0.0.1', resolve));
   const server = createPortalServer({
     routes,
@@ -236,5 +264,84 @@ describe('local server', () => {
     );
     const { 'content-security-policy': _csp, ...others } = securityHeaders([UPLOAD_ORIGIN]);
     for (const [name, value] of Object.entries(others)) expect(answer.headers.get(name), name).toBe(value);
+  });
+});
+
+describe('local server compression (as CloudFront compresses the app buckets)', () => {
+  it('sends a hashed script brotli-compressed when accepted, still cached for a year, with Vary', async () => {
+    const answer = await rawGet('/assets/index-abc123.js', 'gzip, deflate, br, zstd');
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-encoding']).toBe('br');
+    expect(answer.headers.vary).toBe('Accept-Encoding');
+    expect(answer.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(answer.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(Number(answer.headers['content-length'])).toBe(answer.body.length);
+    expect(answer.body.length).toBeLessThan(BIG_SCRIPT.length / 4);
+    expect(brotliDecompressSync(answer.body).toString('utf8')).toBe(BIG_SCRIPT);
+  });
+
+  it('sends gzip to a browser that accepts gzip but not brotli', async () => {
+    for (const accept of ['gzip', 'br;q=0, gzip;q=0.8', 'deflate, gzip']) {
+      const answer = await rawGet('/assets/index-abc123.css', accept);
+      expect(answer.headers['content-encoding'], accept).toBe('gzip');
+      expect(answer.headers.vary, accept).toBe('Accept-Encoding');
+      expect(gunzipSync(answer.body).toString('utf8'), accept).toBe(BIG_STYLE);
+    }
+  });
+
+  it('sends the file as it is, with Vary, to a request that accepts neither', async () => {
+    for (const accept of [undefined, 'identity', 'br;q=0, gzip;q=0', 'deflate']) {
+      const answer = await rawGet('/assets/index-abc123.js', accept);
+      expect(answer.headers['content-encoding'], accept).toBeUndefined();
+      expect(answer.headers.vary, accept).toBe('Accept-Encoding');
+      expect(answer.body.toString('utf8'), accept).toBe(BIG_SCRIPT);
+    }
+  });
+
+  it('leaves files under 1,000 bytes and pictures other than SVG uncompressed', async () => {
+    const small = await rawGet('/assets/main.js', 'br, gzip');
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(small.body.toString('utf8')).toBe("console.log('member')");
+    const png = await rawGet('/assets/logo-abc123.png', 'br, gzip');
+    expect(png.headers['content-encoding']).toBeUndefined();
+    expect(png.headers['content-type']).toBe('image/png');
+    expect(png.body).toEqual(Buffer.alloc(4_000, 7));
+  });
+
+  it('compresses a demo SVG picture and keeps its sandbox CSP', async () => {
+    const answer = await rawGet('/demo-images/lamp-1.svg', 'br');
+    expect(answer.headers['content-encoding']).toBe('br');
+    expect(answer.headers['content-security-policy']).toBe("default-src 'none'; style-src 'unsafe-inline'; sandbox");
+    expect(brotliDecompressSync(answer.body).toString('utf8')).toBe(BIG_SVG);
+  });
+
+  it('compresses the app page (its routes too) and sends a rebuilt file’s new content, not the old one', async () => {
+    const page = `<!doctype html><title>member app</title>${'<link rel="modulepreload" href="/assets/x.js">'.repeat(30)}`;
+    const file = join(dir, 'member', 'index.html');
+    writeFileSync(file, page);
+    try {
+      for (const path of ['/', '/my_account']) {
+        const answer = await rawGet(path, 'br');
+        expect(answer.headers['content-encoding'], path).toBe('br');
+        expect(answer.headers['cache-control'], path).toBe('no-cache');
+        expect(brotliDecompressSync(answer.body).toString('utf8'), path).toBe(page);
+      }
+      const rebuilt = page.replace('member app', 'member app, rebuilt');
+      writeFileSync(file, rebuilt);
+      expect(brotliDecompressSync((await rawGet('/', 'br')).body).toString('utf8')).toBe(rebuilt);
+    } finally {
+      writeFileSync(file, '<title>member app</title>');
+    }
+  });
+
+  it('chooses brotli before gzip, honours q=0 and the * wildcard', () => {
+    expect(chooseEncoding('gzip, deflate, br')).toBe('br');
+    expect(chooseEncoding('br;q=0.1, gzip;q=1')).toBe('br');
+    expect(chooseEncoding('br;q=0, gzip')).toBe('gzip');
+    expect(chooseEncoding('*')).toBe('br');
+    expect(chooseEncoding('*, br;q=0')).toBe('gzip');
+    expect(chooseEncoding('identity, *;q=0')).toBeUndefined();
+    expect(chooseEncoding('')).toBeUndefined();
+    expect(chooseEncoding(undefined)).toBeUndefined();
   });
 });

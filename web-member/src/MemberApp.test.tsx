@@ -1,6 +1,6 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { productCard } from '@portal/shared/ui/catalogueTesting';
 import {
   authAnswer,
@@ -14,6 +14,10 @@ import {
 } from '@portal/shared/ui/testing';
 import { commission, commissionPage } from './screens/commissions/testing';
 import { MemberApp } from './MemberApp';
+import { preloadLazyScreens } from './screens/lazyScreens';
+
+// The route screens are lazy chunks; loaded once here, so no test waits on a first import.
+beforeAll(preloadLazyScreens, 60_000);
 
 afterEach(cleanup);
 
@@ -163,7 +167,7 @@ describe('member app', () => {
     renderMember(fakeApi({ checkAuth: () => unauthorized }), '/signup');
     await waitFor(() => expect(screen.getByRole('link', { name: 'Login / Signup' })).toBeTruthy());
     expect(screen.getByTestId('where').textContent).toBe('/signup');
-    expect(screen.getByRole('button', { name: 'Sign up' })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: 'Sign up' })).toBeTruthy();
   });
 
   it('logs in and lands on the product list', async () => {

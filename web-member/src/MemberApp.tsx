@@ -4,20 +4,20 @@ import { AppShell, type MenuItem } from '@portal/shared/ui/AppShell';
 import type { AuthView } from '@portal/shared/ui/AuthProvider';
 import { BoxIcon, WalletIcon } from '@portal/shared/ui/icons';
 import { Loading } from '@portal/shared/ui/Loading';
-import { LoginScreen } from '@portal/shared/ui/LoginScreen';
 import { NotFoundScreen } from '@portal/shared/ui/NotFoundScreen';
-import { SignupScreen } from '@portal/shared/ui/SignupScreen';
 import { MyAccountScreen } from './screens/MyAccountScreen';
 import {
   LazyAddPayoutMethodScreen,
   LazyCreatePayoutAccountScreen,
+  LazyLoginScreen,
+  LazyMyProfileScreen,
   LazyPayoutAccountScreen,
   LazyPayoutMethodsScreen,
   LazyProductDetailScreen,
   LazyShopScreen,
+  LazySignupScreen,
+  LazyVerifyEmailScreen,
 } from './screens/lazyScreens';
-import { MyProfileScreen } from './screens/MyProfileScreen';
-import { VerifyEmailScreen } from './screens/VerifyEmailScreen';
 import { ProductListScreen } from './screens/ProductListScreen';
 
 /** Where being logged out is normal: everywhere else a logged-out person is sent to /login. */
@@ -38,8 +38,8 @@ export function memberMenu(auth: AuthView): MenuItem[] {
   ];
 }
 
-/** A lazily loaded payout screen, with a loading state while its chunk arrives. */
-const payoutScreen = (screen: ReactNode) => <Suspense fallback={<Loading label="Loading…" />}>{screen}</Suspense>;
+/** A lazily loaded screen, with a loading state while its chunk arrives. */
+const lazyScreen = (screen: ReactNode) => <Suspense fallback={<Loading label="Loading…" />}>{screen}</Suspense>;
 
 /** The member app, served at '/'. */
 export function MemberApp() {
@@ -65,14 +65,14 @@ export function MemberApp() {
           }
         />
         <Route path="my_account" element={<MyAccountScreen />} />
-        <Route path="my_account/payout_account" element={payoutScreen(<LazyPayoutAccountScreen />)} />
-        <Route path="my_account/create_payout_account" element={payoutScreen(<LazyCreatePayoutAccountScreen />)} />
-        <Route path="my_account/payout_methods" element={payoutScreen(<LazyPayoutMethodsScreen />)} />
-        <Route path="my_account/add_payout_method" element={payoutScreen(<LazyAddPayoutMethodScreen />)} />
-        <Route path="my_account/my_profile" element={<MyProfileScreen />} />
-        <Route path="verify_email" element={<VerifyEmailScreen />} />
-        <Route path="login" element={<LoginScreen />} />
-        <Route path="signup" element={<SignupScreen />} />
+        <Route path="my_account/payout_account" element={lazyScreen(<LazyPayoutAccountScreen />)} />
+        <Route path="my_account/create_payout_account" element={lazyScreen(<LazyCreatePayoutAccountScreen />)} />
+        <Route path="my_account/payout_methods" element={lazyScreen(<LazyPayoutMethodsScreen />)} />
+        <Route path="my_account/add_payout_method" element={lazyScreen(<LazyAddPayoutMethodScreen />)} />
+        <Route path="my_account/my_profile" element={lazyScreen(<LazyMyProfileScreen />)} />
+        <Route path="verify_email" element={lazyScreen(<LazyVerifyEmailScreen />)} />
+        <Route path="login" element={lazyScreen(<LazyLoginScreen />)} />
+        <Route path="signup" element={lazyScreen(<LazySignupScreen />)} />
         <Route path="*" element={<NotFoundScreen />} />
       </Route>
     </Routes>

@@ -1,5 +1,4 @@
-import { contract, type EndpointName, type RequestOf, type ResponseOf } from './contract';
-import { ErrorBody } from './schemas';
+import type { EndpointName, RequestOf, ResponseOf } from './contract';
 
 /**
  * The one typed API client both apps use. Every failure becomes an ApiError whose message is
@@ -43,13 +42,33 @@ export type ApiClient = <N extends EndpointName>(
   options?: CallOptions,
 ) => Promise<ResponseOf<N>>;
 
+/** Every call of the contract is `POST /api/<name>` (contract.ts; asserted by client.test.ts). */
+export const pathOf = (name: EndpointName): string => `/api/${name}`;
+
+/**
+ * The answers' schemas (the contract, with zod: about 95 KiB of the apps' JavaScript) are a chunk
+ * of their own, asked for with the first call and loaded while it is in flight, so a page's first
+ * script need not carry, parse or evaluate them before it paints.
+ */
+let schemas: Promise<[typeof import('./contract'), typeof import('./schemas')]> | null = null;
+function loadSchemas() {
+  if (!schemas) {
+    schemas = Promise.all([import('./contract'), import('./schemas')]);
+    // A failed load (the network) is tried again by the next call.
+    schemas.catch(() => (schemas = null));
+  }
+  return schemas;
+}
+
 export function createApiClient(options: ClientOptions = {}): ApiClient {
   const baseUrl = options.baseUrl ?? '';
   const defaultTimeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const doFetch = options.fetch ?? ((...args: Parameters<typeof fetch>) => fetch(...args));
 
   return async (name, body, callOptions = {}) => {
-    const entry = contract[name];
+    const loading = loadSchemas();
+    // Handled below; without this a failed load before the answer would be an unhandled rejection.
+    loading.catch(() => undefined);
     const timeoutMs = callOptions.timeoutMs ?? defaultTimeout;
     const controller = new AbortController();
     let timedOut = false;
@@ -67,7 +86,7 @@ export function createApiClient(options: ClientOptions = {}): ApiClient {
 
     let response: Response;
     try {
-      response = await doFetch(`${baseUrl}${entry.path}`, {
+      response = await doFetch(`${baseUrl}${pathOf(name)}`, {
         method: 'POST',
         headers,
         body: isForm ? (body as FormData) : JSON.stringify(body ?? {}),
@@ -98,13 +117,24 @@ export function createApiClient(options: ClientOptions = {}): ApiClient {
       }
     }
 
+    let contract: Awaited<typeof loading>[0]['contract'];
+    let ErrorBody: Awaited<typeof loading>[1]['ErrorBody'];
+    try {
+      [{ contract }, { ErrorBody }] = await loading;
+    } catch {
+      throw new ApiError(
+        'Network Error: the server could not be reached. Check your connection and try again.',
+        'network',
+      );
+    }
+
     if (response.status < 200 || response.status > 299) {
       const parsed = ErrorBody.safeParse(json);
       const message = parsed.success ? parsed.data.message : `Request failed with status code ${response.status}`;
       throw new ApiError(message, 'http', response.status, parsed.success ? parsed.data.fields : undefined);
     }
 
-    const result = entry.response.safeParse(json);
+    const result = contract[name].response.safeParse(json);
     if (!result.success) {
       throw new ApiError(
         'The server sent an answer this page does not understand. Reload the page and try again.',

@@ -146,7 +146,8 @@ export const RejectedRowsCsv = z.object({ fileName: z.string(), csv: z.string(),
 export const UploadResult = z.object({ job: ImportJob, unApprovedProducts: ImportedProductPage });
 
 export const MAX_DIRECT_UPLOAD_BYTES = 5 * 1024 * 1024;
-export const MAX_PRESIGNED_UPLOAD_BYTES = 100 * 1024 * 1024;
+import { MAX_PRESIGNED_UPLOAD_BYTES } from './limits';
+export { MAX_PRESIGNED_UPLOAD_BYTES };
 
 export const UploadUrlRequest = z.strictObject({
   fileName: z.string().trim().min(1, 'Value is required').max(255),

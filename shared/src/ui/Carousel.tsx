@@ -49,7 +49,7 @@ export function Carousel({ images, name }: CarouselProps) {
     return (
       <div className="carousel carousel--single" role="group" aria-roledescription="carousel" aria-label="Images">
         <div className="carousel__frame">
-          <ProductImage src={images[0]} alt={count ? `${name}, image 1 of 1` : name} loading="eager" />
+          <ProductImage src={images[0]} alt={count ? `${name}, image 1 of 1` : name} priority />
         </div>
       </div>
     );
@@ -121,12 +121,17 @@ export function Carousel({ images, name }: CarouselProps) {
                 aria-hidden={index === active ? undefined : true}
                 data-slide-number={index + 1}
               >
-                <ProductImage src={src} alt={`${name}, image ${index + 1} of ${count}`} loading="eager" />
+                <ProductImage
+                  src={src}
+                  alt={`${name}, image ${index + 1} of ${count}`}
+                  loading="eager"
+                  priority={index === 0}
+                />
               </SwiperSlide>
             ))}
           </Swiper>
         ) : (
-          <ProductImage src={images[0]} alt={`${name}, image 1 of ${count}`} loading="eager" />
+          <ProductImage src={images[0]} alt={`${name}, image 1 of ${count}`} priority />
         )}
         <button
           ref={setPrevEl}

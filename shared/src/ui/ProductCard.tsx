@@ -17,6 +17,8 @@ export interface ProductCardProps {
   badge?: ReactNode;
   /** Called when the person is about to open the card (hover, press, focus): start loading its screen. */
   onIntent?: () => void;
+  /** One of the first screenful's cards: its picture loads at once and first (ProductImage). */
+  priority?: boolean;
 }
 
 /**
@@ -24,13 +26,13 @@ export interface ProductCardProps {
  * whole card is one link, so a click, a tap or Enter opens the product. Render it inside a
  * `<ul className="product-grid">`.
  */
-export function ProductCard({ product, to, showYouMake = false, badge, onIntent }: ProductCardProps) {
+export function ProductCard({ product, to, showYouMake = false, badge, onIntent, priority }: ProductCardProps) {
   const intent = useIntent(onIntent);
   return (
     <li className="product-grid__item">
       <Link className="card product-card" to={to} data-testid="product-card" data-product-id={product.id} {...intent}>
         <div className="product-card__media">
-          <ProductImage src={product.image} alt="" />
+          <ProductImage src={product.image} alt="" priority={priority} />
         </div>
         <div className="product-card__body">
           {badge ? <div className="product-card__badge">{badge}</div> : null}

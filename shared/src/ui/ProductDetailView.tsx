@@ -114,7 +114,7 @@ function PendingCarousel({ image, name }: { image: string | undefined; name: str
   return (
     <div className="carousel carousel--pending" role="group" aria-label="Images" aria-busy="true">
       <div className="carousel__frame">
-        <ProductImage src={image} alt={name} loading="eager" />
+        <ProductImage src={image} alt={name} priority />
       </div>
       <div className="carousel__dots" aria-hidden="true">
         <span className="skeleton skeleton--dots" />

@@ -9,13 +9,20 @@ export interface ProductImageProps {
   className?: string;
   /** 'lazy' for images in long lists (the default), 'eager' for the one in view. */
   loading?: 'lazy' | 'eager';
+  /**
+   * The page's main picture (the detail's first image, the cards of the first screenful): loaded
+   * at once and ahead of other images (`loading="eager"`, `fetchpriority="high"`), as it is
+   * likely the largest contentful paint. Its frame reserves its square in CSS (aspect-ratio), so
+   * no image moves the page when it arrives.
+   */
+  priority?: boolean;
 }
 
 /**
  * A product photo that never shows a broken-image icon: when there is no address, or the image
  * fails to load, a neutral placeholder drawn inline (no network request) takes its place.
  */
-export function ProductImage({ src, alt, className, loading = 'lazy' }: ProductImageProps) {
+export function ProductImage({ src, alt, className, loading = 'lazy', priority = false }: ProductImageProps) {
   // Remember which address failed, so a new address gets its own chance to load.
   const [failedSrc, setFailedSrc] = useState<string | null>(null);
   const classes = className ? `product-image ${className}` : 'product-image';
@@ -33,7 +40,8 @@ export function ProductImage({ src, alt, className, loading = 'lazy' }: ProductI
       className={`${classes} product-image--photo`}
       src={src}
       alt={alt}
-      loading={loading}
+      loading={priority ? 'eager' : loading}
+      fetchPriority={priority ? 'high' : undefined}
       decoding="async"
       referrerPolicy="no-referrer"
       onError={() => setFailedSrc(src)}

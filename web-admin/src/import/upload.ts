@@ -1,6 +1,7 @@
 import { ApiError } from '@portal/shared/api/client';
 import { formatBytes } from '@portal/shared/domain/format';
-import { MAX_PRESIGNED_UPLOAD_BYTES, type ImportJob } from '@portal/shared/api/products';
+import { MAX_PRESIGNED_UPLOAD_BYTES } from '@portal/shared/api/limits';
+import type { ImportJob } from '@portal/shared/api/products';
 import type { AuthView } from '@portal/shared/ui/AuthProvider';
 
 /**

@@ -1,10 +1,14 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { StrictMode } from 'react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { authAnswer, deferred, fakeApi, renderWithAuth, unauthorized, type FakeReply } from '@portal/shared/ui/testing';
 import { MemberApp } from '../MemberApp';
 import { VERIFY_HINT } from './MyProfileScreen';
+import { preloadLazyScreens } from './lazyScreens';
+
+// The route screens are lazy chunks; loaded once here, so no test waits on a first import.
+beforeAll(preloadLazyScreens, 60_000);
 
 afterEach(() => cleanup());
 

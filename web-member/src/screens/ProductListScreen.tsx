@@ -12,6 +12,9 @@ import { usePreloadWhenIdle } from '@portal/shared/ui/preload';
 import { ProductCard } from '@portal/shared/ui/ProductCard';
 import { LazyProductDetailScreen } from './lazyScreens';
 
+/** The cards a phone shows before scrolling: their pictures load first (fetchpriority). */
+const FIRST_SCREENFUL = 4;
+
 export const productDetailPath = (id: string) => `/member_product_detail?id=${encodeURIComponent(id)}`;
 
 /** '/': the member's catalogue of approved products, newest first, a page at a time. */
@@ -43,10 +46,11 @@ export function ProductListScreen() {
     content = (
       <section aria-label="Products">
         <ul className="product-grid" aria-busy={pages.phase === 'loading-more'}>
-          {pages.items.map((product) => (
+          {pages.items.map((product, index) => (
             <ProductCard
               key={product.id}
               product={product}
+              priority={index < FIRST_SCREENFUL}
               to={productDetailPath(product.id)}
               showYouMake
               onIntent={() => {

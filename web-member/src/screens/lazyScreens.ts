@@ -28,3 +28,61 @@ export const LazyAddPayoutMethodScreen = lazyWithPreload(() =>
 
 /** The customer's shop page (a share link's target): its own chunk, with the checkout. */
 export const LazyShopScreen = lazyWithPreload(() => import('./shop/ShopScreen').then((module) => module.ShopScreen));
+
+/**
+ * The screens with forms checked by the API's zod schemas (log in, sign up, the e-mail link, My
+ * Profile with its address search): chunks of their own, so that zod (about 90 KiB) is not in the
+ * first script of the pages that have no such form; the API client loads it with the first call
+ * (shared/src/api/client.ts).
+ */
+export const LazyLoginScreen = lazyWithPreload(() =>
+  import('@portal/shared/ui/LoginScreen').then((module) => module.LoginScreen),
+);
+export const LazySignupScreen = lazyWithPreload(() =>
+  import('@portal/shared/ui/SignupScreen').then((module) => module.SignupScreen),
+);
+export const LazyVerifyEmailScreen = lazyWithPreload(() =>
+  import('./VerifyEmailScreen').then((module) => module.VerifyEmailScreen),
+);
+export const LazyMyProfileScreen = lazyWithPreload(() =>
+  import('./MyProfileScreen').then((module) => module.MyProfileScreen),
+);
+
+/**
+ * The lazy screen of the address the page was opened at, loading from the first moment (main.tsx
+ * calls it before the first render), so its chunk arrives with the page's other requests.
+ */
+export function preloadLandingScreen(pathname: string): void {
+  const screen =
+    {
+      '/login': LazyLoginScreen,
+      '/signup': LazySignupScreen,
+      '/verify_email': LazyVerifyEmailScreen,
+      '/member_product_detail': LazyProductDetailScreen,
+      '/my_account/my_profile': LazyMyProfileScreen,
+      '/my_account/payout_account': LazyPayoutAccountScreen,
+      '/my_account/create_payout_account': LazyCreatePayoutAccountScreen,
+      '/my_account/payout_methods': LazyPayoutMethodsScreen,
+      '/my_account/add_payout_method': LazyAddPayoutMethodScreen,
+    }[pathname.replace(/\/+$/, '') || '/'] ?? (pathname.startsWith('/shop/') ? LazyShopScreen : undefined);
+  // A failed load is tried again by the screen's own render.
+  void screen?.preload().catch(() => undefined);
+}
+
+/** Loads every lazy screen's chunk (the tests do, so that no test waits on a first import). */
+export async function preloadLazyScreens(): Promise<void> {
+  await Promise.all(
+    [
+      LazyProductDetailScreen,
+      LazyCreatePayoutAccountScreen,
+      LazyPayoutAccountScreen,
+      LazyPayoutMethodsScreen,
+      LazyAddPayoutMethodScreen,
+      LazyShopScreen,
+      LazyLoginScreen,
+      LazySignupScreen,
+      LazyVerifyEmailScreen,
+      LazyMyProfileScreen,
+    ].map((screen) => screen.preload()),
+  );
+}

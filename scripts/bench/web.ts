@@ -1,0 +1,295 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { formatTable, type BenchSection } from './section';
+
+/**
+ * The apps at the speed of a static page (issue 16): Lighthouse 13 (mobile form factor, simulated
+ * throttling: Lantern's slow 4G and 4x CPU) on six screens of a portal started fresh with the demo
+ * data (startPortal with seedDemo, as `npm start`, on a free port and a new data folder: the
+ * catalogue with its pictures, the demo member's payout account and the demo sales). Each page is
+ * loaded cold (Lighthouse empties the browser cache before it loads the page) and logged in where
+ * the page needs it: the refresh cookie the login call sets is put into the browser first, so the
+ * app's own checkAuth on load finds a session, as for a member who comes back.
+ *
+ * Goals: member pages a performance score of 0.95 or more, admin pages 0.9 or more; on every
+ * page LCP <= 2.0 s, total blocking time <= 150 ms, layout shift < 0.02, accessibility 1.0.
+ * Chromium is the Debian package (/usr/bin/chromium, or CHROMIUM_PATH); nothing is downloaded.
+ */
+
+const CHROME_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+interface Goal {
+  score: number;
+}
+const MEMBER: Goal = { score: 0.95 };
+const ADMIN: Goal = { score: 0.9 };
+/** Writes each page's Lighthouse report (JSON) into this folder when set, for a closer look. */
+const REPORT_DIR = process.env.BENCH_WEB_REPORTS;
+/** Measures only the pages whose label contains this text (case-insensitive) when set. */
+const ONLY = process.env.BENCH_WEB_ONLY?.toLowerCase();
+/** Lighthouse runs per page (BENCH_WEB_RUNS, default 3); the median run by score is printed. */
+const RUNS = Math.max(1, Number(process.env.BENCH_WEB_RUNS ?? 3));
+const LCP_MS = 2_000;
+const TBT_MS = 150;
+const CLS = 0.02;
+
+interface PageSpec {
+  label: string;
+  path: string;
+  session: 'member' | 'admin' | 'none';
+  goal: Goal;
+}
+
+interface Figures {
+  score: number;
+  accessibility: number;
+  fcp: number;
+  lcp: number;
+  tbt: number;
+  cls: number;
+  /** Scripts the page asked for before its first paint: bytes over the wire and decoded. */
+  jsTransfer: number;
+  jsDecoded: number;
+  jsFiles: number;
+}
+
+type Audit = { numericValue?: number; details?: { items?: unknown[]; debugData?: Record<string, unknown> } };
+
+/** The figures of one Lighthouse result (LH.Result, typed loosely: only what is read). */
+function figuresOf(lhr: {
+  categories: Record<string, { score: number | null }>;
+  audits: Record<string, Audit>;
+}): Figures {
+  const value = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
+  const metrics = (lhr.audits.metrics?.details?.items?.[0] ?? {}) as Record<string, number | undefined>;
+  const requests = lhr.audits['network-requests']?.details;
+  const startTs = Number(requests?.debugData?.networkStartTimeTs ?? 0);
+  const paintTs = metrics.observedFirstPaintTs ?? metrics.observedFirstContentfulPaintTs ?? Number.POSITIVE_INFINITY;
+  const scripts = ((requests?.items ?? []) as Record<string, unknown>[]).filter(
+    (item) =>
+      item.resourceType === 'Script' &&
+      typeof item.rendererStartTime === 'number' &&
+      startTs + item.rendererStartTime * 1000 < paintTs,
+  );
+  return {
+    score: lhr.categories.performance?.score ?? Number.NaN,
+    accessibility: lhr.categories.accessibility?.score ?? Number.NaN,
+    fcp: value('first-contentful-paint'),
+    lcp: value('largest-contentful-paint'),
+    tbt: value('total-blocking-time'),
+    cls: value('cumulative-layout-shift'),
+    jsTransfer: scripts.reduce((sum, item) => sum + Number(item.transferSize ?? 0), 0),
+    jsDecoded: scripts.reduce((sum, item) => sum + Number(item.resourceSize ?? 0), 0),
+    jsFiles: scripts.length,
+  };
+}
+
+/** `refresh_token=…` from a login answer's Set-Cookie. */
+function refreshCookieOf(response: Response): string {
+  for (const cookie of response.headers.getSetCookie()) {
+    const match = /^refresh_token=([^;]+)/.exec(cookie);
+    if (match) return match[1]!;
+  }
+  throw new Error('The login answer set no refresh_token cookie.');
+}
+
+const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+
+export const webPages: BenchSection = {
+  name: 'web',
+  description:
+    'Lighthouse 13 (mobile, simulated slow 4G and 4x CPU), cold and logged in, on six screens of a fresh portal with the demo data',
+  async run() {
+    const dataDir = mkdtempSync(join(tmpdir(), 'portal-bench-web-'));
+    const { startPortal } = await import('../../infra/local/start');
+    const portal = await startPortal({ port: 0, dataDir, quiet: true, seedDemo: true });
+    const { launch } = await import('chrome-launcher');
+    const chrome = await launch({
+      chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      chromeFlags: CHROME_FLAGS,
+    });
+    try {
+      const origin = portal.url;
+      async function login(account: { email: string; password: string }) {
+        const response = await fetch(`${origin}/api/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(account),
+        });
+        if (response.status !== 200) throw new Error(`login of ${account.email}: ${response.status}`);
+        const body = (await response.json()) as { access_token: string; userProfile: { shareCode: string | null } };
+        return { cookie: refreshCookieOf(response), token: body.access_token, shareCode: body.userProfile.shareCode };
+      }
+      const member = await login(portal.accounts.member);
+      const products = (await (
+        await fetch(`${origin}/api/getApprovedProducts`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${member.token}` },
+          body: '{}',
+        })
+      ).json()) as { items: { id: string }[] };
+      const productId = products.items[0]?.id;
+      if (!productId) throw new Error('The demo catalogue has no approved product.');
+      if (!member.shareCode) throw new Error('The demo member has no share code.');
+
+      const pages: PageSpec[] = [
+        {
+          label: 'share page (logged out)',
+          path: `/shop/${productId}?ref=${member.shareCode}`,
+          session: 'none',
+          goal: MEMBER,
+        },
+        { label: 'member home', path: '/', session: 'member', goal: MEMBER },
+        { label: 'product detail', path: `/member_product_detail?id=${productId}`, session: 'member', goal: MEMBER },
+        { label: 'My Account', path: '/my_account', session: 'member', goal: MEMBER },
+        { label: 'admin Product Import', path: '/admin/product_import', session: 'admin', goal: ADMIN },
+        { label: 'admin Orders', path: '/admin/orders', session: 'admin', goal: ADMIN },
+      ];
+
+      const puppeteer = (await import('puppeteer-core')).default;
+      const { default: lighthouse } = await import('lighthouse');
+      const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}`, defaultViewport: null });
+      let version = '';
+      const results: { page: PageSpec; runs: number; figures: Figures; warnings: string[] }[] = [];
+      try {
+        for (const spec of pages.filter((candidate) => !ONLY || candidate.label.toLowerCase().includes(ONLY))) {
+          const runs: { figures: Figures; warnings: string[] }[] = [];
+          for (let run = 0; run < RUNS; run++) runs.push(await measure(spec, run));
+          // The run with the median performance score stands for the page (Lighthouse's advice).
+          runs.sort((a, b) => a.figures.score - b.figures.score);
+          results.push({ page: spec, runs: runs.length, ...runs[Math.floor((runs.length - 1) / 2)]! });
+        }
+      } finally {
+        await browser.disconnect();
+      }
+
+      /** One cold Lighthouse run of a page, logged in as it needs. */
+      async function measure(spec: PageSpec, run: number): Promise<{ figures: Figures; warnings: string[] }> {
+        const page = await browser.newPage();
+        const cdp = await page.createCDPSession();
+        await cdp.send('Network.clearBrowserCookies');
+        if (spec.session !== 'none') {
+          // A fresh login per page: the refresh token is single-use, the page's checkAuth rotates it.
+          const { cookie } = await login(portal.accounts[spec.session]);
+          await cdp.send('Network.setCookie', {
+            name: 'refresh_token',
+            value: cookie,
+            url: `${origin}/api/`,
+            path: '/api',
+            httpOnly: true,
+            secure: true,
+            sameSite: 'Strict',
+          });
+        }
+        const result = await lighthouse(
+          `${origin}${spec.path}`,
+          {
+            logLevel: 'error',
+            output: 'json',
+            onlyCategories: ['performance', 'accessibility'],
+            formFactor: 'mobile',
+            throttlingMethod: 'simulate',
+          },
+          undefined,
+          page,
+        );
+        if (!result) throw new Error(`Lighthouse gave no result for ${spec.path}`);
+        if (REPORT_DIR) {
+          mkdirSync(REPORT_DIR, { recursive: true });
+          const name = spec.label.replace(/[^a-z0-9]+/gi, '-').toLowerCase();
+          writeFileSync(join(REPORT_DIR, `${name}-${run + 1}.json`), String(result.report));
+        }
+        const lhr = result.lhr as unknown as Parameters<typeof figuresOf>[0] & {
+          runtimeError?: { message: string };
+          runWarnings: string[];
+          finalDisplayedUrl: string;
+          lighthouseVersion: string;
+        };
+        version = lhr.lighthouseVersion;
+        if (lhr.runtimeError) throw new Error(`Lighthouse on ${spec.path}: ${lhr.runtimeError.message}`);
+        const finalPath = new URL(lhr.finalDisplayedUrl).pathname;
+        const warnings = [...lhr.runWarnings];
+        if (finalPath !== new URL(`${origin}${spec.path}`).pathname) {
+          warnings.push(`ended on ${finalPath}, not ${spec.path}`);
+        }
+        await page.close();
+        return { figures: figuresOf(lhr), warnings };
+      }
+
+      let ok = true;
+      const rows = results.map(({ page, figures, warnings }) => {
+        const misses: string[] = [];
+        if (!(figures.score >= page.goal.score)) misses.push(`score < ${page.goal.score}`);
+        if (!(figures.lcp <= LCP_MS)) misses.push('LCP');
+        if (!(figures.tbt <= TBT_MS)) misses.push('TBT');
+        if (!(figures.cls < CLS)) misses.push('CLS');
+        if (!(figures.accessibility >= 1)) misses.push('a11y');
+        if (warnings.length > 0) misses.push('warning');
+        if (misses.length > 0) ok = false;
+        return [
+          page.label,
+          figures.score.toFixed(2),
+          `${(figures.fcp / 1000).toFixed(2)} s`,
+          `${(figures.lcp / 1000).toFixed(2)} s`,
+          `${Math.round(figures.tbt)} ms`,
+          figures.cls.toFixed(3),
+          `${kib(figures.jsTransfer)} (${kib(figures.jsDecoded)}, ${figures.jsFiles})`,
+          figures.accessibility.toFixed(2),
+          misses.length === 0 ? 'yes' : `NO: ${misses.join(', ')}`,
+        ];
+      });
+      const lines = formatTable(
+        [
+          'page',
+          'perf',
+          'FCP',
+          'LCP',
+          'TBT',
+          'CLS',
+          'JS before first paint: wire (decoded, files)',
+          'a11y',
+          'goals met',
+        ],
+        rows,
+        ['left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'left'],
+      );
+      for (const { page, warnings } of results) {
+        for (const warning of warnings) lines.push(`  ${page.label}: ${warning}`);
+      }
+      const load = loadavg()
+        .map((value) => value.toFixed(2))
+        .join(', ');
+      let chromium = 'chromium';
+      try {
+        chromium = execFileSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', ['--version'], {
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'ignore'],
+        }).trim();
+      } catch {
+        // The version line is only informative.
+      }
+      lines.push(
+        '',
+        `Goals: member pages perf >= ${MEMBER.score}, admin pages >= ${ADMIN.score}; LCP <= ${LCP_MS / 1000} s, TBT <= ${TBT_MS} ms, CLS < ${CLS}, accessibility 1.00.`,
+        `Lighthouse ${version}, ${chromium}, mobile form factor, simulated throttling (150 ms RTT, 1.6 Mbit/s, 4x CPU); each page cold (cache emptied), logged in by its refresh cookie where it needs a session; the median of ${RUNS} run(s) by score.`,
+        `Load average (1, 5, 15 min) at the end: ${load} on ${cpus().length} cores.`,
+      );
+      return { ok, lines };
+    } finally {
+      await chrome.kill();
+      await portal.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  },
+};
