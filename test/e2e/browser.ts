@@ -105,3 +105,51 @@ export async function expectAccessible(page: Page): Promise<void> {
   );
   expect(violations, `axe-core found violations on ${page.url()}`).toEqual([]);
 }
+
+/** A call to the portal's API, as the apps make it; a refusal fails the test with its answer. */
+async function callApi<T>(name: string, body: unknown, token?: string): Promise<T> {
+  const response = await fetch(at(`/api/${name}`), {
+    method: 'POST',
+    headers: {
+      ...(body instanceof FormData ? {} : { 'content-type': 'application/json' }),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: body instanceof FormData ? body : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${name} answered ${response.status}: ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+/**
+ * Makes sure members see at least one approved product, as an admin would make one through the
+ * API (upload a one-row catalogue, wait for its import, approve it), so a test that needs one
+ * does not depend on another file having imported products before it. Does nothing when one is
+ * there already.
+ */
+export async function ensureApprovedProduct(): Promise<void> {
+  type Session = { access_token: string };
+  const { member, admin } = inject('accounts');
+  const memberToken = (await callApi<Session>('login', member)).access_token;
+  if ((await callApi<{ items: unknown[] }>('getApprovedProducts', { limit: 1 }, memberToken)).items.length > 0) return;
+  const adminToken = (await callApi<Session>('login', admin)).access_token;
+  const header =
+    'product_name,brand,msrp_us,dropshipping_price_us,product_images_1,product_images_2,product_images_3,' +
+    'product_images_4,product_images_5,product_images_6,additional_product_images,html_description,url,spu_no';
+  const row =
+    'E2E Travel Mug,Trailhead,24.99,12.95,https://img.northwind-cdn.test/spu/E2E-1/1.jpg,,,,,,,' +
+    '<p>A mug for the road.</p>,https://www.northwind-supply.test/product/E2E-1,E2E-1';
+  const form = new FormData();
+  form.append('file', new Blob([`${header}\n${row}\n`], { type: 'text/csv' }), 'e2e-one-product.csv');
+  const { job } = await callApi<{ job: { id: string } }>('products', form, adminToken);
+  for (let wait = 0; ; wait++) {
+    const { status } = await callApi<{ status: string }>('getImportJob', { id: job.id }, adminToken);
+    if (status === 'completed') break;
+    if (status === 'rejected' || status === 'failed' || wait > 300) throw new Error(`The import ended ${status}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const { items } = await callApi<{ items: { id: string; spu_no: string }[] }>('getUnApprovedProducts', {}, adminToken);
+  const product = items.find((item) => item.spu_no === 'E2E-1');
+  if (!product) throw new Error('The imported product is not in the review list');
+  const { version } = await callApi<{ version: string }>('getImportedProduct', { id: product.id }, adminToken);
+  await callApi('approveProduct', { id: product.id, version }, adminToken);
+}

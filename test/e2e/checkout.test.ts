@@ -3,6 +3,7 @@ import {
   at,
   DESKTOP,
   expectAccessible,
+  ensureApprovedProduct,
   logIn,
   openBrowser,
   pageErrors,
@@ -23,6 +24,7 @@ describe('checkout through a member’s share link', () => {
   let link = '';
 
   beforeAll(async () => {
+    await ensureApprovedProduct();
     member = await openBrowser({ viewport: DESKTOP });
     customer = await openBrowser({ viewport: PHONE_390 });
   });

@@ -1,4 +1,3 @@
-import { hash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import {
   checkProductRow,
@@ -303,7 +302,7 @@ async function* changedOnFatal<T>(events: AsyncGenerator<T, void, undefined>): A
 
 /** What is stored of a kept row: its content hash (over the description as in the file), then the sanitized description. */
 function stored(checked: CheckedProduct, sanitize: (html: string) => string): CsvProduct {
-  const product = withContentHash(checked, nodeSha256Hex);
+  const product = withContentHash(checked);
   if (product.html_description === '') return product;
   product.html_description = sanitize(product.html_description);
   return product;
@@ -329,7 +328,7 @@ class RowInterpreter {
       this.dataRows += 1;
       events.push({
         kind: 'row',
-        outcome: checkProductRow(record.cells, record.line, this.header, nodeSha256Hex),
+        outcome: checkProductRow(record.cells, record.line, this.header),
         cells: record.cells,
       });
     }
@@ -349,14 +348,6 @@ class RowInterpreter {
       });
     }
   }
-}
-
-/**
- * node:crypto's SHA-256: the same digests as the shared portable one, several times faster. The
- * one-shot `hash` (UTF-8 for a string) spares the Hash object createHash makes for each digest.
- */
-function nodeSha256Hex(text: string): string {
-  return hash('sha256', text, 'hex');
 }
 
 function notUtf8(failure: Utf8Failure): CsvFatal {

@@ -139,10 +139,7 @@ export const CsvProductSchema = z.object({
 export type CsvProduct = z.infer<typeof CsvProductSchema>;
 export type CsvProductContent = Omit<CsvProduct, 'id' | 'content_hash'>;
 
-/**
- * Lower-case hex SHA-256 of a string's UTF-8 bytes. The default is the portable sha256Hex (@noble/hashes); the
- * server passes node:crypto's, which gives the same digests several times faster.
- */
+/** Lower-case hex SHA-256 of a string's UTF-8 bytes; the default is sha256Hex (node:crypto). */
 export type HashHex = (text: string) => string;
 
 /**
