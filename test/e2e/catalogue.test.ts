@@ -129,7 +129,7 @@ async function counts(page: Page): Promise<Record<string, string>> {
 }
 
 async function activeSlide(page: Page): Promise<string | null> {
-  return page.locator('.carousel .swiper-slide-active').getAttribute('aria-label');
+  return page.locator('.carousel .carousel__slide--active').getAttribute('aria-label');
 }
 
 /** Clicks an arrow and waits until the carousel says it shows `expected`. */
@@ -372,14 +372,14 @@ describe('catalogue', () => {
     await pressInCarousel(page, 'ArrowLeft', last);
     await pressInCarousel(page, 'ArrowRight', `1 of ${SOCKS_IMAGES}`);
     expect(await page.getByTestId('carousel-status').getAttribute('aria-live')).toBe('polite');
-    expect(await page.locator('.carousel .swiper-slide-active').getAttribute('aria-roledescription')).toBe('slide');
+    expect(await page.locator('.carousel .carousel__slide--active').getAttribute('aria-roledescription')).toBe('slide');
 
     // A dot goes straight to its image.
     await page.getByRole('button', { name: 'Show image 4' }).click();
     await expect.poll(() => activeSlide(page)).toBe(`4 of ${SOCKS_IMAGES}`);
     expect(await page.getByRole('button', { name: 'Show image 4' }).getAttribute('aria-current')).toBe('true');
     // The photo in view is really shown (the fourth slot is the first additional image).
-    const shown = page.locator('.carousel .swiper-slide-active img');
+    const shown = page.locator('.carousel .carousel__slide--active img');
     expect(await shown.getAttribute('src')).toBe('https://img.northwind-cdn.test/spu/SPU-10001/detail-1.jpg');
     expect(await shown.evaluate((image) => (image as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
     await expectAccessible(page);
@@ -519,7 +519,7 @@ describe('catalogue on a phone (375px)', () => {
     await page.getByRole('heading', { level: 1, name: LAMP }).waitFor();
     await page.getByRole('button', { name: 'Approve' }).waitFor();
     // Two images whose files fail: placeholders, and the loop works with just two slides.
-    await page.locator('.carousel .swiper-slide-active').getByTestId('image-placeholder').waitFor();
+    await page.locator('.carousel .carousel__slide--active').getByTestId('image-placeholder').waitFor();
     await moveCarousel(page, 'Next image', '2 of 2');
     await moveCarousel(page, 'Next image', '1 of 2');
     await moveCarousel(page, 'Previous image', '2 of 2');

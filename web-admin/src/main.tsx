@@ -1,10 +1,18 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
-import { AuthProvider } from '@portal/shared/ui/AuthProvider';
+import { createApiClient } from '@portal/shared/api/client';
+import { createQueryClient } from '@portal/shared/query/client';
+import { AuthProvider, AuthStore } from '@portal/shared/ui/AuthProvider';
 import { QueryProvider } from '@portal/shared/ui/QueryProvider';
 import '@portal/shared/ui/styles.css';
 import { AdminApp } from './AdminApp';
+import { startLandingData } from './landingData';
+
+// The data of the screen the address opened starts loading now, right after the session check.
+const store = new AuthStore(createApiClient());
+const queryClient = createQueryClient();
+startLandingData(window.location, store, queryClient);
 
 const container = document.getElementById('root');
 if (!container) throw new Error('The page has no #root element.');
@@ -12,8 +20,8 @@ if (!container) throw new Error('The page has no #root element.');
 createRoot(container).render(
   <StrictMode>
     <BrowserRouter basename="/admin">
-      <AuthProvider>
-        <QueryProvider>
+      <AuthProvider store={store}>
+        <QueryProvider client={queryClient}>
           <AdminApp />
         </QueryProvider>
       </AuthProvider>

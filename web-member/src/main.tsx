@@ -1,14 +1,21 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
-import { AuthProvider } from '@portal/shared/ui/AuthProvider';
+import { createApiClient } from '@portal/shared/api/client';
+import { createQueryClient } from '@portal/shared/query/client';
+import { AuthProvider, AuthStore } from '@portal/shared/ui/AuthProvider';
 import { QueryProvider } from '@portal/shared/ui/QueryProvider';
 import '@portal/shared/ui/styles.css';
 import { MemberApp } from './MemberApp';
+import { startLandingData } from './landingData';
 import { preloadLandingScreen } from './screens/lazyScreens';
 
-// The screen of the address opened starts loading now, before the first render asks for it.
+// The screen of the address opened starts loading now, before the first render asks for it,
+// and so does its data (right after the session check where it needs one).
 preloadLandingScreen(window.location.pathname);
+const store = new AuthStore(createApiClient());
+const queryClient = createQueryClient();
+startLandingData(window.location, store, queryClient);
 
 const container = document.getElementById('root');
 if (!container) throw new Error('The page has no #root element.');
@@ -16,8 +23,8 @@ if (!container) throw new Error('The page has no #root element.');
 createRoot(container).render(
   <StrictMode>
     <BrowserRouter>
-      <AuthProvider>
-        <QueryProvider>
+      <AuthProvider store={store}>
+        <QueryProvider client={queryClient}>
           <MemberApp />
         </QueryProvider>
       </AuthProvider>

@@ -1,4 +1,4 @@
-import { act, cleanup, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Carousel } from './Carousel';
@@ -20,7 +20,7 @@ function layOut() {
   vi.stubGlobal('matchMedia', (query: string) => ({ matches: query.includes('reduce'), media: query }));
 }
 
-/** Swiper starts after its buttons exist: let that render happen. */
+/** Renders the carousel and lets its effects run. */
 async function renderCarousel(list: string[]) {
   render(<Carousel images={list} name="Socks" />);
   await act(async () => undefined);
@@ -34,7 +34,7 @@ describe('Carousel', () => {
     expect(region.tabIndex).toBe(0);
     expect(screen.getByRole('button', { name: 'Previous image' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Next image' })).toBeTruthy();
-    const slides = Array.from(document.querySelectorAll('.swiper-slide'));
+    const slides = Array.from(document.querySelectorAll('.carousel__slide'));
     const byNumber = [...slides].sort(
       (a, b) => Number(a.getAttribute('data-slide-number')) - Number(b.getAttribute('data-slide-number')),
     );
@@ -64,10 +64,57 @@ describe('Carousel', () => {
     expect(status()).toBe('3 of 3');
     await user.click(screen.getByRole('button', { name: 'Next image' }));
     expect(status()).toBe('1 of 3');
-    // The dot of the image in view is marked as the current one. (Choosing a dot is walked in the
-    // browser test: Swiper's jump to a slide needs real layout.)
+    // The dot of the image in view is marked as the current one, and a dot goes to its image.
     expect(screen.getByRole('button', { name: 'Show image 1' }).getAttribute('aria-current')).toBe('true');
     expect(screen.getByRole('button', { name: 'Show image 3' }).getAttribute('aria-current')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Show image 3' }));
+    expect(status()).toBe('3 of 3');
+    expect(screen.getByRole('button', { name: 'Show image 3' }).getAttribute('aria-current')).toBe('true');
+    expect(screen.getByRole('button', { name: 'Show image 1' }).getAttribute('aria-current')).toBeNull();
+  });
+
+  it('scrolls its strip to the chosen slide, and a sideways swipe turns it', async () => {
+    layOut();
+    const scrolledTo: number[] = [];
+    HTMLElement.prototype.scrollTo = function scrollTo(options?: ScrollToOptions | number) {
+      if (typeof options === 'object') scrolledTo.push(options.left ?? -1);
+    };
+    try {
+      const user = userEvent.setup();
+      await renderCarousel(images);
+      await user.click(screen.getByRole('button', { name: 'Next image' }));
+      expect(scrolledTo).toEqual([400]);
+      const track = document.querySelector('.carousel__track');
+      if (!track) throw new Error('no strip');
+      const stroke = (from: [number, number], to: [number, number], pointerType = 'touch') => {
+        fireEvent.pointerDown(track, { pointerType, clientX: from[0], clientY: from[1] });
+        fireEvent.pointerUp(track, { pointerType, clientX: to[0], clientY: to[1] });
+      };
+      const status = () => screen.getByTestId('carousel-status').textContent;
+      // A finger to the left: the next image; to the right: the one before.
+      stroke([300, 100], [100, 110]);
+      expect(status()).toBe('3 of 3');
+      stroke([100, 100], [300, 90]);
+      expect(status()).toBe('2 of 3');
+      // Too short, more up than sideways, or a mouse: nothing turns.
+      stroke([200, 100], [170, 100]);
+      stroke([200, 100], [140, 300]);
+      stroke([300, 100], [100, 100], 'mouse');
+      expect(status()).toBe('2 of 3');
+      expect(document.querySelector('.carousel__slide--active')?.getAttribute('aria-label')).toBe('2 of 3');
+    } finally {
+      Reflect.deleteProperty(HTMLElement.prototype, 'scrollTo');
+    }
+  });
+
+  it('loads the first image at once with high priority and the others lazily', async () => {
+    await renderCarousel(images);
+    const pictures = Array.from(document.querySelectorAll('.carousel__slide img'));
+    expect(pictures.map((img) => [img.getAttribute('loading'), img.getAttribute('fetchpriority')])).toEqual([
+      ['eager', 'high'],
+      ['lazy', null],
+      ['lazy', null],
+    ]);
   });
 
   it('answers the Left and Right arrow keys once focused, and says which slide shows', async () => {
@@ -76,7 +123,7 @@ describe('Carousel', () => {
     await renderCarousel(images);
     const region = screen.getByRole('region', { name: 'Socks: images' });
     const status = () => screen.getByTestId('carousel-status').textContent;
-    const shown = () => document.querySelector('.swiper-slide-active')?.getAttribute('aria-label');
+    const shown = () => document.querySelector('.carousel__slide--active')?.getAttribute('aria-label');
     // Keys do nothing while the carousel does not have focus.
     await user.keyboard('{ArrowRight}');
     expect(status()).toBe('1 of 3');

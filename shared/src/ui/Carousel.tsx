@@ -1,10 +1,4 @@
-import { useRef, useState, type KeyboardEvent } from 'react';
-import type { Swiper as SwiperInstance } from 'swiper';
-import { Navigation, Pagination } from 'swiper/modules';
-import { Swiper, SwiperSlide } from 'swiper/react';
-import 'swiper/css';
-import 'swiper/css/navigation';
-import 'swiper/css/pagination';
+import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import './catalogue.css';
 import { ChevronLeftIcon, ChevronRightIcon } from './icons';
 import { ProductImage } from './ProductImage';
@@ -28,22 +22,42 @@ export const slideLabel = (index: number, count: number) => `${index + 1} of ${c
 
 /**
  * The product image carousel: arrows ('Previous image' / 'Next image'), navigation dots and an
- * endless loop, on Swiper's Navigation and Pagination modules with its loop mode. It follows the
+ * endless loop (past the last image comes the first, before the first the last). It follows the
  * WAI-ARIA carousel pattern: a focusable region (roledescription 'carousel', named after the
  * product) that answers the Left and Right arrow keys; each slide a group (roledescription
  * 'slide') named "2 of 7"; a polite live region saying which one shows. The arrows and dots are
  * real buttons, so the keyboard reaches them too.
  *
+ * Our own code rather than a library (it was Swiper, 92 KiB of script evaluated in the task that
+ * renders the product, issue 16): the slides sit side by side in a strip (CSS scroll snap) that
+ * the arrows, keys, dots and a finger's sideways swipe scroll to a slide, gliding (at once when
+ * going round the loop or when less motion is asked for). The strip is no scroll container a
+ * person scrolls (overflow hidden): a scrolling region must be a tab stop of its own (axe's
+ * scrollable-region-focusable), and the region's arrow keys already move it. The first image
+ * loads at once with high priority, the others lazily.
+ *
  * With one image there is nothing to move between (no arrows, no dots); with none, a placeholder.
  */
 export function Carousel({ images, name }: CarouselProps) {
   const count = images.length;
-  // Swiper binds its modules to these elements when it starts, so it starts once they exist.
-  const [prevEl, setPrevEl] = useState<HTMLButtonElement | null>(null);
-  const [nextEl, setNextEl] = useState<HTMLButtonElement | null>(null);
-  const [paginationEl, setPaginationEl] = useState<HTMLDivElement | null>(null);
   const [active, setActive] = useState(0);
-  const swiperRef = useRef<SwiperInstance | null>(null);
+  const trackRef = useRef<HTMLDivElement | null>(null);
+  // Set when a wrap (last ↔ first) should jump rather than glide back over every image.
+  const jumpRef = useRef(false);
+
+  // Scroll the strip to the current slide (arrows, keys, dots, swipes).
+  useEffect(() => {
+    const track = trackRef.current;
+    const jump = jumpRef.current;
+    jumpRef.current = false;
+    if (!track || typeof track.scrollTo !== 'function') return;
+    const left = active * track.clientWidth;
+    if (Math.abs(track.scrollLeft - left) < 1) return;
+    track.scrollTo({ left, behavior: jump || prefersReducedMotion() ? 'instant' : 'smooth' });
+  }, [active]);
+
+  // Where a touch or pen stroke began (a mouse uses the arrows and dots).
+  const swipeRef = useRef<{ x: number; y: number } | null>(null);
 
   if (count <= 1) {
     return (
@@ -55,23 +69,31 @@ export function Carousel({ images, name }: CarouselProps) {
     );
   }
 
-  const ready = prevEl !== null && nextEl !== null && paginationEl !== null;
+  const show = (index: number) => {
+    const next = (index + count) % count;
+    // Going round the loop jumps; any other move glides.
+    jumpRef.current = Math.abs(next - active) > 1;
+    setActive(next);
+  };
   const label = `${name}: images`;
+  const onPointerDown = (event: PointerEvent<HTMLDivElement>) => {
+    swipeRef.current = event.pointerType === 'mouse' ? null : { x: event.clientX, y: event.clientY };
+  };
+  // A sideways stroke of more than 40 px (and more sideways than up or down) turns the slide.
+  const onPointerUp = (event: PointerEvent<HTMLDivElement>) => {
+    const start = swipeRef.current;
+    swipeRef.current = null;
+    if (!start) return;
+    const dx = event.clientX - start.x;
+    if (Math.abs(dx) < 40 || Math.abs(dx) < Math.abs(event.clientY - start.y)) return;
+    show(active + (dx < 0 ? 1 : -1));
+  };
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    const swiper = swiperRef.current;
-    if (!swiper || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
-    if (event.key === 'ArrowLeft') swiper.slidePrev();
-    else if (event.key === 'ArrowRight') swiper.slideNext();
+    if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    if (event.key === 'ArrowLeft') show(active - 1);
+    else if (event.key === 'ArrowRight') show(active + 1);
     else return;
     event.preventDefault();
-  };
-  const onSlideChange = (swiper: SwiperInstance) => setActive(swiper.realIndex);
-  const markCurrentDot = (swiper: SwiperInstance) => {
-    const dots = swiper.pagination?.bullets ?? [];
-    dots.forEach((dot, index) => {
-      if (index === swiper.realIndex) dot.setAttribute('aria-current', 'true');
-      else dot.removeAttribute('aria-current');
-    });
   };
 
   return (
@@ -86,69 +108,63 @@ export function Carousel({ images, name }: CarouselProps) {
       data-testid="carousel"
     >
       <div className="carousel__frame">
-        {ready ? (
-          <Swiper
-            className="carousel__swiper"
-            modules={[Navigation, Pagination]}
-            loop
-            slidesPerView={1}
-            spaceBetween={0}
-            speed={prefersReducedMotion() ? 0 : 300}
-            navigation={{ prevEl, nextEl }}
-            pagination={{
-              el: paginationEl,
-              clickable: true,
-              bulletClass: 'carousel__dot',
-              bulletActiveClass: 'carousel__dot--active',
-              renderBullet: (index, className) =>
-                `<button type="button" class="${className}" aria-label="Show image ${index + 1}"></button>`,
-            }}
-            onSwiper={(swiper) => {
-              swiperRef.current = swiper;
-            }}
-            onSlideChange={onSlideChange}
-            onPaginationUpdate={markCurrentDot}
-            onPaginationRender={markCurrentDot}
-          >
-            {images.map((src, index) => (
-              <SwiperSlide
-                // The same address may appear twice; the position keeps keys unique.
-                key={`${index}-${src}`}
-                role="group"
-                aria-roledescription="slide"
-                aria-label={slideLabel(index, count)}
-                // Only the slide in view is read out; the others are off to the side.
-                aria-hidden={index === active ? undefined : true}
-                data-slide-number={index + 1}
-              >
-                <ProductImage
-                  src={src}
-                  alt={`${name}, image ${index + 1} of ${count}`}
-                  loading="eager"
-                  priority={index === 0}
-                />
-              </SwiperSlide>
-            ))}
-          </Swiper>
-        ) : (
-          <ProductImage src={images[0]} alt={`${name}, image 1 of ${count}`} priority />
-        )}
+        {/* The strip does not scroll by itself (no second tab stop, nothing the keys would reach
+            that the region's keys do not): the arrows, keys, dots and swipes move it. */}
+        <div
+          className="carousel__track"
+          ref={trackRef}
+          onPointerDown={onPointerDown}
+          onPointerUp={onPointerUp}
+          onPointerCancel={() => (swipeRef.current = null)}
+        >
+          {images.map((src, index) => (
+            <div
+              // The same address may appear twice; the position keeps keys unique.
+              key={`${index}-${src}`}
+              className={index === active ? 'carousel__slide carousel__slide--active' : 'carousel__slide'}
+              role="group"
+              aria-roledescription="slide"
+              aria-label={slideLabel(index, count)}
+              // Only the slide in view is read out; the others are off to the side.
+              aria-hidden={index === active ? undefined : true}
+              data-slide-number={index + 1}
+            >
+              <ProductImage src={src} alt={`${name}, image ${index + 1} of ${count}`} priority={index === 0} />
+            </div>
+          ))}
+        </div>
         <button
-          ref={setPrevEl}
           type="button"
           className="carousel__arrow carousel__arrow--prev"
           aria-label="Previous image"
+          onClick={() => show(active - 1)}
         >
           <ChevronLeftIcon />
         </button>
-        <button ref={setNextEl} type="button" className="carousel__arrow carousel__arrow--next" aria-label="Next image">
+        <button
+          type="button"
+          className="carousel__arrow carousel__arrow--next"
+          aria-label="Next image"
+          onClick={() => show(active + 1)}
+        >
           <ChevronRightIcon />
         </button>
         <span className="carousel__counter" aria-hidden="true">
           {active + 1} / {count}
         </span>
       </div>
-      <div ref={setPaginationEl} className="carousel__dots" role="group" aria-label="Choose an image" />
+      <div className="carousel__dots" role="group" aria-label="Choose an image">
+        {images.map((src, index) => (
+          <button
+            key={`${index}-${src}`}
+            type="button"
+            className={index === active ? 'carousel__dot carousel__dot--active' : 'carousel__dot'}
+            aria-label={`Show image ${index + 1}`}
+            aria-current={index === active ? 'true' : undefined}
+            onClick={() => show(index)}
+          />
+        ))}
+      </div>
       <p className="visually-hidden" aria-live="polite" aria-atomic="true" data-testid="carousel-status">
         {slideLabel(active, count)}
       </p>

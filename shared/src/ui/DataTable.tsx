@@ -10,7 +10,15 @@ import {
 } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
 import { useId, useMemo, useState, type KeyboardEvent, type ReactNode } from 'react';
-import { formatCount, formatDate, formatMoney } from '../domain/format';
+import { formatCount } from '../domain/format';
+import {
+  DEFAULT_PAGE_SIZE,
+  PAGE_SIZES,
+  dollarsToCents,
+  formatCell,
+  type CellKind,
+  type PageSizeChoice,
+} from './dataTableCells';
 import { useIsPhone } from './useIsPhone';
 
 /**
@@ -24,12 +32,8 @@ import { useIsPhone } from './useIsPhone';
 
 ModuleRegistry.registerModules([CellStyleModule, ClientSideRowModelModule, PaginationModule]);
 
-export const PAGE_SIZES = [5, 7, 10, 15, 20, 25, 50] as const;
-export const DEFAULT_PAGE_SIZE = 5;
-type PageSizeChoice = (typeof PAGE_SIZES)[number] | 'all';
-
-/** How a column's value is written: dates, money (dollars at the API edge) and counts through the shared formatters. */
-export type CellKind = 'text' | 'date' | 'money' | 'count';
+export { PAGE_SIZES, DEFAULT_PAGE_SIZE, dollarsToCents, formatCell };
+export type { CellKind, PageSizeChoice };
 
 export interface DataColumn<T> {
   id: string;
@@ -68,22 +72,6 @@ export interface DataTableProps<T> {
   rowHeight?: number | ((row: T) => number);
   /** For tests: the first page size. */
   initialPageSize?: PageSizeChoice;
-}
-
-export const dollarsToCents = (dollars: number): number => Math.round(dollars * 100);
-
-export function formatCell(kind: CellKind, value: string | number | null | undefined): string {
-  if (value === null || value === undefined || value === '') return '';
-  switch (kind) {
-    case 'date':
-      return formatDate(String(value));
-    case 'money':
-      return typeof value === 'number' ? formatMoney(dollarsToCents(value)) : String(value);
-    case 'count':
-      return typeof value === 'number' ? formatCount(value) : String(value);
-    default:
-      return String(value);
-  }
 }
 
 const theme = themeQuartz.withParams({

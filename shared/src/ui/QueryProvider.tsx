@@ -17,17 +17,26 @@ export function QueryProvider({ client, children }: { client?: QueryClient; chil
   return <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
 }
 
-/** Clears `client` whenever the logged-in account changes (logout, a session that ended, a new login). */
+/**
+ * Clears `client` whenever the logged-in account changes (logout, a session that ended, a new
+ * login). The page's first verdict (from 'unknown') is no change: whatever was asked before it is
+ * either public or went through the store's `call`, which waits for that same check, so it is the
+ * data of the person the check found (the opened screen's data, started as the script starts).
+ */
 export function clearOnUserChange(store: AuthStore, client: QueryClient): () => void {
   const userOf = () => {
     const state = store.getState();
     return state.status === 'authenticated' ? (state.userProfile?.id ?? null) : null;
   };
   let user = userOf();
+  let known = store.getState().status !== 'unknown';
   return store.subscribe(() => {
     const next = userOf();
+    const first = !known;
+    known = store.getState().status !== 'unknown';
     if (next === user) return;
     user = next;
+    if (first) return;
     void client.cancelQueries();
     client.clear();
   });

@@ -1,6 +1,7 @@
-import { cleanup, render } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
-import { SafeHtml, sanitizeDescription } from './SafeHtml';
+import { cleanup, render, screen } from '@testing-library/react';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { loadSanitizer, SafeHtml } from './SafeHtml';
+import { sanitizeDescription } from './sanitize-description';
 
 afterEach(cleanup);
 
@@ -60,6 +61,24 @@ describe('sanitizeDescription (DOMPurify with the description policy)', () => {
 });
 
 describe('SafeHtml', () => {
+  beforeAll(async () => {
+    await loadSanitizer();
+  });
+
+  it('renders nothing of the description until DOMPurify has loaded, then the sanitized markup', async () => {
+    vi.resetModules();
+    const fresh = await import('./SafeHtml');
+    const { container } = render(
+      <fresh.SafeHtml html="<p>Knit from <strong>merino</strong>.</p><script>x()</script>" />,
+    );
+    // DOMPurify is a chunk of its own: until it is in, the description's place is held, empty.
+    expect(container.querySelector('.rich-text--pending')?.getAttribute('aria-busy')).toBe('true');
+    expect(container.textContent).toBe('');
+    expect((await screen.findByText('merino')).tagName).toBe('STRONG');
+    expect(container.querySelector('script')).toBeNull();
+    expect(container.querySelector('.rich-text--pending')).toBeNull();
+  });
+
   it('renders the description as markup', () => {
     const { container } = render(<SafeHtml html="<p>Knit from <strong>merino</strong>.</p><script>x()</script>" />);
     expect(container.querySelector('strong')?.textContent).toBe('merino');

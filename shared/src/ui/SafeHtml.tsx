@@ -1,89 +1,31 @@
-import DOMPurify, { type Config, type DOMPurify as Purifier } from 'dompurify';
-import { useMemo } from 'react';
-import {
-  DESCRIPTION_ALLOWED_ATTRIBUTES,
-  DESCRIPTION_ALLOWED_TAGS,
-  DESCRIPTION_IMAGE_SCHEMES,
-  DESCRIPTION_LINK_REL,
-  DESCRIPTION_LINK_SCHEMES,
-  DESCRIPTION_LINK_TARGET,
-} from '../domain/description-policy';
+import { useEffect, useMemo, useState } from 'react';
+
+type Sanitize = (html: string) => string;
+
+let sanitizer: Sanitize | null = null;
+let loading: Promise<Sanitize> | null = null;
 
 /**
- * The browser's half of the description policy (shared/src/domain/description-policy.ts): the
- * server already sanitized every description with the same lists, and the apps pass it through
- * DOMPurify once more before it becomes markup. Only the allowlisted elements and, per element,
- * its allowlisted attributes survive; links keep only absolute http, https and mailto addresses
- * and always open in a new tab with rel="noopener noreferrer"; images keep only absolute http and
- * https sources (an image without one is removed).
+ * Loads DOMPurify with the description policy (./sanitize-description.ts) as a chunk of its own.
+ * The server sanitized every description at import; the apps sanitize again as defence in depth,
+ * but DOMPurify (29 KiB) need not be evaluated in the task that renders the product (issue 16).
  */
-
-const LINK_PROTOCOLS: ReadonlySet<string> = new Set(DESCRIPTION_LINK_SCHEMES.map((scheme) => `${scheme}:`));
-const IMAGE_PROTOCOLS: ReadonlySet<string> = new Set(DESCRIPTION_IMAGE_SCHEMES.map((scheme) => `${scheme}:`));
-
-const ALL_ATTRIBUTES = [...new Set(Object.values(DESCRIPTION_ALLOWED_ATTRIBUTES).flat())];
-
-const CONFIG: Config = {
-  ALLOWED_TAGS: [...DESCRIPTION_ALLOWED_TAGS],
-  ALLOWED_ATTR: ALL_ATTRIBUTES,
-  ALLOW_DATA_ATTR: false,
-  ALLOW_ARIA_ATTR: false,
-  ALLOW_UNKNOWN_PROTOCOLS: false,
-  // DOMPurify checks every attribute value that is not plain text against this: DOMPurify's default
-  // with only the policy's schemes (values without a scheme, such as "row" or "2", pass). The hook
-  // below then keeps href and src only as absolute URLs with an allowed scheme.
-  ALLOWED_URI_REGEXP: /^(?:(?:https?|mailto):|[^a-z]|[a-z+.-]+(?:[^a-z+.\-:]|$))/i,
-  KEEP_CONTENT: true,
-  WHOLE_DOCUMENT: false,
-};
-
-/** True for an absolute URL (as the browser parses it) whose scheme is in the set. */
-function hasProtocol(value: string, protocols: ReadonlySet<string>): boolean {
-  try {
-    return protocols.has(new URL(value.trim()).protocol);
-  } catch {
-    return false;
-  }
+export function loadSanitizer(): Promise<Sanitize> {
+  loading ??= import('./sanitize-description').then(
+    (module) => (sanitizer = module.sanitizeDescription),
+    (error: unknown) => {
+      // A failed chunk load is tried again by the next description that needs it.
+      loading = null;
+      throw error;
+    },
+  );
+  return loading;
 }
 
-let purifier: Purifier | null = null;
-
-/** One DOMPurify instance of our own, so its hooks never affect anyone else's. */
-function getPurifier(): Purifier {
-  if (purifier) return purifier;
-  const instance = DOMPurify(window);
-  instance.addHook('uponSanitizeAttribute', (node, data) => {
-    const tag = node.nodeName.toLowerCase();
-    const allowed = DESCRIPTION_ALLOWED_ATTRIBUTES[tag] ?? [];
-    if (!allowed.includes(data.attrName)) {
-      data.keepAttr = false;
-      return;
-    }
-    if (tag === 'a' && data.attrName === 'href' && !hasProtocol(data.attrValue, LINK_PROTOCOLS)) data.keepAttr = false;
-    if (tag === 'img' && data.attrName === 'src' && !hasProtocol(data.attrValue, IMAGE_PROTOCOLS))
-      data.keepAttr = false;
-  });
-  instance.addHook('afterSanitizeAttributes', (node) => {
-    if (!(node instanceof Element)) return;
-    const tag = node.nodeName.toLowerCase();
-    if (tag === 'a') {
-      node.setAttribute('target', DESCRIPTION_LINK_TARGET);
-      node.setAttribute('rel', DESCRIPTION_LINK_REL);
-    } else if (tag === 'img' && !node.hasAttribute('src')) {
-      // An image whose source was not allowed has nothing left to show (as DOMPurify removes
-      // nodes itself during its walk).
-      node.remove();
-    }
-  });
-  purifier = instance;
-  return instance;
-}
-
-/** A description as safe markup for innerHTML. */
-export function sanitizeDescription(html: string): string {
-  if (!html) return '';
-  return getPurifier().sanitize(html, { ...CONFIG, RETURN_TRUSTED_TYPE: false });
-}
+// The screens that show a description are lazy chunks that import this module: start loading
+// DOMPurify as soon as one of them is loaded, while its product is still being fetched, so that
+// it is usually ready when the description renders.
+void loadSanitizer().catch(() => undefined);
 
 export interface SafeHtmlProps {
   html: string;
@@ -92,10 +34,29 @@ export interface SafeHtmlProps {
   emptyText?: string;
 }
 
-/** Renders a product's html_description as markup, sanitized by DOMPurify with the description policy. */
+/**
+ * Renders a product's html_description as markup, sanitized by DOMPurify with the description
+ * policy. Until DOMPurify has loaded (rarely: it starts loading with the screen), nothing of the
+ * description is rendered: an empty block, marked busy, holds a few lines' space.
+ */
 export function SafeHtml({ html, className, emptyText = 'No description.' }: SafeHtmlProps) {
-  const clean = useMemo(() => sanitizeDescription(html), [html]);
+  const [sanitize, setSanitize] = useState<Sanitize | null>(() => sanitizer);
+  useEffect(() => {
+    if (sanitize) return;
+    let current = true;
+    loadSanitizer().then(
+      (loaded) => {
+        if (current) setSanitize(() => loaded);
+      },
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, [sanitize]);
+  const clean = useMemo(() => (sanitize ? sanitize(html) : null), [html, sanitize]);
   const classes = className ? `rich-text ${className}` : 'rich-text';
+  if (clean === null) return <div className={`${classes} rich-text--pending`} aria-busy="true" />;
   if (!clean.trim()) return <p className={`${classes} rich-text--empty`}>{emptyText}</p>;
   return <div className={classes} dangerouslySetInnerHTML={{ __html: clean }} />;
 }

@@ -1,11 +1,18 @@
 import { cellTexts, findGridRow, gridRows } from '@portal/shared/ui/dataTableTesting';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { preloadDataTable } from '@portal/shared/ui/LazyDataTable';
 import { authAnswer, fakeApi, profile, renderWithAuth, Where, type FakeApi } from '@portal/shared/ui/testing';
 import { MemberApp } from '../../MemberApp';
 import { commission, commissionPage } from '../commissions/testing';
 import { formatCardNumber, formatExpiry, formatTaxId } from './format';
+
+beforeAll(async () => {
+  // The grid's chunk, loaded before the screens render (as the browser would have it once a
+  // table has been hovered or focused; until then a table is its plain first page).
+  await preloadDataTable();
+});
 
 afterEach(() => {
   cleanup();

@@ -15,6 +15,7 @@ import { CheckoutForm, type Receipt } from './CheckoutForm';
 import '@portal/shared/ui/catalogue.css';
 import '../payouts/payouts.css';
 import './shop.css';
+import { sharedProductQuery } from './sharedProductQuery';
 
 /**
  * '/shop/:productId?ref=CODE': the customer's page a member's share link opens. Public, no menu:
@@ -27,12 +28,7 @@ export function ShopScreen() {
   const shareCode = params.get('ref');
   const { callPublic } = useAuth();
   const [receipt, setReceipt] = useState<Receipt | null>(null);
-  const product = useQuery({
-    queryKey: ['sharedProduct', productId, shareCode],
-    queryFn: () => callPublic('getSharedProduct', { id: productId, ...(shareCode ? { ref: shareCode } : {}) }),
-    retry: (count, error) =>
-      !(error instanceof ApiError && error.status !== undefined && error.status < 500) && count < 2,
-  });
+  const product = useQuery(sharedProductQuery(callPublic, productId, shareCode));
 
   let content;
   if (receipt) {
