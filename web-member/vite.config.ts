@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
-import { preloadChunksOf } from '../shared/src/build/preload-chunks';
+import { preloadChunksOf } from '../shared/src/build/preload-chunks.ts';
 
 /**
  * The member app, served at '/' on the same origin as /api. Building from any working directory
