@@ -10,10 +10,10 @@ import {
 } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
 import { useId, useMemo, useState, type KeyboardEvent, type ReactNode } from 'react';
-import { formatCount } from '../domain/format';
 import {
   DEFAULT_PAGE_SIZE,
   PAGE_SIZES,
+  TableToolbar,
   dollarsToCents,
   formatCell,
   type CellKind,
@@ -160,30 +160,13 @@ export function DataTable<T>({
   const paged = pageSize !== 'all';
   return (
     <div className={onRowActivate ? 'data-table data-table--clickable card' : 'data-table card'}>
-      <div className="data-table__toolbar">
-        <label htmlFor={selectId} className="data-table__size-label">
-          Rows per page
-        </label>
-        <select
-          id={selectId}
-          className="data-table__size"
-          value={String(pageSize)}
-          onChange={(event) =>
-            setPageSize(event.target.value === 'all' ? 'all' : (Number(event.target.value) as PageSizeChoice))
-          }
-        >
-          {PAGE_SIZES.map((size) => (
-            <option key={size} value={String(size)}>
-              {size}
-            </option>
-          ))}
-          <option value="all">All</option>
-        </select>
-        <span className="data-table__count">
-          {rows.length === 1 ? '1 row' : `${formatCount(rows.length)} rows`}
-          {onRowActivate ? ' · select a row to open it' : ''}
-        </span>
-      </div>
+      <TableToolbar
+        selectId={selectId}
+        pageSize={pageSize}
+        rowCount={rows.length}
+        clickable={Boolean(onRowActivate)}
+        onPageSize={setPageSize}
+      />
       <div className="data-table__grid" role="region" aria-label={label} onKeyDown={onKeyDown}>
         <div className="data-table__sizer" style={{ minWidth }}>
           <AgGridReact<T>

@@ -1,7 +1,6 @@
 import { Suspense, useId, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
-import { formatCount } from '../domain/format';
 import type { DataColumn, DataTableProps } from './DataTable';
-import { DEFAULT_PAGE_SIZE, PAGE_SIZES, formatCell, type PageSizeChoice } from './dataTableCells';
+import { DEFAULT_PAGE_SIZE, TableToolbar, formatCell, type PageSizeChoice } from './dataTableCells';
 import './dataTable.css';
 import { lazyWithPreload } from './preload';
 import { useIsPhone } from './useIsPhone';
@@ -107,30 +106,13 @@ function PlainTable<T>({
       onTouchStart={want}
       onFocus={want}
     >
-      <div className="data-table__toolbar">
-        <label htmlFor={selectId} className="data-table__size-label">
-          Rows per page
-        </label>
-        <select
-          id={selectId}
-          className="data-table__size"
-          value={String(initialPageSize)}
-          onChange={(event) =>
-            onWantGrid?.(event.target.value === 'all' ? 'all' : (Number(event.target.value) as PageSizeChoice))
-          }
-        >
-          {PAGE_SIZES.map((choice) => (
-            <option key={choice} value={String(choice)}>
-              {choice}
-            </option>
-          ))}
-          <option value="all">All</option>
-        </select>
-        <span className="data-table__count">
-          {rows.length === 1 ? '1 row' : `${formatCount(rows.length)} rows`}
-          {onRowActivate ? ' · select a row to open it' : ''}
-        </span>
-      </div>
+      <TableToolbar
+        selectId={selectId}
+        pageSize={initialPageSize}
+        rowCount={rows.length}
+        clickable={Boolean(onRowActivate)}
+        onPageSize={(size) => onWantGrid?.(size)}
+      />
       {/* Focusable, so that a keyboard reaches it (and so loads the grid). */}
       <div className="data-table__grid" role="region" aria-label={label} tabIndex={0} data-testid="plain-table">
         <table className="data-table__plain">

@@ -27,3 +27,45 @@ export function formatCell(kind: CellKind, value: string | number | null | undef
       return String(value);
   }
 }
+
+/** The toolbar above a table, the same on the plain first page and on the grid: rows per page and the count. */
+export function TableToolbar({
+  selectId,
+  pageSize,
+  rowCount,
+  clickable,
+  onPageSize,
+}: {
+  selectId: string;
+  pageSize: PageSizeChoice;
+  rowCount: number;
+  clickable: boolean;
+  onPageSize: (size: PageSizeChoice) => void;
+}) {
+  return (
+    <div className="data-table__toolbar">
+      <label htmlFor={selectId} className="data-table__size-label">
+        Rows per page
+      </label>
+      <select
+        id={selectId}
+        className="data-table__size"
+        value={String(pageSize)}
+        onChange={(event) =>
+          onPageSize(event.target.value === 'all' ? 'all' : (Number(event.target.value) as PageSizeChoice))
+        }
+      >
+        {PAGE_SIZES.map((size) => (
+          <option key={size} value={String(size)}>
+            {size}
+          </option>
+        ))}
+        <option value="all">All</option>
+      </select>
+      <span className="data-table__count">
+        {rowCount === 1 ? '1 row' : `${formatCount(rowCount)} rows`}
+        {clickable ? ' · select a row to open it' : ''}
+      </span>
+    </div>
+  );
+}
