@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatTable, type BenchSection } from './section';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../../test/chromium';
 
 /**
  * The apps at the speed of a static page (issue 16): Lighthouse 13 (mobile form factor, simulated
@@ -17,17 +18,6 @@ import { formatTable, type BenchSection } from './section';
  * page LCP <= 2.0 s, total blocking time <= 150 ms, layout shift < 0.02, accessibility 1.0.
  * Chromium is the Debian package (/usr/bin/chromium, or CHROMIUM_PATH); nothing is downloaded.
  */
-
-const CHROME_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 interface Goal {
   score: number;
@@ -116,8 +106,8 @@ export const webPages: BenchSection = {
     const portal = await startPortal({ port: 0, dataDir, quiet: true, seedDemo: true });
     const { launch } = await import('chrome-launcher');
     const chrome = await launch({
-      chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      chromeFlags: CHROME_FLAGS,
+      chromePath: CHROMIUM_PATH,
+      chromeFlags: [...CHROMIUM_FLAGS],
     });
     try {
       const origin = portal.url;
@@ -272,7 +262,7 @@ export const webPages: BenchSection = {
         .join(', ');
       let chromium = 'chromium';
       try {
-        chromium = execFileSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', ['--version'], {
+        chromium = execFileSync(CHROMIUM_PATH, ['--version'], {
           encoding: 'utf8',
           stdio: ['ignore', 'pipe', 'ignore'],
         }).trim();

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../chromium';
 
 /**
  * Chromium through playwright-core (no bundled browsers): the Debian package, or CHROMIUM_PATH.
@@ -34,18 +35,9 @@ export async function openBrowser(
 ): Promise<BrowserSession> {
   const userDataDir = mkdtempSync(join(tmpdir(), 'portal-chromium-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: CHROMIUM_PATH,
     headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: [...CHROMIUM_FLAGS],
     viewport: options.viewport ?? DESKTOP,
     reducedMotion: 'reduce',
   });
