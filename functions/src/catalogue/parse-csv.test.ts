@@ -372,6 +372,58 @@ describe('parseCatalogueCsv on the fixtures', () => {
   });
 });
 
+describe("a chunk larger than the parser's 64 KiB slice", () => {
+  /**
+   * About 400 KB: multi-byte characters everywhere (so slice ends fall inside characters),
+   * quoted descriptions over several lines (LF and CRLF inside), CRLF rows, blank lines, a rejected row and a
+   * repeated spu_no. `broken` adds an unclosed quote past the third slice.
+   */
+  const file = (broken: boolean): Buffer => {
+    const lines = [HEADER];
+    for (let i = 0; i < 700; i++) {
+      const name = `"Tasse ${'é€'.repeat(i % 7)} n° ${i}, 😀"`;
+      const price = i === 350 ? 'abc' : `${10 + (i % 50)}.99`;
+      const description = `"<p>${'€€€€ é—'.repeat(20 + (i % 13))}</p>\n<ul>\r\n<li>""${i}""</li>\n</ul>"`;
+      const spu = i % 97 === 5 ? 'SPU-REPEAT' : `SPU-${i}`;
+      const row = [
+        name,
+        'Marque ü',
+        price,
+        '5.00',
+        `${CDN}/${spu}/1.jpg`,
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        description,
+        '',
+        spu,
+      ];
+      lines.push(row.join(','));
+      if (i % 50 === 0) lines.push('');
+      if (broken && i === 600) lines.push(`Bad "quote,Brand,1.00,1.00,,,,,,,,,,SPU-BAD`);
+    }
+    return Buffer.from(lines.map((line) => `${line}\r\n`).join(''));
+  };
+  const SLICE = 64 * 1024;
+
+  it.each([false, true])('is read as when it comes in small chunks (broken: %s)', async (broken) => {
+    const data = file(broken);
+    expect(data.length).toBeGreaterThan(5 * SLICE);
+    // Slice ends inside a character: a UTF-8 continuation byte right after one.
+    const cut = [1, 2, 3, 4, 5].filter((k) => (data[k * SLICE]! & 0xc0) === 0x80);
+    expect(cut.length).toBeGreaterThan(0);
+    const whole = await parseCatalogueCsv([data]);
+    expect(whole.report.rowsRead).toBeGreaterThan(broken ? 600 : 699);
+    // The broken row: after the header, 601 rows of 4 lines each and 13 blank lines.
+    expect(whole.report.fatal?.line ?? null).toBe(broken ? 1 + 601 * 4 + 13 + 1 : null);
+    expect(await parseCatalogueCsv(chunks(data, 4093))).toEqual(whole);
+    expect(await parseCatalogueCsv(chunks(data, SLICE + 1))).toEqual(whole);
+  });
+});
+
 describe('what the accepted products hold', () => {
   const productsOf = async (name: string) => (await parseCatalogueCsv([fixture(name)])).products;
   const bySpu = (products: ImportRow[], spuNo: string) => products.find((p) => p.product.spu_no === spuNo)?.product;

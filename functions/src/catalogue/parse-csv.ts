@@ -1,8 +1,9 @@
 import type { Readable } from 'node:stream';
 import {
   checkProductRow,
+  contentHashOf,
   mapHeader,
-  withContentHash,
+  storedProduct,
   type CheckedProduct,
   type CheckedRow,
   type CsvFatal,
@@ -149,9 +150,11 @@ export async function* readCatalogueCsvChunks(source: CsvSource): AsyncGenerator
       yield* linesBeforeBreak(csv, rows, complete, complete.length > 0 || atLineStart);
       throw new CatalogueCsvFatalError(notUtf8(check));
     }
-    const parsed = await csv.write(bytes);
-    yield rows.events(parsed.records);
-    if (parsed.fatal) throw new CatalogueCsvFatalError(parsed.fatal);
+    for (let start = 0; start < bytes.length; start += PARSE_SLICE_BYTES) {
+      const parsed = await csv.write(bytes.subarray(start, start + PARSE_SLICE_BYTES));
+      yield rows.events(parsed.records);
+      if (parsed.fatal) throw new CatalogueCsvFatalError(parsed.fatal);
+    }
     if (bytes.length > 0) atLineStart = bytes[bytes.length - 1] === LINE_FEED;
   }
   const tail = utf8.end();
@@ -163,6 +166,17 @@ export async function* readCatalogueCsvChunks(source: CsvSource): AsyncGenerator
 }
 
 const LINE_FEED = 0x0a;
+
+/**
+ * The parser gets a chunk 64 KiB at a time, and the rows of each slice are checked before the
+ * next is parsed. A source can give 1 MiB chunks (a file read with a large highWaterMark); parsed
+ * whole, such a chunk's 1 500 records (about 2 MB of strings and arrays) were all made before the
+ * first was checked: out of the core's cache by then, and alive through the young-generation
+ * collections meanwhile. Pass 2 took about a tenth less CPU with 64 KiB slices (docs/architecture.md,
+ * "What bounds the import on two cores"). A UTF-8 character cut at a slice's end is fine: csv-parse
+ * keeps a value's bytes until it ends.
+ */
+const PARSE_SLICE_BYTES = 64 * 1024;
 
 /**
  * Before reporting a line that is not UTF-8, reads the complete lines before it, so that the
@@ -302,10 +316,8 @@ async function* changedOnFatal<T>(events: AsyncGenerator<T, void, undefined>): A
 
 /** What is stored of a kept row: its content hash (over the description as in the file), then the sanitized description. */
 function stored(checked: CheckedProduct, sanitize: (html: string) => string): CsvProduct {
-  const product = withContentHash(checked);
-  if (product.html_description === '') return product;
-  product.html_description = sanitize(product.html_description);
-  return product;
+  const html = checked.html_description;
+  return storedProduct(checked, html === '' ? html : sanitize(html), contentHashOf(checked));
 }
 
 /** Turns records into events: the first non-blank record is the header, the rest are rows. */
@@ -317,7 +329,7 @@ class RowInterpreter {
   events(records: readonly CsvRecord[]): CsvEvent[] {
     const events: CsvEvent[] = [];
     for (const record of records) {
-      if (record.cells.every((cell) => cell.trim() === '')) continue;
+      if (isBlank(record.cells)) continue;
       if (!this.header) {
         const result = mapHeader(record.cells, record.line);
         if (!result.ok) throw new CatalogueCsvFatalError(result.fatal);
@@ -348,6 +360,12 @@ class RowInterpreter {
       });
     }
   }
+}
+
+/** True when every value is empty or white space: a record that is not a row. */
+function isBlank(cells: readonly string[]): boolean {
+  for (const cell of cells) if (cell.length > 0 && cell.trim() !== '') return false;
+  return true;
 }
 
 function notUtf8(failure: Utf8Failure): CsvFatal {

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { checkWebAddress, normalizeText, parseWebAddress, withoutFormulaGuard } from './csv-product';
+import {
+  CSV_COLUMNS,
+  checkProductRow,
+  checkWebAddress,
+  mapHeader,
+  normalizeText,
+  parseWebAddress,
+  withoutFormulaGuard,
+  type CsvColumn,
+} from './csv-product';
 import { parsePrice, parsePriceInFull } from './money';
 
 /**
@@ -153,5 +162,75 @@ describe('parsePrice', () => {
     }
     expect(differing).toEqual([]);
     expect(plain).toBeGreaterThan(1_000);
+  });
+});
+
+const LIST_PIECES = [
+  ';',
+  '; ',
+  ' ',
+  '',
+  'https://img.test/a.jpg',
+  'http://cdn.test/b/c.png',
+  'ftp://x.test/d',
+  'img.jpg',
+  '\t',
+];
+const NAME_PIECES = ['Mug', ' ', '<', '>', 'b', '/', '!', '?', 'x', '<b>', '</i', '<!--', 'é', '&lt;'];
+const columns = CSV_COLUMNS as readonly string[];
+const mapping = (() => {
+  const result = mapHeader(columns);
+  if (!result.ok) throw new Error('the canonical header maps');
+  return result.mapping;
+})();
+const rowWith = (values: Partial<Record<CsvColumn, string>>): string[] => {
+  const base: Partial<Record<CsvColumn, string>> = {
+    product_name: 'Mug',
+    msrp_us: '10.00',
+    dropshipping_price_us: '5.00',
+    spu_no: 'SPU-1',
+    product_images_1: 'https://img.test/1.jpg',
+  };
+  return columns.map((column) => ({ ...base, ...values })[column as CsvColumn] ?? '');
+};
+
+describe('the row checks written without intermediate arrays or regular expressions', () => {
+  it('read additional_product_images as split, trim and filter would, on 20 000 generated lists', () => {
+    const next = random(19);
+    let warned = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const list = joined(next, LIST_PIECES, 8);
+      const entries = list
+        .split(';')
+        .map((entry) => entry.trim())
+        .filter((entry) => entry !== '');
+      const expectedWarnings: string[] = [];
+      const images: string[] = [];
+      entries.forEach((entry, index) => {
+        const address = checkWebAddress(entry);
+        if (address.ok) images.push(address.href);
+        else expectedWarnings.push(`image ${index + 1}: ${address.problem}; the image was left out`);
+      });
+      const outcome = checkProductRow(rowWith({ additional_product_images: list }), 2, mapping);
+      expect(outcome.product?.additional_product_images, JSON.stringify(list)).toEqual(images);
+      const warnings = outcome.warnings.filter((w) => w.column === 'additional_product_images').map((w) => w.message);
+      expect(warnings, JSON.stringify(list)).toEqual(expectedWarnings);
+      if (expectedWarnings.length > 0) warned += 1;
+    }
+    expect(warned).toBeGreaterThan(1_000);
+  });
+
+  it('refuse markup in names exactly as the markup pattern alone does, on 20 000 generated names', () => {
+    const next = random(20);
+    const markup = /<[/!?]?[a-z!?][^<>]{0,30}>?/i;
+    let refused = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const name = normalizeText(joined(next, NAME_PIECES, 6)) || 'Mug';
+      const outcome = checkProductRow(rowWith({ product_name: name }), 2, mapping);
+      const found = markup.exec(name);
+      expect(outcome.product === null, JSON.stringify(name)).toBe(found !== null);
+      if (found) refused += 1;
+    }
+    expect(refused).toBeGreaterThan(1_000);
   });
 });

@@ -341,22 +341,37 @@ export function checkProductRow(
     const position = header.positions.get(column);
     return position === undefined ? '' : withoutFormulaGuard(cells[position] ?? '');
   };
-  const content = readContent(value, issues);
-  if (!content || issues.errors.length > 0) {
+  const product = readProduct(value, issues, hash);
+  if (!product || issues.errors.length > 0) {
     return { row, product: null, errors: issues.errors, warnings: issues.warnings };
   }
-  addAdvice(content, issues);
-  return {
-    row,
-    product: { id: productIdFromSpuNo(content.spu_no, hash), ...content },
-    errors: [],
-    warnings: issues.warnings,
-  };
+  addAdvice(product, issues);
+  return { row, product, errors: [], warnings: issues.warnings };
 }
 
 /** The checked product with its content hash: what is stored. */
 export function withContentHash(product: CheckedProduct, hash: HashHex = sha256Hex): CsvProduct {
-  return { ...product, content_hash: contentHashOf(product, hash) };
+  return storedProduct(product, product.html_description, contentHashOf(product, hash));
+}
+
+/**
+ * The product to store: the checked one with `htmlDescription` (its sanitized description) and
+ * its content hash, built as one object literal (no spread, no copy to change afterwards).
+ */
+export function storedProduct(product: CheckedProduct, htmlDescription: string, contentHash: string): CsvProduct {
+  return {
+    id: product.id,
+    spu_no: product.spu_no,
+    product_name: product.product_name,
+    brand: product.brand,
+    msrp_us_cents: product.msrp_us_cents,
+    dropshipping_price_us_cents: product.dropshipping_price_us_cents,
+    product_images: product.product_images,
+    additional_product_images: product.additional_product_images,
+    html_description: htmlDescription,
+    url: product.url,
+    content_hash: contentHash,
+  };
 }
 
 /** An apostrophe followed by what a spreadsheet would run as a formula: = + - @ tab or carriage return. */
@@ -386,7 +401,12 @@ function columnCountMessage(values: number, columns: number): string {
     : `${counts}; every row needs a value, possibly empty, for every column`;
 }
 
-function readContent(value: (column: CsvColumn) => string, issues: RowIssues): CsvProductContent | undefined {
+/** The row's product with its id (undefined when a value is in error), built as one object. */
+function readProduct(
+  value: (column: CsvColumn) => string,
+  issues: RowIssues,
+  hash: HashHex,
+): CheckedProduct | undefined {
   const spuNo = readRequiredText(value('spu_no'), 'spu_no', CSV_LIMITS.spuNoChars, issues);
   const productName = readName(value('product_name'), 'product_name', CSV_LIMITS.productNameChars, true, issues);
   const brand = readName(value('brand'), 'brand', CSV_LIMITS.brandChars, false, issues);
@@ -408,6 +428,7 @@ function readContent(value: (column: CsvColumn) => string, issues: RowIssues): C
     return undefined;
   }
   return {
+    id: productIdFromSpuNo(spuNo, hash),
     spu_no: spuNo,
     product_name: productName,
     brand,
@@ -420,7 +441,7 @@ function readContent(value: (column: CsvColumn) => string, issues: RowIssues): C
   };
 }
 
-function addAdvice(content: CsvProductContent, issues: RowIssues): void {
+function addAdvice(content: CheckedProduct, issues: RowIssues): void {
   if (content.dropshipping_price_us_cents > content.msrp_us_cents) {
     const sell = formatMoney(content.dropshipping_price_us_cents);
     issues.warn('dropshipping_price_us', `${sell} is higher than the MSRP of ${formatMoney(content.msrp_us_cents)}`);
@@ -468,7 +489,8 @@ function readName(
     ? readRequiredText(raw, column, maxChars, issues)
     : readOptionalText(raw, column, maxChars, issues);
   if (text === undefined) return undefined;
-  const markup = MARKUP.exec(text);
+  // MARKUP needs a '<': most names have none, and need no regular expression.
+  const markup = text.includes('<') ? MARKUP.exec(text) : null;
   if (markup) return issues.error(column, `contains HTML markup (${quoteValue(markup[0])}); it must be plain text`);
   return text;
 }
@@ -595,16 +617,20 @@ function readImageSlots(value: (column: CsvColumn) => string, issues: RowIssues)
 
 /** Addresses separated by ';' (the supplier writes '; '), each trimmed; empty entries skipped. */
 function readAdditionalImages(raw: string, issues: RowIssues): string[] {
-  const entries = raw
-    .split(';')
-    .map((entry) => entry.trim())
-    .filter((entry) => entry !== '');
   const images: string[] = [];
-  entries.forEach((entry, index) => {
+  // One loop over the ';'-separated entries: no arrays of entries in between.
+  let index = 0;
+  for (let start = 0; start <= raw.length;) {
+    const end = raw.indexOf(';', start);
+    const stop = end === -1 ? raw.length : end;
+    const entry = raw.slice(start, stop).trim();
+    start = stop + 1;
+    if (entry === '') continue;
+    index += 1;
     const address = checkWebAddress(entry);
     if (address.ok) images.push(address.href);
-    else issues.warn('additional_product_images', `image ${index + 1}: ${address.problem}; the image was left out`);
-  });
+    else issues.warn('additional_product_images', `image ${index}: ${address.problem}; the image was left out`);
+  }
   const max = CSV_LIMITS.additionalImages;
   if (images.length <= max) return images;
   issues.warn('additional_product_images', `has ${images.length} usable images; only the first ${max} were kept`);
