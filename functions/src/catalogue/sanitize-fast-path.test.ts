@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DESCRIPTION_ALLOWED_TAGS } from '@portal/shared/domain/description-policy';
 import { isSanitizedForm, sanitizeDescription, sanitizeWithParser } from './sanitize';
+import { seededRandom } from '../../../test/fixtures/csv/generate-large';
 
 /**
  * The sanitizer's fast path (isSanitizedForm) returns a description as it is, without the parser.
@@ -12,18 +13,6 @@ import { isSanitizedForm, sanitizeDescription, sanitizeWithParser } from './sani
  * the forced `a` and required `img`, upper case, dropped elements). A seeded generator rather
  * than a property-testing library: the repository has none, and one deterministic loop suffices.
  */
-
-/** mulberry32, as in test/fixtures/csv/generate-large.ts: fixed seed, same pieces every run. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const TEXTS = [
   'Plain text',
@@ -113,7 +102,7 @@ const corpus = (
 
 describe('the sanitizer fast path', () => {
   it('accepts only what the parser gives back unchanged (20 000 generated pieces of markup)', () => {
-    const next = random(16);
+    const next = seededRandom(16);
     let accepted = 0;
     for (let i = 0; i < 20_000; i++) {
       const html = generate(next);

@@ -10,23 +10,13 @@ import {
   type CsvColumn,
 } from './csv-product';
 import { parsePrice, parsePriceInFull } from './money';
+import { seededRandom } from '../../../test/fixtures/csv/generate-large';
 
 /**
  * The validator's fast paths (a value already in normal form is returned without the costlier
  * general step) against the general step, on values generated from a fixed seed out of the
  * pieces most likely to tell them apart.
  */
-
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 function joined(next: () => number, pieces: readonly string[], max: number): string {
   const count = Math.floor(next() * (max + 1));
@@ -80,7 +70,7 @@ const PATH_PIECES = [
 
 describe('checkWebAddress', () => {
   it('gives what URL parsing gives on 30 000 generated addresses', () => {
-    const next = random(16);
+    const next = seededRandom(16);
     const differing: string[] = [];
     let canonical = 0;
     for (let i = 0; i < 30_000; i++) {
@@ -136,7 +126,7 @@ const TEXT_PIECES = [
 
 describe('normalizeText and withoutFormulaGuard', () => {
   it('give what the general rules give on 30 000 generated values', () => {
-    const next = random(17);
+    const next = seededRandom(17);
     for (let i = 0; i < 50_000; i++) {
       const text = joined(next, TEXT_PIECES, 8);
       expect(normalizeText(text), JSON.stringify(text)).toBe(
@@ -151,7 +141,7 @@ const PRICE_PIECES = ['0', '1', '5', '9', '.', ',', ' ', '$', '-', '00', '99', '
 
 describe('parsePrice', () => {
   it('gives what the general rules give on 30 000 generated prices', () => {
-    const next = random(18);
+    const next = seededRandom(18);
     const differing: string[] = [];
     let plain = 0;
     for (let i = 0; i < 30_000; i++) {
@@ -196,7 +186,7 @@ const rowWith = (values: Partial<Record<CsvColumn, string>>): string[] => {
 
 describe('the row checks written without intermediate arrays or regular expressions', () => {
   it('read additional_product_images as split, trim and filter would, on 20 000 generated lists', () => {
-    const next = random(19);
+    const next = seededRandom(19);
     let warned = 0;
     for (let i = 0; i < 20_000; i++) {
       const list = joined(next, LIST_PIECES, 8);
@@ -221,7 +211,7 @@ describe('the row checks written without intermediate arrays or regular expressi
   });
 
   it('refuse markup in names exactly as the markup pattern alone does, on 20 000 generated names', () => {
-    const next = random(20);
+    const next = seededRandom(20);
     const markup = /<[/!?]?[a-z!?][^<>]{0,30}>?/i;
     let refused = 0;
     for (let i = 0; i < 20_000; i++) {
