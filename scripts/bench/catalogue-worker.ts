@@ -9,6 +9,7 @@
  *   lists  <count> <dynamo> <table>                 seeds <count> products, times the two list calls
  */
 import { createReadStream } from 'node:fs';
+import { benchProductContent } from './bench-product';
 
 const [mode, file, ...rest] = process.argv.slice(2);
 const peakRssMb = () => Math.round(process.resourceUsage().maxRSS / 1024);
@@ -149,18 +150,7 @@ async function lists(): Promise<object> {
     const batch = Array.from({ length: end - start }, (_, k) => {
       const i = start + k;
       const at = new Date(base + i * 1000).toISOString();
-      const content = {
-        spu_no: `BENCH-${i}`,
-        product_name: `Bench product ${i} with a realistic, fairly long name`,
-        brand: 'Benchmark Co.',
-        msrp_us_cents: 2999,
-        dropshipping_price_us_cents: 1495,
-        product_images: [`https://img.bench.test/${i}/1.jpg`, `https://img.bench.test/${i}/2.jpg`],
-        additional_product_images: [],
-        html_description: `<p>${'A realistic description sentence. '.repeat(14)}</p>`,
-        url: `https://supplier.bench.test/${i}`,
-        content_hash: i.toString(16).padStart(64, '0'),
-      };
+      const content = benchProductContent(i);
       const id = productIdFromSpuNo(content.spu_no);
       return {
         id,

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
 import { ensureTable, startDynamo } from '../../infra/local/dynamo';
 import { formatTable, median, type BenchSection } from './section';
+import { benchProductContent } from './bench-product';
 
 /**
  * The sales loop at scale (issue 15, "Performance"):
@@ -182,18 +183,7 @@ export const salesLists: BenchSection = {
       }
       for (let i = 0; i < PRODUCTS; i++) {
         const at = new Date(BASE + i * 1000).toISOString();
-        const content = {
-          spu_no: `BENCH-${i}`,
-          product_name: `Bench product ${i} with a realistic, fairly long name`,
-          brand: 'Benchmark Co.',
-          msrp_us_cents: 2999,
-          dropshipping_price_us_cents: 1495,
-          product_images: [`https://img.bench.test/${i}/1.jpg`, `https://img.bench.test/${i}/2.jpg`],
-          additional_product_images: [],
-          html_description: `<p>${'A realistic description sentence. '.repeat(14)}</p>`,
-          url: `https://supplier.bench.test/${i}`,
-          content_hash: i.toString(16).padStart(64, '0'),
-        };
+        const content = benchProductContent(i);
         people.push(
           productItem({
             id: productIdFromSpuNo(content.spu_no),
