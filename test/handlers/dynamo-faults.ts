@@ -42,6 +42,8 @@ interface Rule {
 export interface FaultLog {
   /** Commands answered with an injected error, in order. */
   failed: string[];
+  /** For each BatchWriteItem left partly done, how many of its requests came back unprocessed. */
+  unprocessed: number[];
 }
 
 const ERROR_PREFIX: Record<string, string> = {
@@ -59,7 +61,7 @@ const selector = (which: number | number[] | 'all') => (n: number) =>
 
 export class DynamoFaults {
   private readonly rules: Rule[] = [];
-  readonly log: FaultLog = { failed: [] };
+  readonly log: FaultLog = { failed: [], unprocessed: [] };
   private readonly client: DynamoDBDocumentClient = db();
   private readonly installed = new Set<string>();
 
@@ -119,7 +121,7 @@ export class DynamoFaults {
   }
 
   /** The `which`-th matching BatchWriteItem writes all but its last `count` requests and answers them unprocessed. */
-  leaveUnprocessed(count: number, which: number | number[] | 'all' = 1): this {
+  leaveUnprocessed(count: number, which: number | number[] | 'all' = 1, when?: (input: string) => boolean): this {
     if (!this.installed.has('testFaultsUnprocessed')) {
       this.installed.add('testFaultsUnprocessed');
       // Above the serializer: the request sent is the real one minus the held-back writes.
@@ -128,6 +130,7 @@ export class DynamoFaults {
           const input = args.input as { RequestItems: Record<string, unknown[]> };
           const rule = this.match(String(context.commandName), input, (action) => action.kind === 'unprocessed');
           if (rule?.action.kind !== 'unprocessed') return next(args);
+          this.log.unprocessed.push(rule.action.count);
           const held: Record<string, unknown[]> = {};
           const sent: Record<string, unknown[]> = {};
           let left = rule.action.count;
@@ -153,6 +156,7 @@ export class DynamoFaults {
     this.rules.push({
       command: 'BatchWriteItemCommand',
       times: selector(which),
+      when,
       seen: 0,
       action: { kind: 'unprocessed', count },
     });

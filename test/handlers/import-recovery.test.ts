@@ -10,7 +10,7 @@ import { handler as getImportJob } from '../../functions/src/handlers/get-import
 import { handler as getRejected } from '../../functions/src/handlers/get-rejected-rows-csv';
 import { handler as importProducts } from '../../functions/src/handlers/s3/import-products';
 import type { FileStore } from '../../functions/src/imports/job-store';
-import { FILE_CHANGED, STALE_AFTER_MS, runImport } from '../../functions/src/imports/run-import';
+import { CATALOGUE_BUSY, FILE_CHANGED, STALE_AFTER_MS, runImport } from '../../functions/src/imports/run-import';
 import type { ProductRepository } from '../../functions/src/products/product-store';
 import { localAws } from '../../infra/local/dynamo';
 import { LOCAL_IMPORTS_BUCKET } from '../../infra/local/s3';
@@ -19,7 +19,8 @@ import { allItems, call } from './helpers';
 
 /**
  * How an import recovers: a dead run's claim taken over, a file replaced between the two passes,
- * two imports creating the same product at once, more issues than are kept, unknown jobs.
+ * two imports creating the same product at once and the catalogue write lease, more issues than
+ * are kept, unknown jobs.
  */
 
 let admin = '';
@@ -125,46 +126,115 @@ describe('a file replaced between the two passes', () => {
 });
 
 describe('two imports creating the same new product at the same moment', () => {
-  it('make one product: the first creates it, the second revises it, and neither overwrites the other', async () => {
+  it('take turns with the catalogue write lease: the first creates it, the second waits, then revises it', async () => {
     const a = spu('race');
     const id = productIdFromSpuNo(a);
     const one = await uploadHeld(admin, 'race-1.csv', csv(row(a, 'First Mug')));
     const two = await uploadHeld(admin, 'race-2.csv', csv(row(a, 'Second Mug')));
 
-    // Both runs read the product's state (missing) before either writes it.
-    let arrived = 0;
-    let bothRead!: () => void;
-    const barrier = new Promise<void>((resolve) => (bothRead = resolve));
+    // The first run is held just after it reads the product's state (missing), lease in hand.
+    let readMissing!: () => void;
+    const firstHasRead = new Promise<void>((resolve) => (readMissing = resolve));
+    let letGo!: () => void;
+    const held = new Promise<void>((resolve) => (letGo = resolve));
+    let reads = 0;
     const products: ProductRepository = {
       ...dynamoProducts,
       async states(ids) {
         const found = await dynamoProducts.states(ids);
-        if (arrived < 2) {
-          arrived += 1;
-          if (arrived === 2) bothRead();
-          await barrier;
+        if (reads++ === 0) {
+          readMissing();
+          await held;
         }
         return found;
       },
     };
-    const racing = { ...deps, products };
-    const outcomes = await Promise.all([runImport(racing, source(one.key)), runImport(racing, source(two.key))]);
-    expect(outcomes).toEqual(['completed', 'completed']);
+    const racing = { ...deps, products, leasePollMs: 20 };
+    const first = runImport(racing, source(one.key));
+    await firstHasRead;
+    const second = runImport(racing, source(two.key));
+    // The second run waits for the lease, and its job says so; it has read nothing yet.
+    await expect.poll(async () => (await dynamoImports.get(two.jobId))?.phase).toBe('waiting');
+    const seen = await call(getImportJob, { body: { id: two.jobId }, headers: auth(admin) });
+    expect(seen.body).toMatchObject({ status: 'running', phase: 'waiting', rowsRead: 0 });
+    expect(reads).toBe(1);
+    letGo();
 
-    const [first, second] = await Promise.all([dynamoImports.get(one.jobId), dynamoImports.get(two.jobId)]);
-    expect([first!.created, second!.created].sort()).toEqual([0, 1]);
-    expect([first!.updated, second!.updated].sort()).toEqual([0, 1]);
+    expect(await Promise.all([first, second])).toEqual(['completed', 'completed']);
+    expect(await dynamoImports.get(one.jobId)).toMatchObject({ status: 'completed', created: 1, updated: 0 });
+    expect(await dynamoImports.get(two.jobId)).toMatchObject({ status: 'completed', created: 0, updated: 1 });
     expect(await productsOf([a])).toHaveLength(1);
-    // The product holds the values of the import that revised it, and was created by the other.
-    const winner = first!.updated === 1 ? one : two;
-    const creator = winner === one ? two : one;
-    const product = await dynamoProducts.get(id);
-    expect(product).toMatchObject({
+    // Created by the first, revised to the second's values; the lease is given back.
+    expect(await dynamoProducts.get(id)).toMatchObject({
       status: 'review',
-      lastJobId: winner.jobId,
-      current: { product_name: winner === one ? 'First Mug' : 'Second Mug' },
+      createdAt: expect.any(String),
+      lastJobId: two.jobId,
+      current: { product_name: 'Second Mug' },
     });
-    expect(creator.jobId).not.toBe(winner.jobId);
+    expect((await allItems()).filter((item) => item.pk === 'LEASE#CATALOGUE')).toEqual([]);
+  });
+});
+
+describe('the catalogue write lease', () => {
+  const takeFor = (jobId: string, heartbeatAt: Date) =>
+    dynamoImports.takeLease(jobId, 1, heartbeatAt.toISOString(), new Date(0).toISOString());
+
+  it('held by a live import past the wait budget: the job fails in words, nothing is written, the retry imports it', async () => {
+    const a = spu('busy');
+    const { jobId, key } = await uploadHeld(admin, 'busy.csv', csv(row(a)));
+    expect(await takeFor('other-live-import', new Date())).toBeNull();
+
+    await expect(runImport({ ...deps, waitBudgetMs: () => 100, leasePollMs: 20 }, source(key))).rejects.toThrow(
+      /lease stayed with import other-live-import/,
+    );
+    expect(await dynamoImports.get(jobId)).toMatchObject({ status: 'failed', failure: CATALOGUE_BUSY, created: 0 });
+    expect(await productsOf([a])).toEqual([]);
+    // Still the other import's: the run that gave up did not release what it never held.
+    expect(await takeFor('someone-else', new Date())).toBe('other-live-import');
+
+    await dynamoImports.releaseLease('other-live-import', 1);
+    expect(await runImport({ ...deps, leasePollMs: 20 }, source(key))).toBe('completed');
+    expect(await dynamoImports.get(jobId)).toMatchObject({ status: 'completed', created: 1 });
+  });
+
+  it('held by a run that died (heartbeat older than the time-out) is taken over at once', async () => {
+    const a = spu('dead-holder');
+    const { jobId, key } = await uploadHeld(admin, 'dead-holder.csv', csv(row(a)));
+    expect(await takeFor('dead-import', new Date(Date.now() - STALE_AFTER_MS - 60_000))).toBeNull();
+
+    expect(await runImport({ ...deps, waitBudgetMs: () => 0 }, source(key))).toBe('completed');
+    expect(await dynamoImports.get(jobId)).toMatchObject({ status: 'completed', created: 1 });
+    expect((await allItems()).filter((item) => item.pk === 'LEASE#CATALOGUE')).toEqual([]);
+  });
+
+  it('taken from a run (taken for dead) stops it before its next batch; it does not release the new holder', async () => {
+    const spus = Array.from({ length: 40 }, (_, i) => spu(`lost-${i}`));
+    const { jobId, key } = await uploadHeld(admin, 'lost.csv', csv(...spus.map((s) => row(s))));
+    let batches = 0;
+    const products: ProductRepository = {
+      ...dynamoProducts,
+      async putNew(records) {
+        await dynamoProducts.putNew(records);
+        if (++batches === 1) {
+          // Another run takes the lease as if this one were dead, and this run's next heartbeat is due.
+          await dynamoImports.takeLease(
+            'thief',
+            1,
+            new Date().toISOString(),
+            new Date(Date.now() + 60_000).toISOString(),
+          );
+          await new Promise((resolve) => setTimeout(resolve, 1_100));
+        }
+      },
+    };
+    await expect(runImport({ ...deps, products, batchSize: 10, concurrency: 1 }, source(key))).rejects.toThrow(
+      /lost the catalogue write lease/,
+    );
+    expect(batches).toBe(1);
+    expect(await productsOf(spus)).toHaveLength(10);
+    expect(await dynamoImports.get(jobId)).toMatchObject({ status: 'failed', created: 10 });
+    expect(await takeFor('someone-else', new Date())).toBe('thief');
+    await dynamoImports.releaseLease('thief', 1);
   });
 });
 

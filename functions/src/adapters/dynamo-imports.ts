@@ -1,10 +1,10 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ImportIssue } from '@portal/shared/api/products';
 import { keys, lists } from '@portal/shared/db/table';
 import { batchWriteAll, db, decodeCursor, encodeCursor, isConditionFailed, tableName } from './dynamo-client';
 import { blankRun } from '../imports/jobs';
 import type { RejectedRows, StoredReportRow } from '../imports/rejected-rows';
-import type { ImportJobRecord, ImportJobRepository } from '../imports/job-store';
+import { LeaseLostError, type ImportJobRecord, type ImportJobRepository } from '../imports/job-store';
 
 const JOB_FIELDS = [
   'id',
@@ -177,6 +177,67 @@ export const dynamoImports: ImportJobRepository = {
 
   async finish(id, attempt, update) {
     await this.progress(id, attempt, { ...update, heartbeatAt: null, phase: null });
+  },
+
+  async takeLease(id, attempt, now, staleBefore) {
+    try {
+      await db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.catalogueLease(),
+          UpdateExpression: 'SET entity = :entity, jobId = :job, attemptNo = :attempt, heartbeatAt = :now',
+          ConditionExpression: 'attribute_not_exists(pk) OR jobId = :job OR heartbeatAt < :stale',
+          ExpressionAttributeValues: {
+            ':entity': 'CatalogueLease',
+            ':job': id,
+            ':attempt': attempt,
+            ':now': now,
+            ':stale': staleBefore,
+          },
+        }),
+      );
+      return null;
+    } catch (error) {
+      if (!isConditionFailed(error)) throw error;
+      const holder = await db().send(
+        new GetCommand({ TableName: tableName(), Key: keys.catalogueLease(), ConsistentRead: true }),
+      );
+      // Released between the two calls: say it is held once more; the caller asks again.
+      return String(holder.Item?.jobId ?? 'another import');
+    }
+  },
+
+  async renewLease(id, attempt, now) {
+    try {
+      await db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.catalogueLease(),
+          UpdateExpression: 'SET heartbeatAt = :now',
+          ConditionExpression: 'jobId = :job AND attemptNo = :attempt',
+          ExpressionAttributeValues: { ':job': id, ':attempt': attempt, ':now': now },
+        }),
+      );
+    } catch (error) {
+      if (isConditionFailed(error)) throw new LeaseLostError(id);
+      throw error;
+    }
+  },
+
+  async releaseLease(id, attempt) {
+    try {
+      await db().send(
+        new DeleteCommand({
+          TableName: tableName(),
+          Key: keys.catalogueLease(),
+          ConditionExpression: 'jobId = :job AND attemptNo = :attempt',
+          ExpressionAttributeValues: { ':job': id, ':attempt': attempt },
+        }),
+      );
+    } catch (error) {
+      // Taken over already (this run was taken for dead): nothing of ours to give up.
+      if (!isConditionFailed(error)) throw error;
+    }
   },
 
   async putIssues(id, issues) {

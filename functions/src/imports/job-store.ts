@@ -35,6 +35,18 @@ export interface ImportJobRepository {
   putIssues(id: string, issues: readonly ImportIssue[]): Promise<void>;
   /** Deletes the issues and rows an earlier run of the job stored (a re-run of a replaced file has others). */
   clearIssuesAndRows(id: string): Promise<void>;
+  /**
+   * The catalogue write lease: the one import run that may create products, so that it creates
+   * them with plain BatchWrites (no condition) on states it read while holding the lease. Taken by
+   * this job's run (`attempt`) when nobody holds it, when this job held it (an earlier attempt of
+   * the same job, which the claim has already taken over), or when the holder's heartbeat is older
+   * than `staleBefore`. Answers null when taken, or the id of the job whose run holds it.
+   */
+  takeLease(id: string, attempt: number, now: string, staleBefore: string): Promise<string | null>;
+  /** Writes the holder's heartbeat; throws LeaseLostError when another run has taken the lease. */
+  renewLease(id: string, attempt: number, now: string): Promise<void>;
+  /** Gives the lease up, if this run still holds it. */
+  releaseLease(id: string, attempt: number): Promise<void>;
   /** The rows with errors or warnings, as the file holds them (overwrites a previous run's). */
   putRejectedRows(id: string, rows: RejectedRows): Promise<void>;
   /** undefined for a job whose rows were not kept (imported before rows were kept, or not yet validated). */
@@ -51,6 +63,14 @@ export class FileChangedError extends Error {
   constructor(key: string) {
     super(`${key} was replaced since the import started`);
     this.name = 'FileChangedError';
+  }
+}
+
+/** Another run took the catalogue write lease: this run was taken for dead and must not write products. */
+export class LeaseLostError extends Error {
+  constructor(id: string) {
+    super(`Import ${id} lost the catalogue write lease to another run`);
+    this.name = 'LeaseLostError';
   }
 }
 

@@ -29,11 +29,14 @@ async function rejectedJob(fixture: string): Promise<Partial<ImportJobRecord>> {
     issues: unused,
     putRejectedRows: () => Promise.resolve(),
     rejectedRows: unused,
+    takeLease: () => Promise.resolve(null),
+    renewLease: () => Promise.resolve(),
+    releaseLease: () => Promise.resolve(),
   };
   const products: ProductRepository = {
     get: unused,
     states: () => Promise.resolve(new Map()),
-    createNew: unused,
+    putNew: unused,
     revise: unused,
     inReview: unused,
     approvedPage: unused,

@@ -14,11 +14,16 @@ import { decideUpsert, newProduct } from './upsert';
  *
  * 1. Claim the job (a conditional write): a redelivered event, or a second copy of it running at
  *    the same time, finds the job taken or done and imports nothing.
- * 2. Pass 1 streams the file and validates every row; nothing is written. A file that is
+ * 2. Take the catalogue write lease (a conditional write on one item): one import writes to the
+ *    catalogue at a time, so the states it reads stay true for the products it creates, and it
+ *    creates them with plain BatchWrites. Another import's run waits for it (phase `waiting`).
+ * 3. Pass 1 streams the file and validates every row; nothing is written. A file that is
  *    damaged anywhere, or has an unusable header, is rejected as a whole.
  *    While it reads, the stored state of each product it accepts is fetched (state-prefetch.ts).
- * 3. Pass 2 streams the same version of the file again (If-Match on its ETag) and upserts the
- *    products batch by batch: new ones in BatchWrites, changed ones with conditional updates.
+ * 4. Pass 2 streams the same version of the file again (If-Match on its ETag) and upserts the
+ *    products batch by batch: new ones in BatchWrites, changed ones with conditional updates
+ *    (an admin may approve or ban meanwhile). The lease is renewed with the job's heartbeat and
+ *    given up at the end, whatever the end.
  * A run that dies leaves the job running with an old heartbeat (or failed, when it could say
  * so); the retry claims it again and converges, because every write is an idempotent upsert.
  */
@@ -38,12 +43,22 @@ export interface ImportDeps {
   batchSize?: number;
   /** Batches written at the same time. */
   concurrency?: number;
+  /** How long this run may wait for another import's lease, in ms (Lambda: its remaining time less a margin). */
+  waitBudgetMs?: () => number;
+  /** How often a waiting run asks for the lease again, in ms. */
+  leasePollMs?: number;
 }
 
 export { STALE_AFTER_MS };
 
 /** How often a running import writes its progress (and heartbeat) to the job. */
 const PROGRESS_EVERY_MS = 1_000;
+
+/** Waiting longer than this for the lease, a run gives up and is retried (its event is redelivered). */
+const DEFAULT_WAIT_BUDGET_MS = 5 * 60 * 1000;
+/** In Lambda, what a run keeps of its 15 minutes for the import itself after waiting for the lease. */
+export const IMPORT_TIME_RESERVE_MS = 10 * 60 * 1000;
+const LEASE_POLL_MS = 2_000;
 
 /** The job id in a key made by importKey (jobs.ts). */
 const JOB_KEY = /^imports\/([0-9a-f]{32})\//;
@@ -63,6 +78,17 @@ export type ImportOutcome = 'completed' | 'rejected' | 'skipped' | 'failed';
 
 export const FILE_CHANGED =
   'The file was replaced while it was being imported, so no product was written from this run. Upload the file again.';
+
+/** Still waiting for another import when this run had to stop: its event is retried. */
+export const CATALOGUE_BUSY =
+  'Another import was still writing to the catalogue, and this one waited as long as it could. It is retried automatically; nothing was written from this file yet.';
+
+class CatalogueBusyError extends Error {
+  constructor(holder: string) {
+    super(`The catalogue write lease stayed with import ${holder}`);
+    this.name = 'CatalogueBusyError';
+  }
+}
 
 /** A read or write that failed mid-run: the admin's words; the error itself goes to the log (the S3 handler). */
 export const IMPORT_STOPPED =
@@ -89,7 +115,10 @@ export async function runImport(deps: ImportDeps, source: ImportSource): Promise
     banned: 0,
   };
   let done = 0;
+  let leased = false;
   try {
+    await waitForLease(deps, id, attempt, now);
+    leased = true;
     const prefetch = new StatePrefetch(deps.products);
     const rejectedRows = new RejectedRowsCollector();
     const validation = await validateCatalogueCsv(await deps.files.read(source.bucket, source.key, source.eTag), {
@@ -138,6 +167,8 @@ export async function runImport(deps: ImportDeps, source: ImportSource): Promise
         if (inFlight.size >= window) await Promise.race(inFlight);
         if (Date.now() - reported >= PROGRESS_EVERY_MS) {
           reported = Date.now();
+          // The lease first: a run that lost it (taken for dead) stops before its next batch.
+          await deps.jobs.renewLease(id, attempt, now());
           await deps.jobs.progress(id, attempt, { ...counters, rowsDone: done, heartbeatAt: now() });
         }
       }
@@ -155,7 +186,7 @@ export async function runImport(deps: ImportDeps, source: ImportSource): Promise
         ...counters,
         rowsDone: done,
         status: 'failed',
-        failure: changed ? FILE_CHANGED : IMPORT_STOPPED,
+        failure: changed ? FILE_CHANGED : error instanceof CatalogueBusyError ? CATALOGUE_BUSY : IMPORT_STOPPED,
         finishedAt: now(),
       })
       .catch(() => undefined);
@@ -164,6 +195,30 @@ export async function runImport(deps: ImportDeps, source: ImportSource): Promise
     // of this event would stop the same way. The new file's own event imports it.
     if (changed) return 'failed';
     throw error;
+  } finally {
+    // Whatever the end; a release that fails leaves the lease to go stale (STALE_AFTER_MS).
+    if (leased) await deps.jobs.releaseLease(id, attempt).catch(() => undefined);
+  }
+}
+
+/**
+ * Takes the catalogue write lease, waiting while another live import holds it: the job says
+ * `waiting`, and its heartbeat is written at each try, so it is not taken for dead meanwhile.
+ */
+async function waitForLease(deps: ImportDeps, id: string, attempt: number, now: () => string): Promise<void> {
+  const budget = deps.waitBudgetMs?.() ?? DEFAULT_WAIT_BUDGET_MS;
+  const poll = deps.leasePollMs ?? LEASE_POLL_MS;
+  const started = Date.now();
+  for (let tries = 0; ; tries++) {
+    const stale = new Date(Date.parse(now()) - STALE_AFTER_MS).toISOString();
+    const holder = await deps.jobs.takeLease(id, attempt, now(), stale);
+    if (holder === null) {
+      if (tries > 0) await deps.jobs.progress(id, attempt, { phase: 'validating', heartbeatAt: now() });
+      return;
+    }
+    if (Date.now() - started + poll > budget) throw new CatalogueBusyError(holder);
+    await deps.jobs.progress(id, attempt, { phase: 'waiting', heartbeatAt: now() });
+    await new Promise((resolve) => setTimeout(resolve, poll));
   }
 }
 
@@ -188,9 +243,10 @@ async function upsertBatch(
   now: string,
   counters: ImportCounters,
 ): Promise<void> {
-  // The batch's states (prefetched, or one BatchGet), then the new products with conditional puts
-  // side by side; products that exist take the conditional-update path. A product another import
-  // created since its state was read is not overwritten: it is read and decided again (revised).
+  // The batch's states (prefetched, or one BatchGet), read while this run holds the catalogue
+  // write lease: a product read as missing stays missing until this run puts it, since only the
+  // lease holder creates products. Products that exist take the conditional-update path: an admin
+  // may approve or ban one meanwhile, and then it is read and decided again (revised).
   const states = await prefetch.statesOf(batch.map(({ product }) => product.id));
   const created: ProductRecord[] = [];
   const revisions: Promise<void>[] = [];
@@ -200,15 +256,7 @@ async function upsertBatch(
     if (!state) created.push(newProduct(id, content, jobId, now));
     else revisions.push(revise(products, id, content, state, jobId, now, counters));
   }
-  const creating = products.createNew(created).then(async (existing) => {
-    counters.created += created.length - existing.length;
-    const taken = new Set(existing);
-    await Promise.all(
-      created
-        .filter(({ id }) => taken.has(id))
-        .map(({ id, current }) => revise(products, id, current, undefined, jobId, now, counters)),
-    );
-  });
+  const creating = products.putNew(created).then(() => void (counters.created += created.length));
   await Promise.all([creating, ...revisions]);
 }
 
@@ -217,23 +265,20 @@ async function revise(
   products: ProductRepository,
   id: string,
   content: Parameters<ProductRepository['revise']>[1],
-  initial: ProductState | undefined,
+  initial: ProductState,
   jobId: string,
   now: string,
   counters: ImportCounters,
 ): Promise<void> {
-  // undefined: created by someone else since it was read as missing; read it now.
-  let state: ProductState | undefined = initial ?? (await products.states([id])).get(id);
+  let state: ProductState | undefined = initial;
   for (let attempt = 0; attempt < MAX_REVISE_TRIES; attempt++) {
     const decision = decideUpsert(state, content.content_hash);
     if (decision === 'unchanged') return void (counters.unchanged += 1);
     if (decision === 'banned') return void (counters.banned += 1);
     if (decision === 'create') {
       // Missing (deleted since it was read: not something the portal does, but possible by hand).
-      const existing = await products.createNew([newProduct(id, content, jobId, now)]);
-      if (existing.length === 0) return void (counters.created += 1);
-      state = (await products.states([id])).get(id);
-      continue;
+      await products.putNew([newProduct(id, content, jobId, now)]);
+      return void (counters.created += 1);
     }
     if (state && (await products.revise(id, content, state, jobId, now))) return void (counters.updated += 1);
     state = (await products.states([id])).get(id);

@@ -34,10 +34,11 @@ export interface ProductRepository {
   /** States of up to 100 products by id, in one round trip where possible. */
   states(ids: readonly string[]): Promise<Map<string, ProductState>>;
   /**
-   * Writes new products (unapproved), each only if no product with its id exists; answers the
-   * ids that existed (another import created them since their state was read), which were not written.
+   * Writes new products (unapproved) as they are, with no condition: only for the import run that
+   * holds the catalogue write lease (ImportJobRepository.takeLease), which read them as missing
+   * while holding it. Nothing else creates products.
    */
-  createNew(products: readonly ProductRecord[]): Promise<string[]>;
+  putNew(products: readonly ProductRecord[]): Promise<void>;
   /**
    * Replaces the current version of an existing product and puts it in review, only if it is
    * still as `expected` says (status and content hash); false when it changed meanwhile.

@@ -118,8 +118,11 @@ export const ImportJob = z.object({
   id: z.string(),
   fileName: z.string(),
   status: ImportJobStatus,
-  /** While running: checking the whole file first, then writing the products. */
-  phase: z.enum(['validating', 'importing']).nullable(),
+  /**
+   * While running: waiting while another import writes to the catalogue (one import writes at a
+   * time), checking the whole file, then writing the products.
+   */
+  phase: z.enum(['waiting', 'validating', 'importing']).nullable(),
   /** Products written so far in the importing phase. */
   rowsDone: z.int(),
   createdAt: z.string(),

@@ -62,6 +62,8 @@ export const keys = {
   /** A product, by the id derived from its supplier spu_no (productIdFromSpuNo). */
   product: (productId: string): Key => ({ pk: `PRODUCT#${productId}`, sk: 'PRODUCT' }),
   importJob: (jobId: string): Key => ({ pk: `IMPORT#${jobId}`, sk: 'JOB' }),
+  /** The catalogue write lease: the one import run that may create products (run-import.ts). */
+  catalogueLease: (): Key => ({ pk: 'LEASE#CATALOGUE', sk: 'LEASE' }),
   /** One row-level error or warning of an import, in file order. */
   importIssue: (jobId: string, sequence: number): Key => ({
     pk: `IMPORT#${jobId}`,

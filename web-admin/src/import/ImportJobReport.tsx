@@ -98,7 +98,10 @@ export function ImportJobReport({ job, pollError, stalled, onCheckAgain }: Impor
 
 function announcement(job: ImportJob): string {
   if (job.status === 'queued') return `The import of ${job.fileName} is waiting to start.`;
-  if (job.status === 'running') return job.phase === 'importing' ? 'Importing products.' : 'Checking the file.';
+  if (job.status === 'running') {
+    if (job.phase === 'waiting') return `The import of ${job.fileName} waits for another import to finish.`;
+    return job.phase === 'importing' ? 'Importing products.' : 'Checking the file.';
+  }
   if (job.status === 'completed') return completedSummary(job);
   // Refused or stopped: the alert below says it (an alert is announced by itself).
   return '';
@@ -125,6 +128,10 @@ function JobProgress({ job }: { job: ImportJob }) {
   if (job.status === 'queued')
     return <Loading label="The file is stored; the import starts in a moment…" block={false} />;
   if (job.status !== 'running') return null;
+  if (job.phase === 'waiting') {
+    // One import writes to the catalogue at a time (functions/src/imports/run-import.ts).
+    return <Loading label="Another import is writing to the catalogue; this one starts when it ends…" block={false} />;
+  }
   if (job.phase !== 'importing') {
     return <Loading label="Checking every row of the file…" block={false} />;
   }

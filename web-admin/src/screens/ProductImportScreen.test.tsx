@@ -389,6 +389,26 @@ describe('Product Import: following a job', () => {
     expect(await screen.findByText('Completed')).toBeTruthy();
   });
 
+  it('a job waiting for another import says so, then follows it to the end', async () => {
+    let waiting = true;
+    const api = adminApi({
+      getImportJob: () => ({
+        body: importJob(
+          waiting
+            ? { id: 'job-9', fileName: 'second.csv', status: 'running', phase: 'waiting' }
+            : { id: 'job-9', fileName: 'second.csv', status: 'completed', rowsRead: 1, created: 1 },
+        ),
+      }),
+    });
+    renderImport(api, '/admin/product_import?job=job-9');
+    expect(
+      await screen.findByText('Another import is writing to the catalogue; this one starts when it ends…'),
+    ).toBeTruthy();
+    expect(screen.getByText('The import of second.csv waits for another import to finish.')).toBeTruthy();
+    waiting = false;
+    expect(await screen.findByText('Completed', {}, { timeout: 3000 })).toBeTruthy();
+  });
+
   it('a job that does not exist (404) is said at once, without retries', async () => {
     const api = adminApi({
       getImportJob: () => ({ status: 404, body: { message: 'There is no import with that id.' } }),

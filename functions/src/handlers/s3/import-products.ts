@@ -1,20 +1,22 @@
 import { files, importJobs, products } from '../../composition';
-import type { S3Event } from 'aws-lambda';
-import { runImport } from '../../imports/run-import';
+import type { Context, S3Event } from 'aws-lambda';
+import { IMPORT_TIME_RESERVE_MS, runImport } from '../../imports/run-import';
 import { loadLogger } from '../../config/logger';
 
 /**
  * The imports bucket's ObjectCreated event. An error is thrown on, so Lambda's asynchronous
  * retries run the import again; the job claim makes a redelivered event import once.
  */
-export const handler = async (event: S3Event): Promise<void> => {
+export const handler = async (event: S3Event, context?: Pick<Context, 'getRemainingTimeInMillis'>): Promise<void> => {
+  // Waiting for another import's catalogue write lease leaves the run enough time to import.
+  const waitBudgetMs = context ? () => context.getRemainingTimeInMillis() - IMPORT_TIME_RESERVE_MS : undefined;
   for (const record of event.Records) {
     // Object keys arrive URL-encoded, with spaces as '+'.
     const key = decodeURIComponent(record.s3.object.key.replace(/\+/g, ' '));
     const source = { bucket: record.s3.bucket.name, key, eTag: record.s3.object.eTag };
     let outcome;
     try {
-      outcome = await runImport({ jobs: importJobs, products: products, files: files }, source);
+      outcome = await runImport({ jobs: importJobs, products: products, files: files, waitBudgetMs }, source);
     } catch (error) {
       // The job says so in words; the detail (an SDK message, a stack) is for the log only.
       (await loadLogger()).error('import failed; the event is retried', { key, error });
