@@ -197,7 +197,7 @@ export const catalogueImport: BenchSection = {
 
       // DynamoDB Local is a JVM: its first 100 000 writes run about a fifth slower than the next ones
       // while its JIT compiles. Every measured run comes after one full warm-up run of the same
-      // operations: raw BatchWrites, and an import (state reads, conditional transactions, updates).
+      // operations: raw BatchWrites, and an import (the id directory, BatchWrites, updates).
       const warmUp = await rawInto(null, 'bench-warm-up');
       await importInto(null, 'bench-warm-up-import', 'imports/bench/warm-up.csv');
       // Pinned: DynamoDB Local on core 0, the importer (or the raw writer) on core 1.

@@ -16,6 +16,9 @@ import { localAws } from '../../infra/local/dynamo';
 import { LOCAL_IMPORTS_BUCKET } from '../../infra/local/s3';
 import { auth, importCsv, objectCreatedEvent, s3Events, tokenFor, uploadHeld } from './catalogue-helpers';
 import { allItems, call } from './helpers';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../../functions/src/adapters/dynamo-client';
+import { handler as approve } from '../../functions/src/handlers/approve-product';
 
 /**
  * How an import recovers: a dead run's claim taken over, a file replaced between the two passes,
@@ -132,21 +135,20 @@ describe('two imports creating the same new product at the same moment', () => {
     const one = await uploadHeld(admin, 'race-1.csv', csv(row(a, 'First Mug')));
     const two = await uploadHeld(admin, 'race-2.csv', csv(row(a, 'Second Mug')));
 
-    // The first run is held just after it reads the product's state (missing), lease in hand.
-    let readMissing!: () => void;
-    const firstHasRead = new Promise<void>((resolve) => (readMissing = resolve));
+    // The first run is held just before it creates the product (missing), lease in hand.
+    let aboutToCreate!: () => void;
+    const firstHasRead = new Promise<void>((resolve) => (aboutToCreate = resolve));
     let letGo!: () => void;
     const held = new Promise<void>((resolve) => (letGo = resolve));
-    let reads = 0;
+    let creates = 0;
     const products: ProductRepository = {
       ...dynamoProducts,
-      async states(ids) {
-        const found = await dynamoProducts.states(ids);
-        if (reads++ === 0) {
-          readMissing();
+      async putNew(records) {
+        if (creates++ === 0) {
+          aboutToCreate();
           await held;
         }
-        return found;
+        return dynamoProducts.putNew(records);
       },
     };
     const racing = { ...deps, products, leasePollMs: 20 };
@@ -157,7 +159,7 @@ describe('two imports creating the same new product at the same moment', () => {
     await expect.poll(async () => (await dynamoImports.get(two.jobId))?.phase).toBe('waiting');
     const seen = await call(getImportJob, { body: { id: two.jobId }, headers: auth(admin) });
     expect(seen.body).toMatchObject({ status: 'running', phase: 'waiting', rowsRead: 0 });
-    expect(reads).toBe(1);
+    expect(creates).toBe(1);
     letGo();
 
     expect(await Promise.all([first, second])).toEqual(['completed', 'completed']);
@@ -235,6 +237,63 @@ describe('the catalogue write lease', () => {
     expect(await dynamoImports.get(jobId)).toMatchObject({ status: 'failed', created: 10 });
     expect(await takeFor('someone-else', new Date())).toBe('thief');
     await dynamoImports.releaseLease('thief', 1);
+  });
+});
+
+describe('the product id directory', () => {
+  const directory = async () => (await allItems()).filter((item) => item.pk === 'PRODUCT_IDS');
+  const reading = () => {
+    const read: string[] = [];
+    const products: ProductRepository = {
+      ...dynamoProducts,
+      async states(ids) {
+        read.push(...ids);
+        return dynamoProducts.states(ids);
+      },
+    };
+    return { read, products };
+  };
+
+  it('lets an import skip the state read of a product that cannot exist, and holds every id it creates', async () => {
+    const [old, fresh] = [spu('dir-old'), spu('dir-new')];
+    await importCsv(admin, 'dir-1.csv', csv(row(old)));
+    const { jobId, key } = await uploadHeld(admin, 'dir-2.csv', csv(row(old, 'Renamed Mug'), row(fresh)));
+    const { read, products } = reading();
+
+    expect(await runImport({ ...deps, products }, source(key))).toBe('completed');
+    expect(read).toEqual([productIdFromSpuNo(old)]);
+    expect(await dynamoImports.get(jobId)).toMatchObject({ created: 1, updated: 1 });
+    const listed = (await directory()).flatMap((item) => (item.sk === 'COMPLETE' ? [] : String(item.ids).split(' ')));
+    expect(listed).toEqual(expect.arrayContaining([productIdFromSpuNo(old), productIdFromSpuNo(fresh)]));
+  });
+
+  it('is built from the stored products when it is missing, so a product stored before it is revised, not overwritten', async () => {
+    const a = spu('dir-before');
+    const id = productIdFromSpuNo(a);
+    await importCsv(admin, 'dir-before-1.csv', csv(row(a)));
+    await call(approve, {
+      body: { id, version: (await dynamoProducts.get(id))!.current.content_hash },
+      headers: auth(admin),
+    });
+    // As in a table from before the directory: no marker, no chunks.
+    await Promise.all(
+      (await directory()).map((item) =>
+        db().send(new DeleteCommand({ TableName: tableName(), Key: { pk: item.pk, sk: item.sk } })),
+      ),
+    );
+    const { jobId, key } = await uploadHeld(admin, 'dir-before-2.csv', csv(row(a, 'Renamed Mug')));
+    const { read, products } = reading();
+
+    expect(await runImport({ ...deps, products }, source(key))).toBe('completed');
+    expect(read).toEqual([id]);
+    expect(await dynamoImports.get(jobId)).toMatchObject({ created: 0, updated: 1 });
+    // Still approved at its old values for members; the new ones wait for review.
+    expect(await dynamoProducts.get(id)).toMatchObject({
+      status: 'review',
+      approved: { product_name: 'Travel Mug' },
+      current: { product_name: 'Renamed Mug' },
+    });
+    expect((await directory()).some((item) => item.sk === 'COMPLETE')).toBe(true);
   });
 });
 

@@ -1,4 +1,5 @@
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { randomBytes } from 'node:crypto';
+import { GetCommand, PutCommand, QueryCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { keys, lists } from '@portal/shared/db/table';
 import {
   batchGetAll,
@@ -114,6 +115,54 @@ async function moderate(
   }
 }
 
+/** Ids in one directory chunk: 1 000 ids of 32 characters are 33 KB, far inside an item's 400 KB. */
+const ID_CHUNK = 1_000;
+
+async function putIdChunk(ids: readonly string[]): Promise<void> {
+  for (let at = 0; at < ids.length; at += ID_CHUNK) {
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: {
+          ...keys.productIdChunk(randomBytes(12).toString('hex')),
+          entity: 'ProductIds',
+          ids: ids.slice(at, at + ID_CHUNK).join(' '),
+        },
+      }),
+    );
+  }
+}
+
+/**
+ * The id directory of products stored before it existed: one Scan of the table, once (the
+ * marker says it is done). It runs inside an import that holds the catalogue write lease, so no
+ * product is created meanwhile without its id going into the directory too.
+ */
+async function buildIdDirectory(): Promise<void> {
+  const ids: string[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await db().send(
+      new ScanCommand({
+        TableName: tableName(),
+        FilterExpression: 'entity = :product',
+        ProjectionExpression: 'id',
+        ExpressionAttributeValues: { ':product': 'Product' },
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of page.Items ?? []) ids.push(String(item.id));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  await putIdChunk(ids);
+  await db().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...keys.productIdsComplete(), entity: 'ProductIds', count: ids.length },
+    }),
+  );
+}
+
 /** One product by id: on its own, so a function that only reads products (the sales webhook) bundles no more. */
 export async function getProduct(id: string): Promise<ProductRecord | undefined> {
   const result = await db().send(
@@ -139,11 +188,40 @@ export const dynamoProducts: ProductRepository = {
   },
 
   async putNew(products) {
+    if (products.length === 0) return;
+    // The ids first, then the products: a run that dies between the two leaves ids of products
+    // that do not exist (read as missing and created by the next import), never the other way.
+    await putIdChunk(products.map((product) => product.id));
     // Plain BatchWrites, no condition: only the holder of the catalogue write lease creates
     // products, on states it read while holding it, so nothing it puts can exist meanwhile
     // (run-import.ts). A conditional create costs DynamoDB a transaction per 100 products, which
     // held the import to 0.64 of the raw write rate on DynamoDB Local (docs/architecture.md).
     await batchWriteAll(products.map((product) => ({ PutRequest: { Item: productItem(product) } })));
+  },
+
+  async knownIds(limit) {
+    const complete = await db().send(
+      new GetCommand({ TableName: tableName(), Key: keys.productIdsComplete(), ConsistentRead: true }),
+    );
+    if (!complete.Item) await buildIdDirectory();
+    const ids = new Set<string>();
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await db().send(
+        new QueryCommand({
+          TableName: tableName(),
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :ids)',
+          ExpressionAttributeValues: { ':pk': keys.productIdsComplete().pk, ':ids': 'IDS#' },
+          ProjectionExpression: 'ids',
+          ConsistentRead: true,
+          ExclusiveStartKey: start,
+        }),
+      );
+      for (const item of page.Items ?? []) for (const id of String(item.ids).split(' ')) ids.add(id);
+      if (ids.size > limit) return null;
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return ids;
   },
 
   revise(id, content: ProductContent, expected, jobId, now) {

@@ -37,6 +37,7 @@ async function rejectedJob(fixture: string): Promise<Partial<ImportJobRecord>> {
     get: unused,
     states: () => Promise.resolve(new Map()),
     putNew: unused,
+    knownIds: () => Promise.resolve(new Set<string>()),
     revise: unused,
     inReview: unused,
     approvedPage: unused,

@@ -59,6 +59,8 @@ const DEFAULT_WAIT_BUDGET_MS = 5 * 60 * 1000;
 /** In Lambda, what a run keeps of its 15 minutes for the import itself after waiting for the lease. */
 export const IMPORT_TIME_RESERVE_MS = 10 * 60 * 1000;
 const LEASE_POLL_MS = 2_000;
+/** Above this many product ids (about 20 MB held), the id directory is not loaded: every state is read. */
+const KNOWN_IDS_LIMIT = 200_000;
 
 /** The job id in a key made by importKey (jobs.ts). */
 const JOB_KEY = /^imports\/([0-9a-f]{32})\//;
@@ -119,10 +121,15 @@ export async function runImport(deps: ImportDeps, source: ImportSource): Promise
   try {
     await waitForLease(deps, id, attempt, now);
     leased = true;
+    // Ids of products that may exist: only theirs need a state read. Read under the lease, so
+    // an id missing here stays missing until this run creates it.
+    const known = await deps.products.knownIds(KNOWN_IDS_LIMIT);
     const prefetch = new StatePrefetch(deps.products);
     const rejectedRows = new RejectedRowsCollector();
     const validation = await validateCatalogueCsv(await deps.files.read(source.bucket, source.key, source.eTag), {
-      onKept: (product) => prefetch.add(product.id),
+      onKept: (product) => {
+        if (!known || known.has(product.id)) prefetch.add(product.id);
+      },
       onHeader: rejectedRows.onHeader,
       onRowWithIssues: rejectedRows.onRowWithIssues,
     });
@@ -158,7 +165,7 @@ export async function runImport(deps: ImportDeps, source: ImportSource): Promise
     try {
       for await (const batch of rows) {
         if (failure) break;
-        const task: Promise<void> = upsertBatch(deps.products, prefetch, batch, id, now(), counters).then(
+        const task: Promise<void> = upsertBatch(deps.products, prefetch, known, batch, id, now(), counters).then(
           () => void (done += batch.length),
           (error: unknown) => void (failure ??= error),
         );
@@ -238,16 +245,19 @@ const MAX_REVISE_TRIES = 5;
 async function upsertBatch(
   products: ProductRepository,
   prefetch: StatePrefetch,
+  known: ReadonlySet<string> | null,
   batch: readonly ImportRow[],
   jobId: string,
   now: string,
   counters: ImportCounters,
 ): Promise<void> {
-  // The batch's states (prefetched, or one BatchGet), read while this run holds the catalogue
-  // write lease: a product read as missing stays missing until this run puts it, since only the
-  // lease holder creates products. Products that exist take the conditional-update path: an admin
-  // may approve or ban one meanwhile, and then it is read and decided again (revised).
-  const states = await prefetch.statesOf(batch.map(({ product }) => product.id));
+  // The batch's states (prefetched, or one BatchGet) where the id directory says the product may
+  // exist, all read while this run holds the catalogue write lease: a product read (or known) as
+  // missing stays missing until this run puts it, since only the lease holder creates products.
+  // Products that exist take the conditional-update path: an admin may approve or ban one
+  // meanwhile, and then it is read and decided again (revised).
+  const ids = batch.map(({ product }) => product.id);
+  const states = await prefetch.statesOf(known ? ids.filter((id) => known.has(id)) : ids);
   const created: ProductRecord[] = [];
   const revisions: Promise<void>[] = [];
   for (const { product } of batch) {

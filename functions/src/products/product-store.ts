@@ -36,9 +36,16 @@ export interface ProductRepository {
   /**
    * Writes new products (unapproved) as they are, with no condition: only for the import run that
    * holds the catalogue write lease (ImportJobRepository.takeLease), which read them as missing
-   * while holding it. Nothing else creates products.
+   * while holding it. Nothing else creates products. Their ids go into the id directory first.
    */
   putNew(products: readonly ProductRecord[]): Promise<void>;
+  /**
+   * Every product id there is (and perhaps a few more: ids written just before a run died), from
+   * the id directory: a product whose id is not in it does not exist. Builds the directory from
+   * the stored products the first time (for the holder of the catalogue write lease only). null
+   * when there are more than `limit` ids: the caller then reads every state.
+   */
+  knownIds(limit: number): Promise<ReadonlySet<string> | null>;
   /**
    * Replaces the current version of an existing product and puts it in review, only if it is
    * still as `expected` says (status and content hash); false when it changed meanwhile.

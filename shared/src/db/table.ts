@@ -62,6 +62,13 @@ export const keys = {
   /** A product, by the id derived from its supplier spu_no (productIdFromSpuNo). */
   product: (productId: string): Key => ({ pk: `PRODUCT#${productId}`, sk: 'PRODUCT' }),
   importJob: (jobId: string): Key => ({ pk: `IMPORT#${jobId}`, sk: 'JOB' }),
+  /**
+   * The product id directory: every product id, in chunks written just before the products they
+   * name (ProductRepository.putNew), and a marker once it is complete. It lets an import skip
+   * the state read of a product that cannot exist.
+   */
+  productIdChunk: (chunk: string): Key => ({ pk: 'PRODUCT_IDS', sk: `IDS#${chunk}` }),
+  productIdsComplete: (): Key => ({ pk: 'PRODUCT_IDS', sk: 'COMPLETE' }),
   /** The catalogue write lease: the one import run that may create products (run-import.ts). */
   catalogueLease: (): Key => ({ pk: 'LEASE#CATALOGUE', sk: 'LEASE' }),
   /** One row-level error or warning of an import, in file order. */
