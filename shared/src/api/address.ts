@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from './zod';
 
 /**
  * /api/searchAddress: the address autocomplete. The answer is shaped after Amazon Location's
@@ -15,25 +15,27 @@ export const ADDRESS_SEARCH_TOO_SHORT = 'Type more than 8 characters of the addr
 export const SearchAddressRequest = z.strictObject({
   text: z
     .string()
-    .trim()
-    .min(ADDRESS_SEARCH_MIN_LENGTH, ADDRESS_SEARCH_TOO_SHORT)
-    .max(ADDRESS_SEARCH_MAX_LENGTH, `Type at most ${ADDRESS_SEARCH_MAX_LENGTH} characters of the address.`),
+    .check(
+      z.trim(),
+      z.minLength(ADDRESS_SEARCH_MIN_LENGTH, ADDRESS_SEARCH_TOO_SHORT),
+      z.maxLength(ADDRESS_SEARCH_MAX_LENGTH, `Type at most ${ADDRESS_SEARCH_MAX_LENGTH} characters of the address.`),
+    ),
 });
 export type SearchAddressRequest = z.infer<typeof SearchAddressRequest>;
 
 export const SuggestedAddress = z.object({
   /** The whole address as one line, e.g. "1600 Pennsylvania Ave NW, Washington, DC 20500, United States". */
   Label: z.string(),
-  Country: z
-    .object({ Code2: z.string().optional(), Code3: z.string().optional(), Name: z.string().optional() })
-    .optional(),
+  Country: z.optional(
+    z.object({ Code2: z.optional(z.string()), Code3: z.optional(z.string()), Name: z.optional(z.string()) }),
+  ),
   /** The state: `Code` is its 2-letter postal code. */
-  Region: z.object({ Code: z.string().optional(), Name: z.string().optional() }).optional(),
+  Region: z.optional(z.object({ Code: z.optional(z.string()), Name: z.optional(z.string()) })),
   /** The city. */
-  Locality: z.string().optional(),
-  PostalCode: z.string().optional(),
-  Street: z.string().optional(),
-  AddressNumber: z.string().optional(),
+  Locality: z.optional(z.string()),
+  PostalCode: z.optional(z.string()),
+  Street: z.optional(z.string()),
+  AddressNumber: z.optional(z.string()),
 });
 export type SuggestedAddress = z.infer<typeof SuggestedAddress>;
 

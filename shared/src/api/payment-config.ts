@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from './zod';
 
 /**
  * /api/getPaymentConfig: what the browser needs to make a card token. `publishableKey` is
@@ -8,11 +8,8 @@ import * as z from 'zod';
  * Without it the browser uses Stripe.js (Elements) against Stripe itself.
  */
 export const PaymentConfig = z.object({
-  publishableKey: z.string().regex(/^pk_(test|live)_[A-Za-z0-9_]+$/),
-  emulatorBase: z
-    .string()
-    .regex(/^\/[a-z-]+$/)
-    .optional(),
+  publishableKey: z.string().check(z.regex(/^pk_(test|live)_[A-Za-z0-9_]+$/)),
+  emulatorBase: z.optional(z.string().check(z.regex(/^\/[a-z-]+$/))),
 });
 export type PaymentConfig = z.infer<typeof PaymentConfig>;
 

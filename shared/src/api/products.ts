@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from './zod';
 import { Id, IdRequest } from './schemas';
 
 /**
@@ -6,14 +6,14 @@ import { Id, IdRequest } from './schemas';
  * two-decimal dollar string ("1299.00") at this edge, as the spec's screens show it.
  */
 
-const Dollars = z.string().regex(/^\d+\.\d{2}$/);
+const Dollars = z.string().check(z.regex(/^\d+\.\d{2}$/));
 
 /** An opaque page cursor: pass back `nextCursor` to get the following page. */
-export const Cursor = z.string().max(2048);
+export const Cursor = z.string().check(z.maxLength(2048));
 
 export const PageRequest = z.strictObject({
-  cursor: Cursor.optional(),
-  limit: z.int().min(1).max(100).optional(),
+  cursor: z.optional(Cursor),
+  limit: z.optional(z.int().check(z.gte(1), z.lte(100))),
 });
 export type PageRequest = z.infer<typeof PageRequest>;
 
@@ -26,11 +26,11 @@ export const ProductCard = z.object({
   /** 10 % of the dropshipping price (youMakeCents), two decimals. */
   you_make: Dollars,
   /** The first image, or null when the product has none. */
-  image: z.string().nullable(),
+  image: z.nullable(z.string()),
 });
 export type ProductCard = z.infer<typeof ProductCard>;
 
-export const ProductDetail = ProductCard.extend({
+export const ProductDetail = z.extend(ProductCard, {
   /** Slides in order: image slots 1 to 6, then the additional images (spec section 9). */
   images: z.array(z.string()),
   /** Sanitized on the server; the apps sanitize again with DOMPurify before rendering. */
@@ -47,7 +47,7 @@ const ReviewFacts = {
 };
 
 /** A card of the review list: no description or image list, so a page stays small. */
-export const ImportedProductCard = ProductCard.extend(ReviewFacts);
+export const ImportedProductCard = z.extend(ProductCard, ReviewFacts);
 export type ImportedProductCard = z.infer<typeof ImportedProductCard>;
 
 /** A field whose imported value differs from the approved one members see: the old and the new value. */
@@ -70,7 +70,7 @@ export const ProductChange = z.discriminatedUnion('field', [
 export type ProductChange = z.infer<typeof ProductChange>;
 
 /** What an admin reviews: the imported values, and whether members currently see an older approved version. */
-export const ImportedProduct = ProductDetail.extend({
+export const ImportedProduct = z.extend(ProductDetail, {
   ...ReviewFacts,
   url: z.string(),
   /**
@@ -83,25 +83,30 @@ export const ImportedProduct = ProductDetail.extend({
    * the imported values differ from the approved ones: name, brand, prices, images, description,
    * supplier page (empty when they are the same).
    */
-  changes: z.array(ProductChange).nullable(),
+  changes: z.nullable(z.array(ProductChange)),
 });
 export type ImportedProduct = z.infer<typeof ImportedProduct>;
 
-export const ProductPage = z.object({ items: z.array(ProductCard), nextCursor: z.string().nullable() });
-export const ImportedProductPage = z.object({ items: z.array(ImportedProductCard), nextCursor: z.string().nullable() });
+export const ProductPage = z.object({ items: z.array(ProductCard), nextCursor: z.nullable(z.string()) });
+export const ImportedProductPage = z.object({
+  items: z.array(ImportedProductCard),
+  nextCursor: z.nullable(z.string()),
+});
 
 export const ModerationResult = z.object({ id: z.string(), status: ReviewFacts.status });
 
 /** Approve the version the admin reviewed (ImportedProduct.version); a newer one is a 409. */
-export const ApproveRequest = IdRequest.extend({
-  version: z.string({ error: 'Value is required' }).trim().min(1, 'Value is required').max(200),
+export const ApproveRequest = z.extend(IdRequest, {
+  version: z
+    .string({ error: 'Value is required' })
+    .check(z.trim(), z.minLength(1, 'Value is required'), z.maxLength(200)),
 });
 /** Ban names only the product: banning publishes nothing, whatever version is in review. */
 export const BanRequest = IdRequest;
 
 export const ImportIssue = z.object({
-  row: z.int().nullable(),
-  column: z.string().nullable(),
+  row: z.nullable(z.int()),
+  column: z.nullable(z.string()),
   message: z.string(),
   severity: z.enum(['error', 'warning']),
 });
@@ -119,11 +124,11 @@ export const ImportJob = z.object({
   fileName: z.string(),
   status: ImportJobStatus,
   /** While running: checking the whole file first, then writing the products. */
-  phase: z.enum(['validating', 'importing']).nullable(),
+  phase: z.nullable(z.enum(['validating', 'importing'])),
   /** Products written so far in the importing phase. */
   rowsDone: z.int(),
   createdAt: z.string(),
-  finishedAt: z.string().nullable(),
+  finishedAt: z.nullable(z.string()),
   rowsRead: z.int(),
   created: z.int(),
   updated: z.int(),
@@ -133,13 +138,13 @@ export const ImportJob = z.object({
   banned: z.int(),
   warnings: z.int(),
   /** Why the whole file was refused or the import stopped, in words. */
-  failure: z.string().nullable(),
+  failure: z.nullable(z.string()),
 });
 export type ImportJob = z.infer<typeof ImportJob>;
 
 export const ImportJobRequest = z.strictObject({ id: Id });
-export const ImportIssuesRequest = z.strictObject({ id: Id, cursor: Cursor.optional() });
-export const ImportIssuesPage = z.object({ items: z.array(ImportIssue), nextCursor: z.string().nullable() });
+export const ImportIssuesRequest = z.strictObject({ id: Id, cursor: z.optional(Cursor) });
+export const ImportIssuesPage = z.object({ items: z.array(ImportIssue), nextCursor: z.nullable(z.string()) });
 export const RejectedRowsCsv = z.object({ fileName: z.string(), csv: z.string(), truncated: z.boolean() });
 
 /** Answer of /api/products: the job that will import the file, and the products now in review. */
@@ -150,11 +155,13 @@ import { MAX_PRESIGNED_UPLOAD_BYTES } from './limits';
 export { MAX_PRESIGNED_UPLOAD_BYTES };
 
 export const UploadUrlRequest = z.strictObject({
-  fileName: z.string().trim().min(1, 'Value is required').max(255),
+  fileName: z.string().check(z.trim(), z.minLength(1, 'Value is required'), z.maxLength(255)),
   size: z
     .int()
-    .min(1, 'The file is empty.')
-    .max(MAX_PRESIGNED_UPLOAD_BYTES, 'The file is larger than 100 MB, the largest supplier CSV accepted.'),
+    .check(
+      z.gte(1, 'The file is empty.'),
+      z.lte(MAX_PRESIGNED_UPLOAD_BYTES, 'The file is larger than 100 MB, the largest supplier CSV accepted.'),
+    ),
 });
 export const UploadUrl = z.object({
   job: ImportJob,

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from './zod';
 import { CheckoutId, MAX_QTY, MIN_QTY, ShareCode } from './checkout';
 import { Customer } from './customer';
 import { Cursor, ProductDetail } from './products';
@@ -22,11 +22,11 @@ export const shareLinkPath = (productId: string, shareCode: string): string =>
   `${SHOP_PATH}/${encodeURIComponent(productId)}?ref=${encodeURIComponent(shareCode)}`;
 
 /** Public: the product a share link shows. A banned or unknown product is a 404 "no longer available". */
-export const SharedProductRequest = z.strictObject({ id: Id, ref: ShareCode.optional() });
+export const SharedProductRequest = z.strictObject({ id: Id, ref: z.optional(ShareCode) });
 export const SharedProduct = z.object({
   product: ProductDetail,
   /** The sell price in integer cents: what one unit costs the customer (the checkout's `amount` is this × qty). */
-  unitAmountCents: z.number().int(),
+  unitAmountCents: z.number().check(z.int()),
   /** Whether `ref` names a member; an unknown code still sells, with no commission (the page says nothing). */
   refKnown: z.boolean(),
 });
@@ -36,19 +36,23 @@ export { Customer, ShippingAddress } from './customer';
 
 const Qty = z
   .number({ error: REQUIRED })
-  .int(`Choose a quantity from ${MIN_QTY} to ${MAX_QTY}`)
-  .min(MIN_QTY, `Choose a quantity from ${MIN_QTY} to ${MAX_QTY}`)
-  .max(MAX_QTY, `Choose a quantity from ${MIN_QTY} to ${MAX_QTY}`);
+  .check(
+    z.int(`Choose a quantity from ${MIN_QTY} to ${MAX_QTY}`),
+    z.gte(MIN_QTY, `Choose a quantity from ${MIN_QTY} to ${MAX_QTY}`),
+    z.lte(MAX_QTY, `Choose a quantity from ${MIN_QTY} to ${MAX_QTY}`),
+  );
 
 /**
  * After the card payment succeeds in the browser, the page reports it so the order shows at once;
  * the `payment_intent.succeeded` webhook records the same order (one order per payment, whoever
  * reports first). Public: the payment intent id is checked at Stripe, never trusted.
  */
-export const ConfirmCheckoutRequest = z.strictObject({ paymentIntentId: z.string().trim().min(1, REQUIRED).max(255) });
+export const ConfirmCheckoutRequest = z.strictObject({
+  paymentIntentId: z.string().check(z.trim(), z.minLength(1, REQUIRED), z.maxLength(255)),
+});
 export const ConfirmCheckoutResponse = z.object({
   orderID: z.string(),
-  qty: z.number().int(),
+  qty: z.number().check(z.int()),
   totalPayed: Dollars,
 });
 
@@ -61,12 +65,12 @@ export const Order = z.object({
   id: z.string(),
   /** The order number people read and quote (e.g. 'RP-7F3K9Q2M'). */
   orderID: z.string(),
-  qty: z.number().int(),
+  qty: z.number().check(z.int()),
   product_id: z.string(),
   product_name: z.string(),
   brand: z.string(),
   /** The first product image, for the detail card's show/hide product toggle. */
-  product_image: z.string().nullable(),
+  product_image: z.nullable(z.string()),
   spu_no: z.string(),
   /** The supplier's product page. */
   product_url: z.string(),
@@ -75,7 +79,7 @@ export const Order = z.object({
   totalPayed: Dollars,
   customer: Customer,
   /** The member whose share code sold it, or null for a sale without a (known) code. */
-  member: z.object({ id: z.string(), email: z.string() }).nullable(),
+  member: z.nullable(z.object({ id: z.string(), email: z.string() })),
   source: z.enum(['checkout', 'admin']),
   isOrdered: Flag,
   isShipped: Flag,
@@ -90,24 +94,24 @@ export type OrderList = z.infer<typeof OrderList>;
 
 /** Counters kept in the same transactions as the orders they count (no scans). */
 export const OrderCounters = z.object({
-  all: z.number().int(),
-  notOrdered: z.number().int(),
-  notShipped: z.number().int(),
-  notFufilled: z.number().int(),
+  all: z.number().check(z.int()),
+  notOrdered: z.number().check(z.int()),
+  notShipped: z.number().check(z.int()),
+  notFufilled: z.number().check(z.int()),
 });
 export type OrderCounters = z.infer<typeof OrderCounters>;
 
 /** One page of a list, newest first. `limit` defaults to 100. */
 export const ListRequest = z.strictObject({
-  cursor: Cursor.optional(),
-  limit: z.number().int().min(1).max(500).optional(),
+  cursor: z.optional(Cursor),
+  limit: z.optional(z.number().check(z.int(), z.gte(1), z.lte(500))),
 });
 export type ListRequest = z.infer<typeof ListRequest>;
 
-export const OrdersRequest = ListRequest.extend({ type: OrderList.default('all') });
+export const OrdersRequest = z.extend(ListRequest, { type: z._default(OrderList, 'all') });
 export const OrderPage = z.object({
   items: z.array(Order),
-  nextCursor: z.string().nullable(),
+  nextCursor: z.nullable(z.string()),
   counters: OrderCounters,
 });
 export type OrderPage = z.infer<typeof OrderPage>;
@@ -119,7 +123,7 @@ export const AddOrderRequest = z.strictObject({
   /** The member's share code. */
   ref: ShareCode,
   /** The buyer, when the admin has them (a checkout always has them). */
-  customer: Customer.optional(),
+  customer: z.optional(Customer),
 });
 
 /** Answer of markAsOrdered / markAsShipped / markAsFufilled: the order as it is now. */
@@ -147,9 +151,9 @@ export const Commission = z.object({
    * Why it cannot move on yet, in words for the admin ("The order is not fulfilled yet", "The
    * member has no debit card yet"), or null when its next step can run.
    */
-  blockedReason: z.string().nullable(),
+  blockedReason: z.nullable(z.string()),
   /** Stripe's reason when the last payout failed (`payout.failed`); it is back among those to pay. */
-  payoutFailure: z.string().nullable(),
+  payoutFailure: z.nullable(z.string()),
   created_at: IsoTime,
 });
 export type Commission = z.infer<typeof Commission>;
@@ -159,20 +163,20 @@ export const CommissionTotals = z.object({
   paid: Dollars,
   /** Not yet paid (in processing or in Stripe): 'Commissions in Processing'. */
   processing: Dollars,
-  count: z.number().int(),
+  count: z.number().check(z.int()),
 });
 export type CommissionTotals = z.infer<typeof CommissionTotals>;
 
 export const CommissionPage = z.object({
   items: z.array(Commission),
-  nextCursor: z.string().nullable(),
+  nextCursor: z.nullable(z.string()),
   /** The totals of the list's whole set (kept in the same transactions, no scans). */
   totals: CommissionTotals,
 });
 export type CommissionPage = z.infer<typeof CommissionPage>;
 
 /** A member's own commissions; an admin may name anyone. */
-export const CommissionsByUserRequest = ListRequest.extend({ id: Id });
+export const CommissionsByUserRequest = z.extend(ListRequest, { id: Id });
 
 export const CommissionResult = z.object({ commission: Commission });
 
@@ -180,13 +184,13 @@ export const TopEarner = z.object({
   id: z.string(),
   email: z.string(),
   /** Number of commissions. */
-  count: z.number().int(),
+  count: z.number().check(z.int()),
   totalCommisions: Dollars,
 });
-export const TopEarnerPage = z.object({ items: z.array(TopEarner), nextCursor: z.string().nullable() });
+export const TopEarnerPage = z.object({ items: z.array(TopEarner), nextCursor: z.nullable(z.string()) });
 
 /** An order and the commission it created (the admin's manual order). */
-export const AddOrderResponse = z.object({ order: Order, commission: Commission.nullable() });
+export const AddOrderResponse = z.object({ order: Order, commission: z.nullable(Commission) });
 
 // ---------------------------------------------------------------------------------------------
 // Exports (formula-escaped CSV, as the rejected-rows download)
@@ -195,12 +199,12 @@ export const ExportRequest = z.strictObject({ kind: z.enum(['orders', 'commissio
 export const ExportCsv = z.object({
   fileName: z.string(),
   csv: z.string(),
-  rows: z.number().int(),
+  rows: z.number().check(z.int()),
   /**
    * Present and true when the export stopped at its cap (EXPORT_MAX_ROWS, newest first) and the
    * list holds more; optional, so earlier readers of this schema are unaffected.
    */
-  truncated: z.boolean().optional(),
+  truncated: z.optional(z.boolean()),
 });
 /** The most rows one export holds (newest first); beyond it the answer says `truncated`. */
 export const EXPORT_MAX_ROWS = 5000;
