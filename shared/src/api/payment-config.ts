@@ -1,3 +1,4 @@
+import { pure } from './pure';
 import * as z from './zod';
 
 /**
@@ -7,10 +8,12 @@ import * as z from './zod';
  * server forwards the browser's two Stripe calls (card tokens, confirming a payment intent).
  * Without it the browser uses Stripe.js (Elements) against Stripe itself.
  */
-export const PaymentConfig = z.object({
-  publishableKey: z.string().check(z.regex(/^pk_(test|live)_[A-Za-z0-9_]+$/)),
-  emulatorBase: z.optional(z.string().check(z.regex(/^\/[a-z-]+$/))),
-});
+export const PaymentConfig = /* @__PURE__ */ pure(() =>
+  z.object({
+    publishableKey: z.string().check(z.regex(/^pk_(test|live)_[A-Za-z0-9_]+$/)),
+    emulatorBase: z.optional(z.string().check(z.regex(/^\/[a-z-]+$/))),
+  }),
+);
 export type PaymentConfig = z.infer<typeof PaymentConfig>;
 
 /** The path the local server forwards to the Stripe emulator (infra/local/server.ts). */

@@ -1,3 +1,4 @@
+import { pure } from './pure';
 import * as z from './zod';
 import { Id, REQUIRED, UserProfile } from './schemas';
 
@@ -22,33 +23,39 @@ const text = (max: number) =>
     .check(z.trim(), z.minLength(1, REQUIRED), z.maxLength(max, `The maximum value allowed is ${max} characters`));
 
 /** Digits only: "(202) 555-0123", "202-555-0123" and "+1 202 555 0123" are all 2025550123. */
-export const UsPhone = z
-  .pipe(
-    z.string({ error: REQUIRED }).check(z.trim(), z.minLength(1, REQUIRED)),
-    z.transform((value: string) => value.replace(/[\s().-]/g, '').replace(/^\+?1(?=\d{10}$)/, '')),
-  )
-  .check(z.refine((digits: string) => /^[2-9]\d{2}[2-9]\d{6}$/.test(digits), 'Enter a 10-digit US phone number'));
+export const UsPhone = /* @__PURE__ */ pure(() =>
+  z
+    .pipe(
+      z.string({ error: REQUIRED }).check(z.trim(), z.minLength(1, REQUIRED)),
+      z.transform((value: string) => value.replace(/[\s().-]/g, '').replace(/^\+?1(?=\d{10}$)/, '')),
+    )
+    .check(z.refine((digits: string) => /^[2-9]\d{2}[2-9]\d{6}$/.test(digits), 'Enter a 10-digit US phone number')),
+);
 
 /** Nine digits, dashes and spaces allowed while typing (123-45-6789); the value is the digits. */
-export const TaxId = z
-  .pipe(
-    z.string({ error: REQUIRED }).check(z.trim(), z.minLength(1, REQUIRED)),
-    z.transform((value: string) => value.replace(/[\s-]/g, '')),
-  )
-  .check(z.refine((digits: string) => /^\d{9}$/.test(digits), 'Enter the 9 digits of your tax ID (SSN or ITIN)'));
+export const TaxId = /* @__PURE__ */ pure(() =>
+  z
+    .pipe(
+      z.string({ error: REQUIRED }).check(z.trim(), z.minLength(1, REQUIRED)),
+      z.transform((value: string) => value.replace(/[\s-]/g, '')),
+    )
+    .check(z.refine((digits: string) => /^\d{9}$/.test(digits), 'Enter the 9 digits of your tax ID (SSN or ITIN)')),
+);
 
-export const SocialProfile = z.string({ error: REQUIRED }).check(
-  z.trim(),
-  z.minLength(1, REQUIRED),
-  z.maxLength(2000, 'The maximum value allowed is 2000 characters'),
-  z.refine((value: string) => {
-    try {
-      const url = new URL(value);
-      return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname.includes('.');
-    } catch {
-      return false;
-    }
-  }, 'Enter the full link to your profile, starting with https://'),
+export const SocialProfile = /* @__PURE__ */ pure(() =>
+  z.string({ error: REQUIRED }).check(
+    z.trim(),
+    z.minLength(1, REQUIRED),
+    z.maxLength(2000, 'The maximum value allowed is 2000 characters'),
+    z.refine((value: string) => {
+      try {
+        const url = new URL(value);
+        return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname.includes('.');
+      } catch {
+        return false;
+      }
+    }, 'Enter the full link to your profile, starting with https://'),
+  ),
 );
 
 /** The days of a month in a year (February 29 in leap years). */
@@ -128,25 +135,29 @@ interface DateOfBirth {
   dob_year: number;
 }
 
-export const CreatePayoutAccountRequest = payoutAccountRequest();
+export const CreatePayoutAccountRequest = /* @__PURE__ */ payoutAccountRequest();
 export type CreatePayoutAccountRequest = z.input<typeof CreatePayoutAccountRequest>;
 
-export const PayoutAccountResponse = z.object({ user: UserProfile });
+export const PayoutAccountResponse = /* @__PURE__ */ pure(() => z.object({ user: UserProfile }));
 
 /** A card token (`tok_…`) made in the browser, attached to the caller's own account `id`. */
-export const AddPayoutMethodRequest = z.strictObject({
-  id: Id,
-  token: z.string({ error: REQUIRED }).check(z.trim(), z.minLength(1, REQUIRED), z.maxLength(255)),
-});
+export const AddPayoutMethodRequest = /* @__PURE__ */ pure(() =>
+  z.strictObject({
+    id: Id,
+    token: z.string({ error: REQUIRED }).check(z.trim(), z.minLength(1, REQUIRED), z.maxLength(255)),
+  }),
+);
 
-export const PayoutCard = z.object({
-  brand: z.string(),
-  exp_month: z.number().check(z.int()),
-  exp_year: z.number().check(z.int()),
-  last4: z.string(),
-});
+export const PayoutCard = /* @__PURE__ */ pure(() =>
+  z.object({
+    brand: z.string(),
+    exp_month: z.number().check(z.int()),
+    exp_year: z.number().check(z.int()),
+    last4: z.string(),
+  }),
+);
 export type PayoutCard = z.infer<typeof PayoutCard>;
 
-export const AddPayoutMethodResponse = z.object({ user: UserProfile, card: PayoutCard });
-export const ExternalAccountsRequest = z.strictObject({ id: Id });
-export const ExternalAccounts = z.array(PayoutCard);
+export const AddPayoutMethodResponse = /* @__PURE__ */ pure(() => z.object({ user: UserProfile, card: PayoutCard }));
+export const ExternalAccountsRequest = /* @__PURE__ */ pure(() => z.strictObject({ id: Id }));
+export const ExternalAccounts = /* @__PURE__ */ pure(() => z.array(PayoutCard));

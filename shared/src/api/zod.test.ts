@@ -43,4 +43,21 @@ describe('the schemas on zod/mini', () => {
     runInNewContext(code, { module, exports: module.exports, require: () => ({}) });
     expect(module.exports.message).toBe('Invalid input: expected string, received number');
   });
+
+  it('leave out of a bundle the schemas it does not use (each built with a PURE-marked pure())', async () => {
+    const { code } = await bundleOf(
+      [
+        "import { IdRequest } from './schemas';",
+        "import { ProductCard } from './products';",
+        "import { OrderList } from './sales';",
+        "import { US_STATES } from './payments';",
+        'export const used = [IdRequest, ProductCard, OrderList, US_STATES];',
+      ].join('\n'),
+    );
+    expect(code).toContain('not_fufilled'); // OrderList is in
+    for (const unused of ['isPayoutMethodAdded', 'This field should be at least', 'rowsDone', 'blockedReason']) {
+      expect(code, unused).not.toContain(unused);
+    }
+    expect(code).not.toContain('Enter a 10-digit US phone number');
+  });
 });
