@@ -8,7 +8,7 @@ export const functionBundling = {
   sourceMap: true,
   /**
    * The map keeps the mappings (stack traces name our files and lines) but not a copy of every
-   * source: with `--enable-source-maps` Node reads and parses the map at cold start, and the
+   * source: the logger reads and parses the map when it logs the first error, and the
    * copies made it 2.2 times larger (create-payout-account: 1,214 KB → 556 KB).
    */
   sourcesContent: false,
@@ -22,8 +22,13 @@ export const functionBundling = {
   format: 'cjs',
 } as const;
 
-/** NODE_OPTIONS of every function (stack traces through the source maps). */
-export const functionNodeOptions = '--enable-source-maps';
+/**
+ * NODE_OPTIONS of every function, none now (the stack sets the variable only when this is not
+ * empty). `--enable-source-maps` made Node read and parse each bundle's map at every cold start;
+ * the logger maps a logged error's stack through the map instead, on the first error
+ * (functions/src/config/source-stack.ts; docs/architecture.md "Cold starts").
+ */
+export const functionNodeOptions: string = '';
 
 /**
  * The environment every function gets besides its table, bucket and secrets: the stack sets it in

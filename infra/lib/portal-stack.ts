@@ -587,7 +587,7 @@ export class PortalStack extends Stack {
     const environment: Record<string, string> = {
       TABLE_NAME: this.table.tableName,
       ...functionEnvironment,
-      NODE_OPTIONS: functionNodeOptions,
+      ...(functionNodeOptions ? { NODE_OPTIONS: functionNodeOptions } : {}),
     };
     for (const name of access.secrets) {
       environment[`${secretEnv[name]}_ARN`] = this.secrets[name].secretArn;

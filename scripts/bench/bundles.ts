@@ -148,9 +148,9 @@ function referenceSource(surface: Map<string, { names: Set<string>; eager: boole
 }
 
 /**
- * The NODE_OPTIONS of every measured process: the stack's (functionNodeOptions), or
- * BENCH_NODE_OPTIONS to see what an option costs (`BENCH_NODE_OPTIONS= ` measures without
- * `--enable-source-maps`).
+ * The NODE_OPTIONS of every measured process: the stack's (functionNodeOptions, none since the
+ * logger maps stacks itself), or BENCH_NODE_OPTIONS to see what an option costs
+ * (`BENCH_NODE_OPTIONS=--enable-source-maps` measures with Node reading the maps at load).
  */
 const nodeOptions = process.env.BENCH_NODE_OPTIONS ?? functionNodeOptions;
 
@@ -258,7 +258,7 @@ const cpuRatio = (m: Measured) => m.own.cpu / m.reference.cpu;
 
 export const bundles: BenchSection = {
   name: 'bundles',
-  description: `Function bundles: minified size (budget ${BUNDLE_BUDGET_KIB} KiB, SDK external) and cold import time against a reference holding only the SDKs the function uses (median of ${IMPORT_RUNS} fresh Node ${process.versions.node} processes each, alternating, NODE_OPTIONS=${nodeOptions}); the AWS SDK external and bundled; the stack deploys it ${deployedMode}`,
+  description: `Function bundles: minified size (budget ${BUNDLE_BUDGET_KIB} KiB, SDK external) and cold import time against a reference holding only the SDKs the function uses (median of ${IMPORT_RUNS} fresh Node ${process.versions.node} processes each, alternating, NODE_OPTIONS=${nodeOptions || '(none)'}); the AWS SDK external and bundled; the stack deploys it ${deployedMode}`,
   async run() {
     const outDir = await mkdtemp(path.join(tmpdir(), 'portal-bench-bundles-'));
     try {

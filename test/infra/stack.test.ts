@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -178,7 +179,6 @@ describe('functions', () => {
       TOKEN_ISSUER: 'reseller-portal',
       TOKEN_AUDIENCE: 'reseller-portal-api',
       POWERTOOLS_SERVICE_NAME: 'reseller-portal',
-      NODE_OPTIONS: '--enable-source-maps',
       ...expectedSecrets,
       ...(spec.access.importsBucket ? { IMPORTS_BUCKET: { Ref: logicalId(stack, stack.importsBucket) } } : {}),
       ...(spec.access.mail
@@ -214,6 +214,43 @@ describe('functions', () => {
       expect(map.sources.filter((source) => source.includes('@aws-sdk/'))).toEqual([]); // the SDK stays external
       expect(Object.keys(manifest.files)).toContain(assetHash);
     }
+  });
+
+  it('logs a 500 with a stack in our source files, read through the map without --enable-source-maps', () => {
+    const made = [...main.stack.routeResources.values()].find((candidate) => candidate.route.name === 'login')!;
+    const fn = main.resources[logicalId(main.stack, made.function)];
+    expect(fn.Properties.Environment.Variables.NODE_OPTIONS).toBeUndefined();
+    const dir = path.join(main.app.outdir, `asset.${(fn.Properties.Code.S3Key as string).replace(/\.zip$/, '')}`);
+    // A body that is not a string makes the body parser throw a TypeError: an unexpected error, a 500.
+    const invoke = [
+      `require(${JSON.stringify(path.join(dir, 'index.js'))})`,
+      '.handler({ isBase64Encoded: true, body: 42, headers: {} }, { awsRequestId: "req-1", functionName: "login" })',
+      '.then((result) => console.log(JSON.stringify({ status: result.statusCode })));',
+    ].join('');
+    const run = spawnSync(process.execPath, ['-e', invoke], {
+      cwd: repoRoot,
+      env: {
+        PATH: process.env.PATH,
+        NODE_PATH: path.join(repoRoot, 'node_modules'),
+        NODE_OPTIONS: '',
+        AWS_REGION: 'us-east-1',
+        TABLE_NAME: 'infra-test',
+        POWERTOOLS_SERVICE_NAME: 'reseller-portal',
+      },
+      encoding: 'utf8',
+    });
+    expect(run.status, run.stderr).toBe(0);
+    const lines = `${run.stdout}${run.stderr}`
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as any);
+    expect(lines).toContainEqual({ status: 500 });
+    const logged = lines.find((line) => line.message === 'unexpected error');
+    expect(logged?.correlationId).toBe('req-1');
+    const stack = String(logged.error.stack);
+    expect(stack).toMatch(/TypeError/);
+    expect(stack).toMatch(/functions\/src\/http\/api-handler\.ts:\d+:\d+/);
+    expect(stack).not.toContain(path.join(dir, 'index.js')); // no frame left in the minified bundle
   });
 
   it('keeps the embedded address search and its ZIP database out of every bundle; searchAddress calls Amazon Location', () => {

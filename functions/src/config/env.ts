@@ -1,29 +1,32 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * The environment every function reads, parsed once at cold start. A missing or malformed
  * variable stops the function with its name, rather than failing later on a request.
  * Locally the same variables are set by infra/local; only endpoints and credentials differ.
  */
+const text = (min = 1) => z.string().check(z.minLength(min));
+
+/** Written with `zod/mini` as the API's schemas are (shared/src/api/zod.ts): only the names of failing variables are reported. */
 const Env = z.object({
-  TABLE_NAME: z.string().min(1),
-  TOKEN_ISSUER: z.string().min(1).default('reseller-portal'),
-  TOKEN_AUDIENCE: z.string().min(1).default('reseller-portal-api'),
+  TABLE_NAME: text(),
+  TOKEN_ISSUER: z._default(text(), 'reseller-portal'),
+  TOKEN_AUDIENCE: z._default(text(), 'reseller-portal-api'),
   /** Only set where DynamoDB is not AWS's own (DynamoDB Local). */
-  DYNAMODB_ENDPOINT: z.url().optional(),
-  AWS_REGION: z.string().min(1).default('us-east-1'),
+  DYNAMODB_ENDPOINT: z.optional(z.url()),
+  AWS_REGION: z._default(text(), 'us-east-1'),
   /** The supplier CSV bucket; only the functions that read or write it get it. */
-  IMPORTS_BUCKET: z.string().min(1).optional(),
+  IMPORTS_BUCKET: z.optional(text()),
   /** Only set where S3 is not AWS's own (the local S3 server). */
-  S3_ENDPOINT: z.url().optional(),
+  S3_ENDPOINT: z.optional(z.url()),
   /** Which address search /api/searchAddress uses: Amazon Location (AWS, the default) or the embedded one (npm start, tests). */
-  ADDRESS_SEARCH: z.enum(['amazon-location', 'local']).default('amazon-location'),
+  ADDRESS_SEARCH: z._default(z.enum(['amazon-location', 'local']), 'amazon-location'),
   /** Only set where Stripe is not Stripe's own (the local emulator); absent: https://api.stripe.com. */
-  STRIPE_API_URL: z.url().optional(),
+  STRIPE_API_URL: z.optional(z.url()),
   /** The sender of the functions that mail (a verified SES identity); set by the stack from `mailFrom`. */
-  MAIL_FROM: z.string().min(3).optional(),
+  MAIL_FROM: z.optional(text(3)),
   /** Set on this machine only (infra/local, the handler tests): mail goes to files here instead of SES. */
-  MAIL_OUTBOX_DIR: z.string().min(1).optional(),
+  MAIL_OUTBOX_DIR: z.optional(text()),
 });
 export type Env = z.infer<typeof Env>;
 

@@ -1,5 +1,6 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Context } from 'aws-lambda';
+import { mapErrorStack } from './source-stack';
 
 /**
  * The functions' logger (Powertools), loaded and made on first use: most invocations log nothing
@@ -18,7 +19,14 @@ let applied: Context | undefined;
 
 export async function loadLogger(): Promise<Logger> {
   loading ??= import('@aws-lambda-powertools/logger').then(
-    ({ Logger }) => new Logger({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'reseller-portal' }),
+    ({ Logger }) =>
+      new Logger({
+        serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'reseller-portal',
+        // Every error written out names our source files (read through the bundle's map on the
+        // first error logged, in place of `--enable-source-maps` at every cold start); children
+        // inherit it. See ./source-stack.ts.
+        jsonReplacerFn: (_key, value: unknown) => (value instanceof Error ? mapErrorStack(value) : value),
+      }),
   );
   const logger = await loading;
   if (latest && latest !== applied) {

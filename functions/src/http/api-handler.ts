@@ -3,8 +3,8 @@ import type { Contract, ResponseOf } from '@portal/shared/api/contract';
 import { endpoints, type EndpointName } from '@portal/shared/api/endpoints';
 import { MAX_DIRECT_UPLOAD_BYTES } from '@portal/shared/api/products';
 import type { ErrorBody } from '@portal/shared/api/schemas';
+import type * as z from '@portal/shared/api/zod';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import type { z } from 'zod';
 import { loadLogger, recordInvocation } from '../config/logger';
 import {
   DomainError,
@@ -139,7 +139,7 @@ function authenticate<User extends Caller>(
   };
 }
 
-function validate(name: EndpointName, request: z.ZodType | undefined): MiddlewareObj<ApiEvent, Result> {
+function validate(name: EndpointName, request: z.ZodMiniType | undefined): MiddlewareObj<ApiEvent, Result> {
   return {
     before: ({ event }) => {
       // No schema: the contract takes any body (the webhook reads its raw body, the upload is multipart).
@@ -159,7 +159,7 @@ function validate(name: EndpointName, request: z.ZodType | undefined): Middlewar
  * The map is built in a Map and turned into an object with own properties only: a field named
  * `__proto__` or `constructor` (a client may send any name) is named like any other.
  */
-export function describeIssues(error: z.ZodError): [string, Record<string, string>] {
+export function describeIssues(error: z.core.$ZodError): [string, Record<string, string>] {
   const fields = new Map<string, string>();
   const add = (field: string, message: string) => {
     if (!fields.has(field)) fields.set(field, message);
@@ -282,7 +282,7 @@ interface ApiHandlerOptions<N extends EndpointName> {
 type OptionsArgument<
   N extends EndpointName,
   Options extends { request?: unknown },
-> = Contract[N]['request'] extends z.ZodUnknown
+> = Contract[N]['request'] extends z.ZodMiniUnknown
   ? [options?: Options]
   : [options: Options & { request: Contract[N]['request'] }];
 
@@ -290,7 +290,7 @@ function middyStack<N extends EndpointName, User extends Caller>(
   name: N,
   resolveCaller: Authenticate<User>,
   decide: (context: HandlerContext<Request<N>, User>) => Promise<ResponseOf<N>>,
-  request: z.ZodType | undefined,
+  request: z.ZodMiniType | undefined,
   callerIfPresent: boolean,
 ) {
   const base = async (event: ApiEvent<User>): Promise<Result> => {

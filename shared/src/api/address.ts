@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import { pure } from './pure';
+import * as z from './zod';
 
 /**
  * /api/searchAddress: the address autocomplete. The answer is shaped after Amazon Location's
@@ -12,41 +13,49 @@ export const ADDRESS_SEARCH_MIN_LENGTH = 9;
 export const ADDRESS_SEARCH_MAX_LENGTH = 200;
 export const ADDRESS_SEARCH_TOO_SHORT = 'Type more than 8 characters of the address.';
 
-export const SearchAddressRequest = z.strictObject({
-  text: z
-    .string()
-    .trim()
-    .min(ADDRESS_SEARCH_MIN_LENGTH, ADDRESS_SEARCH_TOO_SHORT)
-    .max(ADDRESS_SEARCH_MAX_LENGTH, `Type at most ${ADDRESS_SEARCH_MAX_LENGTH} characters of the address.`),
-});
+export const SearchAddressRequest = /* @__PURE__ */ pure(() =>
+  z.strictObject({
+    text: z
+      .string()
+      .check(
+        z.trim(),
+        z.minLength(ADDRESS_SEARCH_MIN_LENGTH, ADDRESS_SEARCH_TOO_SHORT),
+        z.maxLength(ADDRESS_SEARCH_MAX_LENGTH, `Type at most ${ADDRESS_SEARCH_MAX_LENGTH} characters of the address.`),
+      ),
+  }),
+);
 export type SearchAddressRequest = z.infer<typeof SearchAddressRequest>;
 
-export const SuggestedAddress = z.object({
-  /** The whole address as one line, e.g. "1600 Pennsylvania Ave NW, Washington, DC 20500, United States". */
-  Label: z.string(),
-  Country: z
-    .object({ Code2: z.string().optional(), Code3: z.string().optional(), Name: z.string().optional() })
-    .optional(),
-  /** The state: `Code` is its 2-letter postal code. */
-  Region: z.object({ Code: z.string().optional(), Name: z.string().optional() }).optional(),
-  /** The city. */
-  Locality: z.string().optional(),
-  PostalCode: z.string().optional(),
-  Street: z.string().optional(),
-  AddressNumber: z.string().optional(),
-});
+export const SuggestedAddress = /* @__PURE__ */ pure(() =>
+  z.object({
+    /** The whole address as one line, e.g. "1600 Pennsylvania Ave NW, Washington, DC 20500, United States". */
+    Label: z.string(),
+    Country: z.optional(
+      z.object({ Code2: z.optional(z.string()), Code3: z.optional(z.string()), Name: z.optional(z.string()) }),
+    ),
+    /** The state: `Code` is its 2-letter postal code. */
+    Region: z.optional(z.object({ Code: z.optional(z.string()), Name: z.optional(z.string()) })),
+    /** The city. */
+    Locality: z.optional(z.string()),
+    PostalCode: z.optional(z.string()),
+    Street: z.optional(z.string()),
+    AddressNumber: z.optional(z.string()),
+  }),
+);
 export type SuggestedAddress = z.infer<typeof SuggestedAddress>;
 
-export const AddressSuggestion = z.object({
-  PlaceId: z.string(),
-  /** Street, Locality, PostalCode…: what the suggestion stands for (Places v2 PlaceType). */
-  PlaceType: z.string(),
-  Title: z.string(),
-  Address: SuggestedAddress,
-});
+export const AddressSuggestion = /* @__PURE__ */ pure(() =>
+  z.object({
+    PlaceId: z.string(),
+    /** Street, Locality, PostalCode…: what the suggestion stands for (Places v2 PlaceType). */
+    PlaceType: z.string(),
+    Title: z.string(),
+    Address: SuggestedAddress,
+  }),
+);
 export type AddressSuggestion = z.infer<typeof AddressSuggestion>;
 
-export const SearchAddressResponse = z.object({ ResultItems: z.array(AddressSuggestion) });
+export const SearchAddressResponse = /* @__PURE__ */ pure(() => z.object({ ResultItems: z.array(AddressSuggestion) }));
 export type SearchAddressResponse = z.infer<typeof SearchAddressResponse>;
 
 /** What a form fills when a suggestion is chosen. */

@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import { pure } from './pure';
+import * as z from './zod';
 import { Customer } from './customer';
 import { Id, REQUIRED } from './schemas';
 
@@ -14,52 +15,65 @@ export const MAX_QTY = 99;
 export const MAX_CHARGE_CENTS = 99_999_999;
 
 /** A member's share code as links carry it (issue 15 defines how it is made); bounded, URL-safe. */
-export const ShareCode = z
-  .string()
-  .trim()
-  .min(1, REQUIRED)
-  .max(64, 'The maximum value allowed is 64 characters')
-  .regex(/^[A-Za-z0-9_-]+$/, 'A share code has letters, digits, - and _ only');
+export const ShareCode = /* @__PURE__ */ pure(() =>
+  z
+    .string()
+    .check(
+      z.trim(),
+      z.minLength(1, REQUIRED),
+      z.maxLength(64, 'The maximum value allowed is 64 characters'),
+      z.regex(/^[A-Za-z0-9_-]+$/, 'A share code has letters, digits, - and _ only'),
+    ),
+);
 
 /**
  * One checkout form's random id (a UUID the page makes when it opens): the same checkout asked
  * twice (a double click, a retry) answers the same payment intent.
  */
-export const CheckoutId = z
-  .string()
-  .trim()
-  .regex(/^[A-Za-z0-9-]{16,64}$/, 'A checkout id is 16 to 64 letters, digits or dashes');
+export const CheckoutId = /* @__PURE__ */ pure(() =>
+  z.string().check(z.trim(), z.regex(/^[A-Za-z0-9-]{16,64}$/, 'A checkout id is 16 to 64 letters, digits or dashes')),
+);
 
-export const PaymentIntentRequest = z.strictObject({
-  /** The approved product's id. */
-  id: Id,
-  /** What the page shows the customer, in integer cents: must equal the server's price × qty. */
-  amount: z
-    .number({ error: REQUIRED })
-    .int('The amount is a whole number of cents')
-    .min(1, 'The amount must be positive')
-    .max(MAX_CHARGE_CENTS, 'The amount is more than one card payment can take ($999,999.99)'),
-  qty: z
-    .number()
-    .int(`Choose a quantity from ${MIN_QTY} to ${MAX_QTY}`)
-    .min(MIN_QTY, `Choose a quantity from ${MIN_QTY} to ${MAX_QTY}`)
-    .max(MAX_QTY, `Choose a quantity from ${MIN_QTY} to ${MAX_QTY}`)
-    .default(MIN_QTY),
-  ref: ShareCode.optional(),
-  checkoutId: CheckoutId.optional(),
-  /**
-   * The buyer from the checkout form: put on the intent (shipping, receipt e-mail, metadata) so
-   * the `payment_intent.succeeded` webhook records the order with them. Optional: without it the
-   * order takes what Stripe has of the buyer.
-   */
-  customer: Customer.optional(),
-});
+export const PaymentIntentRequest = /* @__PURE__ */ pure(() =>
+  z.strictObject({
+    /** The approved product's id. */
+    id: Id,
+    /** What the page shows the customer, in integer cents: must equal the server's price × qty. */
+    amount: z
+      .number({ error: REQUIRED })
+      .check(
+        z.int('The amount is a whole number of cents'),
+        z.gte(1, 'The amount must be positive'),
+        z.lte(MAX_CHARGE_CENTS, 'The amount is more than one card payment can take ($999,999.99)'),
+      ),
+    qty: z._default(
+      z
+        .number()
+        .check(
+          z.int(`Choose a quantity from ${MIN_QTY} to ${MAX_QTY}`),
+          z.gte(MIN_QTY, `Choose a quantity from ${MIN_QTY} to ${MAX_QTY}`),
+          z.lte(MAX_QTY, `Choose a quantity from ${MIN_QTY} to ${MAX_QTY}`),
+        ),
+      MIN_QTY,
+    ),
+    ref: z.optional(ShareCode),
+    checkoutId: z.optional(CheckoutId),
+    /**
+     * The buyer from the checkout form: put on the intent (shipping, receipt e-mail, metadata) so
+     * the `payment_intent.succeeded` webhook records the order with them. Optional: without it the
+     * order takes what Stripe has of the buyer.
+     */
+    customer: z.optional(Customer),
+  }),
+);
 export type PaymentIntentRequest = z.input<typeof PaymentIntentRequest>;
 
-export const PaymentIntentResponse = z.object({
-  /** For Stripe.js `confirmCardPayment` (or the emulator's card form). */
-  clientSecret: z.string(),
-  amount: z.int(),
-  currency: z.literal('usd'),
-});
+export const PaymentIntentResponse = /* @__PURE__ */ pure(() =>
+  z.object({
+    /** For Stripe.js `confirmCardPayment` (or the emulator's card form). */
+    clientSecret: z.string(),
+    amount: z.int(),
+    currency: z.literal('usd'),
+  }),
+);
 export type PaymentIntentResponse = z.infer<typeof PaymentIntentResponse>;

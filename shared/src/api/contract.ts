@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from './zod';
 import { endpoints, pathOf, type EndpointName, type Role } from './endpoints';
 import {
   AuthResponse,
@@ -67,7 +67,7 @@ import type { PaymentIntentRequest, PaymentIntentResponse } from './checkout';
 
 export type { Role } from './endpoints';
 
-export interface Endpoint<Req extends z.ZodType = z.ZodType, Res extends z.ZodType = z.ZodType> {
+export interface Endpoint<Req extends z.ZodMiniType = z.ZodMiniType, Res extends z.ZodMiniType = z.ZodMiniType> {
   path: `/api/${string}`;
   role: Role;
   /** How the body arrives: JSON, or multipart/form-data (file uploads). */
@@ -77,7 +77,7 @@ export interface Endpoint<Req extends z.ZodType = z.ZodType, Res extends z.ZodTy
 }
 
 /** A call's entry: its path, role and body kind from endpoints.ts, and its schemas. */
-const endpoint = <Req extends z.ZodType, Res extends z.ZodType>(
+const endpoint = <Req extends z.ZodMiniType, Res extends z.ZodMiniType>(
   name: EndpointName,
   request: Req,
   response: Res,
@@ -90,9 +90,9 @@ const endpoint = <Req extends z.ZodType, Res extends z.ZodType>(
  * `apiHandler`, and the apps import a deferred schema from its module for forms.
  */
 const Deferred = z.unknown();
-const deferred = <T extends z.ZodType>(): T => Deferred as unknown as T;
+const deferred = <T extends z.ZodMiniType>(): T => Deferred as unknown as T;
 /** Whether an entry's schema is named by type only (see `deferred`). */
-export const isDeferred = (schema: z.ZodType): boolean => schema === Deferred;
+export const isDeferred = (schema: z.ZodMiniType): boolean => schema === Deferred;
 
 export const contract = {
   signup: endpoint('signup', SignupRequest, AuthResponse),

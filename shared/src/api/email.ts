@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import { pure } from './pure';
+import * as z from './zod';
 
 /**
  * /api/verifyEmail: one call that sends a verification link and verifies one (spec section 7).
@@ -20,39 +21,50 @@ export const INVALID_VERIFICATION_LINK =
 export const EXPIRED_VERIFICATION_LINK = 'This link has expired — ask for a new one from My Profile.';
 export const USED_VERIFICATION_LINK = 'This link has already been used. Your e-mail address was verified with it.';
 
-export const VerifyEmailRequest = z
-  .strictObject({
-    action: z.enum(['send', 'verify'], { error: "action must be 'send' or 'verify'" }).optional(),
-    token: z
-      .string({ error: INVALID_VERIFICATION_LINK })
-      .regex(VERIFICATION_TOKEN_PATTERN, INVALID_VERIFICATION_LINK)
-      .optional(),
-  })
-  .superRefine(({ action, token }, context) => {
-    if (action === 'verify' && token === undefined) {
-      context.addIssue({ code: 'custom', path: ['token'], message: INVALID_VERIFICATION_LINK });
-    }
-    if (action === 'send' && token !== undefined) {
-      context.addIssue({ code: 'custom', path: ['token'], message: 'Send no token to ask for a new link.' });
-    }
-  })
-  .transform(({ token }) =>
-    token === undefined ? ({ action: 'send' } as const) : ({ action: 'verify', token } as const),
-  );
+const VerifyEmailBody = /* @__PURE__ */ pure(() =>
+  z.strictObject({
+    action: z.optional(z.enum(['send', 'verify'], { error: "action must be 'send' or 'verify'" })),
+    token: z.optional(
+      z
+        .string({ error: INVALID_VERIFICATION_LINK })
+        .check(z.regex(VERIFICATION_TOKEN_PATTERN, INVALID_VERIFICATION_LINK)),
+    ),
+  }),
+);
+
+export const VerifyEmailRequest = /* @__PURE__ */ pure(() =>
+  z.pipe(
+    VerifyEmailBody.check(
+      z.superRefine(({ action, token }: z.output<typeof VerifyEmailBody>, context) => {
+        if (action === 'verify' && token === undefined) {
+          context.addIssue({ code: 'custom', path: ['token'], message: INVALID_VERIFICATION_LINK });
+        }
+        if (action === 'send' && token !== undefined) {
+          context.addIssue({ code: 'custom', path: ['token'], message: 'Send no token to ask for a new link.' });
+        }
+      }),
+    ),
+    z.transform(({ token }: z.output<typeof VerifyEmailBody>) =>
+      token === undefined ? ({ action: 'send' } as const) : ({ action: 'verify', token } as const),
+    ),
+  ),
+);
 export type VerifyEmailRequest = z.input<typeof VerifyEmailRequest>;
 
-export const VerifyEmailResponse = z.union([
-  z.object({
-    sent: z.literal(true),
-    /** Where the link went. */
-    email: z.string(),
-    /** When the next link may be asked for. */
-    nextAllowedInSeconds: z.number().int().nonnegative(),
-  }),
-  z.object({
-    verified: z.literal(true),
-    /** The address now verified (no profile: the call is public, and the holder of a link may not be the one logged in). */
-    email: z.string(),
-  }),
-]);
+export const VerifyEmailResponse = /* @__PURE__ */ pure(() =>
+  z.union([
+    z.object({
+      sent: z.literal(true),
+      /** Where the link went. */
+      email: z.string(),
+      /** When the next link may be asked for. */
+      nextAllowedInSeconds: z.number().check(z.int(), z.nonnegative()),
+    }),
+    z.object({
+      verified: z.literal(true),
+      /** The address now verified (no profile: the call is public, and the holder of a link may not be the one logged in). */
+      email: z.string(),
+    }),
+  ]),
+);
 export type VerifyEmailResponse = z.infer<typeof VerifyEmailResponse>;

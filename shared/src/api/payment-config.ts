@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import { pure } from './pure';
+import * as z from './zod';
 
 /**
  * /api/getPaymentConfig: what the browser needs to make a card token. `publishableKey` is
@@ -7,13 +8,12 @@ import * as z from 'zod';
  * server forwards the browser's two Stripe calls (card tokens, confirming a payment intent).
  * Without it the browser uses Stripe.js (Elements) against Stripe itself.
  */
-export const PaymentConfig = z.object({
-  publishableKey: z.string().regex(/^pk_(test|live)_[A-Za-z0-9_]+$/),
-  emulatorBase: z
-    .string()
-    .regex(/^\/[a-z-]+$/)
-    .optional(),
-});
+export const PaymentConfig = /* @__PURE__ */ pure(() =>
+  z.object({
+    publishableKey: z.string().check(z.regex(/^pk_(test|live)_[A-Za-z0-9_]+$/)),
+    emulatorBase: z.optional(z.string().check(z.regex(/^\/[a-z-]+$/))),
+  }),
+);
 export type PaymentConfig = z.infer<typeof PaymentConfig>;
 
 /** The path the local server forwards to the Stripe emulator (infra/local/server.ts). */

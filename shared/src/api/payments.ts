@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import { pure } from './pure';
+import * as z from './zod';
 import { Id, REQUIRED, UserProfile } from './schemas';
 
 /**
@@ -17,37 +18,45 @@ export const US_STATES = [
 ] as const; // prettier-ignore
 
 const text = (max: number) =>
-  z.string({ error: REQUIRED }).trim().min(1, REQUIRED).max(max, `The maximum value allowed is ${max} characters`);
+  z
+    .string({ error: REQUIRED })
+    .check(z.trim(), z.minLength(1, REQUIRED), z.maxLength(max, `The maximum value allowed is ${max} characters`));
 
 /** Digits only: "(202) 555-0123", "202-555-0123" and "+1 202 555 0123" are all 2025550123. */
-export const UsPhone = z
-  .string({ error: REQUIRED })
-  .trim()
-  .min(1, REQUIRED)
-  .transform((value) => value.replace(/[\s().-]/g, '').replace(/^\+?1(?=\d{10}$)/, ''))
-  .refine((digits) => /^[2-9]\d{2}[2-9]\d{6}$/.test(digits), 'Enter a 10-digit US phone number');
+export const UsPhone = /* @__PURE__ */ pure(() =>
+  z
+    .pipe(
+      z.string({ error: REQUIRED }).check(z.trim(), z.minLength(1, REQUIRED)),
+      z.transform((value: string) => value.replace(/[\s().-]/g, '').replace(/^\+?1(?=\d{10}$)/, '')),
+    )
+    .check(z.refine((digits: string) => /^[2-9]\d{2}[2-9]\d{6}$/.test(digits), 'Enter a 10-digit US phone number')),
+);
 
 /** Nine digits, dashes and spaces allowed while typing (123-45-6789); the value is the digits. */
-export const TaxId = z
-  .string({ error: REQUIRED })
-  .trim()
-  .min(1, REQUIRED)
-  .transform((value) => value.replace(/[\s-]/g, ''))
-  .refine((digits) => /^\d{9}$/.test(digits), 'Enter the 9 digits of your tax ID (SSN or ITIN)');
+export const TaxId = /* @__PURE__ */ pure(() =>
+  z
+    .pipe(
+      z.string({ error: REQUIRED }).check(z.trim(), z.minLength(1, REQUIRED)),
+      z.transform((value: string) => value.replace(/[\s-]/g, '')),
+    )
+    .check(z.refine((digits: string) => /^\d{9}$/.test(digits), 'Enter the 9 digits of your tax ID (SSN or ITIN)')),
+);
 
-export const SocialProfile = z
-  .string({ error: REQUIRED })
-  .trim()
-  .min(1, REQUIRED)
-  .max(2000, 'The maximum value allowed is 2000 characters')
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname.includes('.');
-    } catch {
-      return false;
-    }
-  }, 'Enter the full link to your profile, starting with https://');
+export const SocialProfile = /* @__PURE__ */ pure(() =>
+  z.string({ error: REQUIRED }).check(
+    z.trim(),
+    z.minLength(1, REQUIRED),
+    z.maxLength(2000, 'The maximum value allowed is 2000 characters'),
+    z.refine((value: string) => {
+      try {
+        const url = new URL(value);
+        return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname.includes('.');
+      } catch {
+        return false;
+      }
+    }, 'Enter the full link to your profile, starting with https://'),
+  ),
+);
 
 /** The days of a month in a year (February 29 in leap years). */
 export const daysInMonth = (month: number, year: number): number => new Date(Date.UTC(year, month, 0)).getUTCDate();
@@ -59,7 +68,7 @@ export function isAdultOn(dob: { day: number; month: number; year: number }, tod
   return age >= MIN_AGE;
 }
 
-const int = (message: string) => z.number({ error: REQUIRED }).int(message);
+const int = (message: string) => z.number({ error: REQUIRED }).check(z.int(message));
 
 /** The form's body; `today` decides the age rule and the last year (tests pass a fixed day). */
 export function payoutAccountRequest(today: () => Date = () => new Date()) {
@@ -70,60 +79,85 @@ export function payoutAccountRequest(today: () => Date = () => new Date()) {
       last_name: text(100),
       phone: UsPhone,
       street_address_1: text(200),
-      address_unit: z.string().trim().max(100, 'The maximum value allowed is 100 characters').optional(),
-      city: text(100).refine((value) => value.length >= 2, 'City must be at least 2 characters'),
+      address_unit: z.optional(
+        z.string().check(z.trim(), z.maxLength(100, 'The maximum value allowed is 100 characters')),
+      ),
+      city: text(100).check(z.refine((value: string) => value.length >= 2, 'City must be at least 2 characters')),
       state: z
-        .string({ error: REQUIRED })
-        .trim()
-        .transform((value) => value.toUpperCase())
-        .refine((value) => (US_STATES as readonly string[]).includes(value), 'Choose a US state (2-letter code)'),
-      zipcode: z
-        .string({ error: REQUIRED })
-        .trim()
-        .refine((value) => /^\d{5}(-\d{4})?$/.test(value), 'Enter a 5-digit ZIP code (or ZIP+4)'),
-      dob_day: int('Choose a day').min(1, 'Choose a day').max(31, 'Choose a day'),
-      dob_month: int('Choose a month').min(1, 'Choose a month').max(12, 'Choose a month'),
-      dob_year: int('Choose a year').min(FIRST_BIRTH_YEAR, `Choose a year from ${FIRST_BIRTH_YEAR}`),
+        .pipe(
+          z.string({ error: REQUIRED }).check(z.trim()),
+          z.transform((value: string) => value.toUpperCase()),
+        )
+        .check(
+          z.refine(
+            (value: string) => (US_STATES as readonly string[]).includes(value),
+            'Choose a US state (2-letter code)',
+          ),
+        ),
+      zipcode: z.string({ error: REQUIRED }).check(
+        z.trim(),
+        z.refine((value: string) => /^\d{5}(-\d{4})?$/.test(value), 'Enter a 5-digit ZIP code (or ZIP+4)'),
+      ),
+      dob_day: int('Choose a day').check(z.gte(1, 'Choose a day'), z.lte(31, 'Choose a day')),
+      dob_month: int('Choose a month').check(z.gte(1, 'Choose a month'), z.lte(12, 'Choose a month')),
+      dob_year: int('Choose a year').check(z.gte(FIRST_BIRTH_YEAR, `Choose a year from ${FIRST_BIRTH_YEAR}`)),
       tax_id: TaxId,
       tos_accepted: z.literal(true, { error: 'Accept the Terms of Service to continue' }),
       /** The spec sends it; the session comes from the access token and the cookie, as for every call. */
-      refresh_token: z.string().max(512).optional(),
+      refresh_token: z.optional(z.string().check(z.maxLength(512))),
     })
-    .superRefine((body, context) => {
-      const now = today();
-      if (body.dob_year > now.getFullYear()) {
-        context.addIssue({ code: 'custom', path: ['dob_year'], message: `Choose a year up to ${now.getFullYear()}` });
-        return;
-      }
-      if (body.dob_day > daysInMonth(body.dob_month, body.dob_year)) {
-        context.addIssue({ code: 'custom', path: ['dob_day'], message: 'This month has fewer days' });
-        return;
-      }
-      if (!isAdultOn({ day: body.dob_day, month: body.dob_month, year: body.dob_year }, now)) {
-        context.addIssue({ code: 'custom', path: ['dob_year'], message: `You must be at least ${MIN_AGE} years old` });
-      }
-    });
+    .check(
+      z.superRefine((body: DateOfBirth, context) => {
+        const now = today();
+        if (body.dob_year > now.getFullYear()) {
+          context.addIssue({ code: 'custom', path: ['dob_year'], message: `Choose a year up to ${now.getFullYear()}` });
+          return;
+        }
+        if (body.dob_day > daysInMonth(body.dob_month, body.dob_year)) {
+          context.addIssue({ code: 'custom', path: ['dob_day'], message: 'This month has fewer days' });
+          return;
+        }
+        if (!isAdultOn({ day: body.dob_day, month: body.dob_month, year: body.dob_year }, now)) {
+          context.addIssue({
+            code: 'custom',
+            path: ['dob_year'],
+            message: `You must be at least ${MIN_AGE} years old`,
+          });
+        }
+      }),
+    );
 }
 
-export const CreatePayoutAccountRequest = payoutAccountRequest();
+/** The parts of the payout form's body its date rule reads. */
+interface DateOfBirth {
+  dob_day: number;
+  dob_month: number;
+  dob_year: number;
+}
+
+export const CreatePayoutAccountRequest = /* @__PURE__ */ payoutAccountRequest();
 export type CreatePayoutAccountRequest = z.input<typeof CreatePayoutAccountRequest>;
 
-export const PayoutAccountResponse = z.object({ user: UserProfile });
+export const PayoutAccountResponse = /* @__PURE__ */ pure(() => z.object({ user: UserProfile }));
 
 /** A card token (`tok_…`) made in the browser, attached to the caller's own account `id`. */
-export const AddPayoutMethodRequest = z.strictObject({
-  id: Id,
-  token: z.string({ error: REQUIRED }).trim().min(1, REQUIRED).max(255),
-});
+export const AddPayoutMethodRequest = /* @__PURE__ */ pure(() =>
+  z.strictObject({
+    id: Id,
+    token: z.string({ error: REQUIRED }).check(z.trim(), z.minLength(1, REQUIRED), z.maxLength(255)),
+  }),
+);
 
-export const PayoutCard = z.object({
-  brand: z.string(),
-  exp_month: z.number().int(),
-  exp_year: z.number().int(),
-  last4: z.string(),
-});
+export const PayoutCard = /* @__PURE__ */ pure(() =>
+  z.object({
+    brand: z.string(),
+    exp_month: z.number().check(z.int()),
+    exp_year: z.number().check(z.int()),
+    last4: z.string(),
+  }),
+);
 export type PayoutCard = z.infer<typeof PayoutCard>;
 
-export const AddPayoutMethodResponse = z.object({ user: UserProfile, card: PayoutCard });
-export const ExternalAccountsRequest = z.strictObject({ id: Id });
-export const ExternalAccounts = z.array(PayoutCard);
+export const AddPayoutMethodResponse = /* @__PURE__ */ pure(() => z.object({ user: UserProfile, card: PayoutCard }));
+export const ExternalAccountsRequest = /* @__PURE__ */ pure(() => z.strictObject({ id: Id }));
+export const ExternalAccounts = /* @__PURE__ */ pure(() => z.array(PayoutCard));

@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import { pure } from './pure';
+import * as z from './zod';
 import { Id, IdRequest } from './schemas';
 
 /**
@@ -6,105 +7,128 @@ import { Id, IdRequest } from './schemas';
  * two-decimal dollar string ("1299.00") at this edge, as the spec's screens show it.
  */
 
-const Dollars = z.string().regex(/^\d+\.\d{2}$/);
+const Dollars = /* @__PURE__ */ pure(() => z.string().check(z.regex(/^\d+\.\d{2}$/)));
 
 /** An opaque page cursor: pass back `nextCursor` to get the following page. */
-export const Cursor = z.string().max(2048);
+export const Cursor = /* @__PURE__ */ pure(() => z.string().check(z.maxLength(2048)));
 
-export const PageRequest = z.strictObject({
-  cursor: Cursor.optional(),
-  limit: z.int().min(1).max(100).optional(),
-});
+export const PageRequest = /* @__PURE__ */ pure(() =>
+  z.strictObject({
+    cursor: z.optional(Cursor),
+    limit: z.optional(z.int().check(z.gte(1), z.lte(100))),
+  }),
+);
 export type PageRequest = z.infer<typeof PageRequest>;
 
-export const ProductCard = z.object({
-  id: z.string(),
-  product_name: z.string(),
-  brand: z.string(),
-  msrp_us: Dollars,
-  dropshipping_price_us: Dollars,
-  /** 10 % of the dropshipping price (youMakeCents), two decimals. */
-  you_make: Dollars,
-  /** The first image, or null when the product has none. */
-  image: z.string().nullable(),
-});
+export const ProductCard = /* @__PURE__ */ pure(() =>
+  z.object({
+    id: z.string(),
+    product_name: z.string(),
+    brand: z.string(),
+    msrp_us: Dollars,
+    dropshipping_price_us: Dollars,
+    /** 10 % of the dropshipping price (youMakeCents), two decimals. */
+    you_make: Dollars,
+    /** The first image, or null when the product has none. */
+    image: z.nullable(z.string()),
+  }),
+);
 export type ProductCard = z.infer<typeof ProductCard>;
 
-export const ProductDetail = ProductCard.extend({
-  /** Slides in order: image slots 1 to 6, then the additional images (spec section 9). */
-  images: z.array(z.string()),
-  /** Sanitized on the server; the apps sanitize again with DOMPurify before rendering. */
-  html_description: z.string(),
-});
+export const ProductDetail = /* @__PURE__ */ pure(() =>
+  z.extend(ProductCard, {
+    /** Slides in order: image slots 1 to 6, then the additional images (spec section 9). */
+    images: z.array(z.string()),
+    /** Sanitized on the server; the apps sanitize again with DOMPurify before rendering. */
+    html_description: z.string(),
+  }),
+);
 export type ProductDetail = z.infer<typeof ProductDetail>;
 
-const ReviewFacts = {
+const ReviewFacts = /* @__PURE__ */ pure(() => ({
   spu_no: z.string(),
   status: z.enum(['review', 'approved', 'banned']),
   /** True when an earlier version is approved and visible to members until this one is decided. */
   hasApprovedVersion: z.boolean(),
   updatedAt: z.string(),
-};
+}));
 
 /** A card of the review list: no description or image list, so a page stays small. */
-export const ImportedProductCard = ProductCard.extend(ReviewFacts);
+export const ImportedProductCard = /* @__PURE__ */ pure(() => z.extend(ProductCard, ReviewFacts));
 export type ImportedProductCard = z.infer<typeof ImportedProductCard>;
 
 /** A field whose imported value differs from the approved one members see: the old and the new value. */
-export const ProductChange = z.discriminatedUnion('field', [
-  z.object({
-    field: z.enum(['product_name', 'brand', 'msrp_us', 'dropshipping_price_us', 'html_description', 'url']),
-    /** Prices as dollars with two decimals; descriptions sanitized HTML. */
-    before: z.string(),
-    after: z.string(),
-  }),
-  z.object({
-    field: z.literal('images'),
-    before: z.array(z.string()),
-    after: z.array(z.string()),
-    /** In `after` but not in `before`, and the other way round, in slide order. */
-    added: z.array(z.string()),
-    removed: z.array(z.string()),
-  }),
-]);
+export const ProductChange = /* @__PURE__ */ pure(() =>
+  z.discriminatedUnion('field', [
+    z.object({
+      field: z.enum(['product_name', 'brand', 'msrp_us', 'dropshipping_price_us', 'html_description', 'url']),
+      /** Prices as dollars with two decimals; descriptions sanitized HTML. */
+      before: z.string(),
+      after: z.string(),
+    }),
+    z.object({
+      field: z.literal('images'),
+      before: z.array(z.string()),
+      after: z.array(z.string()),
+      /** In `after` but not in `before`, and the other way round, in slide order. */
+      added: z.array(z.string()),
+      removed: z.array(z.string()),
+    }),
+  ]),
+);
 export type ProductChange = z.infer<typeof ProductChange>;
 
 /** What an admin reviews: the imported values, and whether members currently see an older approved version. */
-export const ImportedProduct = ProductDetail.extend({
-  ...ReviewFacts,
-  url: z.string(),
-  /**
-   * The version under review (the content hash of the imported values). Approve names it, so an
-   * import that changed the product after the admin opened it is never approved unseen.
-   */
-  version: z.string(),
-  /**
-   * null when members see no approved version (a new product, or a banned one); otherwise how
-   * the imported values differ from the approved ones: name, brand, prices, images, description,
-   * supplier page (empty when they are the same).
-   */
-  changes: z.array(ProductChange).nullable(),
-});
+export const ImportedProduct = /* @__PURE__ */ pure(() =>
+  z.extend(ProductDetail, {
+    ...ReviewFacts,
+    url: z.string(),
+    /**
+     * The version under review (the content hash of the imported values). Approve names it, so an
+     * import that changed the product after the admin opened it is never approved unseen.
+     */
+    version: z.string(),
+    /**
+     * null when members see no approved version (a new product, or a banned one); otherwise how
+     * the imported values differ from the approved ones: name, brand, prices, images, description,
+     * supplier page (empty when they are the same).
+     */
+    changes: z.nullable(z.array(ProductChange)),
+  }),
+);
 export type ImportedProduct = z.infer<typeof ImportedProduct>;
 
-export const ProductPage = z.object({ items: z.array(ProductCard), nextCursor: z.string().nullable() });
-export const ImportedProductPage = z.object({ items: z.array(ImportedProductCard), nextCursor: z.string().nullable() });
+export const ProductPage = /* @__PURE__ */ pure(() =>
+  z.object({ items: z.array(ProductCard), nextCursor: z.nullable(z.string()) }),
+);
+export const ImportedProductPage = /* @__PURE__ */ pure(() =>
+  z.object({
+    items: z.array(ImportedProductCard),
+    nextCursor: z.nullable(z.string()),
+  }),
+);
 
-export const ModerationResult = z.object({ id: z.string(), status: ReviewFacts.status });
+export const ModerationResult = /* @__PURE__ */ pure(() => z.object({ id: z.string(), status: ReviewFacts.status }));
 
 /** Approve the version the admin reviewed (ImportedProduct.version); a newer one is a 409. */
-export const ApproveRequest = IdRequest.extend({
-  version: z.string({ error: 'Value is required' }).trim().min(1, 'Value is required').max(200),
-});
+export const ApproveRequest = /* @__PURE__ */ pure(() =>
+  z.extend(IdRequest, {
+    version: z
+      .string({ error: 'Value is required' })
+      .check(z.trim(), z.minLength(1, 'Value is required'), z.maxLength(200)),
+  }),
+);
 /** Ban names only the product: banning publishes nothing, whatever version is in review. */
 export const BanRequest = IdRequest;
 
-export const ImportIssue = z.object({
-  row: z.int().nullable(),
-  column: z.string().nullable(),
-  message: z.string(),
-  severity: z.enum(['error', 'warning']),
-});
+export const ImportIssue = /* @__PURE__ */ pure(() =>
+  z.object({
+    row: z.nullable(z.int()),
+    column: z.nullable(z.string()),
+    message: z.string(),
+    severity: z.enum(['error', 'warning']),
+  }),
+);
 export type ImportIssue = z.infer<typeof ImportIssue>;
 
 /**
@@ -112,56 +136,72 @@ export type ImportIssue = z.infer<typeof ImportIssue>;
  * file was refused as a whole (nothing imported); failed: the import stopped on an error and is
  * retried (re-running converges to the same products).
  */
-export const ImportJobStatus = z.enum(['queued', 'running', 'completed', 'rejected', 'failed']);
+export const ImportJobStatus = /* @__PURE__ */ pure(() =>
+  z.enum(['queued', 'running', 'completed', 'rejected', 'failed']),
+);
 
-export const ImportJob = z.object({
-  id: z.string(),
-  fileName: z.string(),
-  status: ImportJobStatus,
-  /**
-   * While running: waiting while another import writes to the catalogue (one import writes at a
-   * time), checking the whole file, then writing the products.
-   */
-  phase: z.enum(['waiting', 'validating', 'importing']).nullable(),
-  /** Products written so far in the importing phase. */
-  rowsDone: z.int(),
-  createdAt: z.string(),
-  finishedAt: z.string().nullable(),
-  rowsRead: z.int(),
-  created: z.int(),
-  updated: z.int(),
-  unchanged: z.int(),
-  rejected: z.int(),
-  /** Rows of banned products, which an import never changes. */
-  banned: z.int(),
-  warnings: z.int(),
-  /** Why the whole file was refused or the import stopped, in words. */
-  failure: z.string().nullable(),
-});
+export const ImportJob = /* @__PURE__ */ pure(() =>
+  z.object({
+    id: z.string(),
+    fileName: z.string(),
+    status: ImportJobStatus,
+    /**
+     * While running: waiting while another import writes to the catalogue (one import writes at a
+     * time), checking the whole file, then writing the products.
+     */
+    phase: z.nullable(z.enum(['waiting', 'validating', 'importing'])),
+    /** Products written so far in the importing phase. */
+    rowsDone: z.int(),
+    createdAt: z.string(),
+    finishedAt: z.nullable(z.string()),
+    rowsRead: z.int(),
+    created: z.int(),
+    updated: z.int(),
+    unchanged: z.int(),
+    rejected: z.int(),
+    /** Rows of banned products, which an import never changes. */
+    banned: z.int(),
+    warnings: z.int(),
+    /** Why the whole file was refused or the import stopped, in words. */
+    failure: z.nullable(z.string()),
+  }),
+);
 export type ImportJob = z.infer<typeof ImportJob>;
 
-export const ImportJobRequest = z.strictObject({ id: Id });
-export const ImportIssuesRequest = z.strictObject({ id: Id, cursor: Cursor.optional() });
-export const ImportIssuesPage = z.object({ items: z.array(ImportIssue), nextCursor: z.string().nullable() });
-export const RejectedRowsCsv = z.object({ fileName: z.string(), csv: z.string(), truncated: z.boolean() });
+export const ImportJobRequest = /* @__PURE__ */ pure(() => z.strictObject({ id: Id }));
+export const ImportIssuesRequest = /* @__PURE__ */ pure(() => z.strictObject({ id: Id, cursor: z.optional(Cursor) }));
+export const ImportIssuesPage = /* @__PURE__ */ pure(() =>
+  z.object({ items: z.array(ImportIssue), nextCursor: z.nullable(z.string()) }),
+);
+export const RejectedRowsCsv = /* @__PURE__ */ pure(() =>
+  z.object({ fileName: z.string(), csv: z.string(), truncated: z.boolean() }),
+);
 
 /** Answer of /api/products: the job that will import the file, and the products now in review. */
-export const UploadResult = z.object({ job: ImportJob, unApprovedProducts: ImportedProductPage });
+export const UploadResult = /* @__PURE__ */ pure(() =>
+  z.object({ job: ImportJob, unApprovedProducts: ImportedProductPage }),
+);
 
 export const MAX_DIRECT_UPLOAD_BYTES = 5 * 1024 * 1024;
 import { MAX_PRESIGNED_UPLOAD_BYTES } from './limits';
 export { MAX_PRESIGNED_UPLOAD_BYTES };
 
-export const UploadUrlRequest = z.strictObject({
-  fileName: z.string().trim().min(1, 'Value is required').max(255),
-  size: z
-    .int()
-    .min(1, 'The file is empty.')
-    .max(MAX_PRESIGNED_UPLOAD_BYTES, 'The file is larger than 100 MB, the largest supplier CSV accepted.'),
-});
-export const UploadUrl = z.object({
-  job: ImportJob,
-  /** POST a multipart form to `url` with `fields` first and the file last, as S3 expects. */
-  url: z.string(),
-  fields: z.record(z.string(), z.string()),
-});
+export const UploadUrlRequest = /* @__PURE__ */ pure(() =>
+  z.strictObject({
+    fileName: z.string().check(z.trim(), z.minLength(1, 'Value is required'), z.maxLength(255)),
+    size: z
+      .int()
+      .check(
+        z.gte(1, 'The file is empty.'),
+        z.lte(MAX_PRESIGNED_UPLOAD_BYTES, 'The file is larger than 100 MB, the largest supplier CSV accepted.'),
+      ),
+  }),
+);
+export const UploadUrl = /* @__PURE__ */ pure(() =>
+  z.object({
+    job: ImportJob,
+    /** POST a multipart form to `url` with `fields` first and the file last, as S3 expects. */
+    url: z.string(),
+    fields: z.record(z.string(), z.string()),
+  }),
+);

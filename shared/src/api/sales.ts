@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import { pure } from './pure';
+import * as z from './zod';
 import { CheckoutId, MAX_QTY, MIN_QTY, ShareCode } from './checkout';
 import { Customer } from './customer';
 import { Cursor, ProductDetail } from './products';
@@ -10,8 +11,8 @@ import { Flag, Id, REQUIRED } from './schemas';
  * every time is an ISO 8601 string the apps format with shared/src/domain/format.ts.
  */
 
-const Dollars = z.number();
-const IsoTime = z.string();
+const Dollars = /* @__PURE__ */ pure(() => z.number());
+const IsoTime = /* @__PURE__ */ pure(() => z.string());
 
 // ---------------------------------------------------------------------------------------------
 // Share links and the customer's page
@@ -22,185 +23,221 @@ export const shareLinkPath = (productId: string, shareCode: string): string =>
   `${SHOP_PATH}/${encodeURIComponent(productId)}?ref=${encodeURIComponent(shareCode)}`;
 
 /** Public: the product a share link shows. A banned or unknown product is a 404 "no longer available". */
-export const SharedProductRequest = z.strictObject({ id: Id, ref: ShareCode.optional() });
-export const SharedProduct = z.object({
-  product: ProductDetail,
-  /** The sell price in integer cents: what one unit costs the customer (the checkout's `amount` is this × qty). */
-  unitAmountCents: z.number().int(),
-  /** Whether `ref` names a member; an unknown code still sells, with no commission (the page says nothing). */
-  refKnown: z.boolean(),
-});
+export const SharedProductRequest = /* @__PURE__ */ pure(() => z.strictObject({ id: Id, ref: z.optional(ShareCode) }));
+export const SharedProduct = /* @__PURE__ */ pure(() =>
+  z.object({
+    product: ProductDetail,
+    /** The sell price in integer cents: what one unit costs the customer (the checkout's `amount` is this × qty). */
+    unitAmountCents: z.number().check(z.int()),
+    /** Whether `ref` names a member; an unknown code still sells, with no commission (the page says nothing). */
+    refKnown: z.boolean(),
+  }),
+);
 
 // The buyer and their address live in ./customer (the checkout's request takes them too); re-exported here.
 export { Customer, ShippingAddress } from './customer';
 
-const Qty = z
-  .number({ error: REQUIRED })
-  .int(`Choose a quantity from ${MIN_QTY} to ${MAX_QTY}`)
-  .min(MIN_QTY, `Choose a quantity from ${MIN_QTY} to ${MAX_QTY}`)
-  .max(MAX_QTY, `Choose a quantity from ${MIN_QTY} to ${MAX_QTY}`);
+const Qty = /* @__PURE__ */ pure(() =>
+  z
+    .number({ error: REQUIRED })
+    .check(
+      z.int(`Choose a quantity from ${MIN_QTY} to ${MAX_QTY}`),
+      z.gte(MIN_QTY, `Choose a quantity from ${MIN_QTY} to ${MAX_QTY}`),
+      z.lte(MAX_QTY, `Choose a quantity from ${MIN_QTY} to ${MAX_QTY}`),
+    ),
+);
 
 /**
  * After the card payment succeeds in the browser, the page reports it so the order shows at once;
  * the `payment_intent.succeeded` webhook records the same order (one order per payment, whoever
  * reports first). Public: the payment intent id is checked at Stripe, never trusted.
  */
-export const ConfirmCheckoutRequest = z.strictObject({ paymentIntentId: z.string().trim().min(1, REQUIRED).max(255) });
-export const ConfirmCheckoutResponse = z.object({
-  orderID: z.string(),
-  qty: z.number().int(),
-  totalPayed: Dollars,
-});
+export const ConfirmCheckoutRequest = /* @__PURE__ */ pure(() =>
+  z.strictObject({
+    paymentIntentId: z.string().check(z.trim(), z.minLength(1, REQUIRED), z.maxLength(255)),
+  }),
+);
+export const ConfirmCheckoutResponse = /* @__PURE__ */ pure(() =>
+  z.object({
+    orderID: z.string(),
+    qty: z.number().check(z.int()),
+    totalPayed: Dollars,
+  }),
+);
 
 export { CheckoutId };
 
 // ---------------------------------------------------------------------------------------------
 // Orders
 
-export const Order = z.object({
-  id: z.string(),
-  /** The order number people read and quote (e.g. 'RP-7F3K9Q2M'). */
-  orderID: z.string(),
-  qty: z.number().int(),
-  product_id: z.string(),
-  product_name: z.string(),
-  brand: z.string(),
-  /** The first product image, for the detail card's show/hide product toggle. */
-  product_image: z.string().nullable(),
-  spu_no: z.string(),
-  /** The supplier's product page. */
-  product_url: z.string(),
-  /** The unit sell price the customer paid. */
-  sell_price: Dollars,
-  totalPayed: Dollars,
-  customer: Customer,
-  /** The member whose share code sold it, or null for a sale without a (known) code. */
-  member: z.object({ id: z.string(), email: z.string() }).nullable(),
-  source: z.enum(['checkout', 'admin']),
-  isOrdered: Flag,
-  isShipped: Flag,
-  isFufilled: Flag,
-  created_at: IsoTime,
-});
+export const Order = /* @__PURE__ */ pure(() =>
+  z.object({
+    id: z.string(),
+    /** The order number people read and quote (e.g. 'RP-7F3K9Q2M'). */
+    orderID: z.string(),
+    qty: z.number().check(z.int()),
+    product_id: z.string(),
+    product_name: z.string(),
+    brand: z.string(),
+    /** The first product image, for the detail card's show/hide product toggle. */
+    product_image: z.nullable(z.string()),
+    spu_no: z.string(),
+    /** The supplier's product page. */
+    product_url: z.string(),
+    /** The unit sell price the customer paid. */
+    sell_price: Dollars,
+    totalPayed: Dollars,
+    customer: Customer,
+    /** The member whose share code sold it, or null for a sale without a (known) code. */
+    member: z.nullable(z.object({ id: z.string(), email: z.string() })),
+    source: z.enum(['checkout', 'admin']),
+    isOrdered: Flag,
+    isShipped: Flag,
+    isFufilled: Flag,
+    created_at: IsoTime,
+  }),
+);
 export type Order = z.infer<typeof Order>;
 
 /** The lists of the admin's /orders screens: all, and those lacking each flag. */
-export const OrderList = z.enum(['all', 'not_ordered', 'not_shipped', 'not_fufilled']);
+export const OrderList = /* @__PURE__ */ pure(() => z.enum(['all', 'not_ordered', 'not_shipped', 'not_fufilled']));
 export type OrderList = z.infer<typeof OrderList>;
 
 /** Counters kept in the same transactions as the orders they count (no scans). */
-export const OrderCounters = z.object({
-  all: z.number().int(),
-  notOrdered: z.number().int(),
-  notShipped: z.number().int(),
-  notFufilled: z.number().int(),
-});
+export const OrderCounters = /* @__PURE__ */ pure(() =>
+  z.object({
+    all: z.number().check(z.int()),
+    notOrdered: z.number().check(z.int()),
+    notShipped: z.number().check(z.int()),
+    notFufilled: z.number().check(z.int()),
+  }),
+);
 export type OrderCounters = z.infer<typeof OrderCounters>;
 
 /** One page of a list, newest first. `limit` defaults to 100. */
-export const ListRequest = z.strictObject({
-  cursor: Cursor.optional(),
-  limit: z.number().int().min(1).max(500).optional(),
-});
+export const ListRequest = /* @__PURE__ */ pure(() =>
+  z.strictObject({
+    cursor: z.optional(Cursor),
+    limit: z.optional(z.number().check(z.int(), z.gte(1), z.lte(500))),
+  }),
+);
 export type ListRequest = z.infer<typeof ListRequest>;
 
-export const OrdersRequest = ListRequest.extend({ type: OrderList.default('all') });
-export const OrderPage = z.object({
-  items: z.array(Order),
-  nextCursor: z.string().nullable(),
-  counters: OrderCounters,
-});
+export const OrdersRequest = /* @__PURE__ */ pure(() => z.extend(ListRequest, { type: z._default(OrderList, 'all') }));
+export const OrderPage = /* @__PURE__ */ pure(() =>
+  z.object({
+    items: z.array(Order),
+    nextCursor: z.nullable(z.string()),
+    counters: OrderCounters,
+  }),
+);
 export type OrderPage = z.infer<typeof OrderPage>;
 
 /** An admin records a phone or e-mail sale; the price comes from the approved product. */
-export const AddOrderRequest = z.strictObject({
-  product_id: Id,
-  qty: Qty,
-  /** The member's share code. */
-  ref: ShareCode,
-  /** The buyer, when the admin has them (a checkout always has them). */
-  customer: Customer.optional(),
-});
+export const AddOrderRequest = /* @__PURE__ */ pure(() =>
+  z.strictObject({
+    product_id: Id,
+    qty: Qty,
+    /** The member's share code. */
+    ref: ShareCode,
+    /** The buyer, when the admin has them (a checkout always has them). */
+    customer: z.optional(Customer),
+  }),
+);
 
 /** Answer of markAsOrdered / markAsShipped / markAsFufilled: the order as it is now. */
-export const OrderResult = z.object({ order: Order });
+export const OrderResult = /* @__PURE__ */ pure(() => z.object({ order: Order }));
 
 // ---------------------------------------------------------------------------------------------
 // Commissions
 
 /** in processing → sent to Stripe (in the member's Stripe balance) → paid to their debit card. */
-export const CommissionState = z.enum(['processing', 'in_stripe', 'paid']);
+export const CommissionState = /* @__PURE__ */ pure(() => z.enum(['processing', 'in_stripe', 'paid']));
 
-export const Commission = z.object({
-  id: z.string(),
-  /** 10 % of the sell price × qty. */
-  amount: Dollars,
-  product_id: z.string(),
-  product_name: z.string(),
-  order_id: z.string(),
-  orderID: z.string(),
-  member: z.object({ id: z.string(), email: z.string() }),
-  isPayed: Flag,
-  isInCustomersAccount: Flag,
-  state: CommissionState,
-  /**
-   * Why it cannot move on yet, in words for the admin ("The order is not fulfilled yet", "The
-   * member has no debit card yet"), or null when its next step can run.
-   */
-  blockedReason: z.string().nullable(),
-  /** Stripe's reason when the last payout failed (`payout.failed`); it is back among those to pay. */
-  payoutFailure: z.string().nullable(),
-  created_at: IsoTime,
-});
+export const Commission = /* @__PURE__ */ pure(() =>
+  z.object({
+    id: z.string(),
+    /** 10 % of the sell price × qty. */
+    amount: Dollars,
+    product_id: z.string(),
+    product_name: z.string(),
+    order_id: z.string(),
+    orderID: z.string(),
+    member: z.object({ id: z.string(), email: z.string() }),
+    isPayed: Flag,
+    isInCustomersAccount: Flag,
+    state: CommissionState,
+    /**
+     * Why it cannot move on yet, in words for the admin ("The order is not fulfilled yet", "The
+     * member has no debit card yet"), or null when its next step can run.
+     */
+    blockedReason: z.nullable(z.string()),
+    /** Stripe's reason when the last payout failed (`payout.failed`); it is back among those to pay. */
+    payoutFailure: z.nullable(z.string()),
+    created_at: IsoTime,
+  }),
+);
 export type Commission = z.infer<typeof Commission>;
 
-export const CommissionTotals = z.object({
-  /** Paid: 'Commissions You Made'. */
-  paid: Dollars,
-  /** Not yet paid (in processing or in Stripe): 'Commissions in Processing'. */
-  processing: Dollars,
-  count: z.number().int(),
-});
+export const CommissionTotals = /* @__PURE__ */ pure(() =>
+  z.object({
+    /** Paid: 'Commissions You Made'. */
+    paid: Dollars,
+    /** Not yet paid (in processing or in Stripe): 'Commissions in Processing'. */
+    processing: Dollars,
+    count: z.number().check(z.int()),
+  }),
+);
 export type CommissionTotals = z.infer<typeof CommissionTotals>;
 
-export const CommissionPage = z.object({
-  items: z.array(Commission),
-  nextCursor: z.string().nullable(),
-  /** The totals of the list's whole set (kept in the same transactions, no scans). */
-  totals: CommissionTotals,
-});
+export const CommissionPage = /* @__PURE__ */ pure(() =>
+  z.object({
+    items: z.array(Commission),
+    nextCursor: z.nullable(z.string()),
+    /** The totals of the list's whole set (kept in the same transactions, no scans). */
+    totals: CommissionTotals,
+  }),
+);
 export type CommissionPage = z.infer<typeof CommissionPage>;
 
 /** A member's own commissions; an admin may name anyone. */
-export const CommissionsByUserRequest = ListRequest.extend({ id: Id });
+export const CommissionsByUserRequest = /* @__PURE__ */ pure(() => z.extend(ListRequest, { id: Id }));
 
-export const CommissionResult = z.object({ commission: Commission });
+export const CommissionResult = /* @__PURE__ */ pure(() => z.object({ commission: Commission }));
 
-export const TopEarner = z.object({
-  id: z.string(),
-  email: z.string(),
-  /** Number of commissions. */
-  count: z.number().int(),
-  totalCommisions: Dollars,
-});
-export const TopEarnerPage = z.object({ items: z.array(TopEarner), nextCursor: z.string().nullable() });
+export const TopEarner = /* @__PURE__ */ pure(() =>
+  z.object({
+    id: z.string(),
+    email: z.string(),
+    /** Number of commissions. */
+    count: z.number().check(z.int()),
+    totalCommisions: Dollars,
+  }),
+);
+export const TopEarnerPage = /* @__PURE__ */ pure(() =>
+  z.object({ items: z.array(TopEarner), nextCursor: z.nullable(z.string()) }),
+);
 
 /** An order and the commission it created (the admin's manual order). */
-export const AddOrderResponse = z.object({ order: Order, commission: Commission.nullable() });
+export const AddOrderResponse = /* @__PURE__ */ pure(() =>
+  z.object({ order: Order, commission: z.nullable(Commission) }),
+);
 
 // ---------------------------------------------------------------------------------------------
 // Exports (formula-escaped CSV, as the rejected-rows download)
 
-export const ExportRequest = z.strictObject({ kind: z.enum(['orders', 'commissions']) });
-export const ExportCsv = z.object({
-  fileName: z.string(),
-  csv: z.string(),
-  rows: z.number().int(),
-  /**
-   * Present and true when the export stopped at its cap (EXPORT_MAX_ROWS, newest first) and the
-   * list holds more; optional, so earlier readers of this schema are unaffected.
-   */
-  truncated: z.boolean().optional(),
-});
+export const ExportRequest = /* @__PURE__ */ pure(() => z.strictObject({ kind: z.enum(['orders', 'commissions']) }));
+export const ExportCsv = /* @__PURE__ */ pure(() =>
+  z.object({
+    fileName: z.string(),
+    csv: z.string(),
+    rows: z.number().check(z.int()),
+    /**
+     * Present and true when the export stopped at its cap (EXPORT_MAX_ROWS, newest first) and the
+     * list holds more; optional, so earlier readers of this schema are unaffected.
+     */
+    truncated: z.optional(z.boolean()),
+  }),
+);
 /** The most rows one export holds (newest first); beyond it the answer says `truncated`. */
 export const EXPORT_MAX_ROWS = 5000;

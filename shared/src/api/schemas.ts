@@ -1,8 +1,10 @@
-import * as z from 'zod';
+import { pure } from './pure';
+import * as z from './zod';
 
 /**
- * Zod schemas shared by the handlers (runtime validation) and the apps (types and form checks).
- * Every request schema is strict: an unknown field is a 400, never silently ignored.
+ * Zod schemas shared by the handlers (runtime validation) and the apps (types and form checks),
+ * written with `zod/mini` (./zod.ts). Every request schema is strict: an unknown field is a 400,
+ * never silently ignored.
  */
 
 /** The message of a missing or blank required value, on the server and in every form. */
@@ -11,46 +13,58 @@ export const MIN_PASSWORD = 8;
 export const MAX_PASSWORD = 128;
 
 /** Trimmed and lower-cased so that "Ann@Example.com " and "ann@example.com" are one account. */
-export const Email = z
-  .string({ error: REQUIRED })
-  .trim()
-  .min(1, REQUIRED)
-  .max(254, 'The maximum value allowed is 254 characters')
-  .pipe(z.email('Value is not a valid email address'))
-  .transform((value) => value.toLowerCase());
+export const Email = /* @__PURE__ */ pure(() =>
+  z.pipe(
+    z.pipe(
+      z
+        .string({ error: REQUIRED })
+        .check(z.trim(), z.minLength(1, REQUIRED), z.maxLength(254, 'The maximum value allowed is 254 characters')),
+      z.email('Value is not a valid email address'),
+    ),
+    z.transform((value: string) => value.toLowerCase()),
+  ),
+);
 
-export const Password = z
-  .string({ error: REQUIRED })
-  .min(1, REQUIRED)
-  .min(MIN_PASSWORD, `This field should be at least ${MIN_PASSWORD} characters long`)
-  .max(MAX_PASSWORD, `The maximum value allowed is ${MAX_PASSWORD} characters`);
+export const Password = /* @__PURE__ */ pure(() =>
+  z
+    .string({ error: REQUIRED })
+    .check(
+      z.minLength(1, REQUIRED),
+      z.minLength(MIN_PASSWORD, `This field should be at least ${MIN_PASSWORD} characters long`),
+      z.maxLength(MAX_PASSWORD, `The maximum value allowed is ${MAX_PASSWORD} characters`),
+    ),
+);
 
-export const Id = z.string({ error: REQUIRED }).trim().min(1, REQUIRED).max(200);
+export const Id = /* @__PURE__ */ pure(() =>
+  z.string({ error: REQUIRED }).check(z.trim(), z.minLength(1, REQUIRED), z.maxLength(200)),
+);
 
-export const Flag = z.union([z.literal(0), z.literal(1)]);
+export const Flag = /* @__PURE__ */ pure(() => z.union([z.literal(0), z.literal(1)]));
 
-export const UserProfile = z.object({
-  id: z.string(),
-  email: z.string(),
-  first_name: z.string(),
-  last_name: z.string(),
-  phone: z.string(),
-  street_address_1: z.string(),
-  address_unit: z.string(),
-  city: z.string(),
-  state: z.string(),
-  zipcode: z.string(),
-  isEmailVerified: z.boolean(),
-  isAccountCreated: Flag,
-  isPayoutMethodAdded: Flag,
-  stripeID: z.string().nullable(),
-  isAdmin: z.boolean(),
-  /** The member's share code, stable for life, carried in their share links (null until given one). */
-  shareCode: z.string().nullable(),
-});
+export const UserProfile = /* @__PURE__ */ pure(() =>
+  z.object({
+    id: z.string(),
+    email: z.string(),
+    first_name: z.string(),
+    last_name: z.string(),
+    phone: z.string(),
+    street_address_1: z.string(),
+    address_unit: z.string(),
+    city: z.string(),
+    state: z.string(),
+    zipcode: z.string(),
+    isEmailVerified: z.boolean(),
+    isAccountCreated: Flag,
+    isPayoutMethodAdded: Flag,
+    stripeID: z.nullable(z.string()),
+    isAdmin: z.boolean(),
+    /** The member's share code, stable for life, carried in their share links (null until given one). */
+    shareCode: z.nullable(z.string()),
+  }),
+);
 export type UserProfile = z.infer<typeof UserProfile>;
 
-export const Credentials = z.strictObject({ email: Email, password: Password });
+export const Credentials = /* @__PURE__ */ pure(() => z.strictObject({ email: Email, password: Password }));
 export type Credentials = z.input<typeof Credentials>;
 
 export const PASSWORD_IS_BLANK = "Your password can't be only spaces.";
@@ -60,52 +74,66 @@ export const PASSWORD_IS_COMMON =
   'This password is too common: it appears in lists of leaked passwords. Choose another.';
 
 /** A password chosen at sign-up: the length rules, and more than white space. */
-export const NewPassword = Password.refine((value) => value.trim() !== '', PASSWORD_IS_BLANK);
+export const NewPassword = /* @__PURE__ */ pure(() =>
+  Password.check(z.refine((value: string) => value.trim() !== '', PASSWORD_IS_BLANK)),
+);
 
 /**
  * The sign-up body, for the server and the sign-up form alike: the password may not be the
  * e-mail address or the part before its @ (ignoring case and surrounding spaces). Whether it is
  * a leaked password the server checks; the form shows its answer at the password field.
  */
-export const SignupRequest = z
-  .strictObject({ email: Email, password: NewPassword })
-  .superRefine(({ email, password }, context) => {
-    const chosen = password.trim().toLowerCase();
-    if (chosen === email || chosen === email.slice(0, email.lastIndexOf('@'))) {
-      context.addIssue({ code: 'custom', path: ['password'], message: PASSWORD_IS_EMAIL });
-    }
-  });
+export const SignupRequest = /* @__PURE__ */ pure(() =>
+  z.strictObject({ email: Email, password: NewPassword }).check(
+    z.superRefine(({ email, password }: { email: string; password: string }, context) => {
+      const chosen = password.trim().toLowerCase();
+      if (chosen === email || chosen === email.slice(0, email.lastIndexOf('@'))) {
+        context.addIssue({ code: 'custom', path: ['password'], message: PASSWORD_IS_EMAIL });
+      }
+    }),
+  ),
+);
 
 /** Login asks only that a password is present: its length rules are for choosing one at sign-up. */
-export const LoginRequest = z.strictObject({
-  email: Email,
-  password: z.string({ error: REQUIRED }).min(1, REQUIRED).max(1024),
-});
+export const LoginRequest = /* @__PURE__ */ pure(() =>
+  z.strictObject({
+    email: Email,
+    password: z.string({ error: REQUIRED }).check(z.minLength(1, REQUIRED), z.maxLength(1024)),
+  }),
+);
 
-export const AuthResponse = z.object({
-  loginValid: z.boolean(),
-  isLoggedIn: z.boolean(),
-  isAdmin: z.boolean(),
-  userProfile: UserProfile,
-  refresh_token: z.string(),
-  access_token: z.string(),
-  /** Seconds until the access token expires. */
-  expires_in: z.number(),
-});
+export const AuthResponse = /* @__PURE__ */ pure(() =>
+  z.object({
+    loginValid: z.boolean(),
+    isLoggedIn: z.boolean(),
+    isAdmin: z.boolean(),
+    userProfile: UserProfile,
+    refresh_token: z.string(),
+    access_token: z.string(),
+    /** Seconds until the access token expires. */
+    expires_in: z.number(),
+  }),
+);
 export type AuthResponse = z.infer<typeof AuthResponse>;
 
 /** The web apps send no token in the body and rely on the HttpOnly cookie; other clients may send it. */
-export const CheckAuthRequest = z.strictObject({ refresh_token: z.string().max(512).optional() });
-export const LogoutRequest = z.strictObject({ refresh_token: z.string().max(512).optional() });
-export const OkResponse = z.object({ ok: z.literal(true) });
+export const CheckAuthRequest = /* @__PURE__ */ pure(() =>
+  z.strictObject({ refresh_token: z.optional(z.string().check(z.maxLength(512))) }),
+);
+export const LogoutRequest = /* @__PURE__ */ pure(() =>
+  z.strictObject({ refresh_token: z.optional(z.string().check(z.maxLength(512))) }),
+);
+export const OkResponse = /* @__PURE__ */ pure(() => z.object({ ok: z.literal(true) }));
 
-export const ErrorBody = z.object({
-  message: z.string(),
-  /** Field path -> message, for 400s caused by a request body. */
-  fields: z.record(z.string(), z.string()).optional(),
-  correlationId: z.string().optional(),
-});
+export const ErrorBody = /* @__PURE__ */ pure(() =>
+  z.object({
+    message: z.string(),
+    /** Field path -> message, for 400s caused by a request body. */
+    fields: z.optional(z.record(z.string(), z.string())),
+    correlationId: z.optional(z.string()),
+  }),
+);
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
-export const IdRequest = z.strictObject({ id: Id });
-export const EmptyRequest = z.strictObject({});
+export const IdRequest = /* @__PURE__ */ pure(() => z.strictObject({ id: Id }));
+export const EmptyRequest = /* @__PURE__ */ pure(() => z.strictObject({}));

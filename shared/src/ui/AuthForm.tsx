@@ -1,6 +1,6 @@
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import type { ZodType } from 'zod';
+import type * as z from '../api/zod';
 import type { Credentials } from '../api/schemas';
 import { toApiError } from './AuthProvider';
 import { ErrorBanner } from './ErrorBanner';
@@ -15,9 +15,9 @@ export interface AuthFormProps {
   description: string;
   submitLabel: string;
   /** The rules each field must meet: the same zod schemas the server validates with. */
-  rules: Record<FieldName, ZodType>;
+  rules: Record<FieldName, z.ZodMiniType>;
   /** A rule over both fields (the password may not be the e-mail), checked once each field passes its own. */
-  formRule?: ZodType;
+  formRule?: z.ZodMiniType;
   passwordAutoComplete: 'current-password' | 'new-password';
   passwordHint?: string;
   /** Sends the credentials; rejects with an ApiError. */
@@ -28,7 +28,7 @@ export interface AuthFormProps {
 }
 
 /** The first message a field's rule gives for a value, or undefined when it passes. */
-export function fieldError(rule: ZodType, value: string): string | undefined {
+export function fieldError(rule: z.ZodMiniType, value: string): string | undefined {
   const result = rule.safeParse(value);
   return result.success ? undefined : (result.error.issues[0]?.message ?? 'Value is not valid');
 }
