@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import { pure } from '../api/pure';
+import * as z from '../api/zod';
 import { formatCount, formatMoney } from './format';
 import { MAX_PRICE_CENTS, parsePrice, quoteValue } from './money';
 import { sha256Hex } from './sha256';
@@ -74,35 +75,43 @@ export const CONTENT_HASH_VERSION = 'csv-product/1';
 // ---------------------------------------------------------------------------------------------
 // Issues and fatal problems
 
-export const CsvIssueSchema = z.object({
-  /** The file line on which the row starts (header = 1); see the module comment. */
-  row: z.int().positive(),
-  /** The canonical column, the header text of an ignored column, or null for the whole row. */
-  column: z.string().nullable(),
-  /** Reads on after "Row 7, column msrp_us: ". */
-  message: z.string(),
-});
+// On zod/mini, each built only where it is used (../api/zod.ts, ../api/pure.ts): these schemas
+// give the import's types and the tests' shape checks; the import validates rows by hand.
+export const CsvIssueSchema = /* @__PURE__ */ pure(() =>
+  z.object({
+    /** The file line on which the row starts (header = 1); see the module comment. */
+    row: z.int().check(z.positive()),
+    /** The canonical column, the header text of an ignored column, or null for the whole row. */
+    column: z.nullable(z.string()),
+    /** Reads on after "Row 7, column msrp_us: ". */
+    message: z.string(),
+  }),
+);
 export type CsvIssue = z.infer<typeof CsvIssueSchema>;
 
-export const CsvFatalKind = z.enum([
-  'empty',
-  'no-rows',
-  'not-comma-separated',
-  'missing-columns',
-  'duplicate-columns',
-  'not-utf8',
-  'broken-quoting',
-  'row-too-long',
-]);
+export const CsvFatalKind = /* @__PURE__ */ pure(() =>
+  z.enum([
+    'empty',
+    'no-rows',
+    'not-comma-separated',
+    'missing-columns',
+    'duplicate-columns',
+    'not-utf8',
+    'broken-quoting',
+    'row-too-long',
+  ]),
+);
 export type CsvFatalKind = z.infer<typeof CsvFatalKind>;
 
 /** A problem that rejects the whole file: nothing from it is imported. */
-export const CsvFatalSchema = z.object({
-  kind: CsvFatalKind,
-  /** The file line where the file breaks, when there is one. */
-  line: z.int().positive().nullable(),
-  message: z.string(),
-});
+export const CsvFatalSchema = /* @__PURE__ */ pure(() =>
+  z.object({
+    kind: CsvFatalKind,
+    /** The file line where the file breaks, when there is one. */
+    line: z.nullable(z.int().check(z.positive())),
+    message: z.string(),
+  }),
+);
 export type CsvFatal = z.infer<typeof CsvFatalSchema>;
 
 /** "Row 7, column msrp_us: '12.345' has more than two decimals". */
@@ -114,28 +123,30 @@ export function formatIssue(issue: CsvIssue): string {
 // ---------------------------------------------------------------------------------------------
 // The product a valid row becomes
 
-const hex = (length: number) => z.string().regex(new RegExp(`^[0-9a-f]{${length}}$`));
+const hex = (length: number) => z.string().check(z.regex(new RegExp(`^[0-9a-f]{${length}}$`)));
 
 /** An imported product as read from one CSV row, before approval. Money in cents. */
-export const CsvProductSchema = z.object({
-  /** productIdFromSpuNo(spu_no): re-importing the same spu_no updates the same product. */
-  id: hex(32),
-  spu_no: z.string().min(1).max(CSV_LIMITS.spuNoChars),
-  product_name: z.string().min(1).max(CSV_LIMITS.productNameChars),
-  /** '' when the file has no brand for the product. */
-  brand: z.string().max(CSV_LIMITS.brandChars),
-  msrp_us_cents: z.int().positive().max(MAX_PRICE_CENTS),
-  dropshipping_price_us_cents: z.int().positive().max(MAX_PRICE_CENTS),
-  /** The usable addresses of product_images_1..6, in slot order; empty and dropped slots left out. */
-  product_images: z.array(z.url({ protocol: /^https?$/ })).max(IMAGE_SLOT_COLUMNS.length),
-  additional_product_images: z.array(z.url({ protocol: /^https?$/ })).max(CSV_LIMITS.additionalImages),
-  /** As in the file (trimmed); the server replaces it with its sanitized form before storing. */
-  html_description: z.string(),
-  /** The supplier's product page, '' when absent. */
-  url: z.union([z.literal(''), z.url({ protocol: /^https?$/ })]),
-  /** contentHashOf(the fields above but id): equal hashes mean the row did not change. */
-  content_hash: hex(64),
-});
+export const CsvProductSchema = /* @__PURE__ */ pure(() =>
+  z.object({
+    /** productIdFromSpuNo(spu_no): re-importing the same spu_no updates the same product. */
+    id: hex(32),
+    spu_no: z.string().check(z.minLength(1), z.maxLength(CSV_LIMITS.spuNoChars)),
+    product_name: z.string().check(z.minLength(1), z.maxLength(CSV_LIMITS.productNameChars)),
+    /** '' when the file has no brand for the product. */
+    brand: z.string().check(z.maxLength(CSV_LIMITS.brandChars)),
+    msrp_us_cents: z.int().check(z.positive(), z.maximum(MAX_PRICE_CENTS)),
+    dropshipping_price_us_cents: z.int().check(z.positive(), z.maximum(MAX_PRICE_CENTS)),
+    /** The usable addresses of product_images_1..6, in slot order; empty and dropped slots left out. */
+    product_images: z.array(z.url({ protocol: /^https?$/ })).check(z.maxLength(IMAGE_SLOT_COLUMNS.length)),
+    additional_product_images: z.array(z.url({ protocol: /^https?$/ })).check(z.maxLength(CSV_LIMITS.additionalImages)),
+    /** As in the file (trimmed); the server replaces it with its sanitized form before storing. */
+    html_description: z.string(),
+    /** The supplier's product page, '' when absent. */
+    url: z.union([z.literal(''), z.url({ protocol: /^https?$/ })]),
+    /** contentHashOf(the fields above but id): equal hashes mean the row did not change. */
+    content_hash: hex(64),
+  }),
+);
 export type CsvProduct = z.infer<typeof CsvProductSchema>;
 export type CsvProductContent = Omit<CsvProduct, 'id' | 'content_hash'>;
 

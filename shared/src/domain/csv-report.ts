@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import { pure } from '../api/pure';
+import * as z from '../api/zod';
 import { CsvFatalSchema, CsvIssueSchema, type CsvFatal, type CheckedRow, type CsvIssue } from './csv-product';
 import { quoteValue } from './money';
 
@@ -10,28 +11,30 @@ import { quoteValue } from './money';
 
 export const DEFAULT_MAX_ISSUES = 1000;
 
-export const CsvImportReportSchema = z.object({
-  /** Set when the file is rejected as a whole; then nothing is imported and `accepted` is 0. */
-  fatal: CsvFatalSchema.nullable(),
-  /** Data rows read (blank lines and rows of only empty values are not rows). */
-  rowsRead: z.int().nonnegative(),
-  /** Distinct products to import: valid rows, each spu_no counted once. */
-  accepted: z.int().nonnegative(),
-  /** Rows with at least one error. */
-  rejected: z.int().nonnegative(),
-  /**
-   * Valid rows superseded by a later row with the same spu_no. Without a fatal problem,
-   * rowsRead = accepted + rejected + replaced.
-   */
-  replaced: z.int().nonnegative(),
-  errorCount: z.int().nonnegative(),
-  warningCount: z.int().nonnegative(),
-  /** The first issues, in file order, up to the cap; the counts above are always complete. */
-  errors: z.array(CsvIssueSchema),
-  warnings: z.array(CsvIssueSchema),
-  /** True when errors or warnings were left out of the lists because of the cap. */
-  issuesTruncated: z.boolean(),
-});
+export const CsvImportReportSchema = /* @__PURE__ */ pure(() =>
+  z.object({
+    /** Set when the file is rejected as a whole; then nothing is imported and `accepted` is 0. */
+    fatal: z.nullable(CsvFatalSchema),
+    /** Data rows read (blank lines and rows of only empty values are not rows). */
+    rowsRead: z.int().check(z.nonnegative()),
+    /** Distinct products to import: valid rows, each spu_no counted once. */
+    accepted: z.int().check(z.nonnegative()),
+    /** Rows with at least one error. */
+    rejected: z.int().check(z.nonnegative()),
+    /**
+     * Valid rows superseded by a later row with the same spu_no. Without a fatal problem,
+     * rowsRead = accepted + rejected + replaced.
+     */
+    replaced: z.int().check(z.nonnegative()),
+    errorCount: z.int().check(z.nonnegative()),
+    warningCount: z.int().check(z.nonnegative()),
+    /** The first issues, in file order, up to the cap; the counts above are always complete. */
+    errors: z.array(CsvIssueSchema),
+    warnings: z.array(CsvIssueSchema),
+    /** True when errors or warnings were left out of the lists because of the cap. */
+    issuesTruncated: z.boolean(),
+  }),
+);
 export type CsvImportReport = z.infer<typeof CsvImportReportSchema>;
 
 /** What became of a row: kept for import (possibly replacing an earlier row) or rejected. */
