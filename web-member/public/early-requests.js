@@ -28,7 +28,10 @@
   }
 
   function post(name, body) {
-    return (early[keyOf(name, body)] = send(name, body));
+    var request = send(name, body);
+    // Not taken (the page left first): a failed request is nobody's error.
+    request.catch(function () {});
+    return (early[keyOf(name, body)] = request);
   }
 
   function json(request) {
