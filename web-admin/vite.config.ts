@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { preactAliases } from '../shared/src/build/preact-alias.ts';
 import { preloadChunksOf } from '../shared/src/build/preload-chunks.ts';
 
 /**
@@ -17,6 +18,8 @@ export default defineConfig(({ command }) => ({
   // The API's schemas load with the first call (shared/src/api/client.ts): fetched with the page.
   plugins: [react(), preloadChunksOf(['/shared/src/api/contract.ts', '/shared/src/api/schemas.ts'])],
   build: { outDir: 'dist', emptyOutDir: true },
+  // Built on Preact's React API (shared/src/build/preact-alias.ts); `vite` dev keeps React.
+  resolve: command === 'build' ? { alias: preactAliases } : undefined,
   // The served bundle is always React's production build, even when the build runs inside a test
   // run (Vitest sets NODE_ENV=test, which would otherwise select React's development build).
   define: command === 'build' ? { 'process.env.NODE_ENV': JSON.stringify('production') } : {},

@@ -7,13 +7,17 @@ import { AuthProvider, AuthStore } from '@portal/shared/ui/AuthProvider';
 import { QueryProvider } from '@portal/shared/ui/QueryProvider';
 import '@portal/shared/ui/styles.css';
 import { MemberApp } from './MemberApp';
+import { earlyFetch } from './earlyRequests';
 import { startLandingData } from './landingData';
 import { preloadLandingScreen } from './screens/lazyScreens';
 
 // The screen of the address opened starts loading now, before the first render asks for it,
 // and so does its data (right after the session check where it needs one).
 preloadLandingScreen(window.location.pathname);
-const store = new AuthStore(createApiClient());
+// The page's early script (public/early-requests.js) may have sent this screen's first requests:
+// the client takes their answers. Marked as started, so an early script that runs only now sends nothing.
+window.__portalEarly ??= {};
+const store = new AuthStore(createApiClient({ fetch: earlyFetch(window.__portalEarly) }));
 const queryClient = createQueryClient();
 startLandingData(window.location, store, queryClient);
 

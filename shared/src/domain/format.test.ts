@@ -78,6 +78,14 @@ describe('formatCount', () => {
     expect(formatCount(count)).toBe(text);
   });
 
+  it('groups digits exactly as Intl.NumberFormat en-US does (written out, issue 16)', () => {
+    const intl = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+    for (const count of [0, 7, 999, 1_000, 20_000, 999_999, 1_000_000, 1_234_567_890, -1, -1_500, -987_654_321]) {
+      expect(formatCount(count)).toBe(intl.format(count));
+    }
+    expect(formatCount(Number.MAX_SAFE_INTEGER)).toBe(intl.format(Number.MAX_SAFE_INTEGER));
+  });
+
   it('refuses a count that is not a whole number', () => {
     expect(() => formatCount(1.5)).toThrow(RangeError);
     expect(() => formatCount(Number.NaN)).toThrow(RangeError);

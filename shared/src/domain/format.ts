@@ -8,16 +8,20 @@
  */
 
 /**
- * Made on first use: creating an Intl formatter loads ICU data, about 16 ms, which every function
- * whose bundle holds this module would otherwise pay in its cold import.
+ * A whole number with US digit grouping (20000 -> '20,000'), written out rather than by
+ * Intl.NumberFormat: creating that formatter loads ICU data, 16 ms in a cold function and 20–100 ms
+ * in the browser task that renders the first price (issue 16). Only for safe integers, whose
+ * String() has no exponent.
  */
-let countFormat: Intl.NumberFormat | undefined;
-const COUNT = (): Intl.NumberFormat => (countFormat ??= new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 }));
+function groupDigits(whole: number): string {
+  const digits = String(Math.abs(whole)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return whole < 0 ? `-${digits}` : digits;
+}
 
 /** 20000 -> '20,000'. Counts are whole numbers; anything else is a mistake upstream. */
 export function formatCount(count: number): string {
   if (!Number.isSafeInteger(count)) throw new RangeError(`Expected a whole number to count, got ${count}`);
-  return COUNT().format(count);
+  return groupDigits(count);
 }
 
 /** 1536 -> '1.5 KB', 5_242_880 -> '5 MB', 12 -> '12 bytes' (binary units, as file choosers show). */
@@ -43,7 +47,7 @@ export function formatMoney(cents: number): string {
   const magnitude = Math.abs(cents);
   const rest = magnitude % 100;
   const dollars = (magnitude - rest) / 100;
-  return `${sign}$${COUNT().format(dollars)}.${String(rest).padStart(2, '0')}`;
+  return `${sign}$${groupDigits(dollars)}.${String(rest).padStart(2, '0')}`;
 }
 
 /** The API's two-decimal dollar text ('1049.00', see the `Dollars` schema). */

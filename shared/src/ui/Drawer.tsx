@@ -1,4 +1,4 @@
-import { useEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { CloseIcon } from './icons';
 
 export interface DrawerProps {
@@ -32,7 +32,9 @@ function DrawerPanel({ onClose, label, id, children }: Omit<DrawerProps, 'open'>
   const panelRef = useRef<HTMLDivElement>(null);
   const closeRef = useRef<HTMLButtonElement>(null);
 
-  useEffect(() => {
+  // A layout effect: the opener is read, and focus moved, in the task that opened the drawer.
+  // Preact runs plain effects a frame later, when a fast keyboard may already be inside it.
+  useLayoutEffect(() => {
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     closeRef.current?.focus();
     document.body.classList.add('has-drawer');

@@ -1,4 +1,4 @@
-import { use, useEffect, useRef, type ComponentType, type FocusEvent, type PointerEvent } from 'react';
+import { use, useEffect, useRef, useState, type ComponentType, type FocusEvent, type PointerEvent } from 'react';
 
 /**
  * Opening a screen fast: its code chunk and its data can start loading before the click.
@@ -99,4 +99,66 @@ export function useIntent(onIntent: (() => void) | undefined): IntentHandlers | 
     onPointerDown: now,
     onFocus: now,
   };
+}
+
+/**
+ * The same intent as useIntent, for every item of a list at once (issue 16): four listeners on
+ * the list element (put the returned ref on it) instead of four on each card, which made the
+ * first render of a page of cards measurably longer. An item is the closest element inside the
+ * list that has the `itemAttribute` (e.g. 'data-product-id'); `onIntent` gets that attribute's
+ * value: after the pointer has rested on the item for HOVER_INTENT_MS, or at once on a press or
+ * keyboard focus inside it.
+ */
+export function useIntentWithin(
+  itemAttribute: string,
+  onIntent: (value: string) => void,
+): (element: HTMLElement | null) => void {
+  const [list, setList] = useState<HTMLElement | null>(null);
+  const latest = useRef(onIntent);
+  useEffect(() => {
+    latest.current = onIntent;
+  });
+  useEffect(() => {
+    if (!list) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let hovered: Element | null = null;
+    const itemOf = (target: EventTarget | null): Element | null => {
+      const item = target instanceof Element ? target.closest(`[${itemAttribute}]`) : null;
+      return item && list.contains(item) ? item : null;
+    };
+    const fire = (item: Element) => {
+      clearTimeout(timer);
+      const value = item.getAttribute(itemAttribute);
+      if (value !== null) latest.current(value);
+    };
+    const onOver = (event: Event) => {
+      const item = itemOf(event.target);
+      if (item === hovered) return;
+      clearTimeout(timer);
+      hovered = item;
+      if (item) timer = setTimeout(() => fire(item), HOVER_INTENT_MS);
+    };
+    const onOut = (event: Event) => {
+      const next = itemOf((event as globalThis.PointerEvent).relatedTarget);
+      if (next === hovered) return;
+      clearTimeout(timer);
+      hovered = null;
+    };
+    const onNow = (event: Event) => {
+      const item = itemOf(event.target);
+      if (item) fire(item);
+    };
+    list.addEventListener('pointerover', onOver);
+    list.addEventListener('pointerout', onOut);
+    list.addEventListener('pointerdown', onNow);
+    list.addEventListener('focusin', onNow);
+    return () => {
+      clearTimeout(timer);
+      list.removeEventListener('pointerover', onOver);
+      list.removeEventListener('pointerout', onOut);
+      list.removeEventListener('pointerdown', onNow);
+      list.removeEventListener('focusin', onNow);
+    };
+  }, [list, itemAttribute]);
+  return setList;
 }

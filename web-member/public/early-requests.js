@@ -1,0 +1,111 @@
+// The opened screen's first requests, sent as the page arrives, before the app's script has
+// (issue 16). A plain file, not inline: the Content-Security-Policy allows scripts from 'self'
+// only. The app takes these answers instead of asking again (web-member/src/earlyRequests.ts:
+// same names and bodies as its own first calls); nothing here is shown or trusted before the app
+// has checked it as it checks any answer. Once the data's answer names the first picture, that
+// picture is preloaded at high priority, so it loads while the app renders.
+(function () {
+  'use strict';
+  // The app has started first (its script came from the cache): it asks for itself.
+  if (window.__portalEarly || !window.fetch) return;
+  var path = location.pathname.replace(/\/+$/, '') || '/';
+  var params = new URLSearchParams(location.search);
+  var early = (window.__portalEarly = {});
+
+  function send(name, body, token) {
+    var headers = { accept: 'application/json', 'content-type': 'application/json' };
+    if (token) headers.authorization = 'Bearer ' + token;
+    return fetch('/api/' + name, {
+      method: 'POST',
+      headers: headers,
+      body: JSON.stringify(body),
+      credentials: 'same-origin',
+    });
+  }
+
+  function keyOf(name, body) {
+    return name === 'checkAuth' ? name : name + ' ' + JSON.stringify(body);
+  }
+
+  function post(name, body) {
+    var request = send(name, body);
+    // Not taken (the page left first): a failed request is nobody's error.
+    request.catch(function () {});
+    return (early[keyOf(name, body)] = request);
+  }
+
+  function json(request) {
+    return request.then(function (response) {
+      return response.ok ? response.clone().json() : null;
+    });
+  }
+
+  function preloadImage(url) {
+    if (typeof url !== 'string' || !url) return;
+    var link = document.createElement('link');
+    link.rel = 'preload';
+    link.setAttribute('as', 'image');
+    link.setAttribute('href', url);
+    link.setAttribute('fetchpriority', 'high');
+    // As the app's <img> asks (ProductImage), so the browser reuses this download for it.
+    link.setAttribute('referrerpolicy', 'no-referrer');
+    document.head.appendChild(link);
+  }
+
+  // The data request is registered at once, so the app's call finds it however fast the app is;
+  // it leaves when the session check answers, with that answer's access token (the one the app's
+  // call carries too). Without a session it is withdrawn: the app sends no such call then.
+  function afterSession(name, body, firstImage) {
+    var key = keyOf(name, body);
+    var data = json(post('checkAuth', {})).then(function (session) {
+      if (!session || typeof session.access_token !== 'string') {
+        delete early[key];
+        throw new Error('No session.');
+      }
+      return send(name, body, session.access_token);
+    });
+    early[key] = data;
+    json(data)
+      .then(function (answer) {
+        if (answer) preloadImage(firstImage(answer));
+      })
+      .catch(function () {
+        // The app asks again, or shows the login.
+      });
+  }
+
+  function safeDecode(segment) {
+    try {
+      return decodeURIComponent(segment);
+    } catch (error) {
+      return segment;
+    }
+  }
+
+  var shop = /^\/shop\/([^/]+)$/.exec(path);
+  if (path === '/') {
+    afterSession('getApprovedProducts', { limit: 24 }, function (answer) {
+      return answer.items && answer.items[0] && answer.items[0].image;
+    });
+  } else if (path === '/member_product_detail') {
+    var id = (params.get('id') || '').trim();
+    if (id) {
+      afterSession('getApprovedProduct', { id: id }, function (answer) {
+        return answer.images && answer.images[0];
+      });
+    }
+  } else if (path === '/my_account') {
+    post('checkAuth', {});
+  } else if (shop) {
+    var body = { id: safeDecode(shop[1]) };
+    var ref = params.get('ref');
+    if (ref) body.ref = ref;
+    json(post('getSharedProduct', body))
+      .then(function (answer) {
+        if (answer && answer.product) preloadImage(answer.product.images && answer.product.images[0]);
+      })
+      .catch(function () {
+        // The app asks again and shows what went wrong.
+      });
+  }
+})();

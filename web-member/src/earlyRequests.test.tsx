@@ -1,0 +1,180 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createApiClient } from '@portal/shared/api/client';
+import { queryKeys } from '@portal/shared/query/keys';
+import { createQueryClient } from '@portal/shared/query/client';
+import { AuthStore } from '@portal/shared/ui/AuthProvider';
+import { productCard, productDetail } from '@portal/shared/ui/catalogueTesting';
+import { authAnswer } from '@portal/shared/ui/testing';
+import { earlyFetch } from './earlyRequests';
+import { startLandingData } from './landingData';
+
+// Vitest runs from the repository's root (vitest.config.ts).
+const earlyScript = readFileSync(join(process.cwd(), 'web-member', 'public', 'early-requests.js'), 'utf8');
+
+type Answer = { status?: number; body: unknown };
+interface Sent {
+  name: string;
+  body: string;
+  authorization: string | null;
+}
+
+/** A fetch answering /api/<name> from `answers`, recording what was sent. */
+function server(answers: Record<string, Answer>) {
+  const sent: Sent[] = [];
+  const fetchImpl = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const name = String(input).replace(/^\/api\//, '');
+    sent.push({
+      name,
+      body: typeof init?.body === 'string' ? init.body : '',
+      authorization: new Headers(init?.headers).get('authorization'),
+    });
+    const answer = answers[name] ?? { status: 404, body: { message: `No answer for ${name}` } };
+    return new Response(JSON.stringify(answer.body), {
+      status: answer.status ?? 200,
+      headers: { 'content-type': 'application/json' },
+    });
+  });
+  return { sent, fetchImpl };
+}
+
+/** Opens `url` and runs the page's early script as the browser would, with `fetchImpl` as the page's fetch. */
+function runEarlyScript(url: string, fetchImpl: typeof fetch) {
+  window.history.replaceState(null, '', url);
+  vi.stubGlobal('fetch', fetchImpl);
+  new Function(earlyScript)();
+}
+
+/** What main.tsx does: mark the app started, take the early requests, prefetch the landing data. */
+function startApp(url: string, fallback: typeof fetch) {
+  window.__portalEarly ??= {};
+  const store = new AuthStore(createApiClient({ fetch: earlyFetch(window.__portalEarly, fallback) }));
+  const client = createQueryClient();
+  startLandingData(window.location, store, client);
+  return { store, client };
+}
+
+const preloads = () =>
+  [...document.head.querySelectorAll<HTMLLinkElement>('link[rel="preload"][as="image"]')].map((link) => ({
+    href: link.getAttribute('href'),
+    fetchpriority: link.getAttribute('fetchpriority'),
+  }));
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  delete window.__portalEarly;
+  document.head.querySelectorAll('link[rel="preload"]').forEach((link) => link.remove());
+  window.history.replaceState(null, '', '/');
+});
+
+describe('the early requests (public/early-requests.js) and the app taking their answers', () => {
+  it('member home: the app asks nothing itself, finds its first page, and the first picture is preloaded', async () => {
+    const card = productCard({ image: 'https://img.example.test/first.jpg' });
+    const early = server({
+      checkAuth: { body: authAnswer({}, 'token-1') },
+      getApprovedProducts: { body: { items: [card, productCard({ id: 'p-2' })], nextCursor: null } },
+    });
+    runEarlyScript('/', early.fetchImpl);
+    const fallback = vi.fn<typeof fetch>();
+    // The shell's own check (as it mounts) shares the app's one: the early one.
+    const { store, client } = startApp('/', fallback);
+    void store.checkAuth();
+    await vi.waitFor(
+      () =>
+        expect(client.getQueryData(queryKeys.approvedProducts.list(24))).toMatchObject({
+          pages: [{ items: [card, {}] }],
+        }),
+      { timeout: 4_000 },
+    );
+    expect(fallback).not.toHaveBeenCalled();
+    expect(early.sent).toEqual([
+      { name: 'checkAuth', body: '{}', authorization: null },
+      { name: 'getApprovedProducts', body: '{"limit":24}', authorization: 'Bearer token-1' },
+    ]);
+    expect(store.getState().status).toBe('authenticated');
+    await vi.waitFor(() =>
+      expect(preloads()).toEqual([{ href: 'https://img.example.test/first.jpg', fetchpriority: 'high' }]),
+    );
+  });
+
+  it('product detail: the same, with the detail’s first image', async () => {
+    const detail = productDetail({ id: 'p 1' });
+    const early = server({ checkAuth: { body: authAnswer() }, getApprovedProduct: { body: detail } });
+    runEarlyScript('/member_product_detail?id=p%201', early.fetchImpl);
+    const fallback = vi.fn<typeof fetch>();
+    const { client } = startApp('/member_product_detail', fallback);
+    await vi.waitFor(
+      () => expect(client.getQueryData(queryKeys.approvedProducts.detail('p 1'))).toMatchObject({ id: 'p 1' }),
+      { timeout: 4_000 },
+    );
+    expect(fallback).not.toHaveBeenCalled();
+    expect(early.sent.map((sent) => sent.name)).toEqual(['checkAuth', 'getApprovedProduct']);
+    await vi.waitFor(() => expect(preloads()).toEqual([{ href: detail.images[0], fetchpriority: 'high' }]));
+  });
+
+  it('share page: the public read at once, no session check', async () => {
+    const detail = productDetail({ id: 'p 1' });
+    const early = server({
+      getSharedProduct: { body: { product: detail, unitAmountCents: 1999, refKnown: true } },
+    });
+    runEarlyScript('/shop/p%201?ref=ABC', early.fetchImpl);
+    const fallback = vi.fn<typeof fetch>();
+    const { client } = startApp('/shop/p%201', fallback);
+    await vi.waitFor(
+      () => expect(client.getQueryData(['sharedProduct', 'p 1', 'ABC'])).toMatchObject({ refKnown: true }),
+      { timeout: 4_000 },
+    );
+    expect(fallback).not.toHaveBeenCalled();
+    expect(early.sent).toEqual([{ name: 'getSharedProduct', body: '{"id":"p 1","ref":"ABC"}', authorization: null }]);
+    await vi.waitFor(() => expect(preloads()).toEqual([{ href: detail.images[0], fetchpriority: 'high' }]));
+  });
+
+  it('without a session: one checkAuth (the early one), no data request, nothing preloaded', async () => {
+    const early = server({ checkAuth: { status: 401, body: { message: 'Log in to continue.' } } });
+    runEarlyScript('/', early.fetchImpl);
+    const fallback = vi.fn<typeof fetch>();
+    const { store } = startApp('/', fallback);
+    await vi.waitFor(() => expect(store.getState().status).toBe('anonymous'), { timeout: 4_000 });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(fallback).not.toHaveBeenCalled();
+    expect(early.sent.map((sent) => sent.name)).toEqual(['checkAuth']);
+    expect(preloads()).toEqual([]);
+  });
+
+  it('sends nothing when the app has started first (its script came from the cache)', () => {
+    const early = server({});
+    window.__portalEarly = {};
+    runEarlyScript('/', early.fetchImpl);
+    expect(early.sent).toEqual([]);
+  });
+
+  it('sends nothing on screens it does not know', () => {
+    const early = server({});
+    runEarlyScript('/signup', early.fetchImpl);
+    expect(early.sent).toEqual([]);
+  });
+});
+
+describe('earlyFetch', () => {
+  const post = (body: string): RequestInit => ({ method: 'POST', body });
+
+  it('gives each early request once, and fetches a call that differs', async () => {
+    const answer = new Response('{}');
+    const early = { 'getApprovedProduct {"id":"a"}': Promise.resolve(answer) };
+    const fallback = vi.fn<typeof fetch>(async () => new Response('other'));
+    const fetchImpl = earlyFetch(early, fallback);
+    await expect(fetchImpl('/api/getApprovedProduct', post('{"id":"b"}'))).resolves.not.toBe(answer);
+    await expect(fetchImpl('/api/getApprovedProduct', post('{"id":"a"}'))).resolves.toBe(answer);
+    await fetchImpl('/api/getApprovedProduct', post('{"id":"a"}'));
+    expect(fallback).toHaveBeenCalledTimes(2);
+  });
+
+  it('rejects as fetch does when the caller aborts first', async () => {
+    const early = { checkAuth: new Promise<Response>(() => undefined) };
+    const controller = new AbortController();
+    const pending = earlyFetch(early, vi.fn())('/api/checkAuth', { ...post('{}'), signal: controller.signal });
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+  });
+});
