@@ -263,8 +263,9 @@ export function isSanitizedForm(html: string): boolean {
       return false;
     } else {
       // Text: on to the next character that needs a look.
+      // test, not exec: no match array for each run of text.
       SPECIAL.lastIndex = at;
-      if (SPECIAL.exec(html) === null) break;
+      if (!SPECIAL.test(html)) break;
       at = SPECIAL.lastIndex - 1;
     }
   }

@@ -294,24 +294,27 @@ export interface RowOutcome<P extends CheckedProduct = CsvProduct> {
   row: number;
   /** The import-ready product, or null when the row has errors. */
   product: P | null;
-  errors: CsvIssue[];
-  warnings: CsvIssue[];
+  errors: readonly CsvIssue[];
+  warnings: readonly CsvIssue[];
 }
 
 export type ValidatedRow = RowOutcome<CsvProduct>;
 export type CheckedRow = RowOutcome<CheckedProduct>;
 
-/** Collects the issues of one row. */
+/** The issues of a row that has none: one shared, frozen array rather than new ones per row. */
+const NO_ISSUES: readonly CsvIssue[] = Object.freeze([]);
+
+/** Collects the issues of one row; its arrays are made only for a row that has issues. */
 class RowIssues {
-  readonly errors: CsvIssue[] = [];
-  readonly warnings: CsvIssue[] = [];
+  errors: readonly CsvIssue[] = NO_ISSUES;
+  warnings: readonly CsvIssue[] = NO_ISSUES;
   constructor(readonly row: number) {}
   error(column: CsvColumn | null, message: string): undefined {
-    this.errors.push({ row: this.row, column, message });
+    this.errors = [...this.errors, { row: this.row, column, message }];
     return undefined;
   }
   warn(column: CsvColumn | null, message: string): void {
-    this.warnings.push({ row: this.row, column, message });
+    this.warnings = [...this.warnings, { row: this.row, column, message }];
   }
 }
 
@@ -346,7 +349,7 @@ export function checkProductRow(
   const issues = new RowIssues(row);
   if (cells.length !== header.columnCount) {
     issues.error(null, columnCountMessage(cells.length, header.columnCount));
-    return { row, product: null, errors: issues.errors, warnings: [] };
+    return { row, product: null, errors: issues.errors, warnings: NO_ISSUES };
   }
   const value = (column: CsvColumn): string => {
     const position = header.positions.get(column);
@@ -357,7 +360,7 @@ export function checkProductRow(
     return { row, product: null, errors: issues.errors, warnings: issues.warnings };
   }
   addAdvice(product, issues);
-  return { row, product, errors: [], warnings: issues.warnings };
+  return { row, product, errors: NO_ISSUES, warnings: issues.warnings };
 }
 
 /** The checked product with its content hash: what is stored. */
@@ -570,8 +573,12 @@ const SCHEME = /^([a-z][a-z0-9+.-]*):/i;
  * ones longer than 2,048 characters.
  */
 export function checkWebAddress(text: string): WebAddressResult {
-  if (text.length <= CSV_LIMITS.urlChars && CANONICAL_WEB_ADDRESS.test(text)) return { ok: true, href: text };
-  return parseWebAddress(text);
+  return isCanonicalWebAddress(text) ? { ok: true, href: text } : parseWebAddress(text);
+}
+
+/** An address checkWebAddress accepts as it is: the rows' readers test this first, with no result object to make. */
+function isCanonicalWebAddress(text: string): boolean {
+  return text.length <= CSV_LIMITS.urlChars && CANONICAL_WEB_ADDRESS.test(text);
 }
 
 /** checkWebAddress without its fast path: every address goes through URL parsing. */
@@ -619,7 +626,11 @@ function readImageSlots(value: (column: CsvColumn) => string, issues: RowIssues)
   for (const column of IMAGE_SLOT_COLUMNS) {
     const text = value(column).trim();
     if (text === '') continue;
-    const address = checkWebAddress(text);
+    if (isCanonicalWebAddress(text)) {
+      images.push(text);
+      continue;
+    }
+    const address = parseWebAddress(text);
     if (address.ok) images.push(address.href);
     else issues.warn(column, `${address.problem}; the image was left out`);
   }
@@ -638,7 +649,11 @@ function readAdditionalImages(raw: string, issues: RowIssues): string[] {
     start = stop + 1;
     if (entry === '') continue;
     index += 1;
-    const address = checkWebAddress(entry);
+    if (isCanonicalWebAddress(entry)) {
+      images.push(entry);
+      continue;
+    }
+    const address = parseWebAddress(entry);
     if (address.ok) images.push(address.href);
     else issues.warn('additional_product_images', `image ${index}: ${address.problem}; the image was left out`);
   }
@@ -650,7 +665,7 @@ function readAdditionalImages(raw: string, issues: RowIssues): string[] {
 
 function readSupplierUrl(raw: string, issues: RowIssues): string | undefined {
   const text = raw.trim();
-  if (text === '') return '';
-  const address = checkWebAddress(text);
+  if (text === '' || isCanonicalWebAddress(text)) return text;
+  const address = parseWebAddress(text);
   return address.ok ? address.href : issues.error('url', address.problem);
 }
