@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
-import path from 'node:path';
+import { dirname, resolve } from 'node:path';
 
 /**
  * Stack traces in our source files, read through the bundle's source map only when an error is
@@ -41,7 +41,7 @@ export function sourceMappedStack(stack: string): string {
       const file = location!.startsWith('file://') ? new URL(location!).pathname : location!;
       const entry = mapOf(file)?.findEntry(Number(generatedLine) - 1, Number(generatedColumn) - 1);
       if (!entry || !('originalSource' in entry)) return line;
-      const source = path.resolve(path.dirname(file), entry.originalSource.replace(/^file:\/\//, ''));
+      const source = resolve(dirname(file), entry.originalSource.replace(/^file:\/\//, ''));
       return `${head}${source}:${entry.originalLine + 1}:${entry.originalColumn + 1}${tail}`;
     })
     .join('\n');

@@ -1,5 +1,5 @@
 import { en } from 'zod/locales';
-import { config } from 'zod/mini';
+import { config, type core } from 'zod/mini';
 
 /**
  * The zod the API's schemas are written with: `zod/mini`, the same validation core as `zod` with
@@ -11,7 +11,10 @@ import { config } from 'zod/mini';
  *
  * `zod/mini` loads no locale: the English messages `zod` gives by default (a value too long, of
  * the wrong type, not one of the options) are configured here, once, for every schema module.
+ * The locale's message table is made when the first message is: a function's cold start does not
+ * pay for it, and most calls make none.
  */
-config(en());
+let english: core.$ZodErrorMap | undefined;
+config({ localeError: (issue) => (english ??= en().localeError)(issue) });
 
 export * from 'zod/mini';
