@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { preactAliases } from '../shared/src/build/preact-alias.ts';
-import { preloadChunksOf } from '../shared/src/build/preload-chunks.ts';
+import { preloadChunksOf, screenChunksOf } from '../shared/src/build/preload-chunks.ts';
 
 /**
  * The member app, served at '/' on the same origin as /api. Building from any working directory
@@ -16,7 +16,15 @@ export default defineConfig(({ command }) => ({
   root,
   base: '/',
   // The API's schemas load with the first call (shared/src/api/client.ts): fetched with the page.
-  plugins: [react(), preloadChunksOf(['/shared/src/api/contract.ts', '/shared/src/api/schemas.ts'])],
+  // The shop page's and the detail's screen chunks are preloaded by public/early-requests.js.
+  plugins: [
+    react(),
+    preloadChunksOf(['/shared/src/api/contract.ts', '/shared/src/api/schemas.ts']),
+    screenChunksOf({
+      shop: ['/src/screens/shop/ShopScreen.tsx', '/shared/src/ui/sanitize-description.tsx'],
+      detail: ['/src/screens/ProductDetailScreen.tsx', '/shared/src/ui/sanitize-description.tsx'],
+    }),
+  ],
   build: { outDir: 'dist', emptyOutDir: true },
   // Built on Preact's React API (shared/src/build/preact-alias.ts); `vite` dev keeps React.
   resolve: command === 'build' ? { alias: preactAliases } : undefined,

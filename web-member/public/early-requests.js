@@ -74,6 +74,41 @@
       });
   }
 
+  // The opened screen's chunks (scripts and styles), named by the build in the page's
+  // <meta name="portal-screen-chunks"> (shared/src/build/preload-chunks.ts): fetched now, beside
+  // the app's first script, instead of after it has run and imported them. The app's own import
+  // finds them loaded; the links the page already has are not added again.
+  function preloadScreen(name) {
+    var meta = document.querySelector('meta[name="portal-screen-chunks"]');
+    var chunks;
+    try {
+      chunks = meta && JSON.parse(meta.getAttribute('content') || '{}')[name];
+    } catch (error) {
+      return;
+    }
+    if (!chunks) return;
+    var present = {};
+    var links = document.getElementsByTagName('link');
+    for (var i = 0; i < links.length; i++) present[links[i].getAttribute('href')] = true;
+    function add(rel, href, as) {
+      if (typeof href !== 'string' || present[href]) return;
+      present[href] = true;
+      var link = document.createElement('link');
+      link.rel = rel;
+      if (as) link.setAttribute('as', as);
+      // As the app's module scripts and Vite's own preloads ask, so the browser reuses these.
+      link.setAttribute('crossorigin', '');
+      link.setAttribute('href', href);
+      document.head.appendChild(link);
+    }
+    (chunks.js || []).forEach(function (href) {
+      add('modulepreload', href);
+    });
+    (chunks.css || []).forEach(function (href) {
+      add('preload', href, 'style');
+    });
+  }
+
   function safeDecode(segment) {
     try {
       return decodeURIComponent(segment);
@@ -89,6 +124,7 @@
     });
   } else if (path === '/member_product_detail') {
     var id = (params.get('id') || '').trim();
+    preloadScreen('detail');
     if (id) {
       afterSession('getApprovedProduct', { id: id }, function (answer) {
         return answer.images && answer.images[0];
@@ -97,6 +133,7 @@
   } else if (path === '/my_account') {
     post('checkAuth', {});
   } else if (shop) {
+    preloadScreen('shop');
     var body = { id: safeDecode(shop[1]) };
     var ref = params.get('ref');
     if (ref) body.ref = ref;
