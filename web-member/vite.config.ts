@@ -21,8 +21,8 @@ export default defineConfig(({ command }) => ({
     react(),
     preloadChunksOf(['/shared/src/api/contract.ts', '/shared/src/api/schemas.ts']),
     screenChunksOf({
-      shop: ['/src/screens/shop/ShopScreen.tsx', '/shared/src/ui/sanitize-description.tsx'],
-      detail: ['/src/screens/ProductDetailScreen.tsx', '/shared/src/ui/sanitize-description.tsx'],
+      shop: ['/src/screens/shop/ShopScreen.tsx'],
+      detail: ['/src/screens/ProductDetailScreen.tsx'],
     }),
   ],
   build: { outDir: 'dist', emptyOutDir: true },

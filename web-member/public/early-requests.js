@@ -124,16 +124,16 @@
     });
   } else if (path === '/member_product_detail') {
     var id = (params.get('id') || '').trim();
-    preloadScreen('detail');
     if (id) {
       afterSession('getApprovedProduct', { id: id }, function (answer) {
         return answer.images && answer.images[0];
       });
     }
+    // After the data's request: the picture waits on its answer, the screen's code less long.
+    preloadScreen('detail');
   } else if (path === '/my_account') {
     post('checkAuth', {});
   } else if (shop) {
-    preloadScreen('shop');
     var body = { id: safeDecode(shop[1]) };
     var ref = params.get('ref');
     if (ref) body.ref = ref;
@@ -144,5 +144,6 @@
       .catch(function () {
         // The app asks again and shows what went wrong.
       });
+    preloadScreen('shop');
   }
 })();
