@@ -25,7 +25,22 @@ export default defineConfig(({ command }) => ({
       detail: ['/src/screens/ProductDetailScreen.tsx'],
     }),
   ],
-  build: { outDir: 'dist', emptyOutDir: true },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    // The API's schemas and zod (everything under shared/src/api but the client, which the entry
+    // carries) are one chunk, not six small ones: every page asks for them with its first call,
+    // and each request is one more in the queue before the first picture (issue 16).
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            { name: 'api', test: /[\\/](shared[\\/]src[\\/]api[\\/](?!client)[^\\/]+\.ts|node_modules[\\/]zod[\\/])/ },
+          ],
+        },
+      },
+    },
+  },
   // Built on Preact's React API (shared/src/build/preact-alias.ts); `vite` dev keeps React.
   resolve: command === 'build' ? { alias: preactAliases } : undefined,
   // The served bundle is always React's production build, even when the build runs inside a test
