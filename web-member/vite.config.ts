@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { preactAliases } from '../shared/src/build/preact-alias.ts';
-import { preloadChunksOf } from '../shared/src/build/preload-chunks.ts';
+import { preloadChunksOf, screenChunksOf } from '../shared/src/build/preload-chunks.ts';
 
 /**
  * The member app, served at '/' on the same origin as /api. Building from any working directory
@@ -16,8 +16,31 @@ export default defineConfig(({ command }) => ({
   root,
   base: '/',
   // The API's schemas load with the first call (shared/src/api/client.ts): fetched with the page.
-  plugins: [react(), preloadChunksOf(['/shared/src/api/contract.ts', '/shared/src/api/schemas.ts'])],
-  build: { outDir: 'dist', emptyOutDir: true },
+  // The shop page's and the detail's screen chunks are preloaded by public/early-requests.js.
+  plugins: [
+    react(),
+    preloadChunksOf(['/shared/src/api/contract.ts', '/shared/src/api/schemas.ts']),
+    screenChunksOf({
+      shop: ['/src/screens/shop/ShopScreen.tsx'],
+      detail: ['/src/screens/ProductDetailScreen.tsx'],
+    }),
+  ],
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    // The API's schemas and zod (everything under shared/src/api but the client, which the entry
+    // carries) are one chunk, not six small ones: every page asks for them with its first call,
+    // and each request is one more in the queue before the first picture (issue 16).
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            { name: 'api', test: /[\\/](shared[\\/]src[\\/]api[\\/](?!client)[^\\/]+\.ts|node_modules[\\/]zod[\\/])/ },
+          ],
+        },
+      },
+    },
+  },
   // Built on Preact's React API (shared/src/build/preact-alias.ts); `vite` dev keeps React.
   resolve: command === 'build' ? { alias: preactAliases } : undefined,
   // The served bundle is always React's production build, even when the build runs inside a test

@@ -74,6 +74,41 @@
       });
   }
 
+  // The opened screen's chunks (scripts and styles), named by the build in the page's
+  // <meta name="portal-screen-chunks"> (shared/src/build/preload-chunks.ts): fetched now, beside
+  // the app's first script, instead of after it has run and imported them. The app's own import
+  // finds them loaded; the links the page already has are not added again.
+  function preloadScreen(name) {
+    var meta = document.querySelector('meta[name="portal-screen-chunks"]');
+    var chunks;
+    try {
+      chunks = meta && JSON.parse(meta.getAttribute('content') || '{}')[name];
+    } catch (error) {
+      return;
+    }
+    if (!chunks) return;
+    var present = {};
+    var links = document.getElementsByTagName('link');
+    for (var i = 0; i < links.length; i++) present[links[i].getAttribute('href')] = true;
+    function add(rel, href, as) {
+      if (typeof href !== 'string' || present[href]) return;
+      present[href] = true;
+      var link = document.createElement('link');
+      link.rel = rel;
+      if (as) link.setAttribute('as', as);
+      // As the app's module scripts and Vite's own preloads ask, so the browser reuses these.
+      link.setAttribute('crossorigin', '');
+      link.setAttribute('href', href);
+      document.head.appendChild(link);
+    }
+    (chunks.js || []).forEach(function (href) {
+      add('modulepreload', href);
+    });
+    (chunks.css || []).forEach(function (href) {
+      add('preload', href, 'style');
+    });
+  }
+
   function safeDecode(segment) {
     try {
       return decodeURIComponent(segment);
@@ -94,6 +129,8 @@
         return answer.images && answer.images[0];
       });
     }
+    // After the data's request: the picture waits on its answer, the screen's code less long.
+    preloadScreen('detail');
   } else if (path === '/my_account') {
     post('checkAuth', {});
   } else if (shop) {
@@ -107,5 +144,6 @@
       .catch(function () {
         // The app asks again and shows what went wrong.
       });
+    preloadScreen('shop');
   }
 })();

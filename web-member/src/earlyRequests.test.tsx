@@ -64,7 +64,9 @@ const preloads = () =>
 afterEach(() => {
   vi.unstubAllGlobals();
   delete window.__portalEarly;
-  document.head.querySelectorAll('link[rel="preload"]').forEach((link) => link.remove());
+  document.head
+    .querySelectorAll('link[rel="preload"], link[rel="modulepreload"], meta[name="portal-screen-chunks"]')
+    .forEach((element) => element.remove());
   window.history.replaceState(null, '', '/');
 });
 
@@ -147,6 +149,28 @@ describe('the early requests (public/early-requests.js) and the app taking their
     window.__portalEarly = {};
     runEarlyScript('/', early.fetchImpl);
     expect(early.sent).toEqual([]);
+  });
+
+  it('preloads the opened screen’s chunks the build named, once each, and no other screen’s', () => {
+    const meta = document.createElement('meta');
+    meta.name = 'portal-screen-chunks';
+    meta.content = JSON.stringify({
+      shop: { js: ['/assets/Shop.js', '/assets/shared.js'], css: ['/assets/Shop.css'] },
+      detail: { js: ['/assets/Detail.js'], css: [] },
+    });
+    document.head.appendChild(meta);
+    const already = document.createElement('link');
+    already.rel = 'modulepreload';
+    already.href = '/assets/shared.js';
+    document.head.appendChild(already);
+    runEarlyScript('/shop/p1', server({}).fetchImpl);
+    const links = [...document.head.querySelectorAll('link[rel="modulepreload"], link[rel="preload"][as="style"]')];
+    expect(links.map((link) => [link.getAttribute('rel'), link.getAttribute('href')])).toEqual([
+      ['modulepreload', '/assets/shared.js'],
+      ['modulepreload', '/assets/Shop.js'],
+      ['preload', '/assets/Shop.css'],
+    ]);
+    expect(links.slice(1).every((link) => link.getAttribute('crossorigin') === '')).toBe(true);
   });
 
   it('sends nothing on screens it does not know', () => {

@@ -22,10 +22,10 @@ export function loadSanitizer(): Promise<Sanitize> {
   return loading;
 }
 
-// The screens that show a description are lazy chunks that import this module: start loading
-// DOMPurify as soon as one of them is loaded, while its product is still being fetched, so that
-// it is usually ready when the description renders.
-void loadSanitizer().catch(() => undefined);
+// Not loaded with the screens that show a description: on a page opened at such a screen its 30
+// KiB would share the network and the main thread with what the first picture needs (issue 16).
+// A description starts the load when it first renders (after that paint); the member list
+// starts it with the detail screen's code, while idle or on intent (ProductListScreen).
 
 export interface SafeHtmlProps {
   html: string;

@@ -38,7 +38,8 @@ describe('member product detail', () => {
     expect(screen.getByText('MSRP: $24.99')).toBeTruthy();
     expect(screen.getByText('Sell Price: $12.95')).toBeTruthy();
     expect(screen.getByText('You Make: $1.30')).toBeTruthy();
-    expect(screen.getByText('merino').tagName).toBe('STRONG');
+    // The sanitizer loads when the description first renders (SafeHtml): the markup follows.
+    expect((await screen.findByText('merino')).tagName).toBe('STRONG');
     expect(document.querySelector('.rich-text script')).toBeNull();
     expect(screen.getByRole('button', { name: 'Previous image' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Back' }).getAttribute('href')).toBe('/');

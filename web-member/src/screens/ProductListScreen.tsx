@@ -11,7 +11,13 @@ import { Loading } from '@portal/shared/ui/Loading';
 import { Page } from '@portal/shared/ui/Page';
 import { useIntentWithin, usePreloadWhenIdle } from '@portal/shared/ui/preload';
 import { ProductCard } from '@portal/shared/ui/ProductCard';
+import { loadSanitizer } from '@portal/shared/ui/SafeHtml';
 import { LazyProductDetailScreen } from './lazyScreens';
+
+/** The detail screen's code: its chunk and the description's sanitizer (SafeHtml loads that only when asked). */
+const DETAIL_CODE = {
+  preload: () => Promise.all([LazyProductDetailScreen.preload(), loadSanitizer()]),
+};
 
 /** The cards a phone shows before scrolling: their pictures load first (fetchpriority). */
 const FIRST_SCREENFUL = 4;
@@ -45,12 +51,12 @@ export function ProductListScreen() {
   const allRendered = rendered === pages.items.length;
   // About to open a card: its screen's code and its product start loading (one set of listeners).
   const intentRef = useIntentWithin('data-product-id', (id) => {
-    void LazyProductDetailScreen.preload().catch(() => undefined);
+    void DETAIL_CODE.preload().catch(() => undefined);
     prefetchProduct(id);
   });
 
   // Once the list shows, the detail screen's code loads while the browser has nothing else to do.
-  usePreloadWhenIdle(LazyProductDetailScreen, pages.items.length > 0);
+  usePreloadWhenIdle(DETAIL_CODE, pages.items.length > 0);
 
   let content;
   if (pages.phase === 'loading') {
