@@ -36,8 +36,9 @@ export interface SafeHtmlProps {
 
 /**
  * Renders a product's html_description as markup, sanitized by DOMPurify with the description
- * policy. Until DOMPurify has loaded (rarely: it starts loading with the screen), nothing of the
- * description is rendered: an empty block, marked busy, holds a few lines' space.
+ * policy. Until DOMPurify has loaded (the first description starts it, unless the member list
+ * already has), nothing of the description is rendered: an empty block, marked busy, holds a few
+ * lines' space.
  */
 export function SafeHtml({ html, className, emptyText = 'No description.' }: SafeHtmlProps) {
   const [sanitize, setSanitize] = useState<Sanitize | null>(() => sanitizer);
