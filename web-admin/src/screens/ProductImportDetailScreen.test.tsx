@@ -43,7 +43,8 @@ describe('Product Import detail', () => {
     expect(supplier.getAttribute('href')).toBe('https://supplier.example.test/product/SPU-10001');
     expect(supplier.getAttribute('target')).toBe('_blank');
     expect(supplier.getAttribute('rel')).toBe('noopener noreferrer');
-    expect(screen.getByRole('heading', { level: 2, name: 'Warm' })).toBeTruthy();
+    // The sanitizer loads when the description first renders (SafeHtml): the markup follows.
+    expect(await screen.findByRole('heading', { level: 2, name: 'Warm' })).toBeTruthy();
     const description = document.querySelector('.rich-text')!;
     expect(description.innerHTML).not.toMatch(/onerror|alert/);
     expect(
