@@ -135,7 +135,7 @@ interface DateOfBirth {
   dob_year: number;
 }
 
-export const CreatePayoutAccountRequest = /* @__PURE__ */ pure(() => payoutAccountRequest());
+export const CreatePayoutAccountRequest = /* @__PURE__ */ payoutAccountRequest();
 export type CreatePayoutAccountRequest = z.input<typeof CreatePayoutAccountRequest>;
 
 export const PayoutAccountResponse = /* @__PURE__ */ pure(() => z.object({ user: UserProfile }));

@@ -573,12 +573,8 @@ const SCHEME = /^([a-z][a-z0-9+.-]*):/i;
  * ones longer than 2,048 characters.
  */
 export function checkWebAddress(text: string): WebAddressResult {
-  return isCanonicalWebAddress(text) ? { ok: true, href: text } : parseWebAddress(text);
-}
-
-/** An address checkWebAddress accepts as it is: the rows' readers test this first, with no result object to make. */
-function isCanonicalWebAddress(text: string): boolean {
-  return text.length <= CSV_LIMITS.urlChars && CANONICAL_WEB_ADDRESS.test(text);
+  if (text.length <= CSV_LIMITS.urlChars && CANONICAL_WEB_ADDRESS.test(text)) return { ok: true, href: text };
+  return parseWebAddress(text);
 }
 
 /** checkWebAddress without its fast path: every address goes through URL parsing. */
@@ -626,11 +622,7 @@ function readImageSlots(value: (column: CsvColumn) => string, issues: RowIssues)
   for (const column of IMAGE_SLOT_COLUMNS) {
     const text = value(column).trim();
     if (text === '') continue;
-    if (isCanonicalWebAddress(text)) {
-      images.push(text);
-      continue;
-    }
-    const address = parseWebAddress(text);
+    const address = checkWebAddress(text);
     if (address.ok) images.push(address.href);
     else issues.warn(column, `${address.problem}; the image was left out`);
   }
@@ -649,11 +641,7 @@ function readAdditionalImages(raw: string, issues: RowIssues): string[] {
     start = stop + 1;
     if (entry === '') continue;
     index += 1;
-    if (isCanonicalWebAddress(entry)) {
-      images.push(entry);
-      continue;
-    }
-    const address = parseWebAddress(entry);
+    const address = checkWebAddress(entry);
     if (address.ok) images.push(address.href);
     else issues.warn('additional_product_images', `image ${index}: ${address.problem}; the image was left out`);
   }
@@ -665,7 +653,7 @@ function readAdditionalImages(raw: string, issues: RowIssues): string[] {
 
 function readSupplierUrl(raw: string, issues: RowIssues): string | undefined {
   const text = raw.trim();
-  if (text === '' || isCanonicalWebAddress(text)) return text;
-  const address = parseWebAddress(text);
+  if (text === '') return '';
+  const address = checkWebAddress(text);
   return address.ok ? address.href : issues.error('url', address.problem);
 }
