@@ -129,7 +129,19 @@ describe('the sanitizer fast path', () => {
     expect(sanitizeWithParser(html)).toBe(html);
   });
 
+  it('reads tag names of one to ten characters, digits after the first', () => {
+    const html = '<blockquote><h2>a</h2><figure><figcaption>b</figcaption></figure></blockquote><b>c</b><br />';
+    expect(isSanitizedForm(html)).toBe(true);
+    expect(sanitizeWithParser(html)).toBe(html);
+  });
+
   it.each([
+    ['a name longer than any allowed tag', '<blockquotes>a</blockquotes>'],
+    ['an allowed name with more after it', '<blockquotexyz>a</blockquotexyz>'],
+    ['an end tag that differs from its start tag in a digit', '<h2>a</h3>'],
+    ['an end tag that differs from its start tag in the order of its letters', '<ul>a</lu>'],
+    ['a name that starts with a digit', '<2p>a</2p>'],
+    ['a tag without a name', '<>a</>'],
     ['an attribute', '<p class="x">a</p>'],
     ['a link, which gets target and rel', '<a>a</a>'],
     ['an image without a source', '<img />'],

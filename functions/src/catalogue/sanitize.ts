@@ -206,9 +206,52 @@ export function sanitizeWithParser(html: string): string {
 /** The three entities the sanitizer writes in text; htmlparser2 reads each back as its character. */
 const WRITTEN_ENTITY = /&(?:amp|lt|gt);/y;
 /** The allowed tags written as they come when they have no attributes (not `a`, which gets forced ones, nor `img`, which needs a source). */
-const PLAIN_TAGS: ReadonlySet<string> = new Set(
-  DESCRIPTION_ALLOWED_TAGS.filter((tag) => !FORCED_ATTRIBUTES.has(tag) && !REQUIRED_ATTRIBUTE.has(tag)),
+const PLAIN_TAGS: readonly string[] = DESCRIPTION_ALLOWED_TAGS.filter(
+  (tag) => !FORCED_ATTRIBUTES.has(tag) && !REQUIRED_ATTRIBUTE.has(tag),
 );
+
+/**
+ * A tag name of a-z and 0-9 (not first) as a number: its characters as the digits of a base-37
+ * number, least significant first (a-z are 1-26, 0-9 are 27-36, so no digit is 0 and every name
+ * has its own number). Names of up to MAX_TAG_NAME characters stay below 37^10 < 2^53, so the
+ * number is exact. The fast path reads a tag's name as this number while it scans, instead of
+ * cutting the name out as a string and hashing it: no string per tag.
+ */
+const TAG_KEY_BASE = 37;
+const MAX_TAG_NAME = 10;
+
+function tagKeyDigit(code: number, first: boolean): number {
+  if (code >= 0x61 && code <= 0x7a) return code - 0x60;
+  if (!first && code >= 0x30 && code <= 0x39) return code - 0x30 + 27;
+  return 0;
+}
+
+function tagKey(name: string): number {
+  let key = 0;
+  for (let at = name.length - 1; at >= 0; at -= 1)
+    key = key * TAG_KEY_BASE + tagKeyDigit(name.charCodeAt(at), at === 0);
+  return key;
+}
+
+/** What the fast path needs of a plain tag: whether it is void, and which open elements its start tag closes. */
+interface PlainTag {
+  isVoid: boolean;
+  closes: ReadonlySet<number> | undefined;
+}
+
+/** PLAIN_TAGS by tagKey. */
+const PLAIN_TAG_BY_KEY: ReadonlyMap<number, PlainTag> = new Map(
+  PLAIN_TAGS.map((tag) => {
+    if (tag.length > MAX_TAG_NAME)
+      throw new Error(`The fast path reads tag names of at most ${MAX_TAG_NAME} characters`);
+    const closes = CLOSED_BY_START_TAG.get(tag);
+    return [
+      tagKey(tag),
+      { isVoid: VOID_ELEMENTS.has(tag), closes: closes && new Set([...closes].map(tagKey)) },
+    ] as const;
+  }),
+);
+
 /** What text may not hold as it is: the start of a tag or an entity, `>` and NUL. */
 // eslint-disable-next-line no-control-regex
 const SPECIAL = /[<&>\u0000]/g;
@@ -230,7 +273,8 @@ const NUL = 0x00;
  * gives back unchanged.
  */
 export function isSanitizedForm(html: string): boolean {
-  const open: string[] = [];
+  /** The keys (tagKey) of the elements open, innermost last. */
+  const open: number[] = [];
   let at = 0;
   while (at < html.length) {
     const code = html.charCodeAt(at);
@@ -240,19 +284,27 @@ export function isSanitizedForm(html: string): boolean {
       const closing = html.charCodeAt(end) === SLASH;
       if (closing) end += 1;
       const nameStart = end;
-      while (end < html.length && isTagNameCode(html.charCodeAt(end), end === nameStart)) end += 1;
-      const name = html.slice(nameStart, end);
+      let key = 0;
+      let scale = 1;
+      for (let digit = tagKeyDigit(html.charCodeAt(end), true); digit !== 0;) {
+        // A longer name is no allowed tag (and its number would no longer be exact).
+        if (end - nameStart === MAX_TAG_NAME) return false;
+        key += digit * scale;
+        scale *= TAG_KEY_BASE;
+        end += 1;
+        digit = tagKeyDigit(html.charCodeAt(end), false);
+      }
       const selfClosing = html.charCodeAt(end) === SPACE && html.charCodeAt(end + 1) === SLASH;
       if (selfClosing) end += 2;
-      if (html.charCodeAt(end) !== GREATER_THAN || !PLAIN_TAGS.has(name)) return false;
-      const isVoid = VOID_ELEMENTS.has(name);
+      const tag = html.charCodeAt(end) === GREATER_THAN ? PLAIN_TAG_BY_KEY.get(key) : undefined;
+      if (tag === undefined) return false;
       if (closing) {
-        if (selfClosing || isVoid || open.pop() !== name) return false;
+        if (selfClosing || tag.isVoid || open.pop() !== key) return false;
       } else {
-        if (isVoid !== selfClosing) return false;
+        if (tag.isVoid !== selfClosing) return false;
         const innermost = open[open.length - 1];
-        if (innermost !== undefined && CLOSED_BY_START_TAG.get(name)?.has(innermost)) return false;
-        if (!isVoid) open.push(name);
+        if (innermost !== undefined && tag.closes?.has(innermost)) return false;
+        if (!tag.isVoid) open.push(key);
       }
       at = end + 1;
     } else if (code === AMPERSAND) {
@@ -270,11 +322,6 @@ export function isSanitizedForm(html: string): boolean {
     }
   }
   return open.length === 0;
-}
-
-/** a-z, and 0-9 after the first character (h1 to h6): the names of the allowed tags. */
-function isTagNameCode(code: number, first: boolean): boolean {
-  return (code >= 0x61 && code <= 0x7a) || (!first && code >= 0x30 && code <= 0x39);
 }
 
 /**

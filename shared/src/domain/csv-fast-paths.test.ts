@@ -140,6 +140,28 @@ describe('normalizeText and withoutFormulaGuard', () => {
 const PRICE_PIECES = ['0', '1', '5', '9', '.', ',', ' ', '$', '-', '00', '99', '1000000', 'e'];
 
 describe('parsePrice', () => {
+  it.each([
+    '12.50',
+    '12',
+    '1000000',
+    '1000000.00',
+    '1000000.01',
+    '9999999.99',
+    '10000000',
+    '12.5',
+    '12.',
+    '.50',
+    '01.00',
+    '1.000',
+    '12.5a',
+    '1 2',
+    '\u0663',
+    '12.\uff15\uff10',
+    '',
+  ])('reads %j as the general rules do', (text) => {
+    expect(parsePrice(text)).toEqual(parsePriceInFull(text));
+  });
+
   it('gives what the general rules give on 30 000 generated prices', () => {
     const next = seededRandom(18);
     const differing: string[] = [];
