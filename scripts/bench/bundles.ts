@@ -26,8 +26,15 @@ const STRIPE_BUNDLE_BUDGET_KIB = 420;
 const REFERENCE_RATIO_GOAL = 1.2;
 /** Goal, on a quiet machine: the median cold import of the functions without Stripe. */
 const IMPORT_GOAL_MS = 40;
-/** Fresh processes per bundle and its reference (BENCH_IMPORT_RUNS while developing); the medians are reported. */
-const IMPORT_RUNS = Number(process.env.BENCH_IMPORT_RUNS ?? 10);
+/**
+ * Fresh processes per bundle and its reference (BENCH_IMPORT_RUNS while developing); the medians are
+ * reported. 20, not the issue's 10: with 10 the ratio of one function swung from 1.05 to 1.24
+ * between runs on a quiet machine, so whether all 42 were within 1.2 was a matter of luck. The
+ * summary also gives the count over the first ISSUE_RUNS pairs alone, the issue's own measure.
+ */
+const IMPORT_RUNS = Number(process.env.BENCH_IMPORT_RUNS ?? 20);
+/** The issue's measure: the median of this many fresh processes. */
+const ISSUE_RUNS = 10;
 
 /**
  * The two ways to ship the AWS SDK: external (the Lambda runtime's copy, here loaded from
@@ -199,6 +206,8 @@ async function importOnce(entry: FunctionEntry, file: string): Promise<{ wall: n
 interface Timed {
   wall: number;
   cpu: number;
+  /** The median wall time of the first ISSUE_RUNS processes alone. */
+  firstWall: number;
 }
 
 /**
@@ -217,7 +226,11 @@ async function importTimes(entry: FunctionEntry, file: string, reference: string
       samples[which]!.cpu.push(cpu);
     }
   }
-  const [own, ref] = samples.map((s) => ({ wall: median(s.wall), cpu: median(s.cpu) }));
+  const [own, ref] = samples.map((s) => ({
+    wall: median(s.wall),
+    cpu: median(s.cpu),
+    firstWall: median(s.wall.slice(0, ISSUE_RUNS)),
+  }));
   return [own!, ref!];
 }
 
@@ -253,6 +266,8 @@ interface Measured {
 }
 
 const ratio = (m: Measured) => m.own.wall / m.reference.wall;
+/** The ratio over the first ISSUE_RUNS processes of each alone. */
+const firstRatio = (m: Measured) => m.own.firstWall / m.reference.firstWall;
 /** The same ratio in CPU time, which other load on the machine stretches less than wall time. */
 const cpuRatio = (m: Measured) => m.own.cpu / m.reference.cpu;
 
@@ -331,11 +346,16 @@ export const bundles: BenchSection = {
       const lines = formatTable(header, rows, ['left', 'left', ...header.slice(2).map(() => 'right' as const)]);
       const summary = (mode: Mode) => {
         const within = results.filter((r) => ratio(r.byMode[mode]) <= REFERENCE_RATIO_GOAL).length;
+        const withinFirst = results.filter((r) => firstRatio(r.byMode[mode]) <= REFERENCE_RATIO_GOAL).length;
+        const first =
+          IMPORT_RUNS > ISSUE_RUNS
+            ? `, ${withinFirst} of ${results.length} on the first ${ISSUE_RUNS} processes alone (worst ${Math.max(...results.map((r) => firstRatio(r.byMode[mode]))).toFixed(2)})`
+            : '';
         const plain = results.filter((r) => !r.stripe).map((r) => r.byMode[mode].own.wall);
         const withStripe = results.filter((r) => r.stripe).map((r) => r.byMode[mode].own.wall);
         const cpu = median(results.filter((r) => !r.stripe).map((r) => r.byMode[mode].own.cpu));
         return (
-          `  ${mode}${mode === deployedMode ? ' (deployed)' : ''}: ${within} of ${results.length} functions within ${REFERENCE_RATIO_GOAL} × their reference (median ratio ${median(results.map((r) => ratio(r.byMode[mode]))).toFixed(2)}, worst ${Math.max(...results.map((r) => ratio(r.byMode[mode]))).toFixed(2)}; in CPU time median ${median(results.map((r) => cpuRatio(r.byMode[mode]))).toFixed(2)}, worst ${Math.max(...results.map((r) => cpuRatio(r.byMode[mode]))).toFixed(2)}); ` +
+          `  ${mode}${mode === deployedMode ? ' (deployed)' : ''}: ${within} of ${results.length} functions within ${REFERENCE_RATIO_GOAL} × their reference (median ratio ${median(results.map((r) => ratio(r.byMode[mode]))).toFixed(2)}, worst ${Math.max(...results.map((r) => ratio(r.byMode[mode]))).toFixed(2)}${first}; in CPU time median ${median(results.map((r) => cpuRatio(r.byMode[mode]))).toFixed(2)}, worst ${Math.max(...results.map((r) => cpuRatio(r.byMode[mode]))).toFixed(2)}); ` +
           `median cold import without Stripe ${plain.length ? median(plain).toFixed(1) : '-'} ms (CPU ${plain.length ? cpu.toFixed(1) : '-'} ms; goal ≤ ${IMPORT_GOAL_MS} ms on a quiet machine), with Stripe ${withStripe.length ? median(withStripe).toFixed(1) : '-'} ms`
         );
       };
