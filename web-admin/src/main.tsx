@@ -4,13 +4,18 @@ import { BrowserRouter } from 'react-router-dom';
 import { createApiClient } from '@portal/shared/api/client';
 import { createQueryClient } from '@portal/shared/query/client';
 import { AuthProvider, AuthStore } from '@portal/shared/ui/AuthProvider';
+import { earlyFetch } from '@portal/shared/ui/earlyRequests';
 import { QueryProvider } from '@portal/shared/ui/QueryProvider';
 import '@portal/shared/ui/styles.css';
 import { AdminApp } from './AdminApp';
 import { startLandingData } from './landingData';
 
 // The data of the screen the address opened starts loading now, right after the session check.
-const store = new AuthStore(createApiClient());
+// The page's early script (/early-requests.js) may have sent the session check and this screen's
+// first call already: the client takes their answers. Marked as started, so an early script that
+// runs only now sends nothing.
+window.__portalEarly ??= {};
+const store = new AuthStore(createApiClient({ fetch: earlyFetch(window.__portalEarly) }));
 const queryClient = createQueryClient();
 startLandingData(window.location, store, queryClient);
 

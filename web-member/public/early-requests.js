@@ -1,9 +1,10 @@
 // The opened screen's first requests, sent as the page arrives, before the app's script has
 // (issue 16). A plain file, not inline: the Content-Security-Policy allows scripts from 'self'
-// only. The app takes these answers instead of asking again (web-member/src/earlyRequests.ts:
+// only. The app takes these answers instead of asking again (shared/src/ui/earlyRequests.ts:
 // same names and bodies as its own first calls); nothing here is shown or trusted before the app
 // has checked it as it checks any answer. Once the data's answer names the first picture, that
-// picture is preloaded at high priority, so it loads while the app renders.
+// picture is preloaded at high priority, so it loads while the app renders. Both apps' pages load
+// this file (the admin app is on the same origin, under /admin/), so it knows both apps' screens.
 (function () {
   'use strict';
   // The app has started first (its script came from the cache): it asks for itself.
@@ -132,6 +133,19 @@
     // After the data's request: the picture waits on its answer, the screen's code less long.
     preloadScreen('detail');
   } else if (path === '/my_account') {
+    post('checkAuth', {});
+  } else if (path === '/admin/orders') {
+    // Orders' first page, all orders (web-admin/src/sales/queries.ts, SALES_PAGE_SIZE).
+    afterSession('getOrders', { limit: 100, type: 'all' }, function () {
+      return null;
+    });
+  } else if (path === '/admin/product_import') {
+    // The review list's first page (shared/src/query/catalogue.ts, REVIEW_PAGE_SIZE).
+    afterSession('getUnApprovedProducts', { limit: 24 }, function (answer) {
+      return answer.items && answer.items[0] && answer.items[0].image;
+    });
+  } else if (path === '/admin' || path.indexOf('/admin/') === 0) {
+    // Every admin screen starts with the session check.
     post('checkAuth', {});
   } else if (shop) {
     var body = { id: safeDecode(shop[1]) };

@@ -1,50 +1,18 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApiClient } from '@portal/shared/api/client';
 import { queryKeys } from '@portal/shared/query/keys';
 import { createQueryClient } from '@portal/shared/query/client';
 import { AuthStore } from '@portal/shared/ui/AuthProvider';
 import { productCard, productDetail } from '@portal/shared/ui/catalogueTesting';
+import { earlyFetch } from '@portal/shared/ui/earlyRequests';
+import {
+  earlyServer as server,
+  imagePreloads as preloads,
+  resetEarlyScript,
+  runEarlyScript,
+} from '@portal/shared/ui/earlyTesting';
 import { authAnswer } from '@portal/shared/ui/testing';
-import { earlyFetch } from './earlyRequests';
 import { startLandingData } from './landingData';
-
-// Vitest runs from the repository's root (vitest.config.ts).
-const earlyScript = readFileSync(join(process.cwd(), 'web-member', 'public', 'early-requests.js'), 'utf8');
-
-type Answer = { status?: number; body: unknown };
-interface Sent {
-  name: string;
-  body: string;
-  authorization: string | null;
-}
-
-/** A fetch answering /api/<name> from `answers`, recording what was sent. */
-function server(answers: Record<string, Answer>) {
-  const sent: Sent[] = [];
-  const fetchImpl = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const name = String(input).replace(/^\/api\//, '');
-    sent.push({
-      name,
-      body: typeof init?.body === 'string' ? init.body : '',
-      authorization: new Headers(init?.headers).get('authorization'),
-    });
-    const answer = answers[name] ?? { status: 404, body: { message: `No answer for ${name}` } };
-    return new Response(JSON.stringify(answer.body), {
-      status: answer.status ?? 200,
-      headers: { 'content-type': 'application/json' },
-    });
-  });
-  return { sent, fetchImpl };
-}
-
-/** Opens `url` and runs the page's early script as the browser would, with `fetchImpl` as the page's fetch. */
-function runEarlyScript(url: string, fetchImpl: typeof fetch) {
-  window.history.replaceState(null, '', url);
-  vi.stubGlobal('fetch', fetchImpl);
-  new Function(earlyScript)();
-}
 
 /** What main.tsx does: mark the app started, take the early requests, prefetch the landing data. */
 function startApp(url: string, fallback: typeof fetch) {
@@ -55,20 +23,7 @@ function startApp(url: string, fallback: typeof fetch) {
   return { store, client };
 }
 
-const preloads = () =>
-  [...document.head.querySelectorAll<HTMLLinkElement>('link[rel="preload"][as="image"]')].map((link) => ({
-    href: link.getAttribute('href'),
-    fetchpriority: link.getAttribute('fetchpriority'),
-  }));
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-  delete window.__portalEarly;
-  document.head
-    .querySelectorAll('link[rel="preload"], link[rel="modulepreload"], meta[name="portal-screen-chunks"]')
-    .forEach((element) => element.remove());
-  window.history.replaceState(null, '', '/');
-});
+afterEach(resetEarlyScript);
 
 describe('the early requests (public/early-requests.js) and the app taking their answers', () => {
   it('member home: the app asks nothing itself, finds its first page, and the first picture is preloaded', async () => {

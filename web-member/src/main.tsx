@@ -7,7 +7,7 @@ import { AuthProvider, AuthStore } from '@portal/shared/ui/AuthProvider';
 import { QueryProvider } from '@portal/shared/ui/QueryProvider';
 import '@portal/shared/ui/styles.css';
 import { MemberApp } from './MemberApp';
-import { earlyFetch } from './earlyRequests';
+import { earlyFetch } from '@portal/shared/ui/earlyRequests';
 import { startLandingData } from './landingData';
 import { preloadLandingScreen } from './screens/lazyScreens';
 

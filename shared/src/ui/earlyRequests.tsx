@@ -1,6 +1,8 @@
 /**
- * The requests web-member/public/early-requests.js sent as the page arrived (issue 16), by the key
- * 'checkAuth' or '<name> <JSON body>'. Each is taken once.
+ * The requests the page's early script sent as the page arrived (issue 16), by the key
+ * 'checkAuth' or '<name> <JSON body>'. Each is taken once. The script is
+ * web-member/public/early-requests.js, served at /early-requests.js; the admin app's page loads
+ * it too (both apps are on one origin), and it knows the first calls of both apps' screens.
  */
 export type EarlyRequests = Record<string, Promise<Response> | undefined>;
 
