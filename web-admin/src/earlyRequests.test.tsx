@@ -1,22 +1,15 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createApiClient } from '@portal/shared/api/client';
 import { queryKeys } from '@portal/shared/query/keys';
-import { createQueryClient } from '@portal/shared/query/client';
-import { AuthStore } from '@portal/shared/ui/AuthProvider';
 import { productCard } from '@portal/shared/ui/catalogueTesting';
-import { earlyFetch } from '@portal/shared/ui/earlyRequests';
-import { earlyServer, imagePreloads, resetEarlyScript, runEarlyScript } from '@portal/shared/ui/earlyTesting';
+import {
+  earlyServer,
+  imagePreloads,
+  resetEarlyScript,
+  runEarlyScript,
+  startAppWithEarly,
+} from '@portal/shared/ui/earlyTesting';
 import { authAnswer } from '@portal/shared/ui/testing';
 import { startLandingData } from './landingData';
-
-/** What main.tsx does: mark the app started, take the early requests, prefetch the landing data. */
-function startAdmin(fallback: typeof fetch) {
-  window.__portalEarly ??= {};
-  const store = new AuthStore(createApiClient({ fetch: earlyFetch(window.__portalEarly, fallback) }));
-  const client = createQueryClient();
-  startLandingData(window.location, store, client);
-  return { store, client };
-}
 
 const admin = () => authAnswer({ isAdmin: true }, 'admin-token');
 const noCounters = { all: 0, notOrdered: 0, notShipped: 0, notFufilled: 0 };
@@ -31,7 +24,7 @@ describe('the early requests on the admin app’s pages', () => {
     });
     runEarlyScript('/admin/orders', early.fetchImpl);
     const fallback = vi.fn<typeof fetch>();
-    const { store, client } = startAdmin(fallback);
+    const { store, client } = startAppWithEarly(startLandingData, fallback);
     void store.checkAuth();
     await vi.waitFor(
       () =>
@@ -63,7 +56,7 @@ describe('the early requests on the admin app’s pages', () => {
     });
     runEarlyScript('/admin/product_import', early.fetchImpl);
     const fallback = vi.fn<typeof fetch>();
-    const { client } = startAdmin(fallback);
+    const { client } = startAppWithEarly(startLandingData, fallback);
     await vi.waitFor(
       () =>
         expect(client.getQueryData(queryKeys.importedProducts.reviewList(24))).toMatchObject({
@@ -85,7 +78,7 @@ describe('the early requests on the admin app’s pages', () => {
     const early = earlyServer({ checkAuth: { body: admin() } });
     runEarlyScript('/admin/payouts', early.fetchImpl);
     const fallback = vi.fn<typeof fetch>();
-    const { store } = startAdmin(fallback);
+    const { store } = startAppWithEarly(startLandingData, fallback);
     await store.checkAuth();
     expect(store.getState().status).toBe('authenticated');
     expect(fallback).not.toHaveBeenCalled();

@@ -1,10 +1,9 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
-import { createApiClient } from '@portal/shared/api/client';
 import { createQueryClient } from '@portal/shared/query/client';
 import { AuthProvider, AuthStore } from '@portal/shared/ui/AuthProvider';
-import { earlyFetch } from '@portal/shared/ui/earlyRequests';
+import { earlyApiClient } from '@portal/shared/ui/earlyRequests';
 import { QueryProvider } from '@portal/shared/ui/QueryProvider';
 import '@portal/shared/ui/styles.css';
 import { AdminApp } from './AdminApp';
@@ -12,10 +11,8 @@ import { startLandingData } from './landingData';
 
 // The data of the screen the address opened starts loading now, right after the session check.
 // The page's early script (/early-requests.js) may have sent the session check and this screen's
-// first call already: the client takes their answers. Marked as started, so an early script that
-// runs only now sends nothing.
-window.__portalEarly ??= {};
-const store = new AuthStore(createApiClient({ fetch: earlyFetch(window.__portalEarly) }));
+// first call already: the client takes their answers.
+const store = new AuthStore(earlyApiClient());
 const queryClient = createQueryClient();
 startLandingData(window.location, store, queryClient);
 

@@ -1,6 +1,6 @@
 // The opened screen's first requests, sent as the page arrives, before the app's script has
 // (issue 16). A plain file, not inline: the Content-Security-Policy allows scripts from 'self'
-// only. The app takes these answers instead of asking again (shared/src/ui/earlyRequests.ts:
+// only. The app takes these answers instead of asking again (shared/src/ui/earlyRequests.tsx:
 // same names and bodies as its own first calls); nothing here is shown or trusted before the app
 // has checked it as it checks any answer. Once the data's answer names the first picture, that
 // picture is preloaded at high priority, so it loads while the app renders. Both apps' pages load
@@ -56,6 +56,7 @@
   // The data request is registered at once, so the app's call finds it however fast the app is;
   // it leaves when the session check answers, with that answer's access token (the one the app's
   // call carries too). Without a session it is withdrawn: the app sends no such call then.
+  // firstImage, when given, names the answer's first picture, which is then preloaded.
   function afterSession(name, body, firstImage) {
     var key = keyOf(name, body);
     var data = json(post('checkAuth', {})).then(function (session) {
@@ -68,7 +69,7 @@
     early[key] = data;
     json(data)
       .then(function (answer) {
-        if (answer) preloadImage(firstImage(answer));
+        if (answer && firstImage) preloadImage(firstImage(answer));
       })
       .catch(function () {
         // The app asks again, or shows the login.
@@ -136,9 +137,7 @@
     post('checkAuth', {});
   } else if (path === '/admin/orders') {
     // Orders' first page, all orders (web-admin/src/sales/queries.ts, SALES_PAGE_SIZE).
-    afterSession('getOrders', { limit: 100, type: 'all' }, function () {
-      return null;
-    });
+    afterSession('getOrders', { limit: 100, type: 'all' });
   } else if (path === '/admin/product_import') {
     // The review list's first page (shared/src/query/catalogue.ts, REVIEW_PAGE_SIZE).
     afterSession('getUnApprovedProducts', { limit: 24 }, function (answer) {

@@ -1,8 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createApiClient } from '@portal/shared/api/client';
 import { queryKeys } from '@portal/shared/query/keys';
-import { createQueryClient } from '@portal/shared/query/client';
-import { AuthStore } from '@portal/shared/ui/AuthProvider';
 import { productCard, productDetail } from '@portal/shared/ui/catalogueTesting';
 import { earlyFetch } from '@portal/shared/ui/earlyRequests';
 import {
@@ -10,18 +7,10 @@ import {
   imagePreloads as preloads,
   resetEarlyScript,
   runEarlyScript,
+  startAppWithEarly,
 } from '@portal/shared/ui/earlyTesting';
 import { authAnswer } from '@portal/shared/ui/testing';
 import { startLandingData } from './landingData';
-
-/** What main.tsx does: mark the app started, take the early requests, prefetch the landing data. */
-function startApp(url: string, fallback: typeof fetch) {
-  window.__portalEarly ??= {};
-  const store = new AuthStore(createApiClient({ fetch: earlyFetch(window.__portalEarly, fallback) }));
-  const client = createQueryClient();
-  startLandingData(window.location, store, client);
-  return { store, client };
-}
 
 afterEach(resetEarlyScript);
 
@@ -35,7 +24,7 @@ describe('the early requests (public/early-requests.js) and the app taking their
     runEarlyScript('/', early.fetchImpl);
     const fallback = vi.fn<typeof fetch>();
     // The shell's own check (as it mounts) shares the app's one: the early one.
-    const { store, client } = startApp('/', fallback);
+    const { store, client } = startAppWithEarly(startLandingData, fallback);
     void store.checkAuth();
     await vi.waitFor(
       () =>
@@ -60,7 +49,7 @@ describe('the early requests (public/early-requests.js) and the app taking their
     const early = server({ checkAuth: { body: authAnswer() }, getApprovedProduct: { body: detail } });
     runEarlyScript('/member_product_detail?id=p%201', early.fetchImpl);
     const fallback = vi.fn<typeof fetch>();
-    const { client } = startApp('/member_product_detail', fallback);
+    const { client } = startAppWithEarly(startLandingData, fallback);
     await vi.waitFor(
       () => expect(client.getQueryData(queryKeys.approvedProducts.detail('p 1'))).toMatchObject({ id: 'p 1' }),
       { timeout: 4_000 },
@@ -77,7 +66,7 @@ describe('the early requests (public/early-requests.js) and the app taking their
     });
     runEarlyScript('/shop/p%201?ref=ABC', early.fetchImpl);
     const fallback = vi.fn<typeof fetch>();
-    const { client } = startApp('/shop/p%201', fallback);
+    const { client } = startAppWithEarly(startLandingData, fallback);
     await vi.waitFor(
       () => expect(client.getQueryData(['sharedProduct', 'p 1', 'ABC'])).toMatchObject({ refKnown: true }),
       { timeout: 4_000 },
@@ -91,7 +80,7 @@ describe('the early requests (public/early-requests.js) and the app taking their
     const early = server({ checkAuth: { status: 401, body: { message: 'Log in to continue.' } } });
     runEarlyScript('/', early.fetchImpl);
     const fallback = vi.fn<typeof fetch>();
-    const { store } = startApp('/', fallback);
+    const { store } = startAppWithEarly(startLandingData, fallback);
     await vi.waitFor(() => expect(store.getState().status).toBe('anonymous'), { timeout: 4_000 });
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(fallback).not.toHaveBeenCalled();

@@ -1,13 +1,12 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
-import { createApiClient } from '@portal/shared/api/client';
 import { createQueryClient } from '@portal/shared/query/client';
 import { AuthProvider, AuthStore } from '@portal/shared/ui/AuthProvider';
 import { QueryProvider } from '@portal/shared/ui/QueryProvider';
 import '@portal/shared/ui/styles.css';
 import { MemberApp } from './MemberApp';
-import { earlyFetch } from '@portal/shared/ui/earlyRequests';
+import { earlyApiClient } from '@portal/shared/ui/earlyRequests';
 import { startLandingData } from './landingData';
 import { preloadLandingScreen } from './screens/lazyScreens';
 
@@ -15,9 +14,8 @@ import { preloadLandingScreen } from './screens/lazyScreens';
 // and so does its data (right after the session check where it needs one).
 preloadLandingScreen(window.location.pathname);
 // The page's early script (public/early-requests.js) may have sent this screen's first requests:
-// the client takes their answers. Marked as started, so an early script that runs only now sends nothing.
-window.__portalEarly ??= {};
-const store = new AuthStore(createApiClient({ fetch: earlyFetch(window.__portalEarly) }));
+// the client takes their answers.
+const store = new AuthStore(earlyApiClient());
 const queryClient = createQueryClient();
 startLandingData(window.location, store, queryClient);
 

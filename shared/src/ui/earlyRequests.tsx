@@ -1,3 +1,5 @@
+import { createApiClient, type ApiClient } from '../api/client';
+
 /**
  * The requests the page's early script sent as the page arrived (issue 16), by the key
  * 'checkAuth' or '<name> <JSON body>'. Each is taken once. The script is
@@ -58,4 +60,14 @@ function withSignal(response: Promise<Response>, signal: AbortSignal | undefined
       },
     );
   });
+}
+
+/**
+ * The app's API client, taking the answers of the page's early script (earlyFetch). It marks the
+ * app as started first, so an early script that runs only now (after the app's own script came
+ * from the cache) sends nothing.
+ */
+export function earlyApiClient(fallback?: typeof fetch): ApiClient {
+  window.__portalEarly ??= {};
+  return createApiClient({ fetch: earlyFetch(window.__portalEarly, fallback) });
 }

@@ -1,6 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { QueryClient } from '@tanstack/react-query';
 import { vi } from 'vitest';
+import { createQueryClient } from '../query/client';
+import { AuthStore } from './AuthProvider';
+import { earlyApiClient } from './earlyRequests';
 
 /**
  * Test helpers for the page's early script (web-member/public/early-requests.js, loaded by both
@@ -42,6 +46,17 @@ export function runEarlyScript(url: string, fetchImpl: typeof fetch): void {
   window.history.replaceState(null, '', url);
   vi.stubGlobal('fetch', fetchImpl);
   new Function(earlyScript)();
+}
+
+/** What an app's main.tsx does: take the early requests, prefetch the landing screen's data. */
+export function startAppWithEarly(
+  startLandingData: (location: Location, store: AuthStore, client: QueryClient) => void,
+  fallback: typeof fetch,
+): { store: AuthStore; client: QueryClient } {
+  const store = new AuthStore(earlyApiClient(fallback));
+  const client = createQueryClient();
+  startLandingData(window.location, store, client);
+  return { store, client };
 }
 
 /** The image preloads the early script added to the page's head. */
