@@ -8,8 +8,8 @@ import { webPages } from './bench/web';
 /**
  * `npm run bench`: runs every bench section in order (or only the ones named on the command
  * line: `npm run bench -- bundles`), each in its own process when there are several, prints each
- * section's table, and exits with status 1 when any budget is over. A new section implements BenchSection (scripts/bench/section.ts) and is
- * added to this list.
+ * section's table, and exits with status 1 when any budget is over. A new section implements
+ * BenchSection (scripts/bench/section.ts) and is added to this list.
  */
 const sections: readonly BenchSection[] = [bundles, catalogueImport, catalogueLists, salesLists, webPages];
 
