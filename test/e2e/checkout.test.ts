@@ -87,4 +87,33 @@ describe('checkout through a member’s share link', () => {
     await processing.waitFor();
     expect(await processing.textContent()).not.toBe('$0.00');
   });
+
+  it('a Buy form whose code does not arrive says so in its card, and Retry brings it', async () => {
+    const page = await customer.context.newPage();
+    try {
+      let lost = true;
+      let refused = 0;
+      // The form's chunk cannot be fetched (a dropped connection) until the test lets it through;
+      // the rest of the page loads.
+      await page.route(/\/assets\/CheckoutForm-[^/]+\.js$/, async (route) => {
+        if (!lost) return route.continue();
+        refused += 1;
+        await route.abort('connectionreset');
+      });
+      await page.goto(link);
+      await page.locator('h1#product-name').waitFor();
+      const card = page.getByRole('region', { name: 'Buy' });
+      await card.getByRole('alert').filter({ hasText: 'The checkout could not be loaded' }).waitFor();
+      expect(await card.getByRole('alert').textContent()).toContain('Check your connection, then try again.');
+      // The product stays on the page.
+      expect(await page.getByTestId('shop-price').isVisible()).toBe(true);
+      expect(refused).toBeGreaterThan(0);
+      lost = false;
+      await card.getByRole('button', { name: 'Retry' }).click();
+      await page.getByLabel('Quantity').waitFor();
+      expect(await page.getByRole('alert').count()).toBe(0);
+    } finally {
+      await page.close();
+    }
+  });
 });

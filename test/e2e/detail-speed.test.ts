@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { at, DESKTOP, logIn, openBrowser, pageErrors, type BrowserSession } from './browser';
+import { at, DESKTOP, logIn, openBrowser, pageErrors, PHONE_390, type BrowserSession } from './browser';
 
 /**
  * How fast a product opens from a list, in a real browser against the started portal: click →
@@ -68,6 +68,8 @@ async function answerImages(session: BrowserSession) {
       await route.fulfill({
         status: 200,
         contentType: 'image/svg+xml',
+        // So the page may read when each picture was shown (Element Timing's renderTime).
+        headers: { 'timing-allow-origin': '*' },
         body: '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="400"><rect width="400" height="400" fill="#c9d8f0"/></svg>',
       });
     } else {
@@ -255,5 +257,70 @@ describe('opening a product from a list', () => {
       await card(page, product.name).waitFor();
     }
     expect(pageErrors(member)).toEqual([]);
+  });
+
+  it('the customer’s share page asks for what its first picture does not need only once that picture is shown', async () => {
+    const product = PRODUCTS[0]!;
+    await member.page.goto(at('/'));
+    await card(member.page, product.name).click();
+    await member.page.getByRole('heading', { level: 1, name: product.name }).waitFor();
+    const id = new URL(member.page.url()).searchParams.get('id');
+    expect(id).toBeTruthy();
+
+    const customer = await openBrowser({ viewport: PHONE_390 });
+    try {
+      await answerImages(customer);
+      // When the browser showed each marked element (the main picture carries elementtiming).
+      await customer.context.addInitScript(() => {
+        const shown: Record<string, number> = {};
+        (window as unknown as { __shown: typeof shown }).__shown = shown;
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries() as (PerformanceEntry & {
+            identifier: string;
+            renderTime: number;
+            loadTime: number;
+          })[]) {
+            shown[entry.identifier] = entry.renderTime || entry.loadTime;
+          }
+        }).observe({ type: 'element', buffered: true });
+      });
+      const { page } = customer;
+      await page.goto(at(`/shop/${id}`));
+      await page.getByRole('heading', { level: 1, name: product.name }).waitFor();
+      await page.getByLabel('Quantity').waitFor();
+      await page.getByText(product.description).waitFor();
+      const { pictureShownAt, requests } = await page.evaluate(() => ({
+        pictureShownAt: (window as unknown as { __shown: Record<string, number> }).__shown['main-picture'] ?? -1,
+        requests: performance
+          .getEntriesByType('resource')
+          .map((entry) => ({ name: entry.name, startTime: entry.startTime })),
+      }));
+      const started = (what: RegExp) => requests.filter((request) => what.test(request.name));
+      const first = started(new RegExp(`/spu/${product.spu}/1\\.jpg$`));
+      const waiting = {
+        'the Buy form': started(/\/assets\/CheckoutForm-[^/]+\.js$/),
+        'the payment config': started(/\/api\/getPaymentConfig$/),
+        'the sanitizer': started(/\/assets\/sanitize-description-[^/]+\.js$/),
+        'the other pictures': started(new RegExp(`/spu/${product.spu}/[2-4]\\.jpg$`)),
+      };
+      expect(first).toHaveLength(1);
+      expect(pictureShownAt).toBeGreaterThan(first[0]!.startTime);
+      for (const [what, list] of Object.entries(waiting)) {
+        expect(list.length, `${what} was asked for`).toBeGreaterThan(0);
+        for (const request of list) {
+          expect(request.startTime, `${what} (${request.name}) after the picture was shown`).toBeGreaterThanOrEqual(
+            pictureShownAt,
+          );
+        }
+      }
+      console.log(
+        `share page: first picture shown at ${Math.round(pictureShownAt)} ms; the Buy form asked for at ${Math.round(
+          waiting['the Buy form'][0]!.startTime,
+        )} ms`,
+      );
+      expect(pageErrors(customer)).toEqual([]);
+    } finally {
+      await customer.close();
+    }
   });
 });

@@ -1,9 +1,8 @@
-import { Suspense } from 'react';
 import { Route, Routes } from 'react-router-dom';
 import { AppShell, type MenuItem } from '@portal/shared/ui/AppShell';
 import type { AuthView } from '@portal/shared/ui/AuthProvider';
 import { BoxIcon, ReceiptIcon, UploadIcon, WalletIcon } from '@portal/shared/ui/icons';
-import { Loading } from '@portal/shared/ui/Loading';
+import { LazyScreen } from '@portal/shared/ui/LoadBoundary';
 import { NotFoundScreen } from '@portal/shared/ui/NotFoundScreen';
 import { AdminHomeScreen } from './screens/AdminHomeScreen';
 import { LazyProductImportDetailScreen } from './screens/lazyScreens';
@@ -33,11 +32,7 @@ export function AdminApp() {
         <Route path="product_import" element={<ProductImportScreen />} />
         <Route
           path="product_import_detail"
-          element={
-            <Suspense fallback={<Loading label="Loading the product…" />}>
-              <LazyProductImportDetailScreen />
-            </Suspense>
-          }
+          element={<LazyScreen screen={LazyProductImportDetailScreen} loadingLabel="Loading the product…" />}
         />
         <Route path="orders" element={<OrdersScreen />} />
         {/* The work lists, spelled as the spec spells them. */}

@@ -1,9 +1,8 @@
-import { Suspense, type ReactNode } from 'react';
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { AppShell, type MenuItem } from '@portal/shared/ui/AppShell';
 import type { AuthView } from '@portal/shared/ui/AuthProvider';
 import { BoxIcon, WalletIcon } from '@portal/shared/ui/icons';
-import { Loading } from '@portal/shared/ui/Loading';
+import { LazyScreen } from '@portal/shared/ui/LoadBoundary';
 import { NotFoundScreen } from '@portal/shared/ui/NotFoundScreen';
 import { MyAccountScreen } from './screens/MyAccountScreen';
 import {
@@ -38,41 +37,30 @@ export function memberMenu(auth: AuthView): MenuItem[] {
   ];
 }
 
-/** A lazily loaded screen, with a loading state while its chunk arrives. */
-const lazyScreen = (screen: ReactNode) => <Suspense fallback={<Loading label="Loading…" />}>{screen}</Suspense>;
-
 /** The member app, served at '/'. */
 export function MemberApp() {
   return (
     <Routes>
-      <Route
-        path={SHOP_ROUTE}
-        element={
-          <Suspense fallback={<Loading label="Loading the product…" />}>
-            <LazyShopScreen />
-          </Suspense>
-        }
-      />
+      <Route path={SHOP_ROUTE} element={<LazyScreen screen={LazyShopScreen} loadingLabel="Loading the product…" />} />
       <Route element={<AppShell app="member" menu={memberMenu} publicPaths={PUBLIC_PATHS} openPaths={OPEN_PATHS} />}>
         <Route index element={<ProductListScreen />} />
         <Route path="member" element={<Navigate to="/" replace />} />
         <Route
           path="member_product_detail"
-          element={
-            <Suspense fallback={<Loading label="Loading the product…" />}>
-              <LazyProductDetailScreen />
-            </Suspense>
-          }
+          element={<LazyScreen screen={LazyProductDetailScreen} loadingLabel="Loading the product…" />}
         />
         <Route path="my_account" element={<MyAccountScreen />} />
-        <Route path="my_account/payout_account" element={lazyScreen(<LazyPayoutAccountScreen />)} />
-        <Route path="my_account/create_payout_account" element={lazyScreen(<LazyCreatePayoutAccountScreen />)} />
-        <Route path="my_account/payout_methods" element={lazyScreen(<LazyPayoutMethodsScreen />)} />
-        <Route path="my_account/add_payout_method" element={lazyScreen(<LazyAddPayoutMethodScreen />)} />
-        <Route path="my_account/my_profile" element={lazyScreen(<LazyMyProfileScreen />)} />
-        <Route path="verify_email" element={lazyScreen(<LazyVerifyEmailScreen />)} />
-        <Route path="login" element={lazyScreen(<LazyLoginScreen />)} />
-        <Route path="signup" element={lazyScreen(<LazySignupScreen />)} />
+        <Route path="my_account/payout_account" element={<LazyScreen screen={LazyPayoutAccountScreen} />} />
+        <Route
+          path="my_account/create_payout_account"
+          element={<LazyScreen screen={LazyCreatePayoutAccountScreen} />}
+        />
+        <Route path="my_account/payout_methods" element={<LazyScreen screen={LazyPayoutMethodsScreen} />} />
+        <Route path="my_account/add_payout_method" element={<LazyScreen screen={LazyAddPayoutMethodScreen} />} />
+        <Route path="my_account/my_profile" element={<LazyScreen screen={LazyMyProfileScreen} />} />
+        <Route path="verify_email" element={<LazyScreen screen={LazyVerifyEmailScreen} />} />
+        <Route path="login" element={<LazyScreen screen={LazyLoginScreen} />} />
+        <Route path="signup" element={<LazyScreen screen={LazySignupScreen} />} />
         <Route path="*" element={<NotFoundScreen />} />
       </Route>
     </Routes>

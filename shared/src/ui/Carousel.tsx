@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import './catalogue.css';
 import { ChevronLeftIcon, ChevronRightIcon } from './icons';
+import { useAfterMainPicture } from './MainPicture';
 import { ProductImage } from './ProductImage';
 
 export interface CarouselProps {
@@ -34,12 +35,15 @@ export const slideLabel = (index: number, count: number) => `${index + 1} of ${c
  * going round the loop or when less motion is asked for). The strip is no scroll container a
  * person scrolls (overflow hidden): a scrolling region must be a tab stop of its own (axe's
  * scrollable-region-focusable), and the region's arrow keys already move it. The first image
- * loads at once with high priority, the others lazily.
+ * loads at once with high priority, the others lazily; inside a `MainPictureFirst` (the share
+ * page) the others are not even in the page until the first has been painted: their empty slides
+ * hold their places.
  *
  * With one image there is nothing to move between (no arrows, no dots); with none, a placeholder.
  */
 export function Carousel({ images, name }: CarouselProps) {
   const count = images.length;
+  const restAllowed = useAfterMainPicture();
   const [active, setActive] = useState(0);
   const trackRef = useRef<HTMLDivElement | null>(null);
   // Set when a wrap (last ↔ first) should jump rather than glide back over every image.
@@ -129,7 +133,9 @@ export function Carousel({ images, name }: CarouselProps) {
               aria-hidden={index === active ? undefined : true}
               data-slide-number={index + 1}
             >
-              <ProductImage src={src} alt={`${name}, image ${index + 1} of ${count}`} priority={index === 0} />
+              {index === 0 || index === active || restAllowed ? (
+                <ProductImage src={src} alt={`${name}, image ${index + 1} of ${count}`} priority={index === 0} />
+              ) : null}
             </div>
           ))}
         </div>

@@ -1,5 +1,6 @@
-import { useState } from 'react';
+import { useEffect, useState, type SyntheticEvent } from 'react';
 import './catalogue.css';
+import { MAIN_PICTURE_TIMING, useSettleMainPicture } from './MainPicture';
 
 export interface ProductImageProps {
   /** The image address; null or empty when the product has none. */
@@ -13,7 +14,8 @@ export interface ProductImageProps {
    * The page's main picture (the detail's first image, the cards of the first screenful): loaded
    * at once and ahead of other images (`loading="eager"`, `fetchpriority="high"`), as it is
    * likely the largest contentful paint. Its frame reserves its square in CSS (aspect-ratio), so
-   * no image moves the page when it arrives.
+   * no image moves the page when it arrives. Inside a `MainPictureFirst` it is the picture the rest
+   * waits for: it reports when it is decoded, has failed, or is a placeholder.
    */
   priority?: boolean;
 }
@@ -26,7 +28,24 @@ export function ProductImage({ src, alt, className, loading = 'lazy', priority =
   // Remember which address failed, so a new address gets its own chance to load.
   const [failedSrc, setFailedSrc] = useState<string | null>(null);
   const classes = className ? `product-image ${className}` : 'product-image';
-  if (!src || failedSrc === src) {
+  const settle = useSettleMainPicture();
+  const placeholder = !src || failedSrc === src;
+  const main = priority && settle !== undefined;
+  useEffect(() => {
+    if (main && placeholder) settle('placeholder');
+  }, [main, placeholder, settle]);
+  // Loaded: ready to paint once decoded (decoding is async).
+  const onLoad = main
+    ? (event: SyntheticEvent<HTMLImageElement>) => {
+        const image = event.currentTarget;
+        const loaded = () => settle('loaded');
+        if (typeof image.decode === 'function') image.decode().then(loaded, loaded);
+        else loaded();
+      }
+    : undefined;
+  // Not a typed attribute of <img> in React's types; the browser reports when this one is shown.
+  const timing: Record<string, string> = main ? { elementtiming: MAIN_PICTURE_TIMING } : {};
+  if (placeholder) {
     return (
       <ImagePlaceholder
         className={classes}
@@ -44,6 +63,8 @@ export function ProductImage({ src, alt, className, loading = 'lazy', priority =
       fetchPriority={priority ? 'high' : undefined}
       decoding="async"
       referrerPolicy="no-referrer"
+      {...timing}
+      onLoad={onLoad}
       onError={() => setFailedSrc(src)}
     />
   );

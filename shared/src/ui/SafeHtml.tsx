@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
+import { useAfterMainPicture } from './MainPicture';
 
 type Sanitize = (html: string) => string;
 
@@ -42,8 +43,10 @@ export interface SafeHtmlProps {
  */
 export function SafeHtml({ html, className, emptyText = 'No description.' }: SafeHtmlProps) {
   const [sanitize, setSanitize] = useState<Sanitize | null>(() => sanitizer);
+  // On a page whose main picture comes first (MainPicture.tsx), DOMPurify waits for it.
+  const allowed = useAfterMainPicture();
   useEffect(() => {
-    if (sanitize) return;
+    if (sanitize || !allowed) return;
     let current = true;
     loadSanitizer().then(
       (loaded) => {
@@ -54,7 +57,7 @@ export function SafeHtml({ html, className, emptyText = 'No description.' }: Saf
     return () => {
       current = false;
     };
-  }, [sanitize]);
+  }, [sanitize, allowed]);
   const clean = useMemo(() => (sanitize ? sanitize(html) : null), [html, sanitize]);
   const classes = className ? `rich-text ${className}` : 'rich-text';
   if (clean === null) return <div className={`${classes} rich-text--pending`} aria-busy="true" />;

@@ -17,16 +17,19 @@ export type PreloadableComponent<P extends object> = ComponentType<P> & {
  */
 export function lazyWithPreload<P extends object>(load: () => Promise<ComponentType<P>>): PreloadableComponent<P> {
   let loading: Promise<ComponentType<P>> | null = null;
+  /** The load's outcome, written on the promise as React's `use` reads it. */
+  const settled = (promise: Promise<unknown> | null) =>
+    promise as { status?: 'fulfilled' | 'rejected' | 'pending'; reason?: unknown; waitedFor?: boolean } | null;
   const preload = () => {
-    if (!loading) {
+    // A failed load is tried again by the next preload (idle, intent, a later visit).
+    if (!loading || settled(loading)?.status === 'rejected') {
       const tracked: Promise<ComponentType<P>> = load().then(
         (component) => {
           Object.assign(tracked, { status: 'fulfilled', value: component });
           return component;
         },
         (error: unknown) => {
-          // The next render (an error boundary's retry, a later visit) tries the import again.
-          loading = null;
+          Object.assign(tracked, { status: 'rejected', reason: error });
           throw error;
         },
       );
@@ -35,8 +38,17 @@ export function lazyWithPreload<P extends object>(load: () => Promise<ComponentT
     return loading;
   };
   function Preloadable(props: P) {
+    // A load a render waited for that failed goes to the nearest error boundary (LoadBoundary,
+    // whose Retry preloads again). Rendering never starts a new load after such a failure: React
+    // renders again after an error, and each render would start one more load, each failing in
+    // turn. A failed preload nobody waited for (idle, intent) is simply tried again.
+    const current = settled(loading);
+    if (current?.status === 'rejected' && current.waitedFor) throw current.reason;
+    const promise = preload();
+    const state = settled(promise);
+    if (state && state.status !== 'fulfilled') state.waitedFor = true;
     // The same component every time: the module's export, loaded once.
-    const Component = use(preload());
+    const Component = use(promise);
     // eslint-disable-next-line react-hooks/static-components -- not created here, only looked up
     return <Component {...props} />;
   }

@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { render } from '@testing-library/react';
+import { fireEvent, render, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import { createApiClient, type ApiClient } from '../api/client';
@@ -7,6 +7,7 @@ import type { EndpointName } from '../api/contract';
 import type { AuthResponse, UserProfile } from '../api/schemas';
 import { createQueryClient } from '../query/client';
 import { AuthProvider, AuthStore } from './AuthProvider';
+import { MAIN_PICTURE_TIMING } from './MainPicture';
 import { QueryProvider } from './QueryProvider';
 
 /**
@@ -142,4 +143,17 @@ export function renderWithAuth(
 export function Where() {
   const location = useLocation();
   return <p data-testid="where">{`${location.pathname}${location.search}`}</p>;
+}
+
+/**
+ * What a browser does for the page's main picture (MainPicture.tsx), which jsdom never loads: waits
+ * for it in the page and fires its load event, so what waits for it follows at once.
+ */
+export async function showMainPicture(): Promise<void> {
+  const picture = await waitFor(() => {
+    const found = document.querySelector(`img[elementtiming="${MAIN_PICTURE_TIMING}"]`);
+    if (!found) throw new Error('The main picture is not in the page.');
+    return found;
+  });
+  fireEvent.load(picture);
 }

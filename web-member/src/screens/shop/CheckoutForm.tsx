@@ -13,6 +13,7 @@ import { SelectField } from '../payouts/SelectField';
 import { EmulatorPayment } from './EmulatorPayment';
 import type { Payer } from './payer';
 import type * as z from 'zod';
+import '../payouts/payouts.css';
 
 /** Stripe.js and Elements: their own chunk, only with a real publishable key. */
 const StripePayment = lazy(() => import('./StripePayment'));

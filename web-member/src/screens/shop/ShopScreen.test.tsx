@@ -2,7 +2,7 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { productDetail } from '@portal/shared/ui/catalogueTesting';
-import { fakeApi, renderWithAuth, unauthorized, type FakeApi } from '@portal/shared/ui/testing';
+import { fakeApi, renderWithAuth, showMainPicture, unauthorized, type FakeApi } from '@portal/shared/ui/testing';
 import { MemberApp } from '../../MemberApp';
 import { LazyShopScreen } from '../lazyScreens';
 
@@ -77,8 +77,10 @@ function stubEmulator(): StripeCall[] {
   return calls;
 }
 
-function renderShop(api: FakeApi, path = '/shop/p-1?ref=ANNLEE42') {
-  return renderWithAuth(<MemberApp />, api, { path });
+/** Opens the shop page; its first picture then loads, as in a browser, and the Buy form follows. */
+async function renderShop(api: FakeApi, path = '/shop/p-1?ref=ANNLEE42') {
+  renderWithAuth(<MemberApp />, api, { path });
+  await showMainPicture();
 }
 
 const input = (label: string | RegExp) => screen.getByLabelText(label) as HTMLInputElement & HTMLSelectElement;
@@ -101,7 +103,7 @@ describe('the customer’s shop page', () => {
   it('shows the shared product to a logged-out visitor, with no menu: images, name, brand, sell price, description', async () => {
     const stripe = stubEmulator();
     const api = shop();
-    renderShop(api);
+    await renderShop(api);
     const name = await screen.findByText('Merino Wool Crew Socks (3 Pack)', { selector: 'h1' });
     expect(name.id).toBe('product-name');
     expect(api.callsTo('getSharedProduct')[0]?.body).toEqual({ id: 'p-1', ref: 'ANNLEE42' });
@@ -122,16 +124,36 @@ describe('the customer’s shop page', () => {
     expect(stripe).toHaveLength(0);
   });
 
+  it('asks for the Buy form and the payment config only once the first picture is shown', async () => {
+    stubEmulator();
+    const api = shop();
+    renderWithAuth(<MemberApp />, api, { path: '/shop/p-1?ref=ANNLEE42' });
+    await screen.findByText('Merino Wool Crew Socks (3 Pack)', { selector: 'h1' });
+    // The picture has not loaded: its card says the checkout is coming, and nothing of it was asked for.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(screen.getByRole('region', { name: 'Buy' }).textContent).toContain('Loading the checkout…');
+    expect(screen.queryByLabelText('Quantity')).toBeNull();
+    expect(api.callsTo('getPaymentConfig')).toHaveLength(0);
+    expect(document.querySelectorAll('.carousel img')).toHaveLength(1);
+    await showMainPicture();
+    expect(await screen.findByLabelText('Quantity')).toBeTruthy();
+    expect(await screen.findByTestId('test-cards-hint')).toBeTruthy();
+    expect(api.callsTo('getPaymentConfig')).toHaveLength(1);
+    expect(document.querySelectorAll('.carousel img').length).toBeGreaterThan(1);
+  });
+
   it('says a product that is gone is no longer available', async () => {
-    renderShop(
+    renderWithAuth(
+      <MemberApp />,
       shop({ getSharedProduct: () => ({ status: 404, body: { message: 'This product is not available.' } }) }),
+      { path: '/shop/p-1?ref=ANNLEE42' },
     );
     expect(await screen.findByText('This product is no longer available.')).toBeTruthy();
     expect(screen.queryByRole('button', { name: /^Pay/ })).toBeNull();
   });
 
   it('the total follows the quantity (unit price × qty), and a quantity outside 1–99 is refused', async () => {
-    renderShop(shop());
+    await renderShop(shop());
     const total = await screen.findByTestId('checkout-total');
     expect(total.textContent).toBe('$12.95');
     setQty('3');
@@ -147,7 +169,7 @@ describe('the customer’s shop page', () => {
     const user = userEvent.setup();
     stubEmulator();
     const api = shop();
-    renderShop(api);
+    await renderShop(api);
     await screen.findByLabelText('Card number');
     await user.type(input('E-mail'), 'not-an-email');
     await user.tab();
@@ -167,7 +189,7 @@ describe('the customer’s shop page', () => {
     const user = userEvent.setup();
     const stripe = stubEmulator();
     const api = shop();
-    renderShop(api);
+    await renderShop(api);
     await screen.findByLabelText('Card number');
     setQty('2');
     await fillBuyer(user);
@@ -211,7 +233,7 @@ describe('the customer’s shop page', () => {
     const user = userEvent.setup();
     stubEmulator();
     const api = shop();
-    renderShop(api);
+    await renderShop(api);
     await screen.findByLabelText('Card number');
     await fillBuyer(user, '4000 0000 0000 0002');
     await user.click(screen.getByRole('button', { name: 'Pay $12.95' }));
@@ -233,7 +255,7 @@ describe('the customer’s shop page', () => {
     const api = shop({
       getPaymentIntent: () => ({ status: 404, body: { message: 'This product is no longer available.' } }),
     });
-    renderShop(api);
+    await renderShop(api);
     await screen.findByLabelText('Card number');
     await fillBuyer(user);
     await user.click(screen.getByRole('button', { name: 'Pay $12.95' }));

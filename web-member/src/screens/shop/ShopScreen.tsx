@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { Suspense, useState, type ComponentProps, type ReactNode } from 'react';
 import { useParams, useSearchParams } from 'react-router-dom';
 import { ApiError } from '@portal/shared/api/client';
 import { formatMoney } from '@portal/shared/domain/format';
@@ -8,14 +8,23 @@ import { Carousel } from '@portal/shared/ui/Carousel';
 import { EmptyState } from '@portal/shared/ui/EmptyState';
 import { ErrorBanner } from '@portal/shared/ui/ErrorBanner';
 import { BoxIcon, CheckIcon } from '@portal/shared/ui/icons';
+import { LoadBoundary } from '@portal/shared/ui/LoadBoundary';
 import { Loading } from '@portal/shared/ui/Loading';
+import { MainPictureFirst, useAfterMainPicture } from '@portal/shared/ui/MainPicture';
 import { PRODUCT_NAME, useDocumentTitle } from '@portal/shared/ui/Page';
+import { lazyWithPreload } from '@portal/shared/ui/preload';
 import { SafeHtml } from '@portal/shared/ui/SafeHtml';
-import { CheckoutForm, type Receipt } from './CheckoutForm';
+import type { Receipt } from './CheckoutForm';
 import '@portal/shared/ui/catalogue.css';
-import '../payouts/payouts.css';
 import './shop.css';
 import { sharedProductQuery } from './sharedProductQuery';
+
+/**
+ * The Buy form (its fields, the payment config it asks for, its styles): a chunk of its own, asked
+ * for once the product's first picture has been painted (MainPicture.tsx), so the picture, the
+ * page's largest paint, has the connection to itself (issue 16).
+ */
+const CheckoutForm = lazyWithPreload(() => import('./CheckoutForm').then((module) => module.CheckoutForm));
 
 /**
  * '/shop/:productId?ref=CODE': the customer's page a member's share link opens. Public, no menu:
@@ -51,31 +60,33 @@ export function ShopScreen() {
   } else {
     const { product: item, unitAmountCents } = product.data;
     content = (
-      <div className="shop-layout">
-        <article className="shop-product" aria-labelledby="product-name">
-          <div className="shop-product__media">
-            <Carousel key={item.id} images={item.images} name={item.product_name} />
-          </div>
-          <div className="shop-product__info">
-            <p className="product-detail__brand" data-testid="product-brand">
-              {item.brand}
-            </p>
-            <h1 className="product-detail__name" id="product-name">
-              {item.product_name}
-            </h1>
-            <p className="shop-product__price" data-testid="shop-price">
-              {formatMoney(unitAmountCents)}
-            </p>
-            <section className="product-detail__description" aria-labelledby="product-description">
-              <h2 className="product-detail__section-title" id="product-description">
-                Description
-              </h2>
-              <SafeHtml html={item.html_description} emptyText="No description." />
-            </section>
-          </div>
-        </article>
-        <CheckoutForm productId={item.id} unitAmountCents={unitAmountCents} shareCode={shareCode} onPaid={setReceipt} />
-      </div>
+      <MainPictureFirst>
+        <div className="shop-layout">
+          <article className="shop-product" aria-labelledby="product-name">
+            <div className="shop-product__media">
+              <Carousel key={item.id} images={item.images} name={item.product_name} />
+            </div>
+            <div className="shop-product__info">
+              <p className="product-detail__brand" data-testid="product-brand">
+                {item.brand}
+              </p>
+              <h1 className="product-detail__name" id="product-name">
+                {item.product_name}
+              </h1>
+              <p className="shop-product__price" data-testid="shop-price">
+                {formatMoney(unitAmountCents)}
+              </p>
+              <section className="product-detail__description" aria-labelledby="product-description">
+                <h2 className="product-detail__section-title" id="product-description">
+                  Description
+                </h2>
+                <SafeHtml html={item.html_description} emptyText="No description." />
+              </section>
+            </div>
+          </article>
+          <Checkout productId={item.id} unitAmountCents={unitAmountCents} shareCode={shareCode} onPaid={setReceipt} />
+        </div>
+      </MainPictureFirst>
     );
   }
 
@@ -90,6 +101,27 @@ export function ShopScreen() {
         {content}
       </main>
     </div>
+  );
+}
+
+/**
+ * The Buy form once the first picture has been painted; until then, and while its code loads, its
+ * card says it is coming; if its code cannot be loaded, the card says so, with Retry.
+ */
+function Checkout(props: ComponentProps<typeof CheckoutForm>) {
+  const card = (content: ReactNode) => (
+    <section className="card shop-form shop-form--pending" aria-label="Buy">
+      {content}
+    </section>
+  );
+  const pending = card(<Loading label="Loading the checkout…" />);
+  if (!useAfterMainPicture()) return pending;
+  return (
+    <LoadBoundary title="The checkout could not be loaded" retry={CheckoutForm.preload} wrap={card}>
+      <Suspense fallback={pending}>
+        <CheckoutForm {...props} />
+      </Suspense>
+    </LoadBoundary>
   );
 }
 

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { productDetail } from '@portal/shared/ui/catalogueTesting';
-import { fakeApi, renderWithAuth, unauthorized } from '@portal/shared/ui/testing';
+import { fakeApi, renderWithAuth, showMainPicture, unauthorized } from '@portal/shared/ui/testing';
 import { MemberApp } from '../../MemberApp';
 import { LazyShopScreen } from '../lazyScreens';
 
@@ -62,6 +62,7 @@ describe('the shop page with a real publishable key (Stripe Elements)', () => {
     const user = userEvent.setup();
     const fake = api();
     renderWithAuth(<MemberApp />, fake, { path: '/shop/p-1?ref=ANNLEE42' });
+    await showMainPicture();
     await screen.findByRole('button', { name: 'Fill the card' });
     await fill(user);
     await user.click(screen.getByRole('button', { name: 'Pay $12.95' }));
@@ -79,6 +80,7 @@ describe('the shop page with a real publishable key (Stripe Elements)', () => {
       })
       .mockResolvedValueOnce({ paymentIntent: { id: 'pi_9', status: 'succeeded' } });
     renderWithAuth(<MemberApp />, fake, { path: '/shop/p-1?ref=ANNLEE42' });
+    await showMainPicture();
     await user.click(await screen.findByRole('button', { name: 'Fill the card' }));
     await fill(user);
     await user.click(screen.getByRole('button', { name: 'Pay $12.95' }));
