@@ -4,6 +4,7 @@ import type { ProductDetail } from '../api/products';
 import './catalogue.css';
 import { BackLink } from './BackLink';
 import { Carousel } from './Carousel';
+import { MainPictureFirst } from './MainPicture';
 import { useDocumentTitle } from './Page';
 import { PriceLines } from './Price';
 import { ProductImage } from './ProductImage';
@@ -57,7 +58,8 @@ export interface ProductDetailViewProps {
 
 /**
  * A product: the image carousel beside (on a phone, above) its name, brand, prices and the
- * description rendered as markup through DOMPurify.
+ * description rendered as markup through DOMPurify. The carousel's other pictures and the
+ * description's sanitizer wait for the first picture to be shown (MainPicture.tsx).
  */
 export function ProductDetailView({
   product,
@@ -68,44 +70,47 @@ export function ProductDetailView({
 }: ProductDetailViewProps) {
   useDocumentTitle(product.product_name);
 
+  // The first picture (the page's largest paint) before the other pictures and the sanitizer.
   return (
-    <article className="product-detail" aria-labelledby="product-name">
-      <div className="product-detail__media">
-        {pending ? (
-          <PendingCarousel image={product.images[0]} name={product.product_name} />
-        ) : (
-          <Carousel key={product.id} images={product.images} name={product.product_name} />
-        )}
-      </div>
-      <div className="product-detail__info">
-        {before}
-        <div className="product-detail__heading">
-          <p className="product-detail__brand" data-testid="product-brand">
-            {product.brand}
-          </p>
-          <h1 className="product-detail__name" id="product-name">
-            {product.product_name}
-          </h1>
-        </div>
-        <PriceLines
-          size="lg"
-          msrp={product.msrp_us}
-          sell={product.dropshipping_price_us}
-          youMake={showYouMake ? product.you_make : undefined}
-        />
-        {after}
-        <section className="product-detail__description" aria-labelledby="product-description">
-          <h2 className="product-detail__section-title" id="product-description">
-            Description
-          </h2>
+    <MainPictureFirst>
+      <article className="product-detail" aria-labelledby="product-name">
+        <div className="product-detail__media">
           {pending ? (
-            <PendingText label="Loading the description…" />
+            <PendingCarousel image={product.images[0]} name={product.product_name} />
           ) : (
-            <SafeHtml html={product.html_description} emptyText="The supplier gave no description." />
+            <Carousel key={product.id} images={product.images} name={product.product_name} />
           )}
-        </section>
-      </div>
-    </article>
+        </div>
+        <div className="product-detail__info">
+          {before}
+          <div className="product-detail__heading">
+            <p className="product-detail__brand" data-testid="product-brand">
+              {product.brand}
+            </p>
+            <h1 className="product-detail__name" id="product-name">
+              {product.product_name}
+            </h1>
+          </div>
+          <PriceLines
+            size="lg"
+            msrp={product.msrp_us}
+            sell={product.dropshipping_price_us}
+            youMake={showYouMake ? product.you_make : undefined}
+          />
+          {after}
+          <section className="product-detail__description" aria-labelledby="product-description">
+            <h2 className="product-detail__section-title" id="product-description">
+              Description
+            </h2>
+            {pending ? (
+              <PendingText label="Loading the description…" />
+            ) : (
+              <SafeHtml html={product.html_description} emptyText="The supplier gave no description." />
+            )}
+          </section>
+        </div>
+      </article>
+    </MainPictureFirst>
   );
 }
 

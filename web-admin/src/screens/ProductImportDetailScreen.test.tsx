@@ -2,7 +2,14 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { importedProduct } from '@portal/shared/ui/catalogueTesting';
-import { authAnswer, deferred, fakeApi, type FakeApi, type FakeReply } from '@portal/shared/ui/testing';
+import {
+  authAnswer,
+  deferred,
+  type FakeApi,
+  fakeApi,
+  type FakeReply,
+  showMainPicture,
+} from '@portal/shared/ui/testing';
 import { renderAdminAt } from './testing';
 
 afterEach(cleanup);
@@ -43,7 +50,8 @@ describe('Product Import detail', () => {
     expect(supplier.getAttribute('href')).toBe('https://supplier.example.test/product/SPU-10001');
     expect(supplier.getAttribute('target')).toBe('_blank');
     expect(supplier.getAttribute('rel')).toBe('noopener noreferrer');
-    // The sanitizer loads when the description first renders (SafeHtml): the markup follows.
+    // The sanitizer loads once the first picture is shown (MainPicture.tsx): the markup follows.
+    await showMainPicture();
     expect(await screen.findByRole('heading', { level: 2, name: 'Warm' })).toBeTruthy();
     const description = document.querySelector('.rich-text')!;
     expect(description.innerHTML).not.toMatch(/onerror|alert/);

@@ -3,7 +3,15 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient, MAX_RETRIES } from '@portal/shared/query/client';
 import { productCard, productDetail } from '@portal/shared/ui/catalogueTesting';
-import { authAnswer, deferred, fakeApi, renderWithAuth, type FakeApi, type FakeReply } from '@portal/shared/ui/testing';
+import {
+  authAnswer,
+  deferred,
+  type FakeApi,
+  fakeApi,
+  type FakeReply,
+  renderWithAuth,
+  showMainPicture,
+} from '@portal/shared/ui/testing';
 import { MemberApp } from '../MemberApp';
 
 afterEach(() => {
@@ -38,7 +46,8 @@ describe('member product detail', () => {
     expect(screen.getByText('MSRP: $24.99')).toBeTruthy();
     expect(screen.getByText('Sell Price: $12.95')).toBeTruthy();
     expect(screen.getByText('You Make: $1.30')).toBeTruthy();
-    // The sanitizer loads when the description first renders (SafeHtml): the markup follows.
+    // The sanitizer loads once the first picture is shown (MainPicture.tsx): the markup follows.
+    await showMainPicture();
     expect((await screen.findByText('merino')).tagName).toBe('STRONG');
     expect(document.querySelector('.rich-text script')).toBeNull();
     expect(screen.getByRole('button', { name: 'Previous image' })).toBeTruthy();
