@@ -36,6 +36,9 @@ export default defineConfig(({ command }) => ({
         codeSplitting: {
           groups: [
             { name: 'api', test: /[\\/](shared[\\/]src[\\/]api[\\/](?!client)[^\\/]+\.ts|node_modules[\\/]zod[\\/])/ },
+            // React Router (some 60 KiB of the 114 the entry would be): a file of its own, fetched
+            // beside the entry instead of lengthening it (share page LCP 1.70-1.78 -> 1.55-1.59 s).
+            { name: 'router', test: /[\\/]node_modules[\\/]react-router(-dom)?[\\/]/ },
           ],
         },
       },
