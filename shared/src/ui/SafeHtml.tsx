@@ -25,8 +25,9 @@ export function loadSanitizer(): Promise<Sanitize> {
 
 // Not loaded with the screens that show a description: on a page opened at such a screen its 30
 // KiB would share the network and the main thread with what the first picture needs (issue 16).
-// A description starts the load when it first renders (after that paint); the member list
-// starts it with the detail screen's code, while idle or on intent (ProductListScreen).
+// A description starts the load when it first renders (after that paint), or, inside a
+// MainPictureFirst, once the product's first picture is shown; the member list starts it with the
+// detail screen's code, while idle or on intent (ProductListScreen).
 
 export interface SafeHtmlProps {
   html: string;
