@@ -12,6 +12,7 @@ import { ensureTable, localAws, startDynamo } from './dynamo';
 import { LOCAL_IMPORTS_BUCKET, startS3 } from './s3';
 import { startStripeEmulator } from './stripe';
 import { forwardObjectCreated, type EventForwarder } from './s3-events';
+import { lockDataDir } from './data-lock';
 import { privateUmask, secureTree, writePrivateFile } from './files';
 import { createPortalServer } from './server';
 
@@ -146,11 +147,20 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
   // those an older version (or a looser umask) made; while the portal runs, whatever it or its
   // engines create (s3rver's objects, DynamoDB Local's file) is made so by umask 077.
   secureTree(dataDir);
+  // One portal per data folder (data-lock.ts): a second start stops here, before any engine.
+  const unlock = lockDataDir(dataDir);
   const restoreUmask = privateUmask();
   const say = options.quiet ? () => undefined : (line: string) => console.log(line);
   // Your own Stripe key and no emulator URL: the functions use Stripe's API (test mode with sk_test_…).
   const ownStripeKey = Boolean(process.env.STRIPE_SECRET_KEY) && !process.env.STRIPE_API_URL;
-  const secrets = localSecrets(dataDir);
+  let secrets: LocalSecrets;
+  try {
+    secrets = localSecrets(dataDir);
+  } catch (error) {
+    restoreUmask();
+    unlock();
+    throw error;
+  }
 
   say(
     'Starting DynamoDB Local, the S3 server and the Stripe emulator, and building the apps if their sources changed…',
@@ -186,12 +196,19 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
       if (started.status === 'fulfilled') await started.value.stop().catch(() => undefined);
     }
     restoreUmask();
+    unlock();
     throw [dynamoStart, s3Start, stripeStart, buildStart].find(
       (result): result is PromiseRejectedResult => result.status === 'rejected',
     )?.reason;
   }
   const [dynamo, s3, stripe] = [dynamoStart.value, s3Start.value, stripeStart.value];
-  const stops: (() => Promise<void>)[] = [stripe.stop, dynamo.stop, s3.stop, async () => restoreUmask()];
+  const stops: (() => Promise<void>)[] = [
+    stripe.stop,
+    dynamo.stop,
+    s3.stop,
+    async () => restoreUmask(),
+    async () => unlock(),
+  ];
   if (dynamo.exposedOn.length > 0) {
     say(
       `Note: DynamoDB Local cannot listen on 127.0.0.1 only; its port ${new URL(dynamo.endpoint).port} answers on ${dynamo.exposedOn.join(', ')} too, and it accepts any credentials. Keep that port closed to other machines (a firewall), or run the portal where no one else can reach it.`,
