@@ -2,20 +2,22 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState, t
 
 /**
  * The page's main picture first (issue 16). On a page whose largest paint is a product picture
- * (the customer's share page), what the picture does not need waits until it has been painted:
- * the Buy form's code and its payment config, the description's sanitizer, the carousel's other
- * pictures. Before, they were fetched beside the picture and shared a slow connection with it
- * (some 26 KiB: about 130 ms at the bench's 1.6 Mbit/s).
+ * (the customer's share page, a product detail), what the picture does not need waits until it
+ * has been shown: the Buy form's code and its payment config, the description's sanitizer, the
+ * carousel's other pictures. Before, they were fetched beside the picture and shared a slow
+ * connection with it (some 26 KiB on the share page: about 130 ms at the bench's 1.6 Mbit/s).
  *
  * `MainPictureFirst` wraps the content that shows the picture. The picture (a `ProductImage` with
- * `priority`) carries `elementtiming`, and the gate opens when the browser reports it shown; where
- * the browser has no Element Timing, or the picture is a placeholder (none, or it failed), it
- * opens after the next frame once the picture has been decoded; and at the latest `waitMs` after
- * the content first rendered, so a slow or stalled picture holds nothing back for long. Opening
- * on the load event alone was too early: the requests then went out before the frame with the
- * picture reached the screen, and so still shared the connection with the largest paint. `useAfterMainPicture()` says whether it is open;
- * outside a `MainPictureFirst` it is always open, so the other screens behave as before.
+ * `priority`) carries `elementtiming`, and the gate opens when the browser reports it shown. Where
+ * the browser has no Element Timing, it opens two frames after the picture is decoded; for a
+ * placeholder (no picture, or one that failed), two frames after it renders; and in every case at
+ * the latest `waitMs` after the content first rendered, so a slow or stalled picture holds
+ * nothing back for long. Opening on the load event was too early: the requests then went out
+ * before the frame with the picture reached the screen, and still shared the connection with the
+ * largest paint. `useAfterMainPicture()` says whether the gate is open; outside a
+ * `MainPictureFirst` it is always open, so other screens behave as before.
  */
+
 /** How the main picture reports: it has loaded (decoded), or it is a placeholder (none, or it failed). */
 export type PictureState = 'loaded' | 'placeholder';
 
@@ -87,7 +89,7 @@ export function MainPictureFirst({
     observer.observe({ type: 'element', buffered: true });
     return () => observer.disconnect();
   }, [open]);
-  // Otherwise (and for a placeholder, which the browser does not report): after the next frame.
+  // Otherwise (and for a placeholder, which the browser does not report): once a frame is shown.
   useEffect(() => {
     if (!settled || open || (settled === 'loaded' && hasElementTiming())) return;
     return afterNextPaint(() => setOpen(true));

@@ -110,7 +110,7 @@ export function ShopScreen() {
  */
 function Checkout(props: ComponentProps<typeof CheckoutForm>) {
   const card = (content: ReactNode) => (
-    <section className="card shop-form shop-form--pending" aria-label="Buy">
+    <section className="card shop-form" aria-label="Buy">
       {content}
     </section>
   );
