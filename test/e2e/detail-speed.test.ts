@@ -289,33 +289,46 @@ describe('opening a product from a list', () => {
       await page.getByRole('heading', { level: 1, name: product.name }).waitFor();
       await page.getByLabel('Quantity').waitFor();
       await page.getByText(product.description).waitFor();
-      const { pictureShownAt, requests } = await page.evaluate(() => ({
-        pictureShownAt: (window as unknown as { __shown: Record<string, number> }).__shown['main-picture'] ?? -1,
-        requests: performance
-          .getEntriesByType('resource')
-          .map((entry) => ({ name: entry.name, startTime: entry.startTime })),
-      }));
-      const started = (what: RegExp) => requests.filter((request) => what.test(request.name));
-      const first = started(new RegExp(`/spu/${product.spu}/1\\.jpg$`));
-      const waiting = {
-        'the Buy form': started(/\/assets\/CheckoutForm-[^/]+\.js$/),
-        'the payment config': started(/\/api\/getPaymentConfig$/),
-        'the sanitizer': started(/\/assets\/sanitize-description-[^/]+\.js$/),
-        'the other pictures': started(new RegExp(`/spu/${product.spu}/[2-4]\\.jpg$`)),
+      // The card fields follow the payment config's answer.
+      await page.getByTestId('test-cards-hint').waitFor();
+      const patterns = {
+        'the first picture': `/spu/${product.spu}/1\\.jpg$`,
+        'the Buy form': '/assets/CheckoutForm-[^/]+\\.js$',
+        'the payment config': '/api/getPaymentConfig$',
+        'the sanitizer': '/assets/sanitize-description-[^/]+\\.js$',
+        'the other pictures': `/spu/${product.spu}/[2-4]\\.jpg$`,
       };
+      // A request is in the page's resource timings once its answer is complete: read them when all are.
+      const read = () =>
+        page.evaluate((sources) => {
+          const entries = performance.getEntriesByType('resource');
+          return {
+            pictureShownAt: (window as unknown as { __shown: Record<string, number> }).__shown['main-picture'] ?? -1,
+            started: Object.fromEntries(
+              Object.entries(sources).map(([what, source]) => [
+                what,
+                entries.filter((entry) => new RegExp(source).test(entry.name)).map((entry) => entry.startTime),
+              ]),
+            ),
+          };
+        }, patterns);
+      await expect
+        .poll(async () => Object.values((await read()).started).filter((list) => list.length === 0).length, {
+          timeout: 10_000,
+        })
+        .toBe(0);
+      const { pictureShownAt, started } = await read();
+      const { 'the first picture': first, ...waiting } = started;
       expect(first).toHaveLength(1);
-      expect(pictureShownAt).toBeGreaterThan(first[0]!.startTime);
-      for (const [what, list] of Object.entries(waiting)) {
-        expect(list.length, `${what} was asked for`).toBeGreaterThan(0);
-        for (const request of list) {
-          expect(request.startTime, `${what} (${request.name}) after the picture was shown`).toBeGreaterThanOrEqual(
-            pictureShownAt,
-          );
+      expect(pictureShownAt).toBeGreaterThan(first![0]!);
+      for (const [what, starts] of Object.entries(waiting)) {
+        for (const startTime of starts) {
+          expect(startTime, `${what} asked for after the picture was shown`).toBeGreaterThanOrEqual(pictureShownAt);
         }
       }
       console.log(
         `share page: first picture shown at ${Math.round(pictureShownAt)} ms; the Buy form asked for at ${Math.round(
-          waiting['the Buy form'][0]!.startTime,
+          waiting['the Buy form']![0]!,
         )} ms`,
       );
       expect(pageErrors(customer)).toEqual([]);
