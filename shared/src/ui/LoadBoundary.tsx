@@ -7,7 +7,7 @@ export interface LoadBoundaryProps {
   /** What could not be loaded, as the banner's title: 'The checkout could not be loaded'. */
   title: string;
   /** Asks for the part's code again (its `preload`); the banner says Retrying… until it settles. */
-  retry?: () => Promise<unknown>;
+  retry: () => Promise<unknown>;
   /** Puts the banner where the part would be (its card); the banner alone without it. */
   wrap?: (banner: ReactNode) => ReactNode;
   children: ReactNode;
@@ -27,14 +27,9 @@ export class LoadBoundary extends Component<LoadBoundaryProps, { failed: boolean
   }
 
   private readonly onRetry = () => {
-    const { retry } = this.props;
-    if (!retry) {
-      this.setState({ failed: false });
-      return;
-    }
     this.setState({ retrying: true });
     // Rendered again once the code is here; failed again, the banner stays, ready for another Retry.
-    retry().then(
+    this.props.retry().then(
       () => this.setState({ failed: false, retrying: false }),
       () => this.setState({ retrying: false }),
     );

@@ -7,6 +7,7 @@ import { Carousel } from './Carousel';
 import { MainPictureFirst } from './MainPicture';
 import { useDocumentTitle } from './Page';
 import { PriceLines } from './Price';
+import { DescriptionSection, ProductTitle } from './ProductParts';
 import { ProductImage } from './ProductImage';
 import { SafeHtml } from './SafeHtml';
 
@@ -84,12 +85,7 @@ export function ProductDetailView({
         <div className="product-detail__info">
           {before}
           <div className="product-detail__heading">
-            <p className="product-detail__brand" data-testid="product-brand">
-              {product.brand}
-            </p>
-            <h1 className="product-detail__name" id="product-name">
-              {product.product_name}
-            </h1>
+            <ProductTitle brand={product.brand} name={product.product_name} />
           </div>
           <PriceLines
             size="lg"
@@ -98,16 +94,13 @@ export function ProductDetailView({
             youMake={showYouMake ? product.you_make : undefined}
           />
           {after}
-          <section className="product-detail__description" aria-labelledby="product-description">
-            <h2 className="product-detail__section-title" id="product-description">
-              Description
-            </h2>
+          <DescriptionSection>
             {pending ? (
               <PendingText label="Loading the description…" />
             ) : (
               <SafeHtml html={product.html_description} emptyText="The supplier gave no description." />
             )}
-          </section>
+          </DescriptionSection>
         </div>
       </article>
     </MainPictureFirst>

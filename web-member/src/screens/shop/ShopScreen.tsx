@@ -12,6 +12,7 @@ import { LoadBoundary } from '@portal/shared/ui/LoadBoundary';
 import { Loading } from '@portal/shared/ui/Loading';
 import { MainPictureFirst, useAfterMainPicture } from '@portal/shared/ui/MainPicture';
 import { PRODUCT_NAME, useDocumentTitle } from '@portal/shared/ui/Page';
+import { DescriptionSection, ProductTitle } from '@portal/shared/ui/ProductParts';
 import { lazyWithPreload } from '@portal/shared/ui/preload';
 import { SafeHtml } from '@portal/shared/ui/SafeHtml';
 import type { Receipt } from './CheckoutForm';
@@ -67,21 +68,13 @@ export function ShopScreen() {
               <Carousel key={item.id} images={item.images} name={item.product_name} />
             </div>
             <div className="shop-product__info">
-              <p className="product-detail__brand" data-testid="product-brand">
-                {item.brand}
-              </p>
-              <h1 className="product-detail__name" id="product-name">
-                {item.product_name}
-              </h1>
+              <ProductTitle brand={item.brand} name={item.product_name} />
               <p className="shop-product__price" data-testid="shop-price">
                 {formatMoney(unitAmountCents)}
               </p>
-              <section className="product-detail__description" aria-labelledby="product-description">
-                <h2 className="product-detail__section-title" id="product-description">
-                  Description
-                </h2>
+              <DescriptionSection>
                 <SafeHtml html={item.html_description} emptyText="No description." />
-              </section>
+              </DescriptionSection>
             </div>
           </article>
           <Checkout productId={item.id} unitAmountCents={unitAmountCents} shareCode={shareCode} onPaid={setReceipt} />
