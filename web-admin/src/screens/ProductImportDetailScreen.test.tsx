@@ -85,7 +85,8 @@ describe('Product Import detail', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Product Import' })).toBeTruthy();
     expect(screen.getByTestId('where').textContent).toBe('/product_import');
     expect(screen.getByText('Approved “Merino Wool Crew Socks (3 Pack)”. Members can now see it.')).toBeTruthy();
-    expect(api.callsTo('getUnApprovedProducts')).toHaveLength(1);
+    // The list's request goes out from its effect, which may run after the heading is found.
+    await waitFor(() => expect(api.callsTo('getUnApprovedProducts')).toHaveLength(1));
   });
 
   it('Approve of a product an import changed since it was opened: the new values show with the reason, and the next Approve names them', async () => {
