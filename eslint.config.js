@@ -132,7 +132,8 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
-    files: ['functions/src/**'],
+    // a file outside every element would escape the policies: in the code that ships, name its place first
+    files: ['functions/src/**', 'shared/src/**'],
     rules: { 'boundaries/no-unknown-files': 'error' },
   },
 );
