@@ -3,10 +3,12 @@ import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 
 export { StripeFaults, type Fault, type FaultRule, type FaultedRequest } from './faults';
+export type { EmulatorClock } from './clock';
+export { TEST_CARDS, type TestCard } from './cards';
 
-/** An SDK client pointed at the emulator, as the adapter will make one. */
-export const sdk = (port: number, key = 'sk_test_emulator'): Stripe =>
-  new Stripe(key, { host: '127.0.0.1', port, protocol: 'http', maxNetworkRetries: 0 });
+/** An SDK client pointed at the emulator, as the adapter will make one (no retries unless asked). */
+export const sdk = (port: number, key = 'sk_test_emulator', maxNetworkRetries = 0): Stripe =>
+  new Stripe(key, { host: '127.0.0.1', port, protocol: 'http', maxNetworkRetries });
 
 export interface Delivery {
   payload: string;
