@@ -117,3 +117,24 @@ describe('the OpenAPI checker', () => {
     ).not.toEqual([]);
   });
 });
+
+describe('the exceptions the SDK’s types make to the 2024-04-10 document', () => {
+  it('accepts a parameter the SDK declares and the old document lacks, in both checks', async () => {
+    const { loadParameterCheck } = await import('./documented');
+    const { SDK_ONLY_PARAMETERS } = await import('./sdk-exceptions');
+    expect(SDK_ONLY_PARAMETERS.every((entry) => entry.sdkType.startsWith('Stripe.'))).toBe(true);
+    const check = loadParameterCheck();
+    expect(() => check('POST', '/v1/payouts', { amount: '100', currency: 'usd', payout_method: 'x' })).not.toThrow();
+    expect(() => check('POST', '/v1/payouts', { amount: '100', currency: 'usd', payout_colour: 'x' })).toThrow(
+      /Received unknown parameter: payout_colour/,
+    );
+    const problems = loadStripeOpenApi().check({
+      method: 'POST',
+      path: '/v1/payouts',
+      params: { amount: '100', currency: 'usd', payout_method: 'x' },
+      status: 400,
+      body: { error: { type: 'invalid_request_error', message: 'x' } },
+    });
+    expect(problems).toEqual([]);
+  });
+});
