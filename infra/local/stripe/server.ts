@@ -57,6 +57,15 @@ function routes(emulator: Emulator): Route[] {
     route('POST', '/v1/transfers', (_, params, context) => emulator.createTransfer(params, context)),
     route('GET', '/v1/transfers', (_, params, context) => emulator.listTransfers(params, context)),
     route('GET', '/v1/transfers/{id}', (id, _, context) => emulator.transfer(id, context)),
+    route('POST', '/v1/transfers/{id}/reversals', (id, params, context) =>
+      emulator.createTransferReversal(id, params, context),
+    ),
+    route('GET', '/v1/transfers/{id}/reversals', (id, params, context) =>
+      emulator.listTransferReversals(id, params, context),
+    ),
+    route('POST', '/v1/refunds', (_, params, context) => emulator.createRefund(params, context)),
+    route('GET', '/v1/refunds', (_, params, context) => emulator.listRefunds(params, context)),
+    route('GET', '/v1/refunds/{id}', (id, _, context) => emulator.refund(id, context)),
     route('POST', '/v1/payouts', (_, params, context) => emulator.createPayout(params, context)),
     route('GET', '/v1/payouts', (_, params, context) => emulator.listPayouts(params, context)),
     route('GET', '/v1/payouts/{id}', (id, _, context) => emulator.payout(id, context)),
