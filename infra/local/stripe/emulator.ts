@@ -32,7 +32,7 @@ import {
 } from './money';
 import { amount, currency, mergeMetadata, optionalString, page, requiredString, type Params } from './params';
 import { cardPaymentMethod, cardToConfirm, checkClientSecret, newPaymentIntent } from './payments';
-import { PLATFORM, type Store } from './store';
+import { MAIN_PLATFORM, PLATFORM, type Store } from './store';
 import type { WebhookSender } from './webhooks';
 
 /** The API version of Stripe's OpenAPI document the emulator's answers are checked against. */
@@ -52,6 +52,8 @@ export interface CallContext {
   publishable?: boolean;
   /** The key as Stripe shows it in errors (`sk_test_****…abcd`). */
   maskedKey?: string;
+  /** The platform the key opens (`main` unless `platformKeys` makes it another). */
+  platform?: string;
 }
 
 export interface EmulatorSettings {
@@ -131,7 +133,11 @@ export class Emulator {
   /** A connected account the caller reaches, or Stripe's 403 for one it cannot (unknown, or another's). */
   reachable(id: string, context: CallContext): Stripe.Account {
     const account = this.state.accounts[id];
-    if (!account || (context.owner !== PLATFORM && context.owner !== id)) {
+    if (
+      !account ||
+      (context.owner !== PLATFORM && context.owner !== id) ||
+      (this.state.platforms[id] ?? MAIN_PLATFORM) !== (context.platform ?? MAIN_PLATFORM)
+    ) {
       throw noAccess(context.maskedKey ?? 'sk_test_…', id);
     }
     return account;
@@ -203,6 +209,7 @@ export class Emulator {
     this.platformOnly(context);
     const { account, idNumber } = newAccount(params, (id) => `/v1/accounts/${id}/external_accounts`, this.now);
     this.state.accounts[account.id] = account;
+    if ((context.platform ?? MAIN_PLATFORM) !== MAIN_PLATFORM) this.state.platforms[account.id] = context.platform!;
     this.state.nextPayoutAt[account.id] = nextDayStart(this.now);
     this.afterIdentityChange(account, idNumber, params.individual !== undefined);
     this.reevaluate(account);
@@ -281,8 +288,12 @@ export class Emulator {
 
   listAccounts(params: Params, context: CallContext) {
     this.platformOnly(context);
+    const mine = (account: Stripe.Account) =>
+      (this.state.platforms[account.id] ?? MAIN_PLATFORM) === (context.platform ?? MAIN_PLATFORM);
     const accounts = newestFirst(
-      Object.values(this.state.accounts).map((account) => ({ ...account, created: account.created ?? 0 })),
+      Object.values(this.state.accounts)
+        .filter(mine)
+        .map((account) => ({ ...account, created: account.created ?? 0 })),
     );
     return page(
       accounts.map((account) => this.withExternalAccounts(account)),
@@ -874,7 +885,12 @@ export class Emulator {
     const destinationId = requiredString(params, 'destination');
     const sourceId = optionalString(params, 'source_transaction');
     const destination = this.state.accounts[destinationId];
-    if (!destination) throw noSuch('destination', destinationId, 'destination');
+    if (
+      !destination ||
+      (this.state.platforms[destinationId] ?? MAIN_PLATFORM) !== (context.platform ?? MAIN_PLATFORM)
+    ) {
+      throw noSuch('destination', destinationId, 'destination');
+    }
     if (destination.capabilities?.transfers !== 'active') {
       throw new StripeApiError(
         400,

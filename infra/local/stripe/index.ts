@@ -58,6 +58,12 @@ export interface StripeEmulatorOptions {
   log?: (line: string) => void;
   /** Sees every request and its answer (the OpenAPI conformance test records them). */
   onExchange?: (exchange: Exchange) => void;
+  /**
+   * This platform's secret keys. Given, any other `sk_test_…` key is another platform's: it
+   * cannot reach this platform's accounts (403, as Stripe answers) nor they its. Absent, every
+   * `sk_test_…` key is this platform's.
+   */
+  platformKeys?: readonly string[];
   /** Test only: the faults to throw (`new StripeFaults()` from testing.ts, then `inject(...)`). */
   faults?: StripeFaults;
 }
@@ -138,6 +144,7 @@ export async function startStripeEmulator(options: StripeEmulatorOptions): Promi
     publishableKey: options.publishableKey,
     faults: options.faults,
     clock,
+    platformKeys: options.platformKeys,
   });
   const host = '127.0.0.1';
   await new Promise<void>((resolve, reject) => {

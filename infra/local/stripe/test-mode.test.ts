@@ -636,6 +636,30 @@ describe('refunds and transfer reversals', () => {
   });
 });
 
+describe('an account the key cannot reach', () => {
+  it('answers 403 for another platform’s account, on the account calls and with Stripe-Account', async () => {
+    const emulator = await start({ platformKeys: ['sk_test_this_platform'] });
+    const ours = sdk(emulator.port, 'sk_test_this_platform');
+    const theirs = sdk(emulator.port, 'sk_test_another_platform');
+    const account = await ours.accounts.create(customAccount);
+    const expected = `The provided key 'sk_test_************form' does not have access to account '${account.id}' (or that account does not exist). Application access may have been revoked.`;
+    for (const call of [
+      theirs.accounts.retrieve(account.id),
+      theirs.accounts.update(account.id, { metadata: { a: 'b' } }),
+      theirs.accounts.listExternalAccounts(account.id),
+      theirs.balance.retrieve({}, { stripeAccount: account.id }),
+      theirs.payouts.list({}, { stripeAccount: account.id }),
+    ]) {
+      const error = await caught(call);
+      expect(error).toBeInstanceOf(Stripe.errors.StripePermissionError);
+      expect(error.statusCode).toBe(403);
+      expect(error.message).toBe(expected);
+    }
+    expect((await theirs.accounts.list()).data.map((one) => one.id)).not.toContain(account.id);
+    expect((await ours.accounts.retrieve(account.id)).id).toBe(account.id);
+  });
+});
+
 describe('conformance of these exchanges to Stripe’s OpenAPI document', () => {
   it('served every answer in the documented shape and took only documented parameters', () => {
     const openApi = loadStripeOpenApi();
