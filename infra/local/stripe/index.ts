@@ -108,9 +108,11 @@ export async function startStripeEmulator(options: StripeEmulatorOptions): Promi
           waiter,
         )
       : undefined;
-  const accountSender = sender(options.webhooks?.account ?? fallback);
-  const connectSender = sender(options.webhooks?.connect ?? fallback);
-  const senders = [accountSender, connectSender].filter((one): one is WebhookSender => one !== undefined);
+  // One URL for both kinds (the old options alone): one sender, so events go out in the order they happened.
+  const shared = !options.webhooks?.account && !options.webhooks?.connect ? sender(fallback) : undefined;
+  const accountSender = shared ?? sender(options.webhooks?.account ?? fallback);
+  const connectSender = shared ?? sender(options.webhooks?.connect ?? fallback);
+  const senders = [...new Set([accountSender, connectSender])].filter((one): one is WebhookSender => one !== undefined);
   const pending = new Set<Promise<void>>();
   // After the answer is written (setImmediate runs once the current I/O callbacks are done).
   const later = (work: () => void) => {
