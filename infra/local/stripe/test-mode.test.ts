@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startStripeEmulator, type Exchange, type StripeEmulator, type StripeEmulatorOptions } from './index';
 import { loadStripeOpenApi } from './openapi';
 import { STRIPE_TEST_MODE_RETRY_DELAYS_MS } from './webhooks';
@@ -14,6 +14,9 @@ import { StripeFaults, TEST_CARDS, completeIndividual, customAccount, sdk, webho
  * pending funds, unreachable accounts, the test cards. Each describe block has its own emulator
  * (moving one's clock moves everything due in it).
  */
+
+// Several emulators and the OpenAPI document's compilation on a shared machine: room beyond vitest's 5 s.
+vi.setConfig({ testTimeout: 30_000, hookTimeout: 30_000 });
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
