@@ -62,10 +62,10 @@ const HOUR = 3600 * 1000;
 export const DEMO_ORDERS = 36;
 /** Orders oldest first: [0, 20) fulfilled, [20, 25) shipped, [25, 30) ordered, [30, 36) not ordered. */
 const stageOf = (index: number): OrderStep | null =>
-  index < 20 ? 'fufilled' : index < 25 ? 'shipped' : index < 30 ? 'ordered' : null;
+  index < 20 ? 'fulfilled' : index < 25 ? 'shipped' : index < 30 ? 'ordered' : null;
 /** Of the fulfilled ones: the oldest 8 paid, the next 6 in Stripe, the rest left in processing. */
 const moneyOf = (index: number): 'paid' | 'in_stripe' | null => (index < 8 ? 'paid' : index < 14 ? 'in_stripe' : null);
-const STEPS: readonly OrderStep[] = ['ordered', 'shipped', 'fufilled'];
+const STEPS: readonly OrderStep[] = ['ordered', 'shipped', 'fulfilled'];
 /** A couple of phone orders an admin recorded. */
 const ADMIN_ORDERS = new Set([5, 17, 27, 33]);
 /** Checkouts through no member's link: no commission. */
@@ -216,14 +216,14 @@ export async function seedDemoSales(options: SeedDemoSalesOptions): Promise<Demo
 
     const stage = stageOf(index);
     const steps = stage ? STEPS.slice(0, STEPS.indexOf(stage) + 1) : [];
-    const afterDays: Record<OrderStep, number> = { ordered: 1, shipped: 3, fufilled: 7 };
+    const afterDays: Record<OrderStep, number> = { ordered: 1, shipped: 3, fulfilled: 7 };
     for (const step of steps)
       await markOrder(dynamoSales, order.id, step, at(created + afterDays[step] * DAY + 2 * HOUR));
 
     counts.orders++;
     if (!commission) return;
     counts.commissions++;
-    const money = stripe && stage === 'fufilled' ? moneyOf(index) : null;
+    const money = stripe && stage === 'fulfilled' ? moneyOf(index) : null;
     if (money) {
       const moved: MoneyDeps = { store: dynamoCommissionMoney, gateway: payments, now: () => at(created + 9 * DAY) };
       const sent = await addCommissionToStripe(moved, commission.id);

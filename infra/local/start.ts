@@ -225,6 +225,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     // Quiet (the browser tests): mail still goes to the outbox, without its log line.
     if (options.quiet) process.env.MAIL_OUTBOX_QUIET = '1';
     await ensureTable(dynamo.client, TABLE_NAME);
+    await (await import('../../functions/src/adapters/dynamo-sales-upgrade')).upgradeSalesItems();
     say('Seeding the demo data (once per data folder)…');
     await seed();
 

@@ -1,12 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, isConditionFailed, tableName } from '../../functions/src/adapters/dynamo-client';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { keys, lists, shardOf } from '../../shared/src/db/table';
+import { commissionFlags, commissionStatusOf } from '../../shared/src/domain/sales-status';
+import { db, tableName } from '../../functions/src/adapters/dynamo-client';
+import { earnings, refreshRank } from '../../functions/src/adapters/dynamo-sale-recorder';
+import { dynamoSales } from '../../functions/src/adapters/dynamo-sales';
 
 /**
- * Commission items written exactly per the shared sales layout (common brief, "Shared data
- * layout"), for the money movement's tests until the orders branch records them from real orders:
- * the commission in processing (`orderFulfilled` as asked), the commissions' counters and the
- * member's EARNINGS item (with its TOP_EARNERS key), moved together as addOrder moves them.
+ * Commission items written exactly per the sales layout (shared/src/db/table.ts), for the money
+ * movement's tests that need no real order: the commission in processing (its order fulfilled or
+ * not, as asked), and its shard of the commissions' counters and of the member's earnings, moved
+ * together as a sale moves them; then the member's top-earners place, as a sale refreshes it.
  */
 export interface CommissionFixture {
   id: string;
@@ -14,11 +18,11 @@ export interface CommissionFixture {
   amountCents: number;
 }
 
-export const commissionKey = (id: string) => ({ pk: `COMMISSION#${id}`, sk: 'COMMISSION' });
-export const COUNTERS_KEY = { pk: 'COUNTER#COMMISSIONS', sk: 'COUNTER' };
-export const earningsKey = (memberId: string) => ({ pk: `USER#${memberId}`, sk: 'EARNINGS' });
-
-const padded = (cents: number, memberId: string) => `${String(cents).padStart(15, '0')}#${memberId}`;
+export const commissionKey = (id: string) => keys.commission(id);
+/** The commissions' counters: `item` answers their sums over the shards. */
+export const COUNTERS_KEY = { pk: 'COUNTER#COMMISSIONS', sk: '(all shards)' };
+/** A member's earnings: `item` answers their sums over the shards. */
+export const earningsKey = (memberId: string) => ({ pk: `USER#${memberId}`, sk: 'EARNINGS(all shards)' });
 
 export async function createCommission(options: {
   memberId: string;
@@ -30,6 +34,7 @@ export async function createCommission(options: {
   const orderId = randomUUID();
   const createdAt = new Date().toISOString();
   const amount = options.amountCents;
+  const shard = shardOf(id);
   await db().send(
     new TransactWriteCommand({
       TransactItems: [
@@ -47,19 +52,17 @@ export async function createCommission(options: {
               product_id: 'product-fixture',
               product_name: 'Fixture product',
               amountCents: amount,
-              isPayed: 0,
-              isInCustomersAccount: 0,
-              orderFulfilled: options.orderFulfilled ?? 1,
+              status: (options.orderFulfilled ?? 1) === 1 ? 'processing' : 'order_open',
               transferId: null,
               payoutId: null,
               payoutFailure: null,
               createdAt,
               updatedAt: createdAt,
-              gsi1pk: 'COMMISSIONS',
+              gsi1pk: lists.commissions.partition,
               gsi1sk: `${createdAt}#${id}`,
-              gsi2pk: 'COMMISSIONS#STAGE#to_stripe',
+              gsi2pk: lists.commissionsAt('to_stripe').partition,
               gsi2sk: `${createdAt}#${id}`,
-              gsi3pk: `COMMISSIONS#USER#${options.memberId}`,
+              gsi3pk: lists.commissionsOf(options.memberId).partition,
               gsi3sk: `${createdAt}#${id}`,
             },
             ConditionExpression: 'attribute_not_exists(pk)',
@@ -68,53 +71,41 @@ export async function createCommission(options: {
         {
           Update: {
             TableName: tableName(),
-            Key: COUNTERS_KEY,
+            Key: keys.commissionsCounterShard(shard),
             UpdateExpression:
-              'ADD #count :one, totalCents :amount, paidCents :zero, processingCents :amount, toStripeCount :one, toStripeCents :amount, toBePayedCount :zero, toBePayedCents :zero',
+              'ADD #count :one, totalCents :amount, processingCents :amount, toStripeCount :one, toStripeCents :amount',
             ExpressionAttributeNames: { '#count': 'count' },
-            ExpressionAttributeValues: { ':one': 1, ':zero': 0, ':amount': amount },
+            ExpressionAttributeValues: { ':one': 1, ':amount': amount },
+          },
+        },
+        {
+          Update: {
+            TableName: tableName(),
+            Key: keys.earningsShard(options.memberId, shard),
+            UpdateExpression: 'ADD #count :one, totalCents :amount, processingCents :amount',
+            ExpressionAttributeNames: { '#count': 'count' },
+            ExpressionAttributeValues: { ':one': 1, ':amount': amount },
           },
         },
       ],
     }),
   );
-  // The padded top-earners key cannot be ADDed: read, then write on the condition of what was read.
-  for (;;) {
-    const current = (await db().send(new GetCommand({ TableName: tableName(), Key: earningsKey(options.memberId) })))
-      .Item as { totalCents?: number } | undefined;
-    const before = current?.totalCents;
-    const total = (before ?? 0) + amount;
-    try {
-      await db().send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: earningsKey(options.memberId),
-          UpdateExpression:
-            'SET entity = :entity, memberId = :member, memberEmail = :email, totalCents = :total, gsi1pk = :top, gsi1sk = :rank ADD #count :one, processingCents :amount, paidCents :zero',
-          ConditionExpression: before === undefined ? 'attribute_not_exists(totalCents)' : 'totalCents = :before',
-          ExpressionAttributeNames: { '#count': 'count' },
-          ExpressionAttributeValues: {
-            ':entity': 'earnings',
-            ':member': options.memberId,
-            ':email': options.memberEmail,
-            ':total': total,
-            ':top': 'TOP_EARNERS',
-            ':rank': padded(total, options.memberId),
-            ':one': 1,
-            ':zero': 0,
-            ':amount': amount,
-            ...(before === undefined ? {} : { ':before': before }),
-          },
-        }),
-      );
-      break;
-    } catch (error) {
-      if (!isConditionFailed(error)) throw error;
-    }
-  }
+  await refreshRank(options.memberId, options.memberEmail);
   return { id, memberId: options.memberId, amountCents: amount };
 }
 
+/**
+ * An item as the portal reads it: a commission with the spec's flags derived from its status
+ * beside what is stored; the commissions' counters (COUNTERS_KEY) and a member's earnings
+ * (earningsKey) as the sums of their shards; any other item as stored.
+ */
 export async function item(key: { pk: string; sk: string }): Promise<Record<string, unknown> | undefined> {
-  return (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
+  if (key === COUNTERS_KEY) return { ...(await dynamoSales.commissionCounts()) };
+  if (key.sk === 'EARNINGS(all shards)') {
+    const sums = await earnings(key.pk.slice('USER#'.length));
+    return sums ? { ...sums } : undefined;
+  }
+  const stored = (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
+  if (stored?.entity !== 'commission') return stored;
+  return { ...stored, ...commissionFlags(commissionStatusOf(stored)) };
 }

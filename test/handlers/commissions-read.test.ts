@@ -36,7 +36,7 @@ describe('the commission reads', () => {
     await sell(a, cheap); // $3.00
     await sell(b, dear, 2); // $20.00
     await sell(c, dear); // $10.00
-    // Five sales of the same member at once: each one's earnings write is conditional on the total it read.
+    // Five sales of the same member at once: each one ADDs to a shard of their earnings, then refreshes their place.
     await Promise.all(Array.from({ length: 5 }, () => sell(b, small))); // 5 × $1.00
     const top = await list(getTopEarners);
     expect(top.status).toBe(200);

@@ -142,7 +142,7 @@ const payoutsOf = async (accountId: string) =>
 const counters = async () => (await item(COUNTERS_KEY)) as Record<string, number>;
 const delta = (after: Record<string, number>, before: Record<string, number>, names: string[]) =>
   Object.fromEntries(names.map((name) => [name, (after[name] ?? 0) - (before[name] ?? 0)]));
-const MOVING = ['toStripeCount', 'toStripeCents', 'toBePayedCount', 'toBePayedCents', 'paidCents', 'processingCents'];
+const MOVING = ['toStripeCount', 'toStripeCents', 'toBePaidCount', 'toBePaidCents', 'paidCents', 'processingCents'];
 
 describe('/api/addCommisionToStripe', () => {
   it('transfers a fulfilled commission of a payable member to their Stripe balance, once', async () => {
@@ -167,13 +167,13 @@ describe('/api/addCommisionToStripe', () => {
     expect(await item(commissionKey(commission.id))).toMatchObject({
       isInCustomersAccount: 1,
       transferId: transfers[0]!.id,
-      gsi2pk: 'COMMISSIONS#STAGE#to_be_payed',
+      gsi2pk: 'COMMISSIONS#STAGE#to_be_paid',
     });
     expect(delta(await counters(), before, MOVING)).toEqual({
       toStripeCount: -1,
       toStripeCents: -1234,
-      toBePayedCount: 1,
-      toBePayedCents: 1234,
+      toBePaidCount: 1,
+      toBePaidCents: 1234,
       paidCents: 0,
       processingCents: 0,
     });
@@ -191,7 +191,7 @@ describe('/api/addCommisionToStripe', () => {
     const transfers = await transfersTo(who.accountId!);
     expect(transfers).toHaveLength(1);
     expect((await item(commissionKey(commission.id)))?.transferId).toBe(transfers[0]!.id);
-    expect(delta(await counters(), before, MOVING)).toMatchObject({ toStripeCount: -1, toBePayedCount: 1 });
+    expect(delta(await counters(), before, MOVING)).toMatchObject({ toStripeCount: -1, toBePaidCount: 1 });
   });
 
   it('refuses with the reason, and asks nothing of Stripe, when the order is not fulfilled or the member cannot be paid', async () => {
@@ -247,7 +247,7 @@ describe('/api/addCommisionToStripe', () => {
       isInCustomersAccount: 1,
       transferId: transfer!.id,
     });
-    expect(delta(await counters(), before, MOVING)).toMatchObject({ toStripeCount: -1, toBePayedCount: 1 });
+    expect(delta(await counters(), before, MOVING)).toMatchObject({ toStripeCount: -1, toBePaidCount: 1 });
   });
 });
 
@@ -319,8 +319,8 @@ describe('/api/payCommisionToMember', () => {
     expect(delta(await counters(), before, MOVING)).toEqual({
       toStripeCount: 0,
       toStripeCents: 0,
-      toBePayedCount: -1,
-      toBePayedCents: -2500,
+      toBePaidCount: -1,
+      toBePaidCents: -2500,
       paidCents: 2500,
       processingCents: -2500,
     });
@@ -392,7 +392,7 @@ describe('/api/payCommisionToMember', () => {
       payoutId: null,
       payoutAttempt: 1,
       payoutFailure: 'The bank could not process this payout.',
-      gsi2pk: 'COMMISSIONS#STAGE#to_be_payed',
+      gsi2pk: 'COMMISSIONS#STAGE#to_be_paid',
     });
     expect(delta(await counters(), before, MOVING)).toEqual(Object.fromEntries(MOVING.map((name) => [name, 0])));
     const earnings = (await item(earningsKey(who.id))) as Record<string, number>;
@@ -431,7 +431,7 @@ describe('/api/payCommisionToMember', () => {
       ['0', 'failed'],
     ]);
     expect(await item(commissionKey(commission.id))).toMatchObject({ isPayed: 1, payoutId: payouts[0]!.id });
-    expect(delta(await counters(), before, MOVING)).toMatchObject({ paidCents: 1900, toBePayedCount: -1 });
+    expect(delta(await counters(), before, MOVING)).toMatchObject({ paidCents: 1900, toBePaidCount: -1 });
   });
 
   it('records a payout.failed that outruns the payout’s own write, so that write cannot mark it paid', async () => {

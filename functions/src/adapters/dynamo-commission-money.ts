@@ -1,17 +1,25 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { keys } from '@portal/shared/db/table';
+import { commissionIs, commissionMove, updateExpression, type StatusExpression } from '@portal/shared/db/sales-status';
+import { keys, lists, shardOf } from '@portal/shared/db/table';
 import type { CommissionMoneyStore, CommissionRecord, PayoutProfile } from '../commissions/money-store';
 import { backoff, cancellationReasons, db, isConditionFailed, isTransactionConflict, tableName } from './dynamo-client';
+import { toCommissionRecord } from './dynamo-sales-items';
 
 /**
- * The keys of the shared sales layout (common brief, "Shared data layout"): the commission, the
- * commissions' counters and the member's earnings.
- * TODO(merge): the same builders live in shared/src/db/table.ts once the orders branch is merged.
+ * The commission's moves (shared/src/db/sales-status.ts builds each condition from the transition
+ * table), with the commissions' counters and the member's earnings moved in the same transactions:
+ * on the commission's own shard of each (shared/src/db/table.ts, COUNTER_SHARDS), so no move
+ * writes an item every sale writes.
  */
-const commissionKey = (id: string) => ({ pk: `COMMISSION#${id}`, sk: 'COMMISSION' });
-const COMMISSION_COUNTERS = { pk: 'COUNTER#COMMISSIONS', sk: 'COUNTER' };
-const earningsKey = (memberId: string) => ({ pk: `USER#${memberId}`, sk: 'EARNINGS' });
-const STAGE_TO_BE_PAYED = 'COMMISSIONS#STAGE#to_be_payed';
+const commissionKey = (id: string) => keys.commission(id);
+const STAGE_TO_BE_PAID = lists.commissionsAt('to_be_paid').partition;
+
+/** A move's or a status check's condition, ANDed with more, with its names and values. */
+const withCondition = (status: StatusExpression, more: string, values: Record<string, unknown>) => ({
+  ConditionExpression: more ? `${status.condition} AND ${more}` : status.condition,
+  ExpressionAttributeNames: status.names,
+  ExpressionAttributeValues: { ...status.values, ...values },
+});
 
 /** An UpdateItem answering the item after, or undefined when its condition failed. */
 async function conditionalUpdate(
@@ -19,7 +27,7 @@ async function conditionalUpdate(
 ): Promise<CommissionRecord | undefined> {
   try {
     const result = await db().send(new UpdateCommand({ ...input, ReturnValues: 'ALL_NEW' }));
-    return result.Attributes as CommissionRecord;
+    return result.Attributes ? toCommissionRecord<CommissionRecord>(result.Attributes) : undefined;
   } catch (error) {
     if (isConditionFailed(error)) return undefined;
     throw error;
@@ -48,11 +56,11 @@ async function transaction(items: NonNullable<ConstructorParameters<typeof Trans
   }
 }
 
-/** ADD to the commissions' counters (the item is made by the first ADD). */
-const counters = (add: Record<string, number>) => ({
+/** ADD to the commission's shard of the commissions' counters (the item is made by the first ADD). */
+const counters = (commissionId: string, add: Record<string, number>) => ({
   Update: {
     TableName: tableName(),
-    Key: COMMISSION_COUNTERS,
+    Key: keys.commissionsCounterShard(shardOf(commissionId)),
     UpdateExpression: `ADD ${Object.keys(add)
       .map((name) => `${name} :${name}`)
       .join(', ')}`,
@@ -61,13 +69,13 @@ const counters = (add: Record<string, number>) => ({
 });
 
 /**
- * The member's earnings: paid and processing move, the total does not, so the top earners' padded
- * sort key (built from the total) stays as it is and an ADD is enough.
+ * The member's earnings (the commission's shard of them): paid and processing move, the total does
+ * not, so the top earners' place (built from the total) stays as it is and an ADD is enough.
  */
-const earnings = (memberId: string, add: { paidCents: number; processingCents: number }) => ({
+const earnings = (commission: CommissionRecord, add: { paidCents: number; processingCents: number }) => ({
   Update: {
     TableName: tableName(),
-    Key: earningsKey(memberId),
+    Key: keys.earningsShard(commission.memberId, shardOf(commission.id)),
     UpdateExpression: 'ADD paidCents :paid, processingCents :processing',
     ExpressionAttributeValues: { ':paid': add.paidCents, ':processing': add.processingCents },
   },
@@ -78,7 +86,7 @@ export const dynamoCommissionMoney: CommissionMoneyStore = {
     const result = await db().send(
       new GetCommand({ TableName: tableName(), Key: commissionKey(id), ConsistentRead: true }),
     );
-    return result.Item?.entity === 'commission' ? (result.Item as CommissionRecord) : undefined;
+    return result.Item?.entity === 'commission' ? toCommissionRecord<CommissionRecord>(result.Item) : undefined;
   },
 
   async payoutProfile(memberId) {
@@ -104,31 +112,28 @@ export const dynamoCommissionMoney: CommissionMoneyStore = {
       TableName: tableName(),
       Key: commissionKey(id),
       UpdateExpression: 'SET transferPendingAt = if_not_exists(transferPendingAt, :now)',
-      ConditionExpression: 'isInCustomersAccount = :zero AND orderFulfilled = :one',
-      ExpressionAttributeValues: { ':now': now, ':zero': 0, ':one': 1 },
+      ...withCondition(commissionIs('processing'), '', { ':now': now }),
     });
   },
 
   completeTransfer(commission, transferId, now) {
     const amount = commission.amountCents;
+    const move = commissionMove('processing', 'in_stripe');
     return transaction([
       {
         Update: {
           TableName: tableName(),
           Key: commissionKey(commission.id),
-          UpdateExpression:
-            'SET isInCustomersAccount = :one, transferId = :transfer, transferredAt = :now, updatedAt = :now, gsi2pk = :stage',
-          ConditionExpression: 'isInCustomersAccount = :zero AND orderFulfilled = :one',
-          ExpressionAttributeValues: {
-            ':one': 1,
-            ':zero': 0,
-            ':transfer': transferId,
-            ':now': now,
-            ':stage': STAGE_TO_BE_PAYED,
-          },
+          UpdateExpression: updateExpression(move, [
+            'transferId = :transfer',
+            'transferredAt = :now',
+            'updatedAt = :now',
+            'gsi2pk = :stage',
+          ]),
+          ...withCondition(move, '', { ':transfer': transferId, ':now': now, ':stage': STAGE_TO_BE_PAID }),
         },
       },
-      counters({ toStripeCount: -1, toStripeCents: -amount, toBePayedCount: 1, toBePayedCents: amount }),
+      counters(commission.id, { toStripeCount: -1, toStripeCents: -amount, toBePaidCount: 1, toBePaidCents: amount }),
     ]);
   },
 
@@ -138,60 +143,75 @@ export const dynamoCommissionMoney: CommissionMoneyStore = {
       Key: commissionKey(id),
       UpdateExpression:
         'SET payoutAttempt = if_not_exists(payoutAttempt, :zero), payoutPendingAt = if_not_exists(payoutPendingAt, :now)',
-      ConditionExpression: 'isInCustomersAccount = :one AND isPayed = :zero',
-      ExpressionAttributeValues: { ':now': now, ':zero': 0, ':one': 1 },
+      ...withCondition(commissionIs('in_stripe'), '', { ':now': now, ':zero': 0 }),
     });
   },
 
   completePayout(commission, attempt, payoutId, now) {
     const amount = commission.amountCents;
+    const move = commissionMove('in_stripe', 'paid');
     return transaction([
       {
         Update: {
           TableName: tableName(),
           Key: commissionKey(commission.id),
-          UpdateExpression:
-            'SET isPayed = :one, payoutId = :payout, payoutFailure = :null, paidAt = :now, updatedAt = :now REMOVE gsi2pk, gsi2sk, payoutPendingAt',
-          ConditionExpression: 'isInCustomersAccount = :one AND isPayed = :zero AND payoutAttempt = :attempt',
-          ExpressionAttributeValues: {
-            ':one': 1,
-            ':zero': 0,
+          UpdateExpression: updateExpression(
+            move,
+            ['payoutId = :payout', 'payoutFailure = :null', 'paidAt = :now', 'updatedAt = :now'],
+            ['gsi2pk', 'gsi2sk', 'payoutPendingAt'],
+          ),
+          ...withCondition(move, 'payoutAttempt = :attempt', {
             ':payout': payoutId,
             ':null': null,
             ':now': now,
             ':attempt': attempt,
-          },
+          }),
         },
       },
-      counters({ toBePayedCount: -1, toBePayedCents: -amount, paidCents: amount, processingCents: -amount }),
-      earnings(commission.memberId, { paidCents: amount, processingCents: -amount }),
+      counters(commission.id, {
+        toBePaidCount: -1,
+        toBePaidCents: -amount,
+        paidCents: amount,
+        processingCents: -amount,
+      }),
+      earnings(commission, { paidCents: amount, processingCents: -amount }),
     ]);
   },
 
   reversePayout(commission, payoutId, failure, now) {
     const amount = commission.amountCents;
+    const move = commissionMove('paid', 'in_stripe');
     return transaction([
       {
         Update: {
           TableName: tableName(),
           Key: commissionKey(commission.id),
-          UpdateExpression:
-            'SET isPayed = :zero, payoutId = :null, failedPayoutId = :payout, payoutFailure = :failure, payoutAttempt = payoutAttempt + :one, updatedAt = :now, gsi2pk = :stage, gsi2sk = :sort REMOVE paidAt, payoutPaidAt',
-          ConditionExpression: 'isPayed = :one AND payoutId = :payout',
-          ExpressionAttributeValues: {
-            ':zero': 0,
+          UpdateExpression: updateExpression(
+            move,
+            [
+              'payoutId = :null',
+              'failedPayoutId = :payout',
+              'payoutFailure = :failure',
+              'payoutAttempt = payoutAttempt + :one',
+              'updatedAt = :now',
+              'gsi2pk = :stage',
+              'gsi2sk = :sort',
+            ],
+            ['paidAt', 'payoutPaidAt'],
+          ),
+          ...withCondition(move, 'payoutId = :payout', {
             ':one': 1,
             ':null': null,
             ':payout': payoutId,
             ':failure': failure,
             ':now': now,
-            ':stage': STAGE_TO_BE_PAYED,
+            ':stage': STAGE_TO_BE_PAID,
             ':sort': `${commission.createdAt}#${commission.id}`,
-          },
+          }),
         },
       },
-      counters({ toBePayedCount: 1, toBePayedCents: amount, paidCents: -amount, processingCents: amount }),
-      earnings(commission.memberId, { paidCents: -amount, processingCents: amount }),
+      counters(commission.id, { toBePaidCount: 1, toBePaidCents: amount, paidCents: -amount, processingCents: amount }),
+      earnings(commission, { paidCents: -amount, processingCents: amount }),
     ]);
   },
 
@@ -202,8 +222,12 @@ export const dynamoCommissionMoney: CommissionMoneyStore = {
         Key: commissionKey(id),
         UpdateExpression:
           'SET payoutFailure = :failure, payoutAttempt = payoutAttempt + :one, updatedAt = :now REMOVE payoutPendingAt',
-        ConditionExpression: 'isPayed = :zero AND payoutAttempt = :attempt',
-        ExpressionAttributeValues: { ':failure': failure, ':one': 1, ':zero': 0, ':now': now, ':attempt': attempt },
+        ...withCondition(commissionIs('in_stripe'), 'payoutAttempt = :attempt', {
+          ':failure': failure,
+          ':one': 1,
+          ':now': now,
+          ':attempt': attempt,
+        }),
       })) !== undefined
     );
   },

@@ -1,33 +1,33 @@
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { keys, lists, topEarnerSortKey } from '@portal/shared/db/table';
+import { randomInt } from 'node:crypto';
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  COUNTER_SHARDS,
+  EARNINGS_PREFIX,
+  commissionStageOf,
+  keys,
+  lists,
+  orderStageOf,
+  topEarnerSortKey,
+} from '@portal/shared/db/table';
+import { loadLogger } from '../config/logger';
 import type { CommissionRecord, Earnings, OrderRecord, RecordOutcome, SalesStore } from '../orders/sales-store';
-import { backoff, cancellationReasons, conditionFailedAt, db, isTransactionConflict, tableName } from './dynamo-client';
+import { toCommissionRecord, toOrderRecord } from './dynamo-sales-items';
+import { backoff, conditionFailedAt, db, isConditionFailed, isTransactionConflict, tableName } from './dynamo-client';
 
 /**
  * Recording a sale (the SalesStore's writing half the webhook and confirmCheckout need), apart
  * from the lists and marks so that the Stripe-carrying functions bundle no more than this.
  */
 
-/** How many times a sale's transaction is tried when another sale of the same member races it. */
+/**
+ * How many times a sale's transaction is tried when another transaction wrote one of its items at
+ * the same moment: with the counters and earnings sharded, only a sale that drew the same shard
+ * (and then draws another) or the same payment's other report.
+ */
 const MAX_SALE_TRIES = 12;
 
 export const sortKey = (time: string, id: string) => `${time}#${id}`;
-
-export const strip = <T>(item: Record<string, unknown>): T => {
-  const {
-    pk: _pk,
-    sk: _sk,
-    entity: _entity,
-    gsi1pk: _a,
-    gsi1sk: _b,
-    gsi2pk: _c,
-    gsi2sk: _d,
-    gsi3pk: _e,
-    gsi3sk: _f,
-    ...rest
-  } = item;
-  return rest as T;
-};
+export { strip, toCommissionRecord, toOrderRecord } from './dynamo-sales-items';
 
 export async function get(key: { pk: string; sk: string }): Promise<Record<string, unknown> | undefined> {
   const result = await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
@@ -36,29 +36,31 @@ export async function get(key: { pk: string; sk: string }): Promise<Record<strin
 
 export const num = (value: unknown): number => (typeof value === 'number' ? value : 0);
 
+/** The order item, in the stage list (gsi2) of its status. */
 export function orderItem(order: OrderRecord): Record<string, unknown> {
   const sort = sortKey(order.createdAt, order.id);
+  const stage = orderStageOf(order.status);
   return {
     ...keys.order(order.id),
     entity: 'order',
     ...order,
     gsi1pk: lists.orders.partition,
     gsi1sk: sort,
-    gsi2pk: lists.ordersAt('not_ordered').partition,
-    gsi2sk: sort,
+    ...(stage ? { gsi2pk: lists.ordersAt(stage).partition, gsi2sk: sort } : {}),
   };
 }
 
+/** The commission item, in the stage list (gsi2) of its status. */
 export function commissionItem(commission: CommissionRecord): Record<string, unknown> {
   const sort = sortKey(commission.createdAt, commission.id);
+  const stage = commissionStageOf(commission.status);
   return {
     ...keys.commission(commission.id),
     entity: 'commission',
     ...commission,
     gsi1pk: lists.commissions.partition,
     gsi1sk: sort,
-    gsi2pk: lists.commissionsAt('to_stripe').partition,
-    gsi2sk: sort,
+    ...(stage ? { gsi2pk: lists.commissionsAt(stage).partition, gsi2sk: sort } : {}),
     gsi3pk: lists.commissionsOf(commission.memberId).partition,
     gsi3sk: sort,
   };
@@ -70,16 +72,21 @@ export async function orderOfPayment(paymentIntentId: string): Promise<OrderReco
   const orderId = claim?.orderId;
   if (typeof orderId !== 'string') return undefined;
   const order = await get(keys.order(orderId));
-  return order ? strip<OrderRecord>(order) : undefined;
+  return order ? toOrderRecord(order) : undefined;
 }
 
 async function commissionOf(order: OrderRecord): Promise<CommissionRecord | null> {
   if (!order.commissionId) return null;
   const item = await get(keys.commission(order.commissionId));
-  return item ? strip<CommissionRecord>(item) : null;
+  return item ? toCommissionRecord(item) : null;
 }
 
-async function writeSale(order: OrderRecord, commission: CommissionRecord | null, earnings: Earnings | undefined) {
+/**
+ * The sale's items in one transaction: the order, the payment claim, the commission, and one
+ * shard of each counter and of the member's earnings (ADD, no condition). No item here is written
+ * by every sale: two sales meet only when they draw the same shard at the same moment.
+ */
+export function saleTransaction(order: OrderRecord, commission: CommissionRecord | null, shard: number) {
   const table = tableName();
   const items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']> = [
     { Put: { TableName: table, Item: orderItem(order), ConditionExpression: 'attribute_not_exists(pk)' } },
@@ -101,7 +108,7 @@ async function writeSale(order: OrderRecord, commission: CommissionRecord | null
   items.push({
     Update: {
       TableName: table,
-      Key: keys.ordersCounter(),
+      Key: keys.ordersCounterShard(shard),
       UpdateExpression: 'SET entity = :entity ADD #all :one, notOrdered :one',
       ExpressionAttributeNames: { '#all': 'all' },
       ExpressionAttributeValues: { ':entity': 'counter', ':one': 1 },
@@ -114,59 +121,125 @@ async function writeSale(order: OrderRecord, commission: CommissionRecord | null
       {
         Update: {
           TableName: table,
-          Key: keys.commissionsCounter(),
+          Key: keys.commissionsCounterShard(shard),
           UpdateExpression:
-            'SET entity = :entity ADD #count :one, totalCents :amount, paidCents :zero, processingCents :amount, ' +
-            'toStripeCount :one, toStripeCents :amount, toBePayedCount :zero, toBePayedCents :zero',
+            'SET entity = :entity ADD #count :one, totalCents :amount, processingCents :amount, ' +
+            'toStripeCount :one, toStripeCents :amount',
           ExpressionAttributeNames: { '#count': 'count' },
-          ExpressionAttributeValues: { ':entity': 'counter', ':one': 1, ':zero': 0, ':amount': amount },
+          ExpressionAttributeValues: { ':entity': 'counter', ':one': 1, ':amount': amount },
+        },
+      },
+      {
+        Update: {
+          TableName: table,
+          Key: keys.earningsShard(commission.memberId, shard),
+          UpdateExpression: 'SET entity = :entity ADD #count :one, totalCents :amount, processingCents :amount',
+          ExpressionAttributeNames: { '#count': 'count' },
+          ExpressionAttributeValues: { ':entity': 'earningsShard', ':one': 1, ':amount': amount },
         },
       },
     );
-    // The top earners' key holds the padded total, which cannot be ADDed: written from the total
-    // read, on condition that it is still that total (totals only grow, so equality is enough).
-    const total = (earnings?.totalCents ?? 0) + amount;
-    items.push({
-      Update: {
-        TableName: table,
-        Key: keys.earnings(commission.memberId),
-        UpdateExpression:
-          'SET entity = :entity, memberId = :member, memberEmail = :email, totalCents = :total, ' +
-          'gsi1pk = :top, gsi1sk = :rank ADD #count :one, processingCents :amount, paidCents :zero',
-        ConditionExpression: earnings ? 'totalCents = :read' : 'attribute_not_exists(pk)',
-        ExpressionAttributeNames: { '#count': 'count' },
-        ExpressionAttributeValues: {
-          ':entity': 'earnings',
-          ':member': commission.memberId,
-          ':email': commission.memberEmail,
-          ':total': total,
-          ':top': lists.topEarners.partition,
-          ':rank': topEarnerSortKey(total, commission.memberId),
-          ':one': 1,
-          ':zero': 0,
-          ':amount': amount,
-          ...(earnings ? { ':read': earnings.totalCents } : {}),
-        },
-      },
-    });
   }
-  await db().send(new TransactWriteCommand({ TransactItems: items }));
+  return items;
 }
 
+async function writeSale(order: OrderRecord, commission: CommissionRecord | null, shard: number) {
+  await db().send(new TransactWriteCommand({ TransactItems: saleTransaction(order, commission, shard) }));
+}
+
+/** A top earner as their EARNINGS item ranks them: the sums of their last refresh (or the totals of before). */
 export function toEarnings(item: Record<string, unknown>): Earnings {
   return {
     memberId: String(item.memberId),
     memberEmail: String(item.memberEmail ?? ''),
-    count: num(item.count),
-    totalCents: num(item.totalCents),
+    count: typeof item.rankCount === 'number' ? item.rankCount : num(item.count),
+    totalCents: typeof item.rankCents === 'number' ? item.rankCents : num(item.totalCents),
     paidCents: num(item.paidCents),
     processingCents: num(item.processingCents),
   };
 }
 
+/**
+ * A member's totals: the sum of their earnings shards and of the totals kept before the shards
+ * (the EARNINGS item's own `count`/`totalCents`/`paidCents`/`processingCents`), one Query.
+ */
 export async function earnings(memberId: string): Promise<Earnings | undefined> {
-  const item = await get(keys.earnings(memberId));
-  return item ? toEarnings(item) : undefined;
+  const found: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': keys.earnings(memberId).pk, ':prefix': EARNINGS_PREFIX },
+        ConsistentRead: true,
+        ExclusiveStartKey: start,
+      }),
+    );
+    found.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  if (found.length === 0) return undefined;
+  const base = found.find((item) => item.sk === EARNINGS_PREFIX);
+  const sum = (name: string) => found.reduce((total, item) => total + num(item[name]), 0);
+  return {
+    memberId,
+    memberEmail: String(base?.memberEmail ?? ''),
+    count: sum('count'),
+    totalCents: sum('totalCents'),
+    paidCents: sum('paidCents'),
+    processingCents: sum('processingCents'),
+  };
+}
+
+/**
+ * The member's place among the top earners, from the sum of their shards: written on the EARNINGS
+ * item unless a later refresh wrote a higher count already (counts and totals only grow). Each
+ * sale refreshes after its transaction, so the last one to finish writes what all of them made;
+ * a refresh that failed is made good by the member's next sale or the same payment's next report.
+ */
+export async function refreshRank(memberId: string, memberEmail: string): Promise<void> {
+  const sums = await earnings(memberId);
+  if (!sums) return;
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.earnings(memberId),
+        UpdateExpression:
+          'SET entity = :entity, memberId = :member, memberEmail = :email, rankCount = :count, rankCents = :total, ' +
+          'gsi1pk = :top, gsi1sk = :rank',
+        ConditionExpression: 'attribute_not_exists(rankCount) OR rankCount < :count',
+        ExpressionAttributeValues: {
+          ':entity': 'earnings',
+          ':member': memberId,
+          ':email': memberEmail,
+          ':count': sums.count,
+          ':total': sums.totalCents,
+          ':top': lists.topEarners.partition,
+          ':rank': topEarnerSortKey(sums.totalCents, memberId),
+        },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionFailed(error)) throw error;
+  }
+}
+
+/** refreshRank, whose failure does not undo a recorded sale: logged, and made good by the next one. */
+async function refreshRankAfterSale(commission: CommissionRecord | null): Promise<void> {
+  if (!commission) return;
+  try {
+    await refreshRank(commission.memberId, commission.memberEmail);
+  } catch (error) {
+    (await loadLogger()).warn(
+      'Top earners place not refreshed after a sale; the next sale of this member refreshes it',
+      {
+        memberId: commission.memberId,
+        error,
+      },
+    );
+  }
 }
 
 /** The member a share code names, by its SHARE#<code> claim. */
@@ -178,25 +251,31 @@ export async function memberOfShareCode(code: string): Promise<{ id: string; ema
   return user ? { id: userId, email: String(user.email) } : undefined;
 }
 
-/** The sale in one transaction, tried again when the member's earnings moved or another transaction conflicted. */
+/**
+ * The sale in one transaction, tried again on another shard when another transaction wrote one of
+ * its items; a payment recorded already (its claim or its order exist) answers that order.
+ */
 export async function recordSale(order: OrderRecord, commission: CommissionRecord | null): Promise<RecordOutcome> {
   for (let attempt = 0; ; attempt++) {
-    const read = commission ? await earnings(commission.memberId) : undefined;
     try {
-      await writeSale(order, commission, read);
+      await writeSale(order, commission, randomInt(COUNTER_SHARDS));
+      await refreshRankAfterSale(commission);
       return { outcome: 'recorded', order, commission };
     } catch (error) {
-      // The payment claim (item 1 of a checkout's transaction) exists: the payment is recorded.
-      if (order.paymentIntentId && conditionFailedAt(error, 1)) {
+      // The order (item 0, its id made from the payment) or the payment claim (item 1) exists:
+      // the payment is recorded.
+      if (order.paymentIntentId && (conditionFailedAt(error, 0) || conditionFailedAt(error, 1))) {
         const existing = await orderOfPayment(order.paymentIntentId);
-        if (existing) return { outcome: 'payment-recorded', order: existing, commission: await commissionOf(existing) };
+        if (existing) {
+          const existingCommission = await commissionOf(existing);
+          await refreshRankAfterSale(existingCommission);
+          return { outcome: 'payment-recorded', order: existing, commission: existingCommission };
+        }
       }
-      const reasons = cancellationReasons(error);
-      const earningsMoved = commission !== null && reasons?.[reasons.length - 1]?.Code === 'ConditionalCheckFailed';
-      // Another transaction wrote one of these items (the member's earnings, a counter, the
-      // same payment's claim): read again and try the whole transaction again.
-      if ((earningsMoved || isTransactionConflict(error)) && attempt < MAX_SALE_TRIES) {
-        await backoff(attempt, 25, 1_000);
+      // Another transaction wrote one of these items (a shard drawn by another sale at the same
+      // moment, the same payment's other report): nothing was written; try again.
+      if (isTransactionConflict(error) && attempt < MAX_SALE_TRIES) {
+        await backoff(attempt, 10, 500);
         continue;
       }
       throw error;

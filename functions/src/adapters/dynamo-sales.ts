@@ -1,13 +1,13 @@
 import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { keys, lists, type OrderStage } from '@portal/shared/db/table';
+import { commissionMove, orderMove, updateExpression } from '@portal/shared/db/sales-status';
+import { COUNTER_PARTITIONS, keys, lists, orderStageOf, shardOf, type OrderStage } from '@portal/shared/db/table';
+import { orderStepFrom } from '@portal/shared/domain/sales-status';
 import type {
   CommissionCounts,
   CommissionListName,
-  CommissionRecord,
   MarkOutcome,
   OrderCounts,
   OrderListName,
-  OrderRecord,
   OrderStep,
   SalesStore,
 } from '../orders/sales-store';
@@ -28,8 +28,9 @@ import {
   num,
   orderOfPayment,
   recordSale,
-  strip,
+  toCommissionRecord,
   toEarnings,
+  toOrderRecord,
 } from './dynamo-sale-recorder';
 
 async function query(
@@ -61,21 +62,60 @@ const ORDER_LISTS: Record<OrderListName, { index: string; partition: string }> =
   all: lists.orders,
   not_ordered: lists.ordersAt('not_ordered'),
   not_shipped: lists.ordersAt('not_shipped'),
-  not_fufilled: lists.ordersAt('not_fufilled'),
+  not_fulfilled: lists.ordersAt('not_fulfilled'),
 };
 
-/** Each mark: the flag it sets, the flag that must be set before, the stage it leaves and enters. */
-const STEPS: Record<OrderStep, { flag: string; before: string | null; from: OrderStage; to: OrderStage | null }> = {
-  ordered: { flag: 'isOrdered', before: null, from: 'not_ordered', to: 'not_shipped' },
-  shipped: { flag: 'isShipped', before: 'isOrdered', from: 'not_shipped', to: 'not_fufilled' },
-  fufilled: { flag: 'isFufilled', before: 'isShipped', from: 'not_fufilled', to: null },
+/** The statuses an order has once a mark to `step` was made (by anyone). */
+const ORDER_STATUSES_AFTER: Record<OrderStep, readonly string[]> = {
+  ordered: ['ordered', 'shipped', 'fulfilled'],
+  shipped: ['shipped', 'fulfilled'],
+  fulfilled: ['fulfilled'],
 };
 
 const COUNTER_OF: Record<OrderStage, string> = {
   not_ordered: 'notOrdered',
   not_shipped: 'notShipped',
-  not_fufilled: 'notFufilled',
+  not_fulfilled: 'notFulfilled',
 };
+
+/**
+ * Counter attributes the single counter items of before were written with (a misspelling); their
+ * values are still read into the right name's sum. Nothing writes them any more.
+ */
+const LEGACY_COUNTER_NAMES: Record<string, string> = {
+  notFufilled: 'notFulfilled',
+  toBePayedCount: 'toBePaidCount',
+  toBePayedCents: 'toBePaidCents',
+};
+
+/**
+ * Every counter shard of a partition (and the single item of before), summed per attribute: one
+ * Query of at most COUNTER_SHARDS + 1 small items.
+ */
+export async function counterSums(partition: string): Promise<Record<string, number>> {
+  const sums: Record<string, number> = {};
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': partition },
+        ConsistentRead: true,
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      for (const [name, value] of Object.entries(item)) {
+        if (typeof value !== 'number') continue;
+        const counted = LEGACY_COUNTER_NAMES[name] ?? name;
+        sums[counted] = (sums[counted] ?? 0) + value;
+      }
+    }
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return sums;
+}
 
 export const dynamoSales: SalesStore = {
   memberOfShareCode,
@@ -84,27 +124,28 @@ export const dynamoSales: SalesStore = {
 
   async getOrder(id) {
     const item = await get(keys.order(id));
-    return item ? strip<OrderRecord>(item) : undefined;
+    return item ? toOrderRecord(item) : undefined;
   },
 
   async getCommission(id) {
     const item = await get(keys.commission(id));
-    return item ? strip<CommissionRecord>(item) : undefined;
+    return item ? toCommissionRecord(item) : undefined;
   },
 
   async markOrder(id, step, now): Promise<MarkOutcome> {
-    const rule = STEPS[step];
+    const from = orderStepFrom(step);
     const current = await this.getOrder(id);
     if (!current) return { outcome: 'not-found' };
-    const set = [`${rule.flag} = :one`, 'updatedAt = :now'];
-    const values: Record<string, unknown> = { ':one': 1, ':zero': 0, ':now': now };
-    if (rule.to) {
-      set.push('gsi2pk = :to');
-      values[':to'] = lists.ordersAt(rule.to).partition;
-    }
-    const update = `SET ${set.join(', ')}${rule.to ? '' : ' REMOVE gsi2pk, gsi2sk'}`;
-    const condition = `attribute_exists(pk) AND ${rule.flag} = :zero${rule.before ? ` AND ${rule.before} = :one` : ''}`;
-    const counterAdd = `ADD ${COUNTER_OF[rule.from]} :minus${rule.to ? `, ${COUNTER_OF[rule.to]} :one` : ''}`;
+    // The move's condition and SET/REMOVE come from the transition table (shared/src/db/sales-status.ts).
+    const move = orderMove(from, step);
+    const leaves = orderStageOf(from);
+    const enters = orderStageOf(step);
+    const update = updateExpression(
+      move,
+      ['updatedAt = :now', ...(enters ? ['gsi2pk = :to'] : [])],
+      enters ? [] : ['gsi2pk', 'gsi2sk'],
+    );
+    const counterAdd = `ADD ${leaves ? `${COUNTER_OF[leaves]} :minus` : ''}${enters ? `, ${COUNTER_OF[enters]} :one` : ''}`;
     const table = tableName();
     const items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']> = [
       {
@@ -112,27 +153,36 @@ export const dynamoSales: SalesStore = {
           TableName: table,
           Key: keys.order(id),
           UpdateExpression: update,
-          ConditionExpression: condition,
-          ExpressionAttributeValues: values,
+          ConditionExpression: `attribute_exists(pk) AND ${move.condition}`,
+          ExpressionAttributeNames: move.names,
+          ExpressionAttributeValues: {
+            ...move.values,
+            ':now': now,
+            ...(enters ? { ':to': lists.ordersAt(enters).partition } : {}),
+          },
         },
       },
       {
         Update: {
           TableName: table,
-          Key: keys.ordersCounter(),
+          // The order's own shard: two marks of one order never meet the other orders' writes there.
+          Key: keys.ordersCounterShard(shardOf(id)),
           UpdateExpression: counterAdd,
-          ExpressionAttributeValues: { ':minus': -1, ...(rule.to ? { ':one': 1 } : {}) },
+          ExpressionAttributeValues: { ':minus': -1, ...(enters ? { ':one': 1 } : {}) },
         },
       },
     ];
-    if (step === 'fufilled' && current.commissionId) {
+    if (step === 'fulfilled' && current.commissionId) {
+      // The commission's order is fulfilled: order_open → processing (it may now be sent to Stripe).
+      const commissionMoves = commissionMove('order_open', 'processing');
       items.push({
         Update: {
           TableName: table,
           Key: keys.commission(current.commissionId),
-          UpdateExpression: 'SET orderFulfilled = :one, updatedAt = :now',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':one': 1, ':now': now },
+          UpdateExpression: updateExpression(commissionMoves, ['updatedAt = :now']),
+          ConditionExpression: `attribute_exists(pk) AND ${commissionMoves.condition}`,
+          ExpressionAttributeNames: commissionMoves.names,
+          ExpressionAttributeValues: { ...commissionMoves.values, ':now': now },
         },
       });
     }
@@ -149,24 +199,24 @@ export const dynamoSales: SalesStore = {
         if (!conditionFailedAt(error, 0)) throw error;
         const order = await this.getOrder(id);
         if (!order) return { outcome: 'not-found' };
-        if (order[rule.flag as 'isOrdered'] === 1) return { outcome: 'already', order };
-        return { outcome: 'too-early', order };
+        const done = ORDER_STATUSES_AFTER[step].includes(order.status);
+        return { outcome: done ? 'already' : 'too-early', order };
       }
     }
   },
 
   async ordersPage(list, cursor, limit) {
     const page = await query(ORDER_LISTS[list], cursor, limit, 'ORDER#');
-    return { items: page.items.map((item) => strip<OrderRecord>(item)), nextCursor: page.nextCursor };
+    return { items: page.items.map(toOrderRecord), nextCursor: page.nextCursor };
   },
 
   async orderCounts(): Promise<OrderCounts> {
-    const item = (await get(keys.ordersCounter())) ?? {};
+    const sums = await counterSums(COUNTER_PARTITIONS.orders);
     return {
-      all: num(item.all),
-      notOrdered: num(item.notOrdered),
-      notShipped: num(item.notShipped),
-      notFufilled: num(item.notFufilled),
+      all: num(sums.all),
+      notOrdered: num(sums.notOrdered),
+      notShipped: num(sums.notShipped),
+      notFulfilled: num(sums.notFulfilled),
     };
   },
 
@@ -178,20 +228,20 @@ export const dynamoSales: SalesStore = {
           ? lists.commissionsAt(list)
           : lists.commissionsOf(list.memberId);
     const page = await query(source, cursor, limit, 'COMMISSION#');
-    return { items: page.items.map((item) => strip<CommissionRecord>(item)), nextCursor: page.nextCursor };
+    return { items: page.items.map((item) => toCommissionRecord(item)), nextCursor: page.nextCursor };
   },
 
   async commissionCounts(): Promise<CommissionCounts> {
-    const item = (await get(keys.commissionsCounter())) ?? {};
+    const sums = await counterSums(COUNTER_PARTITIONS.commissions);
     return {
-      count: num(item.count),
-      totalCents: num(item.totalCents),
-      paidCents: num(item.paidCents),
-      processingCents: num(item.processingCents),
-      toStripeCount: num(item.toStripeCount),
-      toStripeCents: num(item.toStripeCents),
-      toBePayedCount: num(item.toBePayedCount),
-      toBePayedCents: num(item.toBePayedCents),
+      count: num(sums.count),
+      totalCents: num(sums.totalCents),
+      paidCents: num(sums.paidCents),
+      processingCents: num(sums.processingCents),
+      toStripeCount: num(sums.toStripeCount),
+      toStripeCents: num(sums.toStripeCents),
+      toBePaidCount: num(sums.toBePaidCount),
+      toBePaidCents: num(sums.toBePaidCents),
     };
   },
 

@@ -1,4 +1,5 @@
 import type { Commission } from '@portal/shared/api/sales';
+import { commissionFlags } from '@portal/shared/domain/sales-status';
 import { DomainError, conflict } from '../errors';
 import type { GatewayEvent, PaymentGateway } from '../payments/payment-gateway';
 import { NO_DEBIT_CARD, NO_PAYOUT_ACCOUNT, toCommission } from '../orders/present';
@@ -71,10 +72,11 @@ function sameMove(commission: CommissionRecord, check: (c: CommissionRecord) => 
  */
 export async function addCommissionToStripe(deps: MoneyDeps, id: string): Promise<Commission> {
   const found = await load(deps, id);
-  if (found.isInCustomersAccount === 1) {
+  if (commissionFlags(found.status).isInCustomersAccount === 1) {
     return present(found, await deps.store.payoutProfile(found.memberId));
   }
-  if (found.orderFulfilled !== 1) throw conflict('The order of this commission is not fulfilled yet.');
+  if (commissionFlags(found.status).orderFulfilled !== 1)
+    throw conflict('The order of this commission is not fulfilled yet.');
   const [accountId, profile] = await payableAccount(deps, found);
 
   // (a) The pending marker, first: its time says whether Stripe still holds the key.
@@ -99,11 +101,11 @@ export async function addCommissionToStripe(deps: MoneyDeps, id: string): Promis
   // (c) Our write, conditional on still being in processing: one state change whoever gets here.
   const now = new Date(deps.now()).toISOString();
   if (await deps.store.completeTransfer(reserved, transferId, now)) {
-    return present({ ...reserved, isInCustomersAccount: 1, transferId, updatedAt: now }, profile);
+    return present({ ...reserved, status: 'in_stripe', transferId, updatedAt: now }, profile);
   }
   const after = sameMove(
     await load(deps, id),
-    (c) => c.isInCustomersAccount === 1 && c.transferId === transferId,
+    (c) => commissionFlags(c.status).isInCustomersAccount === 1 && c.transferId === transferId,
     `stored transfer differs from ${transferId}`,
   );
   return present(after, profile);
@@ -111,7 +113,9 @@ export async function addCommissionToStripe(deps: MoneyDeps, id: string): Promis
 
 async function addCommissionToStripeAfterRace(deps: MoneyDeps, id: string): Promise<Commission> {
   const current = await load(deps, id);
-  if (current.isInCustomersAccount === 1) return present(current, await deps.store.payoutProfile(current.memberId));
+  if (commissionFlags(current.status).isInCustomersAccount === 1) {
+    return present(current, await deps.store.payoutProfile(current.memberId));
+  }
   throw conflict('The order of this commission is not fulfilled yet.');
 }
 
@@ -122,15 +126,15 @@ async function addCommissionToStripeAfterRace(deps: MoneyDeps, id: string): Prom
  */
 export async function payCommissionToMember(deps: MoneyDeps, id: string): Promise<Commission> {
   const found = await load(deps, id);
-  if (found.isPayed === 1) return present(found, await deps.store.payoutProfile(found.memberId));
-  if (found.isInCustomersAccount !== 1) {
+  if (found.status === 'paid') return present(found, await deps.store.payoutProfile(found.memberId));
+  if (found.status !== 'in_stripe') {
     throw conflict("This commission is not in the member's Stripe balance yet: send it to Stripe first.");
   }
   const [accountId, profile] = await payableAccount(deps, found);
   const reserved = await deps.store.reservePayout(id, new Date(deps.now()).toISOString());
   if (!reserved) {
     const current = await load(deps, id);
-    if (current.isPayed === 1) return present(current, profile);
+    if (current.status === 'paid') return present(current, profile);
     throw conflict("This commission is not in the member's Stripe balance yet: send it to Stripe first.");
   }
   const attempt = reserved.payoutAttempt ?? 0;
@@ -142,16 +146,16 @@ export async function payCommissionToMember(deps: MoneyDeps, id: string): Promis
   });
   const now = new Date(deps.now()).toISOString();
   if (await deps.store.completePayout(reserved, attempt, payout.id, now)) {
-    return present({ ...reserved, isPayed: 1, payoutId: payout.id, payoutFailure: null, updatedAt: now }, profile);
+    return present({ ...reserved, status: 'paid', payoutId: payout.id, payoutFailure: null, updatedAt: now }, profile);
   }
   const current = await load(deps, id);
-  if (current.isPayed === 1 && current.payoutId === payout.id) return present(current, profile);
-  if (current.isPayed === 0 && (current.payoutAttempt ?? 0) > attempt) {
+  if (current.status === 'paid' && current.payoutId === payout.id) return present(current, profile);
+  if (current.status !== 'paid' && (current.payoutAttempt ?? 0) > attempt) {
     // The payout failed before our write landed (`payout.failed` outran it): say so.
     throw conflict(`The payout failed: ${current.payoutFailure ?? 'Stripe gave no reason'}. Try again.`);
   }
   return present(
-    sameMove(current, (c) => c.isPayed === 1, `stored payout differs from ${payout.id}`),
+    sameMove(current, (c) => c.status === 'paid', `stored payout differs from ${payout.id}`),
     profile,
   );
 }
@@ -181,10 +185,10 @@ export async function onMoneyEvent(deps: MoneyDeps, event: MoneyEvent): Promise<
     const commission = await deps.store.get(commissionId);
     if (!commission) return false;
     const now = new Date(deps.now()).toISOString();
-    if (commission.isPayed === 1 && commission.payoutId === event.payoutId) {
+    if (commission.status === 'paid' && commission.payoutId === event.payoutId) {
       if (await deps.store.reversePayout(commission, event.payoutId, failure, now)) return true;
     } else if (
-      commission.isPayed === 0 &&
+      commission.status !== 'paid' &&
       (commission.payoutAttempt ?? -1) === attempt &&
       commission.payoutId !== event.payoutId
     ) {

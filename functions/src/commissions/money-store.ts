@@ -32,7 +32,7 @@ export interface CommissionMoneyStore {
   reserveTransfer(id: string, now: string): Promise<CommissionRecord | undefined>;
   /**
    * In processing → in Stripe, with the transfer: the commission, its list (gsi2 to_stripe →
-   * to_be_payed) and the counters in one transaction. False when it was no longer in processing.
+   * to_be_paid) and the counters in one transaction. False when it was no longer in processing.
    */
   completeTransfer(commission: CommissionRecord, transferId: string, now: string): Promise<boolean>;
   /**
@@ -46,7 +46,7 @@ export interface CommissionMoneyStore {
    */
   completePayout(commission: CommissionRecord, attempt: number, payoutId: string, now: string): Promise<boolean>;
   /**
-   * `payout.failed` after the payout was recorded: paid → back to be paid (gsi2 to_be_payed), the
+   * `payout.failed` after the payout was recorded: paid → back to be paid (gsi2 to_be_paid), the
    * attempt + 1, the reason, counters and earnings reversed; only while `payoutId` is the stored one.
    */
   reversePayout(commission: CommissionRecord, payoutId: string, failure: string, now: string): Promise<boolean>;

@@ -16,10 +16,10 @@ const totals = (paidCents: number, processingCents: number, count: number): Comm
   count,
 });
 
-/** The totals of a list's whole set, from the counters kept in the same transactions (no scans). */
+/** The totals of a list's whole set, from the counter shards kept in the same transactions (no scans). */
 function listTotals(list: CommissionListName, counts: CommissionCounts): CommissionTotals {
   if (list === 'to_stripe') return totals(0, counts.toStripeCents, counts.toStripeCount);
-  if (list === 'to_be_payed') return totals(0, counts.toBePayedCents, counts.toBePayedCount);
+  if (list === 'to_be_paid') return totals(0, counts.toBePaidCents, counts.toBePaidCount);
   return totals(counts.paidCents, counts.processingCents, counts.count);
 }
 

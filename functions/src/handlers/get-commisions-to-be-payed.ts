@@ -4,6 +4,6 @@ import { apiHandler, sales } from '../composition';
 
 export const handler = apiHandler(
   'getCommisionsToBePayed',
-  async ({ body }) => commissionsPage(sales, 'to_be_payed', body.cursor, body.limit),
+  async ({ body }) => commissionsPage(sales, 'to_be_paid', body.cursor, body.limit),
   { request: ListRequest },
 );

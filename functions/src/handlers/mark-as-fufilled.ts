@@ -5,6 +5,6 @@ import { markOrder } from '../orders/manage';
 
 export const handler = apiHandler(
   'markAsFufilled',
-  async ({ body }) => markOrder(sales, body.id, 'fufilled', clock.now()),
+  async ({ body }) => markOrder(sales, body.id, 'fulfilled', clock.now()),
   { request: IdRequest },
 );

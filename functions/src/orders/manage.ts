@@ -1,8 +1,10 @@
-import { EXPORT_MAX_ROWS, type OrderPage } from '@portal/shared/api/sales';
+import { EXPORT_MAX_ROWS, type OrderList, type OrderPage } from '@portal/shared/api/sales';
+import { orderStepFrom } from '@portal/shared/domain/sales-status';
 import { DomainError, conflict } from '../errors';
 import { toCsv } from '../imports/csv-export';
 import { toCommission, toOrder } from './present';
 import type { OrderListName, OrderRecord, OrderStep, SalesStore } from './sales-store';
+import type { OrderStatus } from '@portal/shared/domain/sales-status';
 
 /** Rows per page when the caller does not ask for a number. */
 export const DEFAULT_LIST_LIMIT = 100;
@@ -15,30 +17,50 @@ export const DEFAULT_LIST_LIMIT = 100;
  */
 export async function ordersPage(
   sales: SalesStore,
-  list: OrderListName,
+  list: OrderList,
   cursor: string | undefined,
   limit: number | undefined,
 ): Promise<OrderPage> {
-  const [page, counters] = await Promise.all([
-    sales.ordersPage(list, cursor, limit ?? DEFAULT_LIST_LIMIT),
+  const [page, counts] = await Promise.all([
+    sales.ordersPage(LIST_OF[list], cursor, limit ?? DEFAULT_LIST_LIMIT),
     sales.orderCounts(),
   ]);
+  // The answer's names are the spec's (`notFufilled`); ours are spelled right.
+  const counters = {
+    all: counts.all,
+    notOrdered: counts.notOrdered,
+    notShipped: counts.notShipped,
+    notFufilled: counts.notFulfilled,
+  };
   return { items: page.items.map(toOrder), nextCursor: page.nextCursor, counters };
 }
 
-const WORD: Record<OrderStep, string> = { ordered: 'ordered', shipped: 'shipped', fufilled: 'fulfilled' };
-const BEFORE: Record<OrderStep, OrderStep | null> = { ordered: null, shipped: 'ordered', fufilled: 'shipped' };
+/** The API's list names (the spec's spelling) → ours. */
+const LIST_OF: Record<OrderList, OrderListName> = {
+  all: 'all',
+  not_ordered: 'not_ordered',
+  not_shipped: 'not_shipped',
+  not_fufilled: 'not_fulfilled',
+};
+
+const WORD: Record<OrderStatus, string> = {
+  not_ordered: 'not ordered',
+  ordered: 'ordered',
+  shipped: 'shipped',
+  fulfilled: 'fulfilled',
+};
+const BEFORE = (step: OrderStep): OrderStatus => orderStepFrom(step);
 
 export const NO_SUCH_ORDER = 'There is no order with this id.';
 export const alreadyMarked = (step: OrderStep) =>
   `This order was already marked as ${WORD[step]} by someone else; the list is reloaded.`;
 export const notYet = (step: OrderStep) =>
-  `This order is not marked as ${WORD[BEFORE[step] ?? step]} yet: mark it as ${WORD[BEFORE[step] ?? step]} first.`;
+  `This order is not marked as ${WORD[BEFORE(step)]} yet: mark it as ${WORD[BEFORE(step)]} first.`;
 
 /**
  * Marks an order: ordered only from not ordered, shipped only from ordered, fulfilled only from
- * shipped (conditional writes; the stage and counters move in the same transaction, and
- * fulfilment sets the commission's orderFulfilled). Of two admins marking at once one wins; the
+ * shipped (conditional writes from the transition table; the stage and counters move in the same
+ * transaction, and fulfilment moves the commission on to processing). Of two admins marking at once one wins; the
  * other gets a 409 saying so.
  */
 export async function markOrder(sales: SalesStore, id: string, step: OrderStep, now: number) {

@@ -1,4 +1,5 @@
 import type { Commission, Order } from '@portal/shared/api/sales';
+import { commissionFlags, commissionState, orderFlags } from '@portal/shared/domain/sales-status';
 import type { CommissionRecord, MemberFacts, OrderRecord } from './sales-store';
 
 /** Dollars with two decimals appear only at the API edge; inside, everything is integer cents. */
@@ -20,9 +21,7 @@ export function toOrder(order: OrderRecord): Order {
     customer: order.customer,
     member: order.memberId ? { id: order.memberId, email: order.memberEmail ?? '' } : null,
     source: order.source,
-    isOrdered: order.isOrdered,
-    isShipped: order.isShipped,
-    isFufilled: order.isFufilled,
+    ...orderFlags(order.status),
     created_at: order.createdAt,
   };
 }
@@ -31,8 +30,7 @@ export const NOT_FULFILLED = 'The order is not fulfilled yet.';
 export const NO_PAYOUT_ACCOUNT = 'The member has no payout account yet.';
 export const NO_DEBIT_CARD = 'The member has no debit card yet.';
 
-export const stateOf = (commission: CommissionRecord): Commission['state'] =>
-  commission.isPayed === 1 ? 'paid' : commission.isInCustomersAccount === 1 ? 'in_stripe' : 'processing';
+export const stateOf = (commission: CommissionRecord): Commission['state'] => commissionState(commission.status);
 
 /**
  * Why a commission cannot move on yet, for the admin: sent to Stripe needs a fulfilled order and a
@@ -43,7 +41,7 @@ export function blockedReason(commission: CommissionRecord, member: MemberFacts 
   const state = stateOf(commission);
   if (state === 'paid') return null;
   if (state === 'processing') {
-    if (commission.orderFulfilled !== 1) return NOT_FULFILLED;
+    if (commission.status === 'order_open') return NOT_FULFILLED;
     if (member && !member.hasPayoutAccount) return NO_PAYOUT_ACCOUNT;
   }
   if (member && !member.hasDebitCard) return NO_DEBIT_CARD;
@@ -59,8 +57,8 @@ export function toCommission(commission: CommissionRecord, member?: MemberFacts)
     order_id: commission.orderId,
     orderID: commission.orderID,
     member: { id: commission.memberId, email: commission.memberEmail },
-    isPayed: commission.isPayed,
-    isInCustomersAccount: commission.isInCustomersAccount,
+    isPayed: commissionFlags(commission.status).isPayed,
+    isInCustomersAccount: commissionFlags(commission.status).isInCustomersAccount,
     state: stateOf(commission),
     blockedReason: blockedReason(commission, member),
     payoutFailure: commission.payoutFailure,

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Customer } from '@portal/shared/api/customer';
-import { randomCrockford } from '@portal/shared/domain/crockford';
+import { CROCKFORD_ALPHABET, randomCrockford } from '@portal/shared/domain/crockford';
+import { sha256Hex } from '@portal/shared/domain/sha256';
 import { youMakeCents } from '@portal/shared/domain/money';
+import { loadLogger } from '../config/logger';
 import { DomainError, badRequest, conflict } from '../errors';
 import type { PaymentGateway, PaymentState } from '../payments/payment-gateway';
 import type { ProductRepository } from '../products/product-store';
@@ -44,6 +46,25 @@ export const UNKNOWN_CUSTOMER: Customer = {
  */
 export const commissionCents = (unitCents: number, qty: number): number => youMakeCents(unitCents) * qty;
 
+/**
+ * The order of a card payment has ids made from the payment's: whoever records it (the webhook,
+ * the browser's confirmCheckout, a retry of either) writes the same order, and the browser can
+ * name its order number before the order is written (confirmCheckout, when its write did not go
+ * through, leaves it to the webhook, which Stripe delivers until it succeeds).
+ */
+export function paymentOrderIds(paymentIntentId: string): { id: string; orderID: string; commissionId: string } {
+  const digest = sha256Hex(`order:${paymentIntentId}`);
+  let code = '';
+  for (let index = 0; index < 8; index++) {
+    code += CROCKFORD_ALPHABET[parseInt(digest.slice(32 + index * 2, 34 + index * 2), 16) & 31];
+  }
+  return {
+    id: digest.slice(0, 32),
+    orderID: `RP-${code}`,
+    commissionId: sha256Hex(`commission:${paymentIntentId}`).slice(0, 32),
+  };
+}
+
 /** A share code as links carry it: Crockford base32 reads the same in either case. */
 const normalizeCode = (ref: string): string => ref.trim().toUpperCase();
 
@@ -61,11 +82,12 @@ export async function recordSale(deps: SaleDeps, sale: Sale): Promise<RecordOutc
   // records what was paid for).
   const content = product?.approved ?? product?.current;
   const createdAt = new Date(deps.now()).toISOString();
-  const id = randomBytes(16).toString('hex');
-  const commissionId = member ? randomBytes(16).toString('hex') : null;
+  const fromPayment = sale.paymentIntentId ? paymentOrderIds(sale.paymentIntentId) : undefined;
+  const id = fromPayment?.id ?? randomBytes(16).toString('hex');
+  const commissionId = member ? (fromPayment?.commissionId ?? randomBytes(16).toString('hex')) : null;
   const order: OrderRecord = {
     id,
-    orderID: `RP-${randomCrockford(8)}`,
+    orderID: fromPayment?.orderID ?? `RP-${randomCrockford(8)}`,
     qty: sale.qty,
     product_id: sale.productId,
     product_name: content?.product_name ?? '',
@@ -81,9 +103,7 @@ export async function recordSale(deps: SaleDeps, sale: Sale): Promise<RecordOutc
     source: sale.source,
     paymentIntentId: sale.paymentIntentId,
     commissionId,
-    isOrdered: 0,
-    isShipped: 0,
-    isFufilled: 0,
+    status: 'not_ordered',
     createdAt,
   };
   const commission: CommissionRecord | null =
@@ -97,9 +117,7 @@ export async function recordSale(deps: SaleDeps, sale: Sale): Promise<RecordOutc
           product_id: sale.productId,
           product_name: order.product_name,
           amountCents: commissionCents(sale.unitCents, sale.qty),
-          isPayed: 0,
-          isInCustomersAccount: 0,
-          orderFulfilled: 0,
+          status: 'order_open',
           transferId: null,
           payoutId: null,
           payoutFailure: null,
@@ -159,14 +177,31 @@ export async function recordPayment(deps: SaleDeps, payment: PaymentState): Prom
 export const NOT_PAID = 'This payment has not gone through. Finish paying with your card, or try another card.';
 export const NO_SUCH_PAYMENT = 'There is no checkout payment with this id.';
 
-/** The browser reports its payment: checked at Stripe, never trusted; recorded if it succeeded. */
+/**
+ * The browser reports its payment: checked at Stripe, never trusted; recorded if it succeeded. A
+ * customer who has paid is never told to try again: when the write does not go through (DynamoDB
+ * kept cancelling it, or did not answer), the answer is the order as the payment makes it (its
+ * number is made from the payment's id) and the `payment_intent.succeeded` webhook records it,
+ * Stripe delivering that event until it is recorded.
+ */
 export async function confirmCheckout(deps: ConfirmDeps, paymentIntentId: string) {
   const payment = await deps.gateway.retrievePaymentIntent(paymentIntentId);
   if (!payment.metadata.product_id) {
     throw new DomainError('not-found', NO_SUCH_PAYMENT, { fields: { paymentIntentId: NO_SUCH_PAYMENT } });
   }
   if (payment.status !== 'succeeded') throw conflict(NOT_PAID);
-  const recorded = await recordPayment(deps, payment);
+  let recorded: RecordOutcome | undefined;
+  try {
+    recorded = await recordPayment(deps, payment);
+  } catch (error) {
+    const qty = positiveInt(payment.metadata.qty);
+    if (!qty) throw error;
+    (await loadLogger()).warn('A paid checkout was not recorded by confirmCheckout; its webhook records it', {
+      paymentIntentId: payment.id,
+      error,
+    });
+    return { orderID: paymentOrderIds(payment.id).orderID, qty, totalPayed: payment.amountCents / 100 };
+  }
   if (!recorded) throw conflict(NOT_PAID);
   const { order } = recorded;
   return { orderID: order.orderID, qty: order.qty, totalPayed: order.totalCents / 100 };

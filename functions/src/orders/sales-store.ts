@@ -1,4 +1,5 @@
 import type { Customer } from '@portal/shared/api/customer';
+import type { CommissionStatus, OrderStatus } from '@portal/shared/domain/sales-status';
 
 /**
  * The sales data as the orders and commissions capabilities need it (one table; the layout is in
@@ -29,9 +30,8 @@ export interface OrderRecord {
   source: 'checkout' | 'admin';
   paymentIntentId: string | null;
   commissionId: string | null;
-  isOrdered: Flag;
-  isShipped: Flag;
-  isFufilled: Flag;
+  /** The one stored state; the spec's flags are derived from it (shared/src/domain/sales-status.ts). */
+  status: OrderStatus;
   createdAt: string;
 }
 
@@ -44,9 +44,8 @@ export interface CommissionRecord {
   product_id: string;
   product_name: string;
   amountCents: number;
-  isPayed: Flag;
-  isInCustomersAccount: Flag;
-  orderFulfilled: Flag;
+  /** The one stored state; the spec's flags are derived from it (shared/src/domain/sales-status.ts). */
+  status: CommissionStatus;
   transferId: string | null;
   payoutId: string | null;
   payoutFailure: string | null;
@@ -58,7 +57,7 @@ export interface OrderCounts {
   all: number;
   notOrdered: number;
   notShipped: number;
-  notFufilled: number;
+  notFulfilled: number;
 }
 
 export interface CommissionCounts {
@@ -68,8 +67,8 @@ export interface CommissionCounts {
   processingCents: number;
   toStripeCount: number;
   toStripeCents: number;
-  toBePayedCount: number;
-  toBePayedCents: number;
+  toBePaidCount: number;
+  toBePaidCents: number;
 }
 
 /** A member's commission totals (USER#<id> / EARNINGS). */
@@ -87,11 +86,11 @@ export interface Page<T> {
   nextCursor: string | null;
 }
 
-export type OrderListName = 'all' | 'not_ordered' | 'not_shipped' | 'not_fufilled';
-export type CommissionListName = 'all' | 'to_stripe' | 'to_be_payed' | { memberId: string };
+export type OrderListName = 'all' | 'not_ordered' | 'not_shipped' | 'not_fulfilled';
+export type CommissionListName = 'all' | 'to_stripe' | 'to_be_paid' | { memberId: string };
 
-/** The three marks, each allowed from one state only. */
-export type OrderStep = 'ordered' | 'shipped' | 'fufilled';
+/** The three marks: the status each moves to, each allowed from one status only (ORDER_TRANSITIONS). */
+export type OrderStep = Exclude<OrderStatus, 'not_ordered'>;
 /** done; not-found; already (someone marked it first); too-early (its previous step is not marked). */
 export type MarkOutcome =
   | { outcome: 'done'; order: OrderRecord }
@@ -116,15 +115,15 @@ export interface SalesStore {
   memberOfShareCode(code: string): Promise<{ id: string; email: string } | undefined>;
   /**
    * Writes a sale in ONE transaction: the order, the payment claim (when `order.paymentIntentId`),
-   * the commission, the counters (ADD) and the member's EARNINGS with the top earners' key
-   * (conditional on the total read; the whole transaction is tried again on a conflict).
+   * the commission, and one shard each of the counters and of the member's earnings (ADD; a
+   * conflict tries again on another shard); then the member's top-earners place from the sum.
    */
   recordSale(order: OrderRecord, commission: CommissionRecord | null): Promise<RecordOutcome>;
   /** The order a payment recorded, if any. */
   orderOfPayment(paymentIntentId: string): Promise<OrderRecord | undefined>;
   getOrder(id: string): Promise<OrderRecord | undefined>;
   getCommission(id: string): Promise<CommissionRecord | undefined>;
-  /** Conditional: ordered from not ordered, shipped from ordered, fulfilled from shipped; moves the stage and counters. */
+  /** Conditional on the transition table: ordered from not ordered, shipped from ordered, fulfilled from shipped; moves the stage and counters. */
   markOrder(id: string, step: OrderStep, now: string): Promise<MarkOutcome>;
   ordersPage(list: OrderListName, cursor: string | undefined, limit: number): Promise<Page<OrderRecord>>;
   orderCounts(): Promise<OrderCounts>;

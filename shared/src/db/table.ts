@@ -1,3 +1,5 @@
+import type { CommissionStatus, OrderStatus } from '../domain/sales-status';
+
 /**
  * The single DynamoDB table: one definition read by the CDK stack, the local engine and the
  * test setup, and the pure key builders every adapter uses. Keys are generic; each item
@@ -81,13 +83,42 @@ export const keys = {
   /** One order per card payment: put with attribute_not_exists in the order's transaction. */
   paymentClaim: (paymentIntentId: string): Key => ({ pk: `PAYMENT#${paymentIntentId}`, sk: 'PAYMENT' }),
   commission: (commissionId: string): Key => ({ pk: `COMMISSION#${commissionId}`, sk: 'COMMISSION' }),
-  ordersCounter: (): Key => ({ pk: 'COUNTER#ORDERS', sk: 'COUNTER' }),
-  commissionsCounter: (): Key => ({ pk: 'COUNTER#COMMISSIONS', sk: 'COUNTER' }),
-  /** A member's commission totals, and their place among the top earners (gsi1). */
-  earnings: (memberId: string): Key => ({ pk: `USER#${memberId}`, sk: 'EARNINGS' }),
+  /**
+   * The order counters: COUNTER_SHARDS items ADDed to (one per write, none written by every sale),
+   * read together by one Query of the partition, which also reads the single item of before
+   * (sk `COUNTER`, no longer written).
+   */
+  ordersCounterShard: (shard: number): Key => ({ pk: COUNTER_PARTITIONS.orders, sk: shardSortKey(shard) }),
+  commissionsCounterShard: (shard: number): Key => ({ pk: COUNTER_PARTITIONS.commissions, sk: shardSortKey(shard) }),
+  /**
+   * A member's place among the top earners (gsi1) and, for members who earned before the shards,
+   * their totals of then (`count`, `totalCents`, `paidCents`, `processingCents`, no longer written).
+   */
+  earnings: (memberId: string): Key => ({ pk: `USER#${memberId}`, sk: EARNINGS_PREFIX }),
+  /** A shard of a member's commission totals (ADDed to); the member's totals are the sum of `EARNINGS*`. */
+  earningsShard: (memberId: string, shard: number): Key => ({
+    pk: `USER#${memberId}`,
+    sk: `${EARNINGS_PREFIX}#${shardSortKey(shard)}`,
+  }),
   /** A share code's claim → memberId: unique, written with the user (or lazily, once). */
   shareCode: (code: string): Key => ({ pk: `SHARE#${code}`, sk: 'SHARE' }),
 };
+
+/**
+ * Shards of every item a sale would otherwise write in every transaction (the counters, a
+ * member's earnings): a write picks one, a read sums them all. docs/decisions/0070-sales-without-hot-items.md.
+ */
+export const COUNTER_SHARDS = 32;
+export const COUNTER_PARTITIONS = { orders: 'COUNTER#ORDERS', commissions: 'COUNTER#COMMISSIONS' } as const;
+export const EARNINGS_PREFIX = 'EARNINGS';
+const shardSortKey = (shard: number): string => `SHARD#${String(shard).padStart(2, '0')}`;
+
+/** A stable shard for an id (a move of that order or commission always ADDs to the same one). */
+export function shardOf(id: string): number {
+  let hash = 2166136261;
+  for (let index = 0; index < id.length; index++) hash = Math.imul(hash ^ id.charCodeAt(index), 16777619);
+  return (hash >>> 0) % COUNTER_SHARDS;
+}
 
 /**
  * Sparse index partitions: an item is in a list exactly while it carries that index's keys.
@@ -107,7 +138,7 @@ export const lists = {
   ordersAt: (stage: OrderStage) => ({ index: 'gsi2', partition: `ORDERS#STAGE#${stage}` }) as const,
   /** Every commission. (gsi1) */
   commissions: { index: 'gsi1', partition: 'COMMISSIONS' },
-  /** In processing (to_stripe), or in the member's Stripe balance and not paid (to_be_payed). (gsi2) */
+  /** In processing (to_stripe), or in the member's Stripe balance and not paid (to_be_paid). (gsi2) */
   commissionsAt: (stage: CommissionStage) => ({ index: 'gsi2', partition: `COMMISSIONS#STAGE#${stage}` }) as const,
   /** A member's own commissions. (gsi3) */
   commissionsOf: (memberId: string) => ({ index: 'gsi3', partition: `COMMISSIONS#USER#${memberId}` }) as const,
@@ -115,8 +146,33 @@ export const lists = {
   topEarners: { index: 'gsi1', partition: 'TOP_EARNERS' },
 } as const;
 
-export type OrderStage = 'not_ordered' | 'not_shipped' | 'not_fufilled';
-export type CommissionStage = 'to_stripe' | 'to_be_payed';
+export type OrderStage = 'not_ordered' | 'not_shipped' | 'not_fulfilled';
+export type CommissionStage = 'to_stripe' | 'to_be_paid';
+
+/** The order list (gsi2) an order is in: the one of its NEXT step; none once fulfilled. */
+export function orderStageOf(status: OrderStatus): OrderStage | null {
+  return ORDER_STAGE[status];
+}
+const ORDER_STAGE: Record<OrderStatus, OrderStage | null> = {
+  not_ordered: 'not_ordered',
+  ordered: 'not_shipped',
+  shipped: 'not_fulfilled',
+  fulfilled: null,
+};
+
+/** The commission list (gsi2) a commission is in: to Stripe while in processing, to be paid while in Stripe. */
+export function commissionStageOf(status: CommissionStatus): CommissionStage | null {
+  return status === 'paid' ? null : status === 'in_stripe' ? 'to_be_paid' : 'to_stripe';
+}
+
+/**
+ * Stage partitions written with a misspelled name before; `upgradeSalesItems`
+ * (functions/src/adapters/dynamo-sales-upgrade.ts) moves their items to the right one on start.
+ */
+export const LEGACY_STAGE_PARTITIONS = {
+  'ORDERS#STAGE#not_fufilled': 'ORDERS#STAGE#not_fulfilled',
+  'COMMISSIONS#STAGE#to_be_payed': 'COMMISSIONS#STAGE#to_be_paid',
+} as const;
 
 /** The top earners' sort key: the total zero-padded to 15 digits, so string order is numeric order. */
 export const topEarnerSortKey = (totalCents: number, memberId: string): string =>

@@ -1,0 +1,159 @@
+import { randomBytes } from 'node:crypto';
+import { formatTable } from './section';
+
+/**
+ * Sales recorded per second (issue "One call, one contract module", the data part): N paid
+ * checkouts of one product through one member's share link (a viral link: every sale writes that
+ * member's earnings and the counters), `buyers` at a time, recorded by the recorder
+ * (dynamo-sale-recorder.ts `recordSale`: the transaction on a drawn shard, retried on a conflict,
+ * then the member's top-earners place) against a plain TransactWrite of the same items (one
+ * shard, no retry, no place). DynamoDB Local runs transactions one at a time, so the figure says
+ * what the recorder adds to the engine's own work; the failures are what either lost.
+ */
+const SALES_PER_RUN = Number(process.env.BENCH_RECORD_SALES ?? 2_000);
+const BUYERS = [50, 200] as const;
+
+export async function recordingThroughput(): Promise<{ ok: boolean; lines: string[] }> {
+  const { TransactWriteCommand } = await import('@aws-sdk/lib-dynamodb');
+  const { db } = await import('../../functions/src/adapters/dynamo-client');
+  const { recordSale, saleTransaction } = await import('../../functions/src/adapters/dynamo-sale-recorder');
+  const { dynamoSales } = await import('../../functions/src/adapters/dynamo-sales');
+  const { paymentOrderIds, commissionCents } = await import('../../functions/src/orders/record-sale');
+  type OrderRecord = import('../../functions/src/orders/sales-store').OrderRecord;
+  type CommissionRecord = import('../../functions/src/orders/sales-store').CommissionRecord;
+
+  const run = randomBytes(4).toString('hex');
+  const sale = (mode: string, buyers: number, i: number): [OrderRecord, CommissionRecord] => {
+    const paymentIntentId = `pi_rec_${run}_${mode}_${buyers}_${i}`;
+    const ids = paymentOrderIds(paymentIntentId);
+    const memberId = `rec-member-${run}-${mode}-${buyers}`;
+    const createdAt = new Date().toISOString();
+    const order: OrderRecord = {
+      id: ids.id,
+      orderID: ids.orderID,
+      qty: 1,
+      product_id: 'rec-product',
+      product_name: 'The viral lamp',
+      brand: 'Lumo',
+      product_image: 'https://img.bench.test/viral.jpg',
+      spu_no: 'VIRAL-1',
+      product_url: 'https://supplier.bench.test/viral',
+      unitCents: 2999,
+      totalCents: 2999,
+      customer: {
+        name: `Buyer ${i}`,
+        email: `buyer-${i}@example.com`,
+        address: { line1: `${i} Main Street`, city: 'Springfield', state: 'IL', postal_code: '62701' },
+      },
+      memberId,
+      memberEmail: `${memberId}@example.com`,
+      source: 'checkout',
+      paymentIntentId,
+      commissionId: ids.commissionId,
+      status: 'not_ordered',
+      createdAt,
+    };
+    const commission: CommissionRecord = {
+      id: ids.commissionId,
+      memberId,
+      memberEmail: order.memberEmail!,
+      orderId: order.id,
+      orderID: order.orderID,
+      product_id: order.product_id,
+      product_name: order.product_name,
+      amountCents: commissionCents(order.unitCents, 1),
+      status: 'order_open',
+      transferId: null,
+      payoutId: null,
+      payoutFailure: null,
+      createdAt,
+      updatedAt: createdAt,
+    };
+    return [order, commission];
+  };
+
+  /** SALES_PER_RUN sales, `buyers` in flight; recorded per second and failures. */
+  async function measure(mode: 'recorder' | 'plain', buyers: number, count = SALES_PER_RUN) {
+    let next = 0;
+    let failures = 0;
+    const errors = new Map<string, number>();
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: buyers }, async () => {
+        while (next < count) {
+          const [order, commission] = sale(count === SALES_PER_RUN ? mode : `warm-${mode}`, buyers, next++);
+          try {
+            if (mode === 'recorder') await recordSale(order, commission);
+            else await db().send(new TransactWriteCommand({ TransactItems: saleTransaction(order, commission, 0) }));
+          } catch (error) {
+            failures++;
+            const name = error instanceof Error ? error.name : String(error);
+            errors.set(name, (errors.get(name) ?? 0) + 1);
+          }
+        }
+      }),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    return { perSecond: (count - failures) / seconds, failures, errors, seconds };
+  }
+
+  const lines: string[] = [];
+  const rows: string[][] = [];
+  let ok = true;
+  const before = await dynamoSales.orderCounts();
+  let recorded = 0;
+  // Untimed: both ways once, so neither timed cell pays for the JVM's and the SDK's first calls.
+  const warm = await Promise.all([measure('plain', 10, 200), measure('recorder', 10, 200)]);
+  recorded += 400 - warm[0].failures - warm[1].failures;
+  for (const buyers of BUYERS) {
+    // Plain first, then the recorder, each on its own member (a warm engine for both).
+    const plain = await measure('plain', buyers);
+    const ours = await measure('recorder', buyers);
+    recorded += SALES_PER_RUN * 2 - plain.failures - ours.failures;
+    const ratio = ours.perSecond / plain.perSecond;
+    if (ours.failures > 0 || ratio < 0.8) ok = false;
+    const earned = await dynamoSales.earnings(`rec-member-${run}-recorder-${buyers}`);
+    const ranked = (await dynamoSales.topEarners(undefined, 500)).items.find(
+      (earner) => earner.memberId === `rec-member-${run}-recorder-${buyers}`,
+    );
+    const exact = earned?.count === SALES_PER_RUN - ours.failures && ranked?.count === earned?.count;
+    if (!exact) ok = false;
+    rows.push([
+      String(buyers),
+      plain.perSecond.toFixed(0),
+      String(plain.failures),
+      ours.perSecond.toFixed(0),
+      String(ours.failures),
+      ratio.toFixed(2),
+      exact ? 'yes' : 'NO',
+    ]);
+    for (const [name, count] of [...plain.errors].map(([n, c]) => [`plain ${n}`, c] as const)) {
+      lines.push(`  ${name}: ${count}`);
+    }
+    for (const [name, count] of ours.errors) lines.push(`  recorder ${name}: ${count}`);
+  }
+  const after = await dynamoSales.orderCounts();
+  const countsAgree = after.all - before.all === recorded;
+  if (!countsAgree) ok = false;
+  return {
+    ok,
+    lines: [
+      ...formatTable(
+        [
+          'buyers at once',
+          'plain TransactWrite, sales/s',
+          'failures',
+          'recorder, sales/s',
+          'failures',
+          'ratio (goal >= 0.80)',
+          'earnings and place exact',
+        ],
+        rows,
+        ['right', 'right', 'right', 'right', 'right', 'right', 'left'],
+      ),
+      ...lines,
+      `${SALES_PER_RUN.toLocaleString('en-US')} paid checkouts of one product through one member's link per cell; the order counters moved by ${after.all - before.all} for ${recorded} sales recorded (${countsAgree ? 'agree' : 'DO NOT AGREE'}).`,
+      '',
+    ],
+  };
+}

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { commissionIs, commissionMove, orderMove, updateExpression } from '../db/sales-status';
+import {
+  COMMISSION_STATUSES,
+  ORDER_STATUSES,
+  commissionFlags,
+  commissionState,
+  commissionStatusOf,
+  orderFlags,
+  orderStatusOf,
+  orderStepFrom,
+} from './sales-status';
+
+describe('the order status', () => {
+  it('gives the spec’s flags, each step done so far', () => {
+    expect(ORDER_STATUSES.map(orderFlags)).toEqual([
+      { isOrdered: 0, isShipped: 0, isFufilled: 0 },
+      { isOrdered: 1, isShipped: 0, isFufilled: 0 },
+      { isOrdered: 1, isShipped: 1, isFufilled: 0 },
+      { isOrdered: 1, isShipped: 1, isFufilled: 1 },
+    ]);
+  });
+
+  it('reads an item stored with flags only, and prefers a stored status', () => {
+    for (const status of ORDER_STATUSES) expect(orderStatusOf({ ...orderFlags(status) })).toBe(status);
+    expect(orderStatusOf({ status: 'shipped', isOrdered: 0 })).toBe('shipped');
+    expect(orderStatusOf({ status: 'nonsense', isOrdered: 1, isShipped: 0 })).toBe('ordered');
+  });
+
+  it('has one way into each mark', () => {
+    expect([orderStepFrom('ordered'), orderStepFrom('shipped'), orderStepFrom('fulfilled')]).toEqual([
+      'not_ordered',
+      'ordered',
+      'shipped',
+    ]);
+  });
+});
+
+describe('the commission status', () => {
+  it('gives the spec’s flags and the API’s state', () => {
+    expect(
+      COMMISSION_STATUSES.map((status) => ({ ...commissionFlags(status), state: commissionState(status) })),
+    ).toEqual([
+      { orderFulfilled: 0, isInCustomersAccount: 0, isPayed: 0, state: 'processing' },
+      { orderFulfilled: 1, isInCustomersAccount: 0, isPayed: 0, state: 'processing' },
+      { orderFulfilled: 1, isInCustomersAccount: 1, isPayed: 0, state: 'in_stripe' },
+      { orderFulfilled: 1, isInCustomersAccount: 1, isPayed: 1, state: 'paid' },
+    ]);
+  });
+
+  it('reads an item stored with flags only', () => {
+    for (const status of COMMISSION_STATUSES) expect(commissionStatusOf({ ...commissionFlags(status) })).toBe(status);
+  });
+});
+
+describe('the status writes built from the transition tables', () => {
+  it('refuse a move the table does not have', () => {
+    expect(() => orderMove('not_ordered', 'shipped')).toThrow('No order transition not_ordered → shipped');
+    expect(() => orderMove('fulfilled', 'shipped')).toThrow();
+    expect(() => commissionMove('order_open', 'in_stripe')).toThrow('No commission transition order_open → in_stripe');
+    expect(() => commissionMove('paid', 'processing')).toThrow();
+  });
+
+  it('condition a move on the status, or on the flags of an item stored before it, and drop the flags', () => {
+    const move = orderMove('shipped', 'fulfilled');
+    expect(move.condition).toBe(
+      '(#status = :statusFrom OR (attribute_not_exists(#status) AND #legacy_isShipped = :legacy1 AND #legacy_isFufilled = :legacy0))',
+    );
+    expect(move.values).toEqual({ ':statusFrom': 'shipped', ':statusTo': 'fulfilled', ':legacy1': 1, ':legacy0': 0 });
+    expect(move.names).toEqual({
+      '#status': 'status',
+      '#legacy_isShipped': 'isShipped',
+      '#legacy_isFufilled': 'isFufilled',
+    });
+    expect(updateExpression(move, ['updatedAt = :now'], ['gsi2pk'])).toBe(
+      'SET #status = :statusTo, updatedAt = :now REMOVE isOrdered, isShipped, isFufilled, gsi2pk',
+    );
+  });
+
+  it('check a commission’s status without moving it', () => {
+    const paid = commissionIs('paid');
+    expect(paid.condition).toBe(
+      '(#status = :statusFrom OR (attribute_not_exists(#status) AND #legacy_isPayed = :legacy1))',
+    );
+    expect(paid.values).toEqual({ ':statusFrom': 'paid', ':legacy1': 1 });
+  });
+});
