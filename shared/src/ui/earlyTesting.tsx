@@ -1,18 +1,15 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { QueryClient } from '@tanstack/react-query';
 import { vi } from 'vitest';
 import { createQueryClient } from '../query/client';
 import { AuthStore } from './AuthProvider';
-import { earlyApiClient } from './earlyRequests';
+import { earlyApiClient } from './early/earlyRequests';
+import { sendEarlyRequests, type EarlyScreens } from './early/pageScript';
 
 /**
- * Test helpers for the page's early script (web-member/public/early-requests.js, loaded by both
- * apps' pages) and the apps taking its answers (./earlyRequests.ts).
+ * Test helpers for the pages' early scripts (./early/pageScript.ts with an app's screens,
+ * web-member/src/earlyScreens.ts, web-admin/src/earlyScreens.ts) and the apps taking their answers
+ * (./early/earlyRequests.ts).
  */
-
-// Vitest runs from the repository's root (vitest.config.ts).
-const earlyScript = readFileSync(join(process.cwd(), 'web-member', 'public', 'early-requests.js'), 'utf8');
 
 export type Answer = { status?: number; body: unknown };
 
@@ -41,11 +38,11 @@ export function earlyServer(answers: Record<string, Answer>) {
   return { sent, fetchImpl };
 }
 
-/** Opens `url` and runs the page's early script as the browser would, with `fetchImpl` as the page's fetch. */
-export function runEarlyScript(url: string, fetchImpl: typeof fetch): void {
+/** Opens `url` and runs an app's early script as the page does, with `fetchImpl` as the page's fetch. */
+export function runEarlyScript(screens: EarlyScreens, url: string, fetchImpl: typeof fetch): void {
   window.history.replaceState(null, '', url);
   vi.stubGlobal('fetch', fetchImpl);
-  new Function(earlyScript)();
+  sendEarlyRequests(screens);
 }
 
 /** What an app's main.tsx does: take the early requests, prefetch the landing screen's data. */

@@ -1,18 +1,8 @@
-import { createApiClient, type ApiClient } from '../api/client';
+import { createApiClient, type ApiClient } from '../../api/client';
+import type { EndpointName } from '../../api/endpoints';
+import { earlyKeyOf, type EarlyRequests } from './keys';
 
-/**
- * The requests the page's early script sent as the page arrived (issue 16), by the key
- * 'checkAuth' or '<name> <JSON body>'. Each is taken once. The script is
- * web-member/public/early-requests.js, served at /early-requests.js; the admin app's page loads
- * it too (both apps are on one origin), and it knows the first calls of both apps' screens.
- */
-export type EarlyRequests = Record<string, Promise<Response> | undefined>;
-
-declare global {
-  interface Window {
-    __portalEarly?: EarlyRequests;
-  }
-}
+export type { EarlyRequests } from './keys';
 
 /**
  * A `fetch` for the API client that answers the app's first calls with the requests the page's
@@ -31,7 +21,7 @@ export function earlyFetch(
     const path = typeof input === 'string' ? input : null;
     const name = path?.startsWith('/api/') ? path.slice('/api/'.length) : null;
     if (early && name && init?.method === 'POST' && typeof init.body === 'string') {
-      const key = name === 'checkAuth' ? name : `${name} ${init.body}`;
+      const key = earlyKeyOf(name as EndpointName, init.body);
       const sent = early[key];
       if (sent) {
         delete early[key];
