@@ -1,14 +1,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { queryKeys } from '@portal/shared/query/keys';
-import { productCard } from '@portal/shared/ui/catalogueTesting';
+import { productCard } from '@portal/shared/test/catalogueTesting';
 import {
   earlyServer,
   imagePreloads,
   resetEarlyScript,
   runEarlyScript,
   startAppWithEarly,
-} from '@portal/shared/ui/earlyTesting';
-import { authAnswer } from '@portal/shared/ui/testing';
+} from '@portal/shared/test/earlyTesting';
+import { authAnswer } from '@portal/shared/test/testing';
 import { adminEarlyScreens } from './earlyScreens';
 import { startLandingData } from './landingData';
 

@@ -2,10 +2,10 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { createQueryClient } from '@portal/shared/query/client';
-import { AuthProvider, AuthStore } from '@portal/shared/ui/AuthProvider';
+import { AuthProvider, AuthStore } from '@portal/shared/ui/hooks/AuthProvider';
 import { earlyApiClient } from '@portal/shared/ui/early/earlyRequests';
-import { QueryProvider } from '@portal/shared/ui/QueryProvider';
-import '@portal/shared/ui/styles.css';
+import { QueryProvider } from '@portal/shared/ui/hooks/QueryProvider';
+import '@portal/shared/ui/styles/styles.css';
 import { AdminApp } from './AdminApp';
 import { startLandingData } from './landingData';
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { queryKeys } from '@portal/shared/query/keys';
-import { productCard, productDetail } from '@portal/shared/ui/catalogueTesting';
+import { productCard, productDetail } from '@portal/shared/test/catalogueTesting';
 import { earlyFetch } from '@portal/shared/ui/early/earlyRequests';
 import {
   earlyServer as server,
@@ -8,8 +8,8 @@ import {
   resetEarlyScript,
   runEarlyScript,
   startAppWithEarly,
-} from '@portal/shared/ui/earlyTesting';
-import { authAnswer } from '@portal/shared/ui/testing';
+} from '@portal/shared/test/earlyTesting';
+import { authAnswer } from '@portal/shared/test/testing';
 import { memberEarlyScreens } from './earlyScreens';
 import { startLandingData } from './landingData';
 

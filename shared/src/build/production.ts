@@ -8,7 +8,7 @@ import type { UserConfig } from 'vite';
  *
  * Chunk size: AG Grid's chunk (DataTable, about 750 kB, 215 kB gzip) is the one chunk over Vite's
  * 500 kB warning. No page loads it first: tables show their first page as plain HTML and the grid
- * loads when a person reaches for one (shared/src/ui/LazyDataTable.tsx); the grid itself cannot be
+ * loads when a person reaches for one (shared/src/ui/components/LazyDataTable.tsx); the grid itself cannot be
  * split further. The limit is set just above it, so any other chunk that grows that far still
  * warns, and the build test (shared/src/build/build.test.ts) fails on any warning.
  */

@@ -2,8 +2,8 @@ import { infiniteQueryOptions, useInfiniteQuery, type QueryClient } from '@tanst
 import type { OrderList } from '@portal/shared/api/sales';
 import type { ResponseOf } from '@portal/shared/api/contract';
 import { queryKeys } from '@portal/shared/query/keys';
-import { useAuth } from '@portal/shared/ui/AuthProvider';
-import type { AuthStore } from '@portal/shared/ui/AuthProvider';
+import { useAuth } from '@portal/shared/ui/hooks/AuthProvider';
+import type { AuthStore } from '@portal/shared/ui/hooks/AuthProvider';
 import { SALES_PAGE_SIZE } from './pageSize';
 
 /**
