@@ -45,6 +45,22 @@ describe('the member page’s early requests (src/earlyScreens.ts) and the app t
     );
   });
 
+  it('preloads the first picture before the app is handed the answer, which it gets whole', async () => {
+    const card = productCard({ image: 'https://img.example.test/first.jpg' });
+    const early = server({
+      checkAuth: { body: authAnswer({}, 'token-1') },
+      getApprovedProducts: { body: { items: [card], nextCursor: null } },
+    });
+    runEarlyScript(memberEarlyScreens, '/', early.fetchImpl);
+    const answer = await window.__portalEarly!['getApprovedProducts {"limit":24}'];
+    expect(preloads()).toEqual([{ href: 'https://img.example.test/first.jpg', fetchpriority: 'high' }]);
+    expect(answer!.status).toBe(200);
+    expect(answer!.headers.get('content-type')).toBe('application/json');
+    await expect(answer!.json()).resolves.toEqual({ items: [card], nextCursor: null });
+    const session = await window.__portalEarly!.checkAuth;
+    await expect(session!.json()).resolves.toMatchObject({ access_token: 'token-1' });
+  });
+
   it('product detail: the same, with the detail’s first image', async () => {
     const detail = productDetail({ id: 'p 1' });
     const early = server({ checkAuth: { body: authAnswer() }, getApprovedProduct: { body: detail } });

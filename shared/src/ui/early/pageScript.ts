@@ -65,15 +65,47 @@ export function sendEarlyRequests(screens: EarlyScreens): void {
     return fetch(pathOf(name), { method: 'POST', headers, body, credentials: 'same-origin' });
   }
 
-  function post(name: EndpointName, body: string): Promise<Response> {
-    const request = send(name, body);
-    // Not taken (the page left first): a failed request is nobody's error.
-    request.catch(() => undefined);
-    return (early[earlyKeyOf(name, body)] = request);
+  /**
+   * The answer, read once here: `use` sees it parsed (null for a failure or a body that is not
+   * JSON), and the app is handed a copy of the same answer only after that. So what the early
+   * script does with an answer (send the data call, preload the first picture) never waits
+   * behind the app's own work on it: reading a clone's body instead took a task of its own that
+   * ran after the app had validated and rendered the answer (the first picture's request left
+   * about 0.5 s after the data had arrived on a busy machine).
+   */
+  function readFirst(request: Promise<Response>, use: (answer: unknown) => void): Promise<Response> {
+    return request.then(async (response) => {
+      const text = await response.text();
+      let answer: unknown = null;
+      if (response.ok) {
+        try {
+          answer = JSON.parse(text) as unknown;
+        } catch {
+          answer = null;
+        }
+      }
+      try {
+        use(answer);
+      } catch {
+        // What the early script does is only ever ahead of the app; the app does it again.
+      }
+      // A status that has no body (204, 304…) cannot be given one, not even an empty one.
+      const nullBody = [101, 204, 205, 304].includes(response.status);
+      return new Response(nullBody ? null : text, {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+      });
+    });
   }
 
-  const json = (request: Promise<Response>): Promise<unknown> =>
-    request.then((response) => (response.ok ? response.clone().json() : null));
+  /** Registers a request for the app to take; a request nobody takes fails quietly. */
+  function register(key: string, request: Promise<Response>): Promise<Response> {
+    // Not taken (the page left first): a failed request is nobody's error.
+    request.catch(() => undefined);
+    early[key] = request;
+    return request;
+  }
 
   function preloadPicture(first: FirstCall, answer: unknown): void {
     if (!answer || !first.firstImage) return;
@@ -90,32 +122,38 @@ export function sendEarlyRequests(screens: EarlyScreens): void {
   }
 
   if (plan.now) {
+    // A public call: at once. The app asks again and shows what went wrong when it fails.
     const first = plan.now;
-    json(post(first.name, bodyText(first.body)))
-      .then((answer) => preloadPicture(first, answer))
-      .catch(() => undefined); // The app asks again and shows what went wrong.
+    const body = bodyText(first.body);
+    register(
+      earlyKeyOf(first.name, body),
+      readFirst(send(first.name, body), (answer) => preloadPicture(first, answer)),
+    );
   }
   if (plan.afterSession) {
     // The data request is registered at once, so the app's call finds it however fast the app is;
-    // it leaves when the session check answers, with that answer's access token (the one the
-    // app's call carries too). Without a session it is withdrawn: the app sends no such call then.
+    // it leaves as soon as the session check answers, with that answer's access token (the one
+    // the app's call carries too). Without a session it is withdrawn: the app sends no such call
+    // then (it shows the login).
     const first = plan.afterSession;
     const body = bodyText(first.body);
     const key = earlyKeyOf(first.name, body);
-    const data = json(post('checkAuth', bodyText({}))).then((session) => {
-      const token = (session as { access_token?: unknown } | null)?.access_token;
-      if (typeof token !== 'string') {
+    let data: Promise<Response> | undefined;
+    const session = readFirst(send('checkAuth', bodyText({})), (answer) => {
+      const token = (answer as { access_token?: unknown } | null)?.access_token;
+      if (typeof token === 'string') {
+        data = readFirst(send(first.name, body, token), (page) => preloadPicture(first, page));
+      } else {
         delete early[key];
-        throw new Error('No session.');
       }
-      return send(first.name, body, token);
     });
-    early[key] = data;
-    json(data)
-      .then((answer) => preloadPicture(first, answer))
-      .catch(() => undefined); // The app asks again, or shows the login.
+    register(earlyKeyOf('checkAuth', '{}'), session);
+    register(
+      key,
+      session.then(() => data ?? Promise.reject(new Error('No session.'))),
+    );
   } else if (plan.sessionOnly) {
-    post('checkAuth', bodyText({}));
+    register(earlyKeyOf('checkAuth', '{}'), send('checkAuth', bodyText({})));
   }
   // After the data's request: the picture waits on its answer, the screen's code less long.
   if (plan.screen) preloadScreen(plan.screen);
