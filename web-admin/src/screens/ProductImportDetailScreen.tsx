@@ -11,7 +11,8 @@ import {
 import { ErrorBanner } from '@portal/shared/ui/components/ErrorBanner';
 import { BanIcon, CheckIcon, ExternalLinkIcon } from '@portal/shared/ui/components/icons';
 import { DetailFrame, PendingText, ProductDetailView } from '@portal/shared/ui/components/ProductDetailView';
-import { ProductLoadStatus, productLoad } from '@portal/shared/ui/hooks/productLoad';
+import { ProductLoadStatus } from '@portal/shared/ui/components/ProductLoadStatus';
+import { productLoad } from '@portal/shared/ui/hooks/productLoad';
 import { SafeHtml } from '@portal/shared/ui/components/SafeHtml';
 import { PRODUCT_IMPORT_PATH as BACK, type ImportScreenState } from './productImportRoutes';
 

@@ -10,7 +10,8 @@ import {
   useRefreshReviewList,
   useReviewList,
 } from '@portal/shared/ui/hooks/catalogueQueries';
-import { LoadMore, useCursorPages, type CursorPages } from '@portal/shared/ui/hooks/CursorPages';
+import { LoadMore } from '@portal/shared/ui/components/LoadMore';
+import { useCursorPages, type CursorPages } from '@portal/shared/ui/hooks/CursorPages';
 import { EmptyState } from '@portal/shared/ui/components/EmptyState';
 import { ErrorBanner } from '@portal/shared/ui/components/ErrorBanner';
 import { CheckIcon, FileIcon, UploadIcon } from '@portal/shared/ui/components/icons';

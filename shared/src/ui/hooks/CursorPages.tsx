@@ -1,16 +1,14 @@
 import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { useCallback, useMemo } from 'react';
 import type { CursorPage } from '../../query/catalogue';
 import { toApiError } from './authStore';
-import { ErrorBanner } from '../components/ErrorBanner';
-import { Loading } from '../components/Loading';
 
 /**
  * Cursor-paged lists (the catalogue and the review queue may hold 10 000 products): the first
  * page loads when the screen opens, further pages when the person asks ('Load more') or scrolls
  * to the end of the list (an IntersectionObserver on a sentinel). Nothing ever loads everything.
  * The pages live in TanStack Query (an infinite query, see query/catalogue.ts); this is the view
- * of one that the screens and <LoadMore> read.
+ * of one that the screens and <LoadMore> (components/LoadMore.tsx) read.
  */
 
 export type { CursorPage };
@@ -93,57 +91,4 @@ export function useCursorPages<T extends { id: string }>(query: PagesQuery<T>, r
     loadMore,
     reload: reload ?? refetchPages,
   };
-}
-
-export interface LoadMoreProps {
-  pages: Pick<CursorPages<unknown>, 'phase' | 'error' | 'hasMore' | 'loadMore'>;
-  /** What the items are, for the button and messages ("products"). */
-  noun?: string;
-  /** Load the next page by itself when the end of the list scrolls into view. */
-  auto?: boolean;
-}
-
-/**
- * The end of a paged list: a 'Load more' button (always there while more exist, so keyboard and
- * screen-reader users are not left to scrolling), the loading state, and a failed page in words
- * with Retry. With `auto`, reaching it loads the next page.
- */
-export function LoadMore({ pages, noun = 'items', auto = true }: LoadMoreProps) {
-  const sentinel = useRef<HTMLDivElement>(null);
-  const { phase, error, hasMore, loadMore } = pages;
-
-  useEffect(() => {
-    const element = sentinel.current;
-    if (!auto || !element || !hasMore || phase !== 'ready' || typeof IntersectionObserver === 'undefined') return;
-    const observer = new IntersectionObserver(
-      (entries) => {
-        if (entries.some((entry) => entry.isIntersecting)) loadMore();
-      },
-      { rootMargin: '0px 0px 400px 0px' },
-    );
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, [auto, hasMore, phase, loadMore]);
-
-  if (phase === 'more-error') {
-    return (
-      <ErrorBanner
-        title={`More ${noun} could not be loaded`}
-        message={error ?? 'Something went wrong.'}
-        onRetry={loadMore}
-      />
-    );
-  }
-  if (!hasMore) return null;
-  return (
-    <div className="load-more" ref={sentinel}>
-      {phase === 'loading-more' ? (
-        <Loading label={`Loading more ${noun}…`} block={false} />
-      ) : (
-        <button type="button" className="button button--secondary" onClick={loadMore} disabled={phase !== 'ready'}>
-          Load more {noun}
-        </button>
-      )}
-    </div>
-  );
 }

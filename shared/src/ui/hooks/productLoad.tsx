@@ -1,11 +1,6 @@
 import type { UseQueryResult } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
 import { ApiError } from '../../api/client';
 import { toApiError } from './AuthProvider';
-import { EmptyState } from '../components/EmptyState';
-import { ErrorBanner } from '../components/ErrorBanner';
-import { BoxIcon } from '../components/icons';
-import { Loading } from '../components/Loading';
 
 /**
  * One product whose id is in the address, for both apps' detail screens, read from its query
@@ -33,27 +28,4 @@ export function productLoad<T>(
     return { result: { state: missing ? 'missing' : 'error', message: toApiError(query.error).message }, retry };
   }
   return { result: { state: 'loading' }, retry };
-}
-
-/** What a detail screen shows until its product is ready. */
-export function ProductLoadStatus({
-  result,
-  retry,
-  noIdMessage,
-  missingTitle,
-}: {
-  result: Exclude<ProductLoad<unknown>, { state: 'ready' }>;
-  retry: () => void;
-  noIdMessage: string;
-  missingTitle: string;
-}): ReactNode {
-  if (result.state === 'loading') return <Loading label="Loading the product…" />;
-  if (result.state === 'error') {
-    return <ErrorBanner title="The product could not be loaded" message={result.message} onRetry={retry} />;
-  }
-  return (
-    <EmptyState icon={<BoxIcon />} title={missingTitle}>
-      <p>{result.state === 'no-id' ? noIdMessage : result.message}</p>
-    </EmptyState>
-  );
 }
