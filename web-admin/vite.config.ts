@@ -1,8 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
-import { preactAliases } from '../shared/src/build/preact-alias.ts';
+import { earlyScript } from '../shared/src/build/early-script.ts';
 import { preloadChunksOf } from '../shared/src/build/preload-chunks.ts';
+import { productionBuild } from '../shared/src/build/production.ts';
 
 /**
  * The admin app, served at '/admin/' on the same origin as /api. Building from any working directory
@@ -15,14 +16,16 @@ const apiUrl = process.env.PORTAL_API_URL;
 export default defineConfig(({ command }) => ({
   root,
   base: '/admin/',
-  // The API's schemas load with the first call (shared/src/api/client.ts): fetched with the page.
-  plugins: [react(), preloadChunksOf(['/shared/src/api/contract.ts', '/shared/src/api/schemas.ts'])],
-  build: { outDir: 'dist', emptyOutDir: true },
-  // Built on Preact's React API (shared/src/build/preact-alias.ts); `vite` dev keeps React.
-  resolve: command === 'build' ? { alias: preactAliases } : undefined,
-  // The served bundle is always React's production build, even when the build runs inside a test
-  // run (Vitest sets NODE_ENV=test, which would otherwise select React's development build).
-  define: command === 'build' ? { 'process.env.NODE_ENV': JSON.stringify('production') } : {},
-  oxc: command === 'build' ? { jsx: { runtime: 'automatic', development: false } } : undefined,
+  // The page's early script (src/early.ts) sends the opened screen's first requests; the API's
+  // schemas load with the first call (shared/src/api/client.ts): fetched with the page.
+  plugins: [
+    react(),
+    earlyScript(fileURLToPath(new URL('./src/early.ts', import.meta.url))),
+    preloadChunksOf(['/shared/src/api/contract.ts', '/shared/src/api/schemas.ts']),
+  ],
+  build: { outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: productionBuild.chunkSizeWarningLimit },
+  ...(command === 'build'
+    ? { resolve: productionBuild.resolve, define: productionBuild.define, oxc: productionBuild.oxc }
+    : {}),
   server: apiUrl ? { proxy: { '/api': { target: apiUrl, changeOrigin: false } } } : undefined,
 }));

@@ -64,15 +64,15 @@ const forbidden: [string, string, string, string][] = [
   ],
   ['shared never imports infra', 'shared/src/domain/probe.ts', '../../../infra/local/ports', 'infra'],
   ['shared never imports an app', 'shared/src/ui/probe.tsx', '../../../web-member/src/MemberApp', 'web-member'],
-  ['the contract never imports the UI', 'shared/src/api/probe.ts', '../ui/TopBar', 'shared-ui'],
+  ['the contract never imports the UI', 'shared/src/api/probe.ts', '../ui/components/TopBar', 'shared-ui'],
   [
     'a contract module in a subfolder never imports the UI',
     'shared/src/api/calls/probe.ts',
-    '../../ui/TopBar',
+    '../../ui/components/TopBar',
     'shared-ui',
   ],
-  ['domain rules never import the UI', 'shared/src/domain/probe.ts', '@portal/shared/ui/TopBar', 'shared-ui'],
-  ['the query layer takes no value from the UI', 'shared/src/query/probe.ts', '../ui/authStore', 'shared-ui'],
+  ['domain rules never import the UI', 'shared/src/domain/probe.ts', '@portal/shared/ui/components/TopBar', 'shared-ui'],
+  ['the query layer takes no value from the UI', 'shared/src/query/probe.ts', '../ui/hooks/authStore', 'shared-ui'],
   [
     'the member app never imports the admin app',
     'web-member/src/probe.ts',
@@ -100,7 +100,7 @@ const allowed: [string, string, string][] = [
   ['the UI imports the contract', 'shared/src/ui/probe.tsx', '../api/schemas'],
   ['the UI in a subfolder imports the contract', 'shared/src/ui/components/probe.tsx', '../../api/schemas'],
   ['the UI in a subfolder imports the domain rules', 'shared/src/ui/hooks/probe.tsx', '@portal/shared/domain/money'],
-  ['an app imports the shared UI', 'web-member/src/probe.ts', '@portal/shared/ui/TopBar'],
+  ['an app imports the shared UI', 'web-member/src/probe.ts', '@portal/shared/ui/components/TopBar'],
   ['a test reaches the local runtime', 'functions/src/adapters/probe.test.ts', '../../../infra/local/stripe'],
 ];
 
@@ -117,7 +117,7 @@ describe('import boundaries (ESLint, boundaries rules)', () => {
   });
 
   it('lets the query layer name a UI type, and only a type', async () => {
-    expect(await boundaryErrors('shared/src/query/probe.ts', importingType('../ui/authStore', 'AuthStore'))).toEqual(
+    expect(await boundaryErrors('shared/src/query/probe.ts', importingType('../ui/hooks/authStore', 'AuthStore'))).toEqual(
       [],
     );
   });

@@ -1,8 +1,8 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { pageNavigation } from '@portal/shared/ui/navigation';
-import { authAnswer, fakeApi, renderWithAuth, unauthorized, type FakeApi } from '@portal/shared/ui/testing';
+import { pageNavigation } from '@portal/shared/ui/components/navigation';
+import { authAnswer, fakeApi, renderWithAuth, unauthorized, type FakeApi } from '@portal/shared/test/testing';
 import { AdminApp } from './AdminApp';
 
 let assign: ReturnType<typeof vi.spyOn>;

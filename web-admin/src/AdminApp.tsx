@@ -1,9 +1,9 @@
 import { Route, Routes } from 'react-router-dom';
-import { AppShell, type MenuItem } from '@portal/shared/ui/AppShell';
-import type { AuthView } from '@portal/shared/ui/AuthProvider';
-import { BoxIcon, ReceiptIcon, UploadIcon, WalletIcon } from '@portal/shared/ui/icons';
-import { LazyScreen } from '@portal/shared/ui/LoadBoundary';
-import { NotFoundScreen } from '@portal/shared/ui/NotFoundScreen';
+import { AppShell, type MenuItem } from '@portal/shared/ui/components/AppShell';
+import type { AuthView } from '@portal/shared/ui/hooks/AuthProvider';
+import { BoxIcon, ReceiptIcon, UploadIcon, WalletIcon } from '@portal/shared/ui/components/icons';
+import { LazyScreen } from '@portal/shared/ui/components/LoadBoundary';
+import { NotFoundScreen } from '@portal/shared/ui/components/NotFoundScreen';
 import { AdminHomeScreen } from './screens/AdminHomeScreen';
 import { LazyProductImportDetailScreen } from './screens/lazyScreens';
 import { CommissionActionScreen } from './screens/CommissionActionScreen';

@@ -1,14 +1,15 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { queryKeys } from '@portal/shared/query/keys';
-import { productCard } from '@portal/shared/ui/catalogueTesting';
+import { productCard } from '@portal/shared/test/catalogueTesting';
 import {
   earlyServer,
   imagePreloads,
   resetEarlyScript,
   runEarlyScript,
   startAppWithEarly,
-} from '@portal/shared/ui/earlyTesting';
-import { authAnswer } from '@portal/shared/ui/testing';
+} from '@portal/shared/test/earlyTesting';
+import { authAnswer } from '@portal/shared/test/testing';
+import { adminEarlyScreens } from './earlyScreens';
 import { startLandingData } from './landingData';
 
 const admin = () => authAnswer({ isAdmin: true }, 'admin-token');
@@ -22,7 +23,7 @@ describe('the early requests on the admin app’s pages', () => {
       checkAuth: { body: admin() },
       getOrders: { body: { items: [], nextCursor: null, counters: noCounters } },
     });
-    runEarlyScript('/admin/orders', early.fetchImpl);
+    runEarlyScript(adminEarlyScreens, '/admin/orders', early.fetchImpl);
     const fallback = vi.fn<typeof fetch>();
     const { store, client } = startAppWithEarly(startLandingData, fallback);
     void store.checkAuth();
@@ -54,7 +55,7 @@ describe('the early requests on the admin app’s pages', () => {
       checkAuth: { body: admin() },
       getUnApprovedProducts: { body: { items: [card], nextCursor: null } },
     });
-    runEarlyScript('/admin/product_import', early.fetchImpl);
+    runEarlyScript(adminEarlyScreens, '/admin/product_import', early.fetchImpl);
     const fallback = vi.fn<typeof fetch>();
     const { client } = startAppWithEarly(startLandingData, fallback);
     await vi.waitFor(
@@ -76,12 +77,20 @@ describe('the early requests on the admin app’s pages', () => {
 
   it('another admin screen: only the session check, which the app takes', async () => {
     const early = earlyServer({ checkAuth: { body: admin() } });
-    runEarlyScript('/admin/payouts', early.fetchImpl);
+    runEarlyScript(adminEarlyScreens, '/admin/payouts', early.fetchImpl);
     const fallback = vi.fn<typeof fetch>();
     const { store } = startAppWithEarly(startLandingData, fallback);
     await store.checkAuth();
     expect(store.getState().status).toBe('authenticated');
     expect(fallback).not.toHaveBeenCalled();
     expect(early.sent.map((sent) => sent.name)).toEqual(['checkAuth']);
+  });
+
+  it('sends nothing outside the admin app', () => {
+    const early = earlyServer({});
+    runEarlyScript(adminEarlyScreens, '/', early.fetchImpl);
+    resetEarlyScript();
+    runEarlyScript(adminEarlyScreens, '/administrator', early.fetchImpl);
+    expect(early.sent).toEqual([]);
   });
 });

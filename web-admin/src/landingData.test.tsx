@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '@portal/shared/query/client';
 import { queryKeys } from '@portal/shared/query/keys';
-import { AuthStore } from '@portal/shared/ui/AuthProvider';
-import { authAnswer, fakeApi } from '@portal/shared/ui/testing';
+import { AuthStore } from '@portal/shared/ui/hooks/AuthProvider';
+import { authAnswer, fakeApi } from '@portal/shared/test/testing';
 import { startLandingData } from './landingData';
 import { counters, orderPage } from './sales/salesTesting';
 

@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { reviewListQuery } from '@portal/shared/query/catalogue';
-import type { AuthStore } from '@portal/shared/ui/AuthProvider';
+import type { AuthStore } from '@portal/shared/ui/hooks/AuthProvider';
 import { ordersQuery } from './sales/queries';
 
 /**

@@ -2,15 +2,15 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { createQueryClient } from '@portal/shared/query/client';
-import { AuthProvider, AuthStore } from '@portal/shared/ui/AuthProvider';
-import { earlyApiClient } from '@portal/shared/ui/earlyRequests';
-import { QueryProvider } from '@portal/shared/ui/QueryProvider';
-import '@portal/shared/ui/styles.css';
+import { AuthProvider, AuthStore } from '@portal/shared/ui/hooks/AuthProvider';
+import { earlyApiClient } from '@portal/shared/ui/early/earlyRequests';
+import { QueryProvider } from '@portal/shared/ui/hooks/QueryProvider';
+import '@portal/shared/ui/styles/styles.css';
 import { AdminApp } from './AdminApp';
 import { startLandingData } from './landingData';
 
 // The data of the screen the address opened starts loading now, right after the session check.
-// The page's early script (/early-requests.js) may have sent the session check and this screen's
+// The page's early script (src/early.ts) may have sent the session check and this screen's
 // first call already: the client takes their answers.
 const store = new AuthStore(earlyApiClient());
 const queryClient = createQueryClient();

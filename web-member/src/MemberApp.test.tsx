@@ -1,7 +1,7 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { productCard } from '@portal/shared/ui/catalogueTesting';
+import { productCard } from '@portal/shared/test/catalogueTesting';
 import {
   authAnswer,
   deferred,
@@ -11,7 +11,7 @@ import {
   Where,
   type FakeApi,
   type FakeReply,
-} from '@portal/shared/ui/testing';
+} from '@portal/shared/test/testing';
 import { commission, commissionPage } from './screens/commissions/testing';
 import { MemberApp } from './MemberApp';
 import { preloadLazyScreens } from './screens/lazyScreens';

@@ -1,27 +1,28 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { queryKeys } from '@portal/shared/query/keys';
-import { productCard, productDetail } from '@portal/shared/ui/catalogueTesting';
-import { earlyFetch } from '@portal/shared/ui/earlyRequests';
+import { productCard, productDetail } from '@portal/shared/test/catalogueTesting';
+import { earlyFetch } from '@portal/shared/ui/early/earlyRequests';
 import {
   earlyServer as server,
   imagePreloads as preloads,
   resetEarlyScript,
   runEarlyScript,
   startAppWithEarly,
-} from '@portal/shared/ui/earlyTesting';
-import { authAnswer } from '@portal/shared/ui/testing';
+} from '@portal/shared/test/earlyTesting';
+import { authAnswer } from '@portal/shared/test/testing';
+import { memberEarlyScreens } from './earlyScreens';
 import { startLandingData } from './landingData';
 
 afterEach(resetEarlyScript);
 
-describe('the early requests (public/early-requests.js) and the app taking their answers', () => {
+describe('the member page’s early requests (src/earlyScreens.ts) and the app taking their answers', () => {
   it('member home: the app asks nothing itself, finds its first page, and the first picture is preloaded', async () => {
     const card = productCard({ image: 'https://img.example.test/first.jpg' });
     const early = server({
       checkAuth: { body: authAnswer({}, 'token-1') },
       getApprovedProducts: { body: { items: [card, productCard({ id: 'p-2' })], nextCursor: null } },
     });
-    runEarlyScript('/', early.fetchImpl);
+    runEarlyScript(memberEarlyScreens, '/', early.fetchImpl);
     const fallback = vi.fn<typeof fetch>();
     // The shell's own check (as it mounts) shares the app's one: the early one.
     const { store, client } = startAppWithEarly(startLandingData, fallback);
@@ -44,10 +45,26 @@ describe('the early requests (public/early-requests.js) and the app taking their
     );
   });
 
+  it('preloads the first picture before the app is handed the answer, which it gets whole', async () => {
+    const card = productCard({ image: 'https://img.example.test/first.jpg' });
+    const early = server({
+      checkAuth: { body: authAnswer({}, 'token-1') },
+      getApprovedProducts: { body: { items: [card], nextCursor: null } },
+    });
+    runEarlyScript(memberEarlyScreens, '/', early.fetchImpl);
+    const answer = await window.__portalEarly!['getApprovedProducts {"limit":24}'];
+    expect(preloads()).toEqual([{ href: 'https://img.example.test/first.jpg', fetchpriority: 'high' }]);
+    expect(answer!.status).toBe(200);
+    expect(answer!.headers.get('content-type')).toBe('application/json');
+    await expect(answer!.json()).resolves.toEqual({ items: [card], nextCursor: null });
+    const session = await window.__portalEarly!.checkAuth;
+    await expect(session!.json()).resolves.toMatchObject({ access_token: 'token-1' });
+  });
+
   it('product detail: the same, with the detail’s first image', async () => {
     const detail = productDetail({ id: 'p 1' });
     const early = server({ checkAuth: { body: authAnswer() }, getApprovedProduct: { body: detail } });
-    runEarlyScript('/member_product_detail?id=p%201', early.fetchImpl);
+    runEarlyScript(memberEarlyScreens, '/member_product_detail?id=p%201', early.fetchImpl);
     const fallback = vi.fn<typeof fetch>();
     const { client } = startAppWithEarly(startLandingData, fallback);
     await vi.waitFor(
@@ -64,7 +81,7 @@ describe('the early requests (public/early-requests.js) and the app taking their
     const early = server({
       getSharedProduct: { body: { product: detail, unitAmountCents: 1999, refKnown: true } },
     });
-    runEarlyScript('/shop/p%201?ref=ABC', early.fetchImpl);
+    runEarlyScript(memberEarlyScreens, '/shop/p%201?ref=ABC', early.fetchImpl);
     const fallback = vi.fn<typeof fetch>();
     const { client } = startAppWithEarly(startLandingData, fallback);
     await vi.waitFor(
@@ -78,7 +95,7 @@ describe('the early requests (public/early-requests.js) and the app taking their
 
   it('without a session: one checkAuth (the early one), no data request, nothing preloaded', async () => {
     const early = server({ checkAuth: { status: 401, body: { message: 'Log in to continue.' } } });
-    runEarlyScript('/', early.fetchImpl);
+    runEarlyScript(memberEarlyScreens, '/', early.fetchImpl);
     const fallback = vi.fn<typeof fetch>();
     const { store } = startAppWithEarly(startLandingData, fallback);
     await vi.waitFor(() => expect(store.getState().status).toBe('anonymous'), { timeout: 4_000 });
@@ -91,7 +108,7 @@ describe('the early requests (public/early-requests.js) and the app taking their
   it('sends nothing when the app has started first (its script came from the cache)', () => {
     const early = server({});
     window.__portalEarly = {};
-    runEarlyScript('/', early.fetchImpl);
+    runEarlyScript(memberEarlyScreens, '/', early.fetchImpl);
     expect(early.sent).toEqual([]);
   });
 
@@ -107,7 +124,7 @@ describe('the early requests (public/early-requests.js) and the app taking their
     already.rel = 'modulepreload';
     already.href = '/assets/shared.js';
     document.head.appendChild(already);
-    runEarlyScript('/shop/p1', server({}).fetchImpl);
+    runEarlyScript(memberEarlyScreens, '/shop/p1', server({}).fetchImpl);
     const links = [...document.head.querySelectorAll('link[rel="modulepreload"], link[rel="preload"][as="style"]')];
     expect(links.map((link) => [link.getAttribute('rel'), link.getAttribute('href')])).toEqual([
       ['modulepreload', '/assets/shared.js'],
@@ -117,10 +134,27 @@ describe('the early requests (public/early-requests.js) and the app taking their
     expect(links.slice(1).every((link) => link.getAttribute('crossorigin') === '')).toBe(true);
   });
 
-  it('sends nothing on screens it does not know', () => {
+  it('sends nothing on screens it does not know, nor on the admin app’s (its page has its own script)', () => {
     const early = server({});
-    runEarlyScript('/signup', early.fetchImpl);
+    runEarlyScript(memberEarlyScreens, '/signup', early.fetchImpl);
     expect(early.sent).toEqual([]);
+    resetEarlyScript();
+    runEarlyScript(memberEarlyScreens, '/admin/orders', early.fetchImpl);
+    expect(early.sent).toEqual([]);
+  });
+
+  it('My Account and a detail address without an id: only the session check, which the app takes', async () => {
+    for (const url of ['/my_account', '/member_product_detail']) {
+      const early = server({ checkAuth: { body: authAnswer() } });
+      runEarlyScript(memberEarlyScreens, url, early.fetchImpl);
+      const fallback = vi.fn<typeof fetch>();
+      const { store } = startAppWithEarly(startLandingData, fallback);
+      await store.checkAuth();
+      expect(store.getState().status).toBe('authenticated');
+      expect(fallback).not.toHaveBeenCalled();
+      expect(early.sent.map((sent) => sent.name)).toEqual(['checkAuth']);
+      resetEarlyScript();
+    }
   });
 });
 

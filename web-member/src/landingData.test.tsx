@@ -1,9 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import { queryKeys } from '@portal/shared/query/keys';
 import { createQueryClient } from '@portal/shared/query/client';
-import { AuthStore } from '@portal/shared/ui/AuthProvider';
-import { productCard, productDetail } from '@portal/shared/ui/catalogueTesting';
-import { authAnswer, fakeApi } from '@portal/shared/ui/testing';
+import { AuthStore } from '@portal/shared/ui/hooks/AuthProvider';
+import { productCard, productDetail } from '@portal/shared/test/catalogueTesting';
+import { authAnswer, fakeApi } from '@portal/shared/test/testing';
 import { startLandingData } from './landingData';
 
 /** Waits until `names` are the calls made (the first call also loads the answers' schemas). */

@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { matchPath } from 'react-router-dom';
 import { approvedProductQuery, approvedProductsQuery } from '@portal/shared/query/catalogue';
-import type { AuthStore } from '@portal/shared/ui/AuthProvider';
+import type { AuthStore } from '@portal/shared/ui/hooks/AuthProvider';
 import { SHOP_ROUTE } from './MemberApp';
 import { sharedProductQuery } from './screens/shop/sharedProductQuery';
 

@@ -2,18 +2,18 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { createQueryClient } from '@portal/shared/query/client';
-import { AuthProvider, AuthStore } from '@portal/shared/ui/AuthProvider';
-import { QueryProvider } from '@portal/shared/ui/QueryProvider';
-import '@portal/shared/ui/styles.css';
+import { AuthProvider, AuthStore } from '@portal/shared/ui/hooks/AuthProvider';
+import { QueryProvider } from '@portal/shared/ui/hooks/QueryProvider';
+import '@portal/shared/ui/styles/styles.css';
 import { MemberApp } from './MemberApp';
-import { earlyApiClient } from '@portal/shared/ui/earlyRequests';
+import { earlyApiClient } from '@portal/shared/ui/early/earlyRequests';
 import { startLandingData } from './landingData';
 import { preloadLandingScreen } from './screens/lazyScreens';
 
 // The screen of the address opened starts loading now, before the first render asks for it,
 // and so does its data (right after the session check where it needs one).
 preloadLandingScreen(window.location.pathname);
-// The page's early script (public/early-requests.js) may have sent this screen's first requests:
+// The page's early script (src/early.ts) may have sent this screen's first requests:
 // the client takes their answers.
 const store = new AuthStore(earlyApiClient());
 const queryClient = createQueryClient();

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, parseFragment, serialize, type DefaultTreeAdapterMap } from 'parse5';
 import { describe, expect, it } from 'vitest';
-import { sanitizeDescription as sanitizeInBrowser } from '@portal/shared/ui/sanitize-description';
+import { sanitizeDescription as sanitizeInBrowser } from '@portal/shared/ui/components/sanitize-description';
 import { sanitizeDescription as sanitizeOnServer } from './sanitize';
 
 /**

@@ -6,7 +6,7 @@ import {
   type QueryKey,
 } from '@tanstack/react-query';
 import type { ImportedProduct, ImportedProductCard, ImportIssue, ProductCard, ProductDetail } from '../api/products';
-import type { AuthStore } from '../ui/authStore';
+import type { AuthStore } from '../ui/hooks/authStore';
 import { queryKeys } from './keys';
 
 /**

@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import type { ImportJob } from '@portal/shared/api/products';
 import { formatCount } from '@portal/shared/domain/format';
-import { toApiError, useAuth } from '@portal/shared/ui/AuthProvider';
-import { useImportIssues } from '@portal/shared/ui/catalogueQueries';
-import { LoadMore, useCursorPages } from '@portal/shared/ui/CursorPages';
-import { ErrorBanner } from '@portal/shared/ui/ErrorBanner';
-import { AlertIcon, CheckIcon, DownloadIcon } from '@portal/shared/ui/icons';
-import { Loading } from '@portal/shared/ui/Loading';
+import { toApiError, useAuth } from '@portal/shared/ui/hooks/AuthProvider';
+import { useImportIssues } from '@portal/shared/ui/hooks/catalogueQueries';
+import { LoadMore } from '@portal/shared/ui/components/LoadMore';
+import { useCursorPages } from '@portal/shared/ui/hooks/CursorPages';
+import { ErrorBanner } from '@portal/shared/ui/components/ErrorBanner';
+import { AlertIcon, CheckIcon, DownloadIcon } from '@portal/shared/ui/components/icons';
+import { Loading } from '@portal/shared/ui/components/Loading';
 import { isFinished } from './useImportJob';
 
 export interface ImportJobReportProps {

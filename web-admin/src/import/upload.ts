@@ -2,7 +2,7 @@ import { ApiError } from '@portal/shared/api/client';
 import { formatBytes } from '@portal/shared/domain/format';
 import { MAX_PRESIGNED_UPLOAD_BYTES } from '@portal/shared/api/limits';
 import type { ImportJob } from '@portal/shared/api/products';
-import type { AuthView } from '@portal/shared/ui/AuthProvider';
+import type { AuthView } from '@portal/shared/ui/hooks/AuthProvider';
 
 /**
  * How a supplier CSV reaches the imports bucket. Files up to 4 MB go through /api/products as

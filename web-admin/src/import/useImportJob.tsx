@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { ImportJob } from '@portal/shared/api/products';
 import { importJobQuery } from '@portal/shared/query/catalogue';
 import { isTransientError } from '@portal/shared/query/client';
-import { toApiError, useAuth } from '@portal/shared/ui/AuthProvider';
+import { toApiError, useAuth } from '@portal/shared/ui/hooks/AuthProvider';
 
 /** How often the screen asks for the job while it runs. One object so tests can shorten it. */
 export const importPolling = { intervalMs: 1000, maxFailures: 3 };

@@ -1,9 +1,9 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { Order } from '@portal/shared/api/sales';
 import { formatCount, formatDate, formatMoney } from '@portal/shared/domain/format';
-import { toApiError, useAuth } from '@portal/shared/ui/AuthProvider';
-import { ErrorBanner } from '@portal/shared/ui/ErrorBanner';
-import { CloseIcon, ExternalLinkIcon } from '@portal/shared/ui/icons';
+import { toApiError, useAuth } from '@portal/shared/ui/hooks/AuthProvider';
+import { ErrorBanner } from '@portal/shared/ui/components/ErrorBanner';
+import { CloseIcon, ExternalLinkIcon } from '@portal/shared/ui/components/icons';
 import { ORDER_LISTS, orderStage, type WorkList } from './orderColumns';
 
 const money = (dollars: number) => formatMoney(Math.round(dollars * 100));

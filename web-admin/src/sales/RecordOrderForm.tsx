@@ -1,9 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState, type FormEvent } from 'react';
 import { formatMoney } from '@portal/shared/domain/format';
-import { toApiError, useAuth } from '@portal/shared/ui/AuthProvider';
-import { ErrorBanner } from '@portal/shared/ui/ErrorBanner';
-import { FormField } from '@portal/shared/ui/FormField';
+import { toApiError, useAuth } from '@portal/shared/ui/hooks/AuthProvider';
+import { ErrorBanner } from '@portal/shared/ui/components/ErrorBanner';
+import { FormField } from '@portal/shared/ui/components/FormField';
 import { reloadSales } from './queries';
 
 const EMPTY = {

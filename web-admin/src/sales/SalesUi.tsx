@@ -1,11 +1,12 @@
-import { BackLink as SharedBackLink } from '@portal/shared/ui/BackLink';
+import { BackLink as SharedBackLink } from '@portal/shared/ui/components/BackLink';
 import { useState, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import { toApiError, useAuth } from '@portal/shared/ui/AuthProvider';
-import { ErrorBanner } from '@portal/shared/ui/ErrorBanner';
-import { CheckIcon, DownloadIcon } from '@portal/shared/ui/icons';
-import { LoadMore, type CursorPages } from '@portal/shared/ui/CursorPages';
-import { Loading } from '@portal/shared/ui/Loading';
+import { toApiError, useAuth } from '@portal/shared/ui/hooks/AuthProvider';
+import { ErrorBanner } from '@portal/shared/ui/components/ErrorBanner';
+import { CheckIcon, DownloadIcon } from '@portal/shared/ui/components/icons';
+import { LoadMore } from '@portal/shared/ui/components/LoadMore';
+import type { CursorPages } from '@portal/shared/ui/hooks/CursorPages';
+import { Loading } from '@portal/shared/ui/components/Loading';
 import { formatCount } from '@portal/shared/domain/format';
 import { saveTextFile } from '../import/ImportJobReport';
 import './sales.css';

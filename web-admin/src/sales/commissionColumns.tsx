@@ -1,5 +1,5 @@
 import type { Commission } from '@portal/shared/api/sales';
-import type { DataColumn } from '@portal/shared/ui/LazyDataTable';
+import type { DataColumn } from '@portal/shared/ui/components/LazyDataTable';
 
 export const COMMISSION_STATE_LABEL: Record<Commission['state'], string> = {
   processing: 'In processing',

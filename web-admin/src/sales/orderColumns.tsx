@@ -1,5 +1,5 @@
 import type { Order, OrderList } from '@portal/shared/api/sales';
-import type { DataColumn } from '@portal/shared/ui/LazyDataTable';
+import type { DataColumn } from '@portal/shared/ui/components/LazyDataTable';
 
 /** Where an order stands: its next step, or fulfilled. */
 export function orderStage(order: Pick<Order, 'isOrdered' | 'isShipped' | 'isFufilled'>): string {

@@ -2,8 +2,9 @@ import { infiniteQueryOptions, useInfiniteQuery, type QueryClient } from '@tanst
 import type { OrderList } from '@portal/shared/api/sales';
 import type { ResponseOf } from '@portal/shared/api/contract';
 import { queryKeys } from '@portal/shared/query/keys';
-import { useAuth } from '@portal/shared/ui/AuthProvider';
-import type { AuthStore } from '@portal/shared/ui/AuthProvider';
+import { useAuth } from '@portal/shared/ui/hooks/AuthProvider';
+import type { AuthStore } from '@portal/shared/ui/hooks/AuthProvider';
+import { SALES_PAGE_SIZE } from './pageSize';
 
 /**
  * The admin's orders and payouts lists: cursor pages of 100 (the server's default), newest first;
@@ -12,7 +13,7 @@ import type { AuthStore } from '@portal/shared/ui/AuthProvider';
 
 type Call = AuthStore['call'];
 
-export const SALES_PAGE_SIZE = 100;
+export { SALES_PAGE_SIZE };
 
 const cursorPaging = {
   initialPageParam: undefined as string | undefined,

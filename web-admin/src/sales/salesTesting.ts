@@ -1,5 +1,5 @@
 import type { Commission, Order, OrderCounters } from '@portal/shared/api/sales';
-import { authAnswer, fakeApi, type FakeApi } from '@portal/shared/ui/testing';
+import { authAnswer, fakeApi, type FakeApi } from '@portal/shared/test/testing';
 
 /** Test factories for the orders and payouts screens, in the shapes of the contract (shared/src/api/sales.ts). */
 

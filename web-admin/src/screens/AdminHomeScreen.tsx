@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { ChevronRightIcon, ReceiptIcon, UploadIcon, WalletIcon } from '@portal/shared/ui/icons';
-import { Page } from '@portal/shared/ui/Page';
+import { ChevronRightIcon, ReceiptIcon, UploadIcon, WalletIcon } from '@portal/shared/ui/components/icons';
+import { Page } from '@portal/shared/ui/components/Page';
 
 /** '/admin/': where the three admin sections start. */
 export function AdminHomeScreen() {

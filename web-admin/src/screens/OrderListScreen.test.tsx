@@ -2,8 +2,8 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Order } from '@portal/shared/api/sales';
-import { findGridRow, gridRows } from '@portal/shared/ui/dataTableTesting';
-import { preloadDataTable } from '@portal/shared/ui/LazyDataTable';
+import { findGridRow, gridRows } from '@portal/shared/test/dataTableTesting';
+import { preloadDataTable } from '@portal/shared/ui/components/LazyDataTable';
 import { counters, order, orderPage, salesApi } from '../sales/salesTesting';
 import { renderAdminAt } from './testing';
 

@@ -1,9 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Order } from '@portal/shared/api/sales';
-import { useCursorPages } from '@portal/shared/ui/CursorPages';
-import { DataTable } from '@portal/shared/ui/LazyDataTable';
-import { Page } from '@portal/shared/ui/Page';
+import { useCursorPages } from '@portal/shared/ui/hooks/CursorPages';
+import { DataTable } from '@portal/shared/ui/components/LazyDataTable';
+import { Page } from '@portal/shared/ui/components/Page';
 import { OrderCard } from '../sales/OrderCard';
 import { ORDER_LISTS, orderColumns, type WorkList } from '../sales/orderColumns';
 import { reloadSales, useOrders } from '../sales/queries';

@@ -1,9 +1,9 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cellTexts, findGridRow, gridRows } from '@portal/shared/ui/dataTableTesting';
-import { preloadDataTable } from '@portal/shared/ui/LazyDataTable';
-import { deferred, type FakeReply } from '@portal/shared/ui/testing';
+import { cellTexts, findGridRow, gridRows } from '@portal/shared/test/dataTableTesting';
+import { preloadDataTable } from '@portal/shared/ui/components/LazyDataTable';
+import { deferred, type FakeReply } from '@portal/shared/test/testing';
 import { commission, commissionPage, salesApi } from '../sales/salesTesting';
 import { renderAdminAt } from './testing';
 

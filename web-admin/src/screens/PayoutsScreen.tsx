@@ -1,7 +1,7 @@
 import { formatCount, formatMoney } from '@portal/shared/domain/format';
-import { useCursorPages } from '@portal/shared/ui/CursorPages';
-import { DataTable } from '@portal/shared/ui/LazyDataTable';
-import { Page } from '@portal/shared/ui/Page';
+import { useCursorPages } from '@portal/shared/ui/hooks/CursorPages';
+import { DataTable } from '@portal/shared/ui/components/LazyDataTable';
+import { Page } from '@portal/shared/ui/components/Page';
 import { commissionColumns } from '../sales/commissionColumns';
 import { useCommissions } from '../sales/queries';
 import { CountLink, ExportCsvButton, ListFrame, SuccessNotice } from '../sales/SalesUi';

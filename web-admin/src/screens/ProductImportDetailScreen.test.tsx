@@ -1,7 +1,7 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
-import { importedProduct } from '@portal/shared/ui/catalogueTesting';
+import { importedProduct } from '@portal/shared/test/catalogueTesting';
 import {
   authAnswer,
   deferred,
@@ -9,7 +9,7 @@ import {
   fakeApi,
   type FakeReply,
   showMainPicture,
-} from '@portal/shared/ui/testing';
+} from '@portal/shared/test/testing';
 import { renderAdminAt } from './testing';
 
 afterEach(cleanup);

@@ -2,16 +2,19 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import type { ImportedProduct, ProductChange } from '@portal/shared/api/products';
 import { formatCount, formatDate } from '@portal/shared/domain/format';
-import { toApiError } from '@portal/shared/ui/AuthProvider';
-import { useImportedProduct, useModerateProduct, type ModerationAction } from '@portal/shared/ui/catalogueQueries';
-import { ErrorBanner } from '@portal/shared/ui/ErrorBanner';
-import { BanIcon, CheckIcon, ExternalLinkIcon } from '@portal/shared/ui/icons';
-import { DetailFrame, PendingText, ProductDetailView } from '@portal/shared/ui/ProductDetailView';
-import { ProductLoadStatus, productLoad } from '@portal/shared/ui/productLoad';
-import { SafeHtml } from '@portal/shared/ui/SafeHtml';
-import type { ImportScreenState } from './ProductImportScreen';
-
-const BACK = '/product_import';
+import { toApiError } from '@portal/shared/ui/hooks/AuthProvider';
+import {
+  useImportedProduct,
+  useModerateProduct,
+  type ModerationAction,
+} from '@portal/shared/ui/hooks/catalogueQueries';
+import { ErrorBanner } from '@portal/shared/ui/components/ErrorBanner';
+import { BanIcon, CheckIcon, ExternalLinkIcon } from '@portal/shared/ui/components/icons';
+import { DetailFrame, PendingText, ProductDetailView } from '@portal/shared/ui/components/ProductDetailView';
+import { ProductLoadStatus } from '@portal/shared/ui/components/ProductLoadStatus';
+import { productLoad } from '@portal/shared/ui/hooks/productLoad';
+import { SafeHtml } from '@portal/shared/ui/components/SafeHtml';
+import { PRODUCT_IMPORT_PATH as BACK, type ImportScreenState } from './productImportRoutes';
 
 const STATUS: Record<ImportedProduct['status'], { label: string; tone: string }> = {
   review: { label: 'Waiting for review', tone: 'pill--info' },

@@ -4,27 +4,26 @@ import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import type { ImportedProductCard, ImportJob } from '@portal/shared/api/products';
 import { queryKeys } from '@portal/shared/query/keys';
 import { formatBytes } from '@portal/shared/domain/format';
-import { toApiError, useAuth } from '@portal/shared/ui/AuthProvider';
-import { usePrefetchImportedProduct, useRefreshReviewList, useReviewList } from '@portal/shared/ui/catalogueQueries';
-import { LoadMore, useCursorPages, type CursorPages } from '@portal/shared/ui/CursorPages';
-import { EmptyState } from '@portal/shared/ui/EmptyState';
-import { ErrorBanner } from '@portal/shared/ui/ErrorBanner';
-import { CheckIcon, FileIcon, UploadIcon } from '@portal/shared/ui/icons';
-import { Loading } from '@portal/shared/ui/Loading';
-import { Page } from '@portal/shared/ui/Page';
-import { usePreloadWhenIdle } from '@portal/shared/ui/preload';
-import { ProductCard } from '@portal/shared/ui/ProductCard';
+import { toApiError, useAuth } from '@portal/shared/ui/hooks/AuthProvider';
+import {
+  usePrefetchImportedProduct,
+  useRefreshReviewList,
+  useReviewList,
+} from '@portal/shared/ui/hooks/catalogueQueries';
+import { LoadMore } from '@portal/shared/ui/components/LoadMore';
+import { useCursorPages, type CursorPages } from '@portal/shared/ui/hooks/CursorPages';
+import { EmptyState } from '@portal/shared/ui/components/EmptyState';
+import { ErrorBanner } from '@portal/shared/ui/components/ErrorBanner';
+import { CheckIcon, FileIcon, UploadIcon } from '@portal/shared/ui/components/icons';
+import { Loading } from '@portal/shared/ui/components/Loading';
+import { Page } from '@portal/shared/ui/components/Page';
+import { usePreloadWhenIdle } from '@portal/shared/ui/hooks/preload';
+import { ProductCard } from '@portal/shared/ui/components/ProductCard';
 import { ImportJobReport } from '../import/ImportJobReport';
 import { checkFile, SUPPLIER_COLUMNS, uploadCsv, type UploadProgress } from '../import/upload';
 import { isFinished, useImportJob } from '../import/useImportJob';
 import { LazyProductImportDetailScreen } from './lazyScreens';
-
-export const importDetailPath = (id: string) => `/product_import_detail?id=${encodeURIComponent(id)}`;
-
-/** What the detail screen hands back after an approval or a ban (router state). */
-export interface ImportScreenState {
-  notice?: string;
-}
+import { importDetailPath, type ImportScreenState } from './productImportRoutes';
 
 /**
  * '/admin/product_import': upload a supplier CSV, follow its import (the job id is kept in the

@@ -1,7 +1,7 @@
 import type { ResponseOf } from '@portal/shared/api/contract';
-import { useCursorPages } from '@portal/shared/ui/CursorPages';
-import { DataTable, type DataColumn } from '@portal/shared/ui/LazyDataTable';
-import { Page } from '@portal/shared/ui/Page';
+import { useCursorPages } from '@portal/shared/ui/hooks/CursorPages';
+import { DataTable, type DataColumn } from '@portal/shared/ui/components/LazyDataTable';
+import { Page } from '@portal/shared/ui/components/Page';
 import { useTopEarners } from '../sales/queries';
 import { BackLink, ListFrame } from '../sales/SalesUi';
 

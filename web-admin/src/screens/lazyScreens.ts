@@ -1,4 +1,4 @@
-import { lazyWithPreload } from '@portal/shared/ui/preload';
+import { lazyWithPreload } from '@portal/shared/ui/hooks/preload';
 
 /**
  * The detail screen (carousel, sanitizer) is its own chunk, loaded when first opened, or earlier:

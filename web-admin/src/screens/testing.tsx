@@ -1,4 +1,4 @@
-import { renderWithAuth, Where, type FakeApi } from '@portal/shared/ui/testing';
+import { renderWithAuth, Where, type FakeApi } from '@portal/shared/test/testing';
 import { AdminApp } from '../AdminApp';
 
 /** The whole admin app at `path` (under /admin), with the router's address shown as `where`. */

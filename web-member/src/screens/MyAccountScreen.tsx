@@ -1,10 +1,10 @@
 import { Link } from 'react-router-dom';
 import { ATTENTION_REASONS } from '@portal/shared/domain/attention';
-import { useAuth } from '@portal/shared/ui/AuthProvider';
-import { AttentionWords } from '@portal/shared/ui/Badge';
-import { EmptyState } from '@portal/shared/ui/EmptyState';
-import { ArrowLeftIcon, ChevronRightIcon, LockIcon, ReceiptIcon, WalletIcon } from '@portal/shared/ui/icons';
-import { Page } from '@portal/shared/ui/Page';
+import { useAuth } from '@portal/shared/ui/hooks/AuthProvider';
+import { AttentionWords } from '@portal/shared/ui/components/Badge';
+import { EmptyState } from '@portal/shared/ui/components/EmptyState';
+import { ArrowLeftIcon, ChevronRightIcon, LockIcon, ReceiptIcon, WalletIcon } from '@portal/shared/ui/components/icons';
+import { Page } from '@portal/shared/ui/components/Page';
 import type { ReactNode } from 'react';
 import { CommissionTotals } from './commissions/CommissionTotals';
 import { useMyCommissions } from './commissions/useMyCommissions';

@@ -2,7 +2,14 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { StrictMode } from 'react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { authAnswer, deferred, fakeApi, renderWithAuth, unauthorized, type FakeReply } from '@portal/shared/ui/testing';
+import {
+  authAnswer,
+  deferred,
+  fakeApi,
+  renderWithAuth,
+  unauthorized,
+  type FakeReply,
+} from '@portal/shared/test/testing';
 import { MemberApp } from '../MemberApp';
 import { VERIFY_HINT } from './MyProfileScreen';
 import { preloadLazyScreens } from './lazyScreens';

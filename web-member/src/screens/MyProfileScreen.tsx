@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import { toApiError, useAuth } from '@portal/shared/ui/AuthProvider';
-import { ErrorBanner } from '@portal/shared/ui/ErrorBanner';
-import { AlertIcon, CheckIcon } from '@portal/shared/ui/icons';
-import { Page } from '@portal/shared/ui/Page';
-import { BackLink } from '@portal/shared/ui/BackLink';
+import { toApiError, useAuth } from '@portal/shared/ui/hooks/AuthProvider';
+import { ErrorBanner } from '@portal/shared/ui/components/ErrorBanner';
+import { AlertIcon, CheckIcon } from '@portal/shared/ui/components/icons';
+import { Page } from '@portal/shared/ui/components/Page';
+import { BackLink } from '@portal/shared/ui/components/BackLink';
 import type { UserProfile } from '@portal/shared/api/schemas';
 
 export const VERIFY_HINT = 'Check your email and click the verification link';

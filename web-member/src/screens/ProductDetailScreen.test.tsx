@@ -2,7 +2,7 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient, MAX_RETRIES } from '@portal/shared/query/client';
-import { productCard, productDetail } from '@portal/shared/ui/catalogueTesting';
+import { productCard, productDetail } from '@portal/shared/test/catalogueTesting';
 import {
   authAnswer,
   deferred,
@@ -11,7 +11,7 @@ import {
   type FakeReply,
   renderWithAuth,
   showMainPicture,
-} from '@portal/shared/ui/testing';
+} from '@portal/shared/test/testing';
 import { MemberApp } from '../MemberApp';
 
 afterEach(() => {

@@ -1,7 +1,8 @@
 import { useSearchParams } from 'react-router-dom';
-import { useApprovedProduct } from '@portal/shared/ui/catalogueQueries';
-import { ProductLoadStatus, productLoad } from '@portal/shared/ui/productLoad';
-import { DetailFrame, ProductDetailView } from '@portal/shared/ui/ProductDetailView';
+import { useApprovedProduct } from '@portal/shared/ui/hooks/catalogueQueries';
+import { ProductLoadStatus } from '@portal/shared/ui/components/ProductLoadStatus';
+import { productLoad } from '@portal/shared/ui/hooks/productLoad';
+import { DetailFrame, ProductDetailView } from '@portal/shared/ui/components/ProductDetailView';
 import { ShareLink } from './ShareLink';
 import './share.css';
 

@@ -1,8 +1,8 @@
 import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
-import { productCard } from '@portal/shared/ui/catalogueTesting';
-import { authAnswer, fakeApi, renderWithAuth, type FakeApi } from '@portal/shared/ui/testing';
+import { productCard } from '@portal/shared/test/catalogueTesting';
+import { authAnswer, fakeApi, renderWithAuth, type FakeApi } from '@portal/shared/test/testing';
 import { MemberApp } from '../MemberApp';
 
 afterEach(cleanup);

@@ -1,17 +1,18 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { useAuth } from '@portal/shared/ui/AuthProvider';
-import { useApprovedProducts, usePrefetchApprovedProduct } from '@portal/shared/ui/catalogueQueries';
-import { LoadMore, useCursorPages } from '@portal/shared/ui/CursorPages';
-import { AttentionWords } from '@portal/shared/ui/Badge';
-import { EmptyState } from '@portal/shared/ui/EmptyState';
-import { ErrorBanner } from '@portal/shared/ui/ErrorBanner';
-import { BoxIcon } from '@portal/shared/ui/icons';
-import { Loading } from '@portal/shared/ui/Loading';
-import { Page } from '@portal/shared/ui/Page';
-import { useIntentWithin, usePreloadWhenIdle } from '@portal/shared/ui/preload';
-import { ProductCard } from '@portal/shared/ui/ProductCard';
-import { loadSanitizer } from '@portal/shared/ui/SafeHtml';
+import { useAuth } from '@portal/shared/ui/hooks/AuthProvider';
+import { useApprovedProducts, usePrefetchApprovedProduct } from '@portal/shared/ui/hooks/catalogueQueries';
+import { LoadMore } from '@portal/shared/ui/components/LoadMore';
+import { useCursorPages } from '@portal/shared/ui/hooks/CursorPages';
+import { AttentionWords } from '@portal/shared/ui/components/Badge';
+import { EmptyState } from '@portal/shared/ui/components/EmptyState';
+import { ErrorBanner } from '@portal/shared/ui/components/ErrorBanner';
+import { BoxIcon } from '@portal/shared/ui/components/icons';
+import { Loading } from '@portal/shared/ui/components/Loading';
+import { Page } from '@portal/shared/ui/components/Page';
+import { useIntentWithin, usePreloadWhenIdle } from '@portal/shared/ui/hooks/preload';
+import { ProductCard } from '@portal/shared/ui/components/ProductCard';
+import { loadSanitizer } from '@portal/shared/ui/components/SafeHtml';
 import { LazyProductDetailScreen } from './lazyScreens';
 
 /** The detail screen's code: its chunk and the description's sanitizer (SafeHtml loads that only when asked). */

@@ -1,8 +1,8 @@
 import { useEffect, useId, useState } from 'react';
 import { shareLinkPath } from '@portal/shared/api/sales';
-import { useAuth } from '@portal/shared/ui/AuthProvider';
-import { ShareIcon } from '@portal/shared/ui/icons';
-import { copyText } from '@portal/shared/ui/ShareButton';
+import { useAuth } from '@portal/shared/ui/hooks/AuthProvider';
+import { ShareIcon } from '@portal/shared/ui/components/icons';
+import { copyText } from '@portal/shared/ui/components/ShareButton';
 
 /** The member's personal link to a product: the customer's shop page with their share code. */
 export function personalLink(productId: string, shareCode: string, origin = window.location.origin): string {

@@ -1,12 +1,12 @@
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { INVALID_VERIFICATION_LINK, VERIFICATION_TOKEN_PATTERN } from '@portal/shared/api/email';
-import { toApiError, useAuth, useAuthStore } from '@portal/shared/ui/AuthProvider';
-import { ErrorBanner } from '@portal/shared/ui/ErrorBanner';
-import { CheckIcon } from '@portal/shared/ui/icons';
-import { Loading } from '@portal/shared/ui/Loading';
-import { Page } from '@portal/shared/ui/Page';
-import type { AuthStore } from '@portal/shared/ui/AuthProvider';
+import { toApiError, useAuth, useAuthStore } from '@portal/shared/ui/hooks/AuthProvider';
+import { ErrorBanner } from '@portal/shared/ui/components/ErrorBanner';
+import { CheckIcon } from '@portal/shared/ui/components/icons';
+import { Loading } from '@portal/shared/ui/components/Loading';
+import { Page } from '@portal/shared/ui/components/Page';
+import type { AuthStore } from '@portal/shared/ui/hooks/AuthProvider';
 
 type Outcome = { kind: 'verified'; email: string } | { kind: 'failed'; message: string };
 

@@ -1,4 +1,4 @@
-import { lazyWithPreload } from '@portal/shared/ui/preload';
+import { lazyWithPreload } from '@portal/shared/ui/hooks/preload';
 
 /**
  * The detail screen (carousel, sanitizer) is its own chunk, loaded when first opened, or earlier:
@@ -36,10 +36,10 @@ export const LazyShopScreen = lazyWithPreload(() => import('./shop/ShopScreen').
  * (shared/src/api/client.ts).
  */
 export const LazyLoginScreen = lazyWithPreload(() =>
-  import('@portal/shared/ui/LoginScreen').then((module) => module.LoginScreen),
+  import('@portal/shared/ui/components/LoginScreen').then((module) => module.LoginScreen),
 );
 export const LazySignupScreen = lazyWithPreload(() =>
-  import('@portal/shared/ui/SignupScreen').then((module) => module.SignupScreen),
+  import('@portal/shared/ui/components/SignupScreen').then((module) => module.SignupScreen),
 );
 export const LazyVerifyEmailScreen = lazyWithPreload(() =>
   import('./VerifyEmailScreen').then((module) => module.VerifyEmailScreen),

@@ -1,5 +1,5 @@
 import type { Commission } from '@portal/shared/api/sales';
-import { DataTable, type DataColumn } from '@portal/shared/ui/LazyDataTable';
+import { DataTable, type DataColumn } from '@portal/shared/ui/components/LazyDataTable';
 
 /** A commission's state in the member's words. */
 export const STATE_WORDS: Record<Commission['state'], string> = {

@@ -1,7 +1,7 @@
 import type { CommissionTotals as Totals } from '@portal/shared/api/sales';
 import { formatMoney } from '@portal/shared/domain/format';
-import { ErrorBanner } from '@portal/shared/ui/ErrorBanner';
-import { Loading } from '@portal/shared/ui/Loading';
+import { ErrorBanner } from '@portal/shared/ui/components/ErrorBanner';
+import { Loading } from '@portal/shared/ui/components/Loading';
 import { centsOf } from './useMyCommissions';
 import './commissions.css';
 

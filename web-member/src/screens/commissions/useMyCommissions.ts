@@ -1,6 +1,6 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import type { CommissionPage } from '@portal/shared/api/sales';
-import { useAuth } from '@portal/shared/ui/AuthProvider';
+import { useAuth } from '@portal/shared/ui/hooks/AuthProvider';
 
 /** How many commissions one request brings (the table pages through them on the screen). */
 export const COMMISSIONS_PER_REQUEST = 100;

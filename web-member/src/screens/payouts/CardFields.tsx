@@ -1,4 +1,4 @@
-import { FormField } from '@portal/shared/ui/FormField';
+import { FormField } from '@portal/shared/ui/components/FormField';
 import { formatCardNumber, formatExpiry } from './format';
 
 /**

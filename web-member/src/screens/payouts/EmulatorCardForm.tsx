@@ -1,6 +1,6 @@
 import { useRef, useState, type FormEvent } from 'react';
-import { ErrorBanner } from '@portal/shared/ui/ErrorBanner';
-import { FormField } from '@portal/shared/ui/FormField';
+import { ErrorBanner } from '@portal/shared/ui/components/ErrorBanner';
+import { FormField } from '@portal/shared/ui/components/FormField';
 import type { CardFormProps } from './cardTypes';
 import { CardCvcField, CardExpiryField, CardNumberField } from './CardFields';
 import { checkCard } from './format';

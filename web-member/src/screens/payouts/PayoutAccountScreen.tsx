@@ -1,12 +1,12 @@
 import { Link } from 'react-router-dom';
-import { useAuth } from '@portal/shared/ui/AuthProvider';
-import { EmptyState } from '@portal/shared/ui/EmptyState';
-import { ReceiptIcon, WalletIcon } from '@portal/shared/ui/icons';
-import { Page } from '@portal/shared/ui/Page';
+import { useAuth } from '@portal/shared/ui/hooks/AuthProvider';
+import { EmptyState } from '@portal/shared/ui/components/EmptyState';
+import { ReceiptIcon, WalletIcon } from '@portal/shared/ui/components/icons';
+import { Page } from '@portal/shared/ui/components/Page';
 import { CommissionTable } from '../commissions/CommissionTable';
 import { CommissionTotals } from '../commissions/CommissionTotals';
 import { useMyCommissions } from '../commissions/useMyCommissions';
-import { BackLink } from '@portal/shared/ui/BackLink';
+import { BackLink } from '@portal/shared/ui/components/BackLink';
 import './payouts.css';
 
 /** '/my_account/payout_account': the prompt to create one, or the totals and the member's own commission table. */

@@ -1,5 +1,5 @@
 import { useId, type ReactNode, type SelectHTMLAttributes } from 'react';
-import { FieldError, fieldDescription } from '@portal/shared/ui/FormField';
+import { FieldError, fieldDescription } from '@portal/shared/ui/components/FormField';
 
 export interface SelectFieldProps extends Omit<SelectHTMLAttributes<HTMLSelectElement>, 'id'> {
   label: string;

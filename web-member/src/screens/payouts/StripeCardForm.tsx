@@ -1,7 +1,7 @@
 import { CardElement, Elements, useElements, useStripe } from '@stripe/react-stripe-js';
 import { loadStripe, type Stripe } from '@stripe/stripe-js';
 import { useMemo, useRef, useState, type FormEvent } from 'react';
-import { FieldError } from '@portal/shared/ui/FormField';
+import { FieldError } from '@portal/shared/ui/components/FormField';
 import type { CardFormProps } from './cardTypes';
 
 /** One Stripe.js per publishable key for the page's life (loadStripe adds the script once). */

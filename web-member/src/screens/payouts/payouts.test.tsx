@@ -1,9 +1,9 @@
-import { cellTexts, findGridRow, gridRows } from '@portal/shared/ui/dataTableTesting';
+import { cellTexts, findGridRow, gridRows } from '@portal/shared/test/dataTableTesting';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { preloadDataTable } from '@portal/shared/ui/LazyDataTable';
-import { authAnswer, fakeApi, profile, renderWithAuth, Where, type FakeApi } from '@portal/shared/ui/testing';
+import { preloadDataTable } from '@portal/shared/ui/components/LazyDataTable';
+import { authAnswer, fakeApi, profile, renderWithAuth, Where, type FakeApi } from '@portal/shared/test/testing';
 import { MemberApp } from '../../MemberApp';
 import { commission, commissionPage } from '../commissions/testing';
 import { formatCardNumber, formatExpiry, formatTaxId } from './format';

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useAuth } from '@portal/shared/ui/AuthProvider';
+import { useAuth } from '@portal/shared/ui/hooks/AuthProvider';
 
 /** The publishable key and, against the local emulator, where the browser reaches it. */
 export function usePaymentConfig() {

@@ -1,8 +1,8 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { productDetail } from '@portal/shared/ui/catalogueTesting';
-import { fakeApi, renderWithAuth, showMainPicture, unauthorized, type FakeApi } from '@portal/shared/ui/testing';
+import { productDetail } from '@portal/shared/test/catalogueTesting';
+import { fakeApi, renderWithAuth, showMainPicture, unauthorized, type FakeApi } from '@portal/shared/test/testing';
 import { MemberApp } from '../../MemberApp';
 import { LazyShopScreen } from '../lazyScreens';
 

@@ -2,8 +2,8 @@ import { cleanup, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { productDetail } from '@portal/shared/ui/catalogueTesting';
-import { fakeApi, renderWithAuth, showMainPicture, unauthorized } from '@portal/shared/ui/testing';
+import { productDetail } from '@portal/shared/test/catalogueTesting';
+import { fakeApi, renderWithAuth, showMainPicture, unauthorized } from '@portal/shared/test/testing';
 import { MemberApp } from '../../MemberApp';
 import { LazyShopScreen } from '../lazyScreens';
 

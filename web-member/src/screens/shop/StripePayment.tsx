@@ -1,7 +1,7 @@
 import { CardElement, Elements, useElements, useStripe } from '@stripe/react-stripe-js';
 import { loadStripe, type Stripe } from '@stripe/stripe-js';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { FieldError } from '@portal/shared/ui/FormField';
+import { FieldError } from '@portal/shared/ui/components/FormField';
 import type { PaymentFieldsProps } from './payer';
 
 const loaded = new Map<string, Promise<Stripe | null>>();

@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { ApiError } from '@portal/shared/api/client';
-import type { AuthStore } from '@portal/shared/ui/AuthProvider';
+import type { AuthStore } from '@portal/shared/ui/hooks/AuthProvider';
 
 /**
  * The customer's shop page's one read (public, no session): the screen and the start-up prefetch

@@ -1,0 +1,94 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { build, createLogger, type Logger } from 'vite';
+import { bundleEarlyScript } from './early-script';
+
+/**
+ * The apps' production builds, as `npm run build:web`, `npm start` and the e2e tests make them
+ * (here inside Vitest, where NODE_ENV is 'test'): no warning at all, React's production build, and
+ * each page's early script a self-contained classic script.
+ */
+
+const root = process.cwd();
+const outRoot = mkdtempSync(join(tmpdir(), 'portal-build-test-'));
+afterAll(() => rmSync(outRoot, { recursive: true, force: true }));
+
+/** A logger that keeps every warning and error the build writes (and says nothing). */
+function recordingLogger(): { logger: Logger; said: string[] } {
+  const said: string[] = [];
+  const base = createLogger('silent');
+  const logger: Logger = {
+    ...base,
+    warn: (message) => void said.push(`warning: ${message}`),
+    warnOnce: (message) => void said.push(`warning: ${message}`),
+    error: (message) => void said.push(`error: ${message}`),
+  };
+  return { logger, said };
+}
+
+async function buildApp(app: 'web-member' | 'web-admin') {
+  const outDir = join(outRoot, app);
+  const { logger, said } = recordingLogger();
+  await build({
+    root: join(root, app),
+    configFile: join(root, app, 'vite.config.ts'),
+    customLogger: logger,
+    logLevel: 'info',
+    build: { outDir, emptyOutDir: true },
+  });
+  const assets = join(outDir, 'assets');
+  const files = readdirSync(assets).map((name) => ({ name, size: statSync(join(assets, name)).size }));
+  return { said, outDir, files, html: readFileSync(join(outDir, 'index.html'), 'utf8') };
+}
+
+describe.each(['web-member', 'web-admin'] as const)('%s production build', (app) => {
+  let result: Awaited<ReturnType<typeof buildApp>>;
+
+  it('prints no warning', async () => {
+    result = await buildApp(app);
+    expect(result.said).toEqual([]);
+  }, 120_000);
+
+  it('has one chunk over 500 kB, the lazy grid (AG Grid)', () => {
+    const big = result.files.filter((file) => file.name.endsWith('.js') && file.size > 500 * 1000);
+    expect(big.map((file) => file.name.replace(/-[\w-]{8}\.js$/, ''))).toEqual(['DataTable']);
+  });
+
+  it('bundles React’s production build, not its development build', () => {
+    const scripts = result.files
+      .filter((file) => file.name.endsWith('.js'))
+      .map((file) => readFileSync(join(result.outDir, 'assets', file.name), 'utf8'))
+      .join('\n');
+    expect(scripts).toContain('Minified React error #');
+    // Strings only React DOM's development build has.
+    expect(scripts).not.toContain('validateDOMNesting');
+    expect(scripts).not.toMatch(/react-dom\.development|react-jsx-dev-runtime/);
+  });
+
+  it('loads its early script from the head, before the app’s module script', () => {
+    const early = /<script src="(\/(?:admin\/)?assets\/early-[\w-]{8}\.js)" async fetchpriority="high"><\/script>/.exec(
+      result.html,
+    );
+    expect(early).not.toBeNull();
+    expect(result.html.indexOf(early![0])).toBeLessThan(result.html.indexOf('<script type="module"'));
+    const file = join(result.outDir, early![1]!.replace(/^\/(admin\/)?/, ''));
+    expect(existsSync(file)).toBe(true);
+  });
+});
+
+describe('the early script bundle', () => {
+  it.each(['web-member', 'web-admin'])(
+    '%s: one small classic script, with the contract’s paths and no library',
+    async (app) => {
+      const code = await bundleEarlyScript(join(root, app, 'src', 'early.ts'));
+      // A classic script: it parses as a function body (an import or export would not).
+      expect(() => new Function(code)).not.toThrow();
+      expect(code.length).toBeLessThan(6_000);
+      expect(code).toContain('/api/');
+      expect(code).toContain('checkAuth');
+      expect(code).not.toMatch(/zod|react|tanstack/i);
+    },
+  );
+});
