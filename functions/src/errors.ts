@@ -4,7 +4,14 @@
  * generic body; its details go to the log only.
  */
 export type ErrorKind =
-  'bad-request' | 'unauthorized' | 'forbidden' | 'not-found' | 'conflict' | 'too-many-requests' | 'unavailable';
+  | 'bad-request'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not-found'
+  | 'conflict'
+  | 'too-large'
+  | 'too-many-requests'
+  | 'unavailable';
 
 export const statusOf: Record<ErrorKind, number> = {
   'bad-request': 400,
@@ -12,6 +19,8 @@ export const statusOf: Record<ErrorKind, number> = {
   forbidden: 403,
   'not-found': 404,
   conflict: 409,
+  /** A request body over what the call takes (the upload's limit). */
+  'too-large': 413,
   'too-many-requests': 429,
   /** Something we depend on (Stripe, Secrets Manager, a busy table) did not answer; the call may be tried again. */
   unavailable: 503,
@@ -41,6 +50,7 @@ export const badRequest = (message: string, fields?: Record<string, string>) =>
 export const unauthorized = (message = 'Log in to continue.') => new DomainError('unauthorized', message);
 export const forbidden = (message = 'You do not have permission to do that.') => new DomainError('forbidden', message);
 export const conflict = (message: string) => new DomainError('conflict', message);
+export const tooLarge = (message: string) => new DomainError('too-large', message);
 
 /** A 503 with Retry-After: nothing was changed, and the same call may simply be made again. */
 export const unavailable = (message: string, retryAfterSeconds = 5) =>

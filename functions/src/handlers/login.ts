@@ -1,4 +1,4 @@
-import { LoginRequest } from '@portal/shared/api/schemas';
+import { login } from '@portal/shared/api/calls/login';
 import { apiHandler, loginLimiter, sessions, users } from '../composition';
 import { decoyHash, verifyPassword } from '../auth/passwords';
 import { unauthorized } from '../errors';
@@ -10,19 +10,15 @@ import { unauthorized } from '../errors';
  */
 export const LOGIN_FAILED = 'The e-mail address or password is incorrect.';
 
-export const handler = apiHandler(
-  'login',
-  async ({ body, sourceIp, setCookie }) => {
-    // Counted before the password is checked: parallel guesses cannot outrun the limit.
-    const attempt = await loginLimiter.begin(body.email, sourceIp);
-    const user = await users.findByEmail(body.email);
-    const valid = await verifyPassword(body.password, user?.passwordHash ?? (await decoyHash()));
-    if (!user || !valid) throw unauthorized(LOGIN_FAILED);
-    await attempt.succeeded();
-    // A member stored before share codes existed gets theirs now (conditional: one code, ever).
-    const session = await sessions.start(await users.ensureShareCode(user));
-    setCookie(session.cookie);
-    return session.body;
-  },
-  { request: LoginRequest },
-);
+export const handler = apiHandler(login, async ({ body, sourceIp, setCookie }) => {
+  // Counted before the password is checked: parallel guesses cannot outrun the limit.
+  const attempt = await loginLimiter.begin(body.email, sourceIp);
+  const user = await users.findByEmail(body.email);
+  const valid = await verifyPassword(body.password, user?.passwordHash ?? (await decoyHash()));
+  if (!user || !valid) throw unauthorized(LOGIN_FAILED);
+  await attempt.succeeded();
+  // A member stored before share codes existed gets theirs now (conditional: one code, ever).
+  const session = await sessions.start(await users.ensureShareCode(user));
+  setCookie(session.cookie);
+  return session.body;
+});

@@ -161,3 +161,6 @@ export type PayoutCard = z.infer<typeof PayoutCard>;
 export const AddPayoutMethodResponse = /* @__PURE__ */ pure(() => z.object({ user: UserProfile, card: PayoutCard }));
 export const ExternalAccountsRequest = /* @__PURE__ */ pure(() => z.strictObject({ id: Id }));
 export const ExternalAccounts = /* @__PURE__ */ pure(() => z.array(PayoutCard));
+
+/** The webhook's answer to Stripe once an event is taken (or was already). */
+export const WebhookReceived = /* @__PURE__ */ pure(() => z.object({ received: z.literal(true) }));
