@@ -1,3 +1,5 @@
+import type { ErrorBody } from '@portal/shared/api/schemas';
+
 /**
  * Domain errors carry a kind that the error mapper turns into an HTTP status, and a message
  * written for the person who will read it. Anything that is not a DomainError is a 500 with a
@@ -31,17 +33,25 @@ export class DomainError extends Error {
   readonly headers?: Record<string, string>;
   /** Cookies to set on the error response (API Gateway v2 `cookies`). */
   readonly cookies?: string[];
+  /** What the error body says besides its message (ErrorBody in shared/src/api/schemas.ts): a failed login's `loginValid: false`. */
+  readonly answer?: Pick<ErrorBody, 'loginValid'>;
 
   constructor(
     readonly kind: ErrorKind,
     message: string,
-    extra: { fields?: Record<string, string>; headers?: Record<string, string>; cookies?: string[] } = {},
+    extra: {
+      fields?: Record<string, string>;
+      headers?: Record<string, string>;
+      cookies?: string[];
+      answer?: Pick<ErrorBody, 'loginValid'>;
+    } = {},
   ) {
     super(message);
     this.name = 'DomainError';
     this.fields = extra.fields;
     this.headers = extra.headers;
     this.cookies = extra.cookies;
+    this.answer = extra.answer;
   }
 }
 

@@ -234,7 +234,11 @@ const errorMapper: MiddlewareObj<ApiEvent, Result> = {
       (await log()).warn('AWS fault answered in words', { error, correlationId, status: statusOf[fault.kind] });
     const domain = error instanceof DomainError ? error : fault;
     if (domain) {
-      const body: ErrorBody = { message: domain.message, ...(domain.fields ? { fields: domain.fields } : {}) };
+      const body: ErrorBody = {
+        message: domain.message,
+        ...(domain.fields ? { fields: domain.fields } : {}),
+        ...domain.answer,
+      };
       request.response = json(statusOf[domain.kind], body, { headers: domain.headers, cookies: domain.cookies });
       return;
     }

@@ -138,6 +138,143 @@ interface DateOfBirth {
 export const CreatePayoutAccountRequest = /* @__PURE__ */ payoutAccountRequest();
 export type CreatePayoutAccountRequest = z.input<typeof CreatePayoutAccountRequest>;
 
+/** A part of the date of birth as the spec's body gives it: a number, or its digits as text ("06"). */
+const DatePart = /* @__PURE__ */ pure(() =>
+  z.union([z.number(), z.pipe(z.string().check(z.trim(), z.regex(/^\d{1,4}$/)), z.transform(Number))], {
+    error: 'Enter a number',
+  }),
+);
+
+/**
+ * The spec's body of /api/createPayoutAccount (spec sections 3 and 7): `payoutRequest` with an
+ * address, a date of birth, `ssn` and `social_media_url`. Only its structure is checked here; its
+ * values are checked by the form's rules once moved into the form's shape (`fromSpec`).
+ */
+const SpecPayoutAccountBody = /* @__PURE__ */ pure(() =>
+  z.strictObject({
+    refresh_token: z.optional(z.string().check(z.maxLength(512))),
+    /** The spec's client calls only once the terms are accepted; a client may still say so. */
+    tos_accepted: z.optional(z.literal(true, { error: 'Accept the Terms of Service to continue' })),
+    payoutRequest: z.strictObject({
+      address: z.strictObject({
+        line1: z.string({ error: REQUIRED }),
+        line2: z.optional(z.string()),
+        city: z.string({ error: REQUIRED }),
+        state: z.string({ error: REQUIRED }),
+        /** The spec lists both; either one, or both the same. */
+        postal_code: z.optional(z.string()),
+        zipcode: z.optional(z.string()),
+        country: z.optional(
+          z
+            .string()
+            .check(z.refine((value: string) => value.trim().toUpperCase() === 'US', 'Payout accounts are US only')),
+        ),
+      }),
+      dob: z.strictObject({ day: DatePart, month: DatePart, year: DatePart }),
+      first_name: z.string({ error: REQUIRED }),
+      last_name: z.string({ error: REQUIRED }),
+      ssn: z.string({ error: REQUIRED }),
+      phone: z.string({ error: REQUIRED }),
+      social_media_url: z.string({ error: REQUIRED }),
+    }),
+  }),
+);
+export type SpecPayoutAccountBody = z.input<typeof SpecPayoutAccountBody>;
+
+/** Where each form field sits in the spec's body, so a refused value is named as the caller sent it. */
+const SPEC_PATH: Record<string, readonly string[]> = {
+  social_profile: ['payoutRequest', 'social_media_url'],
+  first_name: ['payoutRequest', 'first_name'],
+  last_name: ['payoutRequest', 'last_name'],
+  phone: ['payoutRequest', 'phone'],
+  street_address_1: ['payoutRequest', 'address', 'line1'],
+  address_unit: ['payoutRequest', 'address', 'line2'],
+  city: ['payoutRequest', 'address', 'city'],
+  state: ['payoutRequest', 'address', 'state'],
+  zipcode: ['payoutRequest', 'address', 'zipcode'],
+  dob_day: ['payoutRequest', 'dob', 'day'],
+  dob_month: ['payoutRequest', 'dob', 'month'],
+  dob_year: ['payoutRequest', 'dob', 'year'],
+  tax_id: ['payoutRequest', 'ssn'],
+};
+
+/** The spec's body in the form's shape (the terms: the spec's client calls only once they are accepted). */
+function fromSpec({ refresh_token, payoutRequest: p }: z.output<typeof SpecPayoutAccountBody>) {
+  return {
+    social_profile: p.social_media_url,
+    first_name: p.first_name,
+    last_name: p.last_name,
+    phone: p.phone,
+    street_address_1: p.address.line1,
+    ...(p.address.line2 === undefined ? {} : { address_unit: p.address.line2 }),
+    city: p.address.city,
+    state: p.address.state,
+    zipcode: p.address.zipcode ?? p.address.postal_code ?? '',
+    dob_day: p.dob.day,
+    dob_month: p.dob.month,
+    dob_year: p.dob.year,
+    tax_id: p.ssn,
+    tos_accepted: true as const,
+    ...(refresh_token === undefined ? {} : { refresh_token }),
+  };
+}
+
+/**
+ * The body /api/createPayoutAccount takes: the app's form (`payoutAccountRequest`), or the spec's
+ * `payoutRequest` (`SpecPayoutAccountBody`), both checked by the form's rules and answered in the
+ * form's shape, so the handler sees one shape. A body with `payoutRequest` is read as the spec's;
+ * its refused values are named at their place in it (`payoutRequest.dob.year`).
+ */
+export function createPayoutAccountBody(today: () => Date = () => new Date()) {
+  const form = payoutAccountRequest(today);
+  type Form = z.output<typeof form>;
+  const specPaths = (issue: z.core.$ZodIssue): PropertyKey[] => {
+    const [field, ...rest] = issue.path;
+    const at = typeof field === 'string' ? SPEC_PATH[field] : undefined;
+    return at ? [...at, ...rest] : issue.path;
+  };
+  const checked = z.pipe(
+    z.unknown(),
+    z.transform((body: unknown, context): Form => {
+      const report = (issues: z.core.$ZodIssue[], path: (issue: z.core.$ZodIssue) => PropertyKey[]) => {
+        for (const issue of issues)
+          context.issues.push({ ...issue, path: path(issue), input: body } as z.core.$ZodRawIssue);
+        return z.NEVER;
+      };
+      if (typeof body !== 'object' || body === null || !('payoutRequest' in body)) {
+        const result = form.safeParse(body);
+        return result.success ? result.data : report(result.error.issues, (issue) => issue.path);
+      }
+      const spec = SpecPayoutAccountBody.safeParse(body);
+      if (!spec.success) return report(spec.error.issues, (issue) => issue.path);
+      const { postal_code, zipcode } = spec.data.payoutRequest.address;
+      if (postal_code === undefined && zipcode === undefined) {
+        return report([{ code: 'custom', path: ['zipcode'], message: REQUIRED, input: undefined }], specPaths);
+      }
+      if (postal_code !== undefined && zipcode !== undefined && postal_code.trim() !== zipcode.trim()) {
+        return report(
+          [
+            {
+              code: 'custom',
+              path: ['zipcode'],
+              message: 'postal_code and zipcode differ: send one',
+              input: undefined,
+            },
+          ],
+          specPaths,
+        );
+      }
+      const result = form.safeParse(fromSpec(spec.data));
+      return result.success ? result.data : report(result.error.issues, specPaths);
+    }),
+  );
+  // Typed with both inputs: the pipe's first stage takes any value and decides which it is.
+  return checked as unknown as z.ZodMiniType<Form, z.input<typeof form> | SpecPayoutAccountBody>;
+}
+
+/** The request schema of /api/createPayoutAccount (shared/src/api/calls/create-payout-account.ts). */
+export const CreatePayoutAccountBody = /* @__PURE__ */ createPayoutAccountBody();
+
 export const PayoutAccountResponse = /* @__PURE__ */ pure(() => z.object({ user: UserProfile }));
 
 /** A card token (`tok_…`) made in the browser, attached to the caller's own account `id`. */

@@ -1,5 +1,5 @@
 import type { Call } from '../call';
-import { CreatePayoutAccountRequest, PayoutAccountResponse } from '../payments';
+import { CreatePayoutAccountBody, PayoutAccountResponse } from '../payments';
 
 /**
  * POST /api/createPayoutAccount (member): Creates the member's Stripe Connect account from the
@@ -10,7 +10,7 @@ export const createPayoutAccount = {
   path: '/api/createPayoutAccount',
   role: 'member',
   body: 'json',
-  request: CreatePayoutAccountRequest,
+  request: CreatePayoutAccountBody,
 } as const satisfies Call;
 
 /** The answer (its own export: the function's bundle, which never reads it, leaves it out). */
