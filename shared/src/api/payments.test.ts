@@ -138,7 +138,7 @@ describe("the createPayoutAccount body: the form's or the spec's payoutRequest",
     expect(pathsOf(specBody({ social_media_url: 'jenny@example.com' }))).toEqual(['payoutRequest.social_media_url']);
     expect(pathsOf(specBody({}, { country: 'CA' }))).toEqual(['payoutRequest.address.country']);
     expect(pathsOf(specBody({ dob: { day: 'x', month: 6, year: 2008 } }))).toEqual(['payoutRequest.dob.day']);
-    expect(pathsOf(specBody({ nickname: 'J' }))).toEqual(['payoutRequest']);
+    expect(pathsOf(specBody({ nickname: 'J' }))).toEqual(['payoutRequest.nickname']);
     expect(pathsOf({ ...specBody(), tos_accepted: false })).toEqual(['tos_accepted']);
   });
 });

@@ -138,86 +138,61 @@ interface DateOfBirth {
 export const CreatePayoutAccountRequest = /* @__PURE__ */ payoutAccountRequest();
 export type CreatePayoutAccountRequest = z.input<typeof CreatePayoutAccountRequest>;
 
-/** A part of the date of birth as the spec's body gives it: a number, or its digits as text ("06"). */
-const DatePart = /* @__PURE__ */ pure(() =>
-  z.union([z.number(), z.pipe(z.string().check(z.trim(), z.regex(/^\d{1,4}$/)), z.transform(Number))], {
-    error: 'Enter a number',
-  }),
-);
-
 /**
  * The spec's body of /api/createPayoutAccount (spec sections 3 and 7): `payoutRequest` with an
- * address, a date of birth, `ssn` and `social_media_url`. Only its structure is checked here; its
- * values are checked by the form's rules once moved into the form's shape (`fromSpec`).
+ * address, a date of birth, `ssn` and `social_media_url`. The spec lists both `postal_code` and
+ * `zipcode`: either one is taken. The spec's client calls only once the terms are accepted.
  */
-const SpecPayoutAccountBody = /* @__PURE__ */ pure(() =>
-  z.strictObject({
-    refresh_token: z.optional(z.string().check(z.maxLength(512))),
-    /** The spec's client calls only once the terms are accepted; a client may still say so. */
-    tos_accepted: z.optional(z.literal(true, { error: 'Accept the Terms of Service to continue' })),
-    payoutRequest: z.strictObject({
-      address: z.strictObject({
-        line1: z.string({ error: REQUIRED }),
-        line2: z.optional(z.string()),
-        city: z.string({ error: REQUIRED }),
-        state: z.string({ error: REQUIRED }),
-        /** The spec lists both; either one, or both the same. */
-        postal_code: z.optional(z.string()),
-        zipcode: z.optional(z.string()),
-        country: z.optional(
-          z
-            .string()
-            .check(z.refine((value: string) => value.trim().toUpperCase() === 'US', 'Payout accounts are US only')),
-        ),
-      }),
-      dob: z.strictObject({ day: DatePart, month: DatePart, year: DatePart }),
-      first_name: z.string({ error: REQUIRED }),
-      last_name: z.string({ error: REQUIRED }),
-      ssn: z.string({ error: REQUIRED }),
-      phone: z.string({ error: REQUIRED }),
-      social_media_url: z.string({ error: REQUIRED }),
-    }),
-  }),
-);
-export type SpecPayoutAccountBody = z.input<typeof SpecPayoutAccountBody>;
-
-/** Where each form field sits in the spec's body, so a refused value is named as the caller sent it. */
-const SPEC_PATH: Record<string, readonly string[]> = {
-  social_profile: ['payoutRequest', 'social_media_url'],
-  first_name: ['payoutRequest', 'first_name'],
-  last_name: ['payoutRequest', 'last_name'],
-  phone: ['payoutRequest', 'phone'],
-  street_address_1: ['payoutRequest', 'address', 'line1'],
-  address_unit: ['payoutRequest', 'address', 'line2'],
-  city: ['payoutRequest', 'address', 'city'],
-  state: ['payoutRequest', 'address', 'state'],
-  zipcode: ['payoutRequest', 'address', 'zipcode'],
-  dob_day: ['payoutRequest', 'dob', 'day'],
-  dob_month: ['payoutRequest', 'dob', 'month'],
-  dob_year: ['payoutRequest', 'dob', 'year'],
-  tax_id: ['payoutRequest', 'ssn'],
-};
-
-/** The spec's body in the form's shape (the terms: the spec's client calls only once they are accepted). */
-function fromSpec({ refresh_token, payoutRequest: p }: z.output<typeof SpecPayoutAccountBody>) {
-  return {
-    social_profile: p.social_media_url,
-    first_name: p.first_name,
-    last_name: p.last_name,
-    phone: p.phone,
-    street_address_1: p.address.line1,
-    ...(p.address.line2 === undefined ? {} : { address_unit: p.address.line2 }),
-    city: p.address.city,
-    state: p.address.state,
-    zipcode: p.address.zipcode ?? p.address.postal_code ?? '',
-    dob_day: p.dob.day,
-    dob_month: p.dob.month,
-    dob_year: p.dob.year,
-    tax_id: p.ssn,
-    tos_accepted: true as const,
-    ...(refresh_token === undefined ? {} : { refresh_token }),
+export interface SpecPayoutAccountBody {
+  refresh_token?: string;
+  tos_accepted?: true;
+  payoutRequest: {
+    address: {
+      line1: string;
+      line2?: string;
+      city: string;
+      state: string;
+      postal_code?: string;
+      zipcode?: string;
+      /** US only. */
+      country?: string;
+    };
+    /** Numbers, or their digits as text ("06"). */
+    dob: { day: number | string; month: number | string; year: number | string };
+    first_name: string;
+    last_name: string;
+    ssn: string;
+    phone: string;
+    social_media_url: string;
   };
 }
+
+/**
+ * Each form field and where the spec's body has it (`payoutRequest.` and this path): the spec's
+ * body is moved into the form's shape along these, and a refused value named back along them.
+ */
+const SPEC_FIELDS = {
+  social_profile: 'social_media_url',
+  first_name: 'first_name',
+  last_name: 'last_name',
+  phone: 'phone',
+  street_address_1: 'address.line1',
+  address_unit: 'address.line2',
+  city: 'address.city',
+  state: 'address.state',
+  zipcode: 'address.zipcode',
+  dob_day: 'dob.day',
+  dob_month: 'dob.month',
+  dob_year: 'dob.year',
+  tax_id: 'ssn',
+} as const;
+/** The spec body's keys, by object: any other is refused as unknown, as the form's are. */
+const SPEC_KEYS: Record<string, readonly string[]> = {
+  '': ['refresh_token', 'tos_accepted', 'payoutRequest'],
+  payoutRequest: ['address', 'dob', 'first_name', 'last_name', 'ssn', 'phone', 'social_media_url'],
+  'payoutRequest.address': ['line1', 'line2', 'city', 'state', 'postal_code', 'zipcode', 'country'],
+  'payoutRequest.dob': ['day', 'month', 'year'],
+};
 
 /**
  * The body /api/createPayoutAccount takes: the app's form (`payoutAccountRequest`), or the spec's
@@ -228,44 +203,63 @@ function fromSpec({ refresh_token, payoutRequest: p }: z.output<typeof SpecPayou
 export function createPayoutAccountBody(today: () => Date = () => new Date()) {
   const form = payoutAccountRequest(today);
   type Form = z.output<typeof form>;
-  const specPaths = (issue: z.core.$ZodIssue): PropertyKey[] => {
-    const [field, ...rest] = issue.path;
-    const at = typeof field === 'string' ? SPEC_PATH[field] : undefined;
-    return at ? [...at, ...rest] : issue.path;
-  };
   const checked = z.pipe(
     z.unknown(),
     z.transform((body: unknown, context): Form => {
-      const report = (issues: z.core.$ZodIssue[], path: (issue: z.core.$ZodIssue) => PropertyKey[]) => {
-        for (const issue of issues)
-          context.issues.push({ ...issue, path: path(issue), input: body } as z.core.$ZodRawIssue);
-        return z.NEVER;
-      };
-      if (typeof body !== 'object' || body === null || !('payoutRequest' in body)) {
-        const result = form.safeParse(body);
-        return result.success ? result.data : report(result.error.issues, (issue) => issue.path);
+      const isSpec = typeof body === 'object' && body !== null && 'payoutRequest' in body;
+      const issues: { path: PropertyKey[]; message: string }[] = [];
+      let input = body;
+      if (isSpec) {
+        const objectAt = (path: string): Record<string, unknown> => {
+          const value = path
+            .split('.')
+            .reduce<unknown>((at, key) => (key ? (at as Record<string, unknown>)?.[key] : at), body);
+          return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+        };
+        for (const [path, keys] of Object.entries(SPEC_KEYS)) {
+          for (const key of Object.keys(objectAt(path)))
+            if (!keys.includes(key))
+              issues.push({ path: [...path.split('.').filter(Boolean), key], message: 'Unknown field: remove it.' });
+        }
+        const spec = objectAt('payoutRequest');
+        const { postal_code: postal, zipcode, country } = objectAt('payoutRequest.address');
+        if (postal !== undefined && zipcode !== undefined && postal !== zipcode)
+          issues.push({
+            path: ['payoutRequest', 'address', 'zipcode'],
+            message: 'postal_code and zipcode differ: send one',
+          });
+        if (country !== undefined && String(country).trim().toUpperCase() !== 'US')
+          issues.push({ path: ['payoutRequest', 'address', 'country'], message: 'Payout accounts are US only' });
+        const moved: Record<string, unknown> = {
+          tos_accepted: (body as { tos_accepted?: unknown }).tos_accepted ?? true,
+        };
+        for (const [field, path] of Object.entries(SPEC_FIELDS)) {
+          const [outer, inner] = path.split('.') as [string, string | undefined];
+          const value = inner === undefined ? spec[outer] : objectAt(`payoutRequest.${outer}`)[inner];
+          // The date's parts may come as digits ("06"); the zip as either of the spec's two names.
+          const given = field === 'zipcode' ? (value ?? postal) : value;
+          if (given !== undefined)
+            moved[field] =
+              typeof given === 'string' && /^\s*\d+\s*$/.test(given) && field.startsWith('dob_')
+                ? Number(given)
+                : given;
+        }
+        if ('refresh_token' in body) moved.refresh_token = body.refresh_token;
+        input = moved;
       }
-      const spec = SpecPayoutAccountBody.safeParse(body);
-      if (!spec.success) return report(spec.error.issues, (issue) => issue.path);
-      const { postal_code, zipcode } = spec.data.payoutRequest.address;
-      if (postal_code === undefined && zipcode === undefined) {
-        return report([{ code: 'custom', path: ['zipcode'], message: REQUIRED, input: undefined }], specPaths);
+      const result = form.safeParse(input);
+      if (result.success && issues.length === 0) return result.data;
+      for (const issue of result.error?.issues ?? []) {
+        if (!isSpec) {
+          context.issues.push({ ...issue, input: body } as z.core.$ZodRawIssue);
+          continue;
+        }
+        const [field, ...rest] = issue.path;
+        const at = typeof field === 'string' ? SPEC_FIELDS[field as keyof typeof SPEC_FIELDS] : undefined;
+        issues.push({ ...issue, path: at ? ['payoutRequest', ...at.split('.'), ...rest] : issue.path });
       }
-      if (postal_code !== undefined && zipcode !== undefined && postal_code.trim() !== zipcode.trim()) {
-        return report(
-          [
-            {
-              code: 'custom',
-              path: ['zipcode'],
-              message: 'postal_code and zipcode differ: send one',
-              input: undefined,
-            },
-          ],
-          specPaths,
-        );
-      }
-      const result = form.safeParse(fromSpec(spec.data));
-      return result.success ? result.data : report(result.error.issues, specPaths);
+      for (const issue of issues) context.issues.push({ ...issue, code: 'custom', input: body });
+      return z.NEVER;
     }),
   );
   // Typed with both inputs: the pipe's first stage takes any value and decides which it is.
