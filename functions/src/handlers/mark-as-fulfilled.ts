@@ -1,8 +1,5 @@
 import { markAsFulfilled } from '@portal/shared/api/calls/mark-as-fulfilled';
-import { apiHandler, sales } from '../composition';
-import { clock } from '../config/clock';
-import { markOrder } from '../orders/manage';
+import { apiHandler, orders } from '../composition';
 
-export const handler = apiHandler(markAsFulfilled, async ({ body }) =>
-  markOrder(sales, body.id, 'fufilled', clock.now()),
-);
+/** An admin marks an order fulfilled: the orders capability (orders/manage.ts), wired in composition.ts. */
+export const handler = apiHandler(markAsFulfilled, async ({ body }) => orders.mark(body.id, 'fufilled'));

@@ -1,6 +1,5 @@
 import { markAsOrdered } from '@portal/shared/api/calls/mark-as-ordered';
-import { apiHandler, sales } from '../composition';
-import { clock } from '../config/clock';
-import { markOrder } from '../orders/manage';
+import { apiHandler, orders } from '../composition';
 
-export const handler = apiHandler(markAsOrdered, async ({ body }) => markOrder(sales, body.id, 'ordered', clock.now()));
+/** An admin marks an order ordered at the supplier: the orders capability (orders/manage.ts), wired in composition.ts. */
+export const handler = apiHandler(markAsOrdered, async ({ body }) => orders.mark(body.id, 'ordered'));

@@ -1,6 +1,5 @@
 import { markAsShipped } from '@portal/shared/api/calls/mark-as-shipped';
-import { apiHandler, sales } from '../composition';
-import { clock } from '../config/clock';
-import { markOrder } from '../orders/manage';
+import { apiHandler, orders } from '../composition';
 
-export const handler = apiHandler(markAsShipped, async ({ body }) => markOrder(sales, body.id, 'shipped', clock.now()));
+/** An admin marks an order shipped: the orders capability (orders/manage.ts), wired in composition.ts. */
+export const handler = apiHandler(markAsShipped, async ({ body }) => orders.mark(body.id, 'shipped'));
