@@ -32,7 +32,8 @@ import type { PayoutDeps, WebhookDeps } from './payments/payouts';
 import type { ProductRepository } from './products/product-store';
 import type { ConfirmDeps, SaleDeps } from './orders/record-sale';
 import { recordPayment } from './orders/record-sale';
-import type { SalesStore } from './orders/sales-store';
+import type { OrderStep, SalesStore } from './orders/sales-store';
+import { markOrder } from './orders/manage';
 
 /**
  * The one place where adapters meet ports. Capabilities (auth, catalogue, imports, products)
@@ -91,6 +92,16 @@ export const checkout: CheckoutDeps = { products: dynamoProducts, gateway: payme
 
 /** The orders, commissions, counters and earnings (one table). */
 export const sales: SalesStore = dynamoSales;
+/**
+ * The orders capability (orders/manage.ts) on the table (adapters/dynamo-sales.ts), with the
+ * clock: what the order handlers call. A call's life: its contract module
+ * (shared/src/api/calls/mark-as-shipped.ts) → its handler (handlers/mark-as-shipped.ts) → the
+ * logic (orders/manage.ts markOrder) → the adapter (adapters/dynamo-sales.ts markOrder).
+ */
+export const orders = {
+  /** Marks the order's next step (ordered → shipped → fulfilled) and answers the order as it is now. */
+  mark: (id: string, step: OrderStep) => markOrder(dynamoSales, id, step, now()),
+};
 /** What recording a sale needs: the sales data, the products, the clock. No Stripe. */
 export const sale: SaleDeps = { sales: dynamoSaleRecorder, products: { get: getProduct }, now };
 /** The browser's report of its payment: the sale, and Stripe to check the payment at. */

@@ -3,7 +3,9 @@ import { contract, type EndpointName } from '@portal/shared/api/contract';
 /**
  * The route table: the single source of truth for which /api calls are implemented and by
  * which handler module. The CDK stack creates one Lambda function per entry and the local
- * server dispatches to the same modules; nothing else lists routes.
+ * server dispatches to the same modules; nothing else lists routes. Each call's path and role
+ * come from its contract module (shared/src/api/calls/<call>.ts, through contract.ts); the
+ * handler module of a call has the same file name as its contract module.
  */
 
 /** What a function may touch; the CDK stack grants exactly this and nothing more. */
@@ -113,15 +115,15 @@ export const routes: readonly Route[] = [
   route('getOrders', 'handlers/get-orders.ts', reads),
   route('getOrdersNotOrdered', 'handlers/get-orders-not-ordered.ts', reads),
   route('getOrdersNotShipped', 'handlers/get-orders-not-shipped.ts', reads),
-  route('getOrdersNotFufilled', 'handlers/get-orders-not-fufilled.ts', reads),
+  route('getOrdersNotFufilled', 'handlers/get-orders-not-fulfilled.ts', reads),
   route('markAsOrdered', 'handlers/mark-as-ordered.ts', writes),
   route('markAsShipped', 'handlers/mark-as-shipped.ts', writes),
-  route('markAsFufilled', 'handlers/mark-as-fufilled.ts', writes),
-  route('getCommisions', 'handlers/get-commisions.ts', reads),
-  route('getCommisionsToStripe', 'handlers/get-commisions-to-stripe.ts', reads),
-  route('getCommisionsToBePayed', 'handlers/get-commisions-to-be-payed.ts', reads),
+  route('markAsFufilled', 'handlers/mark-as-fulfilled.ts', writes),
+  route('getCommisions', 'handlers/get-commissions.ts', reads),
+  route('getCommisionsToStripe', 'handlers/get-commissions-to-stripe.ts', reads),
+  route('getCommisionsToBePayed', 'handlers/get-commissions-to-be-paid.ts', reads),
   route('getTopEarners', 'handlers/get-top-earners.ts', reads),
-  route('getCommisionsByUser', 'handlers/get-commisions-by-user.ts', reads),
+  route('getCommisionsByUser', 'handlers/get-commissions-by-user.ts', reads),
   // Pages through a whole list (up to EXPORT_MAX_ROWS rows).
   route('exportCsv', 'handlers/export-csv.ts', reads, 1024, 29),
   // Admin: the commission's transfer and payout (commissions/money-movement.ts).

@@ -35,6 +35,11 @@ const IMPORT_GOAL_MS = 40;
 const IMPORT_RUNS = Number(process.env.BENCH_IMPORT_RUNS ?? 20);
 /** The issue's measure: the median of this many fresh processes. */
 const ISSUE_RUNS = 10;
+/**
+ * `BENCH_BUNDLES_SIZES_ONLY=1`: bundle sizes and the budget and Stripe checks only, with no
+ * reference bundles and no cold-import processes (seconds instead of minutes on a shared machine).
+ */
+const SIZES_ONLY = process.env.BENCH_BUNDLES_SIZES_ONLY === '1';
 
 /**
  * The two ways to ship the AWS SDK: external (the Lambda runtime's copy, here loaded from
@@ -271,11 +276,50 @@ const firstRatio = (m: Measured) => m.own.firstWall / m.reference.firstWall;
 /** The same ratio in CPU time, which other load on the machine stretches less than wall time. */
 const cpuRatio = (m: Measured) => m.own.cpu / m.reference.cpu;
 
+/** The budget and Stripe checks of one SDK-external bundle: a note for each failure. */
+function budgetNotes(entry: FunctionEntry, own: { kib: number; metafile: Metafile }): string[] {
+  const stripe = carriesStripe(own.metafile);
+  const callsStripe = entry.access.secrets.includes('stripeSecretKey');
+  const budget = stripe ? STRIPE_BUNDLE_BUDGET_KIB : BUNDLE_BUDGET_KIB;
+  const notes: string[] = [];
+  if (own.kib > budget)
+    notes.push(`  ${entry.name}: over ${budget} KiB; largest inputs (KiB): ${topInputs(own.metafile, 6)}`);
+  if (stripe !== callsStripe)
+    notes.push(
+      `  ${entry.name}: ${stripe ? 'carries the stripe SDK without' : 'lacks the stripe SDK despite'} the stripeSecretKey grant`,
+    );
+  return notes;
+}
+
+/** BENCH_BUNDLES_SIZES_ONLY: each function's bundle size in bytes and KiB, both ways of shipping the SDK. */
+async function sizesOnly(outDir: string): Promise<{ ok: boolean; lines: string[] }> {
+  const rows: string[][] = [];
+  const notes: string[] = [];
+  for (const entry of selectedEntries()) {
+    const cells: string[] = [];
+    let stripe = false;
+    for (const mode of modeNames) {
+      const file = path.join(outDir, mode, entry.name, 'index.js');
+      const own = await bundle({ entryPoints: [path.resolve(repoRoot, 'functions', 'src', entry.module)] }, file, mode);
+      cells.push(String((await stat(file)).size), own.kib.toFixed(1));
+      if (mode !== 'external') continue;
+      stripe = carriesStripe(own.metafile);
+      notes.push(...budgetNotes(entry, own));
+    }
+    rows.push([entry.name, stripe ? 'stripe' : '', ...cells]);
+  }
+  const header = ['function', 'SDK', ...modeNames.flatMap((mode) => [`${mode} bytes`, `${mode} KiB`])];
+  const lines = formatTable(header, rows, ['left', 'left', ...header.slice(2).map(() => 'right' as const)]);
+  if (notes.length > 0) lines.push('', 'Over budget or misplaced SDK:', ...notes);
+  return { ok: notes.length === 0, lines };
+}
+
 export const bundles: BenchSection = {
   name: 'bundles',
   description: `Function bundles: minified size (budget ${BUNDLE_BUDGET_KIB} KiB, SDK external) and cold import time against a reference holding only the SDKs the function uses (median of ${IMPORT_RUNS} fresh Node ${process.versions.node} processes each, alternating, NODE_OPTIONS=${nodeOptions || '(none)'}); the AWS SDK external and bundled; the stack deploys it ${deployedMode}`,
   async run() {
     const outDir = await mkdtemp(path.join(tmpdir(), 'portal-bench-bundles-'));
+    if (SIZES_ONLY) return sizesOnly(outDir).finally(() => rm(outDir, { recursive: true, force: true }));
     try {
       const rows: string[][] = [];
       const notes: string[] = [];

@@ -179,13 +179,13 @@ describe('login', () => {
     expect(cookieFrom(result)).toMatch(/^refresh_token=.+/);
   });
 
-  it('answers an unknown e-mail and a wrong password in the same words', async () => {
+  it('answers an unknown e-mail and a wrong password in the same words, with loginValid: false as the spec does', async () => {
     const { email } = await signupAs();
     const wrong = await call(login, { body: { email, password: 'wrong password' }, sourceIp: uniqueIp() });
     const unknown = await call(login, { body: { email: uniqueEmail('nobody'), password }, sourceIp: uniqueIp() });
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
-    expect(wrong.body).toEqual({ message: LOGIN_FAILED });
+    expect(wrong.body).toEqual({ message: LOGIN_FAILED, loginValid: false });
     expect(unknown.body).toEqual(wrong.body);
   });
 

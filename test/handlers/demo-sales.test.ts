@@ -89,9 +89,9 @@ describe('the demo sales', () => {
 
     const admin = await tokenFor(true);
     const { handler: getOrders } = await import('../../functions/src/handlers/get-orders');
-    const { handler: getCommisions } = await import('../../functions/src/handlers/get-commisions');
+    const { handler: getCommisions } = await import('../../functions/src/handlers/get-commissions');
     const { handler: getTopEarners } = await import('../../functions/src/handlers/get-top-earners');
-    const { handler: byUser } = await import('../../functions/src/handlers/get-commisions-by-user');
+    const { handler: byUser } = await import('../../functions/src/handlers/get-commissions-by-user');
 
     // The order counters agree with the lists; every state is there.
     const orders = await everything<Order>(getOrders, admin);

@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { ListRequest } from '@portal/shared/api/sales';
+import { getOrdersNotShipped } from '@portal/shared/api/calls/get-orders-not-shipped';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 // Before the logger module loads (it reads its level once): this file reads the error lines.
@@ -17,14 +17,10 @@ import { auth, call, tokenFor } from './helpers';
  * something went wrong and gives a correlation id; the log line carries the same id and the detail.
  */
 const missingTable = () => `${tableName()}-missing`;
-const failing = apiHandler(
-  'getOrdersNotShipped',
-  async () => {
-    await db().send(new GetCommand({ TableName: missingTable(), Key: { pk: 'x', sk: 'y' } }));
-    return {} as never;
-  },
-  { request: ListRequest },
-);
+const failing = apiHandler(getOrdersNotShipped, async () => {
+  await db().send(new GetCommand({ TableName: missingTable(), Key: { pk: 'x', sk: 'y' } }));
+  return {} as never;
+});
 
 afterEach(() => {
   vi.restoreAllMocks();

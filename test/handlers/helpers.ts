@@ -2,6 +2,9 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { lambdaContext, toApiEvent, type ApiHandler } from '../../infra/local/api-event';
 import { db, tableName } from '../../functions/src/adapters/dynamo-client';
+import { contract, type Call, type EndpointName } from '../../shared/src/api/contract';
+import { ErrorBody } from '../../shared/src/api/schemas';
+import type * as z from '../../shared/src/api/zod';
 
 export interface CallOptions {
   body?: unknown;
@@ -21,7 +24,33 @@ export interface CallResult {
   headers: Record<string, string>;
 }
 
-/** Invokes a handler with the API Gateway v2 event the HTTP API would send. */
+/**
+ * The answer schema of the call a handler was built for (`apiHandler(<contract module>, …)` puts
+ * the module on the handler): a 2xx answer must match it, any other answer the error body.
+ */
+function answerSchemaOf(handler: ApiHandler, status: number): z.ZodMiniType {
+  const own = (handler as ApiHandler & { contract?: Call }).contract;
+  if (!own || !(own.name in contract)) {
+    throw new Error('call() invokes /api handlers built by apiHandler with a contract module of shared/src/api/calls');
+  }
+  return status >= 200 && status <= 299 ? contract[own.name as EndpointName].response : ErrorBody;
+}
+
+/** An answer that does not match its call's contract fails the test that made the call, naming each difference. */
+function checkAnswer(handler: ApiHandler, status: number, body: unknown): void {
+  const checked = answerSchemaOf(handler, status).safeParse(body);
+  if (checked.success) return;
+  const own = (handler as ApiHandler & { contract: Call }).contract;
+  const issues = checked.error.issues.map((issue) => `${issue.path.join('.') || '(answer)'}: ${issue.message}`);
+  throw new Error(
+    `${own.path} answered ${status} with a body its contract (shared/src/api/calls) does not describe: ${issues.join('; ')}`,
+  );
+}
+
+/**
+ * Invokes a handler with the API Gateway v2 event the HTTP API would send, and checks its answer
+ * against the call's answer schema (or the error body), so no answer can drift from its contract.
+ */
 export async function call(handler: ApiHandler, options: CallOptions = {}): Promise<CallResult> {
   const raw = options.rawBody ?? (options.body === undefined ? '' : JSON.stringify(options.body));
   const headers: Record<string, string> = { ...options.headers };
@@ -39,9 +68,12 @@ export async function call(handler: ApiHandler, options: CallOptions = {}): Prom
   // Lambda runs each invocation on its own instance; here parallel calls share two cores and
   // libuv's four threads (two dozen scrypt hashes queue up for ~10 s), so the deadline is generous.
   const result = (await handler(event, lambdaContext('test', 60_000))) as APIGatewayProxyStructuredResultV2;
+  const status = result.statusCode ?? 200;
+  const body = result.body ? (JSON.parse(result.body) as Record<string, unknown>) : {};
+  checkAnswer(handler, status, body);
   return {
-    status: result.statusCode ?? 200,
-    body: result.body ? (JSON.parse(result.body) as Record<string, unknown>) : {},
+    status,
+    body,
     cookies: result.cookies ?? [],
     headers: (result.headers ?? {}) as Record<string, string>,
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { CheckAuthRequest } from '@portal/shared/api/schemas';
+import { checkAuth } from '@portal/shared/api/calls/check-auth';
 import { call } from './helpers';
 
 /**
@@ -13,14 +13,10 @@ const { apiHandler } = await import('../../functions/src/composition');
 
 describe('error log lines', () => {
   it('carry the request id of their own invocation when many run at once', async () => {
-    const failing = apiHandler(
-      'checkAuth',
-      async () => {
-        await new Promise((resolve) => setImmediate(resolve));
-        throw new Error('boom');
-      },
-      { request: CheckAuthRequest },
-    );
+    const failing = apiHandler(checkAuth, async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      throw new Error('boom');
+    });
     const lines: string[] = [];
     const capture = (chunk: string | Uint8Array) => {
       lines.push(String(chunk));

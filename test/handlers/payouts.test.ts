@@ -118,6 +118,63 @@ describe('/api/createPayoutAccount', () => {
     expect(account.requirements?.currently_due).toEqual(['external_account']);
   });
 
+  it("takes the spec's body (payoutRequest with address, dob, ssn and social_media_url) as the form", async () => {
+    const member = await newMember();
+    const result = await call(createPayoutAccount, {
+      body: {
+        refresh_token: 'ignored',
+        payoutRequest: {
+          address: {
+            line1: '1 Main St',
+            line2: 'Apt 4',
+            city: 'Springfield',
+            state: 'IL',
+            postal_code: '62701',
+            zipcode: '62701',
+            country: 'US',
+          },
+          dob: { day: '29', month: '02', year: '1988' },
+          first_name: 'Jenny',
+          last_name: 'Rosen',
+          ssn: '000000000',
+          phone: '2025550123',
+          social_media_url: 'https://social.example.com/jenny',
+        },
+      },
+      headers: as(member),
+    });
+    expect(result.status).toBe(200);
+    expect(userOf(result)).toMatchObject({ isAccountCreated: 1, street_address_1: '1 Main St', zipcode: '62701' });
+    const account = await stripe.accounts.retrieve(String(userOf(result).stripeID));
+    expect(account.individual).toMatchObject({
+      dob: { day: 29, month: 2, year: 1988 },
+      address: { line1: '1 Main St', line2: 'Apt 4', city: 'Springfield', state: 'IL', postal_code: '62701' },
+      id_number_provided: true,
+    });
+    expect(account.business_profile).toMatchObject({ url: 'https://social.example.com/jenny' });
+  });
+
+  it("names a refused value of the spec's body where that body has it, creating nothing", async () => {
+    const member = await newMember();
+    const result = await call(createPayoutAccount, {
+      body: {
+        payoutRequest: {
+          address: { line1: '1 Main St', city: 'Springfield', state: 'IL', zipcode: '62701' },
+          dob: { day: 1, month: 1, year: thisYear },
+          first_name: 'Jenny',
+          last_name: 'Rosen',
+          ssn: '000000000',
+          phone: '2025550123',
+          social_media_url: 'https://social.example.com/jenny',
+        },
+      },
+      headers: as(member),
+    });
+    expect(result.status).toBe(400);
+    expect(result.body.fields).toEqual({ 'payoutRequest.dob.year': 'You must be at least 18 years old' });
+    expect(await accountsOf(member.id)).toHaveLength(0);
+  });
+
   it('creates one account for a double submit, and answers the existing account to a later one', async () => {
     const member = await newMember();
     const [first, second] = await Promise.all([

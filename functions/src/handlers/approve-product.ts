@@ -1,12 +1,8 @@
-import { ApproveRequest } from '@portal/shared/api/products';
+import { approveProduct } from '@portal/shared/api/calls/approve-product';
 import { apiHandler, products } from '../composition';
 import { assertModerated } from '../products/moderation';
 
-export const handler = apiHandler(
-  'approveProduct',
-  async ({ body }) => {
-    assertModerated(await products.approve(body.id, body.version, new Date().toISOString()));
-    return { id: body.id, status: 'approved' as const };
-  },
-  { request: ApproveRequest },
-);
+export const handler = apiHandler(approveProduct, async ({ body }) => {
+  assertModerated(await products.approve(body.id, body.version, new Date().toISOString()));
+  return { id: body.id, status: 'approved' as const };
+});

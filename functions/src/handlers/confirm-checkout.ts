@@ -1,4 +1,4 @@
-import { ConfirmCheckoutRequest } from '@portal/shared/api/sales';
+import { confirmCheckout as confirmCheckoutCall } from '@portal/shared/api/calls/confirm-checkout';
 import { publicApiHandler, confirm } from '../composition';
 import { confirmCheckout } from '../orders/record-sale';
 
@@ -7,8 +7,6 @@ import { confirmCheckout } from '../orders/record-sale';
  * trusted from the browser) and recorded if it succeeded: one order per payment, whether the
  * webhook or this call comes first.
  */
-export const handler = publicApiHandler(
-  'confirmCheckout',
-  async ({ body }) => confirmCheckout(confirm, body.paymentIntentId),
-  { request: ConfirmCheckoutRequest },
+export const handler = publicApiHandler(confirmCheckoutCall, async ({ body }) =>
+  confirmCheckout(confirm, body.paymentIntentId),
 );

@@ -1,16 +1,13 @@
-import { MAX_PRESIGNED_UPLOAD_BYTES, UploadUrlRequest } from '@portal/shared/api/products';
+import { createProductUpload } from '@portal/shared/api/calls/create-product-upload';
+import { MAX_PRESIGNED_UPLOAD_BYTES } from '@portal/shared/api/products';
 import { apiHandler, files, importJobs } from '../composition';
 import { assertCsvName, publicJob, queuedJob } from '../imports/jobs';
 
 /** A presigned S3 POST for a large CSV (up to 100 MB); S3 enforces the size, and its event imports it. */
-export const handler = apiHandler(
-  'createProductUpload',
-  async ({ body }) => {
-    assertCsvName(body.fileName);
-    const job = queuedJob(body.fileName, files.bucket(), new Date().toISOString());
-    await importJobs.create(job);
-    const post = await files.presignedPost(job.key, MAX_PRESIGNED_UPLOAD_BYTES);
-    return { job: publicJob(job), ...post };
-  },
-  { request: UploadUrlRequest },
-);
+export const handler = apiHandler(createProductUpload, async ({ body }) => {
+  assertCsvName(body.fileName);
+  const job = queuedJob(body.fileName, files.bucket(), new Date().toISOString());
+  await importJobs.create(job);
+  const post = await files.presignedPost(job.key, MAX_PRESIGNED_UPLOAD_BYTES);
+  return { job: publicJob(job), ...post };
+});

@@ -1,9 +1,7 @@
-import { ExportRequest } from '@portal/shared/api/sales';
+import { exportCsv as exportCsvCall } from '@portal/shared/api/calls/export-csv';
 import { apiHandler, sales } from '../composition';
 import { clock } from '../config/clock';
 import { exportCsv } from '../orders/manage';
 
 /** All orders or all commissions as formula-escaped CSV, newest first, capped (see `truncated`). */
-export const handler = apiHandler('exportCsv', async ({ body }) => exportCsv(sales, body.kind, clock.now()), {
-  request: ExportRequest,
-});
+export const handler = apiHandler(exportCsvCall, async ({ body }) => exportCsv(sales, body.kind, clock.now()));

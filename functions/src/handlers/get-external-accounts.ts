@@ -1,9 +1,7 @@
-import { ExternalAccountsRequest } from '@portal/shared/api/payments';
+import { getExternalAccounts } from '@portal/shared/api/calls/get-external-accounts';
 import { apiHandler, payouts } from '../composition';
 import { listPayoutCards, member } from '../payments/payouts';
 
-export const handler = apiHandler(
-  'getExternalAccounts',
-  async ({ body, user }) => listPayoutCards(payouts, member(user), body.id),
-  { request: ExternalAccountsRequest },
+export const handler = apiHandler(getExternalAccounts, async ({ body, user }) =>
+  listPayoutCards(payouts, member(user), body.id),
 );

@@ -1,9 +1,5 @@
-import { OrdersRequest } from '@portal/shared/api/sales';
+import { getOrders } from '@portal/shared/api/calls/get-orders';
 import { apiHandler, sales } from '../composition';
 import { ordersPage } from '../orders/manage';
 
-export const handler = apiHandler(
-  'getOrders',
-  async ({ body }) => ordersPage(sales, body.type, body.cursor, body.limit),
-  { request: OrdersRequest },
-);
+export const handler = apiHandler(getOrders, async ({ body }) => ordersPage(sales, body.type, body.cursor, body.limit));

@@ -1,4 +1,4 @@
-import { PaymentIntentRequest } from '@portal/shared/api/checkout';
+import { getPaymentIntent } from '@portal/shared/api/calls/get-payment-intent';
 import { publicApiHandler, checkout } from '../composition';
 import { createCheckoutPaymentIntent } from '../payments/checkout';
 
@@ -9,10 +9,6 @@ import { createCheckoutPaymentIntent } from '../payments/checkout';
  * an intent charges nothing until confirmed with a card, the same checkout id answers the same
  * intent, and the API stage is throttled (portal-stack.ts).
  */
-export const handler = publicApiHandler(
-  'getPaymentIntent',
-  async ({ body }) => createCheckoutPaymentIntent(checkout, body),
-  {
-    request: PaymentIntentRequest,
-  },
+export const handler = publicApiHandler(getPaymentIntent, async ({ body }) =>
+  createCheckoutPaymentIntent(checkout, body),
 );

@@ -1,10 +1,5 @@
-import { IdRequest } from '@portal/shared/api/schemas';
-import { apiHandler, sales } from '../composition';
-import { clock } from '../config/clock';
-import { markOrder } from '../orders/manage';
+import { markAsOrdered } from '@portal/shared/api/calls/mark-as-ordered';
+import { apiHandler, orders } from '../composition';
 
-export const handler = apiHandler(
-  'markAsOrdered',
-  async ({ body }) => markOrder(sales, body.id, 'ordered', clock.now()),
-  { request: IdRequest },
-);
+/** An admin marks an order ordered at the supplier: the orders capability (orders/manage.ts), wired in composition.ts. */
+export const handler = apiHandler(markAsOrdered, async ({ body }) => orders.mark(body.id, 'ordered'));

@@ -1,10 +1,5 @@
-import { IdRequest } from '@portal/shared/api/schemas';
-import { apiHandler, sales } from '../composition';
-import { clock } from '../config/clock';
-import { markOrder } from '../orders/manage';
+import { markAsShipped } from '@portal/shared/api/calls/mark-as-shipped';
+import { apiHandler, orders } from '../composition';
 
-export const handler = apiHandler(
-  'markAsShipped',
-  async ({ body }) => markOrder(sales, body.id, 'shipped', clock.now()),
-  { request: IdRequest },
-);
+/** An admin marks an order shipped: the orders capability (orders/manage.ts), wired in composition.ts. */
+export const handler = apiHandler(markAsShipped, async ({ body }) => orders.mark(body.id, 'shipped'));

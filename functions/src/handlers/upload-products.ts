@@ -1,3 +1,4 @@
+import { uploadProducts } from '@portal/shared/api/calls/upload-products';
 import { MAX_DIRECT_UPLOAD_BYTES } from '@portal/shared/api/products';
 import { apiHandler, files, importJobs, products } from '../composition';
 import { assertCsvName, publicJob, queuedJob } from '../imports/jobs';
@@ -9,7 +10,7 @@ import { DEFAULT_PAGE_SIZE, toImportedCard } from '../products/present';
  * runs the import (the same handler for every way a file arrives). Answers the job to follow
  * and the products in review now.
  */
-export const handler = apiHandler('products', async ({ event }) => {
+export const handler = apiHandler(uploadProducts, async ({ event }) => {
   const file = await readSingleFile(
     event.rawBody ?? Buffer.alloc(0),
     event.headers['content-type'],

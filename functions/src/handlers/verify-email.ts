@@ -1,4 +1,4 @@
-import { VerifyEmailRequest } from '@portal/shared/api/email';
+import { verifyEmail } from '@portal/shared/api/calls/verify-email';
 import { apiHandler, emailVerification } from '../composition';
 import { unauthorized } from '../errors';
 
@@ -8,7 +8,7 @@ import { unauthorized } from '../errors';
  * to the logged-in caller's address, rate-limited (email/verification.ts).
  */
 export const handler = apiHandler(
-  'verifyEmail',
+  verifyEmail,
   async ({ body, user }) => {
     if (body.action === 'verify') {
       const verified = await emailVerification.verify(body.token);
@@ -18,5 +18,5 @@ export const handler = apiHandler(
     const sent = await emailVerification.send(user);
     return { sent: true as const, ...sent };
   },
-  { request: VerifyEmailRequest, callerIfPresent: true },
+  { callerIfPresent: true },
 );

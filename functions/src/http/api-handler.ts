@@ -1,6 +1,6 @@
 import middy, { type MiddlewareObj } from '@middy/core';
-import type { Contract, ResponseOf } from '@portal/shared/api/contract';
-import { endpoints, type EndpointName } from '@portal/shared/api/endpoints';
+import type { Call } from '@portal/shared/api/call';
+import type { ResponseOf } from '@portal/shared/api/contract';
 import { MAX_DIRECT_UPLOAD_BYTES } from '@portal/shared/api/products';
 import type { ErrorBody } from '@portal/shared/api/schemas';
 import type * as z from '@portal/shared/api/zod';
@@ -13,6 +13,7 @@ import {
   conflict,
   forbidden,
   statusOf,
+  tooLarge,
   unauthorized,
   unavailable,
 } from '../errors';
@@ -20,7 +21,8 @@ import {
 /**
  * One middy stack for every /api call, in this order: error mapper (outermost, so it sees
  * every failure), logger context, header normalizer, body parser, authentication and role
- * check from the contract entry, zod validation; then the handler's own decision.
+ * check from the call's contract module, zod validation with its request schema; then the
+ * handler's own decision.
  *
  * This folder knows HTTP and nothing of where users live: who a bearer token names is asked of
  * an `Authenticate` function, which the composition module builds from the auth capability and
@@ -28,8 +30,22 @@ import {
  */
 
 export const MAX_BODY_BYTES = 1024 * 1024;
-/** File uploads: a 5 MB file plus the multipart framing around it. */
+/**
+ * File uploads: a file of MAX_DIRECT_UPLOAD_BYTES (4 MiB) plus the multipart framing around it,
+ * which base64-encoded stays under Lambda's 6 MB request limit (shared/src/api/products.ts).
+ */
 export const MAX_MULTIPART_BYTES = MAX_DIRECT_UPLOAD_BYTES + 64 * 1024;
+
+/**
+ * The 413 of an upload over what one API request carries (a file of `maxBytes`, the body with its
+ * framing): what to do instead, in words.
+ */
+export const uploadTooLarge = (maxBytes: number) =>
+  tooLarge(
+    `The file is larger than ${Math.round(maxBytes / 1024 / 1024)} MB, the most one upload to the API takes. ` +
+      'Upload it on the Product Import screen, which sends larger files (up to 100 MB) straight to storage, ' +
+      'or ask /api/createProductUpload for an upload address.',
+  );
 
 /** What the stack needs to know of a caller: whether they may use admin calls. */
 export interface Caller {
@@ -58,7 +74,9 @@ export interface HandlerContext<Body, User extends Caller = Caller> {
   setCookie(cookie: string): void;
 }
 
-type Request<N extends EndpointName> = z.output<Contract[N]['request']>;
+type Request<C extends Call> = z.output<C['request']>;
+/** What the handler answers: the output of the call's answer schema (shared/src/api/contract.ts). */
+type Answer<C extends Call> = ResponseOf<C['name'] & keyof import('@portal/shared/api/contract').Contract>;
 type Result = APIGatewayProxyStructuredResultV2;
 
 const jsonHeaders = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
@@ -84,13 +102,13 @@ const normalizeHeaders: MiddlewareObj<ApiEvent, Result> = {
   },
 };
 
-function parseBody(name: EndpointName): MiddlewareObj<ApiEvent, Result> {
+function parseBody(call: Call): MiddlewareObj<ApiEvent, Result> {
   return {
     before: ({ event }) => {
       const raw = event.body ?? '';
       const bytes = event.isBase64Encoded ? Buffer.from(raw, 'base64') : Buffer.from(raw, 'utf8');
-      if (endpoints[name].body === 'multipart') {
-        if (bytes.length > MAX_MULTIPART_BYTES) throw badRequest('The upload is larger than 5 MB.');
+      if (call.body === 'multipart') {
+        if (bytes.length > MAX_MULTIPART_BYTES) throw uploadTooLarge(MAX_DIRECT_UPLOAD_BYTES);
         event.rawBody = bytes;
         return;
       }
@@ -115,13 +133,13 @@ function parseBody(name: EndpointName): MiddlewareObj<ApiEvent, Result> {
 export const SESSION_EXPIRED = 'Your session has expired or is not valid. Log in again.';
 
 function authenticate<User extends Caller>(
-  name: EndpointName,
+  call: Call,
   resolve: Authenticate<User>,
   callerIfPresent: boolean,
 ): MiddlewareObj<ApiEvent<User>, Result> {
   return {
     before: async ({ event }) => {
-      const role = endpoints[name].role;
+      const role = call.role;
       const header = event.headers.authorization ?? '';
       if (role === 'public') {
         // A public call that acts for a logged-in caller when there is one (verifyEmail's `send`):
@@ -139,12 +157,12 @@ function authenticate<User extends Caller>(
   };
 }
 
-function validate(name: EndpointName, request: z.ZodMiniType | undefined): MiddlewareObj<ApiEvent, Result> {
+function validate(call: Call): MiddlewareObj<ApiEvent, Result> {
   return {
     before: ({ event }) => {
-      // No schema: the contract takes any body (the webhook reads its raw body, the upload is multipart).
-      if (endpoints[name].body !== 'json' || !request) return;
-      const result = request.safeParse(event.parsedBody);
+      // A multipart body (the upload) is read by its handler from `rawBody`.
+      if (call.body !== 'json') return;
+      const result = call.request.safeParse(event.parsedBody);
       if (result.success) {
         event.parsedBody = result.data;
         return;
@@ -216,7 +234,11 @@ const errorMapper: MiddlewareObj<ApiEvent, Result> = {
       (await log()).warn('AWS fault answered in words', { error, correlationId, status: statusOf[fault.kind] });
     const domain = error instanceof DomainError ? error : fault;
     if (domain) {
-      const body: ErrorBody = { message: domain.message, ...(domain.fields ? { fields: domain.fields } : {}) };
+      const body: ErrorBody = {
+        message: domain.message,
+        ...(domain.fields ? { fields: domain.fields } : {}),
+        ...domain.answer,
+      };
       request.response = json(statusOf[domain.kind], body, { headers: domain.headers, cookies: domain.cookies });
       return;
     }
@@ -228,17 +250,21 @@ const errorMapper: MiddlewareObj<ApiEvent, Result> = {
   },
 };
 
+/** A built /api handler, carrying its call's contract (the handler tests check its answers against it). */
+
 /**
  * Makes the `apiHandler` function that every /api handler module uses, bound to how callers are
- * authenticated. Called once, by the composition module.
+ * authenticated. Called once, by the composition module. A handler module is
+ * `export const handler = apiHandler(markAsShipped, async ({ body }) => …)`, with the call's
+ * contract module (shared/src/api/calls/): its role, body kind and request schema come from there.
  */
 export function createApiHandler<User extends Caller>(resolveCaller: Authenticate<User>) {
-  return function apiHandler<N extends EndpointName>(
-    name: N,
-    decide: (context: HandlerContext<Request<N>, User>) => Promise<ResponseOf<N>>,
-    ...[options]: OptionsArgument<N, ApiHandlerOptions<N>>
+  return function apiHandler<C extends Call>(
+    call: C,
+    decide: (context: HandlerContext<Request<C>, User>) => Promise<Answer<C>>,
+    options: ApiHandlerOptions = {},
   ) {
-    return middyStack(name, resolveCaller, decide, options?.request, options?.callerIfPresent ?? false);
+    return middyStack(call, resolveCaller, decide, options.callerIfPresent ?? false);
   };
 }
 
@@ -246,28 +272,20 @@ export function createApiHandler<User extends Caller>(resolveCaller: Authenticat
  * The `apiHandler` of public calls that never act for a caller (Stripe's webhook, the customer's
  * shop and checkout): it has no authenticator, so the token code (jose) and the session and user
  * stores stay out of those bundles, which carry the Stripe SDK and have a size budget. Building a
- * non-public call with it, or asking for the caller, fails at cold start.
+ * non-public call with it fails at cold start.
  */
 export function createPublicApiHandler() {
   const noCaller: Authenticate<never> = () => Promise.resolve(undefined);
-  return function publicApiHandler<N extends EndpointName>(
-    name: N,
-    decide: (context: HandlerContext<Request<N>, never>) => Promise<ResponseOf<N>>,
-    ...[options]: OptionsArgument<N, Omit<ApiHandlerOptions<N>, 'callerIfPresent'>>
+  return function publicApiHandler<C extends Call>(
+    call: C,
+    decide: (context: HandlerContext<Request<C>, never>) => Promise<Answer<C>>,
   ) {
-    const role = endpoints[name].role;
-    if (role !== 'public') throw new Error(`${name}: ${role} calls need apiHandler`);
-    return middyStack(name, noCaller, decide, options?.request, false);
+    if (call.role !== 'public') throw new Error(`${call.name}: ${call.role} calls need apiHandler`);
+    return middyStack(call, noCaller, decide, false);
   };
 }
 
-interface ApiHandlerOptions<N extends EndpointName> {
-  /**
-   * The call's request schema, which the handler module imports from its own module in shared/:
-   * the stack reads only the call's role and body kind (endpoints.ts), so a function builds no
-   * other call's schemas at cold start.
-   */
-  request?: Contract[N]['request'];
+interface ApiHandlerOptions {
   /**
    * For a public call: authenticate the caller when a bearer token is sent (a bad one is a 401),
    * so the handler sees `user`; without a token `user` stays undefined.
@@ -275,28 +293,16 @@ interface ApiHandlerOptions<N extends EndpointName> {
   callerIfPresent?: boolean;
 }
 
-/**
- * The options, required with their `request` for every call whose contract schema is not
- * `z.unknown()` (every JSON call but the webhook), so no handler can leave its body unchecked.
- */
-type OptionsArgument<
-  N extends EndpointName,
-  Options extends { request?: unknown },
-> = Contract[N]['request'] extends z.ZodMiniUnknown
-  ? [options?: Options]
-  : [options: Options & { request: Contract[N]['request'] }];
-
-function middyStack<N extends EndpointName, User extends Caller>(
-  name: N,
+function middyStack<C extends Call, User extends Caller>(
+  call: C,
   resolveCaller: Authenticate<User>,
-  decide: (context: HandlerContext<Request<N>, User>) => Promise<ResponseOf<N>>,
-  request: z.ZodMiniType | undefined,
+  decide: (context: HandlerContext<Request<C>, User>) => Promise<Answer<C>>,
   callerIfPresent: boolean,
 ) {
   const base = async (event: ApiEvent<User>): Promise<Result> => {
     const cookies: string[] = [];
     const body = await decide({
-      body: event.parsedBody as Request<N>,
+      body: event.parsedBody as Request<C>,
       user: event.user,
       event,
       sourceIp: event.requestContext?.http?.sourceIp ?? 'unknown',
@@ -304,14 +310,14 @@ function middyStack<N extends EndpointName, User extends Caller>(
     });
     return json(200, body, { cookies });
   };
-  return (
-    middy<ApiEvent<User>, Result>(base)
-      .use(errorMapper)
-      // Never the event: bodies hold passwords and tax IDs (POWERTOOLS_LOGGER_LOG_EVENT cannot turn it on).
-      .use(invocationContext)
-      .use(normalizeHeaders)
-      .use(parseBody(name))
-      .use(authenticate(name, resolveCaller, callerIfPresent))
-      .use(validate(name, request))
-  );
+  const handler = middy<ApiEvent<User>, Result>(base)
+    .use(errorMapper)
+    // Never the event: bodies hold passwords and tax IDs (POWERTOOLS_LOGGER_LOG_EVENT cannot turn it on).
+    .use(invocationContext)
+    .use(normalizeHeaders)
+    .use(parseBody(call))
+    .use(authenticate(call, resolveCaller, callerIfPresent))
+    .use(validate(call));
+  // Typed as any call: the handlers of two calls stay interchangeable where a caller takes either.
+  return Object.assign(handler, { contract: call as Call });
 }

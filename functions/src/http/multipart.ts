@@ -1,5 +1,6 @@
 import busboy from 'busboy';
 import { badRequest } from '../errors';
+import { uploadTooLarge } from './api-handler';
 
 export interface UploadedFile {
   fileName: string;
@@ -9,7 +10,7 @@ export interface UploadedFile {
 
 /**
  * Reads the one file of a multipart/form-data body (field `file`). Refuses, in words, a body
- * that is not multipart, has no file, more than one file, or a file over `maxBytes`.
+ * that is not multipart, has no file, more than one file (400), or a file over `maxBytes` (413).
  */
 export function readSingleFile(body: Buffer, contentType: string | undefined, maxBytes: number): Promise<UploadedFile> {
   if (!contentType || !/^multipart\/form-data/i.test(contentType)) {
@@ -20,18 +21,19 @@ export function readSingleFile(body: Buffer, contentType: string | undefined, ma
     try {
       parser = busboy({
         headers: { 'content-type': contentType },
-        limits: { files: 2, fileSize: maxBytes, fields: 10 },
+        // busboy reports the limit when a file reaches `fileSize`: one byte more lets a file of exactly maxBytes through.
+        limits: { files: 2, fileSize: maxBytes + 1, fields: 10 },
       });
     } catch {
       reject(badRequest('The multipart body could not be read: its boundary is missing.'));
       return;
     }
     const files: UploadedFile[] = [];
-    let tooLarge = false;
+    let overLimit = false;
     parser.on('file', (field, stream, info) => {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('limit', () => (tooLarge = true));
+      stream.on('limit', () => (overLimit = true));
       stream.on('close', () => {
         if (field === 'file')
           files.push({ fileName: info.filename ?? '', contentType: info.mimeType, data: Buffer.concat(chunks) });
@@ -39,7 +41,7 @@ export function readSingleFile(body: Buffer, contentType: string | undefined, ma
     });
     parser.on('error', () => reject(badRequest('The multipart body could not be read: it is cut off or malformed.')));
     parser.on('close', () => {
-      if (tooLarge) return reject(badRequest(`The file is larger than ${Math.round(maxBytes / 1024 / 1024)} MB.`));
+      if (overLimit) return reject(uploadTooLarge(maxBytes));
       if (files.length === 0)
         return reject(
           badRequest('No file was sent: attach the CSV in a field named "file".', { file: 'Value is required' }),

@@ -24,6 +24,27 @@ describe('API client', () => {
     expect(called).toEqual(['http://portal.test/api/logout']);
   });
 
+  it('checks the answers of the calls whose schemas were once left unchecked (the order marks)', async () => {
+    const wrong = createApiClient({ fetch: fakeFetch(200, { order: { id: 'o1' } }) });
+    await expect(wrong('markAsShipped', { id: 'o1' })).rejects.toMatchObject({ kind: 'invalid-response' });
+  });
+
+  it('reads the error body without the schemas: its message and field messages, or the status when it has none', async () => {
+    const fields = createApiClient({
+      fetch: fakeFetch(400, { message: 'Invalid request.', fields: { id: 'Value is required' } }),
+    });
+    await expect(fields('markAsShipped', { id: '' })).rejects.toMatchObject({
+      kind: 'http',
+      status: 400,
+      message: 'Invalid request.',
+      fields: { id: 'Value is required' },
+    });
+    const odd = createApiClient({ fetch: fakeFetch(502, { message: 'x', fields: { id: 1 } }) });
+    await expect(odd('markAsShipped', { id: 'o1' })).rejects.toMatchObject({
+      message: 'Request failed with status code 502',
+    });
+  });
+
   it('refuses an answer that does not match the contract, and says the server’s words on a failure', async () => {
     const wrong = createApiClient({ fetch: fakeFetch(200, { ok: 'yes' }) });
     await expect(wrong('logout', {})).rejects.toMatchObject({ kind: 'invalid-response' });

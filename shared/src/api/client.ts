@@ -45,19 +45,39 @@ export type ApiClient = <N extends EndpointName>(
 /** Every call of the contract is `POST /api/<name>` (contract.ts; asserted by client.test.ts). */
 export const pathOf = (name: EndpointName): string => `/api/${name}`;
 
-/**
- * The answers' schemas (the contract, with zod: about 95 KiB of the apps' JavaScript) are a chunk
- * of their own, asked for with the first call and loaded while it is in flight, so a page's first
- * script need not carry, parse or evaluate them before it paints.
- */
-let schemas: Promise<[typeof import('./contract'), typeof import('./schemas')]> | null = null;
-function loadSchemas() {
-  if (!schemas) {
-    schemas = Promise.all([import('./contract'), import('./schemas')]);
-    // A failed load (the network) is tried again by the next call.
-    schemas.catch(() => (schemas = null));
+declare global {
+  interface ImportMeta {
+    /** Vite's and Vitest's build variables: `import.meta.env.DEV` is replaced at build time. */
+    readonly env: { readonly DEV: boolean; readonly MODE: string };
   }
-  return schemas;
+}
+
+/**
+ * In development and tests every answer is checked against its call's answer schema (the contract,
+ * shared/src/api/contract.ts), loaded as a chunk of its own with the first call and while it is in
+ * flight: an answer that drifted from its contract fails where it is made. A production build
+ * leaves the check and the contract out (the condition is false at build time), so no page
+ * carries every call's schemas.
+ */
+let contractChunk: Promise<typeof import('./contract')> | null = null;
+function loadContract() {
+  if (!contractChunk) {
+    contractChunk = import('./contract');
+    // A failed load (the network) is tried again by the next call.
+    contractChunk.catch(() => (contractChunk = null));
+  }
+  return contractChunk;
+}
+
+/** The error body's message and field messages (shared/src/api/schemas.ts ErrorBody), read without zod. */
+function errorBodyOf(json: unknown): { message: string; fields?: Record<string, string> } | undefined {
+  if (typeof json !== 'object' || json === null) return undefined;
+  const { message, fields } = json as { message?: unknown; fields?: unknown };
+  if (typeof message !== 'string') return undefined;
+  if (fields === undefined) return { message };
+  const valid =
+    typeof fields === 'object' && fields !== null && Object.values(fields).every((value) => typeof value === 'string');
+  return valid ? { message, fields: fields as Record<string, string> } : undefined;
 }
 
 export function createApiClient(options: ClientOptions = {}): ApiClient {
@@ -66,9 +86,9 @@ export function createApiClient(options: ClientOptions = {}): ApiClient {
   const doFetch = options.fetch ?? ((...args: Parameters<typeof fetch>) => fetch(...args));
 
   return async (name, body, callOptions = {}) => {
-    const loading = loadSchemas();
+    const checking = import.meta.env.DEV || import.meta.env.MODE === 'test' ? loadContract() : null;
     // Handled below; without this a failed load before the answer would be an unhandled rejection.
-    loading.catch(() => undefined);
+    checking?.catch(() => undefined);
     const timeoutMs = callOptions.timeoutMs ?? defaultTimeout;
     const controller = new AbortController();
     let timedOut = false;
@@ -117,23 +137,22 @@ export function createApiClient(options: ClientOptions = {}): ApiClient {
       }
     }
 
-    let contract: Awaited<typeof loading>[0]['contract'];
-    let ErrorBody: Awaited<typeof loading>[1]['ErrorBody'];
+    if (response.status < 200 || response.status > 299) {
+      const error = errorBodyOf(json);
+      const message = error?.message ?? `Request failed with status code ${response.status}`;
+      throw new ApiError(message, 'http', response.status, error?.fields);
+    }
+
+    if (!checking) return json as ResponseOf<typeof name>;
+    let contract: Awaited<typeof checking>['contract'];
     try {
-      [{ contract }, { ErrorBody }] = await loading;
+      ({ contract } = await checking);
     } catch {
       throw new ApiError(
         'Network Error: the server could not be reached. Check your connection and try again.',
         'network',
       );
     }
-
-    if (response.status < 200 || response.status > 299) {
-      const parsed = ErrorBody.safeParse(json);
-      const message = parsed.success ? parsed.data.message : `Request failed with status code ${response.status}`;
-      throw new ApiError(message, 'http', response.status, parsed.success ? parsed.data.fields : undefined);
-    }
-
     const result = contract[name].response.safeParse(json);
     if (!result.success) {
       throw new ApiError(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { daysInMonth, isAdultOn, payoutAccountRequest } from './payments';
+import { createPayoutAccountBody, daysInMonth, isAdultOn, payoutAccountRequest } from './payments';
 
 const body = (overrides: Record<string, unknown> = {}) => ({
   social_profile: 'https://social.example.com/jenny',
@@ -68,5 +68,77 @@ describe('the payout account form', () => {
     }
     expect(fieldsOf(body({ zipcode: '62701-1234', tax_id: '123456789', refresh_token: 'x' }))).toEqual([]);
     expect(fieldsOf(body({ unknown: 1 }))).toEqual(['']);
+  });
+});
+
+/** The spec's body (spec sections 3 and 7): `payoutRequest` with an address, a date of birth, ssn and social_media_url. */
+const specBody = (overrides: Record<string, unknown> = {}, address: Record<string, unknown> = {}) => ({
+  refresh_token: 'old-client-token',
+  payoutRequest: {
+    address: {
+      line1: '1 Main St',
+      line2: 'Apt 4',
+      city: 'Springfield',
+      state: 'il',
+      postal_code: '62701',
+      country: 'US',
+      ...address,
+    },
+    dob: { day: '15', month: '06', year: '2008' },
+    first_name: 'Jenny',
+    last_name: 'Rosen',
+    ssn: '123-45-6789',
+    phone: '202-555-0123',
+    social_media_url: 'https://social.example.com/jenny',
+    ...overrides,
+  },
+});
+
+describe("the createPayoutAccount body: the form's or the spec's payoutRequest", () => {
+  const call = createPayoutAccountBody(() => today);
+  const pathsOf = (input: unknown) => {
+    const result = call.safeParse(input);
+    return result.success ? [] : result.error.issues.map((issue) => issue.path.join('.'));
+  };
+
+  it("takes the spec's payoutRequest and answers it in the form's shape", () => {
+    expect(call.parse(specBody())).toEqual({
+      social_profile: 'https://social.example.com/jenny',
+      first_name: 'Jenny',
+      last_name: 'Rosen',
+      phone: '2025550123',
+      street_address_1: '1 Main St',
+      address_unit: 'Apt 4',
+      city: 'Springfield',
+      state: 'IL',
+      zipcode: '62701',
+      dob_day: 15,
+      dob_month: 6,
+      dob_year: 2008,
+      tax_id: '123456789',
+      tos_accepted: true,
+      refresh_token: 'old-client-token',
+    });
+  });
+
+  it("takes the form's body as the form does", () => {
+    expect(call.parse(body())).toEqual(schema.parse(body()));
+    expect(pathsOf(body({ dob_day: 16 }))).toEqual(['dob_year']);
+  });
+
+  it('takes zipcode or postal_code, and refuses both when they differ or neither', () => {
+    expect(call.parse(specBody({}, { postal_code: undefined, zipcode: '62702' })).zipcode).toBe('62702');
+    expect(pathsOf(specBody({}, { zipcode: '62702' }))).toEqual(['payoutRequest.address.zipcode']);
+    expect(pathsOf(specBody({}, { postal_code: undefined }))).toEqual(['payoutRequest.address.zipcode']);
+  });
+
+  it('names a refused value where the spec body has it', () => {
+    expect(pathsOf(specBody({ ssn: '1234' }))).toEqual(['payoutRequest.ssn']);
+    expect(pathsOf(specBody({ dob: { day: 16, month: 6, year: 2008 } }))).toEqual(['payoutRequest.dob.year']);
+    expect(pathsOf(specBody({ social_media_url: 'jenny@example.com' }))).toEqual(['payoutRequest.social_media_url']);
+    expect(pathsOf(specBody({}, { country: 'CA' }))).toEqual(['payoutRequest.address.country']);
+    expect(pathsOf(specBody({ dob: { day: 'x', month: 6, year: 2008 } }))).toEqual(['payoutRequest.dob.day']);
+    expect(pathsOf(specBody({ nickname: 'J' }))).toEqual(['payoutRequest.nickname']);
+    expect(pathsOf({ ...specBody(), tos_accepted: false })).toEqual(['tos_accepted']);
   });
 });

@@ -138,6 +138,137 @@ interface DateOfBirth {
 export const CreatePayoutAccountRequest = /* @__PURE__ */ payoutAccountRequest();
 export type CreatePayoutAccountRequest = z.input<typeof CreatePayoutAccountRequest>;
 
+/**
+ * The spec's body of /api/createPayoutAccount (spec sections 3 and 7): `payoutRequest` with an
+ * address, a date of birth, `ssn` and `social_media_url`. The spec lists both `postal_code` and
+ * `zipcode`: either one is taken. The spec's client calls only once the terms are accepted.
+ */
+export interface SpecPayoutAccountBody {
+  refresh_token?: string;
+  tos_accepted?: true;
+  payoutRequest: {
+    address: {
+      line1: string;
+      line2?: string;
+      city: string;
+      state: string;
+      postal_code?: string;
+      zipcode?: string;
+      /** US only. */
+      country?: string;
+    };
+    /** Numbers, or their digits as text ("06"). */
+    dob: { day: number | string; month: number | string; year: number | string };
+    first_name: string;
+    last_name: string;
+    ssn: string;
+    phone: string;
+    social_media_url: string;
+  };
+}
+
+/**
+ * Each form field and where the spec's body has it (`payoutRequest.` and this path): the spec's
+ * body is moved into the form's shape along these, and a refused value named back along them.
+ */
+const SPEC_FIELDS = {
+  social_profile: 'social_media_url',
+  first_name: 'first_name',
+  last_name: 'last_name',
+  phone: 'phone',
+  street_address_1: 'address.line1',
+  address_unit: 'address.line2',
+  city: 'address.city',
+  state: 'address.state',
+  zipcode: 'address.zipcode',
+  dob_day: 'dob.day',
+  dob_month: 'dob.month',
+  dob_year: 'dob.year',
+  tax_id: 'ssn',
+} as const;
+/** The spec body's keys, by object: any other is refused as unknown, as the form's are. */
+const SPEC_KEYS: Record<string, readonly string[]> = {
+  '': ['refresh_token', 'tos_accepted', 'payoutRequest'],
+  payoutRequest: ['address', 'dob', 'first_name', 'last_name', 'ssn', 'phone', 'social_media_url'],
+  'payoutRequest.address': ['line1', 'line2', 'city', 'state', 'postal_code', 'zipcode', 'country'],
+  'payoutRequest.dob': ['day', 'month', 'year'],
+};
+
+/**
+ * The body /api/createPayoutAccount takes: the app's form (`payoutAccountRequest`), or the spec's
+ * `payoutRequest` (`SpecPayoutAccountBody`), both checked by the form's rules and answered in the
+ * form's shape, so the handler sees one shape. A body with `payoutRequest` is read as the spec's;
+ * its refused values are named at their place in it (`payoutRequest.dob.year`).
+ */
+export function createPayoutAccountBody(today: () => Date = () => new Date()) {
+  const form = payoutAccountRequest(today);
+  type Form = z.output<typeof form>;
+  const checked = z.pipe(
+    z.unknown(),
+    z.transform((body: unknown, context): Form => {
+      const isSpec = typeof body === 'object' && body !== null && 'payoutRequest' in body;
+      const issues: { path: PropertyKey[]; message: string }[] = [];
+      let input = body;
+      if (isSpec) {
+        const objectAt = (path: string): Record<string, unknown> => {
+          const value = path
+            .split('.')
+            .reduce<unknown>((at, key) => (key ? (at as Record<string, unknown>)?.[key] : at), body);
+          return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+        };
+        for (const [path, keys] of Object.entries(SPEC_KEYS)) {
+          for (const key of Object.keys(objectAt(path)))
+            if (!keys.includes(key))
+              issues.push({ path: [...path.split('.').filter(Boolean), key], message: 'Unknown field: remove it.' });
+        }
+        const spec = objectAt('payoutRequest');
+        const { postal_code: postal, zipcode, country } = objectAt('payoutRequest.address');
+        if (postal !== undefined && zipcode !== undefined && postal !== zipcode)
+          issues.push({
+            path: ['payoutRequest', 'address', 'zipcode'],
+            message: 'postal_code and zipcode differ: send one',
+          });
+        if (country !== undefined && String(country).trim().toUpperCase() !== 'US')
+          issues.push({ path: ['payoutRequest', 'address', 'country'], message: 'Payout accounts are US only' });
+        const moved: Record<string, unknown> = {
+          tos_accepted: (body as { tos_accepted?: unknown }).tos_accepted ?? true,
+        };
+        for (const [field, path] of Object.entries(SPEC_FIELDS)) {
+          const [outer, inner] = path.split('.') as [string, string | undefined];
+          const value = inner === undefined ? spec[outer] : objectAt(`payoutRequest.${outer}`)[inner];
+          // The date's parts may come as digits ("06"); the zip as either of the spec's two names.
+          const given = field === 'zipcode' ? (value ?? postal) : value;
+          if (given !== undefined)
+            moved[field] =
+              typeof given === 'string' && /^\s*\d+\s*$/.test(given) && field.startsWith('dob_')
+                ? Number(given)
+                : given;
+        }
+        if ('refresh_token' in body) moved.refresh_token = body.refresh_token;
+        input = moved;
+      }
+      const result = form.safeParse(input);
+      if (result.success && issues.length === 0) return result.data;
+      for (const issue of result.error?.issues ?? []) {
+        if (!isSpec) {
+          context.issues.push({ ...issue, input: body } as z.core.$ZodRawIssue);
+          continue;
+        }
+        const [field, ...rest] = issue.path;
+        const at = typeof field === 'string' ? SPEC_FIELDS[field as keyof typeof SPEC_FIELDS] : undefined;
+        issues.push({ ...issue, path: at ? ['payoutRequest', ...at.split('.'), ...rest] : issue.path });
+      }
+      for (const issue of issues) context.issues.push({ ...issue, code: 'custom', input: body });
+      return z.NEVER;
+    }),
+  );
+  // Typed with both inputs: the pipe's first stage takes any value and decides which it is.
+  return checked as unknown as z.ZodMiniType<Form, z.input<typeof form> | SpecPayoutAccountBody>;
+}
+
+/** The request schema of /api/createPayoutAccount (shared/src/api/calls/create-payout-account.ts). */
+export const CreatePayoutAccountBody = /* @__PURE__ */ createPayoutAccountBody();
+
 export const PayoutAccountResponse = /* @__PURE__ */ pure(() => z.object({ user: UserProfile }));
 
 /** A card token (`tok_…`) made in the browser, attached to the caller's own account `id`. */
@@ -161,3 +292,6 @@ export type PayoutCard = z.infer<typeof PayoutCard>;
 export const AddPayoutMethodResponse = /* @__PURE__ */ pure(() => z.object({ user: UserProfile, card: PayoutCard }));
 export const ExternalAccountsRequest = /* @__PURE__ */ pure(() => z.strictObject({ id: Id }));
 export const ExternalAccounts = /* @__PURE__ */ pure(() => z.array(PayoutCard));
+
+/** The webhook's answer to Stripe once an event is taken (or was already). */
+export const WebhookReceived = /* @__PURE__ */ pure(() => z.object({ received: z.literal(true) }));

@@ -182,9 +182,15 @@ export const UploadResult = /* @__PURE__ */ pure(() =>
   z.object({ job: ImportJob, unApprovedProducts: ImportedProductPage }),
 );
 
-export const MAX_DIRECT_UPLOAD_BYTES = 5 * 1024 * 1024;
-import { MAX_PRESIGNED_UPLOAD_BYTES } from './limits';
-export { MAX_PRESIGNED_UPLOAD_BYTES };
+/** The body of /api/products: a form with the CSV in the field `file` (read on the server from the raw body). */
+export const UploadForm = /* @__PURE__ */ pure(() =>
+  z.custom<FormData>(
+    (value) => typeof FormData !== 'undefined' && value instanceof FormData,
+    'Send a form with the file',
+  ),
+);
+import { MAX_DIRECT_UPLOAD_BYTES, MAX_PRESIGNED_UPLOAD_BYTES } from './limits';
+export { MAX_DIRECT_UPLOAD_BYTES, MAX_PRESIGNED_UPLOAD_BYTES };
 
 export const UploadUrlRequest = /* @__PURE__ */ pure(() =>
   z.strictObject({

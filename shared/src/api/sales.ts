@@ -70,6 +70,25 @@ export { CheckoutId };
 // ---------------------------------------------------------------------------------------------
 // Orders
 
+/**
+ * The buyer as an order answers them: what the checkout form, the admin or Stripe gave. A field
+ * none of them gave is '' (an admin's order without a buyer, a payment Stripe holds no address
+ * for), so this is not the form's schema (./customer.ts), which requires every field.
+ */
+export const OrderCustomer = /* @__PURE__ */ pure(() =>
+  z.object({
+    name: z.string(),
+    email: z.string(),
+    address: z.object({
+      line1: z.string(),
+      line2: z.optional(z.string()),
+      city: z.string(),
+      state: z.string(),
+      postal_code: z.string(),
+    }),
+  }),
+);
+
 export const Order = /* @__PURE__ */ pure(() =>
   z.object({
     id: z.string(),
@@ -87,7 +106,7 @@ export const Order = /* @__PURE__ */ pure(() =>
     /** The unit sell price the customer paid. */
     sell_price: Dollars,
     totalPayed: Dollars,
-    customer: Customer,
+    customer: OrderCustomer,
     /** The member whose share code sold it, or null for a sale without a (known) code. */
     member: z.nullable(z.object({ id: z.string(), email: z.string() })),
     source: z.enum(['checkout', 'admin']),

@@ -131,6 +131,8 @@ export const ErrorBody = /* @__PURE__ */ pure(() =>
     /** Field path -> message, for 400s caused by a request body. */
     fields: z.optional(z.record(z.string(), z.string())),
     correlationId: z.optional(z.string()),
+    /** A failed login (401) says `loginValid: false`, as the spec's answer does (spec section 8), besides its message. */
+    loginValid: z.optional(z.literal(false)),
   }),
 );
 export type ErrorBody = z.infer<typeof ErrorBody>;

@@ -1,5 +1,5 @@
 import { createApiClient, type ApiClient } from '../../api/client';
-import type { EndpointName } from '../../api/endpoints';
+import type { EndpointName } from '../../api/contract';
 import { earlyKeyOf, type EarlyRequests } from './keys';
 
 export type { EarlyRequests } from './keys';

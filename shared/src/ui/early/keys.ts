@@ -1,4 +1,4 @@
-import type { EndpointName } from '../../api/endpoints';
+import type { EndpointName } from '../../api/contract';
 
 /**
  * What the page's early script (./pageScript.ts) and the app's client (./earlyRequests.ts) agree

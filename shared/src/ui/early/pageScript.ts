@@ -1,6 +1,8 @@
-import { pathOf } from '../../api/endpoints';
 import type { EndpointName, RequestOf, ResponseOf } from '../../api/contract';
 import { earlyKeyOf, type EarlyRequests } from './keys';
+
+/** The call's path, as the contract's modules name it (`/api/<name>`); no contract code in the page script. */
+const pathOf = <N extends EndpointName>(name: N): `/api/${N}` => `/api/${name}`;
 
 /**
  * The page's early script (issue 16): the opened screen's first requests, sent as the page

@@ -77,17 +77,22 @@ describe('AuthStore', () => {
     expect(store.getState().status).toBe('authenticated');
   });
 
+  /** The answer of getCommisionsByUser for a member without commissions (its contract's CommissionPage). */
+  const noCommissions = { items: [], nextCursor: null, totals: { paid: 0, processing: 0, count: 0 } };
+
   it('authenticated calls pass the access token and, on a 401, refresh once and retry', async () => {
     let token = 1;
     const api = fakeApi({
       login: () => ({ body: authAnswer({}, 'access-1') }),
       checkAuth: () => ({ body: authAnswer({}, `access-${++token}`) }),
       getCommisionsByUser: ({ authorization }) =>
-        authorization === 'Bearer access-2' ? { body: [] } : { status: 401, body: { message: 'Token expired.' } },
+        authorization === 'Bearer access-2'
+          ? { body: noCommissions }
+          : { status: 401, body: { message: 'Token expired.' } },
     });
     const store = new AuthStore(api.api);
     await store.login({ email: 'ann@example.com', password: 'secret-password' });
-    await expect(store.call('getCommisionsByUser', { id: 'user-1' })).resolves.toEqual([]);
+    await expect(store.call('getCommisionsByUser', { id: 'user-1' })).resolves.toEqual(noCommissions);
     expect(api.callsTo('getCommisionsByUser').map((call) => call.authorization)).toEqual([
       'Bearer access-1',
       'Bearer access-2',
@@ -115,7 +120,7 @@ describe('AuthStore', () => {
     const api = fakeApi({
       login: () => ({ body: { ...authAnswer({}, 'old'), expires_in: 60 } }),
       checkAuth: () => ({ body: authAnswer({}, 'new') }),
-      getCommisionsByUser: () => ({ body: [] }),
+      getCommisionsByUser: () => ({ body: noCommissions }),
     });
     const store = new AuthStore(api.api, { now: () => now });
     await store.login({ email: 'ann@example.com', password: 'secret-password' });

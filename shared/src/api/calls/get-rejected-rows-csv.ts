@@ -1,0 +1,17 @@
+import type { Call } from '../call';
+import { ImportJobRequest, RejectedRowsCsv } from '../products';
+
+/**
+ * POST /api/getRejectedRowsCsv (admin): An import's rejected rows as a formula-safe CSV to fix and
+ * upload again.
+ */
+export const getRejectedRowsCsv = {
+  name: 'getRejectedRowsCsv',
+  path: '/api/getRejectedRowsCsv',
+  role: 'admin',
+  body: 'json',
+  request: ImportJobRequest,
+} as const satisfies Call;
+
+/** The answer (its own export: the function's bundle, which never reads it, leaves it out). */
+export const getRejectedRowsCsvResponse = RejectedRowsCsv;

@@ -1,0 +1,19 @@
+import type { Call } from '../call';
+import * as z from '../zod';
+import { WebhookReceived } from '../payments';
+
+/**
+ * POST /api/stripeWebhook (public): Stripe's signed events. Public: only a valid `Stripe-
+ * Signature` on the raw body gets past the 400, so the body is any JSON here and is read only
+ * after that check.
+ */
+export const stripeWebhook = {
+  name: 'stripeWebhook',
+  path: '/api/stripeWebhook',
+  role: 'public',
+  body: 'json',
+  request: z.unknown(),
+} as const satisfies Call;
+
+/** The answer (its own export: the function's bundle, which never reads it, leaves it out). */
+export const stripeWebhookResponse = WebhookReceived;
