@@ -340,7 +340,7 @@ async function main(): Promise<void> {
   console.log(
     [
       '',
-      `Reseller portal is running at ${portal.url}`,
+      `Reseller portal is running at ${portal.url} (Node ${process.version}, ${process.execPath})`,
       `  member app  ${portal.url}/`,
       `  admin app   ${portal.url}/admin/`,
       portal.ownStripeKey

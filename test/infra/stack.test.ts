@@ -11,6 +11,7 @@ import type { IConstruct } from 'constructs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventFunctions, routes, secretEnv, type EventFunction, type Route } from '../../functions/src/routes';
 import { table as tableDefinition } from '../../shared/src/db/table';
+import { functionBundling } from '../../infra/lib/bundling';
 import { addPortalChecks } from '../../infra/lib/checks';
 import {
   PortalStack,
@@ -155,13 +156,28 @@ describe('functions', () => {
     }
   });
 
+  it('runs on the Node the tests run on: nodejs24.x, bundles for node24, engines >=24', () => {
+    const major = Number(process.versions.node.split('.')[0]);
+    expect(major).toBe(24);
+    const runtimes = new Set(
+      appFunctions(main.stack).map(
+        ({ made }) => main.resources[logicalId(main.stack, made.function)].Properties.Runtime,
+      ),
+    );
+    expect([...runtimes]).toEqual([`nodejs${major}.x`]);
+    expect(functionBundling.target).toBe(`node${major}`);
+    const pkg = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
+    expect(pkg.engines.node).toBe(`>=${major}`);
+    expect(pkg.devDependencies.node).toMatch(new RegExp(`^\\^${major}\\.`));
+  });
+
   it.each(allSpecs)('%s: runtime, architecture, size, handler, environment and log group', (name, spec) => {
     const { stack, resources } = main;
     const made = madeFor(stack, name);
     const fn = resources[logicalId(stack, made.function)];
     expect(fn.Type).toBe('AWS::Lambda::Function');
     expect(fn.Properties).toMatchObject({
-      Runtime: 'nodejs22.x',
+      Runtime: 'nodejs24.x',
       Architectures: ['arm64'],
       Handler: 'index.handler',
       MemorySize: spec.memoryMb,
@@ -778,6 +794,9 @@ describe('CloudFront', () => {
       'referrer-policy': headers.ReferrerPolicy.ReferrerPolicy,
       'x-xss-protection': `${headers.XSSProtection.Protection ? 1 : 0}${headers.XSSProtection.ModeBlock ? '; mode=block' : ''}`,
     };
+    // Current guidance (OWASP, MDN): the auditor is switched off, the CSP protects.
+    expect(headers.XSSProtection).toEqual({ Protection: false, Override: true });
+    expect(sent['x-xss-protection']).toBe('0');
     const s3Origins = [`https://*.s3.${Aws.REGION}.${Aws.URL_SUFFIX}`, `https://*.s3.${Aws.URL_SUFFIX}`];
     expect(sent).toEqual({
       ...securityHeaders(s3Origins),
