@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import vm from 'node:vm';
-import { App, Aws, Validations, type Stack } from 'aws-cdk-lib';
+import { App, Aws, Stack, Validations } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { AwsSolutionsChecks } from 'cdk-nag';
@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventFunctions, routes, secretEnv, type EventFunction, type Route } from '../../functions/src/routes';
 import { table as tableDefinition } from '../../shared/src/db/table';
 import { functionBundling } from '../../infra/lib/bundling';
+import { MAX_RESOURCES_PER_STACK, capabilities, capabilityFor } from '../../infra/lib/capabilities';
 import { addPortalChecks } from '../../infra/lib/checks';
 import {
   PortalStack,
@@ -44,8 +45,51 @@ const DYNAMODB_WRITE_ACTIONS = [
 interface Built {
   app: App;
   stack: PortalStack;
+  /** The portal stack's own template. */
   template: Template;
+  /** Every resource of the portal stack and of its nested stacks (see `allResources`). */
   resources: Resources;
+  /** Each stack's resource count, the portal stack first. */
+  counts: Record<string, number>;
+}
+
+/**
+ * The resources of the portal stack and of each nested capability stack in one map, with every
+ * reference to a nested stack's parameter replaced by the value the portal stack passes it: a
+ * function's `TABLE_NAME` reads `{ Ref: <the table> }` wherever the function lives, so the claims
+ * below hold for the whole portal, not for one stack.
+ */
+function allResources(
+  stack: PortalStack,
+  template: Template,
+): { resources: Resources; counts: Record<string, number> } {
+  const resources: Resources = { ...template.toJSON().Resources };
+  const counts: Record<string, number> = { [stack.stackName]: Object.keys(resources).length };
+  for (const [capability, nested] of stack.capabilityStacks) {
+    const own = Template.fromStack(nested).toJSON().Resources as Resources;
+    counts[capability] = Object.keys(own).length;
+    const passed = resources[stack.getLogicalId(nested.nestedStackResource as never)].Properties.Parameters as Record<
+      string,
+      unknown
+    >;
+    const substitute = (value: unknown): unknown => {
+      if (Array.isArray(value)) return value.map(substitute);
+      if (value && typeof value === 'object') {
+        const entries = Object.entries(value);
+        if (entries.length === 1 && entries[0]![0] === 'Ref' && typeof entries[0]![1] === 'string') {
+          const name = entries[0]![1];
+          if (name in passed) return passed[name];
+        }
+        return Object.fromEntries(entries.map(([key, inner]) => [key, substitute(inner)]));
+      }
+      return value;
+    };
+    for (const [id, resource] of Object.entries(own)) {
+      expect(resources[id], `logical id ${id} in two stacks`).toBeUndefined();
+      resources[id] = substitute(resource);
+    }
+  }
+  return { resources, counts };
 }
 
 function build(
@@ -75,11 +119,12 @@ function build(
   });
   addPortalChecks(app);
   const template = Template.fromStack(stack);
-  return { app, stack, template, resources: template.toJSON().Resources };
+  return { app, stack, template, ...allResources(stack, template) };
 }
 
-const logicalId = (stack: Stack, construct: IConstruct): string =>
-  stack.getLogicalId(construct.node.defaultChild as never);
+/** The logical id of a construct's resource in its own stack (the portal stack or a nested one). */
+const logicalId = (_stack: Stack, construct: IConstruct): string =>
+  Stack.of(construct).getLogicalId(construct.node.defaultChild as never);
 
 /** All IAM statements that apply to a role: its inline policies and the AWS::IAM::Policy resources attached to it. */
 function statementsOf(resources: Resources, roleId: string): any[] {
@@ -309,6 +354,49 @@ describe('functions', () => {
         expect.objectContaining({ Events: ['s3:ObjectCreated:*'], LambdaFunctionArn: { 'Fn::GetAtt': [fnId, 'Arn'] } }),
       );
     }
+  });
+});
+
+describe('room to grow: one nested stack per capability', () => {
+  it(`no stack holds more than ${MAX_RESOURCES_PER_STACK} resources (CloudFormation allows 500)`, () => {
+    console.log(`Resources per stack: ${JSON.stringify(main.counts)}`);
+    expect(Object.keys(main.counts)).toEqual(['ResellerPortal', ...capabilities]);
+    for (const [stack, count] of Object.entries(main.counts)) {
+      expect(count, stack).toBeGreaterThan(0);
+      expect(count, stack).toBeLessThanOrEqual(MAX_RESOURCES_PER_STACK);
+    }
+  });
+
+  it("each call's function, role, log group and API route live in its capability's nested stack", () => {
+    const { stack, resources } = main;
+    for (const route of routes) {
+      const nested = stack.capabilityStacks.get(capabilityFor(route.name))!;
+      const made = stack.routeResources.get(route.name)!;
+      for (const construct of [made.function, made.role, made.logGroup]) {
+        expect(Stack.of(construct), route.name).toBe(nested);
+      }
+      const apiRoute = Template.fromStack(nested).findResources('AWS::ApiGatewayV2::Route', {
+        Properties: { RouteKey: `POST ${route.path}` },
+      });
+      expect(Object.keys(apiRoute), route.name).toHaveLength(1);
+    }
+    // The portal stack keeps the shared pieces and the import function, and no call's function.
+    const parentFunctions = Object.values(main.template.findResources('AWS::Lambda::Function')).filter(
+      (r) => r.Properties.Environment?.Variables?.TABLE_NAME,
+    );
+    expect(parentFunctions).toHaveLength(eventFunctions.length);
+    // Every nested stack is on the HTTP API of the portal stack.
+    for (const nested of stack.capabilityStacks.values()) {
+      const parameters = resources[stack.getLogicalId(nested.nestedStackResource as never)].Properties.Parameters;
+      expect(parameters.ApiId).toEqual({ Ref: logicalId(stack, stack.api) });
+    }
+  });
+
+  it('a call with no capability fails the synth, naming the call and the file to place it in', () => {
+    const unplaced = { ...routes[0]!, name: 'notACapabilityYet' as Route['name'], path: '/api/notACapabilityYet' };
+    expect(() => build({ routes: [unplaced], eventFunctions: [], bundle: false })).toThrow(
+      /notACapabilityYet has no capability: add it to capabilityOf in infra\/lib\/capabilities\.ts/,
+    );
   });
 });
 
@@ -933,6 +1021,12 @@ describe('cdk-nag (AwsSolutions)', () => {
     for (const rule of ['AwsSolutions-APIG4', 'AwsSolutions-L1', 'AwsSolutions-SMG4', 'AwsSolutions-CFR4']) {
       expect(rules).toContain(rule);
     }
+    // The functions run on the latest Node runtime Lambda has: cdk-nag's L1 finds none of them.
+    const functionPaths = appFunctions(main.stack).map(({ made }) => made.function.node.path);
+    const outdated = rawFindings(main.stack).filter(
+      (f) => f.rule === 'AwsSolutions-L1' && functionPaths.some((p) => f.path.startsWith(p)),
+    );
+    expect(outdated).toEqual([]);
   });
 
   it('every acknowledgement has a specific reason and silences a finding that exists', () => {
