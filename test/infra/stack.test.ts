@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventFunctions, routes, secretEnv, type EventFunction, type Route } from '../../functions/src/routes';
 import { table as tableDefinition } from '../../shared/src/db/table';
 import { functionBundling } from '../../infra/lib/bundling';
+import { buildDeployedBundles, bundleFolder } from '../../infra/lib/deployed-bundles';
 import { MAX_RESOURCES_PER_STACK, capabilities, capabilityFor } from '../../infra/lib/capabilities';
 import { addPortalChecks } from '../../infra/lib/checks';
 import {
@@ -274,6 +275,26 @@ describe('functions', () => {
       expect(map.sources.some((source) => source.endsWith(`functions/src/${spec.module}`))).toBe(true);
       expect(map.sources.filter((source) => source.includes('@aws-sdk/'))).toEqual([]); // the SDK stays external
       expect(Object.keys(manifest.files)).toContain(assetHash);
+    }
+  });
+
+  it('the bundles the handler tests run against (deployed-bundles.ts) are byte for byte the ones deployed', async () => {
+    const outDir = mkdtempSync(path.join(tmpdir(), 'portal-infra-bundles-'));
+    try {
+      const specs = [routes.find((route) => route.name === 'login')!, eventFunctions[0]!];
+      await buildDeployedBundles(
+        outDir,
+        specs.map((spec) => spec.module),
+      );
+      for (const spec of specs) {
+        const fn = main.resources[logicalId(main.stack, madeFor(main.stack, spec.name).function)];
+        const asset = path.join(main.app.outdir, `asset.${(fn.Properties.Code.S3Key as string).replace(/\.zip$/, '')}`);
+        const built = readFileSync(path.join(outDir, bundleFolder(spec.module), 'index.js'), 'utf8');
+        expect(built.length, spec.name).toBeGreaterThan(1000);
+        expect(built === readFileSync(path.join(asset, 'index.js'), 'utf8'), spec.name).toBe(true);
+      }
+    } finally {
+      rmSync(outDir, { recursive: true, force: true });
     }
   });
 
