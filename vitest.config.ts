@@ -1,4 +1,37 @@
 import { defineConfig } from 'vitest/config';
+import { deployedBundles } from './test/infra/bundles-plugin';
+
+/**
+ * The handler tests the `bundles` project runs again against the deployed bundles: every file
+ * that calls handlers and asserts only what they answer and store. Not these, by design: auth and
+ * money-movement (an injected clock and injected crashes reach the source modules, not a
+ * bundle's own copy), the faults-import/race/unknown files (faults injected into source
+ * modules), address and verify-email (the embedded address search and the mail outbox are kept
+ * out of every bundle: a bundle calls Amazon Location and SES), and the files that start the
+ * local runtime or seed the demo (they run the source modules, as npm start does).
+ */
+const BUNDLE_TESTS = [
+  'accounts',
+  'authorization-table',
+  'authorization',
+  'catalogue',
+  'commissions-read',
+  'cursors',
+  'faults-secrets',
+  'faults-stripe',
+  'http',
+  'import-recovery',
+  'orders',
+  'payment-config',
+  'payment-intent',
+  'payouts',
+  'rejected-rows',
+  's3-gate',
+  'share-codes',
+  'stripe-webhook',
+].map((name) => `test/handlers/${name}.test.ts`);
+/** The project's check that a handler import there is the bundle's (not picked up by `infra`). */
+BUNDLE_TESTS.push('test/infra/deployed-bundles.spec.ts');
 
 /**
  * `npm test` runs every project: unit tests beside the code, UI component tests in jsdom,
@@ -36,6 +69,19 @@ export default defineConfig({
           setupFiles: ['test/handlers/setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        // Handler tests again, against the esbuild bundles the stack deploys, loaded as Lambda
+        // loads them (test/infra/bundles-plugin.ts, infra/lib/deployed-bundles.ts).
+        plugins: [deployedBundles()],
+        test: {
+          name: 'bundles',
+          include: BUNDLE_TESTS,
+          globalSetup: ['test/handlers/global-setup.ts', 'test/infra/bundles-setup.ts'],
+          setupFiles: ['test/handlers/setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 120_000,
         },
       },
       {

@@ -1,4 +1,7 @@
 import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { REPORT_FILE, loadAverage, thisMachine, writeSectionReport } from './bench-report';
 import { bundles } from './bench/bundles';
 import { catalogueImport, catalogueLists } from './bench/catalogue';
 import { salesLists } from './bench/sales';
@@ -8,7 +11,9 @@ import { webPages } from './bench/web';
 /**
  * `npm run bench`: runs every bench section in order (or only the ones named on the command
  * line: `npm run bench -- bundles`), each in its own process when there are several, prints each
- * section's table, and exits with status 1 when any budget is over. A new section implements
+ * section's table, writes it into docs/bench-report.md (replacing that section's previous figures,
+ * with the date, the machine and the load average: bench-report.ts), and exits with status 1
+ * when any budget is over. A new section implements
  * BenchSection (scripts/bench/section.ts) and is added to this list.
  */
 const sections: readonly BenchSection[] = [bundles, catalogueImport, catalogueLists, salesLists, webPages];
@@ -25,12 +30,30 @@ async function main(): Promise<number> {
   let failed = 0;
   for (const section of selected) {
     console.log(`\n== ${section.name}: ${section.description}\n`);
+    const startedAt = new Date();
+    const loadBefore = loadAverage();
     const started = performance.now();
     const result = await section.run();
+    const seconds = (performance.now() - started) / 1000;
     for (const line of result.lines) console.log(line);
-    console.log(
-      `\n${section.name}: ${result.ok ? 'within budget' : 'OVER BUDGET'} (${((performance.now() - started) / 1000).toFixed(1)} s)`,
+    console.log(`\n${section.name}: ${result.ok ? 'within budget' : 'OVER BUDGET'} (${seconds.toFixed(1)} s)`);
+    const report = path.join(fileURLToPath(new URL('..', import.meta.url)), REPORT_FILE);
+    writeSectionReport(
+      report,
+      {
+        name: section.name,
+        description: section.description,
+        ok: result.ok,
+        lines: result.lines,
+        startedAt,
+        seconds,
+        machine: thisMachine(),
+        loadBefore,
+        loadAfter: loadAverage(),
+      },
+      sections.map((known) => known.name),
     );
+    console.log(`Figures written to ${REPORT_FILE}.`);
     if (!result.ok) failed++;
   }
   return failed > 0 ? 1 : 0;

@@ -2,6 +2,11 @@
 // Runs before `npm start` and `npm test` (npm pre-scripts), with Node's own modules only:
 // installs the dependencies with `npm ci` when they are missing or do not match the lockfile,
 // and with --chromium makes sure a Chromium for the browser tests is there.
+//
+// On a fresh clone it runs under the machine's own `node`, which may be older than the Node 24
+// the project runs on: it needs 20 or newer for itself. The install brings Node 24 (the npm
+// package `node`, a dev dependency) into node_modules/.bin, which npm puts first on the PATH of
+// every script, so `npm start` and `npm test` then run on it. This script checks that it did.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -14,8 +19,17 @@ const fail = (message) => {
   process.exit(1);
 };
 
+/** The Node the project runs on (the Lambda runtime, the tests, the local portal). */
+const PROJECT_NODE_MAJOR = 24;
+/** The oldest `node` that can start this script and npm to install the project's Node. */
+const BOOTSTRAP_NODE_MAJOR = 20;
+
 const [major] = process.versions.node.split('.').map(Number);
-if (major < 20) fail(`This project needs Node.js 20 or newer; this is ${process.version}.`);
+if (major < BOOTSTRAP_NODE_MAJOR) {
+  fail(
+    `npm start and npm test need Node.js ${BOOTSTRAP_NODE_MAJOR} or newer to install the project's Node ${PROJECT_NODE_MAJOR}; this is ${process.version}.`,
+  );
+}
 
 function dependenciesCurrent() {
   const hidden = join(root, 'node_modules', '.package-lock.json');
@@ -26,8 +40,40 @@ function dependenciesCurrent() {
 
 if (!dependenciesCurrent()) {
   console.log('Installing dependencies with npm ci (they are missing or older than package-lock.json)…');
-  const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
+  if (major < PROJECT_NODE_MAJOR) {
+    console.log(
+      `This machine's node is ${process.version}: npm warns that packages want a newer one (EBADENGINE). Expected: the install brings Node ${PROJECT_NODE_MAJOR}, and the scripts run on it.`,
+    );
+  }
+  // engine-strict off for this install only: an older node must be able to install the newer one.
+  const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund', '--engine-strict=false'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (result.status !== 0) fail('npm ci failed; see the messages above.');
+}
+
+/** The version of the `node` that the npm scripts run on: node_modules/.bin/node, installed above. */
+function projectNodeVersion() {
+  const bin = join(root, 'node_modules', '.bin', process.platform === 'win32' ? 'node.cmd' : 'node');
+  if (!existsSync(bin)) return undefined;
+  const result = spawnSync(bin, ['--version'], { encoding: 'utf8', shell: process.platform === 'win32' });
+  return result.status === 0 ? result.stdout.trim() : undefined;
+}
+
+const projectNode = projectNodeVersion();
+const majorOf = (version) => Number(version.replace(/^v/, '').split('.')[0]);
+// Without node_modules/.bin/node the scripts run on this node, which will do if it is 24 or newer.
+if ((!projectNode || majorOf(projectNode) < PROJECT_NODE_MAJOR) && major < PROJECT_NODE_MAJOR) {
+  fail(
+    [
+      `node_modules/.bin/node should be Node ${PROJECT_NODE_MAJOR} (the npm package \`node\`, a dev dependency), but it is ${projectNode ?? 'missing'}.`,
+      'Its install script may have been skipped (ignore-scripts): run `npm rebuild node`, or install Node 24 yourself, then try again.',
+    ].join('\n'),
+  );
+}
+if (projectNode && projectNode !== process.version) {
+  console.log(`This machine's node is ${process.version}; the scripts run on ${projectNode} from node_modules/.bin.`);
 }
 
 if (process.argv.includes('--chromium')) {

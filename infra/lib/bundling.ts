@@ -12,8 +12,8 @@ export const functionBundling = {
    * copies made it 2.2 times larger (create-payout-account: 1,214 KB → 556 KB).
    */
   sourcesContent: false,
-  /** The Lambda runtime is nodejs22.x. */
-  target: 'node22',
+  /** The Lambda runtime is nodejs24.x (docs/decisions/0090-node-24.md). */
+  target: 'node24',
   /**
    * Provided by the Lambda Node.js runtime; measured to start faster than bundling the SDK
    * (`npm run bench -- bundles`, docs/architecture.md "Cold starts").

@@ -7,14 +7,23 @@ import {
   CfnOutput,
   DefaultStackSynthesizer,
   Duration,
+  CfnParameter,
   Fn,
+  NestedStack,
   RemovalPolicy,
   Stack,
   Validations,
   type StackProps,
 } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
-import { HttpApi, HttpMethod, LogGroupLogDestination, PayloadFormatVersion } from 'aws-cdk-lib/aws-apigatewayv2';
+import {
+  HttpApi,
+  HttpMethod,
+  HttpRoute,
+  HttpRouteKey,
+  LogGroupLogDestination,
+  PayloadFormatVersion,
+} from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import {
   AllowedMethods,
@@ -35,7 +44,15 @@ import {
   type BehaviorOptions,
 } from 'aws-cdk-lib/aws-cloudfront';
 import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
-import { AttributeType, BillingMode, CfnTable, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import {
+  AttributeType,
+  BillingMode,
+  CfnTable,
+  ProjectionType,
+  Table,
+  TableEncryption,
+  type ITable,
+} from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
@@ -51,10 +68,11 @@ import {
   HttpMethods,
   ObjectOwnership,
   type BucketProps,
+  type IBucket,
 } from 'aws-cdk-lib/aws-s3';
 import { LambdaDestination } from 'aws-cdk-lib/aws-s3-notifications';
 import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
-import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { Secret, type ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import {
@@ -67,6 +85,7 @@ import {
 } from '../../functions/src/routes';
 import { table as tableDefinition } from '@portal/shared/db/table';
 import { functionBundling, functionEnvironment, functionNodeOptions } from './bundling';
+import { capabilities, capabilityFor, type Capability } from './capabilities';
 import { contentSecurityPolicy, securityHeaderSettings } from './security-headers';
 import { spaRewriteSource } from './spa-rewrite';
 
@@ -135,13 +154,123 @@ export interface EventFunctionResources extends FunctionResources {
   readonly event: EventFunction;
 }
 
+/** The table, bucket and secrets a function is granted and configured against, as its stack sees them. */
+interface FunctionDeps {
+  readonly table: ITable;
+  readonly tableName: string;
+  readonly importsBucket: IBucket;
+  readonly secrets: Readonly<Record<StackSecretName, ISecret>>;
+  /** How cdk-nag writes the table's and the bucket's ARNs in this stack (in acknowledgement ids). */
+  readonly nagTableArn: string;
+  readonly nagImportsBucketArn: string;
+}
+
+/** What the portal stack hands a capability's nested stack: its parameters. */
+export interface SharedResources {
+  readonly apiId: string;
+  readonly tableName: string;
+  readonly tableArn: string;
+  readonly importsBucketName: string;
+  readonly importsBucketArn: string;
+  /** The CloudFront domain: the origin of the links the mailing functions send (SITE_URL). */
+  readonly siteDomainName: string;
+  readonly secretArns: Readonly<Record<StackSecretName, string>>;
+}
+
+/** The nested stack parameter carrying a secret's ARN, e.g. `TokenSigningKeyArn`. */
+const secretParameter = (name: StackSecretName): string => `${name[0]!.toUpperCase()}${name.slice(1)}Arn`;
+
+export interface CapabilityStackProps {
+  readonly description: string;
+  readonly routes: readonly Route[];
+  readonly functionsDir: string;
+  readonly mail?: PortalStackProps['mail'];
+  readonly shared: SharedResources;
+}
+
+/**
+ * The calls of one capability (capabilities.ts): a function, role and log group per call and its
+ * POST route on the portal's HTTP API, in a nested stack. The API, the table, the imports bucket
+ * and the secrets stay in the portal stack and come in as parameters (named here, so cdk-nag's
+ * acknowledgements can name them too).
+ */
+export class CapabilityStack extends NestedStack {
+  /** One entry per route, keyed by route name. */
+  readonly routeResources: ReadonlyMap<string, RouteResources>;
+
+  constructor(scope: Construct, id: string, props: CapabilityStackProps) {
+    const { shared } = props;
+    const secretNames = Object.keys(shared.secretArns) as StackSecretName[];
+    super(scope, id, {
+      description: props.description,
+      parameters: {
+        ApiId: shared.apiId,
+        TableName: shared.tableName,
+        TableArn: shared.tableArn,
+        ImportsBucketName: shared.importsBucketName,
+        ImportsBucketArn: shared.importsBucketArn,
+        SiteDomainName: shared.siteDomainName,
+        ...Object.fromEntries(secretNames.map((name) => [secretParameter(name), shared.secretArns[name]])),
+      },
+    });
+    const parameter = (name: string): string =>
+      new CfnParameter(this, name, { type: 'String', description: `${name} of the portal stack` }).valueAsString;
+    const apiId = parameter('ApiId');
+    const tableName = parameter('TableName');
+    const tableArn = parameter('TableArn');
+    const importsBucketName = parameter('ImportsBucketName');
+    const importsBucketArn = parameter('ImportsBucketArn');
+    const siteDomainName = parameter('SiteDomainName');
+    const secretArns = Object.fromEntries(secretNames.map((name) => [name, parameter(secretParameter(name))]));
+    const deps: FunctionDeps = {
+      table: Table.fromTableAttributes(this, 'Table', { tableArn, grantIndexPermissions: true }),
+      tableName,
+      importsBucket: Bucket.fromBucketAttributes(this, 'ImportsBucket', {
+        bucketArn: importsBucketArn,
+        bucketName: importsBucketName,
+      }),
+      secrets: Object.fromEntries(
+        secretNames.map((name) => [name, Secret.fromSecretCompleteArn(this, `${name}Secret`, secretArns[name]!)]),
+      ) as Record<StackSecretName, ISecret>,
+      nagTableArn: '<TableArn>',
+      nagImportsBucketArn: '<ImportsBucketArn>',
+    };
+    const api = HttpApi.fromHttpApiAttributes(this, 'Api', { httpApiId: apiId });
+
+    const routeResources = new Map<string, RouteResources>();
+    for (const route of props.routes) {
+      const made = appFunction(new Construct(this, route.name), route, deps, {
+        functionsDir: props.functionsDir,
+        mail: props.mail,
+        description: `POST ${route.path} (${route.module})`,
+      });
+      // The functions that mail put links to the site in them: SITE_URL is the distribution's origin.
+      if (route.access.mail) made.function.addEnvironment('SITE_URL', `https://${siteDomainName}`);
+      const httpRoute = new HttpRoute(this, `${route.name}Route`, {
+        httpApi: api,
+        routeKey: HttpRouteKey.with(route.path, HttpMethod.POST),
+        integration: new HttpLambdaIntegration(`${route.name}Integration`, made.function, {
+          payloadFormatVersion: PayloadFormatVersion.VERSION_2_0,
+        }),
+      });
+      Validations.of(httpRoute).acknowledge({
+        id: 'AwsSolutions-APIG4',
+        reason:
+          'Authorization is done in the handler: it verifies the signed JWT issued by /api/login and checks the role the API contract (shared/src/api/contract.ts) sets for this call; signup, login and the Stripe webhook are public by design.',
+      });
+      routeResources.set(route.name, { route, ...made });
+    }
+    this.routeResources = routeResources;
+  }
+}
+
 /** The fields of a route or event function that shape its Lambda function. */
 type FunctionSpec = Pick<Route & EventFunction, 'module' | 'memoryMb' | 'timeoutSeconds' | 'access'>;
 
 /**
- * The whole portal in one stack: table, buckets, secrets, one function per route behind an HTTP
- * API, and one CloudFront distribution serving the member app at /, the admin app at /admin/
- * and the API at /api/*.
+ * The whole portal: table, buckets, secrets, the HTTP API, the import function and one
+ * CloudFront distribution serving the member app at /, the admin app at /admin/ and the API at
+ * /api/*; the calls' functions and routes in one nested stack per capability (CapabilityStack).
  */
 export class PortalStack extends Stack {
   readonly table: Table;
@@ -158,6 +287,8 @@ export class PortalStack extends Stack {
   readonly distribution: Distribution;
   /** One entry per route, keyed by route name. */
   readonly routeResources: ReadonlyMap<string, RouteResources>;
+  /** The nested stack of each capability that has calls (capabilities.ts). */
+  readonly capabilityStacks: ReadonlyMap<Capability, CapabilityStack>;
   /** One entry per event-started function, keyed by name. */
   readonly eventResources: ReadonlyMap<string, EventFunctionResources>;
 
@@ -279,31 +410,6 @@ export class PortalStack extends Stack {
         ),
       },
     });
-    const routeResources = new Map<string, RouteResources>();
-    const routesScope = new Construct(this, 'Routes');
-    for (const route of routes) {
-      const made = this.appFunction(new Construct(routesScope, route.name), route, {
-        functionsDir,
-        mail: props.mail,
-        description: `POST ${route.path} (${route.module})`,
-      });
-      const [httpRoute] = this.api.addRoutes({
-        path: route.path,
-        methods: [HttpMethod.POST],
-        integration: new HttpLambdaIntegration(`${route.name}Integration`, made.function, {
-          payloadFormatVersion: PayloadFormatVersion.VERSION_2_0,
-        }),
-      });
-      if (httpRoute) {
-        Validations.of(httpRoute).acknowledge({
-          id: 'AwsSolutions-APIG4',
-          reason:
-            'Authorization is done in the handler: it verifies the signed JWT issued by /api/login and checks the role the API contract (shared/src/api/contract.ts) sets for this call; signup, login and the Stripe webhook are public by design.',
-        });
-      }
-      routeResources.set(route.name, { route, ...made });
-    }
-    this.routeResources = routeResources;
     if (!props.mail && routes.some((route) => route.access.mail)) {
       Annotations.of(this).addWarningV2(
         'portal:mail-not-configured',
@@ -340,7 +446,7 @@ export class PortalStack extends Stack {
     const eventResources = new Map<string, EventFunctionResources>();
     const eventsScope = new Construct(this, 'Events');
     for (const event of eventFunctions) {
-      const made = this.appFunction(new Construct(eventsScope, event.name), event, {
+      const made = appFunction(new Construct(eventsScope, event.name), event, this.functionDeps(), {
         functionsDir,
         description: `${event.name}: ${event.trigger} (${event.module})`,
         onFailure: this.failedEvents,
@@ -446,10 +552,38 @@ export class PortalStack extends Stack {
       },
     );
 
-    // The functions that mail put links to the site in them: SITE_URL is the distribution's origin.
-    for (const { route, function: fn } of this.routeResources.values()) {
-      if (route.access.mail) fn.addEnvironment('SITE_URL', `https://${this.distribution.distributionDomainName}`);
+    // ---- The /api calls, one nested stack per capability ---------------------------------------
+    // Each call costs about 7.5 resources (function, role, policy, log group, permission,
+    // integration, route): in one stack the route table would pass CloudFormation's 500 a few
+    // issues from now. Each capability's calls live in a nested stack of their own that shares this
+    // stack's API, table, bucket and secrets through its parameters (capability-stack.ts).
+    const routeResources = new Map<string, RouteResources>();
+    const capabilityStacks = new Map<Capability, CapabilityStack>();
+    for (const capability of capabilities) {
+      const own = routes.filter((route) => capabilityFor(route.name) === capability);
+      if (own.length === 0) continue;
+      const nested = new CapabilityStack(this, `${capability}Calls`, {
+        description: `Reseller portal: the ${capability} calls (${own.map((route) => route.name).join(', ')})`,
+        routes: own,
+        functionsDir,
+        mail: props.mail,
+        shared: {
+          apiId: this.api.apiId,
+          tableName: this.table.tableName,
+          tableArn: this.table.tableArn,
+          importsBucketName: this.importsBucket.bucketName,
+          importsBucketArn: this.importsBucket.bucketArn,
+          siteDomainName: this.distribution.distributionDomainName,
+          secretArns: Object.fromEntries(
+            Object.entries(this.secrets).map(([name, secret]) => [name, secret.secretArn]),
+          ) as Record<StackSecretName, string>,
+        },
+      });
+      capabilityStacks.set(capability, nested);
+      for (const [name, made] of nested.routeResources) routeResources.set(name, made);
     }
+    this.routeResources = routeResources;
+    this.capabilityStacks = capabilityStacks;
 
     // The admin app uploads large CSVs straight to the imports bucket, with the presigned POST that
     // /api/createProductUpload returns; only the portal's own origin may do so from a browser.
@@ -561,113 +695,121 @@ export class PortalStack extends Stack {
     });
   }
 
-  /**
-   * One function with its own role and log group, and exactly the access its entry lists: the
-   * table (read or read-write), the imports bucket objects (get or put), the listed secrets.
-   */
-  private appFunction(
-    scope: Construct,
-    spec: FunctionSpec,
-    options: {
-      functionsDir: string;
-      description: string;
-      onFailure?: Queue;
-      mail?: PortalStackProps['mail'];
-    },
-  ): FunctionResources {
-    const { access } = spec;
-    const logGroup = new LogGroup(scope, 'Logs', { retention: RetentionDays.ONE_MONTH });
-    // An own role per function, writing only to its own log group (no AWSLambdaBasicExecutionRole).
-    const role = new Role(scope, 'Role', {
-      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
-      description: options.description,
-    });
-    logGroup.grantWrite(role);
-
-    const environment: Record<string, string> = {
-      TABLE_NAME: this.table.tableName,
-      ...functionEnvironment,
-      ...(functionNodeOptions ? { NODE_OPTIONS: functionNodeOptions } : {}),
+  /** What a function of this stack is built against: the stack's own table, bucket and secrets. */
+  private functionDeps(): FunctionDeps {
+    return {
+      table: this.table,
+      tableName: this.table.tableName,
+      importsBucket: this.importsBucket,
+      secrets: this.secrets,
+      nagTableArn: `<${this.getLogicalId(this.table.node.defaultChild as CfnTable)}.Arn>`,
+      nagImportsBucketArn: `<${this.getLogicalId(this.importsBucket.node.defaultChild as CfnBucket)}.Arn>`,
     };
-    for (const name of access.secrets) {
-      environment[`${secretEnv[name]}_ARN`] = this.secrets[name].secretArn;
-    }
-    if (access.importsBucket) environment.IMPORTS_BUCKET = this.importsBucket.bucketName;
-
-    const fn = new NodejsFunction(scope, 'Function', {
-      description: options.description,
-      entry: path.resolve(options.functionsDir, spec.module),
-      handler: 'handler',
-      projectRoot: repoRoot,
-      depsLockFilePath: path.join(repoRoot, 'package-lock.json'),
-      runtime: Runtime.NODEJS_22_X,
-      architecture: Architecture.ARM_64,
-      memorySize: spec.memoryMb,
-      timeout: Duration.seconds(spec.timeoutSeconds),
-      role,
-      logGroup,
-      environment,
-      ...(options.onFailure ? { onFailure: new SqsDestination(options.onFailure), retryAttempts: 2 } : {}),
-      bundling: {
-        minify: functionBundling.minify,
-        sourceMap: functionBundling.sourceMap,
-        sourcesContent: functionBundling.sourcesContent,
-        target: functionBundling.target,
-        externalModules: [...functionBundling.externalModules],
-        format: OutputFormat.CJS,
-        // CDK runs the local esbuild through `npx --no-install`; keep npm's update check off the network.
-        environment: { npm_config_update_notifier: 'false' },
-      },
-    });
-    Validations.of(fn).acknowledge({
-      id: 'AwsSolutions-L1',
-      reason:
-        'The runtime is pinned to nodejs22.x by decision (DESIGN.md section 7): the code is tested on Node 20 and 22 and the bundles target node22.',
-    });
-
-    if (access.table === 'readwrite') this.table.grantReadWriteData(role);
-    else this.table.grantReadData(role);
-    Validations.of(role).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::<${this.getLogicalId(this.table.node.defaultChild as CfnTable)}.Arn>/index/*]`,
-      reason:
-        'The table grant also covers its global secondary indexes (gsi1, gsi2, gsi3) as index/*; the actions stay the read or read-write set the route table asks for, on this one table.',
-    });
-
-    if (access.importsBucket) {
-      // Object-level only: GetObject to read an uploaded CSV, PutObject to store one or presign its upload.
-      role.addToPrincipalPolicy(
-        new PolicyStatement({
-          actions: [access.importsBucket === 'write' ? 's3:PutObject' : 's3:GetObject'],
-          resources: [this.importsBucket.arnForObjects('*')],
-        }),
-      );
-      Validations.of(role).acknowledge({
-        id: `AwsSolutions-IAM5[Resource::<${this.getLogicalId(this.importsBucket.node.defaultChild as CfnBucket)}.Arn>/*]`,
-        reason: `Object keys are made per import job (imports/<job id>/<file>), so the grant names the imports bucket's objects; it is the single action ${access.importsBucket === 'write' ? 's3:PutObject' : 's3:GetObject'} on that bucket only.`,
-      });
-    }
-
-    if (access.places === 'autocomplete') {
-      // Amazon Location Places v2 needs no place index: the call is allowed on AWS's default
-      // provider in this region, and the function signs it with its role (no API key).
-      role.addToPrincipalPolicy(
-        new PolicyStatement({ actions: ['geo-places:Autocomplete'], resources: [placesProviderArn(this)] }),
-      );
-    }
-
-    if (access.mail === 'send' && options.mail) {
-      // SESv2 SendEmail from the sender's identity only; MAIL_FROM names the sender, SITE_URL
-      // (set once the distribution exists) the origin of the links.
-      role.addToPrincipalPolicy(
-        new PolicyStatement({
-          actions: ['ses:SendEmail'],
-          resources: [mailIdentityArn(this, options.mail.identity ?? senderDomain(options.mail.from))],
-        }),
-      );
-      fn.addEnvironment('MAIL_FROM', options.mail.from);
-    }
-
-    for (const name of access.secrets) this.secrets[name].grantRead(role);
-    return { function: fn, role, logGroup };
   }
+}
+
+/**
+ * One function with its own role and log group, and exactly the access its entry lists: the
+ * table (read or read-write), the imports bucket objects (get or put), the listed secrets.
+ */
+function appFunction(
+  scope: Construct,
+  spec: FunctionSpec,
+  deps: FunctionDeps,
+  options: {
+    functionsDir: string;
+    description: string;
+    onFailure?: Queue;
+    mail?: PortalStackProps['mail'];
+  },
+): FunctionResources {
+  const { access } = spec;
+  const logGroup = new LogGroup(scope, 'Logs', { retention: RetentionDays.ONE_MONTH });
+  // An own role per function, writing only to its own log group (no AWSLambdaBasicExecutionRole).
+  const role = new Role(scope, 'Role', {
+    assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+    description: options.description,
+  });
+  logGroup.grantWrite(role);
+
+  const environment: Record<string, string> = {
+    TABLE_NAME: deps.tableName,
+    ...functionEnvironment,
+    ...(functionNodeOptions ? { NODE_OPTIONS: functionNodeOptions } : {}),
+  };
+  for (const name of access.secrets) {
+    environment[`${secretEnv[name]}_ARN`] = deps.secrets[name].secretArn;
+  }
+  if (access.importsBucket) environment.IMPORTS_BUCKET = deps.importsBucket.bucketName;
+
+  const fn = new NodejsFunction(scope, 'Function', {
+    description: options.description,
+    entry: path.resolve(options.functionsDir, spec.module),
+    handler: 'handler',
+    projectRoot: repoRoot,
+    depsLockFilePath: path.join(repoRoot, 'package-lock.json'),
+    runtime: Runtime.NODEJS_24_X,
+    architecture: Architecture.ARM_64,
+    memorySize: spec.memoryMb,
+    timeout: Duration.seconds(spec.timeoutSeconds),
+    role,
+    logGroup,
+    environment,
+    ...(options.onFailure ? { onFailure: new SqsDestination(options.onFailure), retryAttempts: 2 } : {}),
+    bundling: {
+      minify: functionBundling.minify,
+      sourceMap: functionBundling.sourceMap,
+      sourcesContent: functionBundling.sourcesContent,
+      target: functionBundling.target,
+      externalModules: [...functionBundling.externalModules],
+      format: OutputFormat.CJS,
+      // CDK runs the local esbuild through `npx --no-install`; keep npm's update check off the network.
+      environment: { npm_config_update_notifier: 'false' },
+    },
+  });
+
+  if (access.table === 'readwrite') deps.table.grantReadWriteData(role);
+  else deps.table.grantReadData(role);
+  Validations.of(role).acknowledge({
+    id: `AwsSolutions-IAM5[Resource::${deps.nagTableArn}/index/*]`,
+    reason:
+      'The table grant also covers its global secondary indexes (gsi1, gsi2, gsi3) as index/*; the actions stay the read or read-write set the route table asks for, on this one table.',
+  });
+
+  if (access.importsBucket) {
+    // Object-level only: GetObject to read an uploaded CSV, PutObject to store one or presign its upload.
+    role.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: [access.importsBucket === 'write' ? 's3:PutObject' : 's3:GetObject'],
+        resources: [deps.importsBucket.arnForObjects('*')],
+      }),
+    );
+    Validations.of(role).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::${deps.nagImportsBucketArn}/*]`,
+      reason: `Object keys are made per import job (imports/<job id>/<file>), so the grant names the imports bucket's objects; it is the single action ${access.importsBucket === 'write' ? 's3:PutObject' : 's3:GetObject'} on that bucket only.`,
+    });
+  }
+
+  if (access.places === 'autocomplete') {
+    // Amazon Location Places v2 needs no place index: the call is allowed on AWS's default
+    // provider in this region, and the function signs it with its role (no API key).
+    role.addToPrincipalPolicy(
+      new PolicyStatement({ actions: ['geo-places:Autocomplete'], resources: [placesProviderArn(Stack.of(scope))] }),
+    );
+  }
+
+  if (access.mail === 'send' && options.mail) {
+    // SESv2 SendEmail from the sender's identity only; MAIL_FROM names the sender, SITE_URL
+    // (set once the distribution exists) the origin of the links.
+    role.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['ses:SendEmail'],
+        resources: [mailIdentityArn(Stack.of(scope), options.mail.identity ?? senderDomain(options.mail.from))],
+      }),
+    );
+    fn.addEnvironment('MAIL_FROM', options.mail.from);
+  }
+
+  for (const name of access.secrets) deps.secrets[name].grantRead(role);
+  return { function: fn, role, logGroup };
 }

@@ -21,10 +21,14 @@ import { freePort } from './ports';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 /**
- * Credentials and region for every local engine. The S3 gate (s3-gate.ts) checks every signature
- * against this key; DynamoDB Local (sharedDb) cannot check any and accepts every key.
+ * Region and credentials for DynamoDB Local, which (sharedDb) cannot check any key and accepts
+ * every one. Not a key of the S3 gate: that one is made per data folder (s3.ts, newS3Credentials)
+ * and this one is refused there.
  */
-export const localAws = { region: 'us-east-1', credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } };
+export const localAws = {
+  region: 'us-east-1',
+  credentials: { accessKeyId: 'DYNAMODBLOCAL', secretAccessKey: 'dynamodb-local-accepts-any-key' },
+};
 
 export const JAVA_MISSING = [
   'The local DynamoDB engine needs Java 17 or newer, and no `java` was found on PATH.',

@@ -9,7 +9,7 @@ import { functionEnvironment } from '../lib/bundling';
 import type { ApiHandler } from './api-event';
 import { buildWebApps } from './build-web';
 import { ensureTable, localAws, startDynamo } from './dynamo';
-import { LOCAL_IMPORTS_BUCKET, startS3 } from './s3';
+import { LOCAL_IMPORTS_BUCKET, localS3Credentials, startS3, type S3Credentials } from './s3';
 import { startStripeEmulator } from './stripe';
 import { forwardObjectCreated, type EventForwarder } from './s3-events';
 import { lockDataDir } from './data-lock';
@@ -83,7 +83,8 @@ function localSecrets(dataDir: string): LocalSecrets {
     stripePublishableKey: stored.stripePublishableKey ?? `pk_test_${randomBytes(24).toString('hex')}`,
   };
   const changed = (Object.keys(secrets) as (keyof LocalSecrets)[]).some((name) => stored[name] !== secrets[name]);
-  if (changed) writePrivateFile(file, JSON.stringify(secrets));
+  // Other entries of the file (the S3 key pair, s3.ts) are kept.
+  if (changed) writePrivateFile(file, JSON.stringify({ ...stored, ...secrets }));
   return secrets;
 }
 
@@ -98,6 +99,8 @@ export function configureEnvironment(settings: {
   stripeApiUrl?: string;
   /** The data folder's secrets, when the caller has read them already. */
   secrets?: LocalSecrets;
+  /** The S3 server's key: the functions sign with it (DynamoDB Local takes any key). */
+  s3Credentials?: S3Credentials;
 }): void {
   const secrets = settings.secrets ?? localSecrets(settings.dataDir);
   Object.assign(process.env, {
@@ -106,8 +109,8 @@ export function configureEnvironment(settings: {
     ...(settings.s3Endpoint ? { S3_ENDPOINT: settings.s3Endpoint } : {}),
     IMPORTS_BUCKET: LOCAL_IMPORTS_BUCKET,
     AWS_REGION: localAws.region,
-    AWS_ACCESS_KEY_ID: localAws.credentials.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: localAws.credentials.secretAccessKey,
+    AWS_ACCESS_KEY_ID: (settings.s3Credentials ?? localAws.credentials).accessKeyId,
+    AWS_SECRET_ACCESS_KEY: (settings.s3Credentials ?? localAws.credentials).secretAccessKey,
     TOKEN_SIGNING_KEY: secrets.tokenSigningKey,
     ...(settings.stripeApiUrl
       ? {
@@ -154,8 +157,10 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
   // Your own Stripe key and no emulator URL: the functions use Stripe's API (test mode with sk_test_…).
   const ownStripeKey = Boolean(process.env.STRIPE_SECRET_KEY) && !process.env.STRIPE_API_URL;
   let secrets: LocalSecrets;
+  let s3Credentials: S3Credentials;
   try {
     secrets = localSecrets(dataDir);
+    s3Credentials = localS3Credentials(dataDir);
   } catch (error) {
     restoreUmask();
     unlock();
@@ -172,7 +177,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
   let holdWebhooks = false;
   const settled = await Promise.allSettled([
     startDynamo({ dataDir: join(dataDir, 'dynamodb') }),
-    startS3({ dataDir: join(dataDir, 's3'), spoolDir: join(dataDir, 's3-incoming') }),
+    startS3({ dataDir: join(dataDir, 's3'), spoolDir: join(dataDir, 's3-incoming'), credentials: s3Credentials }),
     startStripeEmulator({
       dataDir: join(dataDir, 'stripe'),
       webhookUrl: () => (holdWebhooks ? undefined : webhookUrl),
@@ -221,6 +226,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
       s3Endpoint: s3.endpoint,
       stripeApiUrl: ownStripeKey ? undefined : stripe.url,
       secrets,
+      s3Credentials: s3.credentials,
     });
     // Quiet (the browser tests): mail still goes to the outbox, without its log line.
     if (options.quiet) process.env.MAIL_OUTBOX_QUIET = '1';
@@ -341,7 +347,7 @@ async function main(): Promise<void> {
   console.log(
     [
       '',
-      `Reseller portal is running at ${portal.url}`,
+      `Reseller portal is running at ${portal.url} (Node ${process.version}, ${process.execPath})`,
       `  member app  ${portal.url}/`,
       `  admin app   ${portal.url}/admin/`,
       portal.ownStripeKey

@@ -40,8 +40,9 @@ function configure(dynamo: string, table: string, s3?: string, bucket?: string) 
     DYNAMODB_ENDPOINT: dynamo,
     ...(s3 ? { S3_ENDPOINT: s3, IMPORTS_BUCKET: bucket } : {}),
     AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'S3RVER',
-    AWS_SECRET_ACCESS_KEY: 'S3RVER',
+    // The S3 server's key, from the bench that started it (DynamoDB Local takes any).
+    AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID ?? 'local',
+    AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY ?? 'local',
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     POWERTOOLS_LOG_LEVEL: 'SILENT',
   });

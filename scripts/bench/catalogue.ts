@@ -134,6 +134,9 @@ async function withEngines<T>(
     startDynamo(),
     startS3({ dataDir: join(dir, 's3'), spoolDir: join(dir, 's3-incoming') }),
   ]);
+  // The S3 server's own key: the workers (spawned with this environment) and the client below sign with it.
+  process.env.AWS_ACCESS_KEY_ID = s3.credentials.accessKeyId;
+  process.env.AWS_SECRET_ACCESS_KEY = s3.credentials.secretAccessKey;
   try {
     return await body(dynamo.endpoint, s3.endpoint, dir, dynamo.pid);
   } finally {
@@ -183,7 +186,11 @@ export const catalogueImport: BenchSection = {
 
       // A plain body: the S3 server stores an aws-chunked (streamed, checksummed) upload as it came.
       const client = new S3Client({
-        ...localAws,
+        region: localAws.region,
+        credentials: {
+          accessKeyId: process.env.AWS_ACCESS_KEY_ID!,
+          secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY!,
+        },
         endpoint: s3Endpoint,
         forcePathStyle: true,
         requestChecksumCalculation: 'WHEN_REQUIRED',

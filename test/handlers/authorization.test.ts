@@ -45,6 +45,10 @@ beforeAll(async () => {
   };
 });
 
+/** The key id a JWT names in its header. */
+const kidOf = (token: string): string | undefined =>
+  (JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString()) as { kid?: string }).kid;
+
 /** The claims of a JWT, read without checking its signature. */
 const payloadOf = (token: string): Record<string, unknown> =>
   JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as Record<string, unknown>;
@@ -55,7 +59,8 @@ function claims(overrides: { sub?: string; sid?: string } = {}) {
 }
 
 describe('access tokens', () => {
-  it('are JWTs valid for at most 15 minutes', () => {
+  it('are JWTs valid for at most 15 minutes, naming the version of the key that signed them', () => {
+    expect(kidOf(member.accessToken)).toMatch(/^local-[0-9a-f]{16}$/);
     const { iat, exp, iss, aud } = payloadOf(member.accessToken);
     expect(Number(exp) - Number(iat)).toBeLessThanOrEqual(15 * 60);
     expect(iss).toBe('reseller-portal');
@@ -162,14 +167,17 @@ async function sign(
   overrides: { exp?: number; iat?: number; aud?: string; iss?: string } = {},
 ): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
-  return new SignJWT(payload.sid === undefined ? {} : { sid: payload.sid })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setSubject(payload.sub)
-    .setIssuer(overrides.iss ?? 'reseller-portal')
-    .setAudience(overrides.aud ?? 'reseller-portal-api')
-    .setIssuedAt(overrides.iat ?? now)
-    .setExpirationTime(overrides.exp ?? now + 600)
-    .sign(secret);
+  return (
+    new SignJWT(payload.sid === undefined ? {} : { sid: payload.sid })
+      // The key's version, as the tokens the portal issues name it (tokens.ts: `kid`).
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid: kidOf(member.accessToken) })
+      .setSubject(payload.sub)
+      .setIssuer(overrides.iss ?? 'reseller-portal')
+      .setAudience(overrides.aud ?? 'reseller-portal-api')
+      .setIssuedAt(overrides.iat ?? now)
+      .setExpirationTime(overrides.exp ?? now + 600)
+      .sign(secret)
+  );
 }
 
 function unsigned(payload: { sub: string; sid: string }): string {

@@ -3,7 +3,7 @@ import type { S3Event } from 'aws-lambda';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll } from 'vitest';
+import { afterAll, inject } from 'vitest';
 import { handler as importProducts } from '../../functions/src/handlers/s3/import-products';
 import { handler as upload } from '../../functions/src/handlers/upload-products';
 import { importKey } from '../../functions/src/imports/jobs';
@@ -27,7 +27,7 @@ process.env.IMPORTS_BUCKET = LOCAL_IMPORTS_BUCKET;
  * (`s3Events.idle()`), never on a clock: the S3 server emits the event before it answers the PUT.
  */
 const s3Dir = mkdtempSync(join(tmpdir(), 'portal-s3-file-'));
-const localS3 = await startS3({ dataDir: s3Dir });
+const localS3 = await startS3({ dataDir: s3Dir, credentials: inject('s3Credentials') });
 process.env.S3_ENDPOINT = localS3.endpoint;
 afterAll(async () => {
   await localS3.stop();
@@ -86,7 +86,12 @@ export async function uploadCsv(token: string, fileName: string, content: Buffer
   });
 }
 
-const s3 = new S3Client({ ...localAws, endpoint: localS3.endpoint, forcePathStyle: true });
+const s3 = new S3Client({
+  region: localAws.region,
+  credentials: localS3.credentials,
+  endpoint: localS3.endpoint,
+  forcePathStyle: true,
+});
 
 /** The ObjectCreated event S3 sends for an object (key URL-encoded, as S3 does): for tests of a redelivered event. */
 export async function objectCreatedEvent(key: string): Promise<S3Event> {

@@ -65,7 +65,7 @@ describe('Secrets Manager unreachable at cold start', () => {
     expect(next.status).toBe(200);
     expect(next.body.publishableKey).toBe(secrets.STRIPE_PUBLISHABLE_KEY);
     expect(fetchesOf('STRIPE_PUBLISHABLE_KEY')).toBe(2);
-    // The value, once had, is kept for the container's life.
+    // The value, once had, is kept (for SECRET_MAX_AGE_SECONDS, config/secrets.ts).
     await call(getPaymentConfig, { body: {} });
     expect(fetchesOf('STRIPE_PUBLISHABLE_KEY')).toBe(2);
   });

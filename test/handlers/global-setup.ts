@@ -1,6 +1,6 @@
 import type { TestProject } from 'vitest/node';
 import { startDynamo, type LocalDynamo } from '../../infra/local/dynamo';
-import { startS3, type LocalS3 } from '../../infra/local/s3';
+import { newS3Credentials, startS3, type LocalS3, type S3Credentials } from '../../infra/local/s3';
 import { startStripeEmulator, type StripeEmulator } from '../../infra/local/stripe';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,13 +18,16 @@ let s3Dir: string | undefined;
 
 export async function setup(project: TestProject): Promise<void> {
   s3Dir = mkdtempSync(join(tmpdir(), 'portal-s3-'));
+  // A key pair of this run's own, as npm start makes one per data folder: every S3 client signs with it.
+  const s3Credentials = newS3Credentials();
   [dynamo, s3, stripe] = await Promise.all([
     startDynamo(),
-    startS3({ dataDir: join(s3Dir, 's3'), spoolDir: join(s3Dir, 's3-incoming') }),
+    startS3({ dataDir: join(s3Dir, 's3'), spoolDir: join(s3Dir, 's3-incoming'), credentials: s3Credentials }),
     startStripeEmulator({ dataDir: join(s3Dir, 'stripe'), log: () => undefined }),
   ]);
   project.provide('dynamoEndpoint', dynamo.endpoint);
   project.provide('s3Endpoint', s3.endpoint);
+  project.provide('s3Credentials', s3Credentials);
   project.provide('stripeApiUrl', stripe.url);
   project.provide('stripeDataDir', join(s3Dir, 'stripe'));
   project.provide('engineDataDir', s3Dir);
@@ -38,6 +41,7 @@ export async function teardown(): Promise<void> {
 declare module 'vitest' {
   export interface ProvidedContext {
     dynamoEndpoint: string;
+    s3Credentials: S3Credentials;
     s3Endpoint: string;
     stripeApiUrl: string;
     /** The emulator's own state (the one place a tax ID may be kept: it stands for Stripe). */

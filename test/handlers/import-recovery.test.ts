@@ -1,6 +1,6 @@
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { parse } from 'csv-parse/sync';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { CSV_COLUMNS, productIdFromSpuNo } from '../../shared/src/domain/csv-product';
 import { dynamoImports } from '../../functions/src/adapters/dynamo-imports';
 import { dynamoProducts } from '../../functions/src/adapters/dynamo-products';
@@ -75,7 +75,12 @@ describe('a run that died', () => {
 });
 
 describe('a file replaced between the two passes', () => {
-  const s3 = new S3Client({ ...localAws, endpoint: process.env.S3_ENDPOINT, forcePathStyle: true });
+  const s3 = new S3Client({
+    region: localAws.region,
+    credentials: inject('s3Credentials'),
+    endpoint: process.env.S3_ENDPOINT,
+    forcePathStyle: true,
+  });
   const replace = (key: string, body: string) =>
     s3Events.withoutDelivery(() =>
       s3.send(new PutObjectCommand({ Bucket: LOCAL_IMPORTS_BUCKET, Key: key, Body: body, ContentType: 'text/csv' })),

@@ -30,7 +30,12 @@ beforeAll(async () => {
   dynamoEndpoint = (JSON.parse(readFileSync(join(dataDir, 'portal.json'), 'utf8')) as { dynamoEndpoint: string })
     .dynamoEndpoint;
   // Something the S3 server writes while the portal runs.
-  await new S3Client({ ...localAws, endpoint: s3Endpoint, forcePathStyle: true }).send(
+  // The data folder's own key (secrets.json), which the portal gave the functions.
+  const credentials = {
+    accessKeyId: process.env.AWS_ACCESS_KEY_ID!,
+    secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY!,
+  };
+  await new S3Client({ region: localAws.region, credentials, endpoint: s3Endpoint, forcePathStyle: true }).send(
     new PutObjectCommand({ Bucket: LOCAL_IMPORTS_BUCKET, Key: 'imports/modes/check.csv', Body: 'a,b\n' }),
   );
   // Something the Stripe emulator keeps.

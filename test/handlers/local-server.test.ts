@@ -238,6 +238,7 @@ describe('local server', () => {
       "frame-src 'self' https://js.stripe.com https://*.js.stripe.com https://hooks.stripe.com https://m.stripe.network;",
     );
     expect(expected['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(expected['x-xss-protection']).toBe('0'); // the auditor off, as current guidance says
     const answers = [
       await fetch(`${base}/`),
       await fetch(`${base}/my_account`),

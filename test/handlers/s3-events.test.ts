@@ -16,7 +16,12 @@ let client: S3Client;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'portal-s3-events-'));
   s3 = await startS3({ dataDir: join(dir, 's3'), spoolDir: join(dir, 's3-incoming') });
-  client = new S3Client({ ...localAws, endpoint: s3.endpoint, forcePathStyle: true });
+  client = new S3Client({
+    region: localAws.region,
+    credentials: s3.credentials,
+    endpoint: s3.endpoint,
+    forcePathStyle: true,
+  });
 });
 afterAll(async () => {
   await s3.stop();

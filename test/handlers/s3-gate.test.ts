@@ -1,11 +1,11 @@
-import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import type { S3Event } from 'aws-lambda';
 import { request } from 'node:http';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { CSV_COLUMNS } from '../../shared/src/domain/csv-product';
 import { handler as createUpload } from '../../functions/src/handlers/create-product-upload';
 import { handler as getImportJob } from '../../functions/src/handlers/get-import-job';
@@ -32,7 +32,12 @@ let imports = 0;
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'portal-s3-gate-'));
-  s3 = await startS3({ dataDir: join(root, 's3'), spoolDir: join(root, 's3-incoming') });
+  // The handlers sign with the run's key (setup.ts), as the portal's functions sign with the data folder's.
+  s3 = await startS3({
+    dataDir: join(root, 's3'),
+    spoolDir: join(root, 's3-incoming'),
+    credentials: inject('s3Credentials'),
+  });
   // Before any handler runs: the functions read their environment once.
   process.env.S3_ENDPOINT = s3.endpoint;
   (s3.server as unknown as NodeJS.EventEmitter).on('event', () => (events += 1));
@@ -40,7 +45,12 @@ beforeAll(async () => {
     imports += 1;
     await importProducts(event);
   });
-  client = new S3Client({ ...localAws, endpoint: s3.endpoint, forcePathStyle: true });
+  client = new S3Client({
+    region: localAws.region,
+    credentials: s3.credentials,
+    endpoint: s3.endpoint,
+    forcePathStyle: true,
+  });
   admin = await tokenFor(true);
 });
 afterAll(async () => {
@@ -210,13 +220,35 @@ describe('the local S3 server checks every upload as S3 does', () => {
     );
     const wrong = new S3Client({
       region: localAws.region,
-      credentials: { accessKeyId: localAws.credentials.accessKeyId, secretAccessKey: 'not-the-secret' },
+      credentials: { accessKeyId: s3.credentials.accessKeyId, secretAccessKey: 'not-the-secret' },
       endpoint: s3.endpoint,
       forcePathStyle: true,
     });
     await expect(
       wrong.send(new PutObjectCommand({ Bucket: LOCAL_IMPORTS_BUCKET, Key: 'imports/x/wrong.csv', Body: 'a' })),
     ).rejects.toMatchObject({ name: 'SignatureDoesNotMatch' });
+    await expectNothingStored();
+  });
+
+  it("refuses s3rver's well-known S3RVER/S3RVER key: no list, read, upload or presigned POST, and no import", async () => {
+    expect(s3.credentials.accessKeyId).not.toBe('S3RVER');
+    const fixed = new S3Client({
+      region: localAws.region,
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+      endpoint: s3.endpoint,
+      forcePathStyle: true,
+    });
+    const key = 'imports/0123456789abcdef0123456789abcdef/fixed-key.csv';
+    const attempts = {
+      list: () => fixed.send(new ListObjectsV2Command({ Bucket: LOCAL_IMPORTS_BUCKET })),
+      read: () => fixed.send(new GetObjectCommand({ Bucket: LOCAL_IMPORTS_BUCKET, Key: key })),
+      upload: () => fixed.send(new PutObjectCommand({ Bucket: LOCAL_IMPORTS_BUCKET, Key: key, Body: csv(spuNo()) })),
+    };
+    for (const [what, attempt] of Object.entries(attempts)) {
+      await expect(attempt(), what).rejects.toMatchObject({ name: 'InvalidAccessKeyId' });
+    }
+    const form = await createPresignedPost(fixed, { Bucket: LOCAL_IMPORTS_BUCKET, Key: key, Expires: 60 });
+    await expectRefused(await post(form.url, form.fields, csv(spuNo())), 403, 'InvalidAccessKeyId');
     await expectNothingStored();
   });
 

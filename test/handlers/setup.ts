@@ -15,8 +15,9 @@ Object.assign(process.env, {
   DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
   S3_ENDPOINT: inject('s3Endpoint'),
   AWS_REGION: localAws.region,
-  AWS_ACCESS_KEY_ID: localAws.credentials.accessKeyId,
-  AWS_SECRET_ACCESS_KEY: localAws.credentials.secretAccessKey,
+  // The S3 server's key (global-setup.ts); DynamoDB Local takes any.
+  AWS_ACCESS_KEY_ID: inject('s3Credentials').accessKeyId,
+  AWS_SECRET_ACCESS_KEY: inject('s3Credentials').secretAccessKey,
   TOKEN_SIGNING_KEY: randomBytes(48).toString('base64url'),
   STRIPE_API_URL: inject('stripeApiUrl'),
   STRIPE_SECRET_KEY: `sk_test_${randomBytes(24).toString('hex')}`,

@@ -1,0 +1,70 @@
+import { existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { functionBundling } from './bundling';
+
+/**
+ * The functions' bundles as the CDK stack deploys them (NodejsFunction with the options of
+ * bundling.ts: esbuild --bundle --platform=node --format=cjs, the target, --minify, the source
+ * map without sources, the AWS SDK external), built into a folder of one's choosing and loaded as
+ * Lambda loads them: `require` of `<function>/index.js` (CommonJS: the folder must be outside
+ * this repository, whose package.json says `"type": "module"`), with the AWS SDK coming from
+ * outside the bundle as the Lambda runtime provides it. The `bundles` test project runs handler
+ * tests against these instead of the source modules. No aws-cdk-lib import here.
+ */
+
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The folder of a module's bundle: `handlers/s3/import-products.ts` → `handlers-s3-import-products`. */
+export const bundleFolder = (module: string): string => module.replace(/\.ts$/, '').replaceAll('/', '-');
+
+/**
+ * Builds one bundle per module (paths relative to functions/src) into `outDir`, and links each
+ * installed `@aws-sdk/*` package into `outDir/node_modules/@aws-sdk` (the runtime's SDK in Lambda).
+ */
+export async function buildDeployedBundles(outDir: string, modules: readonly string[]): Promise<void> {
+  if (!path.relative(repoRoot, outDir).startsWith('..')) {
+    throw new Error(
+      `${outDir} is inside the repository, whose "type": "module" would load index.js as ESM, not as Lambda does`,
+    );
+  }
+  // The runtime's SDK: every @aws-sdk package installed here (the root's and the workspaces').
+  const sdkDir = path.join(outDir, 'node_modules', '@aws-sdk');
+  mkdirSync(sdkDir, { recursive: true });
+  for (const installed of [repoRoot, path.join(repoRoot, 'functions')].map((dir) =>
+    path.join(dir, 'node_modules', '@aws-sdk'),
+  )) {
+    if (!existsSync(installed)) continue;
+    for (const name of readdirSync(installed)) {
+      if (!existsSync(path.join(sdkDir, name))) symlinkSync(path.join(installed, name), path.join(sdkDir, name), 'dir');
+    }
+  }
+  await Promise.all(
+    [...new Set(modules)].map((module) =>
+      build({
+        absWorkingDir: repoRoot,
+        entryPoints: [path.join(repoRoot, 'functions', 'src', module)],
+        outfile: path.join(outDir, bundleFolder(module), 'index.js'),
+        bundle: true,
+        platform: 'node',
+        format: functionBundling.format,
+        target: functionBundling.target,
+        minify: functionBundling.minify,
+        sourcemap: functionBundling.sourceMap,
+        sourcesContent: functionBundling.sourcesContent,
+        external: [...functionBundling.externalModules],
+        logLevel: 'warning',
+      }),
+    ),
+  );
+}
+
+/** The `handler` export of a built bundle, loaded as Lambda's Node.js runtime loads `index.handler`. */
+export function loadDeployedHandler<H>(outDir: string, module: string): H {
+  const file = path.join(outDir, bundleFolder(module), 'index.js');
+  const handler = (createRequire(file)(file) as { handler?: H }).handler;
+  if (typeof handler !== 'function') throw new Error(`${file} exports no handler function`);
+  return handler;
+}
