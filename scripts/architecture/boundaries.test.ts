@@ -71,7 +71,12 @@ const forbidden: [string, string, string, string][] = [
     '../../ui/components/TopBar',
     'shared-ui',
   ],
-  ['domain rules never import the UI', 'shared/src/domain/probe.ts', '@portal/shared/ui/components/TopBar', 'shared-ui'],
+  [
+    'domain rules never import the UI',
+    'shared/src/domain/probe.ts',
+    '@portal/shared/ui/components/TopBar',
+    'shared-ui',
+  ],
   ['the query layer takes no value from the UI', 'shared/src/query/probe.ts', '../ui/hooks/authStore', 'shared-ui'],
   [
     'the member app never imports the admin app',
@@ -117,9 +122,9 @@ describe('import boundaries (ESLint, boundaries rules)', () => {
   });
 
   it('lets the query layer name a UI type, and only a type', async () => {
-    expect(await boundaryErrors('shared/src/query/probe.ts', importingType('../ui/hooks/authStore', 'AuthStore'))).toEqual(
-      [],
-    );
+    expect(
+      await boundaryErrors('shared/src/query/probe.ts', importingType('../ui/hooks/authStore', 'AuthStore')),
+    ).toEqual([]);
   });
 
   it.each(['lib', 'utils', 'helpers', 'ports'])('refuses a functions/src/%s/ folder', async (folder) => {
