@@ -33,7 +33,7 @@ const { handler: createAccount } = await import('../../functions/src/handlers/cr
 const { handler: addPayoutMethod } = await import('../../functions/src/handlers/add-payout-method');
 const { handler: addToStripe } = await import('../../functions/src/handlers/add-commission-to-stripe');
 const { handler: payToMember } = await import('../../functions/src/handlers/pay-commission-to-member');
-const { handler: webhook } = await import('../../functions/src/handlers/stripe-webhook');
+const { handler: connectWebhook } = await import('../../functions/src/handlers/stripe-connect-webhook');
 
 beforeAll(async () => {
   emulator = await startStripeEmulator({ dataDir, log: () => undefined, faults });
@@ -223,15 +223,15 @@ describe.each(FAULTS)('Stripe answers %s', (_, fault) => {
   });
 });
 
-/** Posts one of the emulator's events to the webhook, signed as Stripe signs it. */
+/** Posts one of the emulator's (connected accounts') events to the Connect endpoint, signed as Stripe signs it. */
 function deliver(event: Stripe.Event) {
   const payload = JSON.stringify(event);
-  return call(webhook, {
+  return call(connectWebhook, {
     rawBody: payload,
     headers: {
-      'stripe-signature': signature(payload, process.env.STRIPE_WEBHOOK_SECRET!, Math.floor(Date.now() / 1000)),
+      'stripe-signature': signature(payload, process.env.STRIPE_CONNECT_WEBHOOK_SECRET!, Math.floor(Date.now() / 1000)),
     },
-    path: '/api/stripeWebhook',
+    path: '/api/stripeConnectWebhook',
   });
 }
 

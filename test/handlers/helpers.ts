@@ -12,6 +12,8 @@ export interface CallOptions {
   cookies?: string[];
   sourceIp?: string;
   path?: string;
+  /** The invocation's Lambda deadline from now, in ms (60 s unless a test needs a short one). */
+  deadlineMs?: number;
 }
 
 export interface CallResult {
@@ -38,7 +40,10 @@ export async function call(handler: ApiHandler, options: CallOptions = {}): Prom
   });
   // Lambda runs each invocation on its own instance; here parallel calls share two cores and
   // libuv's four threads (two dozen scrypt hashes queue up for ~10 s), so the deadline is generous.
-  const result = (await handler(event, lambdaContext('test', 60_000))) as APIGatewayProxyStructuredResultV2;
+  const result = (await handler(
+    event,
+    lambdaContext('test', options.deadlineMs ?? 60_000),
+  )) as APIGatewayProxyStructuredResultV2;
   return {
     status: result.statusCode ?? 200,
     body: result.body ? (JSON.parse(result.body) as Record<string, unknown>) : {},

@@ -29,6 +29,7 @@ let stripe: Stripe;
 let admin: string;
 
 const { handler: webhook } = await import('../../functions/src/handlers/stripe-webhook');
+const { handler: connectWebhook } = await import('../../functions/src/handlers/stripe-connect-webhook');
 const { handler: addToStripe } = await import('../../functions/src/handlers/add-commission-to-stripe');
 const { handler: payToMember } = await import('../../functions/src/handlers/pay-commission-to-member');
 const { commissionMoney } = await import('../../functions/src/composition');
@@ -70,6 +71,8 @@ beforeAll(async () => {
   });
   process.env.STRIPE_API_URL = emulator.url;
   process.env.STRIPE_WEBHOOK_SECRET = secret;
+  // One secret for both endpoints here: this file's emulator signs every event with it.
+  process.env.STRIPE_CONNECT_WEBHOOK_SECRET = secret;
   stripe = sdk(emulator.port, process.env.STRIPE_SECRET_KEY);
   admin = await tokenFor(true);
   // The platform's balance, from customers' card payments, pays the transfers.
@@ -88,8 +91,17 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
+/**
+ * To the endpoint Stripe sends the event to: a connected account's event (it names the account)
+ * to the Connect endpoint, the platform's own to the platform endpoint.
+ */
 function post(body: string | Buffer, header: string): Promise<CallResult> {
-  return call(webhook, { rawBody: body, headers: { 'stripe-signature': header }, path: '/api/stripeWebhook' });
+  const connect = Boolean((JSON.parse(body.toString()) as { account?: string }).account);
+  return call(connect ? connectWebhook : webhook, {
+    rawBody: body,
+    headers: { 'stripe-signature': header },
+    path: connect ? '/api/stripeConnectWebhook' : '/api/stripeWebhook',
+  });
 }
 
 /** Posts a stored event again, freshly signed: what Stripe's redelivery looks like. */

@@ -16,6 +16,7 @@ let dataDir: string;
 let gateway: PaymentGateway;
 const KEY = 'sk_test_gateway';
 const WEBHOOK_SECRET = 'whsec_gateway';
+const CONNECT_SECRET = 'whsec_gateway_connect';
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'stripe-gateway-'));
@@ -23,6 +24,7 @@ beforeAll(async () => {
   gateway = createStripeGateway({
     secretKey: async () => KEY,
     webhookSecret: async () => WEBHOOK_SECRET,
+    connectWebhookSecret: async () => CONNECT_SECRET,
     apiUrl: () => emulator.url,
   });
 });
@@ -210,7 +212,7 @@ describe('verifyEvent', () => {
 
   it('accepts a body signed with the secret and reads account.updated', async () => {
     const body = event('evt_1');
-    expect(await gateway.verifyEvent(body, signature(body, WEBHOOK_SECRET, now()))).toEqual({
+    expect(await gateway.verifyEvent(body, signature(body, CONNECT_SECRET, now()), 'connect')).toEqual({
       id: 'evt_1',
       kind: 'account.updated',
       account: { id: 'acct_123', asOf: 1_700_000_000, requirementsDue: [], transfers: 'active', payoutsEnabled: true },
@@ -218,18 +220,47 @@ describe('verifyEvent', () => {
     });
   });
 
-  it('refuses another secret, a changed body, and a signature older than 300 seconds', async () => {
+  it("refuses another secret (the other endpoint's too), a changed body, and a signature more than 300 seconds old or ahead", async () => {
     const body = event('evt_2');
     for (const header of [
       signature(body, 'whsec_other', now()),
-      signature(event('evt_3'), WEBHOOK_SECRET, now()),
-      signature(body, WEBHOOK_SECRET, now() - 301),
+      signature(body, WEBHOOK_SECRET, now()),
+      signature(event('evt_3'), CONNECT_SECRET, now()),
+      signature(body, CONNECT_SECRET, now() - 301),
+      signature(body, CONNECT_SECRET, now() + 310),
       'nonsense',
     ]) {
-      const error = await refusal(gateway.verifyEvent(body, header));
+      const error = await refusal(gateway.verifyEvent(body, header, 'connect'));
       expect(error.kind).toBe('bad-request');
     }
-    expect((await gateway.verifyEvent(body, signature(body, WEBHOOK_SECRET, now() - 290))).id).toBe('evt_2');
+    expect((await gateway.verifyEvent(body, signature(body, CONNECT_SECRET, now() - 290), 'connect')).id).toBe('evt_2');
+    expect((await gateway.verifyEvent(body, signature(body, CONNECT_SECRET, now() + 60), 'connect')).id).toBe('evt_2');
+    expect((await gateway.verifyEvent(body, signature(body, WEBHOOK_SECRET, now()), 'platform')).id).toBe('evt_2');
+  });
+
+  it('refuses a validly signed event whose data is not what its type says, in words', async () => {
+    for (const body of [
+      JSON.stringify({ type: 'payout.failed' }),
+      JSON.stringify({ id: 'evt_m1', object: 'event', type: 'payout.failed', created: 1, data: {} }),
+      JSON.stringify({
+        id: 'evt_m2',
+        object: 'event',
+        type: 'account.updated',
+        created: 1,
+        data: { object: { id: 'acct_1', object: 'account', requirements: { currently_due: 'all' } } },
+      }),
+      JSON.stringify({
+        id: 'evt_m3',
+        object: 'event',
+        type: 'payment_intent.succeeded',
+        created: 1,
+        data: { object: { id: 'pi_1', object: 'payment_intent', status: 'succeeded', amount: '12' } },
+      }),
+    ]) {
+      const error = await refusal(gateway.verifyEvent(body, signature(body, CONNECT_SECRET, now()), 'connect'));
+      expect(error.kind).toBe('bad-request');
+      expect(error.message).toMatch(/^The event is malformed: .* is not what Stripe sends\.$/);
+    }
   });
 });
 
@@ -323,7 +354,7 @@ describe('createTransfer, findTransfer and createPayout', () => {
         },
       },
     });
-    expect(await gateway.verifyEvent(failed, signature(failed, WEBHOOK_SECRET, now))).toEqual({
+    expect(await gateway.verifyEvent(failed, signature(failed, CONNECT_SECRET, now), 'connect')).toEqual({
       id: 'evt_po',
       kind: 'payout.failed',
       payoutId: 'po_1',
@@ -339,7 +370,7 @@ describe('createTransfer, findTransfer and createPayout', () => {
       created: 1_700_000_200,
       data: { object: { id: 'tr_1', object: 'transfer', metadata: { commissionId: 'c1' } } },
     });
-    expect(await gateway.verifyEvent(transfer, signature(transfer, WEBHOOK_SECRET, now))).toEqual({
+    expect(await gateway.verifyEvent(transfer, signature(transfer, WEBHOOK_SECRET, now), 'platform')).toEqual({
       id: 'evt_tr',
       kind: 'transfer.created',
       transferId: 'tr_1',

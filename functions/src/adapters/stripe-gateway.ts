@@ -1,7 +1,9 @@
 import type Stripe from 'stripe';
+import * as z from 'zod/mini';
 import { DomainError, badRequest, conflict, unavailable } from '../errors';
 import {
   idempotencyKey,
+  MALFORMED_EVENT,
   type GatewayEvent,
   type PaymentGateway,
   type PaymentState,
@@ -9,12 +11,18 @@ import {
   type PayoutCard,
 } from '../payments/payment-gateway';
 
+/** The API version the adapter speaks, the installed SDK's own (its types describe it). */
+export const API_VERSION = '2026-10-28.endive' as const satisfies Stripe.LatestApiVersion;
+
 /** Stripe's own tolerance for a webhook's timestamp, in seconds. */
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
 
 export interface StripeGatewaySettings {
   secretKey: () => Promise<string>;
+  /** The platform endpoint's signing secret (`/api/stripeWebhook`). */
   webhookSecret: () => Promise<string>;
+  /** The Connect endpoint's signing secret (`/api/stripeConnectWebhook`). */
+  connectWebhookSecret: () => Promise<string>;
   /** `STRIPE_API_URL`: the local emulator; undefined talks to https://api.stripe.com. */
   apiUrl: () => string | undefined;
   /** Each attempt's timeout in ms (the fault tests shorten it); undefined: TIMEOUT_MS. */
@@ -199,6 +207,92 @@ function payoutData(event: Stripe.Event & { data: { object: Stripe.Payout } }) {
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
+/** The `t=` of a Stripe-Signature header (epoch seconds); constructEvent has checked it is there. */
+function signedAt(header: string): number {
+  const t = /(?:^|,)\s*t=(\d+)/.exec(header)?.[1];
+  return t ? Number(t) : 0;
+}
+
+/**
+ * The parts of each event's object the portal reads, checked before it reads them: a validly
+ * signed event of the wrong shape is a 400 (and a log line), not a TypeError and a 500 that Stripe
+ * would retry for three days. Other fields pass through unchecked.
+ */
+const Metadata = z.optional(z.nullable(z.record(z.string(), z.string())));
+const EventEnvelope = z.object({
+  id: z.string(),
+  type: z.string(),
+  created: z.number(),
+  account: z.optional(z.nullable(z.string())),
+  data: z.object({ object: z.record(z.string(), z.unknown()) }),
+});
+const AccountObject = z.object({
+  id: z.string(),
+  object: z.literal('account'),
+  metadata: Metadata,
+  payouts_enabled: z.optional(z.nullable(z.boolean())),
+  capabilities: z.optional(z.nullable(z.object({ transfers: z.optional(z.string()) }))),
+  requirements: z.optional(z.nullable(z.object({ currently_due: z.optional(z.nullable(z.array(z.string()))) }))),
+});
+const PaymentIntentObject = z.object({
+  id: z.string(),
+  object: z.literal('payment_intent'),
+  status: z.string(),
+  amount: z.number(),
+  currency: z.string(),
+  metadata: Metadata,
+});
+const PayoutObject = z.object({
+  id: z.string(),
+  object: z.literal('payout'),
+  metadata: Metadata,
+  failure_message: z.optional(z.nullable(z.string())),
+  failure_code: z.optional(z.nullable(z.string())),
+});
+const TransferObject = z.object({ id: z.string(), object: z.literal('transfer'), metadata: Metadata });
+
+function shaped<T>(schema: z.ZodMiniType<T>, value: unknown, type: string): T {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const where = result.error.issues.map((issue) => issue.path.join('.') || '(root)').join(', ');
+  throw badRequest(`${MALFORMED_EVENT}: a ${type} event whose ${where} is not what Stripe sends.`);
+}
+
+/** A verified event as the portal acts on it, its shape checked first (see above). */
+function toGatewayEvent(verified: unknown): GatewayEvent {
+  const envelope = shaped(EventEnvelope, verified, 'Stripe');
+  const event = verified as Stripe.Event;
+  const object = envelope.data.object;
+  if (event.type === 'account.updated') {
+    shaped(AccountObject, object, event.type);
+    return {
+      id: event.id,
+      kind: 'account.updated',
+      account: toStatus(event.data.object, event.created),
+      userId: event.data.object.metadata?.userId,
+    };
+  }
+  if (event.type === 'payment_intent.succeeded') {
+    shaped(PaymentIntentObject, object, event.type);
+    return { id: event.id, kind: 'payment_intent.succeeded', payment: toPaymentState(event.data.object) };
+  }
+  if (event.type === 'payout.failed' || event.type === 'payout.paid') {
+    shaped(PayoutObject, object, event.type);
+    return { id: event.id, kind: event.type, ...payoutData(event) };
+  }
+  if (event.type === 'transfer.created') {
+    shaped(TransferObject, object, event.type);
+    return {
+      id: event.id,
+      kind: 'transfer.created',
+      transferId: event.data.object.id,
+      metadata: event.data.object.metadata ?? {},
+      created: event.created,
+    };
+  }
+  return { id: event.id, kind: 'other', type: event.type };
+}
+
 /** A card as the apps show it (never the fingerprint, never the account's other details). */
 function toCard(card: Stripe.Card): PayoutCard {
   return { id: card.id, brand: card.brand, exp_month: card.exp_month, exp_year: card.exp_year, last4: card.last4 };
@@ -253,6 +347,8 @@ export function createStripeGateway(settings: StripeGatewaySettings): PaymentGat
       ([key, Stripe]) =>
         new Stripe(key, {
           ...connectionOptions(settings.apiUrl()),
+          // Pinned: the shapes this adapter reads are this version's (the SDK's own), whatever the account's default.
+          apiVersion: API_VERSION,
           maxNetworkRetries: RETRIES,
           timeout: settings.timeoutMs?.() ?? TIMEOUT_MS,
           appInfo: { name: 'reseller-portal' },
@@ -440,42 +536,20 @@ export function createStripeGateway(settings: StripeGatewaySettings): PaymentGat
       }
     },
 
-    verifyEvent: async (rawBody, signature) => {
-      const [client, secret] = await Promise.all([stripe(), settings.webhookSecret()]);
-      let event: Stripe.Event;
+    verifyEvent: async (rawBody, signature, endpoint) => {
+      const secretOf = endpoint === 'connect' ? settings.connectWebhookSecret : settings.webhookSecret;
+      const [client, secret] = await Promise.all([stripe(), secretOf()]);
+      let verified: unknown;
       try {
-        event = client.webhooks.constructEvent(rawBody, signature, secret, WEBHOOK_TOLERANCE_SECONDS);
+        verified = client.webhooks.constructEvent(rawBody, signature, secret, WEBHOOK_TOLERANCE_SECONDS);
       } catch {
         throw badRequest('The webhook signature does not match.');
       }
-      if (event.type === 'account.updated') {
-        return {
-          id: event.id,
-          kind: 'account.updated',
-          account: toStatus(event.data.object, event.created),
-          userId: event.data.object.metadata?.userId,
-        } satisfies GatewayEvent;
+      // constructEvent refuses only a timestamp too far in the past; one as far in the future is as suspect.
+      if (signedAt(signature) > nowSeconds() + WEBHOOK_TOLERANCE_SECONDS) {
+        throw badRequest('The webhook timestamp is in the future, beyond the 300 s tolerance.');
       }
-      if (event.type === 'payment_intent.succeeded') {
-        return {
-          id: event.id,
-          kind: 'payment_intent.succeeded',
-          payment: toPaymentState(event.data.object),
-        } satisfies GatewayEvent;
-      }
-      if (event.type === 'payout.failed' || event.type === 'payout.paid') {
-        return { id: event.id, kind: event.type, ...payoutData(event) } satisfies GatewayEvent;
-      }
-      if (event.type === 'transfer.created') {
-        return {
-          id: event.id,
-          kind: 'transfer.created',
-          transferId: event.data.object.id,
-          metadata: event.data.object.metadata ?? {},
-          created: event.created,
-        } satisfies GatewayEvent;
-      }
-      return { id: event.id, kind: 'other', type: event.type } satisfies GatewayEvent;
+      return toGatewayEvent(verified);
     },
   };
 }

@@ -56,6 +56,8 @@ export interface HandlerContext<Body, User extends Caller = Caller> {
   event: ApiEvent<User>;
   sourceIp: string;
   setCookie(cookie: string): void;
+  /** The invocation's Lambda context (its deadline), when the runtime gave one. */
+  lambda?: Context;
 }
 
 type Request<N extends EndpointName> = z.output<Contract[N]['request']>;
@@ -293,7 +295,7 @@ function middyStack<N extends EndpointName, User extends Caller>(
   request: z.ZodMiniType | undefined,
   callerIfPresent: boolean,
 ) {
-  const base = async (event: ApiEvent<User>): Promise<Result> => {
+  const base = async (event: ApiEvent<User>, lambda?: Context): Promise<Result> => {
     const cookies: string[] = [];
     const body = await decide({
       body: event.parsedBody as Request<N>,
@@ -301,6 +303,7 @@ function middyStack<N extends EndpointName, User extends Caller>(
       event,
       sourceIp: event.requestContext?.http?.sourceIp ?? 'unknown',
       setCookie: (cookie) => cookies.push(cookie),
+      lambda,
     });
     return json(200, body, { cookies });
   };

@@ -94,6 +94,11 @@ export interface NewTransfer {
   /** Our own key: the same key answers the same transfer (Stripe keeps it 24 h). */
   idempotencyKey: string;
   metadata: Record<string, string>;
+  /**
+   * The sale's charge (`ch_…`) the transfer is funded from (`source_transaction`): it may go while
+   * the charge's funds are still pending. Absent: drawn on the platform's available balance.
+   */
+  sourceTransaction?: string;
 }
 
 /** A payout from a connected account's balance to its default debit card, in integer cents of USD. */
@@ -116,6 +121,20 @@ export interface PayoutEventData {
   created: number;
 }
 
+/**
+ * The two webhook endpoints of a Connect platform: `platform` (`/api/stripeWebhook`) receives the
+ * platform account's own events, `connect` (`/api/stripeConnectWebhook`) the connected accounts'.
+ * Each has its own signing secret.
+ */
+export type WebhookEndpoint = 'platform' | 'connect';
+
+/** The event types each endpoint subscribes to (README, "Stripe"); an event of another endpoint's kind is ignored. */
+const CONNECT_EVENT = /^(account\.updated|account\.external_account\.[a-z_]+|payout\.[a-z_]+)$/;
+export const endpointOfEvent = (type: string): WebhookEndpoint => (CONNECT_EVENT.test(type) ? 'connect' : 'platform');
+
+/** The message of a validly signed event whose data does not have its type's shape. */
+export const MALFORMED_EVENT = 'The event is malformed';
+
 /** A verified provider event the portal acts on; others are `{ kind: 'other' }`. */
 export type GatewayEvent =
   | { id: string; kind: 'account.updated'; account: PayoutAccountStatus; userId: string | undefined }
@@ -124,6 +143,9 @@ export type GatewayEvent =
   | ({ id: string; kind: 'payout.paid' } & PayoutEventData)
   | { id: string; kind: 'transfer.created'; transferId: string; metadata: Record<string, string>; created: number }
   | { id: string; kind: 'other'; type: string };
+
+/** Every event also says its type (`kind` is that type for the events the portal acts on). */
+export const typeOfEvent = (event: GatewayEvent): string => (event.kind === 'other' ? event.type : event.kind);
 
 export interface PaymentGateway {
   /**
@@ -156,8 +178,13 @@ export interface PaymentGateway {
    * header): instant where the card takes it, else standard.
    */
   createPayout(payout: NewPayout): Promise<{ id: string; status: string; method: string }>;
-  /** Verifies the signature over the raw body (300 s tolerance); a bad one is a 400. */
-  verifyEvent(rawBody: string | Buffer, signature: string): Promise<GatewayEvent>;
+  /**
+   * Verifies the signature over the raw body with the secret of the endpoint it arrived at (300 s
+   * tolerance, in the past and in the future); a bad one is a 400. A validly signed event whose
+   * data is not what its type says is a 400 too (`malformedEvent`), never a 500 Stripe would
+   * retry for days.
+   */
+  verifyEvent(rawBody: string | Buffer, signature: string, endpoint: WebhookEndpoint): Promise<GatewayEvent>;
 }
 
 /** The idempotency key of a create: one per user and purpose, so retries and second tabs create once. */

@@ -134,6 +134,8 @@ export const contract = {
   searchAddress: endpoint('searchAddress', SearchAddressRequest, SearchAddressResponse),
   /** Stripe's signed events; the handler verifies the signature on the raw body. */
   stripeWebhook: endpoint('stripeWebhook', z.unknown(), z.object({ received: z.literal(true) })),
+  /** The connected accounts' signed events (Stripe's Connect endpoint), verified with its own secret. */
+  stripeConnectWebhook: endpoint('stripeConnectWebhook', z.unknown(), z.object({ received: z.literal(true) })),
 
   /** Multipart upload of a supplier CSV (up to 5 MB); the import runs from the S3 event. */
   products: endpoint('products', z.unknown(), UploadResult),

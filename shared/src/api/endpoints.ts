@@ -29,6 +29,7 @@ export const endpoints = {
   verifyEmail: json('public'),
   searchAddress: json('member'),
   stripeWebhook: json('public'),
+  stripeConnectWebhook: json('public'),
 
   products: { role: 'admin', body: 'multipart' },
   createProductUpload: json('admin'),
