@@ -66,9 +66,14 @@ async function onboarded(): Promise<Stripe.Account> {
   return stripe.accounts.retrieve(account.id);
 }
 
-/** Money on the platform's balance, from a card payment. */
+/** Money on the platform's available balance, from a card payment with Stripe's available-balance card (net of its fee). */
 async function fundPlatform(amount: number): Promise<void> {
-  await stripe.paymentIntents.create({ amount, currency: 'usd', payment_method: 'pm_card_visa', confirm: true });
+  await stripe.paymentIntents.create({
+    amount,
+    currency: 'usd',
+    payment_method: 'pm_card_bypassPending',
+    confirm: true,
+  });
 }
 
 const caught = async (promise: Promise<unknown>): Promise<Stripe.errors.StripeError> => {
@@ -188,7 +193,9 @@ describe('authentication', () => {
   });
 
   it('answers an unknown path with 404 invalid_request_error', async () => {
-    const response = await fetch(`${emulator.url}/v1/charges`, { headers: { Authorization: 'Bearer sk_test_x' } });
+    const response = await fetch(`${emulator.url}/v1/subscriptions`, {
+      headers: { Authorization: 'Bearer sk_test_x' },
+    });
     expect(response.status).toBe(404);
     expect(((await response.json()) as { error: { type: string } }).error.type).toBe('invalid_request_error');
   });
@@ -228,7 +235,7 @@ describe('accounts', () => {
     expect(updated.requirements?.currently_due).toEqual(['external_account']);
     expect(updated.payouts_enabled).toBe(false);
     expect(updated.individual?.ssn_last_4_provided).toBe(true);
-    expect(updated.individual?.dob).toEqual({ day: 1, month: 1, year: 1990 });
+    expect(updated.individual?.dob).toEqual({ day: 1, month: 1, year: 1902 });
 
     const retrieved = await stripe.accounts.retrieve(created.id);
     expect(retrieved.capabilities?.transfers).toBe('active');
@@ -286,11 +293,19 @@ describe('accounts', () => {
     expect(error.code).toBe('account_invalid');
   });
 
-  it('answers 404 resource_missing for an unknown account', async () => {
-    const error = await caught(stripe.accounts.retrieve('acct_unknown'));
-    expect(error.statusCode).toBe(404);
-    expect(error.code).toBe('resource_missing');
-    expect(error.type).toBe('StripeInvalidRequestError');
+  it('answers 403 for an account it cannot reach, as Stripe does (not 404), on every call naming it', async () => {
+    const retrieve = await caught(stripe.accounts.retrieve('acct_unknown'));
+    expect(retrieve.statusCode).toBe(403);
+    expect(retrieve).toBeInstanceOf(Stripe.errors.StripePermissionError);
+    expect(retrieve.code).toBe('account_invalid');
+    expect(retrieve.message).toBe(
+      "The provided key 'sk_test_****ator' does not have access to account 'acct_unknown' (or that account does not exist). Application access may have been revoked.",
+    );
+    const update = await caught(stripe.accounts.update('acct_unknown', { metadata: { a: 'b' } }));
+    expect(update.statusCode).toBe(403);
+    const asAccount = await caught(stripe.payouts.list({}, { stripeAccount: 'acct_unknown' }));
+    expect(asAccount.statusCode).toBe(403);
+    expect(asAccount.message).toMatch(/does not have access to account 'acct_unknown'/);
   });
 });
 
@@ -301,11 +316,16 @@ describe('tokens and external accounts', () => {
     expect((await token('4242424242424242')).card).toMatchObject({ funding: 'credit', brand: 'Visa' });
   });
 
-  it('declines 4000000000000002 at token creation with card_declined', async () => {
-    const error = await caught(token('4000000000000002'));
+  it('makes a token of 4000000000000002 and declines it when it is charged, as Stripe does', async () => {
+    const declining = await token('4000000000000002');
+    const method = await stripe.paymentMethods.create({ type: 'card', card: { token: declining.id } });
+    const error = await caught(
+      stripe.paymentIntents.create({ amount: 900, currency: 'usd', payment_method: method.id, confirm: true }),
+    );
     expect(error).toBeInstanceOf(Stripe.errors.StripeCardError);
     expect(error.statusCode).toBe(402);
     expect(error.code).toBe('card_declined');
+    expect(error.decline_code).toBe('generic_decline');
     expect(error.message).toBe('Your card was declined.');
   });
 
@@ -344,9 +364,9 @@ describe('tokens and external accounts', () => {
 });
 
 describe('payment intents and the balance', () => {
-  it('moves from requires_payment_method through requires_confirmation to succeeded, adding to the balance', async () => {
+  it('moves from requires_payment_method through requires_confirmation to succeeded, adding to the pending balance net of the fee', async () => {
     const before = await stripe.balance.retrieve();
-    const usd = (balance: Stripe.Balance) => balance.available.find((entry) => entry.currency === 'usd')?.amount ?? 0;
+    const usd = (balance: Stripe.Balance) => balance.pending.find((entry) => entry.currency === 'usd')?.amount ?? 0;
     const intent = await stripe.paymentIntents.create({ amount: 5000, currency: 'usd' });
     expect(intent.status).toBe('requires_payment_method');
     const confirmedWithout = await caught(stripe.paymentIntents.confirm(intent.id));
@@ -362,7 +382,8 @@ describe('payment intents and the balance', () => {
     expect(confirmed.status).toBe('succeeded');
     expect(confirmed.amount_received).toBe(5000);
     expect((await stripe.paymentIntents.retrieve(withMethod.id)).status).toBe('succeeded');
-    expect(usd(await stripe.balance.retrieve())).toBe(usd(before) + 5000);
+    // 2.9 % + 30¢ of $50.00 is $1.75.
+    expect(usd(await stripe.balance.retrieve())).toBe(usd(before) + 5000 - 175);
   });
 
   it('declines pm_card_chargeDeclined with card_declined and leaves the intent waiting for a payment method', async () => {
@@ -501,12 +522,26 @@ describe('instant payouts and Stripe’s failing debit card', () => {
     const account = await onboarded();
     expect((account.external_accounts?.data[0] as Stripe.Card).available_payout_methods).toContain('instant');
     await fundPlatform(1200);
-    await stripe.transfers.create({ amount: 1200, currency: 'usd', destination: account.id });
+    await stripe.transfers.create({ amount: 1000, currency: 'usd', destination: account.id });
+    const tooMuch = await caught(
+      stripe.payouts.create({ amount: 1000, currency: 'usd', method: 'instant' }, { stripeAccount: account.id }),
+    );
+    expect(tooMuch.code).toBe('balance_insufficient');
     const payout = await stripe.payouts.create(
-      { amount: 1200, currency: 'usd', method: 'instant' },
+      { amount: 950, currency: 'usd', method: 'instant' },
       { stripeAccount: account.id },
     );
     expect(payout).toMatchObject({ method: 'instant', status: 'pending' });
+    // Stripe's Instant Payouts fee: 1 %, at least 50¢, taken from the balance with the payout.
+    const fee = await stripe.balanceTransactions.retrieve(
+      String(payout.balance_transaction),
+      {},
+      {
+        stripeAccount: account.id,
+      },
+    );
+    expect(fee).toMatchObject({ type: 'payout', amount: -950, fee: 50, net: -1000 });
+    expect((await stripe.balance.retrieve({}, { stripeAccount: account.id })).available[0]?.amount).toBe(0);
     await emulator.idle();
     expect((await stripe.payouts.retrieve(payout.id, {}, { stripeAccount: account.id })).status).toBe('paid');
   });
@@ -588,6 +623,7 @@ describe('events and webhooks', () => {
     expect(updated.type).toBe('account.updated');
     expect(updated.account).toMatch(/^acct_/);
     expect(verified(await receiver.next('payment_intent.succeeded')).type).toBe('payment_intent.succeeded');
+    await emulator.idle();
     const transferEvents = await Promise.all(
       receiver.deliveries.map(verified).filter((event) => event.type === 'transfer.created'),
     );
@@ -622,7 +658,8 @@ describe('events and webhooks', () => {
     await stripe.accounts.update(account.id, { individual: { first_name: 'Jane' } });
     const events = await stripe.events.list({ type: 'account.updated' }, { stripeAccount: account.id });
     const names = events.data.map((event) => (event.data.object as Stripe.Account).individual?.first_name);
-    expect(names).toEqual(['Jane', 'Jenny']);
+    // The oldest is Stripe's account.updated for the new account.
+    expect(names).toEqual(['Jane', 'Jenny', undefined]);
     expect(events.data[0]?.data.previous_attributes).toMatchObject({ individual: { first_name: 'Jenny' } });
   });
 

@@ -1,15 +1,36 @@
-import type Stripe from 'stripe';
-import { applyAccountParams, evaluate, newAccount } from './accounts';
-import { externalCard, cardToken, payoutFailureOf } from './cards';
-import { StripeApiError, invalid, missing, noSuch } from './errors';
-import { stripeId, unixNow } from './ids';
+import Stripe from 'stripe';
+import {
+  applyAccountParams,
+  evaluate,
+  fieldsToVerify,
+  missingRequirements,
+  newAccount,
+  verificationOutcome,
+  type IdNumberOutcome,
+} from './accounts';
+import { cardObject, cardToken, externalCard, payoutFailureOf, testCardByToken, type TestCard } from './cards';
+import type { Clock } from './clock';
+import { StripeApiError, invalid, missing, noAccess, noSuch } from './errors';
+import { stripeId } from './ids';
+import {
+  DISPUTE_FEE_CENTS,
+  availableOnAfter,
+  cardFee,
+  instantPayoutFee,
+  nextDayStart,
+  record,
+  release,
+  sums,
+} from './money';
 import { amount, currency, mergeMetadata, optionalString, page, requiredString, type Params } from './params';
-import { cardPaymentMethod, checkClientSecret, confirmPaymentIntent, newPaymentIntent } from './payments';
+import { cardPaymentMethod, cardToConfirm, checkClientSecret, newPaymentIntent } from './payments';
 import { PLATFORM, type Store } from './store';
 import type { WebhookSender } from './webhooks';
 
-/** The API version the emulator's objects follow: the one of Stripe's OpenAPI document it is checked against. */
+/** The API version of Stripe's OpenAPI document the emulator's answers are checked against. */
 export const API_VERSION = '2024-04-10';
+/** The API version events carry: the `stripe` SDK's own (`Stripe.API_VERSION`), as a webhook endpoint made for it receives. */
+export const EVENT_API_VERSION: string = Stripe.API_VERSION;
 
 /** Metadata that makes a payout fail (`payout.failed`) instead of being paid: the emulator's own switch. */
 export const FAIL_PAYOUT_METADATA = { key: 'emulator_outcome', value: 'failed' } as const;
@@ -21,6 +42,13 @@ export interface CallContext {
   idempotencyKey: string | undefined;
   /** Made with the publishable key (a browser's Stripe.js call): a confirmation must carry the intent's client_secret. */
   publishable?: boolean;
+  /** The key as Stripe shows it in errors (`sk_test_****…abcd`). */
+  maskedKey?: string;
+}
+
+export interface EmulatorSettings {
+  /** How long an identity check takes unless the details are Stripe's immediate-verification test values. */
+  verificationDelayMs: number;
 }
 
 const INSUFFICIENT_TRANSFER_FUNDS =
@@ -38,13 +66,48 @@ const newestFirst = <T extends { created: number }>(items: T[]): T[] =>
 export class Emulator {
   constructor(
     private readonly store: Store,
-    private readonly webhooks: WebhookSender | undefined,
+    private readonly webhooks: { account?: WebhookSender | undefined; connect?: WebhookSender | undefined },
     /** Runs work that happens after the answer, as the card network settles a payout later. */
     private readonly later: (work: () => void) => void,
-  ) {}
+    private readonly clock: Clock,
+    private readonly settings: EmulatorSettings,
+  ) {
+    this.openOldBalances();
+  }
 
   private get state() {
     return this.store.state;
+  }
+
+  private get now(): number {
+    return this.clock.unix();
+  }
+
+  /** A state file from before balance transactions: its balances become opening transactions, once. */
+  private openOldBalances(): void {
+    const old = this.state.balances;
+    if (!old) return;
+    for (const [owner, funds] of Object.entries(old)) {
+      for (const [status, amounts] of [
+        ['available', funds.available],
+        ['pending', funds.pending],
+      ] as const) {
+        for (const [code, value] of Object.entries(amounts)) {
+          if (!value) continue;
+          record(this.state, {
+            owner,
+            amount: value,
+            currency: code,
+            type: 'adjustment',
+            source: null,
+            description: 'Opening balance',
+            created: this.now,
+            availableOn: status === 'available' ? this.now : this.now + 1,
+          });
+        }
+      }
+    }
+    delete this.state.balances;
   }
 
   platformOnly(context: CallContext): void {
@@ -57,9 +120,12 @@ export class Emulator {
     }
   }
 
-  account(id: string): Stripe.Account {
+  /** A connected account the caller reaches, or Stripe's 403 for one it cannot (unknown, or another's). */
+  reachable(id: string, context: CallContext): Stripe.Account {
     const account = this.state.accounts[id];
-    if (!account) throw noSuch('account', id, 'account');
+    if (!account || (context.owner !== PLATFORM && context.owner !== id)) {
+      throw noAccess(context.maskedKey ?? 'sk_test_…', id);
+    }
     return account;
   }
 
@@ -80,26 +146,27 @@ export class Emulator {
 
   private emit(
     type: Stripe.Event.Type,
-    object: { id: string },
+    object: object,
     context: CallContext,
     account?: string,
     previous?: Record<string, unknown>,
   ): void {
+    const sender = account ? this.webhooks.connect : this.webhooks.account;
     const event = {
       id: stripeId('evt'),
       object: 'event',
       ...(account ? { account } : {}),
-      api_version: API_VERSION,
-      created: unixNow(),
+      api_version: EVENT_API_VERSION,
+      created: this.now,
       // A snapshot: the stored objects change later, an event does not.
       data: structuredClone({ object, ...(previous ? { previous_attributes: previous } : {}) }),
       livemode: false,
-      pending_webhooks: this.webhooks ? 1 : 0,
+      pending_webhooks: sender ? 1 : 0,
       request: { id: context.requestId || null, idempotency_key: context.idempotencyKey ?? null },
       type,
     } as unknown as Stripe.Event;
     this.state.events.push(event);
-    this.webhooks?.send(structuredClone(event), () => {
+    sender?.send(structuredClone(event), () => {
       event.pending_webhooks = 0;
       this.store.save();
     });
@@ -126,9 +193,13 @@ export class Emulator {
 
   createAccount(params: Params, context: CallContext): Stripe.Account {
     this.platformOnly(context);
-    const account = newAccount(params, (id) => `/v1/accounts/${id}/external_accounts`);
-    evaluate(account, 0);
+    const { account, idNumber } = newAccount(params, (id) => `/v1/accounts/${id}/external_accounts`, this.now);
     this.state.accounts[account.id] = account;
+    this.state.nextPayoutAt[account.id] = nextDayStart(this.now);
+    this.afterIdentityChange(account, idNumber, params.individual !== undefined);
+    this.reevaluate(account);
+    // Stripe announces a new account with account.updated, as Connect endpoints receive it.
+    this.emit('account.updated', this.withExternalAccounts(account), context, account.id);
     return this.withExternalAccounts(account);
   }
 
@@ -141,18 +212,45 @@ export class Emulator {
         'The emulator has no platform account object; retrieve a connected account by id.',
       );
     }
-    if (context.owner !== PLATFORM && context.owner !== accountId) throw noSuch('account', accountId, 'account');
-    return this.withExternalAccounts(this.account(accountId));
+    return this.withExternalAccounts(this.reachable(accountId, context));
   }
 
   updateAccount(id: string, params: Params, context: CallContext): Stripe.Account {
     this.platformOnly(context);
-    const account = this.account(id);
+    const account = this.reachable(id, context);
     const before = this.snapshot(account);
-    applyAccountParams(account, params);
-    evaluate(account, this.state.externalAccounts[id]?.length ?? 0);
+    const idNumber = applyAccountParams(account, params, this.now);
+    this.afterIdentityChange(account, idNumber, params.individual !== undefined);
+    this.reevaluate(account);
     this.emitAccountUpdated(before, account, context);
     return this.withExternalAccounts(account);
+  }
+
+  private reevaluate(account: Stripe.Account): void {
+    evaluate(account, this.state.externalAccounts[account.id]?.length ?? 0, this.state.verifications[account.id]);
+  }
+
+  /**
+   * Starts Stripe's identity check once every requirement is given, again whenever the
+   * individual's details change: immediate for Stripe's immediate-verification test values,
+   * otherwise finished `verificationDelayMs` later on the emulator clock (runDue).
+   */
+  private afterIdentityChange(account: Stripe.Account, idNumber: IdNumberOutcome | undefined, changed: boolean): void {
+    if (idNumber) this.state.idNumbers[account.id] = idNumber;
+    const current = this.state.verifications[account.id];
+    if (current && !changed) return;
+    if (missingRequirements(account).length) {
+      if (changed) delete this.state.verifications[account.id];
+      return;
+    }
+    const { outcome, immediate, errors } = verificationOutcome(account, this.state.idNumbers[account.id]);
+    this.state.verifications[account.id] = {
+      status: immediate && outcome === 'verified' ? 'verified' : 'pending',
+      dueAt: this.clock.now() + (immediate ? 0 : this.settings.verificationDelayMs),
+      outcome,
+      errors,
+      fields: fieldsToVerify(account),
+    };
   }
 
   /** The account as it answers now, with its external accounts, to compare with after a change. */
@@ -185,54 +283,129 @@ export class Emulator {
     );
   }
 
+  // What happens with time: run by the clock's ticks and by clock.advance
+
+  /** Finishes due identity checks, releases pending funds, runs scheduled payouts, forgets expired idempotency keys. */
+  runDue(): void {
+    let changed = false;
+    const now = this.clock.now();
+    const system: CallContext = { owner: PLATFORM, requestId: '', idempotencyKey: undefined };
+    for (const [accountId, verification] of Object.entries(this.state.verifications)) {
+      const account = this.state.accounts[accountId];
+      if (!account || verification.status !== 'pending' || verification.dueAt > now) continue;
+      const before = this.snapshot(account);
+      verification.status = verification.outcome;
+      this.reevaluate(account);
+      this.emitAccountUpdated(before, account, system);
+      changed = true;
+    }
+    const released = release(this.state, this.now);
+    for (const owner of released) {
+      changed = true;
+      if (owner === PLATFORM) this.emit('balance.available', this.balance(system), system);
+    }
+    for (const [accountId, at] of Object.entries(this.state.nextPayoutAt)) {
+      if (at > this.now) continue;
+      this.state.nextPayoutAt[accountId] = nextDayStart(this.now);
+      changed = true;
+      this.scheduledPayout(accountId);
+    }
+    for (const [slot, saved] of Object.entries(this.state.idempotency)) {
+      if ((saved.created ?? 0) + IDEMPOTENCY_KEY_LIFETIME_MS <= now) {
+        delete this.state.idempotency[slot];
+        changed = true;
+      }
+    }
+    if (changed) this.store.save();
+  }
+
+  /**
+   * Stripe's automatic payout of a daily schedule: the whole available balance, to the default
+   * external account, `automatic: true`, no metadata. A manual schedule pays nothing out.
+   */
+  private scheduledPayout(accountId: string): void {
+    const account = this.state.accounts[accountId];
+    if (account?.settings?.payouts?.schedule?.interval !== 'daily' || !account.payouts_enabled) return;
+    const card = (this.state.externalAccounts[accountId] ?? []).find((candidate) => candidate.default_for_currency);
+    if (!card) return;
+    const { available } = sums(this.state, accountId);
+    for (const [code, value] of Object.entries(available)) {
+      if (value <= 0) continue;
+      this.payOut(
+        accountId,
+        { amount: value, currency: code, card, method: 'standard', automatic: true, params: {} },
+        {
+          owner: accountId,
+          requestId: '',
+          idempotencyKey: undefined,
+        },
+      );
+    }
+  }
+
   // Tokens and external accounts
 
   createToken(params: Params): Stripe.Token {
     if (params.card === undefined) throw missing('card');
     if (typeof params.card === 'string')
       throw invalid('card', 'The emulator makes card tokens from card details only.');
-    const token = cardToken(params);
+    const token = cardToken(params, this.now);
+    this.state.tokens[token.id] = token;
+    return token;
+  }
+
+  /** A fresh token for one of Stripe's `tok_…` test tokens (each use gets its own, as at Stripe). */
+  private tokenFromTestCard(card: TestCard): Stripe.Token {
+    const token: Stripe.Token = {
+      id: stripeId('tok'),
+      object: 'token',
+      card: cardObject(card, 12, new Date(this.clock.now()).getUTCFullYear() + 5, null),
+      client_ip: null,
+      created: this.now,
+      livemode: false,
+      type: 'card',
+      used: false,
+    };
     this.state.tokens[token.id] = token;
     return token;
   }
 
   /** A card PaymentMethod from an unused card token (`type=card`, `card[token]`), as Stripe.js makes one. */
   createPaymentMethod(params: Params): Stripe.PaymentMethod {
-    const method = cardPaymentMethod(params, this.state.tokens);
+    const method = cardPaymentMethod(params, this.state.tokens, this.now, (card) => this.tokenFromTestCard(card));
     this.state.paymentMethods[method.id] = method;
     return method;
   }
 
   createExternalAccount(accountId: string, params: Params, context: CallContext): Stripe.Card {
-    if (context.owner !== PLATFORM && context.owner !== accountId) throw noSuch('account', accountId, 'account');
-    const account = this.account(accountId);
+    const account = this.reachable(accountId, context);
     const before = this.snapshot(account);
-    const tokenId = requiredString(params, 'external_account');
+    const given = requiredString(params, 'external_account');
+    const testCard = testCardByToken(given);
+    const tokenId = testCard ? this.tokenFromTestCard(testCard).id : given;
     const cards = (this.state.externalAccounts[accountId] ??= []);
     const card = externalCard(this.state.tokens[tokenId], tokenId, accountId, cards.length === 0);
     if (params.default_for_currency === 'true') for (const other of cards) other.default_for_currency = false;
     if (params.default_for_currency === 'true' || cards.length === 0) card.default_for_currency = true;
     card.metadata = mergeMetadata({}, params);
     cards.push(card);
-    evaluate(account, cards.length);
+    this.reevaluate(account);
     this.emit('account.external_account.created', structuredClone(card), context, accountId);
     this.emitAccountUpdated(before, account, context);
     return card;
   }
 
   listExternalAccounts(accountId: string, params: Params, context: CallContext) {
-    if (context.owner !== PLATFORM && context.owner !== accountId) throw noSuch('account', accountId, 'account');
-    this.account(accountId);
+    this.reachable(accountId, context);
     const objectFilter = optionalString(params, 'object');
     const cards = [...(this.state.externalAccounts[accountId] ?? [])].reverse();
     return page(objectFilter === 'bank_account' ? [] : cards, params, `/v1/accounts/${accountId}/external_accounts`);
   }
 
-  // Balance
+  // Balance and balance transactions
 
   balance(context: CallContext): Stripe.Balance {
-    if (context.owner !== PLATFORM) this.account(context.owner);
-    const funds = this.store.funds(context.owner);
+    const funds = sums(this.state, context.owner);
     const currencies = new Set([...Object.keys(funds.available), ...Object.keys(funds.pending)]);
     if (currencies.size === 0) currencies.add('usd');
     const list = (amounts: Record<string, number>) =>
@@ -244,11 +417,33 @@ export class Emulator {
     return { object: 'balance', available: list(funds.available), livemode: false, pending: list(funds.pending) };
   }
 
-  // Payment intents
+  listBalanceTransactions(params: Params, context: CallContext) {
+    const type = optionalString(params, 'type');
+    const source = optionalString(params, 'source');
+    const payout = optionalString(params, 'payout');
+    const mine = Object.values(this.state.balanceTransactions)
+      .filter(({ owner }) => owner === context.owner)
+      .map(({ transaction }) => transaction)
+      .filter(
+        (transaction) =>
+          (!type || transaction.type === type) &&
+          (!source || transaction.source === source) &&
+          (!payout || transaction.source === payout),
+      );
+    return page(newestFirst(mine), params, '/v1/balance_transactions');
+  }
+
+  balanceTransaction(id: string, context: CallContext): Stripe.BalanceTransaction {
+    const found = this.state.balanceTransactions[id];
+    if (!found || found.owner !== context.owner) throw noSuch('balance transaction', id);
+    return found.transaction;
+  }
+
+  // Payment intents and charges
 
   createPaymentIntent(params: Params, context: CallContext): Stripe.PaymentIntent {
     this.platformOnly(context);
-    const intent = newPaymentIntent(params);
+    const intent = newPaymentIntent(params, this.now, this.state.paymentMethods);
     this.state.paymentIntents[intent.id] = intent;
     if (params.confirm === 'true') this.confirm(intent, params, context);
     return intent;
@@ -273,28 +468,210 @@ export class Emulator {
     return intent;
   }
 
+  charge(id: string, context: CallContext): Stripe.Charge {
+    this.platformOnly(context);
+    const charge = this.state.charges[id];
+    if (!charge) throw noSuch('charge', id, 'charge');
+    return charge;
+  }
+
+  listCharges(params: Params, context: CallContext) {
+    this.platformOnly(context);
+    const intent = optionalString(params, 'payment_intent');
+    const charges = Object.values(this.state.charges).filter((charge) => !intent || charge.payment_intent === intent);
+    return page(newestFirst(charges), params, '/v1/charges');
+  }
+
+  /**
+   * Charges the card: a Charge (`latest_charge`), then, on success, a balance transaction with
+   * Stripe's card fee netted, pending until `available_on` (available at once for the
+   * available-balance card); a declining card leaves the intent waiting for a payment method and
+   * answers 402 with the card's codes; a dispute card's payment succeeds and then is disputed.
+   */
   private confirm(intent: Stripe.PaymentIntent, params: Params, context: CallContext): void {
-    if (confirmPaymentIntent(intent, params, this.state.paymentMethods)) {
-      const funds = this.store.funds(PLATFORM);
-      funds.available[intent.currency] = (funds.available[intent.currency] ?? 0) + intent.amount;
-      this.emit('payment_intent.succeeded', structuredClone(intent), context);
-      return;
+    const card = cardToConfirm(intent, params, this.state.paymentMethods);
+    const charge = this.newCharge(intent, card);
+    intent.latest_charge = charge.id;
+    const outcome = card.outcome;
+    if (outcome.kind === 'declined') {
+      charge.status = 'failed';
+      charge.paid = false;
+      charge.captured = false;
+      charge.failure_code = outcome.code;
+      charge.failure_message = outcome.message;
+      charge.outcome = {
+        ...charge.outcome!,
+        network_status: 'declined_by_network',
+        reason: outcome.declineCode,
+        type: 'issuer_declined',
+        seller_message: 'The bank did not return any further details with this decline.',
+      };
+      intent.status = 'requires_payment_method';
+      intent.last_payment_error = {
+        charge: charge.id,
+        code: outcome.code,
+        decline_code: outcome.declineCode,
+        doc_url: `https://stripe.com/docs/error-codes/${outcome.code.replaceAll('_', '-')}`,
+        message: outcome.message,
+        type: 'card_error',
+      } as Stripe.PaymentIntent.LastPaymentError;
+      intent.payment_method = null;
+      this.emit('charge.failed', structuredClone(charge), context);
+      this.emit('payment_intent.payment_failed', structuredClone(intent), context);
+      throw new StripeApiError(402, 'card_error', outcome.message, {
+        code: outcome.code,
+        decline_code: outcome.declineCode,
+      });
     }
-    this.store.save();
-    const error = intent.last_payment_error;
-    throw new StripeApiError(402, 'card_error', error?.message ?? 'Your card was declined.', {
-      code: 'card_declined',
-      decline_code: 'generic_decline',
+    const delayDays = 2;
+    const transaction = record(this.state, {
+      owner: PLATFORM,
+      amount: intent.amount,
+      currency: intent.currency,
+      fee: cardFee(intent.amount),
+      type: 'charge',
+      source: charge.id,
+      created: this.now,
+      availableOn: outcome.kind === 'available' ? this.now : availableOnAfter(this.now, delayDays),
     });
+    charge.balance_transaction = transaction.id;
+    intent.status = 'succeeded';
+    intent.amount_received = intent.amount;
+    intent.last_payment_error = null;
+    this.emit('charge.succeeded', structuredClone(charge), context);
+    this.emit('payment_intent.succeeded', structuredClone(intent), context);
+    if (outcome.kind === 'dispute') {
+      const chargeId = charge.id;
+      this.later(() => this.openDispute(chargeId, outcome.reason, outcome.status));
+    }
+  }
+
+  private newCharge(intent: Stripe.PaymentIntent, card: TestCard): Stripe.Charge {
+    const charge = {
+      id: stripeId('ch'),
+      object: 'charge',
+      amount: intent.amount,
+      amount_captured: intent.amount,
+      amount_refunded: 0,
+      application: null,
+      application_fee: null,
+      application_fee_amount: null,
+      balance_transaction: null,
+      billing_details: { address: null, email: null, name: null, phone: null },
+      calculated_statement_descriptor: 'EMULATOR',
+      captured: true,
+      created: this.now,
+      currency: intent.currency,
+      customer: null,
+      description: intent.description,
+      disputed: false,
+      failure_balance_transaction: null,
+      failure_code: null,
+      failure_message: null,
+      fraud_details: {},
+      livemode: false,
+      metadata: { ...intent.metadata },
+      on_behalf_of: null,
+      outcome: {
+        network_status: 'approved_by_network',
+        reason: null,
+        risk_level: 'normal',
+        risk_score: 20,
+        seller_message: 'Payment complete.',
+        type: 'authorized',
+      },
+      paid: true,
+      payment_intent: intent.id,
+      payment_method: typeof intent.payment_method === 'string' ? intent.payment_method : null,
+      payment_method_details: {
+        type: 'card',
+        card: {
+          brand: card.brand.toLowerCase().replaceAll(' ', '_'),
+          country: 'US',
+          exp_month: 12,
+          exp_year: new Date(this.clock.now()).getUTCFullYear() + 5,
+          fingerprint: `fp${card.number.slice(-8)}`,
+          funding: card.funding,
+          last4: card.number.slice(-4),
+        },
+      },
+      receipt_email: intent.receipt_email,
+      receipt_number: null,
+      receipt_url: null,
+      refunded: false,
+      review: null,
+      shipping: intent.shipping,
+      source_transfer: null,
+      statement_descriptor: null,
+      statement_descriptor_suffix: null,
+      status: 'succeeded',
+      transfer_data: null,
+      transfer_group: intent.transfer_group,
+    } as unknown as Stripe.Charge;
+    this.state.charges[charge.id] = charge;
+    return charge;
+  }
+
+  /** The card holder's bank disputes the payment: the amount and Stripe's dispute fee leave the balance. */
+  private openDispute(chargeId: string, reason: string, status: Stripe.Dispute.Status): void {
+    const charge = this.state.charges[chargeId];
+    if (!charge) return;
+    const context: CallContext = { owner: PLATFORM, requestId: '', idempotencyKey: undefined };
+    const inquiry = status === 'warning_needs_response';
+    const transactions = inquiry
+      ? []
+      : [
+          record(this.state, {
+            owner: PLATFORM,
+            amount: -charge.amount,
+            currency: charge.currency,
+            fee: DISPUTE_FEE_CENTS,
+            feeDescription: 'Dispute fee',
+            type: 'adjustment',
+            source: chargeId,
+            description: `Chargeback withdrawal for ${chargeId}`,
+            created: this.now,
+            availableOn: this.now,
+          }),
+        ];
+    const dispute = {
+      id: stripeId('dp'),
+      object: 'dispute',
+      amount: charge.amount,
+      balance_transactions: transactions,
+      charge: chargeId,
+      created: this.now,
+      currency: charge.currency,
+      evidence: {},
+      evidence_details: { due_by: this.now + 7 * 86_400, has_evidence: false, past_due: false, submission_count: 0 },
+      is_charge_refundable: false,
+      livemode: false,
+      metadata: {},
+      payment_intent: charge.payment_intent,
+      reason,
+      status,
+    } as unknown as Stripe.Dispute;
+    this.state.disputes[dispute.id] = dispute;
+    charge.disputed = true;
+    this.emit('charge.dispute.created', structuredClone(dispute), context);
+    if (!inquiry) this.emit('charge.dispute.funds_withdrawn', structuredClone(dispute), context);
+    this.store.save();
   }
 
   // Transfers
 
+  /**
+   * A transfer to a connected account. Without `source_transaction` it draws on the platform's
+   * available balance; with one (a charge), on that charge's funds even while they are pending,
+   * up to what the charge can still fund, the destination's funds pending until the charge's
+   * `available_on`.
+   */
   createTransfer(params: Params, context: CallContext): Stripe.Transfer {
     this.platformOnly(context);
     const value = amount(params);
     const code = currency(params);
     const destinationId = requiredString(params, 'destination');
+    const sourceId = optionalString(params, 'source_transaction');
     const destination = this.state.accounts[destinationId];
     if (!destination) throw noSuch('destination', destinationId, 'destination');
     if (destination.capabilities?.transfers !== 'active') {
@@ -305,32 +682,73 @@ export class Emulator {
         { code: 'insufficient_capabilities_for_transfer', param: 'destination' },
       );
     }
-    const platform = this.store.funds(PLATFORM);
-    if ((platform.available[code] ?? 0) < value) {
+    let availableOn = this.now;
+    if (sourceId) {
+      const charge = this.state.charges[sourceId];
+      if (!charge || charge.status !== 'succeeded') throw noSuch('charge', sourceId, 'source_transaction');
+      if (charge.currency !== code) {
+        throw invalid(
+          'currency',
+          `The currency of source_transaction's balance transaction (${charge.currency}) must be the same as the transfer currency (${code}).`,
+        );
+      }
+      const used = Object.values(this.state.transfers)
+        .filter((transfer) => transfer.source_transaction === sourceId)
+        .reduce((sum, transfer) => sum + transfer.amount - transfer.amount_reversed, 0);
+      const left = charge.amount - charge.amount_refunded - used;
+      if (value > left) {
+        throw new StripeApiError(
+          400,
+          'invalid_request_error',
+          `Insufficient funds in source_transaction '${sourceId}': the transfer amount (${value}) is greater than what the charge can still fund (${left}).`,
+          { code: 'balance_insufficient', param: 'amount' },
+        );
+      }
+      const funding = charge.balance_transaction
+        ? this.state.balanceTransactions[String(charge.balance_transaction)]
+        : undefined;
+      availableOn = funding?.transaction.available_on ?? this.now;
+    } else if ((sums(this.state, PLATFORM).available[code] ?? 0) < value) {
       throw new StripeApiError(400, 'invalid_request_error', INSUFFICIENT_TRANSFER_FUNDS, {
         code: 'balance_insufficient',
       });
     }
-    platform.available[code] = (platform.available[code] ?? 0) - value;
-    const target = this.store.funds(destinationId);
-    target.available[code] = (target.available[code] ?? 0) + value;
     const id = stripeId('tr');
+    const payment = stripeId('py');
+    const outgoing = record(this.state, {
+      owner: PLATFORM,
+      amount: -value,
+      currency: code,
+      type: 'transfer',
+      source: id,
+      created: this.now,
+      availableOn,
+    });
+    record(this.state, {
+      owner: destinationId,
+      amount: value,
+      currency: code,
+      type: 'payment',
+      source: payment,
+      created: this.now,
+      availableOn,
+    });
     const transfer: Stripe.Transfer = {
       id,
       object: 'transfer',
       amount: value,
       amount_reversed: 0,
-      balance_transaction: stripeId('txn'),
-      created: unixNow(),
+      balance_transaction: outgoing.id,
+      created: this.now,
       currency: code,
       description: optionalString(params, 'description') ?? null,
       destination: destinationId,
-      destination_payment: stripeId('py'),
+      destination_payment: payment,
       livemode: false,
       metadata: mergeMetadata({}, params),
       reversals: { object: 'list', data: [], has_more: false, url: `/v1/transfers/${id}/reversals` },
       reversed: false,
-      source_transaction: optionalString(params, 'source_transaction') ?? null,
+      source_transaction: sourceId ?? null,
       source_type: 'card',
       transfer_group: optionalString(params, 'transfer_group') ?? null,
     };
@@ -391,47 +809,76 @@ export class Emulator {
         param: 'method',
       });
     }
-    const funds = this.store.funds(context.owner);
-    if ((funds.available[code] ?? 0) < value) {
+    return this.payOut(
+      context.owner,
+      { amount: value, currency: code, card, method, automatic: false, params },
+      context,
+    );
+  }
+
+  /** A payout from the owner's available balance (plus the Instant Payouts fee); settled later. */
+  private payOut(
+    owner: string,
+    what: {
+      amount: number;
+      currency: string;
+      card: Stripe.Card;
+      method: 'standard' | 'instant';
+      automatic: boolean;
+      params: Params;
+    },
+    context: CallContext,
+  ): Stripe.Payout {
+    const fee = what.method === 'instant' ? instantPayoutFee(what.amount) : 0;
+    if ((sums(this.state, owner).available[what.currency] ?? 0) < what.amount + fee) {
       throw new StripeApiError(400, 'invalid_request_error', INSUFFICIENT_PAYOUT_FUNDS, {
         code: 'balance_insufficient',
         param: 'amount',
       });
     }
-    funds.available[code] = (funds.available[code] ?? 0) - value;
-    const created = unixNow();
-    const metadata = mergeMetadata({}, params);
+    const id = stripeId('po');
+    const transaction = record(this.state, {
+      owner,
+      amount: -what.amount,
+      currency: what.currency,
+      fee,
+      feeDescription: 'Instant Payout fee',
+      type: 'payout',
+      source: id,
+      created: this.now,
+      availableOn: this.now,
+    });
     const payout: Stripe.Payout = {
-      id: stripeId('po'),
+      id,
       object: 'payout',
-      amount: value,
+      amount: what.amount,
       application_fee: null,
       application_fee_amount: null,
-      arrival_date: created,
-      automatic: false,
-      balance_transaction: stripeId('txn'),
-      created,
-      currency: code,
-      description: optionalString(params, 'description') ?? null,
-      destination: card.id,
+      arrival_date: what.method === 'instant' ? this.now : nextDayStart(this.now),
+      automatic: what.automatic,
+      balance_transaction: transaction.id,
+      created: this.now,
+      currency: what.currency,
+      description: optionalString(what.params, 'description') ?? null,
+      destination: what.card.id,
       failure_balance_transaction: null,
       failure_code: null,
       failure_message: null,
       livemode: false,
-      metadata,
-      method,
+      metadata: mergeMetadata({}, what.params),
+      method: what.method,
       original_payout: null,
       payout_method: null,
       reconciliation_status: 'not_applicable',
       reversed_by: null,
       source_type: 'card',
-      statement_descriptor: optionalString(params, 'statement_descriptor') ?? null,
+      statement_descriptor: optionalString(what.params, 'statement_descriptor') ?? null,
       status: 'pending',
       trace_id: null,
       type: 'card',
     };
-    (this.state.payouts[context.owner] ??= []).push(payout);
-    const owner = context.owner;
+    (this.state.payouts[owner] ??= []).push(payout);
+    this.emit('payout.created', structuredClone(payout), context, owner);
     this.later(() => this.settlePayout(owner, payout.id));
     return payout;
   }
@@ -450,9 +897,15 @@ export class Emulator {
       payout.status = 'failed';
       payout.failure_code = failure.code;
       payout.failure_message = failure.message;
-      payout.failure_balance_transaction = stripeId('txn');
-      const funds = this.store.funds(owner);
-      funds.available[payout.currency] = (funds.available[payout.currency] ?? 0) + payout.amount;
+      payout.failure_balance_transaction = record(this.state, {
+        owner,
+        amount: payout.amount,
+        currency: payout.currency,
+        type: 'payout_failure',
+        source: payout.id,
+        created: this.now,
+        availableOn: this.now,
+      }).id;
       this.emit('payout.failed', structuredClone(payout), context, owner);
     } else {
       payout.status = 'paid';
@@ -473,3 +926,6 @@ export class Emulator {
     return page(newestFirst(payouts), params, '/v1/payouts');
   }
 }
+
+/** Stripe keeps an idempotency key's result 24 hours (docs.stripe.com/api/idempotent_requests). */
+export const IDEMPOTENCY_KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;

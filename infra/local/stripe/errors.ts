@@ -7,6 +7,11 @@ export class StripeApiError extends Error {
     readonly type: StripeErrorType,
     message: string,
     readonly details: { code?: string; param?: string; decline_code?: string } = {},
+    /**
+     * A parameter that failed validation, before the call started executing: Stripe keeps no
+     * result for the idempotency key ("results are only saved if an API endpoint started executing").
+     */
+    readonly validation = false,
   ) {
     super(message);
   }
@@ -27,13 +32,25 @@ export class StripeApiError extends Error {
 }
 
 export const missing = (param: string): StripeApiError =>
-  new StripeApiError(400, 'invalid_request_error', `Missing required param: ${param}.`, {
-    code: 'parameter_missing',
-    param,
-  });
+  new StripeApiError(
+    400,
+    'invalid_request_error',
+    `Missing required param: ${param}.`,
+    { code: 'parameter_missing', param },
+    true,
+  );
 
 export const invalid = (param: string, message: string, code?: string): StripeApiError =>
-  new StripeApiError(400, 'invalid_request_error', message, { param, ...(code ? { code } : {}) });
+  new StripeApiError(400, 'invalid_request_error', message, { param, ...(code ? { code } : {}) }, true);
+
+/** Stripe's answer to a call for a connected account the key cannot reach (unknown, or another platform's). */
+export const noAccess = (maskedKey: string, account: string): StripeApiError =>
+  new StripeApiError(
+    403,
+    'invalid_request_error',
+    `The provided key '${maskedKey}' does not have access to account '${account}' (or that account does not exist). Application access may have been revoked.`,
+    { code: 'account_invalid' },
+  );
 
 export const noSuch = (what: string, id: string, param = 'id'): StripeApiError =>
   new StripeApiError(404, 'invalid_request_error', `No such ${what}: '${id}'`, { code: 'resource_missing', param });

@@ -1,11 +1,17 @@
 /**
  * Faults the emulator can be told to throw, for one test: the next `times` requests matching a
  * method and a path are answered 429 or 500 before any work, dropped after the work (the
- * connection closed with no answer), or answered late (the work done, the answer held `ms`).
+ * connection closed with no answer), answered late (the work done, the answer held `ms`), or
+ * slow (the call in flight `ms` before its work: another request with its key meets a 409).
  * Only a test reaches it: `startStripeEmulator({ faults })` with a `StripeFaults` the test made
  * (exported by `testing.ts`); `npm start` passes none, and no HTTP route changes it.
  */
-export type Fault = { kind: 'status'; status: 429 | 500 } | { kind: 'drop' } | { kind: 'delay'; ms: number };
+export type Fault =
+  | { kind: 'status'; status: 429 | 500 }
+  | { kind: 'drop' }
+  | { kind: 'delay'; ms: number }
+  /** The call starts executing (its idempotency key in flight) and takes `ms` before it does its work. */
+  | { kind: 'slow'; ms: number };
 
 export interface FaultRule {
   method: 'GET' | 'POST';

@@ -1,15 +1,24 @@
 import type { AddressInfo } from 'node:net';
+import { Clock, type EmulatorClock } from './clock';
 import { Emulator } from './emulator';
 import type { StripeFaults } from './faults';
 import { createEmulatorServer, type Exchange } from './server';
 import { Store } from './store';
-import { WebhookSender } from './webhooks';
+import { STRIPE_TEST_MODE_RETRY_DELAYS_MS, Waiter, WebhookSender } from './webhooks';
 
 export { API_VERSION, FAIL_PAYOUT_METADATA } from './emulator';
 export { PAYOUT_FAILING_DEBIT_CARD } from './cards';
 export type { Exchange } from './server';
-export { signature } from './webhooks';
+export { signature, STRIPE_TEST_MODE_RETRY_DELAYS_MS } from './webhooks';
+export type { EmulatorClock } from './clock';
 export { PUBLISHABLE_KEY_REFUSED } from './server';
+
+/** One webhook endpoint: where signed events are posted, and its signing secret (`whsec_…`). */
+export interface WebhookEndpoint {
+  /** The URL, or a function naming it at each delivery (`undefined` while there is no endpoint: the event is only listed). */
+  url: string | (() => string | undefined);
+  secret: string;
+}
 
 export interface StripeEmulatorOptions {
   /** Where `state.json` lives (created 0700); the state survives a restart. */
@@ -25,12 +34,26 @@ export interface StripeEmulatorOptions {
   /** The signing secret (`whsec_…`) of that endpoint. */
   webhookSecret?: string;
   /**
+   * The two endpoints a Connect platform has at Stripe, each with its own secret: `account`
+   * receives the platform's own events (payments, charges, disputes, transfers, balance),
+   * `connect` the connected accounts' events (`account.updated`, external accounts, payouts;
+   * they carry `account`). Either falls back to `webhookUrl`/`webhookSecret` when not given.
+   */
+  webhooks?: { account?: WebhookEndpoint; connect?: WebhookEndpoint };
+  /** Test only: `shuffled` delivers the events of one moment in another order than they happened. */
+  deliveryOrder?: 'created' | 'shuffled';
+  /**
+   * How long Stripe takes to verify an account's identity (the `transfers` capability `pending`
+   * meanwhile) unless the details are Stripe's immediate-verification test values; default 3 s.
+   */
+  verificationDelayMs?: number;
+  /**
    * The publishable key (`pk_test_…`) paired with the secret keys: accepted, as at Stripe, only
    * for the calls a browser makes (card tokens, confirming a payment intent). Without it no
    * publishable key is accepted.
    */
   publishableKey?: string;
-  /** Waits before each retry of an undelivered event; defaults to 1 s, 5 s, 25 s. */
+  /** Waits before each retry of an undelivered event; defaults to Stripe's test mode schedule (1 h, 2 h, 4 h). */
   webhookRetryDelaysMs?: number[];
   log?: (line: string) => void;
   /** Sees every request and its answer (the OpenAPI conformance test records them). */
@@ -46,6 +69,8 @@ export interface StripeEmulator {
   port: number;
   /** Resolves when every payout has settled and every event is delivered (or given up). */
   idle(): Promise<void>;
+  /** The emulator's clock: real time plus an offset; `advance(ms)` runs what became due. */
+  clock: EmulatorClock;
   stop(): Promise<void>;
 }
 
@@ -57,18 +82,29 @@ export interface StripeEmulator {
 export async function startStripeEmulator(options: StripeEmulatorOptions): Promise<StripeEmulator> {
   if (options.webhookUrl && !options.webhookSecret) throw new Error('webhookSecret is needed with webhookUrl');
   const log = options.log ?? ((line: string) => console.warn(line));
+  const clock = new Clock();
+  const waiter = new Waiter(() => clock.now());
   const store = new Store(options.dataDir);
-  const webhooks =
+  const fallback: WebhookEndpoint | undefined =
     options.webhookUrl && options.webhookSecret
+      ? { url: options.webhookUrl, secret: options.webhookSecret }
+      : undefined;
+  const sender = (endpoint: WebhookEndpoint | undefined) =>
+    endpoint
       ? new WebhookSender(
           {
-            url: options.webhookUrl,
-            secret: options.webhookSecret,
-            retryDelaysMs: options.webhookRetryDelaysMs ?? [1_000, 5_000, 25_000],
+            url: endpoint.url,
+            secret: endpoint.secret,
+            retryDelaysMs: options.webhookRetryDelaysMs ?? STRIPE_TEST_MODE_RETRY_DELAYS_MS,
+            deliveryOrder: options.deliveryOrder ?? 'created',
           },
           log,
+          waiter,
         )
       : undefined;
+  const accountSender = sender(options.webhooks?.account ?? fallback);
+  const connectSender = sender(options.webhooks?.connect ?? fallback);
+  const senders = [accountSender, connectSender].filter((one): one is WebhookSender => one !== undefined);
   const pending = new Set<Promise<void>>();
   // After the answer is written (setImmediate runs once the current I/O callbacks are done).
   const later = (work: () => void) => {
@@ -76,11 +112,32 @@ export async function startStripeEmulator(options: StripeEmulatorOptions): Promi
     pending.add(task);
     void task.finally(() => pending.delete(task));
   };
-  const emulator = new Emulator(store, webhooks, later);
+  const emulator = new Emulator(store, { account: accountSender, connect: connectSender }, later, clock, {
+    verificationDelayMs: options.verificationDelayMs ?? 3_000,
+  });
+  const settle = async () => {
+    while (pending.size) await Promise.all([...pending]);
+  };
+  clock.onAdvance = async () => {
+    await settle();
+    emulator.runDue();
+    waiter.wake();
+    await settle();
+  };
+  // In real time too: funds become available, verifications finish, scheduled payouts go out.
+  const ticker = setInterval(() => {
+    try {
+      emulator.runDue();
+    } catch (error) {
+      log(`Stripe emulator: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }, 500);
+  ticker.unref();
   const server = createEmulatorServer(emulator, store, {
     onExchange: options.onExchange,
     publishableKey: options.publishableKey,
     faults: options.faults,
+    clock,
   });
   const host = '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
@@ -89,17 +146,20 @@ export async function startStripeEmulator(options: StripeEmulatorOptions): Promi
   });
   const { port } = server.address() as AddressInfo;
   const idle = async () => {
-    while (pending.size) await Promise.all([...pending]);
-    await webhooks?.idle();
+    await settle();
+    await Promise.all(senders.map((one) => one.idle()));
+    await settle();
   };
   return {
     url: `http://${host}:${port}`,
     host,
     port,
     idle,
+    clock,
     stop: async () => {
+      clearInterval(ticker);
       await Promise.all([...pending]);
-      webhooks?.stop();
+      for (const one of senders) one.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

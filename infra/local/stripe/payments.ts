@@ -1,32 +1,24 @@
 import type Stripe from 'stripe';
 import { StripeApiError, invalid, missing } from './errors';
-import { stripeId, unixNow } from './ids';
+import { testCardByFingerprint, testCardByPaymentMethod, testCardByToken, type TestCard } from './cards';
+import { stripeId } from './ids';
 import { amount, at, currency, mergeMetadata, optionalString, type Params } from './params';
 
 /**
- * PaymentIntents paid with Stripe's test payment methods (`pm_card_visa` and friends). A
- * succeeded payment adds its amount to the platform's available balance at once (Stripe's test
- * mode holds it as pending unless the card is 4000000000000077; the emulator skips the wait so
- * that transfers can follow).
+ * PaymentIntents paid with Stripe's test payment methods (`pm_card_visa` and every other one of
+ * the card table, cards.ts) or a card PaymentMethod made from a card token.
  */
-const TEST_PAYMENT_METHODS = new Set([
-  'pm_card_visa',
-  'pm_card_visa_debit',
-  'pm_card_mastercard',
-  'pm_card_mastercard_debit',
-  'pm_card_amex',
-  'pm_card_bypassPending',
-  'pm_card_us',
-]);
-const DECLINED_PAYMENT_METHODS = new Set(['pm_card_chargeDeclined', 'pm_card_visa_chargeDeclined']);
 
-function checkPaymentMethod(id: string, made: Record<string, Stripe.PaymentMethod> = {}): void {
-  if (!TEST_PAYMENT_METHODS.has(id) && !DECLINED_PAYMENT_METHODS.has(id) && !made[id]) {
+/** The test card behind a payment method id, or Stripe's 404 for an unknown one. */
+export function cardOf(id: string, made: Record<string, Stripe.PaymentMethod> = {}): TestCard {
+  const card = testCardByPaymentMethod(id) ?? testCardByFingerprint(made[id]?.card?.fingerprint);
+  if (!card) {
     throw new StripeApiError(400, 'invalid_request_error', `No such PaymentMethod: '${id}'`, {
       code: 'resource_missing',
       param: 'payment_method',
     });
   }
+  return card;
 }
 
 /** Stripe's charge limits in USD: at least $0.50, at most eight digits ($999,999.99). */
@@ -89,10 +81,14 @@ function shippingOf(params: Params): Stripe.PaymentIntent.Shipping | null {
   };
 }
 
-export function newPaymentIntent(params: Params): Stripe.PaymentIntent {
+export function newPaymentIntent(
+  params: Params,
+  now: number,
+  made: Record<string, Stripe.PaymentMethod> = {},
+): Stripe.PaymentIntent {
   const id = stripeId('pi');
   const paymentMethod = optionalString(params, 'payment_method') ?? null;
-  if (paymentMethod) checkPaymentMethod(paymentMethod);
+  if (paymentMethod) cardOf(paymentMethod, made);
   const types = params.payment_method_types;
   // The emulator's only payment method is the card.
   const paymentMethodTypes = Array.isArray(types) ? types.map(String) : ['card'];
@@ -112,7 +108,7 @@ export function newPaymentIntent(params: Params): Stripe.PaymentIntent {
     capture_method: 'automatic',
     client_secret: `${id}_secret_${stripeId('x').slice(2)}`,
     confirmation_method: 'automatic',
-    created: unixNow(),
+    created: now,
     currency: code,
     customer: null,
     description: optionalString(params, 'description') ?? null,
@@ -144,15 +140,14 @@ export function newPaymentIntent(params: Params): Stripe.PaymentIntent {
 }
 
 /**
- * Confirms with the intent's payment method (or the one given): a test card succeeds, a
- * declining one leaves the intent at `requires_payment_method` with `last_payment_error` and
- * answers 402 `card_declined`, as Stripe does. Returns whether it succeeded.
+ * Checks a confirmation and names the card it charges: the intent must wait for confirmation
+ * and have a payment method (the one given, or its own).
  */
-export function confirmPaymentIntent(
+export function cardToConfirm(
   intent: Stripe.PaymentIntent,
   params: Params,
   made: Record<string, Stripe.PaymentMethod> = {},
-): boolean {
+): TestCard {
   if (intent.status !== 'requires_confirmation' && intent.status !== 'requires_payment_method') {
     throw new StripeApiError(
       400,
@@ -162,36 +157,17 @@ export function confirmPaymentIntent(
     );
   }
   const given = optionalString(params, 'payment_method');
-  if (given) {
-    checkPaymentMethod(given, made);
-    intent.payment_method = given;
-  }
-  if (!intent.payment_method) {
+  const method = given ?? (typeof intent.payment_method === 'string' ? intent.payment_method : undefined);
+  if (!method) {
     throw invalid(
       'payment_method',
       "You cannot confirm this PaymentIntent because it's missing a payment method. You can either update the PaymentIntent with a payment method and then confirm it again, or confirm it again directly with a payment method.",
       'payment_intent_unexpected_state',
     );
   }
-  const charge = stripeId('ch');
-  intent.latest_charge = charge;
-  if (DECLINED_PAYMENT_METHODS.has(String(intent.payment_method))) {
-    intent.status = 'requires_payment_method';
-    intent.last_payment_error = {
-      charge,
-      code: 'card_declined',
-      decline_code: 'generic_decline',
-      doc_url: 'https://stripe.com/docs/error-codes/card-declined',
-      message: 'Your card was declined.',
-      type: 'card_error',
-    } as Stripe.PaymentIntent.LastPaymentError;
-    intent.payment_method = null;
-    return false;
-  }
-  intent.status = 'succeeded';
-  intent.amount_received = intent.amount;
-  intent.last_payment_error = null;
-  return true;
+  const card = cardOf(method, made);
+  intent.payment_method = method;
+  return card;
 }
 
 /**
@@ -222,12 +198,18 @@ export function checkClientSecret(intent: Stripe.PaymentIntent, params: Params):
  * as Stripe uses it. The emulator makes card payment methods from tokens only (raw card numbers
  * go to /v1/tokens first, as the emulator's card form sends them).
  */
-export function cardPaymentMethod(params: Params, tokens: Record<string, Stripe.Token>): Stripe.PaymentMethod {
+export function cardPaymentMethod(
+  params: Params,
+  tokens: Record<string, Stripe.Token>,
+  now: number,
+  tokenFromTestCard: (card: TestCard) => Stripe.Token,
+): Stripe.PaymentMethod {
   const type = optionalString(params, 'type');
   if (type !== 'card') throw invalid('type', 'The emulator makes card payment methods only (type=card).');
   const tokenId = optionalString(params, 'card', 'token');
   if (!tokenId) throw invalid('card[token]', 'The emulator makes card payment methods from card tokens only.');
-  const token = tokens[tokenId];
+  const testCard = testCardByToken(tokenId);
+  const token = testCard ? tokenFromTestCard(testCard) : tokens[tokenId];
   if (!token?.card) {
     throw new StripeApiError(400, 'invalid_request_error', `No such token: '${tokenId}'`, {
       code: 'resource_missing',
@@ -278,7 +260,7 @@ export function cardPaymentMethod(params: Params, tokens: Record<string, Stripe.
       three_d_secure_usage: { supported: true },
       wallet: null,
     },
-    created: unixNow(),
+    created: now,
     customer: null,
     livemode: false,
     metadata: {},

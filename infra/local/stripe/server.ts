@@ -1,8 +1,9 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { loadParameterCheck } from './documented';
-import { API_VERSION, type CallContext, type Emulator } from './emulator';
-import { StripeApiError } from './errors';
+import type { Clock } from './clock';
+import { API_VERSION, IDEMPOTENCY_KEY_LIFETIME_MS, type CallContext, type Emulator } from './emulator';
+import { StripeApiError, noAccess } from './errors';
 import { faultBody, type StripeFaults } from './faults';
 import { stripeId } from './ids';
 import { parseParams, type Params } from './params';
@@ -49,6 +50,10 @@ function routes(emulator: Emulator): Route[] {
     route('POST', '/v1/tokens', (_, params) => emulator.createToken(params)),
     route('POST', '/v1/payment_methods', (_, params) => emulator.createPaymentMethod(params)),
     route('GET', '/v1/balance', (_, __, context) => emulator.balance(context)),
+    route('GET', '/v1/balance_transactions', (_, params, context) => emulator.listBalanceTransactions(params, context)),
+    route('GET', '/v1/balance_transactions/{id}', (id, _, context) => emulator.balanceTransaction(id, context)),
+    route('GET', '/v1/charges', (_, params, context) => emulator.listCharges(params, context)),
+    route('GET', '/v1/charges/{id}', (id, _, context) => emulator.charge(id, context)),
     route('POST', '/v1/transfers', (_, params, context) => emulator.createTransfer(params, context)),
     route('GET', '/v1/transfers', (_, params, context) => emulator.listTransfers(params, context)),
     route('GET', '/v1/transfers/{id}', (id, _, context) => emulator.transfer(id, context)),
@@ -119,21 +124,60 @@ const header = (request: IncomingMessage, name: string): string | undefined => {
   return Array.isArray(value) ? value[0] : value;
 };
 
+/** Identity numbers and dates, at any depth: left out of the stored fingerprint (see `fingerprints`). */
+const SENSITIVE = new Set(['id_number', 'ssn_last_4', 'dob', 'tax_id', 'personal_id_number']);
+
+/** The request's parameters without the sensitive ones (at any depth), in a stable text. */
+function withoutSensitive(params: Params): string {
+  const strip = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(strip);
+    if (typeof value !== 'object' || value === null) return value;
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>)
+        .filter(([key]) => !SENSITIVE.has(key))
+        .map(([key, inner]) => [key, strip(inner)]),
+    );
+  };
+  return JSON.stringify(strip(params));
+}
+
+/**
+ * The two fingerprints of a request kept with its idempotency key: a SHA-256 of everything but the
+ * identity numbers and dates (nothing in it can be guessed back to a tax ID), and an HMAC of the
+ * whole request under a key made at start and held in memory only. After a restart the keyed one
+ * cannot be compared (its key is gone) and the plain one alone decides.
+ */
+function fingerprints(key: Buffer, method: string, path: string, text: string, params: Params) {
+  return {
+    fingerprint: createHash('sha256')
+      .update(`${method} ${path} ${withoutSensitive(params)}`)
+      .digest('hex'),
+    keyedFingerprint: createHmac('sha256', key).update(`${method} ${path} ${text}`).digest('hex'),
+  };
+}
+
 export interface ServerHooks {
   onExchange?: ((exchange: Exchange) => void) | undefined;
   /** The `pk_test_…` key of the pair: accepted for the calls a browser makes (PUBLISHABLE_CALLS). */
   publishableKey?: string | undefined;
   /** A test's faults (see faults.ts); absent under `npm start`. */
   faults?: StripeFaults | undefined;
+  clock: Clock;
 }
 
 export function createEmulatorServer(emulator: Emulator, store: Store, hooks: ServerHooks): Server {
   const table = routes(emulator);
   const checkParameters = loadParameterCheck();
+  // The fingerprint key: made here, never written (state.json holds only its id).
+  const fingerprintKey = randomBytes(32);
+  const fingerprintKeyId = createHash('sha256').update(fingerprintKey).digest('hex').slice(0, 16);
+  /** Idempotency keys whose first request is still executing. */
+  const inFlight = new Set<string>();
 
   async function answer(
     request: IncomingMessage,
     requestId: string,
+    slowMs: number,
   ): Promise<{ status: number; body: unknown; replayed: boolean; params: Params; path: string }> {
     const url = new URL(request.url ?? '/', 'http://localhost');
     const method = request.method ?? 'GET';
@@ -153,20 +197,19 @@ export function createEmulatorServer(emulator: Emulator, store: Store, hooks: Se
       }
       checkParameters(method, url.pathname, params);
       const owner = header(request, 'stripe-account') ?? PLATFORM;
-      if (owner !== PLATFORM && !store.state.accounts[owner]) {
-        throw new StripeApiError(
-          403,
-          'invalid_request_error',
-          `The provided key does not have access to account '${owner}' (or that account does not exist). Application access may have been revoked.`,
-          { code: 'account_invalid' },
-        );
-      }
+      if (owner !== PLATFORM && !store.state.accounts[owner]) throw noAccess(masked(key), owner);
       const idempotencyKey = method === 'POST' ? header(request, 'idempotency-key') : undefined;
       const slot = idempotencyKey ? `${owner} ${idempotencyKey}` : undefined;
-      const fingerprint = createHash('sha256').update(`${method} ${url.pathname} ${text}`).digest('hex');
-      const saved = slot ? store.state.idempotency[slot] : undefined;
+      const prints = fingerprints(fingerprintKey, method, url.pathname, text, params);
+      const now = hooks.clock.now();
+      let saved = slot ? store.state.idempotency[slot] : undefined;
+      if (saved && slot && (saved.created ?? 0) + IDEMPOTENCY_KEY_LIFETIME_MS <= now) {
+        delete store.state.idempotency[slot];
+        saved = undefined;
+      }
       if (saved) {
-        if (saved.fingerprint !== fingerprint) {
+        const sameKeyed = saved.keyId !== fingerprintKeyId || saved.keyedFingerprint === prints.keyedFingerprint;
+        if (saved.fingerprint !== prints.fingerprint || !sameKeyed) {
           throw new StripeApiError(
             400,
             'idempotency_error',
@@ -175,19 +218,44 @@ export function createEmulatorServer(emulator: Emulator, store: Store, hooks: Se
         }
         return { status: saved.status, body: JSON.parse(saved.body), replayed: true, params, path: url.pathname };
       }
-      const context: CallContext = { owner, requestId, idempotencyKey, publishable };
+      if (slot && inFlight.has(slot)) {
+        // Stripe's answer while the first request with this key is still executing; the SDK retries a 409.
+        throw new StripeApiError(
+          409,
+          'idempotency_error',
+          `There is currently another in-progress request using this Idempotent Key (that probably means you submitted twice, and the other request is still going through): ${idempotencyKey}. Please try again later.`,
+        );
+      }
+      const context: CallContext = { owner, requestId, idempotencyKey, publishable, maskedKey: masked(key) };
+      if (slot) inFlight.add(slot);
       let status = 200;
       let body: unknown;
+      let keep = true;
       try {
-        body = route.handler(route.pattern.exec(url.pathname)?.[1] ?? '', params, context);
-      } catch (error) {
-        if (!(error instanceof StripeApiError)) throw error;
-        status = error.status;
-        body = error.body(requestId);
-      }
-      // Stripe keeps the result of a call that ran (success or card error) for its key; not a refused one.
-      if (slot && (status === 200 || status === 402)) {
-        store.state.idempotency[slot] = { fingerprint, status, body: JSON.stringify(body) };
+        // The call is executing from here: a slow fault holds it here, in flight.
+        if (slowMs > 0) await new Promise((resolve) => setTimeout(resolve, slowMs));
+        try {
+          body = route.handler(route.pattern.exec(url.pathname)?.[1] ?? '', params, context);
+        } catch (error) {
+          if (!(error instanceof StripeApiError)) throw error;
+          status = error.status;
+          body = error.body(requestId);
+          // A parameter that failed validation: nothing is kept for the key (Stripe's rule).
+          keep = !error.validation;
+        }
+        // Stripe keeps the result of every call that started executing, errors included.
+        if (slot && keep) {
+          store.state.idempotency[slot] = {
+            fingerprint: prints.fingerprint,
+            keyedFingerprint: prints.keyedFingerprint,
+            keyId: fingerprintKeyId,
+            status,
+            body: JSON.stringify(body),
+            created: now,
+          };
+        }
+      } finally {
+        if (slot) inFlight.delete(slot);
       }
       if (method === 'POST') store.save();
       return { status, body: structuredClone(body), replayed: false, params, path: url.pathname };
@@ -212,7 +280,7 @@ export function createEmulatorServer(emulator: Emulator, store: Store, hooks: Se
       response.end(JSON.stringify(faultBody(fault.status, requestId)));
       return;
     }
-    answer(request, requestId)
+    answer(request, requestId, fault?.kind === 'slow' ? fault.ms : 0)
       .then(({ status, body, replayed, params, path }) => {
         hooks.onExchange?.({ method: request.method ?? 'GET', path, params, status, body });
         // The work is done (and kept for its key): the connection drops with no answer.
@@ -224,6 +292,7 @@ export function createEmulatorServer(emulator: Emulator, store: Store, hooks: Se
             'Request-Id': requestId,
             'Stripe-Version': header(request, 'stripe-version') ?? API_VERSION,
             ...(replayed ? { 'Idempotent-Replayed': 'true' } : {}),
+            ...(status === 409 ? { 'Stripe-Should-Retry': 'true' } : {}),
           });
           response.end(JSON.stringify(body, null, 2));
         };

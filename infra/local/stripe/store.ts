@@ -1,6 +1,8 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type Stripe from 'stripe';
+import type { IdNumberOutcome, Verification } from './accounts';
+import type { Ledger } from './money';
 
 /** Amounts in the smallest currency unit, per currency, of one balance (the platform's or a connected account's). */
 export interface Funds {
@@ -9,19 +11,34 @@ export interface Funds {
 }
 
 export interface IdempotentResponse {
+  /** SHA-256 of the method, path and parameters with the identity numbers and dates left out. */
   fingerprint: string;
+  /** HMAC-SHA256 of the whole request under a key that lives in memory only (never written), and that key's id. */
+  keyedFingerprint?: string;
+  keyId?: string;
   status: number;
   body: string;
+  /** Milliseconds on the emulator clock; the key expires 24 hours later. */
+  created?: number;
 }
 
 /** Everything the emulator knows; written whole to `state.json` after every change. */
-export interface State {
+export interface State extends Ledger {
   accounts: Record<string, Stripe.Account>;
   tokens: Record<string, Stripe.Token>;
   /** External accounts (cards) per connected account, newest last. */
   externalAccounts: Record<string, Stripe.Card[]>;
-  /** `platform` or a connected account id. */
-  balances: Record<string, Funds>;
+  /** Before balance transactions (an older state file): read once into opening transactions. */
+  balances?: Record<string, Funds>;
+  charges: Record<string, Stripe.Charge>;
+  disputes: Record<string, Stripe.Dispute>;
+  refunds: Record<string, Stripe.Refund>;
+  /** Stripe's identity check per connected account. */
+  verifications: Record<string, Verification>;
+  /** How the ID number last given verifies, per account (never the number). */
+  idNumbers: Record<string, IdNumberOutcome>;
+  /** When each account's next scheduled payout runs (seconds on the emulator clock). */
+  nextPayoutAt: Record<string, number>;
   transfers: Record<string, Stripe.Transfer>;
   /** Payouts per owner (`platform` or a connected account id). */
   payouts: Record<string, Stripe.Payout[]>;
@@ -40,7 +57,13 @@ export function emptyState(): State {
     accounts: {},
     tokens: {},
     externalAccounts: {},
-    balances: {},
+    balanceTransactions: {},
+    charges: {},
+    disputes: {},
+    refunds: {},
+    verifications: {},
+    idNumbers: {},
+    nextPayoutAt: {},
     transfers: {},
     payouts: {},
     paymentIntents: {},
@@ -68,9 +91,5 @@ export class Store {
     const temp = `${this.file}.${process.pid}.tmp`;
     writeFileSync(temp, JSON.stringify(this.state), { mode: 0o600 });
     renameSync(temp, this.file);
-  }
-
-  funds(owner: string): Funds {
-    return (this.state.balances[owner] ??= { available: {}, pending: {} });
   }
 }

@@ -3,10 +3,12 @@ import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 
 export { StripeFaults, type Fault, type FaultRule, type FaultedRequest } from './faults';
+export type { EmulatorClock } from './clock';
+export { TEST_CARDS, type TestCard } from './cards';
 
-/** An SDK client pointed at the emulator, as the adapter will make one. */
-export const sdk = (port: number, key = 'sk_test_emulator'): Stripe =>
-  new Stripe(key, { host: '127.0.0.1', port, protocol: 'http', maxNetworkRetries: 0 });
+/** An SDK client pointed at the emulator, as the adapter will make one (no retries unless asked). */
+export const sdk = (port: number, key = 'sk_test_emulator', maxNetworkRetries = 0): Stripe =>
+  new Stripe(key, { host: '127.0.0.1', port, protocol: 'http', maxNetworkRetries });
 
 export interface Delivery {
   payload: string;
@@ -60,7 +62,11 @@ export async function webhookReceiver(options: { failFirst?: number } = {}) {
   };
 }
 
-/** The details that make the `transfers` capability active for an individual in the US. */
+/**
+ * The details that make the `transfers` capability active for an individual in the US at once:
+ * Stripe's immediate-verification test date of birth, 1902-01-01 (docs.stripe.com/connect/testing).
+ * With 1901-01-01 the check takes the emulator's verification delay; any other date fails it.
+ */
 export const completeIndividual = {
   business_type: 'individual',
   business_profile: { url: 'https://seller.example.com', mcc: '5734' },
@@ -68,7 +74,7 @@ export const completeIndividual = {
     first_name: 'Jenny',
     last_name: 'Rosen',
     email: 'jenny@example.com',
-    dob: { day: 1, month: 1, year: 1990 },
+    dob: { day: 1, month: 1, year: 1902 },
     address: { line1: '1 Main St', city: 'Springfield', state: 'IL', postal_code: '62701', country: 'US' },
     ssn_last_4: '0000',
   },

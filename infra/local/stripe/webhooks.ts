@@ -10,6 +10,13 @@ export function signature(payload: string, secret: string, timestamp: number): s
   return `t=${timestamp},v1=${v1}`;
 }
 
+/**
+ * Stripe's retries of an undelivered event in test mode: "three times over a few hours"
+ * (docs.stripe.com/webhooks, "Retry behavior"); live mode keeps trying for three days. The
+ * emulator waits 1 h, then 2 h, then 4 h after each failed attempt (decision 0041).
+ */
+export const STRIPE_TEST_MODE_RETRY_DELAYS_MS = [3_600_000, 7_200_000, 14_400_000];
+
 export interface WebhookSettings {
   /**
    * The endpoint, or a function naming it at delivery (a portal that listens after the emulator
@@ -19,23 +26,69 @@ export interface WebhookSettings {
   secret: string;
   /** Waits between attempts; one attempt more than there are waits. */
   retryDelaysMs: number[];
+  /** `shuffled` (tests only): the events of one moment are delivered in another order than they happened. */
+  deliveryOrder?: 'created' | 'shuffled';
 }
 
 /**
- * Posts events to one endpoint, one at a time and in order, retrying each (non-2xx answer or no
- * answer) after the given waits. `idle()` resolves when every queued event is delivered or given up.
+ * Waits `ms` of real time, or less when the emulator clock is moved past the due time; resolves
+ * at once when stopped. `wake` is called by the clock's `advance`.
+ */
+export class Waiter {
+  private sleepers = new Set<() => void>();
+  constructor(private readonly now: () => number) {}
+
+  wait(ms: number, stopped: () => boolean): Promise<void> {
+    const due = this.now() + ms;
+    return new Promise((resolve) => {
+      const check = () => {
+        if (stopped() || this.now() >= due) {
+          clearTimeout(timer);
+          this.sleepers.delete(check);
+          resolve();
+        }
+      };
+      const timer = setTimeout(check, ms);
+      this.sleepers.add(check);
+    });
+  }
+
+  /** Re-checks every sleeper (the clock moved, or the sender stopped). */
+  wake(): void {
+    for (const sleeper of [...this.sleepers]) sleeper();
+  }
+}
+
+/**
+ * Posts events to one endpoint, one at a time and in order (or, shuffled, each moment's events in
+ * another order), retrying each (non-2xx answer or no answer) after the given waits. `idle()`
+ * resolves when every queued event is delivered or given up.
  */
 export class WebhookSender {
   private queue: Promise<void> = Promise.resolve();
   private stopped = false;
+  private batch: { event: Stripe.Event; onDelivered: () => void }[] = [];
 
   constructor(
     private readonly settings: WebhookSettings,
     private readonly log: (line: string) => void,
+    private readonly waiter: Waiter = new Waiter(() => Date.now()),
   ) {}
 
   send(event: Stripe.Event, onDelivered: () => void): void {
-    this.queue = this.queue.then(() => this.deliver(event, onDelivered));
+    if (this.settings.deliveryOrder !== 'shuffled') {
+      this.queue = this.queue.then(() => this.deliver(event, onDelivered));
+      return;
+    }
+    this.batch.push({ event, onDelivered });
+    if (this.batch.length > 1) return;
+    // The events of this moment (one request's, or one clock step's) go out together, reordered.
+    this.queue = this.queue
+      .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+      .then(async () => {
+        const taken = shuffled(this.batch.splice(0));
+        for (const { event: next, onDelivered: done } of taken) await this.deliver(next, done);
+      });
   }
 
   idle(): Promise<void> {
@@ -44,6 +97,7 @@ export class WebhookSender {
 
   stop(): void {
     this.stopped = true;
+    this.waiter.wake();
   }
 
   private async deliver(event: Stripe.Event, onDelivered: () => void): Promise<void> {
@@ -52,13 +106,15 @@ export class WebhookSender {
     const payload = JSON.stringify(event, null, 2);
     const delays = this.settings.retryDelaysMs;
     for (let attempt = 0; attempt <= delays.length && !this.stopped; attempt++) {
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, delays[attempt - 1]));
+      if (attempt > 0) await this.waiter.wait(delays[attempt - 1] ?? 0, () => this.stopped);
+      if (this.stopped) return;
       try {
         const response = await fetch(url, {
           method: 'POST',
           headers: {
             'Content-Type': 'application/json; charset=utf-8',
             'User-Agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)',
+            // Real time: the SDK checks the signature's age against the receiver's own clock.
             'Stripe-Signature': signature(payload, this.settings.secret, Math.floor(Date.now() / 1000)),
           },
           body: payload,
@@ -77,4 +133,15 @@ export class WebhookSender {
       }
     }
   }
+}
+
+/** A random order that differs from the given one whenever there are two items or more. */
+function shuffled<T>(items: T[]): T[] {
+  const out = [...items];
+  for (let index = out.length - 1; index > 0; index--) {
+    const other = Math.floor(Math.random() * (index + 1));
+    [out[index], out[other]] = [out[other]!, out[index]!];
+  }
+  if (out.length > 1 && out.every((item, index) => item === items[index])) out.push(out.shift()!);
+  return out;
 }

@@ -1,0 +1,598 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStripeEmulator, type Exchange, type StripeEmulator, type StripeEmulatorOptions } from './index';
+import { loadStripeOpenApi } from './openapi';
+import { STRIPE_TEST_MODE_RETRY_DELAYS_MS } from './webhooks';
+import { StripeFaults, TEST_CARDS, completeIndividual, customAccount, sdk, webhookReceiver } from './testing';
+
+/**
+ * The emulator behaves as Stripe's test mode does, each behaviour from Stripe's documentation:
+ * idempotency, the two webhook endpoints, identity checks that take time, payout schedules,
+ * pending funds, unreachable accounts, the test cards. Each describe block has its own emulator
+ * (moving one's clock moves everything due in it).
+ */
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const dirs: string[] = [];
+const running: StripeEmulator[] = [];
+/** Every exchange of every emulator here, checked against Stripe's OpenAPI document at the end. */
+const exchanges: Exchange[] = [];
+
+async function start(options: Partial<StripeEmulatorOptions> = {}): Promise<StripeEmulator> {
+  const dir = mkdtempSync(join(tmpdir(), 'stripe-test-mode-'));
+  dirs.push(dir);
+  const emulator = await startStripeEmulator({
+    dataDir: join(dir, 'data'),
+    log: () => undefined,
+    onExchange: (exchange) => void exchanges.push(exchange),
+    ...options,
+  });
+  running.push(emulator);
+  return emulator;
+}
+
+afterAll(async () => {
+  for (const emulator of running) await emulator.stop();
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+const caught = async (promise: Promise<unknown>): Promise<Stripe.errors.StripeError> => {
+  const error = await promise.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  expect(error).toBeInstanceOf(Stripe.errors.StripeError);
+  return error as Stripe.errors.StripeError;
+};
+
+/** Waits (without a deadline of its own) until the condition holds: the test's timeout bounds it. */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+const individual = (overrides: Partial<typeof completeIndividual.individual> = {}) => ({
+  ...completeIndividual,
+  individual: { ...completeIndividual.individual, ...overrides },
+});
+
+async function debitCard(stripe: Stripe, number = '4000056655665556'): Promise<string> {
+  const token = await stripe.tokens.create({
+    card: { number, exp_month: '12', exp_year: '2034', cvc: '123', currency: 'usd' },
+  });
+  return token.id;
+}
+
+/** An account verified at once (Stripe's 1902-01-01) with a debit card. */
+async function onboarded(stripe: Stripe, settings?: Stripe.AccountCreateParams['settings']): Promise<Stripe.Account> {
+  const account = await stripe.accounts.create({ ...customAccount, ...(settings ? { settings } : {}) });
+  await stripe.accounts.update(account.id, completeIndividual);
+  await stripe.accounts.createExternalAccount(account.id, { external_account: await debitCard(stripe) });
+  return stripe.accounts.retrieve(account.id);
+}
+
+const pay = (stripe: Stripe, amount: number, method = 'pm_card_visa') =>
+  stripe.paymentIntents.create({ amount, currency: 'usd', payment_method: method, confirm: true });
+
+const usd = (entries: Stripe.Balance.Available[] | Stripe.Balance.Pending[]) =>
+  entries.find((entry) => entry.currency === 'usd')?.amount ?? 0;
+
+describe('idempotency as Stripe keeps it', () => {
+  let emulator: StripeEmulator;
+  let stripe: Stripe;
+  const faults = new StripeFaults();
+  beforeAll(async () => {
+    emulator = await start({ faults });
+    stripe = sdk(emulator.port);
+  });
+
+  it('keeps an error of a call that ran (balance_insufficient) and replays it, even once the funds are there', async () => {
+    const account = await onboarded(stripe);
+    const params = { amount: 700, currency: 'usd', destination: account.id };
+    const first = await caught(stripe.transfers.create(params, { idempotencyKey: 'transfer-short' }));
+    expect(first.code).toBe('balance_insufficient');
+    await pay(stripe, 2000, 'pm_card_bypassPending');
+    const again = await caught(stripe.transfers.create(params, { idempotencyKey: 'transfer-short' }));
+    expect(again.code).toBe('balance_insufficient');
+    expect(again.headers?.['idempotent-replayed']).toBe('true');
+    expect((await stripe.transfers.list({ destination: account.id })).data).toHaveLength(0);
+    // A new key runs the call.
+    expect((await stripe.transfers.create(params, { idempotencyKey: 'transfer-new' })).amount).toBe(700);
+  });
+
+  it('keeps a card decline for its key', async () => {
+    const params = { amount: 900, currency: 'usd', payment_method: 'pm_card_chargeDeclined', confirm: true };
+    const first = await caught(stripe.paymentIntents.create(params, { idempotencyKey: 'declined-once' }));
+    const again = await caught(stripe.paymentIntents.create(params, { idempotencyKey: 'declined-once' }));
+    expect(again.code).toBe('card_declined');
+    expect(again.headers?.['idempotent-replayed']).toBe('true');
+    // The saved answer: the first request's own error, with its request log.
+    expect((again.raw as { request_log_url?: string }).request_log_url).toBe(
+      (first.raw as { request_log_url?: string }).request_log_url,
+    );
+  });
+
+  it('keeps nothing for a request whose parameters failed validation', async () => {
+    const account = await onboarded(stripe);
+    const refused = await caught(
+      stripe.transfers.create(
+        { amount: 0, currency: 'usd', destination: account.id },
+        {
+          idempotencyKey: 'fixed-later',
+        },
+      ),
+    );
+    expect(refused.statusCode).toBe(400);
+    await pay(stripe, 1000, 'pm_card_bypassPending');
+    const fixed = await stripe.transfers.create(
+      { amount: 100, currency: 'usd', destination: account.id },
+      { idempotencyKey: 'fixed-later' },
+    );
+    expect(fixed.amount).toBe(100);
+  });
+
+  it('answers 409 to a second request while the first with its key is in flight; the SDK’s retry replays one object', async () => {
+    const account = await onboarded(stripe);
+    await pay(stripe, 5000, 'pm_card_bypassPending');
+    faults.inject({ method: 'POST', path: '/v1/transfers', fault: { kind: 'slow', ms: 400 } });
+    const retrying = sdk(emulator.port, 'sk_test_emulator', 3);
+    const params = { amount: 300, currency: 'usd', destination: account.id, metadata: { order: 'concurrent' } };
+    const before = exchanges.length;
+    const [one, two] = await Promise.all([
+      retrying.transfers.create(params, { idempotencyKey: 'two-at-once' }),
+      new Promise((resolve) => setTimeout(resolve, 50)).then(() =>
+        retrying.transfers.create(params, { idempotencyKey: 'two-at-once' }),
+      ),
+    ]);
+    expect(one.id).toBe(two.id);
+    const conflicts = exchanges.slice(before).filter((exchange) => exchange.status === 409);
+    expect(conflicts.length).toBeGreaterThan(0);
+    expect((conflicts[0]?.body as { error: { type: string } }).error.type).toBe('idempotency_error');
+    const made = (await stripe.transfers.list({ destination: account.id, limit: 100 })).data.filter(
+      (transfer) => transfer.metadata.order === 'concurrent',
+    );
+    expect(made).toHaveLength(1);
+  });
+
+  it('forgets a key after 24 hours on the emulator clock', async () => {
+    const account = await onboarded(stripe);
+    await stripe.accounts.update(account.id, { metadata: { note: 'first' } }, { idempotencyKey: 'day-old' });
+    const other = await caught(
+      stripe.accounts.update(account.id, { metadata: { note: 'second' } }, { idempotencyKey: 'day-old' }),
+    );
+    expect(other.type).toBe('StripeIdempotencyError');
+    await emulator.clock.advance(DAY + 1000);
+    const later = await stripe.accounts.update(
+      account.id,
+      { metadata: { note: 'second' } },
+      { idempotencyKey: 'day-old' },
+    );
+    expect(later.metadata?.note).toBe('second');
+  });
+
+  it('keeps no hash of the request from which a tax ID could be found', async () => {
+    const body = (idNumber: string) => individual({ id_number: idNumber } as never);
+    const account = await stripe.accounts.create(customAccount);
+    await stripe.accounts.update(account.id, body('000000000'), { idempotencyKey: 'tax-id-a' });
+    // Another ID number with the same key is still told apart while the emulator runs.
+    const other = await caught(stripe.accounts.update(account.id, body('123456789'), { idempotencyKey: 'tax-id-a' }));
+    expect(other.type).toBe('StripeIdempotencyError');
+    await stripe.accounts.update(account.id, body('123456789'), { idempotencyKey: 'tax-id-b' });
+    await emulator.stop();
+    const state = JSON.parse(readFileSync(join(dirs[0]!, 'data', 'state.json'), 'utf8')) as {
+      idempotency: Record<string, { fingerprint: string; keyedFingerprint: string }>;
+    };
+    const a = Object.entries(state.idempotency).find(([slot]) => slot.endsWith(' tax-id-a'))?.[1];
+    const b = Object.entries(state.idempotency).find(([slot]) => slot.endsWith(' tax-id-b'))?.[1];
+    // The stored plain fingerprint is the same whatever the ID number: it holds nothing of it.
+    expect(a?.fingerprint).toBe(b?.fingerprint);
+    expect(a?.keyedFingerprint).not.toBe(b?.keyedFingerprint);
+    expect(JSON.stringify(state)).not.toMatch(/123456789|000000000/);
+  });
+});
+
+describe('webhooks as Stripe sends them', () => {
+  const ACCOUNT_SECRET = 'whsec_platform_endpoint';
+  const CONNECT_SECRET = 'whsec_connect_endpoint';
+  let emulator: StripeEmulator;
+  let stripe: Stripe;
+  let platformEndpoint: Awaited<ReturnType<typeof webhookReceiver>>;
+  let connectEndpoint: Awaited<ReturnType<typeof webhookReceiver>>;
+  beforeAll(async () => {
+    platformEndpoint = await webhookReceiver();
+    connectEndpoint = await webhookReceiver({ failFirst: 1 });
+    emulator = await start({
+      webhooks: {
+        account: { url: platformEndpoint.url, secret: ACCOUNT_SECRET },
+        connect: { url: () => connectEndpoint.url, secret: CONNECT_SECRET },
+      },
+    });
+    stripe = sdk(emulator.port);
+  });
+  afterAll(async () => {
+    await platformEndpoint.stop();
+    await connectEndpoint.stop();
+  });
+
+  it('sends account.updated for a new account to the Connect endpoint, retried on Stripe’s schedule as the clock moves', async () => {
+    const account = await stripe.accounts.create(customAccount);
+    await until(() => connectEndpoint.attempts() >= 1);
+    expect(connectEndpoint.deliveries).toHaveLength(0);
+    // Stripe's first retry in test mode comes an hour later.
+    expect(STRIPE_TEST_MODE_RETRY_DELAYS_MS[0]).toBe(HOUR);
+    await emulator.clock.advance(HOUR);
+    const delivery = await connectEndpoint.next('account.updated');
+    const event = stripe.webhooks.constructEvent(delivery.payload, delivery.signature, CONNECT_SECRET);
+    expect(event.account).toBe(account.id);
+    expect(event.api_version).toBe(Stripe.API_VERSION);
+    expect(() => stripe.webhooks.constructEvent(delivery.payload, delivery.signature, ACCOUNT_SECRET)).toThrow(
+      Stripe.errors.StripeSignatureVerificationError,
+    );
+  });
+
+  it('sends the platform’s own events to the account endpoint, signed with its secret, and none of the connected accounts’', async () => {
+    const intent = await pay(stripe, 1500);
+    await emulator.idle();
+    const events = platformEndpoint.deliveries.map((delivery) =>
+      stripe.webhooks.constructEvent(delivery.payload, delivery.signature, ACCOUNT_SECRET),
+    );
+    const types = events.map((event) => event.type);
+    expect(types).toContain('payment_intent.succeeded');
+    expect(types).toContain('charge.succeeded');
+    expect(events.every((event) => event.account === undefined)).toBe(true);
+    expect(events.every((event) => event.api_version === Stripe.API_VERSION)).toBe(true);
+    const succeeded = events.find((event) => event.type === 'payment_intent.succeeded');
+    expect((succeeded?.data.object as Stripe.PaymentIntent).id).toBe(intent.id);
+    const connectTypes = connectEndpoint.deliveries.map(
+      (delivery) => (JSON.parse(delivery.payload) as Stripe.Event).type,
+    );
+    expect(connectTypes).not.toContain('payment_intent.succeeded');
+  });
+
+  it('delivers the events of one moment out of order when asked (deliveryOrder: shuffled)', async () => {
+    const receiver = await webhookReceiver();
+    const shuffled = await start({
+      webhooks: { connect: { url: receiver.url, secret: CONNECT_SECRET } },
+      deliveryOrder: 'shuffled',
+      webhookRetryDelaysMs: [],
+    });
+    const client = sdk(shuffled.port);
+    const account = await client.accounts.create(customAccount);
+    await shuffled.idle();
+    const before = receiver.deliveries.length;
+    await client.accounts.createExternalAccount(account.id, { external_account: await debitCard(client) });
+    await shuffled.idle();
+    const delivered = receiver.deliveries
+      .slice(before)
+      .map((delivery) => (JSON.parse(delivery.payload) as Stripe.Event).id);
+    const happened = (await client.events.list({ limit: 2 }, { stripeAccount: account.id })).data
+      .map((event) => event.id)
+      .reverse();
+    expect([...delivered].sort()).toEqual([...happened].sort());
+    expect(delivered).not.toEqual(happened);
+    await receiver.stop();
+  });
+});
+
+describe('verification takes time', () => {
+  let emulator: StripeEmulator;
+  let stripe: Stripe;
+  beforeAll(async () => {
+    emulator = await start({ verificationDelayMs: 5_000 });
+    stripe = sdk(emulator.port);
+  });
+
+  it('keeps transfers pending while Stripe verifies 1901-01-01, then active, announced by account.updated', async () => {
+    const account = await stripe.accounts.create(customAccount);
+    const checking = await stripe.accounts.update(account.id, individual({ dob: { day: 1, month: 1, year: 1901 } }));
+    expect(checking.capabilities?.transfers).toBe('pending');
+    expect(checking.requirements?.pending_verification).toEqual(
+      expect.arrayContaining(['individual.dob.day', 'individual.ssn_last_4', 'individual.first_name']),
+    );
+    expect(checking.requirements?.currently_due).toEqual(['external_account']);
+    await emulator.clock.advance(5_000);
+    const verified = await stripe.accounts.retrieve(account.id);
+    expect(verified.capabilities?.transfers).toBe('active');
+    expect(verified.requirements?.pending_verification).toEqual([]);
+    const [latest] = (await stripe.events.list({ type: 'account.updated', limit: 1 }, { stripeAccount: account.id }))
+      .data;
+    expect((latest?.data.object as Stripe.Account).capabilities?.transfers).toBe('active');
+    expect(latest?.data.previous_attributes).toMatchObject({ capabilities: { transfers: 'pending' } });
+  });
+
+  it('verifies ID number 222222222 at once', async () => {
+    const account = await stripe.accounts.create(customAccount);
+    const { ssn_last_4: _ssn, ...rest } = completeIndividual.individual;
+    const updated = await stripe.accounts.update(account.id, {
+      ...completeIndividual,
+      individual: { ...rest, dob: { day: 1, month: 1, year: 1901 }, id_number: '222222222' },
+    });
+    expect(updated.capabilities?.transfers).toBe('active');
+    expect(updated.individual?.id_number_provided).toBe(true);
+  });
+
+  it.each([
+    [
+      'ID number 111111111',
+      { id_number: '111111111', dob: { day: 1, month: 1, year: 1901 } },
+      'verification_failed_keyed_identity',
+      'individual.verification.document',
+    ],
+    [
+      'date of birth 1990-01-15 (any date but the test ones)',
+      { dob: { day: 15, month: 1, year: 1990 } },
+      'verification_failed_keyed_identity',
+      'individual.verification.document',
+    ],
+    [
+      'date of birth 1900-01-01 (OFAC alert)',
+      { dob: { day: 1, month: 1, year: 1900 } },
+      'verification_failed_other',
+      'individual.verification.document',
+    ],
+    [
+      'address address_no_match',
+      {
+        dob: { day: 1, month: 1, year: 1901 },
+        address: { ...completeIndividual.individual.address, line1: 'address_no_match' },
+      },
+      'verification_failed_address_match',
+      'individual.address.line1',
+    ],
+  ])('refuses %s with requirements.errors after the check', async (_, overrides, code, requirement) => {
+    const account = await stripe.accounts.create(customAccount);
+    const checking = await stripe.accounts.update(account.id, individual(overrides as never));
+    expect(checking.capabilities?.transfers).toBe('pending');
+    await emulator.clock.advance(5_000);
+    const refused = await stripe.accounts.retrieve(account.id);
+    expect(refused.capabilities?.transfers).toBe('inactive');
+    expect(refused.requirements?.errors).toEqual([expect.objectContaining({ code, requirement })]);
+    expect(refused.requirements?.errors?.[0]?.reason).toMatch(/./);
+    expect(refused.requirements?.currently_due).toContain(requirement);
+  });
+
+  it('asks a US individual for business_profile.mcc until the MCC or a product description is given', async () => {
+    const account = await stripe.accounts.create(customAccount);
+    const { mcc: _mcc, ...profile } = completeIndividual.business_profile;
+    const without = await stripe.accounts.update(account.id, { ...completeIndividual, business_profile: profile });
+    expect(without.requirements?.currently_due).toContain('business_profile.mcc');
+    expect(without.capabilities?.transfers).toBe('inactive');
+    const described = await stripe.accounts.update(account.id, {
+      business_profile: { product_description: 'Handmade soap sold at markets' },
+    });
+    expect(described.requirements?.currently_due).not.toContain('business_profile.mcc');
+  });
+});
+
+describe('payout schedule', () => {
+  let emulator: StripeEmulator;
+  let stripe: Stripe;
+  beforeAll(async () => {
+    emulator = await start();
+    stripe = sdk(emulator.port);
+  });
+
+  it('gives a new account Stripe’s US default (daily, 2 days), honours manual on create and update with account.updated', async () => {
+    const daily = await stripe.accounts.create(customAccount);
+    expect(daily.settings?.payouts?.schedule).toMatchObject({ interval: 'daily', delay_days: 2 });
+    const manual = await stripe.accounts.create({
+      ...customAccount,
+      settings: { payouts: { schedule: { interval: 'manual' } } },
+    });
+    expect(manual.settings?.payouts?.schedule.interval).toBe('manual');
+    const updated = await stripe.accounts.update(daily.id, {
+      settings: { payouts: { schedule: { interval: 'manual' } } },
+    });
+    expect(updated.settings?.payouts?.schedule.interval).toBe('manual');
+    const [latest] = (await stripe.events.list({ type: 'account.updated', limit: 1 }, { stripeAccount: daily.id }))
+      .data;
+    expect(latest?.data.previous_attributes).toMatchObject({
+      settings: { payouts: { schedule: { interval: 'daily' } } },
+    });
+  });
+
+  it('pays out a daily account’s available balance by itself when the clock passes its payout time; a manual one keeps it', async () => {
+    const daily = await onboarded(stripe);
+    const manual = await onboarded(stripe, { payouts: { schedule: { interval: 'manual' } } });
+    await pay(stripe, 5000, 'pm_card_bypassPending');
+    await stripe.transfers.create({ amount: 1500, currency: 'usd', destination: daily.id });
+    await stripe.transfers.create({ amount: 1500, currency: 'usd', destination: manual.id });
+    await emulator.clock.advance(DAY);
+    await emulator.idle();
+    const [automatic] = (await stripe.payouts.list({}, { stripeAccount: daily.id })).data;
+    expect(automatic).toMatchObject({ amount: 1500, automatic: true, metadata: {}, method: 'standard' });
+    expect(usd((await stripe.balance.retrieve({}, { stripeAccount: daily.id })).available)).toBe(0);
+    expect((await stripe.payouts.list({}, { stripeAccount: manual.id })).data).toHaveLength(0);
+    expect(usd((await stripe.balance.retrieve({}, { stripeAccount: manual.id })).available)).toBe(1500);
+  });
+});
+
+describe('pending and available funds, fees and the clock', () => {
+  let emulator: StripeEmulator;
+  let stripe: Stripe;
+  beforeAll(async () => {
+    emulator = await start();
+    stripe = sdk(emulator.port);
+  });
+
+  it('makes a charge and a balance transaction with Stripe’s card fee, pending until available_on', async () => {
+    const intent = await pay(stripe, 10_000);
+    expect(intent.latest_charge).toMatch(/^ch_/);
+    const charge = await stripe.charges.retrieve(String(intent.latest_charge));
+    expect(charge).toMatchObject({ amount: 10_000, paid: true, status: 'succeeded', payment_intent: intent.id });
+    const transaction = await stripe.balanceTransactions.retrieve(String(charge.balance_transaction));
+    // 2.9 % + 30¢ of $100.00 is $3.20.
+    expect(transaction).toMatchObject({
+      type: 'charge',
+      amount: 10_000,
+      fee: 320,
+      net: 9_680,
+      status: 'pending',
+      source: charge.id,
+    });
+    const day = 86_400;
+    expect(transaction.available_on).toBe((Math.floor(transaction.created / day) + 2) * day);
+    const listed = await stripe.balanceTransactions.list({ limit: 100 });
+    expect(listed.data.map((entry) => entry.id)).toContain(transaction.id);
+    const before = await stripe.balance.retrieve();
+    expect(usd(before.available)).toBe(0);
+    expect(usd(before.pending)).toBe(9_680);
+    await emulator.clock.advance(transaction.available_on * 1000 - emulator.clock.now() + 1000);
+    expect((await stripe.balanceTransactions.retrieve(transaction.id)).status).toBe('available');
+    expect(usd((await stripe.balance.retrieve()).available)).toBe(9_680);
+    const announced = await stripe.events.list({ type: 'balance.available', limit: 1 });
+    expect(announced.data).toHaveLength(1);
+  });
+
+  it('lands the available-balance card in available at once (pm_card_bypassPending, tok_bypassPending, 4000000000000077)', async () => {
+    const before = usd((await stripe.balance.retrieve()).available);
+    await pay(stripe, 1000, 'pm_card_bypassPending');
+    const method = await stripe.paymentMethods.create({ type: 'card', card: { token: 'tok_bypassPending' } });
+    await pay(stripe, 1000, method.id);
+    const token = await stripe.tokens.create({
+      card: { number: '4000000000000077', exp_month: '1', exp_year: '2035', cvc: '1' },
+    });
+    const fromNumber = await stripe.paymentMethods.create({ type: 'card', card: { token: token.id } });
+    await pay(stripe, 1000, fromNumber.id);
+    // Each $10.00 less 2.9 % + 30¢ (59¢).
+    expect(usd((await stripe.balance.retrieve()).available)).toBe(before + 3 * 941);
+  });
+
+  it('refuses a transfer of pending funds without source_transaction, and allows it from the charge, pending at the destination', async () => {
+    const account = await onboarded(stripe);
+    const available = usd((await stripe.balance.retrieve()).available);
+    const intent = await pay(stripe, 20_000);
+    const short = await caught(
+      stripe.transfers.create({ amount: available + 1000, currency: 'usd', destination: account.id }),
+    );
+    expect(short.code).toBe('balance_insufficient');
+    expect(short.message).toMatch(/^You have insufficient available funds in your Stripe account/);
+    const tooMuch = await caught(
+      stripe.transfers.create({
+        amount: 20_001,
+        currency: 'usd',
+        destination: account.id,
+        source_transaction: String(intent.latest_charge),
+      }),
+    );
+    expect(tooMuch.statusCode).toBe(400);
+    const transfer = await stripe.transfers.create({
+      amount: 15_000,
+      currency: 'usd',
+      destination: account.id,
+      source_transaction: String(intent.latest_charge),
+    });
+    expect(transfer.source_transaction).toBe(intent.latest_charge);
+    const balance = await stripe.balance.retrieve({}, { stripeAccount: account.id });
+    expect(usd(balance.pending)).toBe(15_000);
+    expect(usd(balance.available)).toBe(0);
+    const early = await caught(
+      stripe.payouts.create({ amount: 15_000, currency: 'usd' }, { stripeAccount: account.id }),
+    );
+    expect(early.code).toBe('balance_insufficient');
+    await emulator.clock.advance(3 * DAY);
+    await emulator.idle();
+    // The daily schedule paid it out when the funds became available.
+    const paid = (await stripe.payouts.list({}, { stripeAccount: account.id })).data;
+    expect(paid.map((payout) => [payout.amount, payout.automatic])).toEqual([[15_000, true]]);
+  });
+});
+
+describe('every test card and token', () => {
+  let emulator: StripeEmulator;
+  let stripe: Stripe;
+  beforeAll(async () => {
+    emulator = await start();
+    stripe = sdk(emulator.port);
+  });
+
+  const declining = TEST_CARDS.filter((card) => card.outcome.kind === 'declined');
+  it.each(declining.map((card) => [card.paymentMethod ?? card.number, card] as const))(
+    'declines %s with its code and decline_code',
+    async (_, card) => {
+      const outcome = card.outcome as Extract<typeof card.outcome, { kind: 'declined' }>;
+      const token = await stripe.tokens.create({
+        card: { number: card.number, exp_month: '1', exp_year: '2035', cvc: '1' },
+      });
+      const method = await stripe.paymentMethods.create({ type: 'card', card: { token: token.id } });
+      for (const id of [method.id, card.paymentMethod].filter((value): value is string => Boolean(value))) {
+        const error = await caught(pay(stripe, 1000, id));
+        expect(error).toBeInstanceOf(Stripe.errors.StripeCardError);
+        expect(error.code).toBe(outcome.code);
+        expect(error.decline_code).toBe(outcome.declineCode);
+      }
+    },
+  );
+
+  it('accepts every succeeding card by number, pm_card_… and tok_…', async () => {
+    for (const card of TEST_CARDS.filter((candidate) => candidate.outcome.kind !== 'declined')) {
+      const token = await stripe.tokens.create({
+        card: { number: card.number, exp_month: '1', exp_year: '2035', cvc: '1' },
+      });
+      expect(token.card?.brand).toBe(card.brand);
+      const methods = [(await stripe.paymentMethods.create({ type: 'card', card: { token: token.id } })).id];
+      if (card.paymentMethod) methods.push(card.paymentMethod);
+      if (card.token)
+        methods.push((await stripe.paymentMethods.create({ type: 'card', card: { token: card.token } })).id);
+      for (const id of methods) expect((await pay(stripe, 1000, id)).status).toBe('succeeded');
+    }
+  });
+
+  it('opens a dispute after a dispute card’s payment succeeds (charge.dispute.created)', async () => {
+    const intent = await pay(stripe, 2500, 'pm_card_createDispute');
+    expect(intent.status).toBe('succeeded');
+    await emulator.idle();
+    const [event] = (await stripe.events.list({ type: 'charge.dispute.created', limit: 1 })).data;
+    expect(event?.data.object).toMatchObject({
+      object: 'dispute',
+      charge: intent.latest_charge,
+      reason: 'fraudulent',
+      amount: 2500,
+    });
+    expect((await stripe.charges.retrieve(String(intent.latest_charge))).disputed).toBe(true);
+  });
+
+  it('takes 4000056755665555 as a debit card for standard payouts only, and lists instant only where Stripe says', async () => {
+    const account = await stripe.accounts.create(customAccount);
+    await stripe.accounts.update(account.id, completeIndividual);
+    const standardOnly = (await stripe.accounts.createExternalAccount(account.id, {
+      external_account: await debitCard(stripe, '4000056755665555'),
+    })) as Stripe.Card;
+    expect(standardOnly.available_payout_methods).toEqual(['standard']);
+    const instant = (await stripe.accounts.createExternalAccount(account.id, {
+      external_account: await debitCard(stripe, '5200828282828210'),
+    })) as Stripe.Card;
+    expect(instant.available_payout_methods).toEqual(['standard', 'instant']);
+    // The dispute cards' payments above took their amounts and fees from the available balance.
+    const owed = -Math.min(0, usd((await stripe.balance.retrieve()).available));
+    await pay(stripe, owed + 10_000, 'pm_card_bypassPending');
+    await stripe.transfers.create({ amount: 2000, currency: 'usd', destination: account.id });
+    const refused = await caught(
+      stripe.payouts.create(
+        { amount: 500, currency: 'usd', method: 'instant', destination: standardOnly.id },
+        { stripeAccount: account.id },
+      ),
+    );
+    expect(refused.code).toBe('instant_payouts_unsupported');
+    const credit = await caught(
+      stripe.accounts.createExternalAccount(account.id, {
+        external_account: await debitCard(stripe, '4242424242424242'),
+      }),
+    );
+    expect(credit.message).toBe("This card doesn't appear to be a debit card.");
+  });
+});
+
+describe('conformance of these exchanges to Stripe’s OpenAPI document', () => {
+  it('served every answer in the documented shape and took only documented parameters', () => {
+    const openApi = loadStripeOpenApi();
+    const problems = exchanges.flatMap((exchange) =>
+      openApi.check(exchange).map((problem) => `${exchange.method} ${exchange.path} ${exchange.status}: ${problem}`),
+    );
+    expect(exchanges.length).toBeGreaterThan(50);
+    expect(problems).toEqual([]);
+  }, 60_000);
+});
