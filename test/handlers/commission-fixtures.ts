@@ -25,6 +25,8 @@ export async function createCommission(options: {
   memberEmail: string;
   amountCents: number;
   orderFulfilled?: 0 | 1;
+  /** The sale's charge, as a card sale's commission carries it. */
+  chargeId?: string;
 }): Promise<CommissionFixture> {
   const id = randomUUID();
   const orderId = randomUUID();
@@ -50,6 +52,7 @@ export async function createCommission(options: {
               isPayed: 0,
               isInCustomersAccount: 0,
               orderFulfilled: options.orderFulfilled ?? 1,
+              ...(options.chargeId ? { chargeId: options.chargeId } : {}),
               transferId: null,
               payoutId: null,
               payoutFailure: null,

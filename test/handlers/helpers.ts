@@ -105,9 +105,10 @@ export const payoutAccountForm = {
   city: 'Springfield',
   state: 'IL',
   zipcode: '62701',
+  // Stripe's test values: this date of birth and ID number verify at once.
   dob_day: 1,
-  dob_month: 2,
-  dob_year: 1990,
-  tax_id: '000000000',
+  dob_month: 1,
+  dob_year: 1902,
+  tax_id: '222222222',
   tos_accepted: true,
 };

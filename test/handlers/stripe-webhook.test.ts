@@ -56,9 +56,11 @@ beforeAll(async () => {
   const { port } = endpoint.address() as AddressInfo;
   emulator = await startStripeEmulator({
     dataDir,
-    // The events this file's emulator sends are the connected accounts' (account.updated, cards).
-    webhookUrl: `http://127.0.0.1:${port}/api/stripeConnectWebhook`,
-    webhookSecret: connectSecret,
+    // A Connect platform's two endpoints, each with its own secret.
+    webhooks: {
+      account: { url: `http://127.0.0.1:${port}/api/stripeWebhook`, secret },
+      connect: { url: `http://127.0.0.1:${port}/api/stripeConnectWebhook`, secret: connectSecret },
+    },
     webhookRetryDelaysMs: [],
     log: () => undefined,
   });
@@ -84,6 +86,8 @@ async function memberWithAccount(): Promise<{ userId: string; token: string; acc
   const created = await call(create, { body: payoutAccountForm, headers: { authorization: `Bearer ${token}` } });
   expect(created.status).toBe(200);
   const user = created.body.user as { id: string; stripeID: string };
+  // The account's own events (its verification) are delivered before the test goes on.
+  await emulator.idle();
   return { userId: user.id, token, accountId: user.stripeID };
 }
 
@@ -280,6 +284,20 @@ describe('/api/stripeWebhook', () => {
     expect(missing.status).toBe(400);
     expect((await stored(userId))?.payoutAccount).toEqual(before);
     expect(await markerOf(`evt_forged_${userId}`)).toHaveLength(0);
+  });
+
+  it('creates accounts with manual payouts, and puts one back to manual (once, with a log line) when account.updated shows another schedule', async () => {
+    const { accountId } = await memberWithAccount();
+    const stripe = sdk(emulator.port, process.env.STRIPE_SECRET_KEY);
+    expect((await stripe.accounts.retrieve(accountId)).settings?.payouts?.schedule?.interval).toBe('manual');
+    const lines = await captureLogs(async () => {
+      // Someone (the dashboard, another integration) sets a daily schedule: Stripe sends account.updated.
+      await stripe.accounts.update(accountId, { settings: { payouts: { schedule: { interval: 'daily' } } } });
+      await emulator.idle();
+    });
+    expect((await stripe.accounts.retrieve(accountId)).settings?.payouts?.schedule?.interval).toBe('manual');
+    const putBack = lines.filter((line) => line.includes('Stripe account payouts put back to manual'));
+    expect(putBack.map((line) => (JSON.parse(line) as { accountId: string; found: string }).found)).toEqual(['daily']);
   });
 
   it("acknowledges and ignores, with a log line, an event of the other endpoint's kind", async () => {

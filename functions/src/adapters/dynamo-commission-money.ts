@@ -87,15 +87,16 @@ export const dynamoCommissionMoney: CommissionMoneyStore = {
         TableName: tableName(),
         Key: keys.user(memberId),
         ConsistentRead: true,
-        ProjectionExpression: 'stripeID, isAccountCreated, isPayoutMethodAdded',
+        ProjectionExpression: 'stripeID, isAccountCreated, isPayoutMethodAdded, payoutAccount.transfers',
       }),
     );
     if (!result.Item) return undefined;
-    const item = result.Item as Partial<PayoutProfile>;
+    const item = result.Item as Partial<PayoutProfile> & { payoutAccount?: { transfers?: string } };
     return {
       stripeID: item.stripeID ?? null,
       isAccountCreated: item.isAccountCreated === 1 ? 1 : 0,
       isPayoutMethodAdded: item.isPayoutMethodAdded === 1 ? 1 : 0,
+      ...(item.payoutAccount?.transfers ? { transfers: item.payoutAccount.transfers } : {}),
     };
   },
 
@@ -103,10 +104,24 @@ export const dynamoCommissionMoney: CommissionMoneyStore = {
     return conditionalUpdate({
       TableName: tableName(),
       Key: commissionKey(id),
-      UpdateExpression: 'SET transferPendingAt = if_not_exists(transferPendingAt, :now)',
+      UpdateExpression:
+        'SET transferPendingAt = if_not_exists(transferPendingAt, :now), transferAttempt = if_not_exists(transferAttempt, :zero)',
       ConditionExpression: 'isInCustomersAccount = :zero AND orderFulfilled = :one',
       ExpressionAttributeValues: { ':now': now, ':zero': 0, ':one': 1 },
     });
+  },
+
+  async refuseTransfer(id, attempt, failure, now) {
+    return (
+      (await conditionalUpdate({
+        TableName: tableName(),
+        Key: commissionKey(id),
+        UpdateExpression:
+          'SET transferFailure = :failure, transferAttempt = transferAttempt + :one, updatedAt = :now REMOVE transferPendingAt',
+        ConditionExpression: 'isInCustomersAccount = :zero AND transferAttempt = :attempt',
+        ExpressionAttributeValues: { ':failure': failure, ':one': 1, ':zero': 0, ':now': now, ':attempt': attempt },
+      })) !== undefined
+    );
   },
 
   completeTransfer(commission, transferId, now) {

@@ -4,6 +4,7 @@ import { DomainError, badRequest, conflict, unavailable } from '../errors';
 import {
   idempotencyKey,
   MALFORMED_EVENT,
+  MoneyRefusal,
   type GatewayEvent,
   type PaymentGateway,
   type PaymentState,
@@ -13,6 +14,15 @@ import {
 
 /** The API version the adapter speaks, the installed SDK's own (its types describe it). */
 export const API_VERSION = '2026-10-28.endive' as const satisfies Stripe.LatestApiVersion;
+
+/**
+ * Stripe's Instant Payouts fee in the US, debited from the account's balance on top of the payout:
+ * 1 % of the amount, at least 50¢ (docs/decisions/0050-instant-payout-fee.md).
+ */
+export const instantPayoutFeeCents = (amountCents: number): number => Math.max(50, Math.round(amountCents / 100));
+
+/** The connected accounts' merchant category: Misc. General Merchandise (see createConnectedAccount). */
+export const MCC_GENERAL_MERCHANDISE = '5399';
 
 /** Stripe's own tolerance for a webhook's timestamp, in seconds. */
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
@@ -147,6 +157,7 @@ export function toDomainError(error: unknown): unknown {
       'Your payout account is already being set up with other details (another tab?). Reload the page to see it.',
     );
   }
+  if (unreachable(error)) return new DomainError('not-found', ACCOUNT_GONE_MEMBER);
   if (error.type === 'StripeInvalidRequestError') {
     if (error.code === 'resource_missing' && error.param !== 'external_account') {
       return new DomainError('not-found', 'No such payout account.');
@@ -163,8 +174,22 @@ export function toDomainError(error: unknown): unknown {
 }
 
 /**
+ * Stripe's 403 (`permission_error`) for a connected account: the platform can no longer reach it
+ * (disconnected, closed, or not ours). The member must set up payouts again.
+ */
+const unreachable = (error: Stripe.errors.StripeError) =>
+  error.type === 'StripePermissionError' || error.statusCode === 403;
+export const ACCOUNT_GONE_MEMBER =
+  'Your payout account can no longer be reached at Stripe (it was closed or disconnected). Set up payouts again to be paid.';
+export const ACCOUNT_GONE_ADMIN =
+  "The member's payout account can no longer be reached at Stripe (it was closed or disconnected): ask the member to set up payouts again.";
+export const CANNOT_TAKE_TRANSFERS =
+  "The member's payout account cannot receive transfers yet: Stripe still needs some of their details or is still verifying them.";
+
+/**
  * A refusal of a transfer or a payout as the admin should read it: a 409 saying what stands in
- * the way. Anything else stays an error (a 500 with a reference, the details in the log).
+ * the way, a MoneyRefusal where the refusal is definite (the next try needs a new key). Anything
+ * else stays an error (a 500 with a reference, the details in the log).
  */
 export function toMoneyError(error: unknown, step: 'transfer' | 'payout'): unknown {
   if (!isStripeError(error)) return error;
@@ -172,25 +197,58 @@ export function toMoneyError(error: unknown, step: 'transfer' | 'payout'): unkno
   if (error.type === 'StripeIdempotencyError') {
     return conflict('Another request is moving this commission right now. Reload the page to see it.');
   }
-  if (error.code === 'insufficient_capabilities_for_transfer') {
-    return conflict(
-      "The member's payout account cannot receive transfers yet: Stripe still needs some of their details.",
-    );
-  }
+  if (unreachable(error)) return new MoneyRefusal(ACCOUNT_GONE_ADMIN);
+  if (error.code === 'insufficient_capabilities_for_transfer') return new MoneyRefusal(CANNOT_TAKE_TRANSFERS);
   if (error.code === 'balance_insufficient') {
-    return conflict(
+    return new MoneyRefusal(
       step === 'transfer'
         ? "The platform's Stripe balance is too low to send this commission."
-        : "The member's Stripe balance is too low for this payout.",
+        : "The member's Stripe balance is too low for this payout: the commission's funds are not available in it yet. Try again later.",
     );
   }
   if (step === 'payout' && error.param === 'destination') {
     return conflict('The member has no debit card at Stripe to pay out to.');
   }
   if (error.code === 'resource_missing' || error.code === 'account_invalid') {
-    return conflict("The member's payout account was not found at Stripe.");
+    return new MoneyRefusal(
+      "The member's payout account was not found at Stripe: ask the member to set up payouts again.",
+    );
   }
   return error;
+}
+
+const dateOf = (seconds: number) =>
+  new Date(seconds * 1000).toLocaleDateString('en-US', {
+    month: 'long',
+    day: 'numeric',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
+
+/**
+ * The platform's available balance is short of `amountCents`: when enough becomes available, read
+ * from the pending balance transactions' `available_on`, in words for the admin.
+ */
+async function shortfall(client: Stripe, amountCents: number): Promise<MoneyRefusal> {
+  const balance = await client.balance.retrieve();
+  let available = balance.available.find((funds) => funds.currency === 'usd')?.amount ?? 0;
+  const pending: Stripe.BalanceTransaction[] = [];
+  for await (const transaction of client.balanceTransactions.list({ limit: 100 })) {
+    if (transaction.status === 'pending' && transaction.currency === 'usd') pending.push(transaction);
+    if (pending.length >= 500) break;
+  }
+  pending.sort((a, b) => a.available_on - b.available_on);
+  for (const transaction of pending) {
+    available += transaction.net;
+    if (available >= amountCents) {
+      return new MoneyRefusal(
+        `The platform's available balance is too low to send this commission: it becomes available on ${dateOf(transaction.available_on)}.`,
+      );
+    }
+  }
+  return new MoneyRefusal(
+    "The platform's available balance is too low to send this commission, and no pending funds cover it: add funds to the platform's Stripe balance.",
+  );
 }
 
 /** The payout's metadata and failure, from a `payout.*` event. */
@@ -306,6 +364,13 @@ function toStatus(account: Stripe.Account, asOf: number): PayoutAccountStatus {
     requirementsDue: account.requirements?.currently_due ?? [],
     transfers: account.capabilities?.transfers ?? 'unrequested',
     payoutsEnabled: account.payouts_enabled ?? false,
+    pendingVerification: account.requirements?.pending_verification ?? [],
+    errors: (account.requirements?.errors ?? []).map(({ requirement, code, reason }) => ({
+      requirement,
+      code,
+      reason,
+    })),
+    payoutInterval: account.settings?.payouts?.schedule?.interval ?? null,
   };
 }
 
@@ -331,6 +396,7 @@ export function toPaymentState(intent: Stripe.PaymentIntent): PaymentState {
         }
       : null,
     receiptEmail: intent.receipt_email ?? null,
+    chargeId: typeof intent.latest_charge === 'string' ? intent.latest_charge : (intent.latest_charge?.id ?? null),
   };
 }
 
@@ -380,7 +446,12 @@ export function createStripeGateway(settings: StripeGatewaySettings): PaymentGat
           },
           capabilities: { transfers: { requested: true } },
           business_type: 'individual',
-          business_profile: { url: account.profileUrl },
+          // 5399, Misc. General Merchandise: members resell the catalogue's general merchandise
+          // (dropshipped, many categories) through their share links; Stripe requires an MCC (or a
+          // product description) before it enables transfers.
+          business_profile: { url: account.profileUrl, mcc: MCC_GENERAL_MERCHANDISE },
+          // The portal pays each commission out itself (a payout per commission): no automatic schedule.
+          settings: { payouts: { schedule: { interval: 'manual' } } },
           individual: {
             first_name: account.firstName,
             last_name: account.lastName,
@@ -481,8 +552,8 @@ export function createStripeGateway(settings: StripeGatewaySettings): PaymentGat
       }),
 
     createTransfer: async (transfer) => {
+      const client = await stripe();
       try {
-        const client = await stripe();
         const created = await patient(() =>
           client.transfers.create(
             {
@@ -490,13 +561,25 @@ export function createStripeGateway(settings: StripeGatewaySettings): PaymentGat
               currency: 'usd',
               destination: transfer.destinationAccountId,
               metadata: transfer.metadata,
+              // From the sale's charge: it may go while the charge's funds are still pending.
+              ...(transfer.sourceTransaction ? { source_transaction: transfer.sourceTransaction } : {}),
             },
             { idempotencyKey: transfer.idempotencyKey },
           ),
         );
         return { id: created.id, amountCents: created.amount };
       } catch (error) {
-        throw toMoneyError(error, 'transfer');
+        const mapped = toMoneyError(error, 'transfer');
+        // Drawn on the available balance (no charge to fund it): say when enough becomes available.
+        if (
+          !transfer.sourceTransaction &&
+          mapped instanceof MoneyRefusal &&
+          isStripeError(error) &&
+          error.code === 'balance_insufficient'
+        ) {
+          throw await shortfall(client, transfer.amountCents).catch(() => mapped);
+        }
+        throw mapped;
       }
     },
 
@@ -523,7 +606,14 @@ export function createStripeGateway(settings: StripeGatewaySettings): PaymentGat
         const card = cards.data.find(
           (item): item is Stripe.Card => item.object === 'card' && item.default_for_currency === true,
         );
-        const method = card?.available_payout_methods?.includes('instant') ? 'instant' : 'standard';
+        // Instant costs the account Stripe's fee on top of the amount (debited from its balance):
+        // only where the card takes it and the available balance covers both, else standard (free).
+        let method: 'instant' | 'standard' = 'standard';
+        if (card?.available_payout_methods?.includes('instant')) {
+          const balance = await client.balance.retrieve({}, options);
+          const available = balance.available.find((funds) => funds.currency === 'usd')?.amount ?? 0;
+          if (available >= payout.amountCents + instantPayoutFeeCents(payout.amountCents)) method = 'instant';
+        }
         const created = await patient(() =>
           client.payouts.create(
             { amount: payout.amountCents, currency: 'usd', method, metadata: payout.metadata },
@@ -531,6 +621,22 @@ export function createStripeGateway(settings: StripeGatewaySettings): PaymentGat
           ),
         );
         return { id: created.id, status: created.status, method: created.method };
+      } catch (error) {
+        throw toMoneyError(error, 'payout');
+      }
+    },
+
+    setManualPayouts: async (accountId, found) => {
+      try {
+        const client = await stripe();
+        await patient(() =>
+          client.accounts.update(
+            accountId,
+            { settings: { payouts: { schedule: { interval: 'manual' } } } },
+            // One update per account and schedule found: a redelivered event sends the same key.
+            { idempotencyKey: `portal:manual-payouts:${accountId}:${found}` },
+          ),
+        );
       } catch (error) {
         throw toMoneyError(error, 'payout');
       }

@@ -28,6 +28,8 @@ export interface Sale {
   customer: Customer;
   source: 'checkout' | 'admin';
   paymentIntentId: string | null;
+  /** The payment's charge (a checkout's), which funds the commission's transfer. */
+  chargeId?: string | null;
 }
 
 /** A buyer nobody named: the order keeps empty fields rather than invented ones. */
@@ -80,6 +82,7 @@ export async function recordSale(deps: SaleDeps, sale: Sale): Promise<RecordOutc
     memberEmail: member?.email ?? null,
     source: sale.source,
     paymentIntentId: sale.paymentIntentId,
+    ...(sale.chargeId ? { chargeId: sale.chargeId } : {}),
     commissionId,
     isOrdered: 0,
     isShipped: 0,
@@ -101,6 +104,7 @@ export async function recordSale(deps: SaleDeps, sale: Sale): Promise<RecordOutc
           isInCustomersAccount: 0,
           orderFulfilled: 0,
           transferId: null,
+          ...(sale.chargeId ? { chargeId: sale.chargeId } : {}),
           payoutId: null,
           payoutFailure: null,
           createdAt,
@@ -153,6 +157,7 @@ export async function recordPayment(deps: SaleDeps, payment: PaymentState): Prom
     customer: customerOf(payment),
     source: 'checkout',
     paymentIntentId: payment.id,
+    chargeId: payment.chargeId,
   });
 }
 

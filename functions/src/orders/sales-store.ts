@@ -28,6 +28,8 @@ export interface OrderRecord {
   memberEmail: string | null;
   source: 'checkout' | 'admin';
   paymentIntentId: string | null;
+  /** The payment's charge (`latest_charge`), when paid by card: the commission's transfer is funded from it. */
+  chargeId?: string;
   commissionId: string | null;
   isOrdered: Flag;
   isShipped: Flag;
@@ -48,6 +50,8 @@ export interface CommissionRecord {
   isInCustomersAccount: Flag;
   orderFulfilled: Flag;
   transferId: string | null;
+  /** The sale's charge, when paid by card (see OrderRecord.chargeId). */
+  chargeId?: string;
   payoutId: string | null;
   payoutFailure: string | null;
   createdAt: string;

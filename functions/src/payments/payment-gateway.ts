@@ -1,3 +1,5 @@
+import { DomainError } from '../errors';
+
 /**
  * The payment provider as the payments capability needs it (Stripe Connect in production and
  * against the local emulator). The adapter maps the provider's refusals to DomainErrors whose
@@ -36,6 +38,19 @@ export interface PayoutAccountStatus {
   /** `transfers` capability: `active`, `inactive`, `pending`, or `unrequested`. */
   transfers: string;
   payoutsEnabled: boolean;
+  /** What Stripe is checking (`requirements.pending_verification`): the account is being verified. */
+  pendingVerification: string[];
+  /** Why a verification failed (`requirements.errors`): the requirement, Stripe's code and its reason. */
+  errors: RequirementError[];
+  /** `settings.payouts.schedule.interval`: `manual` for the portal's accounts (it pays each commission out itself). */
+  payoutInterval: string | null;
+}
+
+/** A requirement Stripe could not verify (`requirements.errors[]`). */
+export interface RequirementError {
+  requirement: string;
+  code: string;
+  reason: string;
 }
 
 /** A debit card a connected account is paid out to, as the apps show it. */
@@ -85,6 +100,8 @@ export interface PaymentState {
   metadata: Record<string, string>;
   shipping: PaymentShipping | null;
   receiptEmail: string | null;
+  /** The payment's charge (`latest_charge`, `ch_…`): a commission's transfer is funded from it. */
+  chargeId: string | null;
 }
 
 /** A USD transfer from the platform's balance to a connected account, in integer cents. */
@@ -179,12 +196,28 @@ export interface PaymentGateway {
    */
   createPayout(payout: NewPayout): Promise<{ id: string; status: string; method: string }>;
   /**
+   * Puts the account's payouts back to `manual` (one update, with an idempotency key per account
+   * and the schedule it found), after an `account.updated` showed another schedule.
+   */
+  setManualPayouts(accountId: string, found: string): Promise<void>;
+  /**
    * Verifies the signature over the raw body with the secret of the endpoint it arrived at (300 s
    * tolerance, in the past and in the future); a bad one is a 400. A validly signed event whose
    * data is not what its type says is a 400 too (`malformedEvent`), never a 500 Stripe would
    * retry for days.
    */
   verifyEvent(rawBody: string | Buffer, signature: string, endpoint: WebhookEndpoint): Promise<GatewayEvent>;
+}
+
+/**
+ * A definite refusal of a money movement (the platform's balance is too low, the account cannot
+ * take transfers yet, the account is gone): a 409 the admin can act on, after which the next try
+ * must carry a new idempotency key (Stripe would replay the refusal for 24 h under the same one).
+ */
+export class MoneyRefusal extends DomainError {
+  constructor(message: string) {
+    super('conflict', message);
+  }
 }
 
 /** The idempotency key of a create: one per user and purpose, so retries and second tabs create once. */

@@ -45,6 +45,8 @@ const stateOf = (status: PayoutAccountStatus, now: number): PayoutAccountState =
   requirementsDue: status.requirementsDue,
   transfers: status.transfers,
   payoutsEnabled: status.payoutsEnabled,
+  pendingVerification: status.pendingVerification,
+  errors: status.errors,
   updatedAt: new Date(now).toISOString(),
   asOf: status.asOf,
 });
@@ -261,8 +263,15 @@ export async function receiveWebhook(
   return deps.processed.once(
     known.id,
     async () => {
-      if (known.kind === 'account.updated') await accountUpdated(deps, known.userId, known.account);
-      else if (known.kind === 'payment_intent.succeeded') await paymentSucceeded?.(known.payment);
+      if (known.kind === 'account.updated') {
+        await accountUpdated(deps, known.userId, known.account);
+        // The portal pays each commission out itself: another schedule is put back to manual.
+        const interval = known.account.payoutInterval;
+        if (known.userId && interval && interval !== 'manual') {
+          await deps.log('Stripe account payouts put back to manual', { accountId: known.account.id, found: interval });
+          await deps.gateway.setManualPayouts(known.account.id, interval);
+        }
+      } else if (known.kind === 'payment_intent.succeeded') await paymentSucceeded?.(known.payment);
       // The transfers' and payouts' events move the commission they name (commissions/money-movement.ts).
       else await moneyEvents?.(known);
     },
