@@ -349,9 +349,10 @@ describe('/api/addCommisionToStripe after Stripe’s key may have expired', () =
     });
     expect(await transfersTo(who.accountId!)).toEqual([]);
 
-    // The cause fixed (funds available now), the retry goes at once: Stripe does not replay the refusal.
+    // The cause fixed (funds available now, enough for the tests after this one too), the retry goes
+    // at once: Stripe does not replay the refusal.
     await stripe.paymentIntents.create({
-      amount: 5000,
+      amount: 500_000,
       currency: 'usd',
       payment_method: 'pm_card_bypassPending',
       confirm: true,
