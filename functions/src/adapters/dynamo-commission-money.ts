@@ -100,6 +100,18 @@ export const dynamoCommissionMoney: CommissionMoneyStore = {
     };
   },
 
+  async unpaidCents(memberId) {
+    const result = await db().send(
+      new GetCommand({
+        TableName: tableName(),
+        Key: earningsKey(memberId),
+        ConsistentRead: true,
+        ProjectionExpression: 'processingCents',
+      }),
+    );
+    return Number(result.Item?.processingCents ?? 0);
+  },
+
   reserveTransfer(id, now) {
     return conditionalUpdate({
       TableName: tableName(),

@@ -607,12 +607,14 @@ export function createStripeGateway(settings: StripeGatewaySettings): PaymentGat
           (item): item is Stripe.Card => item.object === 'card' && item.default_for_currency === true,
         );
         // Instant costs the account Stripe's fee on top of the amount (debited from its balance):
-        // only where the card takes it and the available balance covers both, else standard (free).
+        // only where the card takes it and the available balance covers both without touching what
+        // the member's other commissions need (`keepCents`), else standard (free).
         let method: 'instant' | 'standard' = 'standard';
         if (card?.available_payout_methods?.includes('instant')) {
           const balance = await client.balance.retrieve({}, options);
           const available = balance.available.find((funds) => funds.currency === 'usd')?.amount ?? 0;
-          if (available >= payout.amountCents + instantPayoutFeeCents(payout.amountCents)) method = 'instant';
+          const needed = payout.amountCents + instantPayoutFeeCents(payout.amountCents) + (payout.keepCents ?? 0);
+          if (available >= needed) method = 'instant';
         }
         const created = await patient(() =>
           client.payouts.create(

@@ -160,9 +160,12 @@ export async function payCommissionToMember(deps: MoneyDeps, id: string): Promis
     throw conflict("This commission is not in the member's Stripe balance yet: send it to Stripe first.");
   }
   const attempt = reserved.payoutAttempt ?? 0;
+  // The member's other unpaid commissions (an upper bound of what their balance holds for them).
+  const keepCents = Math.max(0, (await deps.store.unpaidCents(reserved.memberId)) - reserved.amountCents);
   const payout = await deps.gateway.createPayout({
     accountId,
     amountCents: reserved.amountCents,
+    keepCents,
     idempotencyKey: payoutKey(id, attempt),
     metadata: { commissionId: id, attempt: String(attempt), orderID: reserved.orderID },
   });

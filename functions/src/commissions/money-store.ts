@@ -35,6 +35,8 @@ export interface PayoutProfile {
 export interface CommissionMoneyStore {
   get(id: string): Promise<CommissionRecord | undefined>;
   payoutProfile(memberId: string): Promise<PayoutProfile | undefined>;
+  /** The member's commissions not paid yet, in cents (their earnings' `processingCents`). */
+  unpaidCents(memberId: string): Promise<number>;
   /**
    * Marks the first attempt to send it (`transferPendingAt`, kept on later attempts) while it is in
    * processing with its order fulfilled; answers the commission after, or undefined when the

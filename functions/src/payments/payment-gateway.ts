@@ -122,6 +122,11 @@ export interface NewTransfer {
 export interface NewPayout {
   accountId: string;
   amountCents: number;
+  /**
+   * What the account's balance must keep for the member's other commissions: an instant payout's
+   * fee is debited from the balance, so instant is chosen only where the fee leaves this untouched.
+   */
+  keepCents?: number;
   idempotencyKey: string;
   metadata: Record<string, string>;
 }
