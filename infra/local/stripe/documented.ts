@@ -1,6 +1,7 @@
 import { StripeApiError } from './errors';
 import { operationFinder, stripeOpenApiDocument, type Schema } from './oas';
 import type { Params } from './params';
+import { sdkOnlyParameters } from './sdk-exceptions';
 
 /**
  * Refuses parameters Stripe's OpenAPI document (2024-04-10) does not list for the call, at any
@@ -68,6 +69,9 @@ export function loadParameterCheck(): (method: string, path: string, params: Par
       }
       shape = { open: false, names };
     }
+    // Parameters the SDK's types have and the 2024-04-10 document lacks (sdk-exceptions.ts): accepted.
+    if (shape && !shape.open)
+      for (const name of sdkOnlyParameters(lower, template)) shape.names.set(name, { open: true });
     cache.set(key, shape);
     return shape;
   }

@@ -8,7 +8,15 @@ import {
   verificationOutcome,
   type IdNumberOutcome,
 } from './accounts';
-import { cardObject, cardToken, externalCard, payoutFailureOf, testCardByToken, type TestCard } from './cards';
+import {
+  cardObject,
+  cardToken,
+  externalCard,
+  payoutFailureOf,
+  testCardByFingerprint,
+  testCardByToken,
+  type TestCard,
+} from './cards';
 import type { Clock } from './clock';
 import { StripeApiError, invalid, missing, noAccess, noSuch } from './errors';
 import { stripeId } from './ids';
@@ -24,7 +32,7 @@ import {
 } from './money';
 import { amount, currency, mergeMetadata, optionalString, page, requiredString, type Params } from './params';
 import { cardPaymentMethod, cardToConfirm, checkClientSecret, newPaymentIntent } from './payments';
-import { PLATFORM, type Store } from './store';
+import { MAIN_PLATFORM, PLATFORM, type Store } from './store';
 import type { WebhookSender } from './webhooks';
 
 /** The API version of Stripe's OpenAPI document the emulator's answers are checked against. */
@@ -44,6 +52,8 @@ export interface CallContext {
   publishable?: boolean;
   /** The key as Stripe shows it in errors (`sk_test_****…abcd`). */
   maskedKey?: string;
+  /** The platform the key opens (`main` unless `platformKeys` makes it another). */
+  platform?: string;
 }
 
 export interface EmulatorSettings {
@@ -123,7 +133,11 @@ export class Emulator {
   /** A connected account the caller reaches, or Stripe's 403 for one it cannot (unknown, or another's). */
   reachable(id: string, context: CallContext): Stripe.Account {
     const account = this.state.accounts[id];
-    if (!account || (context.owner !== PLATFORM && context.owner !== id)) {
+    if (
+      !account ||
+      (context.owner !== PLATFORM && context.owner !== id) ||
+      (this.state.platforms[id] ?? MAIN_PLATFORM) !== (context.platform ?? MAIN_PLATFORM)
+    ) {
       throw noAccess(context.maskedKey ?? 'sk_test_…', id);
     }
     return account;
@@ -195,6 +209,7 @@ export class Emulator {
     this.platformOnly(context);
     const { account, idNumber } = newAccount(params, (id) => `/v1/accounts/${id}/external_accounts`, this.now);
     this.state.accounts[account.id] = account;
+    if ((context.platform ?? MAIN_PLATFORM) !== MAIN_PLATFORM) this.state.platforms[account.id] = context.platform!;
     this.state.nextPayoutAt[account.id] = nextDayStart(this.now);
     this.afterIdentityChange(account, idNumber, params.individual !== undefined);
     this.reevaluate(account);
@@ -273,8 +288,12 @@ export class Emulator {
 
   listAccounts(params: Params, context: CallContext) {
     this.platformOnly(context);
+    const mine = (account: Stripe.Account) =>
+      (this.state.platforms[account.id] ?? MAIN_PLATFORM) === (context.platform ?? MAIN_PLATFORM);
     const accounts = newestFirst(
-      Object.values(this.state.accounts).map((account) => ({ ...account, created: account.created ?? 0 })),
+      Object.values(this.state.accounts)
+        .filter(mine)
+        .map((account) => ({ ...account, created: account.created ?? 0 })),
     );
     return page(
       accounts.map((account) => this.withExternalAccounts(account)),
@@ -658,6 +677,199 @@ export class Emulator {
     this.store.save();
   }
 
+  // Refunds
+
+  /**
+   * A refund of all or part of a charge (by `charge` or `payment_intent`): it leaves the platform's
+   * balance at once, `charge.refunded` follows; the refund-failure card's refund fails later
+   * (`refund.failed`) and its amount comes back.
+   */
+  createRefund(params: Params, context: CallContext): Stripe.Refund {
+    this.platformOnly(context);
+    const chargeId = optionalString(params, 'charge');
+    const intentId = optionalString(params, 'payment_intent');
+    if (!chargeId && !intentId) throw missing('charge');
+    const intent = intentId ? this.state.paymentIntents[intentId] : undefined;
+    if (intentId && !intent) throw noSuch('payment_intent', intentId, 'payment_intent');
+    const id = chargeId ?? (intent?.latest_charge ? String(intent.latest_charge) : undefined);
+    const charge = id ? this.state.charges[id] : undefined;
+    if (!charge || charge.status !== 'succeeded') {
+      if (intent) {
+        throw invalid(
+          'payment_intent',
+          `This PaymentIntent (${intent.id}) does not have a successful charge to refund.`,
+          'charge_not_refundable',
+        );
+      }
+      throw noSuch('charge', chargeId ?? '', 'charge');
+    }
+    const left = charge.amount - charge.amount_refunded;
+    if (left <= 0) {
+      throw new StripeApiError(400, 'invalid_request_error', `Charge ${charge.id} has already been refunded.`, {
+        code: 'charge_already_refunded',
+      });
+    }
+    const value = params.amount === undefined ? left : amount(params);
+    if (value > left) {
+      const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+      throw invalid(
+        'amount',
+        `Refund amount (${dollars(value)}) is greater than unrefunded amount on charge (${dollars(left)})`,
+        'amount_too_large',
+      );
+    }
+    const refundId = stripeId('re');
+    const transaction = record(this.state, {
+      owner: PLATFORM,
+      amount: -value,
+      currency: charge.currency,
+      type: 'refund',
+      source: refundId,
+      created: this.now,
+      availableOn: this.now,
+    });
+    const refund = {
+      id: refundId,
+      object: 'refund',
+      amount: value,
+      balance_transaction: transaction.id,
+      charge: charge.id,
+      created: this.now,
+      currency: charge.currency,
+      metadata: mergeMetadata({}, params),
+      payment_intent: charge.payment_intent,
+      reason: optionalString(params, 'reason') ?? null,
+      receipt_number: null,
+      source_transfer_reversal: null,
+      status: 'succeeded',
+      transfer_reversal: null,
+    } as unknown as Stripe.Refund;
+    this.state.refunds[refundId] = refund;
+    charge.amount_refunded += value;
+    charge.refunded = charge.amount_refunded === charge.amount;
+    this.emit('refund.created', structuredClone(refund), context);
+    this.emit('charge.refunded', structuredClone(charge), context);
+    if (testCardByFingerprint(charge.payment_method_details?.card?.fingerprint)?.outcome.kind === 'refund_fails') {
+      this.later(() => this.failRefund(refundId));
+    }
+    return refund;
+  }
+
+  /** The refund-failure card's bank refuses the refund: it fails and its amount returns to the balance. */
+  private failRefund(refundId: string): void {
+    const refund = this.state.refunds[refundId];
+    const charge = refund ? this.state.charges[String(refund.charge)] : undefined;
+    if (!refund || !charge || refund.status !== 'succeeded') return;
+    refund.status = 'failed';
+    refund.failure_reason = 'expired_or_canceled_card';
+    refund.failure_balance_transaction = record(this.state, {
+      owner: PLATFORM,
+      amount: refund.amount,
+      currency: refund.currency,
+      type: 'refund_failure',
+      source: refund.id,
+      created: this.now,
+      availableOn: this.now,
+    }).id;
+    charge.amount_refunded -= refund.amount;
+    charge.refunded = false;
+    const context: CallContext = { owner: PLATFORM, requestId: '', idempotencyKey: undefined };
+    this.emit('refund.failed', structuredClone(refund), context);
+    this.emit('charge.refund.updated', structuredClone(refund), context);
+    this.store.save();
+  }
+
+  refund(id: string, context: CallContext): Stripe.Refund {
+    this.platformOnly(context);
+    const refund = this.state.refunds[id];
+    if (!refund) throw noSuch('refund', id);
+    return refund;
+  }
+
+  listRefunds(params: Params, context: CallContext) {
+    this.platformOnly(context);
+    const charge = optionalString(params, 'charge');
+    const intent = optionalString(params, 'payment_intent');
+    const refunds = Object.values(this.state.refunds).filter(
+      (refund) => (!charge || refund.charge === charge) && (!intent || refund.payment_intent === intent),
+    );
+    return page(newestFirst(refunds), params, '/v1/refunds');
+  }
+
+  // Transfer reversals
+
+  /** Takes all or part of a transfer back from the connected account's balance (`transfer.reversed`). */
+  createTransferReversal(transferId: string, params: Params, context: CallContext): Stripe.TransferReversal {
+    const transfer = this.transfer(transferId, context);
+    const left = transfer.amount - transfer.amount_reversed;
+    const value = params.amount === undefined ? left : amount(params);
+    if (left <= 0) {
+      throw new StripeApiError(
+        400,
+        'invalid_request_error',
+        `Transfer ${transfer.id} has already been fully reversed.`,
+      );
+    }
+    if (value > left) {
+      throw invalid(
+        'amount',
+        `Transfer reversal amount (${value}) is greater than the amount left on the transfer (${left}).`,
+      );
+    }
+    const destination = String(transfer.destination);
+    const funds = sums(this.state, destination);
+    if ((funds.available[transfer.currency] ?? 0) + (funds.pending[transfer.currency] ?? 0) < value) {
+      throw new StripeApiError(
+        400,
+        'invalid_request_error',
+        `Insufficient funds in the destination account ${destination} to reverse this transfer.`,
+        { code: 'balance_insufficient' },
+      );
+    }
+    const id = stripeId('trr');
+    const refundOfPayment = stripeId('pyr');
+    const transaction = record(this.state, {
+      owner: PLATFORM,
+      amount: value,
+      currency: transfer.currency,
+      type: 'transfer_refund',
+      source: id,
+      created: this.now,
+      availableOn: this.now,
+    });
+    record(this.state, {
+      owner: destination,
+      amount: -value,
+      currency: transfer.currency,
+      type: 'payment_refund',
+      source: refundOfPayment,
+      created: this.now,
+      availableOn: this.now,
+    });
+    const reversal: Stripe.TransferReversal = {
+      id,
+      object: 'transfer_reversal',
+      amount: value,
+      balance_transaction: transaction.id,
+      created: this.now,
+      currency: transfer.currency,
+      destination_payment_refund: refundOfPayment,
+      metadata: mergeMetadata({}, params),
+      source_refund: null,
+      transfer: transfer.id,
+    };
+    transfer.amount_reversed += value;
+    transfer.reversed = transfer.amount_reversed === transfer.amount;
+    transfer.reversals.data.unshift(reversal);
+    this.emit('transfer.reversed', structuredClone(transfer), context);
+    return reversal;
+  }
+
+  listTransferReversals(transferId: string, params: Params, context: CallContext) {
+    const transfer = this.transfer(transferId, context);
+    return page(transfer.reversals.data, params, `/v1/transfers/${transferId}/reversals`);
+  }
+
   // Transfers
 
   /**
@@ -673,7 +885,12 @@ export class Emulator {
     const destinationId = requiredString(params, 'destination');
     const sourceId = optionalString(params, 'source_transaction');
     const destination = this.state.accounts[destinationId];
-    if (!destination) throw noSuch('destination', destinationId, 'destination');
+    if (
+      !destination ||
+      (this.state.platforms[destinationId] ?? MAIN_PLATFORM) !== (context.platform ?? MAIN_PLATFORM)
+    ) {
+      throw noSuch('destination', destinationId, 'destination');
+    }
     if (destination.capabilities?.transfers !== 'active') {
       throw new StripeApiError(
         400,

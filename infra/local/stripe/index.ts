@@ -58,6 +58,12 @@ export interface StripeEmulatorOptions {
   log?: (line: string) => void;
   /** Sees every request and its answer (the OpenAPI conformance test records them). */
   onExchange?: (exchange: Exchange) => void;
+  /**
+   * This platform's secret keys. Given, any other `sk_test_…` key is another platform's: it
+   * cannot reach this platform's accounts (403, as Stripe answers) nor they its. Absent, every
+   * `sk_test_…` key is this platform's.
+   */
+  platformKeys?: readonly string[];
   /** Test only: the faults to throw (`new StripeFaults()` from testing.ts, then `inject(...)`). */
   faults?: StripeFaults;
 }
@@ -102,9 +108,11 @@ export async function startStripeEmulator(options: StripeEmulatorOptions): Promi
           waiter,
         )
       : undefined;
-  const accountSender = sender(options.webhooks?.account ?? fallback);
-  const connectSender = sender(options.webhooks?.connect ?? fallback);
-  const senders = [accountSender, connectSender].filter((one): one is WebhookSender => one !== undefined);
+  // One URL for both kinds (the old options alone): one sender, so events go out in the order they happened.
+  const shared = !options.webhooks?.account && !options.webhooks?.connect ? sender(fallback) : undefined;
+  const accountSender = shared ?? sender(options.webhooks?.account ?? fallback);
+  const connectSender = shared ?? sender(options.webhooks?.connect ?? fallback);
+  const senders = [...new Set([accountSender, connectSender])].filter((one): one is WebhookSender => one !== undefined);
   const pending = new Set<Promise<void>>();
   // After the answer is written (setImmediate runs once the current I/O callbacks are done).
   const later = (work: () => void) => {
@@ -138,6 +146,7 @@ export async function startStripeEmulator(options: StripeEmulatorOptions): Promi
     publishableKey: options.publishableKey,
     faults: options.faults,
     clock,
+    platformKeys: options.platformKeys,
   });
   const host = '127.0.0.1';
   await new Promise<void>((resolve, reject) => {

@@ -1,5 +1,6 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import { operationFinder, stripeOpenApiDocument } from './oas';
+import { SDK_ONLY_FIELDS, sdkOnlyParameters } from './sdk-exceptions';
 import type { Exchange } from './server';
 
 /**
@@ -49,7 +50,13 @@ export function loadStripeOpenApi() {
   const responses = new Ajv(options);
   // Form values arrive as strings: the request side coerces them to the documented types.
   const requests = new Ajv({ ...options, coerceTypes: 'array' });
-  responses.addSchema({ ...(toJsonSchema(document, false) as object), $id: 'stripe' });
+  // The fields the SDK's types declare and the 2024-04-10 schemas lack are taken as they come (sdk-exceptions.ts).
+  const answered = structuredClone(document);
+  for (const { schema, field } of SDK_ONLY_FIELDS) {
+    const properties = answered.components.schemas[schema]?.properties as Record<string, unknown> | undefined;
+    if (properties && !(field in properties)) properties[field] = {};
+  }
+  responses.addSchema({ ...(toJsonSchema(answered, false) as object), $id: 'stripe' });
   requests.addSchema({ ...(toJsonSchema(document, true) as object), $id: 'stripe' });
   const compiled = new Map<string, ValidateFunction>();
   const validator = (ajv: Ajv, ref: string): ValidateFunction => {
@@ -92,6 +99,8 @@ export function loadStripeOpenApi() {
       if (!validate(exchange.body)) problems.push(...errorsOf(validate).map((line) => `response ${line}`));
     }
     const params = structuredClone(exchange.params);
+    // The SDK's types win where the 2024-04-10 document lacks a parameter (sdk-exceptions.ts).
+    for (const name of sdkOnlyParameters(method, template)) delete params[name];
     if (method === 'post') {
       if (Object.keys(params).length) {
         const validate = validator(

@@ -7,7 +7,7 @@ import { StripeApiError, noAccess } from './errors';
 import { faultBody, type StripeFaults } from './faults';
 import { stripeId } from './ids';
 import { parseParams, type Params } from './params';
-import { PLATFORM, type Store } from './store';
+import { MAIN_PLATFORM, PLATFORM, type Store } from './store';
 
 /** One request and its answer, as the conformance test checks them against Stripe's OpenAPI document. */
 export interface Exchange {
@@ -57,6 +57,15 @@ function routes(emulator: Emulator): Route[] {
     route('POST', '/v1/transfers', (_, params, context) => emulator.createTransfer(params, context)),
     route('GET', '/v1/transfers', (_, params, context) => emulator.listTransfers(params, context)),
     route('GET', '/v1/transfers/{id}', (id, _, context) => emulator.transfer(id, context)),
+    route('POST', '/v1/transfers/{id}/reversals', (id, params, context) =>
+      emulator.createTransferReversal(id, params, context),
+    ),
+    route('GET', '/v1/transfers/{id}/reversals', (id, params, context) =>
+      emulator.listTransferReversals(id, params, context),
+    ),
+    route('POST', '/v1/refunds', (_, params, context) => emulator.createRefund(params, context)),
+    route('GET', '/v1/refunds', (_, params, context) => emulator.listRefunds(params, context)),
+    route('GET', '/v1/refunds/{id}', (id, _, context) => emulator.refund(id, context)),
     route('POST', '/v1/payouts', (_, params, context) => emulator.createPayout(params, context)),
     route('GET', '/v1/payouts', (_, params, context) => emulator.listPayouts(params, context)),
     route('GET', '/v1/payouts/{id}', (id, _, context) => emulator.payout(id, context)),
@@ -163,6 +172,17 @@ export interface ServerHooks {
   /** A test's faults (see faults.ts); absent under `npm start`. */
   faults?: StripeFaults | undefined;
   clock: Clock;
+  /** The keys of this platform; any other `sk_test_…` key is another platform's. Absent: every key is this platform's. */
+  platformKeys?: readonly string[] | undefined;
+}
+
+/**
+ * Which platform a key opens: this one (`main`) for every key unless `platformKeys` names this
+ * platform's keys; then another key is another platform, named by a hash of the key.
+ */
+function platformOf(key: string, platformKeys: readonly string[] | undefined): string {
+  if (!platformKeys || platformKeys.includes(key) || key.startsWith('pk_')) return MAIN_PLATFORM;
+  return `other_${createHash('sha256').update(key).digest('hex').slice(0, 16)}`;
 }
 
 export function createEmulatorServer(emulator: Emulator, store: Store, hooks: ServerHooks): Server {
@@ -197,7 +217,13 @@ export function createEmulatorServer(emulator: Emulator, store: Store, hooks: Se
       }
       checkParameters(method, url.pathname, params);
       const owner = header(request, 'stripe-account') ?? PLATFORM;
-      if (owner !== PLATFORM && !store.state.accounts[owner]) throw noAccess(masked(key), owner);
+      const platform = platformOf(key, hooks.platformKeys);
+      if (
+        owner !== PLATFORM &&
+        (!store.state.accounts[owner] || (store.state.platforms[owner] ?? MAIN_PLATFORM) !== platform)
+      ) {
+        throw noAccess(masked(key), owner);
+      }
       const idempotencyKey = method === 'POST' ? header(request, 'idempotency-key') : undefined;
       const slot = idempotencyKey ? `${owner} ${idempotencyKey}` : undefined;
       const prints = fingerprints(fingerprintKey, method, url.pathname, text, params);
@@ -226,7 +252,14 @@ export function createEmulatorServer(emulator: Emulator, store: Store, hooks: Se
           `There is currently another in-progress request using this Idempotent Key (that probably means you submitted twice, and the other request is still going through): ${idempotencyKey}. Please try again later.`,
         );
       }
-      const context: CallContext = { owner, requestId, idempotencyKey, publishable, maskedKey: masked(key) };
+      const context: CallContext = {
+        owner,
+        requestId,
+        idempotencyKey,
+        publishable,
+        maskedKey: masked(key),
+        platform,
+      };
       if (slot) inFlight.add(slot);
       let status = 200;
       let body: unknown;

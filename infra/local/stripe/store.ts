@@ -39,6 +39,8 @@ export interface State extends Ledger {
   idNumbers: Record<string, IdNumberOutcome>;
   /** When each account's next scheduled payout runs (seconds on the emulator clock). */
   nextPayoutAt: Record<string, number>;
+  /** The platform that made each account, when it is not the main one (see `platformKeys`). */
+  platforms: Record<string, string>;
   transfers: Record<string, Stripe.Transfer>;
   /** Payouts per owner (`platform` or a connected account id). */
   payouts: Record<string, Stripe.Payout[]>;
@@ -51,6 +53,8 @@ export interface State extends Ledger {
 }
 
 export const PLATFORM = 'platform';
+/** The platform every key opens unless `platformKeys` says otherwise. */
+export const MAIN_PLATFORM = 'main';
 
 export function emptyState(): State {
   return {
@@ -64,6 +68,7 @@ export function emptyState(): State {
     verifications: {},
     idNumbers: {},
     nextPayoutAt: {},
+    platforms: {},
     transfers: {},
     payouts: {},
     paymentIntents: {},

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startStripeEmulator, type Exchange, type StripeEmulator, type StripeEmulatorOptions } from './index';
 import { loadStripeOpenApi } from './openapi';
 import { STRIPE_TEST_MODE_RETRY_DELAYS_MS } from './webhooks';
@@ -14,6 +14,9 @@ import { StripeFaults, TEST_CARDS, completeIndividual, customAccount, sdk, webho
  * pending funds, unreachable accounts, the test cards. Each describe block has its own emulator
  * (moving one's clock moves everything due in it).
  */
+
+// Several emulators and the OpenAPI document's compilation on a shared machine: room beyond vitest's 5 s.
+vi.setConfig({ testTimeout: 30_000, hookTimeout: 30_000 });
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -583,6 +586,80 @@ describe('every test card and token', () => {
       }),
     );
     expect(credit.message).toBe("This card doesn't appear to be a debit card.");
+  });
+});
+
+describe('refunds and transfer reversals', () => {
+  let emulator: StripeEmulator;
+  let stripe: Stripe;
+  beforeAll(async () => {
+    emulator = await start();
+    stripe = sdk(emulator.port);
+  });
+
+  it('refunds part of a charge, then the rest by payment intent, and refuses more (charge.refunded)', async () => {
+    const intent = await pay(stripe, 4000, 'pm_card_bypassPending');
+    const before = usd((await stripe.balance.retrieve()).available);
+    const part = await stripe.refunds.create({ charge: String(intent.latest_charge), amount: 1500 });
+    expect(part).toMatchObject({ object: 'refund', amount: 1500, status: 'succeeded', charge: intent.latest_charge });
+    expect(usd((await stripe.balance.retrieve()).available)).toBe(before - 1500);
+    const rest = await stripe.refunds.create({ payment_intent: intent.id });
+    expect(rest.amount).toBe(2500);
+    const charge = await stripe.charges.retrieve(String(intent.latest_charge));
+    expect(charge).toMatchObject({ amount_refunded: 4000, refunded: true });
+    const again = await caught(stripe.refunds.create({ charge: charge.id, amount: 100 }));
+    expect(again.code).toBe('charge_already_refunded');
+    const refunded = await stripe.events.list({ type: 'charge.refunded', limit: 2 });
+    expect(refunded.data.map((event) => (event.data.object as Stripe.Charge).amount_refunded)).toEqual([4000, 1500]);
+    expect((await stripe.refunds.list({ charge: charge.id })).data).toHaveLength(2);
+  });
+
+  it('fails the refund of the refund-failure card later and gives the amount back', async () => {
+    const intent = await pay(stripe, 2000, 'pm_card_refundFail');
+    const refund = await stripe.refunds.create({ payment_intent: intent.id });
+    expect(refund.status).toBe('succeeded');
+    await emulator.idle();
+    expect((await stripe.refunds.retrieve(refund.id)).status).toBe('failed');
+    expect((await stripe.charges.retrieve(String(intent.latest_charge))).amount_refunded).toBe(0);
+    expect((await stripe.events.list({ type: 'refund.failed', limit: 1 })).data).toHaveLength(1);
+  });
+
+  it('reverses part of a transfer from the connected account’s balance, and refuses more than is left', async () => {
+    const account = await onboarded(stripe, { payouts: { schedule: { interval: 'manual' } } });
+    await pay(stripe, 5000, 'pm_card_bypassPending');
+    const transfer = await stripe.transfers.create({ amount: 3000, currency: 'usd', destination: account.id });
+    const reversal = await stripe.transfers.createReversal(transfer.id, { amount: 1000 });
+    expect(reversal).toMatchObject({ object: 'transfer_reversal', amount: 1000, transfer: transfer.id });
+    expect(usd((await stripe.balance.retrieve({}, { stripeAccount: account.id })).available)).toBe(2000);
+    expect((await stripe.transfers.retrieve(transfer.id)).amount_reversed).toBe(1000);
+    const tooMuch = await caught(stripe.transfers.createReversal(transfer.id, { amount: 2001 }));
+    expect(tooMuch.statusCode).toBe(400);
+    expect((await stripe.transfers.listReversals(transfer.id)).data.map((one) => one.id)).toEqual([reversal.id]);
+    expect((await stripe.events.list({ type: 'transfer.reversed', limit: 1 })).data).toHaveLength(1);
+  });
+});
+
+describe('an account the key cannot reach', () => {
+  it('answers 403 for another platform’s account, on the account calls and with Stripe-Account', async () => {
+    const emulator = await start({ platformKeys: ['sk_test_this_platform'] });
+    const ours = sdk(emulator.port, 'sk_test_this_platform');
+    const theirs = sdk(emulator.port, 'sk_test_another_platform');
+    const account = await ours.accounts.create(customAccount);
+    const expected = `The provided key 'sk_test_************form' does not have access to account '${account.id}' (or that account does not exist). Application access may have been revoked.`;
+    for (const call of [
+      theirs.accounts.retrieve(account.id),
+      theirs.accounts.update(account.id, { metadata: { a: 'b' } }),
+      theirs.accounts.listExternalAccounts(account.id),
+      theirs.balance.retrieve({}, { stripeAccount: account.id }),
+      theirs.payouts.list({}, { stripeAccount: account.id }),
+    ]) {
+      const error = await caught(call);
+      expect(error).toBeInstanceOf(Stripe.errors.StripePermissionError);
+      expect(error.statusCode).toBe(403);
+      expect(error.message).toBe(expected);
+    }
+    expect((await theirs.accounts.list()).data.map((one) => one.id)).not.toContain(account.id);
+    expect((await ours.accounts.retrieve(account.id)).id).toBe(account.id);
   });
 });
 
