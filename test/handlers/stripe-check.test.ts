@@ -16,12 +16,13 @@ describe('npm run stripe:check', () => {
       'Payment (funds available at once)',
       'Transfer from its charge',
       'Payout (standard)',
-      ...(steps.some((step) => step.step === 'Refund') ? ['Refund'] : []),
+      'Refund',
     ]);
     expect(steps[0]!.ids.account).toMatch(/^acct_/);
     expect(steps[3]!.ids.charge).toMatch(/^ch_/);
     expect(steps[4]!.ids.transfer).toMatch(/^tr_/);
     expect(steps[5]!.ids.payout).toMatch(/^po_/);
+    expect(steps[6]!.ids.refund).toMatch(/^re_/);
     expect(lines.at(-1)).toBe('The loop went through.');
     expect(lines.some((line) => line.includes(steps[4]!.ids.transfer!))).toBe(true);
   });
