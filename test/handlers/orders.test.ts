@@ -137,6 +137,10 @@ describe('a checkout paid at Stripe', () => {
     expect((await deliver(payload)).status).toBe(200);
     const orders = await itemsOf('order', (item) => item.paymentIntentId === intentId);
     expect(orders).toHaveLength(1);
+    // The payment's charge is kept on the order and its commission: it funds the commission's transfer.
+    const { latest_charge: charge } = await stripe.paymentIntents.retrieve(intentId);
+    expect(orders[0]!.chargeId).toBe(charge);
+    expect((await itemsOf('commission', (item) => item.memberId === seller.id))[0]?.chargeId).toBe(charge);
     expect(answers[1]!.body.orderID).toBe(orders[0]!.orderID);
     expect(answers[3]!.body.orderID).toBe(orders[0]!.orderID);
     expect(await itemsOf('commission', (item) => item.memberId === seller.id)).toHaveLength(1);
