@@ -24,6 +24,7 @@ import { env, siteUrl } from './config/env';
 import type { Mailer } from './email/mailer';
 import { createEmailVerification } from './email/verification';
 import { getSecret } from './config/secrets';
+import { loadLogger } from './config/logger';
 import { createApiHandler, createPublicApiHandler } from './http/api-handler';
 import type { FileStore, ImportJobRepository } from './imports/job-store';
 import type { PaymentGateway } from './payments/payment-gateway';
@@ -57,6 +58,7 @@ export const files: FileStore = s3Files;
 export const payments: PaymentGateway = /* @__PURE__ */ createStripeGateway({
   secretKey: () => getSecret('stripeSecretKey'),
   webhookSecret: () => getSecret('stripeWebhookSecret'),
+  connectWebhookSecret: () => getSecret('stripeConnectWebhookSecret'),
   apiUrl: () => env().STRIPE_API_URL,
   // The fault tests shorten each attempt's timeout; read here, not in env(): z.coerce adds 2 KiB to every bundle.
   timeoutMs: () => Number(process.env.STRIPE_TIMEOUT_MS) || undefined,
@@ -85,6 +87,7 @@ export const webhooks: WebhookDeps = {
     recordPayment({ sales: dynamoSaleRecorder, products: { get: getProduct }, now }, payment),
   // Transfers' and payouts' events move the commission they name (commissions/money-movement.ts).
   moneyEvents: (event) => onMoneyEvent(commissionMoney, event),
+  log: async (message, details) => (await loadLogger()).warn(message, details),
 };
 
 /** What the customer's checkout needs: the approved products and Stripe. */

@@ -129,10 +129,15 @@ export const routes: readonly Route[] = [
   // Admin: the commission's transfer and payout (commissions/money-movement.ts).
   route('addCommisionToStripe', 'handlers/add-commission-to-stripe.ts', stripeWrites),
   route('payCommisionToMember', 'handlers/pay-commission-to-member.ts', stripeWrites),
-  // Public: Stripe signs it; no access token, so no signing key.
+  // Public: Stripe signs it; no access token, so no signing key. The platform's own events.
   route('stripeWebhook', 'handlers/stripe-webhook.ts', {
     table: 'readwrite',
     secrets: ['stripeSecretKey', 'stripeWebhookSecret'],
+  }),
+  // Public: the connected accounts' events, signed with the Connect endpoint's own secret.
+  route('stripeConnectWebhook', 'handlers/stripe-connect-webhook.ts', {
+    table: 'readwrite',
+    secrets: ['stripeSecretKey', 'stripeConnectWebhookSecret'],
   }),
 ];
 

@@ -43,6 +43,7 @@ export const capabilityOf: Partial<Record<EndpointName, Capability>> = {
   getExternalAccounts: 'Payouts',
   getPaymentConfig: 'Payouts',
   stripeWebhook: 'Payouts',
+  stripeConnectWebhook: 'Payouts',
 
   getPaymentIntent: 'Sales',
   getSharedProduct: 'Sales',

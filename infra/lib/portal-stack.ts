@@ -378,7 +378,11 @@ export class PortalStack extends Stack {
     this.secrets = {
       tokenSigningKey,
       stripeSecretKey: operatorSecret('StripeSecretKey', 'The Stripe secret API key'),
-      stripeWebhookSecret: operatorSecret('StripeWebhookSecret', 'The Stripe webhook signing secret'),
+      stripeWebhookSecret: operatorSecret('StripeWebhookSecret', 'The signing secret of the Stripe platform endpoint'),
+      stripeConnectWebhookSecret: operatorSecret(
+        'StripeConnectWebhookSecret',
+        'The signing secret of the Stripe Connect endpoint',
+      ),
       stripePublishableKey: operatorSecret('StripePublishableKey', 'The Stripe publishable API key'),
     };
 
@@ -688,6 +692,11 @@ export class PortalStack extends Stack {
     new CfnOutput(this, 'StripeWebhookSecretArn', {
       description: 'aws secretsmanager put-secret-value --secret-id <this> --secret-string whsec_...',
       value: this.secrets.stripeWebhookSecret.secretArn,
+    });
+    new CfnOutput(this, 'StripeConnectWebhookSecretArn', {
+      description:
+        'aws secretsmanager put-secret-value --secret-id <this> --secret-string whsec_... (the Connect endpoint)',
+      value: this.secrets.stripeConnectWebhookSecret.secretArn,
     });
     new CfnOutput(this, 'StripePublishableKeyArn', {
       description: 'aws secretsmanager put-secret-value --secret-id <this> --secret-string pk_...',

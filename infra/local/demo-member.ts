@@ -44,10 +44,12 @@ export const DEMO_PAYOUT_FORM: PayoutAccountForm = {
   city: 'Springfield',
   state: 'IL',
   zipcode: '62701',
-  dob_day: 15,
+  // Stripe's test values that verify at once (docs.stripe.com/connect/testing): the demo member
+  // can be paid from the start, at the emulator or with a real test key.
+  dob_day: 1,
   dob_month: 1,
-  dob_year: 1990,
-  tax_id: '000000000',
+  dob_year: 1902,
+  tax_id: '222222222',
 };
 
 export type DemoMemberOutcome =

@@ -32,10 +32,12 @@ import { DEMO_PAYOUT_FORM, makePayable } from './demo-member';
  * member and four more demo members, all through the real logic with an injected clock:
  *
  * - checkout orders are real payments at the emulator: a payment intent made by the checkout's
- *   createCheckoutPaymentIntent, confirmed with Stripe's test card `pm_card_visa` (the emulator
- *   adds a succeeded payment to the platform's available balance at once, as Stripe's test mode
- *   does for the 4000 0000 0000 0077 card), then recorded by recordPayment, the webhook's path.
- *   Those payments fund the transfers; a few orders are an admin's addOrder (no payment);
+ *   createCheckoutPaymentIntent, confirmed with Stripe's test card `pm_card_bypassPending`
+ *   (4000 0000 0000 0077: its funds are available at once, where an ordinary card's are pending
+ *   for days, so the seeded payouts have funds), then recorded by recordPayment, the webhook's
+ *   path, with its charge. A checkout's commission is transferred from its charge
+ *   (`source_transaction`); a few orders are an admin's addOrder (no payment), whose transfers
+ *   draw on the platform's available balance those payments filled;
  * - marks by markOrder (orders/manage.ts); transfers and payouts by addCommissionToStripe and
  *   payCommissionToMember (commissions/money-movement.ts) through the Stripe gateway, so the
  *   emulator's transfers and payouts agree with the table.
@@ -267,7 +269,7 @@ async function checkout(
     { id: productId, amount: unitCents * qty, qty, ref, checkoutId: randomUUID(), customer },
   );
   const paymentIntentId = intent.clientSecret.split('_secret_')[0]!;
-  await stripe.paymentIntents.confirm(paymentIntentId, { payment_method: 'pm_card_visa' });
+  await stripe.paymentIntents.confirm(paymentIntentId, { payment_method: 'pm_card_bypassPending' });
   const recorded = await recordPayment(deps, await payments.retrievePaymentIntent(paymentIntentId));
   if (!recorded) throw new Error(`The demo payment ${paymentIntentId} did not succeed.`);
   return recorded;

@@ -24,8 +24,9 @@ import { createPortalServer } from './server';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const TABLE_NAME = 'reseller-portal';
-/** Where the emulator posts its events: the webhook route, once the route table has it. */
+/** Where the emulator posts its events: the two webhook routes, once the route table has them. */
 const STRIPE_WEBHOOK_PATH = '/api/stripeWebhook';
+const STRIPE_CONNECT_WEBHOOK_PATH = '/api/stripeConnectWebhook';
 
 export const demoAccounts = {
   admin: { email: 'admin@example.com', password: 'admin-demo-password' },
@@ -63,8 +64,10 @@ export interface LocalSecrets {
   tokenSigningKey: string;
   /** Any `sk_test_…` key opens the emulator; a random one per data folder, as a real key would be. */
   stripeSecretKey: string;
-  /** The emulator signs its webhooks with it, the webhook function verifies them with it. */
+  /** The emulator signs the platform's own events with it, `/api/stripeWebhook` verifies them with it. */
   stripeWebhookSecret: string;
+  /** The emulator signs the connected accounts' events with it, `/api/stripeConnectWebhook` verifies them with it. */
+  stripeConnectWebhookSecret: string;
   /** The pair's `pk_test_…` key: the browser makes card tokens at the emulator with it. */
   stripePublishableKey: string;
 }
@@ -80,6 +83,7 @@ function localSecrets(dataDir: string): LocalSecrets {
     tokenSigningKey: stored.tokenSigningKey ?? randomBytes(48).toString('base64url'),
     stripeSecretKey: stored.stripeSecretKey ?? `sk_test_${randomBytes(24).toString('hex')}`,
     stripeWebhookSecret: stored.stripeWebhookSecret ?? `whsec_${randomBytes(24).toString('hex')}`,
+    stripeConnectWebhookSecret: stored.stripeConnectWebhookSecret ?? `whsec_${randomBytes(24).toString('hex')}`,
     stripePublishableKey: stored.stripePublishableKey ?? `pk_test_${randomBytes(24).toString('hex')}`,
   };
   const changed = (Object.keys(secrets) as (keyof LocalSecrets)[]).some((name) => stored[name] !== secrets[name]);
@@ -117,6 +121,7 @@ export function configureEnvironment(settings: {
           STRIPE_API_URL: settings.stripeApiUrl,
           STRIPE_SECRET_KEY: secrets.stripeSecretKey,
           STRIPE_WEBHOOK_SECRET: secrets.stripeWebhookSecret,
+          STRIPE_CONNECT_WEBHOOK_SECRET: secrets.stripeConnectWebhookSecret,
           STRIPE_PUBLISHABLE_KEY: secrets.stripePublishableKey,
         }
       : {}),
@@ -170,8 +175,9 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
   say(
     'Starting DynamoDB Local, the S3 server and the Stripe emulator, and building the apps if their sources changed…',
   );
-  // The emulator posts its signed events to the portal's webhook route once the portal listens.
+  // The emulator posts its signed events to the portal's two webhook routes once the portal listens.
   let webhookUrl: string | undefined;
+  let connectWebhookUrl: string | undefined;
   // Held while the demo sales are seeded: their payments are recorded by the seed with its own
   // clock (a past date), not by the webhook with today's; events in that while are only listed.
   let holdWebhooks = false;
@@ -180,8 +186,13 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     startS3({ dataDir: join(dataDir, 's3'), spoolDir: join(dataDir, 's3-incoming'), credentials: s3Credentials }),
     startStripeEmulator({
       dataDir: join(dataDir, 'stripe'),
-      webhookUrl: () => (holdWebhooks ? undefined : webhookUrl),
-      webhookSecret: secrets.stripeWebhookSecret,
+      webhooks: {
+        account: { url: () => (holdWebhooks ? undefined : webhookUrl), secret: secrets.stripeWebhookSecret },
+        connect: {
+          url: () => (holdWebhooks ? undefined : connectWebhookUrl),
+          secret: secrets.stripeConnectWebhookSecret,
+        },
+      },
       publishableKey: secrets.stripePublishableKey,
       log: say,
     }),
@@ -271,6 +282,8 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     const { port } = server.address() as AddressInfo;
     const webhookRoute = routes.find((route) => route.path === STRIPE_WEBHOOK_PATH);
     if (webhookRoute) webhookUrl = `http://127.0.0.1:${port}${webhookRoute.path}`;
+    const connectRoute = routes.find((route) => route.path === STRIPE_CONNECT_WEBHOOK_PATH);
+    if (connectRoute) connectWebhookUrl = `http://127.0.0.1:${port}${connectRoute.path}`;
     const displayHost = host === '127.0.0.1' || host === '0.0.0.0' ? 'localhost' : host;
     const url = `http://${displayHost}:${port}`;
     // The origin of the links in e-mails (read per send: the port is known only now).

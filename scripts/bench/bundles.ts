@@ -61,7 +61,7 @@ const carriesStripe = (metafile: Metafile): boolean =>
 
 /**
  * Bundles one function the way the CDK stack's NodejsFunction does (the options of
- * infra/lib/bundling.ts: esbuild --bundle --platform=node --format=cjs --target=node22 --minify
+ * infra/lib/bundling.ts: esbuild --bundle --platform=node --format=cjs --target=node24 --minify
  * --sourcemap --sources-content=false, run from the repository root), with the SDK external or
  * bundled as `mode` says.
  */

@@ -55,6 +55,7 @@ const expected: Record<string, Answers> = {
   getPaymentIntent: PUBLIC,
   // Public, but only Stripe's signature gets past the 400 (test/handlers/stripe-webhook.test.ts).
   stripeWebhook: PUBLIC,
+  stripeConnectWebhook: PUBLIC,
   // The sales loop (test/handlers/orders.test.ts, commissions-read.test.ts).
   getSharedProduct: PUBLIC,
   confirmCheckout: PUBLIC,

@@ -29,6 +29,8 @@ export async function createCommission(options: {
   memberEmail: string;
   amountCents: number;
   orderFulfilled?: 0 | 1;
+  /** The sale's charge, as a card sale's commission carries it. */
+  chargeId?: string;
 }): Promise<CommissionFixture> {
   const id = randomUUID();
   const orderId = randomUUID();
@@ -53,6 +55,7 @@ export async function createCommission(options: {
               product_name: 'Fixture product',
               amountCents: amount,
               status: (options.orderFulfilled ?? 1) === 1 ? 'processing' : 'order_open',
+              ...(options.chargeId ? { chargeId: options.chargeId } : {}),
               transferId: null,
               payoutId: null,
               payoutFailure: null,

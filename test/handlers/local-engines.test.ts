@@ -85,6 +85,10 @@ describe('the local Stripe emulator is wired in', () => {
     expect(secrets.tokenSigningKey).toBe('k'.repeat(64));
     expect(secrets.stripeSecretKey).toMatch(/^sk_test_[0-9a-f]{48}$/);
     expect(secrets.stripeWebhookSecret).toMatch(/^whsec_[0-9a-f]{48}$/);
+    // The Connect endpoint's own secret, not the platform endpoint's.
+    expect(secrets.stripeConnectWebhookSecret).toMatch(/^whsec_[0-9a-f]{48}$/);
+    expect(secrets.stripeConnectWebhookSecret).not.toBe(secrets.stripeWebhookSecret);
+    expect(process.env.STRIPE_CONNECT_WEBHOOK_SECRET).toBe(secrets.stripeConnectWebhookSecret);
     expect(process.env.TOKEN_SIGNING_KEY).toBe('k'.repeat(64));
     expect(process.env.STRIPE_SECRET_KEY).toBe(secrets.stripeSecretKey);
     expect(process.env.STRIPE_WEBHOOK_SECRET).toBe(secrets.stripeWebhookSecret);

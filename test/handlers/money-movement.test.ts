@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../../functions/src/adapters/dynamo-client';
 import {
   PAYOUT_FAILING_DEBIT_CARD,
   signature,
@@ -22,6 +24,7 @@ import { auth, call, tokenFor, uniqueEmail, type CallResult, payoutAccountForm }
  * write it races with.
  */
 const secret = 'whsec_money_movement_secret';
+const connectSecret = 'whsec_money_movement_connect_secret';
 const dataDir = mkdtempSync(join(tmpdir(), 'money-movement-'));
 let emulator: StripeEmulator;
 let endpoint: Server;
@@ -29,6 +32,7 @@ let stripe: Stripe;
 let admin: string;
 
 const { handler: webhook } = await import('../../functions/src/handlers/stripe-webhook');
+const { handler: connectWebhook } = await import('../../functions/src/handlers/stripe-connect-webhook');
 const { handler: addToStripe } = await import('../../functions/src/handlers/add-commission-to-stripe');
 const { handler: payToMember } = await import('../../functions/src/handlers/pay-commission-to-member');
 const { commissionMoney } = await import('../../functions/src/composition');
@@ -63,20 +67,24 @@ beforeAll(async () => {
   const { port } = endpoint.address() as AddressInfo;
   emulator = await startStripeEmulator({
     dataDir,
-    webhookUrl: `http://127.0.0.1:${port}/api/stripeWebhook`,
-    webhookSecret: secret,
+    webhooks: {
+      account: { url: `http://127.0.0.1:${port}/api/stripeWebhook`, secret },
+      connect: { url: `http://127.0.0.1:${port}/api/stripeConnectWebhook`, secret: connectSecret },
+    },
     webhookRetryDelaysMs: [50, 200],
     log: () => undefined,
   });
   process.env.STRIPE_API_URL = emulator.url;
   process.env.STRIPE_WEBHOOK_SECRET = secret;
+  process.env.STRIPE_CONNECT_WEBHOOK_SECRET = connectSecret;
   stripe = sdk(emulator.port, process.env.STRIPE_SECRET_KEY);
   admin = await tokenFor(true);
   // The platform's balance, from customers' card payments, pays the transfers.
   await stripe.paymentIntents.create({
     amount: 500_000,
     currency: 'usd',
-    payment_method: 'pm_card_visa',
+    // Lands in the available balance at once (a card payment's funds are pending for days).
+    payment_method: 'pm_card_bypassPending',
     confirm: true,
   });
 });
@@ -88,24 +96,36 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
+/**
+ * To the endpoint Stripe sends the event to: a connected account's event (it names the account)
+ * to the Connect endpoint, the platform's own to the platform endpoint.
+ */
 function post(body: string | Buffer, header: string): Promise<CallResult> {
-  return call(webhook, { rawBody: body, headers: { 'stripe-signature': header }, path: '/api/stripeWebhook' });
+  const connect = Boolean((JSON.parse(body.toString()) as { account?: string }).account);
+  return call(connect ? connectWebhook : webhook, {
+    rawBody: body,
+    headers: { 'stripe-signature': header },
+    path: connect ? '/api/stripeConnectWebhook' : '/api/stripeWebhook',
+  });
 }
 
 /** Posts a stored event again, freshly signed: what Stripe's redelivery looks like. */
 function replay(event: Stripe.Event): Promise<CallResult> {
   const payload = JSON.stringify(event);
-  return post(payload, signature(payload, secret, Math.floor(Date.now() / 1000)));
+  return post(payload, signature(payload, event.account ? connectSecret : secret, Math.floor(Date.now() / 1000)));
 }
 
 interface Member {
   id: string;
   email: string;
   accountId: string | null;
+  token?: string;
 }
 
 /** A member, with a payout account unless `account` is false, and a debit card (`card`) unless it is null. */
-async function member(options: { account?: boolean; card?: string | null } = {}): Promise<Member> {
+async function member(
+  options: { account?: boolean; card?: string | null; form?: Record<string, unknown> } = {},
+): Promise<Member> {
   const { handler: signup } = await import('../../functions/src/handlers/signup');
   const { handler: create } = await import('../../functions/src/handlers/create-payout-account');
   const { handler: addPayoutMethod } = await import('../../functions/src/handlers/add-payout-method');
@@ -114,7 +134,7 @@ async function member(options: { account?: boolean; card?: string | null } = {})
   const token = String(signed.body.access_token);
   const id = String((signed.body.userProfile as { id: string }).id);
   if (options.account === false) return { id, email, accountId: null };
-  const created = await call(create, { body: payoutAccountForm, headers: auth(token) });
+  const created = await call(create, { body: { ...payoutAccountForm, ...options.form }, headers: auth(token) });
   expect(created.status).toBe(200);
   const accountId = String((created.body.user as { stripeID: string }).stripeID);
   const card = options.card === undefined ? '4000056655665556' : options.card;
@@ -125,7 +145,19 @@ async function member(options: { account?: boolean; card?: string | null } = {})
     const added = await call(addPayoutMethod, { body: { id: accountId, token: tok.id }, headers: auth(token) });
     expect(added.status).toBe(200);
   }
-  return { id, email, accountId };
+  return { id, email, accountId, token };
+}
+
+/** Marks the member's card as added in the table only (no Stripe call): the portal's own gate passes. */
+async function setCard(who: Member) {
+  await db().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: { pk: `USER#${who.id}`, sk: 'PROFILE' },
+      UpdateExpression: 'SET isPayoutMethodAdded = :one',
+      ExpressionAttributeValues: { ':one': 1 },
+    }),
+  );
 }
 
 const commissionFor = (who: Member, amountCents: number, orderFulfilled: 0 | 1 = 1) =>
@@ -284,16 +316,132 @@ describe('/api/addCommisionToStripe after Stripe’s key may have expired', () =
     expect((await item(commissionKey(commission.id)))?.transferId).toBe(transfer!.id);
   });
 
-  it('says so when the platform’s Stripe balance is too low, and leaves the commission in processing', async () => {
+  it('says when the platform’s available balance covers it, leaves the commission in processing, and sends it at once when funded (a new key)', async () => {
     const who = await member();
     const balance = await stripe.balance.retrieve();
     const available = balance.available.find((entry) => entry.currency === 'usd')?.amount ?? 0;
-    const commission = await commissionFor(who, available + 1);
+    const commission = await commissionFor(who, available + 1000);
+    // A card payment's funds are pending for days: they cover the shortfall on the day they land.
+    const pending = await stripe.paymentIntents.create({
+      amount: 5000,
+      currency: 'usd',
+      payment_method: 'pm_card_visa',
+      confirm: true,
+    });
+    const charge = await stripe.charges.retrieve(String(pending.latest_charge));
+    const { available_on: availableOn } = await stripe.balanceTransactions.retrieve(String(charge.balance_transaction));
+    const day = new Date(availableOn * 1000).toLocaleDateString('en-US', {
+      month: 'long',
+      day: 'numeric',
+      year: 'numeric',
+      timeZone: 'UTC',
+    });
     const refused = await send(commission.id);
     expect(refused.status).toBe(409);
-    expect(refused.body.message).toBe("The platform's Stripe balance is too low to send this commission.");
-    expect(await item(commissionKey(commission.id))).toMatchObject({ isInCustomersAccount: 0, transferId: null });
+    expect(refused.body.message).toBe(
+      `The platform's available balance is too low to send this commission: it becomes available on ${day}.`,
+    );
+    expect(await item(commissionKey(commission.id))).toMatchObject({
+      isInCustomersAccount: 0,
+      transferId: null,
+      transferAttempt: 1,
+      transferFailure: refused.body.message,
+    });
     expect(await transfersTo(who.accountId!)).toEqual([]);
+
+    // The cause fixed (funds available now, enough for the tests after this one too), the retry goes
+    // at once: Stripe does not replay the refusal.
+    await stripe.paymentIntents.create({
+      amount: 500_000,
+      currency: 'usd',
+      payment_method: 'pm_card_bypassPending',
+      confirm: true,
+    });
+    const sent = await send(commission.id);
+    expect(sent.status).toBe(200);
+    const transfers = await transfersTo(who.accountId!);
+    expect(transfers.map((transfer) => [transfer.amount, transfer.metadata.attempt])).toEqual([
+      [available + 1000, '1'],
+    ]);
+    expect(await item(commissionKey(commission.id))).toMatchObject({ isInCustomersAccount: 1, transferAttempt: 1 });
+  });
+
+  it("sends a card sale's commission from its charge while the charge's funds are still pending", async () => {
+    const who = await member();
+    const balance = await stripe.balance.retrieve();
+    const available = balance.available.find((entry) => entry.currency === 'usd')?.amount ?? 0;
+    const sale = await stripe.paymentIntents.create({
+      amount: available + 50_000,
+      currency: 'usd',
+      payment_method: 'pm_card_visa',
+      confirm: true,
+    });
+    const chargeId = String(sale.latest_charge);
+    // More than the platform's available balance: only the charge's pending funds can pay it.
+    const commission = await createCommission({
+      memberId: who.id,
+      memberEmail: who.email,
+      amountCents: available + 100,
+      chargeId,
+    });
+    const sent = await send(commission.id);
+    expect([sent.status, sent.body.message]).toEqual([200, undefined]);
+    const transfers = await transfersTo(who.accountId!);
+    expect(transfers.map((transfer) => [transfer.amount, transfer.source_transaction])).toEqual([
+      [available + 100, chargeId],
+    ]);
+  });
+
+  it('answers 409 without calling Stripe while the stored state says the account is being verified', async () => {
+    // Stripe's test values that verify after a while: the account is `pending` meanwhile.
+    const who = await member({ card: null, form: { dob_day: 1, dob_month: 1, dob_year: 1901, tax_id: '000000000' } });
+    const commission = await commissionFor(who, 500);
+    await setCard(who);
+    const refused = await send(commission.id);
+    expect([refused.status, refused.body.message]).toEqual([
+      409,
+      "Stripe is still verifying the member's payout account: it cannot receive transfers until that is done. Try again later.",
+    ]);
+    expect(await transfersTo(who.accountId!)).toEqual([]);
+    expect(await item(commissionKey(commission.id))).toMatchObject({ isInCustomersAccount: 0 });
+  });
+
+  it('answers an account Stripe no longer lets the platform reach (403) as gone, in words, to the admin and the member', async () => {
+    const who = await member();
+    const inStripe = await commissionFor(who, 300);
+    expect((await send(inStripe.id)).status).toBe(200);
+    const another = await commissionFor(who, 200);
+    // The account id the member holds is one the platform cannot reach (closed, or another platform's).
+    const gone = 'acct_1GoneGoneGone00';
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: { pk: `USER#${who.id}`, sk: 'PROFILE' },
+        UpdateExpression: 'SET stripeID = :gone',
+        ExpressionAttributeValues: { ':gone': gone },
+      }),
+    );
+    // The payout (made as the account: Stripe answers 403).
+    const paid = await pay(inStripe.id);
+    expect([paid.status, paid.body.message]).toEqual([
+      409,
+      "The member's payout account can no longer be reached at Stripe (it was closed or disconnected): ask the member to set up payouts again.",
+    ]);
+    // A transfer to it (Stripe answers that there is no such destination).
+    const sent = await send(another.id);
+    expect([sent.status, sent.body.message]).toEqual([
+      409,
+      "The member's payout account was not found at Stripe: ask the member to set up payouts again.",
+    ]);
+    expect(await item(commissionKey(inStripe.id))).toMatchObject({ isPayed: 0 });
+    expect(await item(commissionKey(another.id))).toMatchObject({ isInCustomersAccount: 0 });
+    // The member's own read of the account (Stripe answers 403).
+    const { handler: getExternalAccounts } = await import('../../functions/src/handlers/get-external-accounts');
+    const listed = await call(getExternalAccounts, { body: { id: gone }, headers: auth(who.token!) });
+    expect([listed.status, listed.body.message]).toEqual([
+      404,
+      'Your payout account can no longer be reached at Stripe (it was closed or disconnected). Set up payouts again to be paid.',
+    ]);
   });
 });
 
@@ -311,7 +459,8 @@ describe('/api/payCommisionToMember', () => {
     );
     const payouts = await payoutsOf(who.accountId!);
     expect(payouts.map((payout) => [payout.amount, payout.method, payout.metadata?.commissionId])).toEqual([
-      [2500, 'instant', commission.id],
+      // The balance holds the commission only: instant's fee would not fit (decision 0050).
+      [2500, 'standard', commission.id],
     ]);
     const stored = await item(commissionKey(commission.id));
     expect(stored).toMatchObject({ isPayed: 1, payoutId: payouts[0]!.id });

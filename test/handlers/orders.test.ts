@@ -122,9 +122,25 @@ describe('a checkout paid at Stripe', () => {
       call(confirmCheckout, { body: { paymentIntentId: intentId } }),
       deliver(payload),
     ]);
-    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200]);
+    // The browser's reports answer the order. Of the three deliveries one applies the event; one
+    // that arrives while it is being applied is told to come back (409: Stripe delivers it again).
+    expect([answers[1]!.status, answers[3]!.status]).toEqual([200, 200]);
+    const deliveries = [answers[0]!, answers[2]!, answers[4]!];
+    expect(deliveries.filter((answer) => answer.status === 200).length).toBeGreaterThanOrEqual(1);
+    for (const answer of deliveries.filter((one) => one.status !== 200)) {
+      expect([answer.status, answer.body.message]).toEqual([
+        409,
+        'This event is being applied by another delivery right now; Stripe will deliver it again.',
+      ]);
+    }
+    // Stripe's later redelivery is acknowledged and changes nothing.
+    expect((await deliver(payload)).status).toBe(200);
     const orders = await itemsOf('order', (item) => item.paymentIntentId === intentId);
     expect(orders).toHaveLength(1);
+    // The payment's charge is kept on the order and its commission: it funds the commission's transfer.
+    const { latest_charge: charge } = await stripe.paymentIntents.retrieve(intentId);
+    expect(orders[0]!.chargeId).toBe(charge);
+    expect((await itemsOf('commission', (item) => item.memberId === seller.id))[0]?.chargeId).toBe(charge);
     expect(answers[1]!.body.orderID).toBe(orders[0]!.orderID);
     expect(answers[3]!.body.orderID).toBe(orders[0]!.orderID);
     expect(await itemsOf('commission', (item) => item.memberId === seller.id)).toHaveLength(1);

@@ -22,6 +22,7 @@ Object.assign(process.env, {
   STRIPE_API_URL: inject('stripeApiUrl'),
   STRIPE_SECRET_KEY: `sk_test_${randomBytes(24).toString('hex')}`,
   STRIPE_WEBHOOK_SECRET: `whsec_${randomBytes(24).toString('hex')}`,
+  STRIPE_CONNECT_WEBHOOK_SECRET: `whsec_${randomBytes(24).toString('hex')}`,
   STRIPE_PUBLISHABLE_KEY: `pk_test_${randomBytes(24).toString('hex')}`,
   ...functionEnvironment,
   ADDRESS_SEARCH: 'local',

@@ -1,13 +1,15 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db, tableName } from '../../functions/src/adapters/dynamo-client';
 import { signature, startStripeEmulator, type StripeEmulator } from '../../infra/local/stripe';
 import { sdk } from '../../infra/local/stripe/testing';
+import { DynamoFaults } from './dynamo-faults';
 import { allItems, call, uniqueEmail, type CallResult, payoutAccountForm } from './helpers';
 
 /**
@@ -15,24 +17,35 @@ import { allItems, call, uniqueEmail, type CallResult, payoutAccountForm } from 
  * signed events go to a local endpoint that hands them to the webhook handler, and points the
  * functions at it before they are imported.
  */
+// The lines the webhook writes on an ignored or malformed event are warnings.
+process.env.POWERTOOLS_LOG_LEVEL = 'WARN';
 const secret = 'whsec_webhook_test_secret';
+const connectSecret = 'whsec_connect_webhook_test_secret';
 const dataDir = mkdtempSync(join(tmpdir(), 'stripe-webhook-'));
 const deliveries: CallResult[] = [];
 let emulator: StripeEmulator;
 let endpoint: Server;
 
 const { handler: webhook } = await import('../../functions/src/handlers/stripe-webhook');
+const { handler: connectWebhook } = await import('../../functions/src/handlers/stripe-connect-webhook');
+
+/** Powertools' item for an event: `pk` STRIPE_EVENT, `sk` its key prefix and the md5 of the event id. */
+const marker = (eventId: string) =>
+  `stripe-event#${createHash('md5').update(JSON.stringify(eventId)).digest('base64')}`;
+const markerOf = async (eventId: string) =>
+  (await allItems()).filter((item) => item.pk === 'STRIPE_EVENT' && item.sk === marker(eventId));
 
 beforeAll(async () => {
   endpoint = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      void call(webhook, {
+      const connect = request.url === '/api/stripeConnectWebhook';
+      void call(connect ? connectWebhook : webhook, {
         rawBody: Buffer.concat(chunks),
         contentType: String(request.headers['content-type']),
         headers: { 'stripe-signature': String(request.headers['stripe-signature']) },
-        path: '/api/stripeWebhook',
+        path: request.url ?? '/api/stripeWebhook',
       }).then((result) => {
         deliveries.push(result);
         response.writeHead(result.status).end(JSON.stringify(result.body));
@@ -43,13 +56,17 @@ beforeAll(async () => {
   const { port } = endpoint.address() as AddressInfo;
   emulator = await startStripeEmulator({
     dataDir,
-    webhookUrl: `http://127.0.0.1:${port}/api/stripeWebhook`,
-    webhookSecret: secret,
+    // A Connect platform's two endpoints, each with its own secret.
+    webhooks: {
+      account: { url: `http://127.0.0.1:${port}/api/stripeWebhook`, secret },
+      connect: { url: `http://127.0.0.1:${port}/api/stripeConnectWebhook`, secret: connectSecret },
+    },
     webhookRetryDelaysMs: [],
     log: () => undefined,
   });
   process.env.STRIPE_API_URL = emulator.url;
   process.env.STRIPE_WEBHOOK_SECRET = secret;
+  process.env.STRIPE_CONNECT_WEBHOOK_SECRET = connectSecret;
 });
 afterAll(async () => {
   await emulator?.stop();
@@ -69,6 +86,8 @@ async function memberWithAccount(): Promise<{ userId: string; token: string; acc
   const created = await call(create, { body: payoutAccountForm, headers: { authorization: `Bearer ${token}` } });
   expect(created.status).toBe(200);
   const user = created.body.user as { id: string; stripeID: string };
+  // The account's own events (its verification) are delivered before the test goes on.
+  await emulator.idle();
   return { userId: user.id, token, accountId: user.stripeID };
 }
 
@@ -98,7 +117,11 @@ const accountEvent = (
     },
   });
 
+/** To the Connect endpoint (the connected accounts' events). */
 const post = (body: string, header: string) =>
+  call(connectWebhook, { rawBody: body, headers: { 'stripe-signature': header }, path: '/api/stripeConnectWebhook' });
+/** To the platform endpoint (the platform account's own events). */
+const postPlatform = (body: string, header: string) =>
   call(webhook, { rawBody: body, headers: { 'stripe-signature': header }, path: '/api/stripeWebhook' });
 const now = () => Math.floor(Date.now() / 1000);
 
@@ -128,18 +151,19 @@ describe('/api/stripeWebhook', () => {
     const { userId, accountId } = await memberWithAccount();
     const enabled = accountEvent(`evt_enabled_${userId}`, accountId, userId, true);
     const disabled = accountEvent(`evt_disabled_${userId}`, accountId, userId, false);
-    expect((await post(enabled, signature(enabled, secret, now()))).status).toBe(200);
+    expect((await post(enabled, signature(enabled, connectSecret, now()))).status).toBe(200);
     expect((await stored(userId))?.payoutAccount).toMatchObject({ payoutsEnabled: true });
-    expect((await post(disabled, signature(disabled, secret, now()))).status).toBe(200);
+    expect((await post(disabled, signature(disabled, connectSecret, now()))).status).toBe(200);
     expect((await stored(userId))?.payoutAccount).toMatchObject({ payoutsEnabled: false });
-    const again = await post(enabled, signature(enabled, secret, now()));
+    const again = await post(enabled, signature(enabled, connectSecret, now()));
     expect(again.status).toBe(200);
     expect((await stored(userId))?.payoutAccount).toMatchObject({
       payoutsEnabled: false,
       requirementsDue: ['external_account'],
     });
-    const marker = (await allItems()).find((item) => item.pk === `STRIPE_EVENT#evt_enabled_${userId}`);
-    expect(Number(marker?.expiresAt)).toBeGreaterThan(now());
+    const [claim] = await markerOf(`evt_enabled_${userId}`);
+    expect(claim).toMatchObject({ status: 'COMPLETED' });
+    expect(Number(claim?.expiresAt)).toBeGreaterThan(now() + 29 * 24 * 3600);
   });
 
   it('keeps the newer state when an older account.updated arrives late, and stores when Stripe said it', async () => {
@@ -148,10 +172,10 @@ describe('/api/stripeWebhook', () => {
     const newer = eventClock++;
     const newerEvent = accountEvent(`evt_newer_${userId}`, accountId, userId, true, newer);
     const olderEvent = accountEvent(`evt_older_${userId}`, accountId, userId, false, older);
-    expect((await post(newerEvent, signature(newerEvent, secret, now()))).status).toBe(200);
+    expect((await post(newerEvent, signature(newerEvent, connectSecret, now()))).status).toBe(200);
     expect((await stored(userId))?.payoutAccount).toMatchObject({ payoutsEnabled: true, asOf: newer });
     // Delivered after the newer one, though it happened before: acknowledged (200), and ignored.
-    expect((await post(olderEvent, signature(olderEvent, secret, now()))).status).toBe(200);
+    expect((await post(olderEvent, signature(olderEvent, connectSecret, now()))).status).toBe(200);
     expect((await stored(userId))?.payoutAccount).toMatchObject({
       payoutsEnabled: true,
       requirementsDue: [],
@@ -165,9 +189,9 @@ describe('/api/stripeWebhook', () => {
     // The first claims payouts are enabled; the account at the emulator has no card, so they are not.
     const first = accountEvent(`evt_same_a_${userId}`, accountId, userId, true, second);
     const then = accountEvent(`evt_same_b_${userId}`, accountId, userId, false, second);
-    expect((await post(first, signature(first, secret, now()))).status).toBe(200);
+    expect((await post(first, signature(first, connectSecret, now()))).status).toBe(200);
     expect((await stored(userId))?.payoutAccount).toMatchObject({ payoutsEnabled: true, asOf: second });
-    expect((await post(then, signature(then, secret, now()))).status).toBe(200);
+    expect((await post(then, signature(then, connectSecret, now()))).status).toBe(200);
     expect((await stored(userId))?.payoutAccount).toMatchObject({
       payoutsEnabled: false,
       requirementsDue: ['external_account'],
@@ -207,7 +231,7 @@ describe('/api/stripeWebhook', () => {
     );
     const before = await allItems();
     const event = accountEvent(`evt_early_${userId}`, accountId, userId, true);
-    const early = await post(event, signature(event, secret, now()));
+    const early = await post(event, signature(event, connectSecret, now()));
     expect(early.status).toBe(409);
     expect(early.body.message).toBe('The payout account of this event is not stored yet.');
     expect(await allItems()).toEqual(before);
@@ -221,12 +245,12 @@ describe('/api/stripeWebhook', () => {
         ExpressionAttributeValues: { ':id': accountId },
       }),
     );
-    expect((await post(event, signature(event, secret, now()))).status).toBe(200);
+    expect((await post(event, signature(event, connectSecret, now()))).status).toBe(200);
     const applied = (await stored(userId))?.payoutAccount;
     expect(applied).toMatchObject({ payoutsEnabled: true, requirementsDue: [], transfers: 'active' });
-    expect((await allItems()).filter((item) => item.pk === `STRIPE_EVENT#evt_early_${userId}`)).toHaveLength(1);
+    expect(await markerOf(`evt_early_${userId}`)).toHaveLength(1);
     // A third delivery is a duplicate: nothing changes.
-    expect((await post(event, signature(event, secret, now()))).status).toBe(200);
+    expect((await post(event, signature(event, connectSecret, now()))).status).toBe(200);
     expect((await stored(userId))?.payoutAccount).toEqual(applied);
   });
 
@@ -234,7 +258,7 @@ describe('/api/stripeWebhook', () => {
     const { userId } = await memberWithAccount();
     const before = await stored(userId);
     const event = accountEvent(`evt_other_${userId}`, 'acct_notTheirs000001', userId, true);
-    expect((await post(event, signature(event, secret, now()))).status).toBe(200);
+    expect((await post(event, signature(event, connectSecret, now()))).status).toBe(200);
     expect(await stored(userId)).toEqual(before);
   });
 
@@ -244,16 +268,148 @@ describe('/api/stripeWebhook', () => {
     const body = accountEvent(`evt_forged_${userId}`, accountId, userId, true);
     for (const [raw, header] of [
       [body, signature(body, 'whsec_someone_else', now())],
-      [body.replace('"payouts_enabled":true', '"payouts_enabled":false'), signature(body, secret, now())],
-      [body, signature(body, secret, now() - 301)],
+      // The platform endpoint's secret does not sign the Connect endpoint's events.
+      [body, signature(body, secret, now())],
+      [body.replace('"payouts_enabled":true', '"payouts_enabled":false'), signature(body, connectSecret, now())],
+      [body, signature(body, connectSecret, now() - 301)],
     ] as const) {
       const answer = await post(raw, header);
       expect(answer.status).toBe(400);
       expect(answer.body.message).toBe('The webhook signature does not match.');
     }
-    const missing = await call(webhook, { rawBody: body, path: '/api/stripeWebhook' });
+    const ahead = await post(body, signature(body, connectSecret, now() + 301 + 60));
+    expect(ahead.status).toBe(400);
+    expect(ahead.body.message).toBe('The webhook timestamp is in the future, beyond the 300 s tolerance.');
+    const missing = await call(connectWebhook, { rawBody: body, path: '/api/stripeConnectWebhook' });
     expect(missing.status).toBe(400);
     expect((await stored(userId))?.payoutAccount).toEqual(before);
-    expect((await allItems()).some((item) => item.pk === `STRIPE_EVENT#evt_forged_${userId}`)).toBe(false);
+    expect(await markerOf(`evt_forged_${userId}`)).toHaveLength(0);
+  });
+
+  it('creates accounts with manual payouts, and puts one back to manual (once, with a log line) when account.updated shows another schedule', async () => {
+    const { accountId } = await memberWithAccount();
+    const stripe = sdk(emulator.port, process.env.STRIPE_SECRET_KEY);
+    expect((await stripe.accounts.retrieve(accountId)).settings?.payouts?.schedule?.interval).toBe('manual');
+    const lines = await captureLogs(async () => {
+      // Someone (the dashboard, another integration) sets a daily schedule: Stripe sends account.updated.
+      await stripe.accounts.update(accountId, { settings: { payouts: { schedule: { interval: 'daily' } } } });
+      await emulator.idle();
+    });
+    expect((await stripe.accounts.retrieve(accountId)).settings?.payouts?.schedule?.interval).toBe('manual');
+    const putBack = lines.filter((line) => line.includes('Stripe account payouts put back to manual'));
+    expect(putBack.map((line) => (JSON.parse(line) as { accountId: string; found: string }).found)).toEqual(['daily']);
+  });
+
+  it("acknowledges and ignores, with a log line, an event of the other endpoint's kind", async () => {
+    const { userId, accountId } = await memberWithAccount();
+    const before = await stored(userId);
+    const lines = await captureLogs(async () => {
+      // A connected account's event at the platform endpoint, signed with the platform's secret.
+      const account = accountEvent(`evt_wrong_end_${userId}`, accountId, userId, true);
+      const atPlatform = await postPlatform(account, signature(account, secret, now()));
+      expect([atPlatform.status, atPlatform.body]).toEqual([200, { received: true }]);
+      // The platform's own event at the Connect endpoint.
+      const transfer = JSON.stringify({
+        id: `evt_wrong_tr_${userId}`,
+        object: 'event',
+        type: 'transfer.created',
+        created: now(),
+        data: { object: { id: 'tr_x', object: 'transfer', metadata: { commissionId: 'none' } } },
+      });
+      const atConnect = await post(transfer, signature(transfer, connectSecret, now()));
+      expect([atConnect.status, atConnect.body]).toEqual([200, { received: true }]);
+    });
+    expect(await stored(userId)).toEqual(before);
+    expect(await markerOf(`evt_wrong_end_${userId}`)).toHaveLength(0);
+    const ignored = lines.filter((line) => line.includes('belongs to the other webhook endpoint'));
+    expect(ignored.map((line) => (JSON.parse(line) as { type: string; endpoint: string }).endpoint)).toEqual([
+      'platform',
+      'connect',
+    ]);
+  });
+
+  it('answers 400 to a validly signed event of the wrong shape and logs it, changing nothing', async () => {
+    const { userId, accountId } = await memberWithAccount();
+    const before = await allItems();
+    const lines = await captureLogs(async () => {
+      for (const body of [
+        JSON.stringify({ type: 'payout.failed' }),
+        JSON.stringify({ id: `evt_shape_${userId}`, object: 'event', type: 'payout.failed', created: now(), data: {} }),
+        JSON.stringify({
+          id: `evt_shape2_${userId}`,
+          object: 'event',
+          type: 'account.updated',
+          created: now(),
+          account: accountId,
+          data: { object: { id: accountId, object: 'account', metadata: { userId }, payouts_enabled: 'yes' } },
+        }),
+      ]) {
+        const answer = await post(body, signature(body, connectSecret, now()));
+        expect(answer.status).toBe(400);
+        expect(String(answer.body.message)).toMatch(/^The event is malformed: /);
+      }
+    });
+    expect(lines.filter((line) => line.includes('Stripe event refused as malformed'))).toHaveLength(3);
+    expect(await allItems()).toEqual(before);
+  });
+
+  it('applies, once, an event whose first delivery died after claiming it, once the claim has expired', async () => {
+    const { userId, accountId } = await memberWithAccount();
+    const event = accountEvent(`evt_crash_${userId}`, accountId, userId, true);
+    const before = (await stored(userId))?.payoutAccount;
+    // The first delivery claims the event, then dies: its write fails and so does the release of
+    // its claim (as when the process is gone), with a deadline 300 ms away.
+    const faults = new DynamoFaults()
+      .fail('UpdateItemCommand', 'AccessDeniedException', { when: (input) => input.includes(userId) })
+      .fail('DeleteItemCommand', 'AccessDeniedException');
+    let first: CallResult;
+    try {
+      first = await call(connectWebhook, {
+        rawBody: event,
+        headers: { 'stripe-signature': signature(event, connectSecret, now()) },
+        path: '/api/stripeConnectWebhook',
+        deadlineMs: 300,
+      });
+    } finally {
+      faults.restore();
+    }
+    expect(first.status).toBe(500);
+    expect(faults.log.failed).toEqual(['UpdateItemCommand', 'DeleteItemCommand']);
+    expect(await markerOf(`evt_crash_${userId}`)).toMatchObject([{ status: 'INPROGRESS' }]);
+    expect((await stored(userId))?.payoutAccount).toEqual(before);
+
+    // Until that deadline, a redelivery is told to come back (409): Stripe delivers it again later.
+    const early = await post(event, signature(event, connectSecret, now()));
+    expect(early.status).toBe(409);
+    expect((await stored(userId))?.payoutAccount).toEqual(before);
+
+    // After it, the redelivery applies the event, and the next one is a duplicate.
+    const [claim] = await markerOf(`evt_crash_${userId}`);
+    await new Promise((resolve) =>
+      setTimeout(resolve, Math.max(0, Number(claim?.in_progress_expiration) - Date.now() + 20)),
+    );
+    expect((await post(event, signature(event, connectSecret, now()))).status).toBe(200);
+    const applied = (await stored(userId))?.payoutAccount;
+    expect(applied).toMatchObject({ payoutsEnabled: true, requirementsDue: [] });
+    expect(await markerOf(`evt_crash_${userId}`)).toMatchObject([{ status: 'COMPLETED' }]);
+    expect((await post(event, signature(event, connectSecret, now()))).status).toBe(200);
+    expect((await stored(userId))?.payoutAccount).toEqual(applied);
   });
 });
+
+/** The log lines written while `work` runs. */
+async function captureLogs(work: () => Promise<void>): Promise<string[]> {
+  const lines: string[] = [];
+  const capture = (chunk: string | Uint8Array) => {
+    lines.push(...String(chunk).split('\n').filter(Boolean));
+    return true;
+  };
+  vi.spyOn(process.stderr, 'write').mockImplementation(capture);
+  vi.spyOn(process.stdout, 'write').mockImplementation(capture);
+  try {
+    await work();
+  } finally {
+    vi.restoreAllMocks();
+  }
+  return lines;
+}

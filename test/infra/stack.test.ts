@@ -822,14 +822,19 @@ describe('data', () => {
     }
   });
 
-  it('creates the four secrets; the signing key is generated, 64 chars, no punctuation', () => {
+  it('creates the five secrets; the signing key is generated, 64 chars, no punctuation', () => {
     const { stack, resources } = main;
-    expect(Object.values(resources).filter((r) => r.Type === 'AWS::SecretsManager::Secret')).toHaveLength(4);
+    expect(Object.values(resources).filter((r) => r.Type === 'AWS::SecretsManager::Secret')).toHaveLength(5);
     expect(resources[logicalId(stack, stack.secrets.tokenSigningKey)].Properties.GenerateSecretString).toEqual({
       PasswordLength: 64,
       ExcludePunctuation: true,
     });
-    for (const name of ['stripeSecretKey', 'stripeWebhookSecret', 'stripePublishableKey'] as const) {
+    for (const name of [
+      'stripeSecretKey',
+      'stripeWebhookSecret',
+      'stripeConnectWebhookSecret',
+      'stripePublishableKey',
+    ] as const) {
       expect(resources[logicalId(stack, stack.secrets[name])].Properties.Description).toContain('put-secret-value');
     }
   });
@@ -982,6 +987,7 @@ describe('outputs', () => {
         'TokenSigningKeyArn',
         'StripeSecretKeyArn',
         'StripeWebhookSecretArn',
+        'StripeConnectWebhookSecretArn',
       ]),
     );
     expect(outputs.TableName.Value).toEqual({ Ref: logicalId(main.stack, main.stack.table) });

@@ -4,6 +4,7 @@ import { keys, lists, shardOf } from '@portal/shared/db/table';
 import type { CommissionMoneyStore, CommissionRecord, PayoutProfile } from '../commissions/money-store';
 import { backoff, cancellationReasons, db, isConditionFailed, isTransactionConflict, tableName } from './dynamo-client';
 import { toCommissionRecord } from './dynamo-sales-items';
+import { earnings as memberEarnings } from './dynamo-sale-recorder';
 
 /**
  * The commission's moves (shared/src/db/sales-status.ts builds each condition from the transition
@@ -95,25 +96,49 @@ export const dynamoCommissionMoney: CommissionMoneyStore = {
         TableName: tableName(),
         Key: keys.user(memberId),
         ConsistentRead: true,
-        ProjectionExpression: 'stripeID, isAccountCreated, isPayoutMethodAdded',
+        ProjectionExpression: 'stripeID, isAccountCreated, isPayoutMethodAdded, payoutAccount.transfers',
       }),
     );
     if (!result.Item) return undefined;
-    const item = result.Item as Partial<PayoutProfile>;
+    const item = result.Item as Partial<PayoutProfile> & { payoutAccount?: { transfers?: string } };
     return {
       stripeID: item.stripeID ?? null,
       isAccountCreated: item.isAccountCreated === 1 ? 1 : 0,
       isPayoutMethodAdded: item.isPayoutMethodAdded === 1 ? 1 : 0,
+      ...(item.payoutAccount?.transfers ? { transfers: item.payoutAccount.transfers } : {}),
     };
+  },
+
+  async unpaidCents(memberId) {
+    // the member's totals are the sum of their earnings shards (and the totals kept before them)
+    return (await memberEarnings(memberId))?.processingCents ?? 0;
   },
 
   reserveTransfer(id, now) {
     return conditionalUpdate({
       TableName: tableName(),
       Key: commissionKey(id),
-      UpdateExpression: 'SET transferPendingAt = if_not_exists(transferPendingAt, :now)',
-      ...withCondition(commissionIs('processing'), '', { ':now': now }),
+      UpdateExpression:
+        'SET transferPendingAt = if_not_exists(transferPendingAt, :now), transferAttempt = if_not_exists(transferAttempt, :zero)',
+      ...withCondition(commissionIs('processing'), '', { ':now': now, ':zero': 0 }),
     });
+  },
+
+  async refuseTransfer(id, attempt, failure, now) {
+    return (
+      (await conditionalUpdate({
+        TableName: tableName(),
+        Key: commissionKey(id),
+        UpdateExpression:
+          'SET transferFailure = :failure, transferAttempt = transferAttempt + :one, updatedAt = :now REMOVE transferPendingAt',
+        ...withCondition(commissionIs('processing'), 'transferAttempt = :attempt', {
+          ':failure': failure,
+          ':one': 1,
+          ':now': now,
+          ':attempt': attempt,
+        }),
+      })) !== undefined
+    );
   },
 
   completeTransfer(commission, transferId, now) {

@@ -6,7 +6,7 @@ import { signature } from '../../../infra/local/stripe';
 import { startStripeEmulator, type StripeEmulator } from '../../../infra/local/stripe';
 import { sdk } from '../../../infra/local/stripe/testing';
 import { DomainError } from '../errors';
-import type { NewPayoutAccount, PaymentGateway } from '../payments/payment-gateway';
+import { MoneyRefusal, type NewPayoutAccount, type PaymentGateway } from '../payments/payment-gateway';
 import Stripe from 'stripe';
 import { connectionOptions, createStripeGateway, toDomainError, toMoneyError } from './stripe-gateway';
 
@@ -16,6 +16,7 @@ let dataDir: string;
 let gateway: PaymentGateway;
 const KEY = 'sk_test_gateway';
 const WEBHOOK_SECRET = 'whsec_gateway';
+const CONNECT_SECRET = 'whsec_gateway_connect';
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'stripe-gateway-'));
@@ -23,6 +24,7 @@ beforeAll(async () => {
   gateway = createStripeGateway({
     secretKey: async () => KEY,
     webhookSecret: async () => WEBHOOK_SECRET,
+    connectWebhookSecret: async () => CONNECT_SECRET,
     apiUrl: () => emulator.url,
   });
 });
@@ -39,8 +41,9 @@ const member = (overrides: Partial<NewPayoutAccount> = {}): NewPayoutAccount => 
   lastName: 'Rosen',
   phone: '+12025550123',
   address: { line1: '1 Main St', city: 'Springfield', state: 'IL', postalCode: '62701' },
-  dob: { day: 1, month: 2, year: 1990 },
-  taxId: '000000000',
+  // Stripe's test values that verify at once.
+  dob: { day: 1, month: 1, year: 1902 },
+  taxId: '222222222',
   profileUrl: 'https://social.example.com/jenny',
   tosAcceptance: { date: new Date('2026-01-02T03:04:05Z'), ip: '203.0.113.7' },
   ...overrides,
@@ -86,6 +89,29 @@ describe('when Stripe does not answer', () => {
   });
 });
 
+describe("Stripe's 403 for a connected account", () => {
+  it('is an account that is gone: a 404 asking the member to set up payouts again, a 409 telling the admin', () => {
+    const forbidden = new Stripe.errors.StripePermissionError({
+      message: 'The provided key does not have access to account acct_1 (or that account does not exist).',
+      type: 'invalid_request_error',
+      statusCode: 403,
+    });
+    const member = toDomainError(forbidden) as DomainError;
+    expect([member.kind, member.message]).toEqual([
+      'not-found',
+      'Your payout account can no longer be reached at Stripe (it was closed or disconnected). Set up payouts again to be paid.',
+    ]);
+    for (const step of ['transfer', 'payout'] as const) {
+      const admin = toMoneyError(forbidden, step) as DomainError;
+      expect(admin).toBeInstanceOf(MoneyRefusal);
+      expect([admin.kind, admin.message]).toEqual([
+        'conflict',
+        "The member's payout account can no longer be reached at Stripe (it was closed or disconnected): ask the member to set up payouts again.",
+      ]);
+    }
+  });
+});
+
 describe('connectionOptions', () => {
   it('points the SDK at STRIPE_API_URL, or at Stripe itself when it is unset', () => {
     expect(connectionOptions('http://127.0.0.1:4567')).toEqual({ host: '127.0.0.1', port: 4567, protocol: 'http' });
@@ -106,7 +132,8 @@ describe('createConnectedAccount', () => {
     expect(account).toMatchObject({
       country: 'US',
       business_type: 'individual',
-      business_profile: { url: 'https://social.example.com/jenny' },
+      business_profile: { url: 'https://social.example.com/jenny', mcc: '5399' },
+      settings: { payouts: { schedule: { interval: 'manual' } } },
       tos_acceptance: { date: Date.parse('2026-01-02T03:04:05Z') / 1000, ip: '203.0.113.7' },
       metadata: { userId: details.userId },
       controller: { requirement_collection: 'application', stripe_dashboard: { type: 'none' } },
@@ -151,7 +178,14 @@ describe('addDebitCard and listCards', () => {
   });
 
   it("maps Stripe's refusals to the form field they concern, in Stripe's words when they are plain", async () => {
-    const declined = await card('4000000000000002').catch((caught: unknown) => toDomainError(caught));
+    // Stripe makes a token of any test card; the decline comes when the card is used.
+    const declined = toDomainError(
+      new Stripe.errors.StripeCardError({
+        message: 'Your card was declined.',
+        type: 'card_error',
+        code: 'card_declined',
+      }),
+    );
     expect(declined).toBeInstanceOf(DomainError);
     expect((declined as DomainError).fields).toEqual({ token: 'Your card was declined.' });
     const badSsn = await sdk(emulator.port, KEY)
@@ -210,26 +244,64 @@ describe('verifyEvent', () => {
 
   it('accepts a body signed with the secret and reads account.updated', async () => {
     const body = event('evt_1');
-    expect(await gateway.verifyEvent(body, signature(body, WEBHOOK_SECRET, now()))).toEqual({
+    expect(await gateway.verifyEvent(body, signature(body, CONNECT_SECRET, now()), 'connect')).toEqual({
       id: 'evt_1',
       kind: 'account.updated',
-      account: { id: 'acct_123', asOf: 1_700_000_000, requirementsDue: [], transfers: 'active', payoutsEnabled: true },
+      account: {
+        id: 'acct_123',
+        asOf: 1_700_000_000,
+        requirementsDue: [],
+        transfers: 'active',
+        payoutsEnabled: true,
+        pendingVerification: [],
+        errors: [],
+        payoutInterval: null,
+      },
       userId: undefined,
     });
   });
 
-  it('refuses another secret, a changed body, and a signature older than 300 seconds', async () => {
+  it("refuses another secret (the other endpoint's too), a changed body, and a signature more than 300 seconds old or ahead", async () => {
     const body = event('evt_2');
     for (const header of [
       signature(body, 'whsec_other', now()),
-      signature(event('evt_3'), WEBHOOK_SECRET, now()),
-      signature(body, WEBHOOK_SECRET, now() - 301),
+      signature(body, WEBHOOK_SECRET, now()),
+      signature(event('evt_3'), CONNECT_SECRET, now()),
+      signature(body, CONNECT_SECRET, now() - 301),
+      signature(body, CONNECT_SECRET, now() + 310),
       'nonsense',
     ]) {
-      const error = await refusal(gateway.verifyEvent(body, header));
+      const error = await refusal(gateway.verifyEvent(body, header, 'connect'));
       expect(error.kind).toBe('bad-request');
     }
-    expect((await gateway.verifyEvent(body, signature(body, WEBHOOK_SECRET, now() - 290))).id).toBe('evt_2');
+    expect((await gateway.verifyEvent(body, signature(body, CONNECT_SECRET, now() - 290), 'connect')).id).toBe('evt_2');
+    expect((await gateway.verifyEvent(body, signature(body, CONNECT_SECRET, now() + 60), 'connect')).id).toBe('evt_2');
+    expect((await gateway.verifyEvent(body, signature(body, WEBHOOK_SECRET, now()), 'platform')).id).toBe('evt_2');
+  });
+
+  it('refuses a validly signed event whose data is not what its type says, in words', async () => {
+    for (const body of [
+      JSON.stringify({ type: 'payout.failed' }),
+      JSON.stringify({ id: 'evt_m1', object: 'event', type: 'payout.failed', created: 1, data: {} }),
+      JSON.stringify({
+        id: 'evt_m2',
+        object: 'event',
+        type: 'account.updated',
+        created: 1,
+        data: { object: { id: 'acct_1', object: 'account', requirements: { currently_due: 'all' } } },
+      }),
+      JSON.stringify({
+        id: 'evt_m3',
+        object: 'event',
+        type: 'payment_intent.succeeded',
+        created: 1,
+        data: { object: { id: 'pi_1', object: 'payment_intent', status: 'succeeded', amount: '12' } },
+      }),
+    ]) {
+      const error = await refusal(gateway.verifyEvent(body, signature(body, CONNECT_SECRET, now()), 'connect'));
+      expect(error.kind).toBe('bad-request');
+      expect(error.message).toMatch(/^The event is malformed: .* is not what Stripe sends\.$/);
+    }
   });
 });
 
@@ -248,13 +320,14 @@ describe('createTransfer, findTransfer and createPayout', () => {
     await stripe().paymentIntents.create({
       amount: 5000,
       currency: 'usd',
-      payment_method: 'pm_card_visa',
+      // Lands in the available balance at once (a card payment's funds are pending for days).
+      payment_method: 'pm_card_bypassPending',
       confirm: true,
     });
     const request = {
       amountCents: 1200,
       destinationAccountId: accountId,
-      idempotencyKey: `portal:transfer:c-${accountId}`,
+      idempotencyKey: `portal:transfer:c-${accountId}:0`,
       metadata: { commissionId: `c-${accountId}` },
     };
     const first = await gateway.createTransfer(request);
@@ -263,15 +336,24 @@ describe('createTransfer, findTransfer and createPayout', () => {
     expect(await gateway.findTransfer(accountId, 'commissionId', `c-${accountId}`)).toEqual({ id: first.id });
     expect(await gateway.findTransfer(accountId, 'commissionId', 'another')).toBeUndefined();
 
+    // The balance holds 12.00 and instant costs 0.50 more: 11.00 goes instantly (the fee fits),
+    // the last 0.50 cannot (its fee would not), so it goes standard.
     const payout = await gateway.createPayout({
       accountId,
-      amountCents: 1200,
+      amountCents: 1100,
       idempotencyKey: `portal:payout:c-${accountId}:0`,
       metadata: { commissionId: `c-${accountId}`, attempt: '0' },
     });
     expect(payout).toMatchObject({ status: 'pending', method: 'instant' });
+    const rest = await gateway.createPayout({
+      accountId,
+      amountCents: 50,
+      idempotencyKey: `portal:payout:c-${accountId}:1`,
+      metadata: { commissionId: `c-${accountId}`, attempt: '1' },
+    });
+    expect(rest).toMatchObject({ status: 'pending', method: 'standard' });
     const listed = await stripe().payouts.list({}, { stripeAccount: accountId });
-    expect(listed.data.map((item) => item.id)).toEqual([payout.id]);
+    expect(listed.data.map((item) => item.id).sort()).toEqual([payout.id, rest.id].sort());
   });
 
   it('says in words what stands in the way: a low balance, no card', async () => {
@@ -286,14 +368,14 @@ describe('createTransfer, findTransfer and createPayout', () => {
     );
     expect([tooMuch.kind, tooMuch.message]).toEqual([
       'conflict',
-      "The platform's Stripe balance is too low to send this commission.",
+      "The platform's available balance is too low to send this commission, and no pending funds cover it: add funds to the platform's Stripe balance.",
     ]);
     const empty = await refusal(
       gateway.createPayout({ accountId, amountCents: 100, idempotencyKey: `empty-${accountId}`, metadata: {} }),
     );
     expect([empty.kind, empty.message]).toEqual([
       'conflict',
-      "The member's Stripe balance is too low for this payout.",
+      "The member's Stripe balance is too low for this payout: the commission's funds are not available in it yet. Try again later.",
     ]);
     const noCard = (await gateway.createConnectedAccount(member())).id;
     const without = await refusal(
@@ -323,7 +405,7 @@ describe('createTransfer, findTransfer and createPayout', () => {
         },
       },
     });
-    expect(await gateway.verifyEvent(failed, signature(failed, WEBHOOK_SECRET, now))).toEqual({
+    expect(await gateway.verifyEvent(failed, signature(failed, CONNECT_SECRET, now), 'connect')).toEqual({
       id: 'evt_po',
       kind: 'payout.failed',
       payoutId: 'po_1',
@@ -339,7 +421,7 @@ describe('createTransfer, findTransfer and createPayout', () => {
       created: 1_700_000_200,
       data: { object: { id: 'tr_1', object: 'transfer', metadata: { commissionId: 'c1' } } },
     });
-    expect(await gateway.verifyEvent(transfer, signature(transfer, WEBHOOK_SECRET, now))).toEqual({
+    expect(await gateway.verifyEvent(transfer, signature(transfer, WEBHOOK_SECRET, now), 'platform')).toEqual({
       id: 'evt_tr',
       kind: 'transfer.created',
       transferId: 'tr_1',

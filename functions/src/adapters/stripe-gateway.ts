@@ -1,7 +1,10 @@
 import type Stripe from 'stripe';
+import * as z from 'zod/mini';
 import { DomainError, badRequest, conflict, unavailable } from '../errors';
 import {
   idempotencyKey,
+  MALFORMED_EVENT,
+  MoneyRefusal,
   type GatewayEvent,
   type PaymentGateway,
   type PaymentState,
@@ -9,12 +12,27 @@ import {
   type PayoutCard,
 } from '../payments/payment-gateway';
 
+/** The API version the adapter speaks, the installed SDK's own (its types describe it). */
+export const API_VERSION = '2026-10-28.endive' as const satisfies Stripe.LatestApiVersion;
+
+/**
+ * Stripe's Instant Payouts fee in the US, debited from the account's balance on top of the payout:
+ * 1 % of the amount, at least 50¢ (docs/decisions/0050-instant-payout-fee.md).
+ */
+export const instantPayoutFeeCents = (amountCents: number): number => Math.max(50, Math.round(amountCents / 100));
+
+/** The connected accounts' merchant category: Misc. General Merchandise (see createConnectedAccount). */
+export const MCC_GENERAL_MERCHANDISE = '5399';
+
 /** Stripe's own tolerance for a webhook's timestamp, in seconds. */
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
 
 export interface StripeGatewaySettings {
   secretKey: () => Promise<string>;
+  /** The platform endpoint's signing secret (`/api/stripeWebhook`). */
   webhookSecret: () => Promise<string>;
+  /** The Connect endpoint's signing secret (`/api/stripeConnectWebhook`). */
+  connectWebhookSecret: () => Promise<string>;
   /** `STRIPE_API_URL`: the local emulator; undefined talks to https://api.stripe.com. */
   apiUrl: () => string | undefined;
   /** Each attempt's timeout in ms (the fault tests shorten it); undefined: TIMEOUT_MS. */
@@ -139,6 +157,7 @@ export function toDomainError(error: unknown): unknown {
       'Your payout account is already being set up with other details (another tab?). Reload the page to see it.',
     );
   }
+  if (unreachable(error)) return new DomainError('not-found', ACCOUNT_GONE_MEMBER);
   if (error.type === 'StripeInvalidRequestError') {
     if (error.code === 'resource_missing' && error.param !== 'external_account') {
       return new DomainError('not-found', 'No such payout account.');
@@ -155,8 +174,22 @@ export function toDomainError(error: unknown): unknown {
 }
 
 /**
+ * Stripe's 403 (`permission_error`) for a connected account: the platform can no longer reach it
+ * (disconnected, closed, or not ours). The member must set up payouts again.
+ */
+const unreachable = (error: Stripe.errors.StripeError) =>
+  error.type === 'StripePermissionError' || error.statusCode === 403;
+export const ACCOUNT_GONE_MEMBER =
+  'Your payout account can no longer be reached at Stripe (it was closed or disconnected). Set up payouts again to be paid.';
+export const ACCOUNT_GONE_ADMIN =
+  "The member's payout account can no longer be reached at Stripe (it was closed or disconnected): ask the member to set up payouts again.";
+export const CANNOT_TAKE_TRANSFERS =
+  "The member's payout account cannot receive transfers yet: Stripe still needs some of their details or is still verifying them.";
+
+/**
  * A refusal of a transfer or a payout as the admin should read it: a 409 saying what stands in
- * the way. Anything else stays an error (a 500 with a reference, the details in the log).
+ * the way, a MoneyRefusal where the refusal is definite (the next try needs a new key). Anything
+ * else stays an error (a 500 with a reference, the details in the log).
  */
 export function toMoneyError(error: unknown, step: 'transfer' | 'payout'): unknown {
   if (!isStripeError(error)) return error;
@@ -164,25 +197,58 @@ export function toMoneyError(error: unknown, step: 'transfer' | 'payout'): unkno
   if (error.type === 'StripeIdempotencyError') {
     return conflict('Another request is moving this commission right now. Reload the page to see it.');
   }
-  if (error.code === 'insufficient_capabilities_for_transfer') {
-    return conflict(
-      "The member's payout account cannot receive transfers yet: Stripe still needs some of their details.",
-    );
-  }
+  if (unreachable(error)) return new MoneyRefusal(ACCOUNT_GONE_ADMIN);
+  if (error.code === 'insufficient_capabilities_for_transfer') return new MoneyRefusal(CANNOT_TAKE_TRANSFERS);
   if (error.code === 'balance_insufficient') {
-    return conflict(
+    return new MoneyRefusal(
       step === 'transfer'
         ? "The platform's Stripe balance is too low to send this commission."
-        : "The member's Stripe balance is too low for this payout.",
+        : "The member's Stripe balance is too low for this payout: the commission's funds are not available in it yet. Try again later.",
     );
   }
   if (step === 'payout' && error.param === 'destination') {
     return conflict('The member has no debit card at Stripe to pay out to.');
   }
   if (error.code === 'resource_missing' || error.code === 'account_invalid') {
-    return conflict("The member's payout account was not found at Stripe.");
+    return new MoneyRefusal(
+      "The member's payout account was not found at Stripe: ask the member to set up payouts again.",
+    );
   }
   return error;
+}
+
+const dateOf = (seconds: number) =>
+  new Date(seconds * 1000).toLocaleDateString('en-US', {
+    month: 'long',
+    day: 'numeric',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
+
+/**
+ * The platform's available balance is short of `amountCents`: when enough becomes available, read
+ * from the pending balance transactions' `available_on`, in words for the admin.
+ */
+async function shortfall(client: Stripe, amountCents: number): Promise<MoneyRefusal> {
+  const balance = await client.balance.retrieve();
+  let available = balance.available.find((funds) => funds.currency === 'usd')?.amount ?? 0;
+  const pending: Stripe.BalanceTransaction[] = [];
+  for await (const transaction of client.balanceTransactions.list({ limit: 100 })) {
+    if (transaction.status === 'pending' && transaction.currency === 'usd') pending.push(transaction);
+    if (pending.length >= 500) break;
+  }
+  pending.sort((a, b) => a.available_on - b.available_on);
+  for (const transaction of pending) {
+    available += transaction.net;
+    if (available >= amountCents) {
+      return new MoneyRefusal(
+        `The platform's available balance is too low to send this commission: it becomes available on ${dateOf(transaction.available_on)}.`,
+      );
+    }
+  }
+  return new MoneyRefusal(
+    "The platform's available balance is too low to send this commission, and no pending funds cover it: add funds to the platform's Stripe balance.",
+  );
 }
 
 /** The payout's metadata and failure, from a `payout.*` event. */
@@ -199,6 +265,92 @@ function payoutData(event: Stripe.Event & { data: { object: Stripe.Payout } }) {
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
+/** The `t=` of a Stripe-Signature header (epoch seconds); constructEvent has checked it is there. */
+function signedAt(header: string): number {
+  const t = /(?:^|,)\s*t=(\d+)/.exec(header)?.[1];
+  return t ? Number(t) : 0;
+}
+
+/**
+ * The parts of each event's object the portal reads, checked before it reads them: a validly
+ * signed event of the wrong shape is a 400 (and a log line), not a TypeError and a 500 that Stripe
+ * would retry for three days. Other fields pass through unchecked.
+ */
+const Metadata = z.optional(z.nullable(z.record(z.string(), z.string())));
+const EventEnvelope = z.object({
+  id: z.string(),
+  type: z.string(),
+  created: z.number(),
+  account: z.optional(z.nullable(z.string())),
+  data: z.object({ object: z.record(z.string(), z.unknown()) }),
+});
+const AccountObject = z.object({
+  id: z.string(),
+  object: z.literal('account'),
+  metadata: Metadata,
+  payouts_enabled: z.optional(z.nullable(z.boolean())),
+  capabilities: z.optional(z.nullable(z.object({ transfers: z.optional(z.string()) }))),
+  requirements: z.optional(z.nullable(z.object({ currently_due: z.optional(z.nullable(z.array(z.string()))) }))),
+});
+const PaymentIntentObject = z.object({
+  id: z.string(),
+  object: z.literal('payment_intent'),
+  status: z.string(),
+  amount: z.number(),
+  currency: z.string(),
+  metadata: Metadata,
+});
+const PayoutObject = z.object({
+  id: z.string(),
+  object: z.literal('payout'),
+  metadata: Metadata,
+  failure_message: z.optional(z.nullable(z.string())),
+  failure_code: z.optional(z.nullable(z.string())),
+});
+const TransferObject = z.object({ id: z.string(), object: z.literal('transfer'), metadata: Metadata });
+
+function shaped<T>(schema: z.ZodMiniType<T>, value: unknown, type: string): T {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const where = result.error.issues.map((issue) => issue.path.join('.') || '(root)').join(', ');
+  throw badRequest(`${MALFORMED_EVENT}: a ${type} event whose ${where} is not what Stripe sends.`);
+}
+
+/** A verified event as the portal acts on it, its shape checked first (see above). */
+function toGatewayEvent(verified: unknown): GatewayEvent {
+  const envelope = shaped(EventEnvelope, verified, 'Stripe');
+  const event = verified as Stripe.Event;
+  const object = envelope.data.object;
+  if (event.type === 'account.updated') {
+    shaped(AccountObject, object, event.type);
+    return {
+      id: event.id,
+      kind: 'account.updated',
+      account: toStatus(event.data.object, event.created),
+      userId: event.data.object.metadata?.userId,
+    };
+  }
+  if (event.type === 'payment_intent.succeeded') {
+    shaped(PaymentIntentObject, object, event.type);
+    return { id: event.id, kind: 'payment_intent.succeeded', payment: toPaymentState(event.data.object) };
+  }
+  if (event.type === 'payout.failed' || event.type === 'payout.paid') {
+    shaped(PayoutObject, object, event.type);
+    return { id: event.id, kind: event.type, ...payoutData(event) };
+  }
+  if (event.type === 'transfer.created') {
+    shaped(TransferObject, object, event.type);
+    return {
+      id: event.id,
+      kind: 'transfer.created',
+      transferId: event.data.object.id,
+      metadata: event.data.object.metadata ?? {},
+      created: event.created,
+    };
+  }
+  return { id: event.id, kind: 'other', type: event.type };
+}
+
 /** A card as the apps show it (never the fingerprint, never the account's other details). */
 function toCard(card: Stripe.Card): PayoutCard {
   return { id: card.id, brand: card.brand, exp_month: card.exp_month, exp_year: card.exp_year, last4: card.last4 };
@@ -212,6 +364,13 @@ function toStatus(account: Stripe.Account, asOf: number): PayoutAccountStatus {
     requirementsDue: account.requirements?.currently_due ?? [],
     transfers: account.capabilities?.transfers ?? 'unrequested',
     payoutsEnabled: account.payouts_enabled ?? false,
+    pendingVerification: account.requirements?.pending_verification ?? [],
+    errors: (account.requirements?.errors ?? []).map(({ requirement, code, reason }) => ({
+      requirement,
+      code,
+      reason,
+    })),
+    payoutInterval: account.settings?.payouts?.schedule?.interval ?? null,
   };
 }
 
@@ -237,6 +396,7 @@ export function toPaymentState(intent: Stripe.PaymentIntent): PaymentState {
         }
       : null,
     receiptEmail: intent.receipt_email ?? null,
+    chargeId: typeof intent.latest_charge === 'string' ? intent.latest_charge : (intent.latest_charge?.id ?? null),
   };
 }
 
@@ -253,6 +413,8 @@ export function createStripeGateway(settings: StripeGatewaySettings): PaymentGat
       ([key, Stripe]) =>
         new Stripe(key, {
           ...connectionOptions(settings.apiUrl()),
+          // Pinned: the shapes this adapter reads are this version's (the SDK's own), whatever the account's default.
+          apiVersion: API_VERSION,
           maxNetworkRetries: RETRIES,
           timeout: settings.timeoutMs?.() ?? TIMEOUT_MS,
           appInfo: { name: 'reseller-portal' },
@@ -284,7 +446,12 @@ export function createStripeGateway(settings: StripeGatewaySettings): PaymentGat
           },
           capabilities: { transfers: { requested: true } },
           business_type: 'individual',
-          business_profile: { url: account.profileUrl },
+          // 5399, Misc. General Merchandise: members resell the catalogue's general merchandise
+          // (dropshipped, many categories) through their share links; Stripe requires an MCC (or a
+          // product description) before it enables transfers.
+          business_profile: { url: account.profileUrl, mcc: MCC_GENERAL_MERCHANDISE },
+          // The portal pays each commission out itself (a payout per commission): no automatic schedule.
+          settings: { payouts: { schedule: { interval: 'manual' } } },
           individual: {
             first_name: account.firstName,
             last_name: account.lastName,
@@ -385,8 +552,8 @@ export function createStripeGateway(settings: StripeGatewaySettings): PaymentGat
       }),
 
     createTransfer: async (transfer) => {
+      const client = await stripe();
       try {
-        const client = await stripe();
         const created = await patient(() =>
           client.transfers.create(
             {
@@ -394,13 +561,25 @@ export function createStripeGateway(settings: StripeGatewaySettings): PaymentGat
               currency: 'usd',
               destination: transfer.destinationAccountId,
               metadata: transfer.metadata,
+              // From the sale's charge: it may go while the charge's funds are still pending.
+              ...(transfer.sourceTransaction ? { source_transaction: transfer.sourceTransaction } : {}),
             },
             { idempotencyKey: transfer.idempotencyKey },
           ),
         );
         return { id: created.id, amountCents: created.amount };
       } catch (error) {
-        throw toMoneyError(error, 'transfer');
+        const mapped = toMoneyError(error, 'transfer');
+        // Drawn on the available balance (no charge to fund it): say when enough becomes available.
+        if (
+          !transfer.sourceTransaction &&
+          mapped instanceof MoneyRefusal &&
+          isStripeError(error) &&
+          error.code === 'balance_insufficient'
+        ) {
+          throw await shortfall(client, transfer.amountCents).catch(() => mapped);
+        }
+        throw mapped;
       }
     },
 
@@ -427,7 +606,16 @@ export function createStripeGateway(settings: StripeGatewaySettings): PaymentGat
         const card = cards.data.find(
           (item): item is Stripe.Card => item.object === 'card' && item.default_for_currency === true,
         );
-        const method = card?.available_payout_methods?.includes('instant') ? 'instant' : 'standard';
+        // Instant costs the account Stripe's fee on top of the amount (debited from its balance):
+        // only where the card takes it and the available balance covers both without touching what
+        // the member's other commissions need (`keepCents`), else standard (free).
+        let method: 'instant' | 'standard' = 'standard';
+        if (card?.available_payout_methods?.includes('instant')) {
+          const balance = await client.balance.retrieve({}, options);
+          const available = balance.available.find((funds) => funds.currency === 'usd')?.amount ?? 0;
+          const needed = payout.amountCents + instantPayoutFeeCents(payout.amountCents) + (payout.keepCents ?? 0);
+          if (available >= needed) method = 'instant';
+        }
         const created = await patient(() =>
           client.payouts.create(
             { amount: payout.amountCents, currency: 'usd', method, metadata: payout.metadata },
@@ -440,42 +628,36 @@ export function createStripeGateway(settings: StripeGatewaySettings): PaymentGat
       }
     },
 
-    verifyEvent: async (rawBody, signature) => {
-      const [client, secret] = await Promise.all([stripe(), settings.webhookSecret()]);
-      let event: Stripe.Event;
+    setManualPayouts: async (accountId, found) => {
       try {
-        event = client.webhooks.constructEvent(rawBody, signature, secret, WEBHOOK_TOLERANCE_SECONDS);
+        const client = await stripe();
+        await patient(() =>
+          client.accounts.update(
+            accountId,
+            { settings: { payouts: { schedule: { interval: 'manual' } } } },
+            // One update per account and schedule found: a redelivered event sends the same key.
+            { idempotencyKey: `portal:manual-payouts:${accountId}:${found}` },
+          ),
+        );
+      } catch (error) {
+        throw toMoneyError(error, 'payout');
+      }
+    },
+
+    verifyEvent: async (rawBody, signature, endpoint) => {
+      const secretOf = endpoint === 'connect' ? settings.connectWebhookSecret : settings.webhookSecret;
+      const [client, secret] = await Promise.all([stripe(), secretOf()]);
+      let verified: unknown;
+      try {
+        verified = client.webhooks.constructEvent(rawBody, signature, secret, WEBHOOK_TOLERANCE_SECONDS);
       } catch {
         throw badRequest('The webhook signature does not match.');
       }
-      if (event.type === 'account.updated') {
-        return {
-          id: event.id,
-          kind: 'account.updated',
-          account: toStatus(event.data.object, event.created),
-          userId: event.data.object.metadata?.userId,
-        } satisfies GatewayEvent;
+      // constructEvent refuses only a timestamp too far in the past; one as far in the future is as suspect.
+      if (signedAt(signature) > nowSeconds() + WEBHOOK_TOLERANCE_SECONDS) {
+        throw badRequest('The webhook timestamp is in the future, beyond the 300 s tolerance.');
       }
-      if (event.type === 'payment_intent.succeeded') {
-        return {
-          id: event.id,
-          kind: 'payment_intent.succeeded',
-          payment: toPaymentState(event.data.object),
-        } satisfies GatewayEvent;
-      }
-      if (event.type === 'payout.failed' || event.type === 'payout.paid') {
-        return { id: event.id, kind: event.type, ...payoutData(event) } satisfies GatewayEvent;
-      }
-      if (event.type === 'transfer.created') {
-        return {
-          id: event.id,
-          kind: 'transfer.created',
-          transferId: event.data.object.id,
-          metadata: event.data.object.metadata ?? {},
-          created: event.created,
-        } satisfies GatewayEvent;
-      }
-      return { id: event.id, kind: 'other', type: event.type } satisfies GatewayEvent;
+      return toGatewayEvent(verified);
     },
   };
 }

@@ -10,6 +10,10 @@ export interface UserRecord extends UserProfile {
     requirementsDue: string[];
     transfers: string;
     payoutsEnabled: boolean;
+    /** What Stripe is still verifying; absent on states stored before it was kept. */
+    pendingVerification?: string[];
+    /** Why Stripe could not verify a detail; absent on states stored before it was kept. */
+    errors?: { requirement: string; code: string; reason: string }[];
     updatedAt: string;
     /** When Stripe said it (epoch seconds); absent on states stored before it was kept. */
     asOf?: number;
@@ -52,6 +56,17 @@ export function toProfile(user: UserRecord): UserProfile {
     stripeID: user.stripeID,
     isAdmin: user.isAdmin,
     shareCode: user.shareCode ?? null,
+    ...(user.payoutAccount
+      ? {
+          payoutAccount: {
+            transfers: user.payoutAccount.transfers,
+            payoutsEnabled: user.payoutAccount.payoutsEnabled,
+            requirementsDue: user.payoutAccount.requirementsDue,
+            pendingVerification: user.payoutAccount.pendingVerification ?? [],
+            errors: user.payoutAccount.errors ?? [],
+          },
+        }
+      : {}),
   };
 }
 

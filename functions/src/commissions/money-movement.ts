@@ -1,7 +1,7 @@
 import type { Commission } from '@portal/shared/api/sales';
 import { commissionFlags } from '@portal/shared/domain/sales-status';
 import { DomainError, conflict } from '../errors';
-import type { GatewayEvent, PaymentGateway } from '../payments/payment-gateway';
+import { MoneyRefusal, type GatewayEvent, type PaymentGateway } from '../payments/payment-gateway';
 import { NO_DEBIT_CARD, NO_PAYOUT_ACCOUNT, toCommission } from '../orders/present';
 import type { CommissionMoneyStore, CommissionRecord, PayoutProfile } from './money-store';
 
@@ -22,8 +22,14 @@ export interface MoneyDeps {
 /** Stripe keeps an idempotency key for 24 h; past this age a pending transfer is looked up at Stripe first. */
 export const KEY_SAFE_AGE_MS = 23 * 3600 * 1000;
 
-export const transferKey = (commissionId: string): string => `portal:transfer:${commissionId}`;
+export const transferKey = (commissionId: string, attempt: number): string =>
+  `portal:transfer:${commissionId}:${attempt}`;
 export const payoutKey = (commissionId: string, attempt: number): string => `portal:payout:${commissionId}:${attempt}`;
+
+export const VERIFYING =
+  "Stripe is still verifying the member's payout account: it cannot receive transfers until that is done. Try again later.";
+export const CANNOT_TAKE_TRANSFERS_YET =
+  "The member's payout account cannot receive transfers yet: Stripe needs some of their details corrected. Ask the member to check their payout account page.";
 
 /** Why the member cannot be paid yet, in words for the admin; null when they can. */
 function memberBlock(profile: PayoutProfile | undefined): string | null {
@@ -78,25 +84,45 @@ export async function addCommissionToStripe(deps: MoneyDeps, id: string): Promis
   if (commissionFlags(found.status).orderFulfilled !== 1)
     throw conflict('The order of this commission is not fulfilled yet.');
   const [accountId, profile] = await payableAccount(deps, found);
+  // What the stored state already says, before asking Stripe (account.updated keeps it current).
+  if (profile.transfers === 'pending') throw conflict(VERIFYING);
+  if (profile.transfers === 'inactive') throw conflict(CANNOT_TAKE_TRANSFERS_YET);
 
   // (a) The pending marker, first: its time says whether Stripe still holds the key.
   const reserved = await deps.store.reserveTransfer(id, new Date(deps.now()).toISOString());
   if (!reserved) return addCommissionToStripeAfterRace(deps, id);
   const pendingSince = Date.parse(reserved.transferPendingAt ?? '') || deps.now();
+  const attempt = reserved.transferAttempt ?? 0;
 
   // (b) The transfer: the same key replays the same transfer for 24 h; an older attempt is looked up.
   let transferId: string | undefined;
   if (deps.now() - pendingSince > KEY_SAFE_AGE_MS) {
     transferId = (await deps.gateway.findTransfer(accountId, 'commissionId', id))?.id;
   }
-  transferId ??= (
-    await deps.gateway.createTransfer({
-      amountCents: reserved.amountCents,
-      destinationAccountId: accountId,
-      idempotencyKey: transferKey(id),
-      metadata: { commissionId: id, orderID: reserved.orderID, memberId: reserved.memberId },
-    })
-  ).id;
+  try {
+    transferId ??= (
+      await deps.gateway.createTransfer({
+        amountCents: reserved.amountCents,
+        destinationAccountId: accountId,
+        idempotencyKey: transferKey(id, attempt),
+        metadata: {
+          commissionId: id,
+          orderID: reserved.orderID,
+          memberId: reserved.memberId,
+          attempt: String(attempt),
+        },
+        // A card sale's charge funds it (pending funds may go); an order entered by hand draws on the available balance.
+        ...(reserved.chargeId ? { sourceTransaction: reserved.chargeId } : {}),
+      })
+    ).id;
+  } catch (error) {
+    // A definite refusal moves the attempt on, so the try after its cause is fixed is a new
+    // request; a conflict of keys or a fault of the network keeps it (the same key replays).
+    if (error instanceof MoneyRefusal) {
+      await deps.store.refuseTransfer(id, attempt, error.message, new Date(deps.now()).toISOString());
+    }
+    throw error;
+  }
 
   // (c) Our write, conditional on still being in processing: one state change whoever gets here.
   const now = new Date(deps.now()).toISOString();
@@ -138,9 +164,12 @@ export async function payCommissionToMember(deps: MoneyDeps, id: string): Promis
     throw conflict("This commission is not in the member's Stripe balance yet: send it to Stripe first.");
   }
   const attempt = reserved.payoutAttempt ?? 0;
+  // The member's other unpaid commissions (an upper bound of what their balance holds for them).
+  const keepCents = Math.max(0, (await deps.store.unpaidCents(reserved.memberId)) - reserved.amountCents);
   const payout = await deps.gateway.createPayout({
     accountId,
     amountCents: reserved.amountCents,
+    keepCents,
     idempotencyKey: payoutKey(id, attempt),
     metadata: { commissionId: id, attempt: String(attempt), orderID: reserved.orderID },
   });

@@ -7,6 +7,15 @@ import type { CommissionRecord as SaleCommission } from '../orders/sales-store';
 export interface CommissionRecord extends SaleCommission {
   /** When the first attempt to send it to Stripe began (ISO); the transfer's key is reused while it stands. */
   transferPendingAt?: string;
+  /**
+   * How many transfers Stripe refused definitely (balance too low, account not ready): the
+   * transfer's key is `portal:transfer:<id>:<attempt>`, so the try after the cause is fixed is a
+   * new request rather than the refusal replayed for 24 h.
+   */
+  transferAttempt?: number;
+  /** Why the last transfer was refused, in words. */
+  transferFailure?: string | null;
+
   /** How many payouts failed (`payout.failed`): the payout's key is `portal:payout:<id>:<attempt>`. */
   payoutAttempt?: number;
   /** Acknowledgements of Stripe's events, ISO times. */
@@ -19,17 +28,26 @@ export interface PayoutProfile {
   stripeID: string | null;
   isAccountCreated: 0 | 1;
   isPayoutMethodAdded: 0 | 1;
+  /** The `transfers` capability as the last account.updated said it (`active`, `pending`, `inactive`), if known. */
+  transfers?: string;
 }
 
 export interface CommissionMoneyStore {
   get(id: string): Promise<CommissionRecord | undefined>;
   payoutProfile(memberId: string): Promise<PayoutProfile | undefined>;
+  /** The member's commissions not paid yet, in cents (their earnings' `processingCents`). */
+  unpaidCents(memberId: string): Promise<number>;
   /**
    * Marks the first attempt to send it (`transferPendingAt`, kept on later attempts) while it is in
    * processing with its order fulfilled; answers the commission after, or undefined when the
    * condition failed (then read it again to say why).
    */
   reserveTransfer(id: string, now: string): Promise<CommissionRecord | undefined>;
+  /**
+   * Stripe refused the transfer of `attempt` definitely: the attempt + 1, the reason, and the
+   * pending marker cleared (the next try's key is new), while still in processing at `attempt`.
+   */
+  refuseTransfer(id: string, attempt: number, failure: string, now: string): Promise<boolean>;
   /**
    * In processing → in Stripe, with the transfer: the commission, its list (gsi2 to_stripe →
    * to_be_paid) and the counters in one transaction. False when it was no longer in processing.

@@ -72,6 +72,8 @@ export interface HandlerContext<Body, User extends Caller = Caller> {
   event: ApiEvent<User>;
   sourceIp: string;
   setCookie(cookie: string): void;
+  /** The invocation's Lambda context (its deadline), when the runtime gave one. */
+  lambda?: Context;
 }
 
 type Request<C extends Call> = z.output<C['request']>;
@@ -299,7 +301,7 @@ function middyStack<C extends Call, User extends Caller>(
   decide: (context: HandlerContext<Request<C>, User>) => Promise<Answer<C>>,
   callerIfPresent: boolean,
 ) {
-  const base = async (event: ApiEvent<User>): Promise<Result> => {
+  const base = async (event: ApiEvent<User>, lambda?: Context): Promise<Result> => {
     const cookies: string[] = [];
     const body = await decide({
       body: event.parsedBody as Request<C>,
@@ -307,6 +309,7 @@ function middyStack<C extends Call, User extends Caller>(
       event,
       sourceIp: event.requestContext?.http?.sourceIp ?? 'unknown',
       setCookie: (cookie) => cookies.push(cookie),
+      lambda,
     });
     return json(200, body, { cookies });
   };

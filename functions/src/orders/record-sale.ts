@@ -30,6 +30,8 @@ export interface Sale {
   customer: Customer;
   source: 'checkout' | 'admin';
   paymentIntentId: string | null;
+  /** The payment's charge (a checkout's), which funds the commission's transfer. */
+  chargeId?: string | null;
 }
 
 /** A buyer nobody named: the order keeps empty fields rather than invented ones. */
@@ -102,6 +104,7 @@ export async function recordSale(deps: SaleDeps, sale: Sale): Promise<RecordOutc
     memberEmail: member?.email ?? null,
     source: sale.source,
     paymentIntentId: sale.paymentIntentId,
+    ...(sale.chargeId ? { chargeId: sale.chargeId } : {}),
     commissionId,
     status: 'not_ordered',
     createdAt,
@@ -119,6 +122,7 @@ export async function recordSale(deps: SaleDeps, sale: Sale): Promise<RecordOutc
           amountCents: commissionCents(sale.unitCents, sale.qty),
           status: 'order_open',
           transferId: null,
+          ...(sale.chargeId ? { chargeId: sale.chargeId } : {}),
           payoutId: null,
           payoutFailure: null,
           createdAt,
@@ -171,6 +175,7 @@ export async function recordPayment(deps: SaleDeps, payment: PaymentState): Prom
     customer: customerOf(payment),
     source: 'checkout',
     paymentIntentId: payment.id,
+    chargeId: payment.chargeId,
   });
 }
 

@@ -29,6 +29,8 @@ export interface OrderRecord {
   memberEmail: string | null;
   source: 'checkout' | 'admin';
   paymentIntentId: string | null;
+  /** The payment's charge (`latest_charge`), when paid by card: the commission's transfer is funded from it. */
+  chargeId?: string;
   commissionId: string | null;
   /** The one stored state; the spec's flags are derived from it (shared/src/domain/sales-status.ts). */
   status: OrderStatus;
@@ -47,6 +49,8 @@ export interface CommissionRecord {
   /** The one stored state; the spec's flags are derived from it (shared/src/domain/sales-status.ts). */
   status: CommissionStatus;
   transferId: string | null;
+  /** The sale's charge, when paid by card (see OrderRecord.chargeId). */
+  chargeId?: string;
   payoutId: string | null;
   payoutFailure: string | null;
   createdAt: string;

@@ -1,3 +1,5 @@
+import { DomainError } from '../errors';
+
 /**
  * The payment provider as the payments capability needs it (Stripe Connect in production and
  * against the local emulator). The adapter maps the provider's refusals to DomainErrors whose
@@ -36,6 +38,19 @@ export interface PayoutAccountStatus {
   /** `transfers` capability: `active`, `inactive`, `pending`, or `unrequested`. */
   transfers: string;
   payoutsEnabled: boolean;
+  /** What Stripe is checking (`requirements.pending_verification`): the account is being verified. */
+  pendingVerification: string[];
+  /** Why a verification failed (`requirements.errors`): the requirement, Stripe's code and its reason. */
+  errors: RequirementError[];
+  /** `settings.payouts.schedule.interval`: `manual` for the portal's accounts (it pays each commission out itself). */
+  payoutInterval: string | null;
+}
+
+/** A requirement Stripe could not verify (`requirements.errors[]`). */
+export interface RequirementError {
+  requirement: string;
+  code: string;
+  reason: string;
 }
 
 /** A debit card a connected account is paid out to, as the apps show it. */
@@ -85,6 +100,8 @@ export interface PaymentState {
   metadata: Record<string, string>;
   shipping: PaymentShipping | null;
   receiptEmail: string | null;
+  /** The payment's charge (`latest_charge`, `ch_…`): a commission's transfer is funded from it. */
+  chargeId: string | null;
 }
 
 /** A USD transfer from the platform's balance to a connected account, in integer cents. */
@@ -94,12 +111,22 @@ export interface NewTransfer {
   /** Our own key: the same key answers the same transfer (Stripe keeps it 24 h). */
   idempotencyKey: string;
   metadata: Record<string, string>;
+  /**
+   * The sale's charge (`ch_…`) the transfer is funded from (`source_transaction`): it may go while
+   * the charge's funds are still pending. Absent: drawn on the platform's available balance.
+   */
+  sourceTransaction?: string;
 }
 
 /** A payout from a connected account's balance to its default debit card, in integer cents of USD. */
 export interface NewPayout {
   accountId: string;
   amountCents: number;
+  /**
+   * What the account's balance must keep for the member's other commissions: an instant payout's
+   * fee is debited from the balance, so instant is chosen only where the fee leaves this untouched.
+   */
+  keepCents?: number;
   idempotencyKey: string;
   metadata: Record<string, string>;
 }
@@ -116,6 +143,20 @@ export interface PayoutEventData {
   created: number;
 }
 
+/**
+ * The two webhook endpoints of a Connect platform: `platform` (`/api/stripeWebhook`) receives the
+ * platform account's own events, `connect` (`/api/stripeConnectWebhook`) the connected accounts'.
+ * Each has its own signing secret.
+ */
+export type WebhookEndpoint = 'platform' | 'connect';
+
+/** The event types each endpoint subscribes to (README, "Stripe"); an event of another endpoint's kind is ignored. */
+const CONNECT_EVENT = /^(account\.updated|account\.external_account\.[a-z_]+|payout\.[a-z_]+)$/;
+export const endpointOfEvent = (type: string): WebhookEndpoint => (CONNECT_EVENT.test(type) ? 'connect' : 'platform');
+
+/** The message of a validly signed event whose data does not have its type's shape. */
+export const MALFORMED_EVENT = 'The event is malformed';
+
 /** A verified provider event the portal acts on; others are `{ kind: 'other' }`. */
 export type GatewayEvent =
   | { id: string; kind: 'account.updated'; account: PayoutAccountStatus; userId: string | undefined }
@@ -124,6 +165,9 @@ export type GatewayEvent =
   | ({ id: string; kind: 'payout.paid' } & PayoutEventData)
   | { id: string; kind: 'transfer.created'; transferId: string; metadata: Record<string, string>; created: number }
   | { id: string; kind: 'other'; type: string };
+
+/** Every event also says its type (`kind` is that type for the events the portal acts on). */
+export const typeOfEvent = (event: GatewayEvent): string => (event.kind === 'other' ? event.type : event.kind);
 
 export interface PaymentGateway {
   /**
@@ -156,8 +200,29 @@ export interface PaymentGateway {
    * header): instant where the card takes it, else standard.
    */
   createPayout(payout: NewPayout): Promise<{ id: string; status: string; method: string }>;
-  /** Verifies the signature over the raw body (300 s tolerance); a bad one is a 400. */
-  verifyEvent(rawBody: string | Buffer, signature: string): Promise<GatewayEvent>;
+  /**
+   * Puts the account's payouts back to `manual` (one update, with an idempotency key per account
+   * and the schedule it found), after an `account.updated` showed another schedule.
+   */
+  setManualPayouts(accountId: string, found: string): Promise<void>;
+  /**
+   * Verifies the signature over the raw body with the secret of the endpoint it arrived at (300 s
+   * tolerance, in the past and in the future); a bad one is a 400. A validly signed event whose
+   * data is not what its type says is a 400 too (`malformedEvent`), never a 500 Stripe would
+   * retry for days.
+   */
+  verifyEvent(rawBody: string | Buffer, signature: string, endpoint: WebhookEndpoint): Promise<GatewayEvent>;
+}
+
+/**
+ * A definite refusal of a money movement (the platform's balance is too low, the account cannot
+ * take transfers yet, the account is gone): a 409 the admin can act on, after which the next try
+ * must carry a new idempotency key (Stripe would replay the refusal for 24 h under the same one).
+ */
+export class MoneyRefusal extends DomainError {
+  constructor(message: string) {
+    super('conflict', message);
+  }
 }
 
 /** The idempotency key of a create: one per user and purpose, so retries and second tabs create once. */

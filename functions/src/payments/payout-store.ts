@@ -1,10 +1,15 @@
 import type { UserProfile } from '@portal/shared/api/schemas';
+import type { RequirementError } from './payment-gateway';
 
 /** A connected account's state as the portal keeps it; never the tax ID or the date of birth. */
 export interface PayoutAccountState {
   requirementsDue: string[];
   transfers: string;
   payoutsEnabled: boolean;
+  /** What Stripe is still verifying (the member reads "Verifying" meanwhile). */
+  pendingVerification?: string[];
+  /** Why Stripe could not verify a detail (requirement, code, reason). */
+  errors?: RequirementError[];
   updatedAt: string;
   /**
    * When Stripe said this, in epoch seconds (the `created` of the event that brought it, the

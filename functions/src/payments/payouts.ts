@@ -1,7 +1,17 @@
 import type { PayoutCard as PayoutCardView } from '@portal/shared/api/payments';
 import type { UserRecord, UserRepository } from '../auth/user-store';
 import { DomainError, conflict } from '../errors';
-import type { GatewayEvent, PaymentGateway, PaymentState, PayoutAccountStatus, PayoutCard } from './payment-gateway';
+import {
+  MALFORMED_EVENT,
+  endpointOfEvent,
+  typeOfEvent,
+  type GatewayEvent,
+  type PaymentGateway,
+  type PaymentState,
+  type PayoutAccountStatus,
+  type PayoutCard,
+  type WebhookEndpoint,
+} from './payment-gateway';
 import type { AccountRequest, PayoutAccountState, PayoutAccountStore } from './payout-store';
 import type { ProcessedEvents } from './processed-events';
 
@@ -35,6 +45,8 @@ const stateOf = (status: PayoutAccountStatus, now: number): PayoutAccountState =
   requirementsDue: status.requirementsDue,
   transfers: status.transfers,
   payoutsEnabled: status.payoutsEnabled,
+  pendingVerification: status.pendingVerification,
+  errors: status.errors,
   updatedAt: new Date(now).toISOString(),
   asOf: status.asOf,
 });
@@ -186,32 +198,60 @@ export async function accountUpdated(
   return deps.accounts.setPayoutAccountState(userId, status.id, stateOf({ ...current, asOf }, deps.now()), true);
 }
 
-/** How long a processed event id is kept: Stripe retries an undelivered event for up to 3 days. */
-export const PROCESSED_EVENT_TTL_SECONDS = 30 * 24 * 3600;
-
 export interface WebhookDeps extends PayoutDeps {
   processed: ProcessedEvents;
   /** `payment_intent.succeeded`: records the checkout's order (idempotent per payment); absent, ignored. */
   paymentSucceeded?: (payment: PaymentState) => Promise<unknown>;
   /** The transfers' and payouts' events (`payout.failed`, `payout.paid`, `transfer.created`). */
   moneyEvents?: (event: MoneyEvent) => Promise<unknown>;
+  /** A line in the function's log (an event ignored, or refused as malformed). */
+  log: (message: string, details: Record<string, unknown>) => Promise<void>;
 }
 
 /** The events of the commissions' money movement, handed to `WebhookDeps.moneyEvents`. */
 export type MoneyEvent = Extract<GatewayEvent, { kind: 'payout.failed' | 'payout.paid' | 'transfer.created' }>;
 
+/** What the invocation knows of itself: its deadline, for the event's claim. */
+export interface Invocation {
+  remainingMs: () => number;
+}
+
+/** Without a Lambda context (never in AWS): the claim lasts the Stripe functions' 29 s. */
+const DEFAULT_INVOCATION: Invocation = { remainingMs: () => 29_000 };
+
 /**
- * A signed provider event: verified on the raw body, ignored when already processed, and
- * `account.updated` keeps the owner's requirements and payout capability current. A failure
- * forgets the event, so the provider's retry processes it again.
+ * A signed provider event at one of the two endpoints: verified on the raw body with that
+ * endpoint's secret, acknowledged and ignored (with a log line) when it is the other endpoint's
+ * kind or one the portal does not act on, and applied once (ProcessedEvents): `account.updated`
+ * keeps the owner's requirements and payout capability current, the others record the order or
+ * move the commission they name. A failure releases the event, so the provider's retry applies it.
  */
 export async function receiveWebhook(
   deps: WebhookDeps,
   rawBody: string | Buffer,
   signature: string | undefined,
+  endpoint: WebhookEndpoint,
+  invocation: Invocation = DEFAULT_INVOCATION,
 ): Promise<'processed' | 'duplicate' | 'ignored'> {
   if (!signature) throw new DomainError('bad-request', 'The Stripe-Signature header is missing.');
-  const event = await deps.gateway.verifyEvent(rawBody, signature);
+  let event: GatewayEvent;
+  try {
+    event = await deps.gateway.verifyEvent(rawBody, signature, endpoint);
+  } catch (error) {
+    if (error instanceof DomainError && error.message.startsWith(MALFORMED_EVENT)) {
+      await deps.log('Stripe event refused as malformed', { endpoint, reason: error.message });
+    }
+    throw error;
+  }
+  const type = typeOfEvent(event);
+  if (endpointOfEvent(type) !== endpoint) {
+    await deps.log('Stripe event ignored: it belongs to the other webhook endpoint', {
+      endpoint,
+      eventId: event.id,
+      type,
+    });
+    return 'ignored';
+  }
   if (event.kind === 'other') return 'ignored';
   const paymentSucceeded = deps.paymentSucceeded;
   if (event.kind === 'payment_intent.succeeded' && !paymentSucceeded) return 'ignored';
@@ -219,16 +259,22 @@ export async function receiveWebhook(
   const isMoneyEvent =
     event.kind === 'payout.failed' || event.kind === 'payout.paid' || event.kind === 'transfer.created';
   if (isMoneyEvent && !moneyEvents) return 'ignored';
-  const expiresAt = Math.floor(deps.now() / 1000) + PROCESSED_EVENT_TTL_SECONDS;
-  if (!(await deps.processed.claim(event.id, expiresAt))) return 'duplicate';
-  try {
-    if (event.kind === 'account.updated') await accountUpdated(deps, event.userId, event.account);
-    else if (event.kind === 'payment_intent.succeeded') await paymentSucceeded?.(event.payment);
-    // The transfers' and payouts' events move the commission they name (commissions/money-movement.ts).
-    else await moneyEvents?.(event);
-  } catch (error) {
-    await deps.processed.release(event.id).catch(() => undefined);
-    throw error;
-  }
-  return 'processed';
+  const known = event;
+  return deps.processed.once(
+    known.id,
+    async () => {
+      if (known.kind === 'account.updated') {
+        await accountUpdated(deps, known.userId, known.account);
+        // The portal pays each commission out itself: another schedule is put back to manual.
+        const interval = known.account.payoutInterval;
+        if (known.userId && interval && interval !== 'manual') {
+          await deps.log('Stripe account payouts put back to manual', { accountId: known.account.id, found: interval });
+          await deps.gateway.setManualPayouts(known.account.id, interval);
+        }
+      } else if (known.kind === 'payment_intent.succeeded') await paymentSucceeded?.(known.payment);
+      // The transfers' and payouts' events move the commission they name (commissions/money-movement.ts).
+      else await moneyEvents?.(known);
+    },
+    invocation.remainingMs,
+  );
 }

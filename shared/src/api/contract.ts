@@ -12,6 +12,7 @@ import { getExternalAccounts, getExternalAccountsResponse } from './calls/get-ex
 import { verifyEmail, verifyEmailResponse } from './calls/verify-email';
 import { searchAddress, searchAddressResponse } from './calls/search-address';
 import { stripeWebhook, stripeWebhookResponse } from './calls/stripe-webhook';
+import { stripeConnectWebhook, stripeConnectWebhookResponse } from './calls/stripe-connect-webhook';
 import { uploadProducts, uploadProductsResponse } from './calls/upload-products';
 import { createProductUpload, createProductUploadResponse } from './calls/create-product-upload';
 import { getImportJob, getImportJobResponse } from './calls/get-import-job';
@@ -73,6 +74,7 @@ export const contract = {
   verifyEmail: entry(verifyEmail, verifyEmailResponse),
   searchAddress: entry(searchAddress, searchAddressResponse),
   stripeWebhook: entry(stripeWebhook, stripeWebhookResponse),
+  stripeConnectWebhook: entry(stripeConnectWebhook, stripeConnectWebhookResponse),
   products: entry(uploadProducts, uploadProductsResponse),
   createProductUpload: entry(createProductUpload, createProductUploadResponse),
   getImportJob: entry(getImportJob, getImportJobResponse),

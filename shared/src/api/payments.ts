@@ -7,7 +7,11 @@ import { Id, REQUIRED, UserProfile } from './schemas';
  * server and the form. It asks what a real US individual payout account needs.
  */
 
-export const FIRST_BIRTH_YEAR = 1937;
+/**
+ * 1900: Stripe's test dates of birth (1901-01-01 verifies, 1902-01-01 verifies at once,
+ * 1900-01-01 raises a sanctions alert; any other date fails in test mode) must be enterable.
+ */
+export const FIRST_BIRTH_YEAR = 1900;
 export const MIN_AGE = 18;
 
 /** The 50 states and DC, the codes a US individual's address takes at Stripe. */

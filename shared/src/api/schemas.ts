@@ -60,6 +60,16 @@ export const UserProfile = /* @__PURE__ */ pure(() =>
     isAdmin: z.boolean(),
     /** The member's share code, stable for life, carried in their share links (null until given one). */
     shareCode: z.nullable(z.string()),
+    /** What Stripe last said of the payout account (absent before one is made): verifying, or what it needs. */
+    payoutAccount: z.optional(
+      z.object({
+        transfers: z.string(),
+        payoutsEnabled: z.boolean(),
+        requirementsDue: z.array(z.string()),
+        pendingVerification: z.optional(z.array(z.string())),
+        errors: z.optional(z.array(z.object({ requirement: z.string(), code: z.string(), reason: z.string() }))),
+      }),
+    ),
   }),
 );
 export type UserProfile = z.infer<typeof UserProfile>;

@@ -15,7 +15,7 @@ async function bundleOf(contents: string) {
     bundle: true,
     platform: 'node',
     format: 'cjs',
-    target: 'node22',
+    target: 'node24',
     minify: true,
     write: false,
     metafile: true,

@@ -7,6 +7,7 @@ import { CommissionTable } from '../commissions/CommissionTable';
 import { CommissionTotals } from '../commissions/CommissionTotals';
 import { useMyCommissions } from '../commissions/useMyCommissions';
 import { BackLink } from '@portal/shared/ui/components/BackLink';
+import { payoutAccountView } from './requirements';
 import './payouts.css';
 
 /** '/my_account/payout_account': the prompt to create one, or the totals and the member's own commission table. */
@@ -16,7 +17,10 @@ export function PayoutAccountScreen() {
   return (
     <Page title="Payout Account" actions={<BackLink to="/my_account" />}>
       {created ? (
-        <MyCommissions />
+        <>
+          <AccountStatus />
+          <MyCommissions />
+        </>
       ) : (
         <EmptyState
           icon={<WalletIcon />}
@@ -32,6 +36,39 @@ export function PayoutAccountScreen() {
       )}
     </Page>
   );
+}
+
+/** "Verifying" while Stripe checks the account, or what it still needs, in words. */
+function AccountStatus() {
+  const { userProfile } = useAuth();
+  const view = payoutAccountView(userProfile?.payoutAccount, userProfile?.isPayoutMethodAdded === 1);
+  if (view.kind === 'verifying') {
+    return (
+      <section className="payout-status" role="status" aria-labelledby="payout-status">
+        <h2 className="section-title" id="payout-status">
+          Verifying
+        </h2>
+        <p>
+          Stripe is verifying your details. This usually takes a few minutes; your commissions are sent once it is done.
+        </p>
+      </section>
+    );
+  }
+  if (view.kind === 'needs') {
+    return (
+      <section className="payout-status" role="alert" aria-labelledby="payout-status">
+        <h2 className="section-title" id="payout-status">
+          Stripe needs more from you
+        </h2>
+        <ul>
+          {view.sentences.map((sentence) => (
+            <li key={sentence}>{sentence}</li>
+          ))}
+        </ul>
+      </section>
+    );
+  }
+  return null;
 }
 
 /** The totals and the member's own commissions, newest first. */

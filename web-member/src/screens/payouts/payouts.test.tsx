@@ -132,7 +132,7 @@ describe('create payout account', () => {
       .getAllByRole('option')
       .map((option) => option.textContent);
     expect(years[1]).toBe(String(new Date().getFullYear()));
-    expect(years.at(-1)).toBe('1937');
+    expect(years.at(-1)).toBe('1900');
     expect(days()).toBe(31);
     await user.selectOptions(field('Month'), '2');
     await user.selectOptions(field('Year'), '2000');
@@ -231,6 +231,56 @@ describe('payout account', () => {
     expect(await screen.findByText('Commissions You Made')).toBeTruthy();
     expect(screen.getByTestId('commissions-paid').textContent).toBe('$0.00');
     expect(await screen.findByText('No commissions yet.')).toBeTruthy();
+  });
+
+  it('says Verifying while Stripe checks the account, and what Stripe needs in words when it could not verify it', async () => {
+    const verifying = member({
+      isAccountCreated: 1,
+      isPayoutMethodAdded: 1,
+      stripeID: 'acct_1',
+      payoutAccount: {
+        transfers: 'pending',
+        payoutsEnabled: false,
+        requirementsDue: [],
+        pendingVerification: ['individual.id_number'],
+        errors: [],
+      },
+    });
+    verifying.on('getCommisionsByUser', () => ({ body: commissionPage() }));
+    renderAt(verifying, '/my_account/payout_account');
+    const heading = await screen.findByRole('heading', { name: 'Verifying' });
+    expect(heading.closest('section')?.getAttribute('role')).toBe('status');
+    expect(heading.closest('section')?.textContent).toContain('Stripe is verifying your details.');
+    cleanup();
+    const failed = member({
+      isAccountCreated: 1,
+      isPayoutMethodAdded: 1,
+      stripeID: 'acct_1',
+      payoutAccount: {
+        transfers: 'inactive',
+        payoutsEnabled: false,
+        requirementsDue: ['individual.verification.document'],
+        pendingVerification: [],
+        errors: [
+          {
+            requirement: 'individual.verification.document',
+            code: 'verification_failed_keyed_identity',
+            reason: 'The identity information you entered cannot be verified.',
+          },
+        ],
+      },
+    });
+    failed.on('getCommisionsByUser', () => ({ body: commissionPage() }));
+    renderAt(failed, '/my_account/payout_account');
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByRole('heading', { name: 'Stripe needs more from you' })).toBeTruthy();
+    expect(
+      within(alert)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([
+      'Stripe could not confirm who you are from your name, date of birth and Social Security number. Check them for typing errors.',
+    ]);
   });
 
   it('shows the member’s own commissions: date, product, order ID, amount, state in words and a payout failure', async () => {
