@@ -17,17 +17,19 @@ export const dynamoPayoutAccounts: PayoutAccountStore = {
     return conditionalUpdate({
       TableName: tableName(),
       Key: keys.user(userId),
-      UpdateExpression: `SET stripeID = :stripeID, isAccountCreated = :one, payoutAccount = :state, ${names
-        .map((name) => `#${name} = :${name}`)
+      UpdateExpression: `SET stripeID = :stripeID, isAccountCreated = :one, payoutAccount = :accountState, ${names
+        .map((name) => `#${name} = :profile_${name}`)
         .join(', ')}`,
       ConditionExpression: NO_ACCOUNT,
       ExpressionAttributeNames: Object.fromEntries(names.map((name) => [`#${name}`, name])),
       ExpressionAttributeValues: {
         ':stripeID': stripeID,
         ':one': 1,
-        ':state': state,
+        ':accountState': state,
         ':null': null,
-        ...Object.fromEntries(names.map((name) => [`:${name}`, profile[name]])),
+        // the profile's values under a prefix of their own: a field named like another placeholder
+        // (the US `state` and the account's `:state`) once overwrote the stored account state
+        ...Object.fromEntries(names.map((name) => [`:profile_${name}`, profile[name]])),
       },
     });
   },
