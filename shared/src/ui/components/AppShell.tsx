@@ -45,6 +45,9 @@ export function useDocumentPathname(): string {
   return useHref(location.pathname);
 }
 
+/** No red badge (a constant, so the top bar sees the same empty list on every render). */
+const NO_REASONS: readonly string[] = [];
+
 /**
  * The frame of every screen of both apps: skip link, top bar, drawer and the main landmark.
  * It runs the authentication check each time a screen opens, shows a loading state until the
@@ -104,7 +107,9 @@ export function AppShell({ app, menu, publicPaths = [], openPaths = [] }: AppShe
       <TopBar
         status={status}
         pathname={pathname}
-        attention={auth.attentionReasons}
+        // The admin app is for running the shop, not selling: an admin who sells nothing is not
+        // told on every screen to set up payouts (the drawer still offers the set-up).
+        attention={app === 'admin' ? NO_REASONS : auth.attentionReasons}
         menuOpen={drawerOpen}
         onOpenMenu={() => setDrawerOpen(true)}
         menuButtonRef={menuButtonRef}
