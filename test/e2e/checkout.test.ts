@@ -77,6 +77,22 @@ describe('checkout through a member’s share link', () => {
     expect(await page.getByTestId('order-number').textContent()).toMatch(/^RP-[0-9A-Z]{8}$/);
     expect(await page.getByTestId('total-paid').textContent()).toBe(total);
     await customer.screenshot('checkout-thanks-390');
+    const orderNumber = await page.getByTestId('order-number').textContent();
+
+    // A reload shows the same thank-you, read back from the server: no empty Buy form.
+    expect(new URL(page.url()).searchParams.get('paid')).toMatch(/^pi_/);
+    await page.reload();
+    await page.getByTestId('thank-you').waitFor();
+    expect(await page.getByTestId('order-number').textContent()).toBe(orderNumber);
+    expect(await page.getByTestId('total-paid').textContent()).toBe(total);
+    expect(await page.getByRole('button', { name: /^Pay / }).count()).toBe(0);
+    expect(await page.getByLabel('Card number').count()).toBe(0);
+    await expectAccessible(page);
+    await customer.screenshot('checkout-thanks-reloaded-390');
+    await page.setViewportSize(DESKTOP);
+    await expectAccessible(page);
+    await customer.screenshot('checkout-thanks-reloaded-1280');
+    await page.setViewportSize(PHONE_390);
     expect(pageErrors(customer)).toEqual([]);
   });
 

@@ -59,8 +59,18 @@ describe('e-mail verification', () => {
     expect(await page.getByText('Check your email and click the verification link').count()).toBe(0);
 
     // The same link again: already used.
+    // The same link again: already used, which means the address is verified. Only that shows,
+    // with no "not verified" title or error banner over it.
     await page.goto(link);
-    await page.getByText('This link has already been used.').waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Your e-mail is already verified' }).waitFor();
+    await page.getByText('your e-mail address is verified already').waitFor();
+    expect(await page.getByText('not verified').count()).toBe(0);
+    expect(await page.getByRole('alert').count()).toBe(0);
+    await expectAccessible(page);
+    await session.screenshot('verify-link-used-again-desktop');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expectAccessible(page);
+    await session.screenshot('verify-link-used-again-phone');
     expect(pageErrors(session)).toEqual([]);
   });
 });

@@ -78,7 +78,8 @@ describe('/api/createPayoutAccount', () => {
     const member = await newMember();
     const sourceIp = uniqueIp();
     const result = await call(createPayoutAccount, {
-      body: form(),
+      // The link as a person types it, without https://: the server adds it.
+      body: form({ social_profile: 'social.example.com/jenny' }),
       headers: { ...as(member), 'user-agent': 'payout-test' },
       sourceIp,
     });

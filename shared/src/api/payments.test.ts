@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { createPayoutAccountBody, daysInMonth, isAdultOn, payoutAccountRequest } from './payments';
+import {
+  createPayoutAccountBody,
+  daysInMonth,
+  isAdultOn,
+  payoutAccountRequest,
+  SOCIAL_PROFILE_INVALID,
+  withHttps,
+} from './payments';
 
 const body = (overrides: Record<string, unknown> = {}) => ({
   social_profile: 'https://social.example.com/jenny',
@@ -24,6 +31,35 @@ const fieldsOf = (input: unknown) => {
   const result = schema.safeParse(input);
   return result.success ? [] : result.error.issues.map((issue) => issue.path.join('.'));
 };
+
+describe('the social profile link', () => {
+  it('gets https:// when typed without a scheme, and keeps a scheme that is there', () => {
+    expect(withHttps(' instagram.com/x ')).toBe('https://instagram.com/x');
+    expect(withHttps('//instagram.com/x')).toBe('https://instagram.com/x');
+    expect(withHttps('instagram.com:443/x')).toBe('https://instagram.com:443/x');
+    expect(withHttps('http://example.com/x')).toBe('http://example.com/x');
+    expect(withHttps('HTTPS://example.com/x')).toBe('HTTPS://example.com/x');
+    expect(withHttps('ftp://example.com/x')).toBe('ftp://example.com/x');
+    expect(withHttps('javascript:alert(1)')).toBe('javascript:alert(1)');
+    expect(withHttps('  ')).toBe('');
+  });
+
+  it('is stored with https:// added; other schemes and non-links are refused in words', () => {
+    const parse = (social_profile: string) => payoutAccountRequest().safeParse(body({ social_profile }));
+    const parsed = parse('instagram.com/x');
+    expect(parsed.success && parsed.data.social_profile).toBe('https://instagram.com/x');
+    for (const bad of ['ftp://example.com/x', 'javascript:alert(1)', 'not a link', 'localhost/x']) {
+      const result = parse(bad);
+      expect(result.success, bad).toBe(false);
+      expect(result.error?.issues.find((issue) => issue.path[0] === 'social_profile')?.message, bad).toBe(
+        SOCIAL_PROFILE_INVALID,
+      );
+    }
+    expect(parse('').error?.issues.find((issue) => issue.path[0] === 'social_profile')?.message).toBe(
+      'Value is required',
+    );
+  });
+});
 
 describe('the payout account form', () => {
   it('takes a member who turns 18 today, with the phone and tax ID as digits, the unit optional', () => {
@@ -59,7 +95,7 @@ describe('the payout account form', () => {
       ['tax_id', '12345678'],
       ['tax_id', '12345678a'],
       ['social_profile', 'javascript:alert(1)'],
-      ['social_profile', 'social.example.com/jenny'],
+      ['social_profile', 'jenny@example.com'],
       ['city', 'A'],
       ['tos_accepted', false],
       ['first_name', '  '],

@@ -46,19 +46,42 @@ export const TaxId = /* @__PURE__ */ pure(() =>
     .check(z.refine((digits: string) => /^\d{9}$/.test(digits), 'Enter the 9 digits of your tax ID (SSN or ITIN)')),
 );
 
+/**
+ * A link typed without its scheme ("instagram.com/x") gets `https://` in front, as a person
+ * means it; a link with a scheme (http, https, or another one the rule then refuses) is kept.
+ */
+export function withHttps(value: string): string {
+  const link = value.trim();
+  if (
+    link === '' ||
+    /^[a-z][a-z\d+.-]*:\/\//i.test(link) ||
+    /^(javascript|data|mailto|tel|file|vbscript):/i.test(link)
+  ) {
+    return link;
+  }
+  return `https://${link.replace(/^\/+/, '')}`;
+}
+
+export const SOCIAL_PROFILE_INVALID = 'Enter the link to your profile, like instagram.com/yourname';
+
 export const SocialProfile = /* @__PURE__ */ pure(() =>
-  z.string({ error: REQUIRED }).check(
-    z.trim(),
+  z.pipe(z.string({ error: REQUIRED }), z.transform(withHttps)).check(
     z.minLength(1, REQUIRED),
     z.maxLength(2000, 'The maximum value allowed is 2000 characters'),
     z.refine((value: string) => {
       try {
         const url = new URL(value);
-        return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname.includes('.');
+        // No user name in it: an e-mail address ("jenny@example.com") is no profile link.
+        return (
+          (url.protocol === 'https:' || url.protocol === 'http:') &&
+          url.hostname.includes('.') &&
+          !url.username &&
+          !url.password
+        );
       } catch {
         return false;
       }
-    }, 'Enter the full link to your profile, starting with https://'),
+    }, SOCIAL_PROFILE_INVALID),
   ),
 );
 

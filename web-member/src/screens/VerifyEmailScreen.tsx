@@ -1,6 +1,10 @@
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
-import { INVALID_VERIFICATION_LINK, VERIFICATION_TOKEN_PATTERN } from '@portal/shared/api/email';
+import {
+  INVALID_VERIFICATION_LINK,
+  USED_VERIFICATION_LINK,
+  VERIFICATION_TOKEN_PATTERN,
+} from '@portal/shared/api/email';
 import { toApiError, useAuth, useAuthStore } from '@portal/shared/ui/hooks/AuthProvider';
 import { ErrorBanner } from '@portal/shared/ui/components/ErrorBanner';
 import { CheckIcon } from '@portal/shared/ui/components/icons';
@@ -8,7 +12,11 @@ import { Loading } from '@portal/shared/ui/components/Loading';
 import { Page } from '@portal/shared/ui/components/Page';
 import type { AuthStore } from '@portal/shared/ui/hooks/AuthProvider';
 
-type Outcome = { kind: 'verified'; email: string } | { kind: 'failed'; message: string };
+/**
+ * 'used': the link was followed before, so the address is verified already. That is the truth to
+ * show, not a failure: no "not verified" title or error banner over it.
+ */
+type Outcome = { kind: 'verified'; email: string } | { kind: 'used' } | { kind: 'failed'; message: string };
 
 /**
  * One verification per token for the page's life: StrictMode runs effects twice, and a second
@@ -27,7 +35,12 @@ function verifyOnce(store: AuthStore, token: string): Promise<Outcome> {
         if (store.getState().status === 'authenticated') await store.checkAuth({ force: true });
         return { kind: 'verified', email: 'verified' in answer ? answer.email : '' };
       },
-      (error: unknown): Outcome => ({ kind: 'failed', message: toApiError(error).message }),
+      (error: unknown): Outcome => {
+        const apiError = toApiError(error);
+        return apiError.status === 409 && apiError.message === USED_VERIFICATION_LINK
+          ? { kind: 'used' }
+          : { kind: 'failed', message: apiError.message };
+      },
     );
     verifications.set(token, pending);
   }
@@ -73,10 +86,16 @@ export function VerifyEmailScreen() {
     );
   }
   return (
-    <Page title="Your e-mail is verified">
+    <Page title={shown.kind === 'used' ? 'Your e-mail is already verified' : 'Your e-mail is verified'}>
       <p className="verify-done">
         <CheckIcon className="verify-done__icon" aria-hidden="true" />
-        <span>{shown.email ? `${shown.email} is verified. Thank you.` : 'Thank you.'}</span>
+        <span>
+          {shown.kind === 'used'
+            ? 'This link was used before: your e-mail address is verified already. Nothing more to do.'
+            : shown.email
+              ? `${shown.email} is verified. Thank you.`
+              : 'Thank you.'}
+        </span>
       </p>
       <p className="verify-done__links">
         {loggedIn ? (

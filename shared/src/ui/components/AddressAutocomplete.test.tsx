@@ -1,7 +1,7 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AddressSuggestion } from '../../api/address';
-import { ADDRESS_DEBOUNCE_MS, AddressAutocomplete, type SearchAddresses } from './AddressAutocomplete';
+import { ADD_CITY_OR_ZIP, ADDRESS_DEBOUNCE_MS, AddressAutocomplete, type SearchAddresses } from './AddressAutocomplete';
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => {
@@ -127,20 +127,45 @@ describe('AddressAutocomplete', () => {
 
   it('says when nothing is found, and aborts a search that a newer keystroke replaced', async () => {
     const { input, search } = setup([]);
-    type(input, 'qwertyuiop asdf');
+    type(input, 'qwertyuiop asdf, Nowhere');
     await settle();
     expect(screen.queryAllByRole('option')).toEqual([]);
     expect(input.getAttribute('aria-expanded')).toBe('false');
     expect(screen.getByRole('status').textContent).toBe('No address found.');
+    expect(screen.queryByTestId('address-note')).toBeNull();
     let pending: AbortSignal | undefined;
     search.mockImplementationOnce((_text, signal) => {
       pending = signal;
       return new Promise(() => undefined);
     });
-    type(input, 'qwertyuiop asdfg');
+    type(input, 'qwertyuiop asdfg, Nowhere');
     await settle();
     expect(pending?.aborted).toBe(false);
-    type(input, 'qwertyuiop asdfgh');
+    type(input, 'qwertyuiop asdfgh, Nowhere');
     expect(pending?.aborted).toBe(true);
+  });
+
+  it('says under the field to add the city or ZIP code when a street alone finds nothing', async () => {
+    const { input, search } = setup([]);
+    type(input, '1600 Pennsylvania Ave');
+    await settle();
+    const note = screen.getByTestId('address-note');
+    expect(note.textContent).toBe(ADD_CITY_OR_ZIP);
+    expect(input.getAttribute('aria-describedby')?.split(' ')).toContain(note.id);
+    expect(screen.getByRole('status').textContent).toBe(`No address found. ${ADD_CITY_OR_ZIP}.`);
+    // Typing on: the note goes until the next answer.
+    type(input, '1600 Pennsylvania Ave, Washington');
+    expect(screen.queryByTestId('address-note')).toBeNull();
+    await settle();
+    expect(screen.queryByTestId('address-note')).toBeNull();
+    // With a ZIP code and still nothing: no note either; with suggestions found: none.
+    type(input, '1600 Pennsylvania Ave 20500');
+    await settle();
+    expect(screen.queryByTestId('address-note')).toBeNull();
+    search.mockResolvedValueOnce(found);
+    type(input, '12 Main St Springfield');
+    await settle();
+    expect(screen.getAllByRole('option')).toHaveLength(2);
+    expect(screen.queryByTestId('address-note')).toBeNull();
   });
 });

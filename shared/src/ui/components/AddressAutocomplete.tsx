@@ -37,6 +37,11 @@ export interface AddressAutocompleteProps {
 
 type Status = 'idle' | 'loading' | 'done' | 'failed';
 
+export const ADD_CITY_OR_ZIP = 'Add the city or ZIP code to find the address';
+
+/** A query with neither a ZIP code (5 digits) nor a comma before a city: a street alone. */
+export const isStreetOnly = (query: string): boolean => !/\b\d{5}\b/.test(query) && !query.includes(',');
+
 /**
  * A street address input with suggestions, after the WAI-ARIA combobox pattern (list
  * autocomplete): it asks only when the text is longer than 8 characters, 300 ms after the last
@@ -65,6 +70,8 @@ export function AddressAutocomplete({
   const text = value ?? ownText;
   const [items, setItems] = useState<AddressSuggestion[]>([]);
   const [status, setStatus] = useState<Status>('idle');
+  /** The query the current suggestions answer. */
+  const [searched, setSearched] = useState('');
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
   /** The text a choice put in the input: not a query. */
@@ -85,6 +92,7 @@ export function AddressAutocomplete({
         (found) => {
           if (controller.signal.aborted) return;
           setItems(found);
+          setSearched(query);
           setActive(-1);
           setStatus('done');
           setOpen(true);
@@ -148,6 +156,9 @@ export function AddressAutocomplete({
   };
 
   const { hintId, errorId, describedBy } = fieldDescription(inputId, hint, error);
+  // A street alone that finds nothing: the search needs the city or the ZIP code too.
+  const needsMore = status === 'done' && items.length === 0 && searched === text.trim() && isStreetOnly(searched);
+  const noteId = `${inputId}-note`;
   const announcement =
     status === 'loading'
       ? 'Looking for addresses…'
@@ -155,7 +166,9 @@ export function AddressAutocomplete({
         ? 'Address suggestions are not available; type the address.'
         : status === 'done'
           ? items.length === 0
-            ? 'No address found.'
+            ? needsMore
+              ? `No address found. ${ADD_CITY_OR_ZIP}.`
+              : 'No address found.'
             : `${items.length} ${items.length === 1 ? 'address' : 'addresses'} found: use the arrow keys to choose.`
           : '';
 
@@ -180,7 +193,7 @@ export function AddressAutocomplete({
         aria-controls={listId}
         aria-activedescendant={expanded && active >= 0 ? `${listId}-${active}` : undefined}
         aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
+        aria-describedby={needsMore ? [describedBy, noteId].filter(Boolean).join(' ') : describedBy}
         autoComplete={autoComplete}
         required={required}
         value={text}
@@ -222,6 +235,11 @@ export function AddressAutocomplete({
           </li>
         ))}
       </ul>
+      {needsMore ? (
+        <p className="field__hint address-autocomplete__note" id={noteId} data-testid="address-note">
+          {ADD_CITY_OR_ZIP}
+        </p>
+      ) : null}
       <p className="visually-hidden" role="status" aria-live="polite">
         {announcement}
       </p>

@@ -1,4 +1,4 @@
-import { Fragment, useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, NavLink, Outlet, useHref, useLocation, useNavigate } from 'react-router-dom';
 import { toApiError, useAuth, type AuthView } from '../hooks/AuthProvider';
 import { AdminModeSwitch } from './AdminModeSwitch';
@@ -44,6 +44,9 @@ export function useDocumentPathname(): string {
   const location = useLocation();
   return useHref(location.pathname);
 }
+
+/** No red badge (a constant, so the top bar sees the same empty list on every render). */
+const NO_REASONS: readonly string[] = [];
 
 /**
  * The frame of every screen of both apps: skip link, top bar, drawer and the main landmark.
@@ -104,7 +107,9 @@ export function AppShell({ app, menu, publicPaths = [], openPaths = [] }: AppShe
       <TopBar
         status={status}
         pathname={pathname}
-        attention={auth.attentionReasons}
+        // The admin app is for running the shop, not selling: an admin who sells nothing is not
+        // told on every screen to set up payouts (the drawer still offers the set-up).
+        attention={app === 'admin' ? NO_REASONS : auth.attentionReasons}
         menuOpen={drawerOpen}
         onOpenMenu={() => setDrawerOpen(true)}
         menuButtonRef={menuButtonRef}
@@ -187,9 +192,10 @@ function DrawerContent({ app, items, pathname, onNavigate, onError }: DrawerCont
       <div className="drawer__profile">
         <Avatar email={email} size="lg" />
         <div className="drawer__who">
-          {/* The whole address, wrapped where it must: never cut short. */}
-          <span className="drawer__email" data-testid="drawer-email">
-            <BreakableEmail email={email} />
+          {/* One line, kept whole: a long address ends in an ellipsis, the full one in the title
+              (and in the text a screen reader reads). */}
+          <span className="drawer__email" data-testid="drawer-email" title={email}>
+            {email}
           </span>
           <span className="drawer__role">{auth.isAdmin ? 'Administrator' : 'Member'}</span>
         </div>
@@ -231,24 +237,6 @@ function DrawerContent({ app, items, pathname, onNavigate, onError }: DrawerCont
           <span className="nav-link__label">Log out</span>
         </button>
       </div>
-    </>
-  );
-}
-
-/**
- * An e-mail address that may wrap before its '@' and before each '.', where a reader expects it
- * ('jane.doe' / '@example' / '.com'); CSS breaks anywhere else only when a part alone is wider
- * than the line.
- */
-export function BreakableEmail({ email }: { email: string }) {
-  return (
-    <>
-      {email.split(/(?=[@.])/).map((part, index) => (
-        <Fragment key={index}>
-          {index > 0 ? <wbr /> : null}
-          {part}
-        </Fragment>
-      ))}
     </>
   );
 }

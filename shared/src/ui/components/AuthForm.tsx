@@ -96,9 +96,13 @@ export function AuthForm({
     } catch (error) {
       const apiError = toApiError(error);
       setSubmitting(false);
-      setServerError(apiError.message);
       const fields = apiError.fields ?? {};
       setErrors({ email: fields.email, password: fields.password });
+      // An answer about a field is said once, at that field; the banner is for anything else.
+      const saidAtField = apiError.message === fields.email || apiError.message === fields.password;
+      setServerError(saidAtField ? null : apiError.message);
+      if (fields.email) emailRef.current?.focus();
+      else if (fields.password) passwordRef.current?.focus();
       return;
     }
     navigate(successPath, { replace: true });

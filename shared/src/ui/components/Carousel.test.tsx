@@ -107,6 +107,30 @@ describe('Carousel', () => {
     }
   });
 
+  it('keeps the shown slide in view when its width changes, so the counter and the picture agree', async () => {
+    layOut();
+    const scrolledTo: { left: number; behavior: string }[] = [];
+    HTMLElement.prototype.scrollTo = function scrollTo(options?: ScrollToOptions | number) {
+      if (typeof options === 'object') scrolledTo.push({ left: options.left ?? -1, behavior: options.behavior ?? '' });
+    };
+    try {
+      const user = userEvent.setup();
+      await renderCarousel(images);
+      await user.click(screen.getByRole('button', { name: 'Show image 3' }));
+      expect(scrolledTo.at(-1)?.left).toBe(800);
+      // The window narrows: slide 3 now starts at 2 × 300 px, and the strip goes there at once.
+      vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(300);
+      await act(async () => {
+        window.dispatchEvent(new Event('resize'));
+      });
+      expect(scrolledTo.at(-1)).toEqual({ left: 600, behavior: 'instant' });
+      expect(screen.getByTestId('carousel-status').textContent).toBe('3 of 3');
+      expect(document.querySelector('.carousel__counter')?.textContent).toBe('3 / 3');
+    } finally {
+      Reflect.deleteProperty(HTMLElement.prototype, 'scrollTo');
+    }
+  });
+
   it('loads the first image at once with high priority and the others lazily', async () => {
     await renderCarousel(images);
     const pictures = Array.from(document.querySelectorAll('.carousel__slide img'));

@@ -60,6 +60,28 @@ export function Carousel({ images, name }: CarouselProps) {
     track.scrollTo({ left, behavior: jump || prefersReducedMotion() ? 'instant' : 'smooth' });
   }, [active]);
 
+  // The strip's scroll offset is in pixels: when its width changes (a window resize, a phone
+  // turned), put the shown slide back in view at once, so the counter and the picture agree.
+  const activeRef = useRef(active);
+  useEffect(() => {
+    activeRef.current = active;
+  }, [active]);
+  useEffect(() => {
+    const track = trackRef.current;
+    if (!track || typeof track.scrollTo !== 'function') return;
+    const realign = () => {
+      const left = activeRef.current * track.clientWidth;
+      if (Math.abs(track.scrollLeft - left) >= 1) track.scrollTo({ left, behavior: 'instant' });
+    };
+    window.addEventListener('resize', realign);
+    const observer = typeof ResizeObserver === 'function' ? new ResizeObserver(realign) : null;
+    observer?.observe(track);
+    return () => {
+      window.removeEventListener('resize', realign);
+      observer?.disconnect();
+    };
+  }, [count]);
+
   // Where a touch or pen stroke began (a mouse uses the arrows and dots).
   const swipeRef = useRef<{ x: number; y: number } | null>(null);
 

@@ -65,6 +65,21 @@ describe('DataTable', () => {
     await waitFor(() => expect(bodyRows(container)).toHaveLength(10));
   });
 
+  it('right-aligns number columns, their headers as well as their cells', async () => {
+    const { container } = render(
+      <DataTable rows={rows} columns={columns} rowId={(row) => row.id} label="Things" emptyMessage="Nothing yet." />,
+    );
+    await waitFor(() => expect(bodyRows(container)).toHaveLength(5));
+    const header = (id: string) => container.querySelector(`.ag-header-cell[col-id="${id}"]`);
+    const cells = (id: string) => [...container.querySelectorAll(`.ag-cell[col-id="${id}"]`)];
+    expect(header('total')?.classList.contains('ag-right-aligned-header')).toBe(true);
+    expect(cells('total').length).toBeGreaterThan(0);
+    for (const cell of cells('total')) expect(cell.classList.contains('ag-right-aligned-cell')).toBe(true);
+    // Text stays left-aligned.
+    expect(header('name')?.classList.contains('ag-right-aligned-header')).toBe(false);
+    for (const cell of cells('name')) expect(cell.classList.contains('ag-right-aligned-cell')).toBe(false);
+  });
+
   it('says so when empty', async () => {
     render(
       <DataTable rows={[]} columns={columns} rowId={(row) => row.id} label="Things" emptyMessage="Nothing yet." />,

@@ -117,7 +117,13 @@ export function DataTable<T>({
           cellRenderer: render
             ? (params: ICellRendererParams<T>) => (params.data ? render(params.data) : null)
             : undefined,
-          cellClass: kind === 'money' || kind === 'count' ? 'data-table__cell--number' : undefined,
+          // Numbers and their headers right-aligned, so that digits and headers line up.
+          ...(kind === 'money' || kind === 'count'
+            ? {
+                cellClass: ['data-table__cell--number', 'ag-right-aligned-cell'],
+                headerClass: 'ag-right-aligned-header',
+              }
+            : {}),
         } satisfies ColDef<T>;
       }),
     [columns, phone],

@@ -49,6 +49,12 @@ describe('DataTable before the grid is loaded', () => {
         .getAllByRole('columnheader')
         .map((cell) => cell.textContent),
     ).toEqual(['Name', 'Total']);
+    // The number column's header is aligned like its numbers (right), the text column's is not.
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((cell) => cell.classList.contains('data-table__cell--number')),
+    ).toEqual([false, true]);
     const bodyRows = within(table).getAllByRole('row').slice(1);
     expect(
       bodyRows.map((row) =>

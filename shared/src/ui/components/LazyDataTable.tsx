@@ -119,7 +119,14 @@ function PlainTable<T>({
           <thead>
             <tr>
               {shown.map((column) => (
-                <th key={column.id} scope="col" style={{ minWidth: column.minWidth ?? 120 }}>
+                <th
+                  key={column.id}
+                  scope="col"
+                  style={{ minWidth: column.minWidth ?? 120 }}
+                  className={
+                    column.kind === 'money' || column.kind === 'count' ? 'data-table__cell--number' : undefined
+                  }
+                >
                   {column.header}
                 </th>
               ))}

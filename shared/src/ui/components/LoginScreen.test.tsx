@@ -190,6 +190,10 @@ describe('signup form', () => {
     expect(
       document.getElementById(describedBy.split(' ').find((id) => id.includes('error')) ?? describedBy)?.textContent,
     ).toBe(PASSWORD_IS_COMMON);
+    // Said once, at the field: no banner repeating it, and the focus goes to the field.
+    expect(screen.getAllByText(PASSWORD_IS_COMMON)).toHaveLength(1);
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(document.activeElement).toBe(password());
   });
 
   it('signs up and goes to /member', async () => {

@@ -1,6 +1,6 @@
 import { useMemo, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { CreatePayoutAccountRequest, US_STATES } from '@portal/shared/api/payments';
+import { CreatePayoutAccountRequest, US_STATES, withHttps } from '@portal/shared/api/payments';
 import { ApiError } from '@portal/shared/api/client';
 import { AddressAutocomplete, type SearchAddresses } from '@portal/shared/ui/components/AddressAutocomplete';
 import { useAuth } from '@portal/shared/ui/hooks/AuthProvider';
@@ -107,6 +107,7 @@ export function CreatePayoutAccountScreen({
   const [errors, setErrors] = useState<Errors>({});
   const [touched, setTouched] = useState<ReadonlySet<Field>>(new Set());
   const [failure, setFailure] = useState<string | null>(null);
+  const [addedHttps, setAddedHttps] = useState(false);
   const [submitting, setSubmitting] = useState(false);
   const inFlight = useRef(false);
   const years = useMemo(() => birthYears(today()), [today]);
@@ -157,7 +158,13 @@ export function CreatePayoutAccountScreen({
 
   const blur = (field: Field) => {
     setTouched((current) => new Set(current).add(field));
-    setErrors((shown) => ({ ...shown, [field]: validate(values).errors[field] }));
+    // A link typed without https:// gets it (as the server would add it), and the field says so.
+    const linked = field === 'social_profile' ? withHttps(values.social_profile) : values.social_profile;
+    if (linked !== values.social_profile.trim()) {
+      setAddedHttps(true);
+      setValues((current) => ({ ...current, social_profile: linked }));
+    }
+    setErrors((shown) => ({ ...shown, [field]: validate({ ...values, social_profile: linked }).errors[field] }));
   };
 
   /** A month or year change keeps the chosen day if the month has it, else the month's last day. */
@@ -240,11 +247,15 @@ export function CreatePayoutAccountScreen({
           <FormField
             {...text('social_profile')}
             label="Social profile link"
-            hint="Where you share products: your Instagram, Facebook, TikTok or website."
+            hint={
+              addedHttps
+                ? 'We added https:// to your link. Where you share products: your Instagram, Facebook, TikTok or website.'
+                : 'Where you share products: your Instagram, Facebook, TikTok or website.'
+            }
             type="url"
             inputMode="url"
             autoComplete="url"
-            placeholder="https://"
+            placeholder="instagram.com/yourname"
             required
           />
           <div className="payout-form__row">

@@ -7,6 +7,7 @@ import { authAnswer, fakeApi, profile, renderWithAuth, Where, type FakeApi } fro
 import { MemberApp } from '../../MemberApp';
 import { commission, commissionPage } from '../commissions/testing';
 import { formatCardNumber, formatExpiry, formatTaxId } from './format';
+import { SOCIAL_PROFILE_INVALID } from '@portal/shared/api/payments';
 
 beforeAll(async () => {
   // The grid's chunk, loaded before the screens render (as the browser would have it once a
@@ -110,9 +111,25 @@ describe('create payout account', () => {
     expect(errorOf(phone)).toBe('Enter a 10-digit US phone number');
     fireEvent.change(phone, { target: { value: '202-555-0143' } });
     expect(errorOf(phone)).toBeNull();
-    fireEvent.change(field('Social profile link'), { target: { value: 'instagram.com/ann' } });
-    fireEvent.blur(field('Social profile link'));
-    expect(errorOf(field('Social profile link'))).toBe('Enter the full link to your profile, starting with https://');
+  });
+
+  it('adds https:// to a social profile link typed without it, and says so', async () => {
+    await openForm(member());
+    const link = field('Social profile link');
+    expect(screen.queryByText(/We added https:\/\//)).toBeNull();
+    fireEvent.change(link, { target: { value: ' instagram.com/ann ' } });
+    fireEvent.blur(link);
+    expect(link.value).toBe('https://instagram.com/ann');
+    expect(errorOf(link)).toBeNull();
+    expect(screen.getByText(/We added https:\/\/ to your link/)).toBeTruthy();
+    expect(link.getAttribute('aria-describedby') ?? '').toContain(`${link.id}-hint`);
+    // A link with its scheme stays as typed; something that is no link is refused in words.
+    fireEvent.change(link, { target: { value: 'http://example.com/ann' } });
+    fireEvent.blur(link);
+    expect(link.value).toBe('http://example.com/ann');
+    fireEvent.change(link, { target: { value: 'not a link' } });
+    fireEvent.blur(link);
+    expect(errorOf(link)).toBe(SOCIAL_PROFILE_INVALID);
   });
 
   it('inserts dashes in the tax ID while typing, as a numeric field the browser does not remember', async () => {

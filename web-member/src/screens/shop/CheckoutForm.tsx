@@ -24,7 +24,12 @@ const EMPTY: Values = { qty: '1', name: '', email: '', line1: '', line2: '', cit
 const ORDER: readonly Field[] = ['qty', 'name', 'email', 'line1', 'line2', 'city', 'state', 'postal_code'];
 const QTY_MESSAGE = `Choose a quantity from ${MIN_QTY} to ${MAX_QTY}`;
 
-export type Receipt = z.infer<typeof ConfirmCheckoutResponse> & { recorded: boolean; totalCents: number };
+/** What the thank-you shows; `paymentIntentId` lets the page read it back after a reload. */
+export type Receipt = z.infer<typeof ConfirmCheckoutResponse> & {
+  recorded: boolean;
+  totalCents: number;
+  paymentIntentId?: string;
+};
 
 function qtyOf(text: string): number | null {
   if (!/^\d+$/.test(text.trim())) return null;
@@ -159,10 +164,17 @@ export function CheckoutForm({
       }
       try {
         const receipt = await callPublic('confirmCheckout', { paymentIntentId: paid.paymentIntentId });
-        onPaid({ ...receipt, recorded: true, totalCents });
+        onPaid({ ...receipt, recorded: true, totalCents, paymentIntentId: paid.paymentIntentId });
       } catch {
         // The payment went through; the webhook records the order even if this report failed.
-        onPaid({ orderID: '', qty, totalPayed: totalCents / 100, recorded: false, totalCents });
+        onPaid({
+          orderID: '',
+          qty,
+          totalPayed: totalCents / 100,
+          recorded: false,
+          totalCents,
+          paymentIntentId: paid.paymentIntentId,
+        });
       }
     } catch (error) {
       if (error instanceof ApiError && error.fields) {

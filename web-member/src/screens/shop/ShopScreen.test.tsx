@@ -2,7 +2,14 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { productDetail } from '@portal/shared/test/catalogueTesting';
-import { fakeApi, renderWithAuth, showMainPicture, unauthorized, type FakeApi } from '@portal/shared/test/testing';
+import {
+  fakeApi,
+  renderWithAuth,
+  showMainPicture,
+  unauthorized,
+  Where,
+  type FakeApi,
+} from '@portal/shared/test/testing';
 import { MemberApp } from '../../MemberApp';
 import { LazyShopScreen } from '../lazyScreens';
 
@@ -79,7 +86,14 @@ function stubEmulator(): StripeCall[] {
 
 /** Opens the shop page; its first picture then loads, as in a browser, and the Buy form follows. */
 async function renderShop(api: FakeApi, path = '/shop/p-1?ref=ANNLEE42') {
-  renderWithAuth(<MemberApp />, api, { path });
+  renderWithAuth(
+    <>
+      <MemberApp />
+      <Where />
+    </>,
+    api,
+    { path },
+  );
   await showMainPicture();
 }
 
@@ -227,6 +241,36 @@ describe('the customer’s shop page', () => {
     expect(within(thanks).getByRole('heading', { level: 1, name: 'Thank you for your order!' })).toBeTruthy();
     expect(within(thanks).getByTestId('order-number').textContent).toBe('RP-7F3K9Q2M');
     expect(within(thanks).getByTestId('total-paid').textContent).toBe('$25.90');
+    // The payment's id is in the address now, so that a reload shows this thank-you again.
+    expect(screen.getByTestId('where').textContent).toBe('/shop/p-1?ref=ANNLEE42&paid=pi_123');
+  });
+
+  it('opened again with the paid payment in its address (a reload), reads the order back and shows the thank-you, no Buy form', async () => {
+    const api = shop();
+    renderWithAuth(<MemberApp />, api, { path: '/shop/p-1?ref=ANNLEE42&paid=pi_123' });
+    const thanks = await screen.findByTestId('thank-you');
+    expect(api.callsTo('confirmCheckout').map((call) => call.body)).toEqual([{ paymentIntentId: 'pi_123' }]);
+    expect(within(thanks).getByTestId('order-number').textContent).toBe('RP-7F3K9Q2M');
+    expect(within(thanks).getByTestId('total-paid').textContent).toBe('$25.90');
+    expect(await within(thanks).findByText('Product')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /^Pay / })).toBeNull();
+    expect(screen.queryByLabelText('Card number')).toBeNull();
+    expect(api.callsTo('getPaymentIntent')).toHaveLength(0);
+    expect(document.title).toMatch(/^Thank you/);
+  });
+
+  it('a paid payment whose order cannot be read says so in words, with Retry, and offers no Buy form', async () => {
+    const api = shop({
+      confirmCheckout: () => ({ status: 409, body: { message: 'This payment has not been made.' } }),
+    });
+    renderWithAuth(<MemberApp />, api, { path: '/shop/p-1?ref=ANNLEE42&paid=pi_404' });
+    expect(
+      await screen.findByRole('heading', { level: 1, name: "We could not load your order's confirmation" }),
+    ).toBeTruthy();
+    expect(screen.getByText('This payment has not been made.')).toBeTruthy();
+    expect(screen.getByRole('button', { name: /Retry|Try again/ })).toBeTruthy();
+    expect(screen.queryByLabelText('Card number')).toBeNull();
+    expect(screen.queryByTestId('thank-you')).toBeNull();
   });
 
   it('a declined card is said in plain words by the card field, and nothing is recorded; the same checkout is tried again', async () => {

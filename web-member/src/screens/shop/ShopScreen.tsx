@@ -1,9 +1,9 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { Suspense, useState, type ComponentProps, type ReactNode } from 'react';
 import { useParams, useSearchParams } from 'react-router-dom';
 import { ApiError } from '@portal/shared/api/client';
 import { formatMoney } from '@portal/shared/domain/format';
-import { useAuth } from '@portal/shared/ui/hooks/AuthProvider';
+import { useAuth, type AuthStore } from '@portal/shared/ui/hooks/AuthProvider';
 import { Carousel } from '@portal/shared/ui/components/Carousel';
 import { EmptyState } from '@portal/shared/ui/components/EmptyState';
 import { ErrorBanner } from '@portal/shared/ui/components/ErrorBanner';
@@ -28,21 +28,66 @@ import { sharedProductQuery } from './sharedProductQuery';
 const CheckoutForm = lazyWithPreload(() => import('./CheckoutForm').then((module) => module.CheckoutForm));
 
 /**
+ * After paying, the page's address carries the payment's id (`?ref=…&paid=pi_…`): a reload, or
+ * the back button, reads the order back from the server (confirmCheckout answers the same order
+ * for the same payment, every time) and shows the thank-you again, never an empty Buy form that
+ * invites a second purchase.
+ */
+export const PAID_PARAM = 'paid';
+
+const paidOrderQuery = (callPublic: AuthStore['callPublic'], paymentIntentId: string) =>
+  queryOptions({
+    queryKey: ['paidOrder', paymentIntentId],
+    queryFn: async (): Promise<Receipt> => {
+      const order = await callPublic('confirmCheckout', { paymentIntentId });
+      return { ...order, recorded: true, totalCents: Math.round(order.totalPayed * 100), paymentIntentId };
+    },
+    staleTime: Infinity,
+    retry: (count, error) =>
+      !(error instanceof ApiError && error.status !== undefined && error.status < 500) && count < 2,
+  });
+
+/**
  * '/shop/:productId?ref=CODE': the customer's page a member's share link opens. Public, no menu:
  * the product (images, name, brand, price, description) and the Buy form; a product that is gone
  * (banned, unknown) says it is no longer available; after paying, a thank-you with the order number.
  */
 export function ShopScreen() {
   const { productId = '' } = useParams();
-  const [params] = useSearchParams();
+  const [params, setParams] = useSearchParams();
   const shareCode = params.get('ref');
+  const paidId = params.get(PAID_PARAM);
   const { callPublic } = useAuth();
   const [receipt, setReceipt] = useState<Receipt | null>(null);
   const product = useQuery(sharedProductQuery(callPublic, productId, shareCode));
+  // Only when the page opens with a paid payment in its address (a reload): a fresh payment's
+  // receipt is at hand already.
+  const paidOrder = useQuery({ ...paidOrderQuery(callPublic, paidId ?? ''), enabled: Boolean(paidId) && !receipt });
+
+  const onPaid = (paid: Receipt) => {
+    setReceipt(paid);
+    const id = paid.paymentIntentId;
+    if (id) {
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          next.set(PAID_PARAM, id);
+          return next;
+        },
+        { replace: true },
+      );
+    }
+  };
 
   let content;
   if (receipt) {
     content = <ThankYou receipt={receipt} name={product.data?.product.product_name ?? ''} />;
+  } else if (paidId && paidOrder.data) {
+    content = <ThankYou receipt={paidOrder.data} name={product.data?.product.product_name ?? ''} />;
+  } else if (paidId && paidOrder.isError) {
+    content = <PaidOrderUnknown message={paidOrder.error.message} onRetry={() => void paidOrder.refetch()} />;
+  } else if (paidId) {
+    content = <Loading label="Loading your order…" />;
   } else if (product.isPending) {
     content = <Loading label="Loading the product…" />;
   } else if (product.isError) {
@@ -77,7 +122,7 @@ export function ShopScreen() {
               </DescriptionSection>
             </div>
           </article>
-          <Checkout productId={item.id} unitAmountCents={unitAmountCents} shareCode={shareCode} onPaid={setReceipt} />
+          <Checkout productId={item.id} unitAmountCents={unitAmountCents} shareCode={shareCode} onPaid={onPaid} />
         </div>
       </MainPictureFirst>
     );
@@ -132,6 +177,17 @@ function NoLongerAvailable() {
         <p>It may have been sold out or withdrawn. Ask the person who shared it with you for another link.</p>
       </EmptyState>
     </div>
+  );
+}
+
+/**
+ * The address names a payment whose order cannot be read (a payment not made, or the server not
+ * answering): said in words, with Retry; no Buy form under it.
+ */
+function PaidOrderUnknown({ message, onRetry }: { message: string; onRetry: () => void }) {
+  useDocumentTitle('Your order');
+  return (
+    <ErrorBanner title="We could not load your order's confirmation" titleAs="h1" message={message} onRetry={onRetry} />
   );
 }
 
