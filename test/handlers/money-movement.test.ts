@@ -503,6 +503,30 @@ describe('/api/payCommisionToMember', () => {
     expect(await counters()).toEqual(countersSettled);
   });
 
+  it('pays out standard to a debit card without instant payouts (4000 0567 5566 5555), instant where the card and the balance allow it', async () => {
+    // Both members hold more than the commission (an extra $20 transfer), so Stripe's instant fee
+    // fits the balance (decision 0050): only the card decides the method.
+    const noInstant = await member({ card: '4000056755665555' });
+    const instant = await member();
+    const cards = await stripe.accounts.listExternalAccounts(noInstant.accountId!, { object: 'card' });
+    expect(
+      cards.data.map((card) => (card as { available_payout_methods?: string[] }).available_payout_methods),
+    ).toEqual([['standard']]);
+    const methods: string[] = [];
+    for (const who of [noInstant, instant]) {
+      await stripe.transfers.create({ amount: 2000, currency: 'usd', destination: who.accountId! });
+      const commission = await commissionFor(who, 1500);
+      expect((await send(commission.id)).status).toBe(200);
+      const paid = await pay(commission.id);
+      expect(paid.status).toBe(200);
+      expect((paid.body.commission as { state: string }).state).toBe('paid');
+      const payouts = await payoutsOf(who.accountId!);
+      expect(payouts.map((payout) => [payout.amount, payout.metadata?.commissionId])).toEqual([[1500, commission.id]]);
+      methods.push(payouts[0]!.method);
+    }
+    expect(methods).toEqual(['standard', 'instant']);
+  });
+
   it('heals a crash between the payout and the table write: the retry gets the same payout', async () => {
     const who = await member();
     const commission = await commissionFor(who, 1500);
