@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { db, tableName } from '../../functions/src/adapters/dynamo-client';
 import { signature, startStripeEmulator, type StripeEmulator } from '../../infra/local/stripe';
 import { sdk } from '../../infra/local/stripe/testing';
@@ -353,48 +353,54 @@ describe('/api/stripeWebhook', () => {
     expect(await allItems()).toEqual(before);
   });
 
-  it('applies, once, an event whose first delivery died after claiming it, once the claim has expired', async () => {
-    const { userId, accountId } = await memberWithAccount();
-    const event = accountEvent(`evt_crash_${userId}`, accountId, userId, true);
-    const before = (await stored(userId))?.payoutAccount;
-    // The first delivery claims the event, then dies: its write fails and so does the release of
-    // its claim (as when the process is gone), with a deadline 300 ms away.
-    const faults = new DynamoFaults()
-      .fail('UpdateItemCommand', 'AccessDeniedException', { when: (input) => input.includes(userId) })
-      .fail('DeleteItemCommand', 'AccessDeniedException');
-    let first: CallResult;
-    try {
-      first = await call(connectWebhook, {
-        rawBody: event,
-        headers: { 'stripe-signature': signature(event, connectSecret, now()) },
-        path: '/api/stripeConnectWebhook',
-        deadlineMs: 300,
-      });
-    } finally {
-      faults.restore();
-    }
-    expect(first.status).toBe(500);
-    expect(faults.log.failed).toEqual(['UpdateItemCommand', 'DeleteItemCommand']);
-    expect(await markerOf(`evt_crash_${userId}`)).toMatchObject([{ status: 'INPROGRESS' }]);
-    expect((await stored(userId))?.payoutAccount).toEqual(before);
+  // The crash is injected into the source modules' DynamoDB client; a deployed bundle carries a client
+  // of its own that no injected fault reaches, so the bundles project (vitest.config.ts) leaves this
+  // one test to the handlers project, as it leaves the fault files whole.
+  it.skipIf(Boolean(inject('deployedBundlesDir')))(
+    'applies, once, an event whose first delivery died after claiming it, once the claim has expired',
+    async () => {
+      const { userId, accountId } = await memberWithAccount();
+      const event = accountEvent(`evt_crash_${userId}`, accountId, userId, true);
+      const before = (await stored(userId))?.payoutAccount;
+      // The first delivery claims the event, then dies: its write fails and so does the release of
+      // its claim (as when the process is gone), with a deadline 300 ms away.
+      const faults = new DynamoFaults()
+        .fail('UpdateItemCommand', 'AccessDeniedException', { when: (input) => input.includes(userId) })
+        .fail('DeleteItemCommand', 'AccessDeniedException');
+      let first: CallResult;
+      try {
+        first = await call(connectWebhook, {
+          rawBody: event,
+          headers: { 'stripe-signature': signature(event, connectSecret, now()) },
+          path: '/api/stripeConnectWebhook',
+          deadlineMs: 300,
+        });
+      } finally {
+        faults.restore();
+      }
+      expect(first.status).toBe(500);
+      expect(faults.log.failed).toEqual(['UpdateItemCommand', 'DeleteItemCommand']);
+      expect(await markerOf(`evt_crash_${userId}`)).toMatchObject([{ status: 'INPROGRESS' }]);
+      expect((await stored(userId))?.payoutAccount).toEqual(before);
 
-    // Until that deadline, a redelivery is told to come back (409): Stripe delivers it again later.
-    const early = await post(event, signature(event, connectSecret, now()));
-    expect(early.status).toBe(409);
-    expect((await stored(userId))?.payoutAccount).toEqual(before);
+      // Until that deadline, a redelivery is told to come back (409): Stripe delivers it again later.
+      const early = await post(event, signature(event, connectSecret, now()));
+      expect(early.status).toBe(409);
+      expect((await stored(userId))?.payoutAccount).toEqual(before);
 
-    // After it, the redelivery applies the event, and the next one is a duplicate.
-    const [claim] = await markerOf(`evt_crash_${userId}`);
-    await new Promise((resolve) =>
-      setTimeout(resolve, Math.max(0, Number(claim?.in_progress_expiration) - Date.now() + 20)),
-    );
-    expect((await post(event, signature(event, connectSecret, now()))).status).toBe(200);
-    const applied = (await stored(userId))?.payoutAccount;
-    expect(applied).toMatchObject({ payoutsEnabled: true, requirementsDue: [] });
-    expect(await markerOf(`evt_crash_${userId}`)).toMatchObject([{ status: 'COMPLETED' }]);
-    expect((await post(event, signature(event, connectSecret, now()))).status).toBe(200);
-    expect((await stored(userId))?.payoutAccount).toEqual(applied);
-  });
+      // After it, the redelivery applies the event, and the next one is a duplicate.
+      const [claim] = await markerOf(`evt_crash_${userId}`);
+      await new Promise((resolve) =>
+        setTimeout(resolve, Math.max(0, Number(claim?.in_progress_expiration) - Date.now() + 20)),
+      );
+      expect((await post(event, signature(event, connectSecret, now()))).status).toBe(200);
+      const applied = (await stored(userId))?.payoutAccount;
+      expect(applied).toMatchObject({ payoutsEnabled: true, requirementsDue: [] });
+      expect(await markerOf(`evt_crash_${userId}`)).toMatchObject([{ status: 'COMPLETED' }]);
+      expect((await post(event, signature(event, connectSecret, now()))).status).toBe(200);
+      expect((await stored(userId))?.payoutAccount).toEqual(applied);
+    },
+  );
 });
 
 /** The log lines written while `work` runs. */
