@@ -38,8 +38,18 @@ export class Waiter {
   private sleepers = new Set<() => void>();
   constructor(private readonly now: () => number) {}
 
-  wait(ms: number, stopped: () => boolean): Promise<void> {
-    const due = this.now() + ms;
+  /** The clock's time now (ms). */
+  time(): number {
+    return this.now();
+  }
+
+  /**
+   * Resolves once `ms` have passed on the clock since `from` (default: now). A wait that starts
+   * after the clock already moved past its due time (a retry scheduled from its attempt's time,
+   * registered after a test advanced the clock) resolves at once.
+   */
+  wait(ms: number, stopped: () => boolean, from: number = this.now()): Promise<void> {
+    const due = from + ms;
     return new Promise((resolve) => {
       const check = () => {
         if (stopped() || this.now() >= due) {
@@ -48,8 +58,9 @@ export class Waiter {
           resolve();
         }
       };
-      const timer = setTimeout(check, ms);
+      const timer = setTimeout(check, Math.max(0, due - this.now()));
       this.sleepers.add(check);
+      check();
     });
   }
 
@@ -105,9 +116,12 @@ export class WebhookSender {
     if (url === undefined) return;
     const payload = JSON.stringify(event, null, 2);
     const delays = this.settings.retryDelaysMs;
+    // Stripe schedules each retry from the failed attempt's time.
+    let sentAt = this.waiter.time();
     for (let attempt = 0; attempt <= delays.length && !this.stopped; attempt++) {
-      if (attempt > 0) await this.waiter.wait(delays[attempt - 1] ?? 0, () => this.stopped);
+      if (attempt > 0) await this.waiter.wait(delays[attempt - 1] ?? 0, () => this.stopped, sentAt);
       if (this.stopped) return;
+      sentAt = this.waiter.time();
       try {
         const response = await fetch(url, {
           method: 'POST',
