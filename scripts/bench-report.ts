@@ -60,6 +60,8 @@ export function sectionPart(run: SectionRun): string {
   const { machine } = run;
   return [
     BEGIN(run.name),
+    // blank lines around the markers, as Prettier lays Markdown out (npm run lint checks the report)
+    '',
     `## ${run.name}: ${run.description}`,
     '',
     `- Run: ${run.startedAt.toISOString().replace(/\.\d+Z$/, 'Z')}, ${run.seconds.toFixed(1)} s, ${run.ok ? 'within budget' : 'OVER BUDGET'}`,
@@ -69,6 +71,7 @@ export function sectionPart(run: SectionRun): string {
     '```text',
     ...run.lines,
     '```',
+    '',
     END(run.name),
   ].join('\n');
 }
