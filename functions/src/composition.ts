@@ -29,7 +29,10 @@ import { createApiHandler, createPublicApiHandler } from './http/api-handler';
 import type { FileStore, ImportJobRepository } from './imports/job-store';
 import type { PaymentGateway } from './payments/payment-gateway';
 import type { CheckoutDeps } from './payments/checkout';
-import type { PayoutDeps, WebhookDeps } from './payments/payouts';
+import { receiveWebhook, type PayoutDeps, type WebhookDeps } from './payments/payouts';
+import type { WebhookEndpoint } from './payments/payment-gateway';
+import type { stripeWebhook } from '@portal/shared/api/calls/stripe-webhook';
+import type { stripeConnectWebhook } from '@portal/shared/api/calls/stripe-connect-webhook';
 import type { ProductRepository } from './products/product-store';
 import type { ConfirmDeps, SaleDeps } from './orders/record-sale';
 import { recordPayment } from './orders/record-sale';
@@ -126,6 +129,25 @@ export const apiHandler = /* @__PURE__ */ createApiHandler(
 
 /** Public calls that never act for a caller use this one: no token code in their bundles. */
 export const publicApiHandler = /* @__PURE__ */ createPublicApiHandler();
+
+/**
+ * Stripe's two webhook endpoints (platform and Connect) are one handler told which endpoint it is:
+ * the endpoint picks the signing secret and which events belong there (payments/payouts.ts,
+ * `receiveWebhook`). The signature is checked on the body exactly as it arrived.
+ */
+export const webhookHandler = (call: typeof stripeWebhook | typeof stripeConnectWebhook, endpoint: WebhookEndpoint) =>
+  publicApiHandler(call, async ({ event, lambda }) => {
+    const raw = event.body ?? '';
+    const body = event.isBase64Encoded ? Buffer.from(raw, 'base64') : raw;
+    await receiveWebhook(
+      webhooks,
+      body,
+      event.headers['stripe-signature'],
+      endpoint,
+      lambda && { remainingMs: () => lambda.getRemainingTimeInMillis() },
+    );
+    return { received: true as const };
+  });
 
 /**
  * The address search: Amazon Location in AWS; the embedded one over the US ZIP database when

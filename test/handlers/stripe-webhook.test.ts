@@ -363,7 +363,8 @@ describe('/api/stripeWebhook', () => {
       const event = accountEvent(`evt_crash_${userId}`, accountId, userId, true);
       const before = (await stored(userId))?.payoutAccount;
       // The first delivery claims the event, then dies: its write fails and so does the release of
-      // its claim (as when the process is gone), with a deadline 300 ms away.
+      // its claim (as when the process is gone), with a deadline 4 s away: far enough that the early
+      // redelivery below comes before it even on a loaded machine.
       const faults = new DynamoFaults()
         .fail('UpdateItemCommand', 'AccessDeniedException', { when: (input) => input.includes(userId) })
         .fail('DeleteItemCommand', 'AccessDeniedException');
@@ -373,7 +374,7 @@ describe('/api/stripeWebhook', () => {
           rawBody: event,
           headers: { 'stripe-signature': signature(event, connectSecret, now()) },
           path: '/api/stripeConnectWebhook',
-          deadlineMs: 300,
+          deadlineMs: 4000,
         });
       } finally {
         faults.restore();
