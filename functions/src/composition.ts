@@ -7,6 +7,7 @@ import { dynamoProcessedEvents } from './adapters/dynamo-processed-events';
 import { dynamoUsers } from './adapters/dynamo-users';
 import { dynamoSales } from './adapters/dynamo-sales';
 import { dynamoSaleRecorder } from './adapters/dynamo-sale-recorder';
+import { upgradeSalesItems } from './adapters/dynamo-sales-upgrade';
 import { dynamoCommissionMoney } from './adapters/dynamo-commission-money';
 import { onMoneyEvent, type MoneyDeps } from './commissions/money-movement';
 import { dynamoEmailVerifications } from './adapters/dynamo-email-verifications';
@@ -98,6 +99,9 @@ export const checkout: CheckoutDeps = { products: dynamoProducts, gateway: payme
 
 /** The orders, commissions, counters and earnings (one table). */
 export const sales: SalesStore = dynamoSales;
+
+/** Moves sales items stored under a list's old name (run after each deploy and by npm start). */
+export const upgradeSales: () => Promise<{ moved: number }> = upgradeSalesItems;
 /**
  * The orders capability (orders/manage.ts) on the table (adapters/dynamo-sales.ts), with the
  * clock: what the order handlers call. A call's life: its contract module

@@ -148,8 +148,8 @@ export interface EventFunction {
   memoryMb: number;
   timeoutSeconds: number;
   access: Access;
-  /** What starts it: objects created in the imports bucket. */
-  trigger: 'importsBucket:ObjectCreated';
+  /** What starts it: objects created in the imports bucket, or each deploy that changes the stack. */
+  trigger: 'importsBucket:ObjectCreated' | 'afterDeploy';
 }
 
 export const eventFunctions: readonly EventFunction[] = [
@@ -161,5 +161,14 @@ export const eventFunctions: readonly EventFunction[] = [
     timeoutSeconds: 900,
     access: { table: 'readwrite', secrets: [], importsBucket: 'read' },
     trigger: 'importsBucket:ObjectCreated',
+  },
+  {
+    // Moves stored sales items to the names the code reads (adapters/dynamo-sales-upgrade.ts).
+    name: 'upgradeSales',
+    module: 'handlers/deploy/upgrade-sales.ts',
+    memoryMb: 512,
+    timeoutSeconds: 900,
+    access: { table: 'readwrite', secrets: [] },
+    trigger: 'afterDeploy',
   },
 ];

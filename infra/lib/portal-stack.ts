@@ -56,6 +56,7 @@ import {
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { Trigger } from 'aws-cdk-lib/triggers';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -458,6 +459,16 @@ export class PortalStack extends Stack {
       switch (event.trigger) {
         case 'importsBucket:ObjectCreated':
           this.importsBucket.addEventNotification(EventType.OBJECT_CREATED, new LambdaDestination(made.function));
+          break;
+        case 'afterDeploy':
+          // Invoked by CloudFormation once the table exists, on the first deploy and on every deploy
+          // that changes the function; a failure fails the deploy.
+          new Trigger(made.function, 'AfterDeploy', {
+            handler: made.function,
+            executeAfter: [this.table],
+            executeOnHandlerChange: true,
+            timeout: Duration.seconds(event.timeoutSeconds),
+          });
           break;
       }
       eventResources.set(event.name, { event, ...made });

@@ -363,11 +363,11 @@ describe('functions', () => {
     }
   });
 
-  it('starts each event function from its trigger: objects created in the imports bucket', () => {
+  it('starts each bucket event function from objects created in the imports bucket', () => {
     const notifications = Object.values(main.resources).filter((r) => r.Type === 'Custom::S3BucketNotifications');
-    expect(notifications).toHaveLength(eventFunctions.length > 0 ? 1 : 0);
-    for (const event of eventFunctions) {
-      expect(event.trigger).toBe('importsBucket:ObjectCreated');
+    const onUpload = eventFunctions.filter((event) => event.trigger === 'importsBucket:ObjectCreated');
+    expect(notifications).toHaveLength(onUpload.length > 0 ? 1 : 0);
+    for (const event of onUpload) {
       const fnId = logicalId(main.stack, main.stack.eventResources.get(event.name)!.function);
       const notification = notifications[0].Properties;
       expect(notification.BucketName).toEqual({ Ref: logicalId(main.stack, main.stack.importsBucket) });
@@ -418,6 +418,29 @@ describe('room to grow: one nested stack per capability', () => {
     expect(() => build({ routes: [unplaced], eventFunctions: [], bundle: false })).toThrow(
       /notACapabilityYet has no capability: add it to capabilityOf in infra\/lib\/capabilities\.ts/,
     );
+  });
+});
+
+describe('the upgrade after each deploy', () => {
+  it('invokes each afterDeploy function once the table exists, again whenever the function changes', () => {
+    const afterDeploy = eventFunctions.filter((event) => event.trigger === 'afterDeploy');
+    expect(afterDeploy.map((event) => event.name)).toEqual(['upgradeSales']);
+    const triggers = Object.entries(main.resources).filter(([, r]) => r.Type === 'Custom::Trigger');
+    expect(triggers).toHaveLength(afterDeploy.length);
+    const tableId = logicalId(main.stack, main.stack.table);
+    for (const event of afterDeploy) {
+      const fn = main.stack.eventResources.get(event.name)!.function;
+      const fnId = logicalId(main.stack, fn);
+      // Pointing at a version of the function: a new handler is a new version, so it runs again.
+      const versions = Object.entries(main.resources)
+        .filter(([, r]) => r.Type === 'AWS::Lambda::Version' && r.Properties.FunctionName?.Ref === fnId)
+        .map(([id]) => id);
+      expect(versions, event.name).toHaveLength(1);
+      const found = triggers.find(([, r]) => r.Properties.HandlerArn?.Ref === versions[0]);
+      expect(found, JSON.stringify(triggers.map(([, r]) => r.Properties.HandlerArn))).toBeDefined();
+      expect(found![1].DependsOn).toEqual(expect.arrayContaining([expect.stringMatching(new RegExp(`^${tableId}`))]));
+      expect(fn.runtime.name).toBe('nodejs24.x');
+    }
   });
 });
 
