@@ -1,7 +1,5 @@
-import type Stripe from 'stripe';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { handler as getPaymentIntent } from '../../functions/src/handlers/get-payment-intent';
-import { handler as webhook } from '../../functions/src/handlers/stripe-webhook';
 import { handler as confirmCheckout } from '../../functions/src/handlers/confirm-checkout';
 import { handler as addOrder } from '../../functions/src/handlers/add-order';
 import { handler as getOrders } from '../../functions/src/handlers/get-orders';
@@ -13,54 +11,25 @@ import { handler as markAsShipped } from '../../functions/src/handlers/mark-as-s
 import { handler as markAsFufilled } from '../../functions/src/handlers/mark-as-fulfilled';
 import { handler as getSharedProduct } from '../../functions/src/handlers/get-shared-product';
 import { handler as exportCsv } from '../../functions/src/handlers/export-csv';
-import { signature } from '../../infra/local/stripe';
-import { sdk } from '../../infra/local/stripe/testing';
 import { allItems, auth, call, tokenFor } from './helpers';
-import { customer, member, product } from './sales-helpers';
+import {
+  customer,
+  deliver,
+  paidCheckout,
+  succeededEvent,
+  itemsOf,
+  member,
+  product,
+  stripeAtEmulator,
+} from './sales-helpers';
 
 /**
  * Recording sales against the real engines: a checkout paid at the Stripe emulator (intent made by
  * getPaymentIntent's logic, confirmed with pm_card_visa, its signed payment_intent.succeeded
  * delivered to the webhook handler), the admin's manual order, the marks and the lists.
  */
-const stripe = sdk(Number(new URL(inject('stripeApiUrl')).port), process.env.STRIPE_SECRET_KEY);
+const stripe = stripeAtEmulator();
 const admin = await tokenFor(true);
-
-async function paidCheckout(
-  productId: string,
-  unitCents: number,
-  qty: number,
-  options: { ref?: string; customer?: typeof customer } = {},
-): Promise<string> {
-  const created = await call(getPaymentIntent, {
-    body: { id: productId, amount: unitCents * qty, qty, ...options },
-  });
-  expect(created.status).toBe(200);
-  const intentId = String(created.body.clientSecret).split('_secret_')[0]!;
-  const confirmed = await stripe.paymentIntents.confirm(intentId, { payment_method: 'pm_card_visa' });
-  expect(confirmed.status).toBe('succeeded');
-  return intentId;
-}
-
-/** The emulator's payment_intent.succeeded event of this intent, as Stripe would post it. */
-async function succeededEvent(intentId: string): Promise<string> {
-  for await (const event of stripe.events.list({ type: 'payment_intent.succeeded', limit: 100 })) {
-    if ((event.data.object as Stripe.PaymentIntent).id === intentId) return JSON.stringify(event);
-  }
-  throw new Error(`no payment_intent.succeeded event for ${intentId}`);
-}
-
-const deliver = (payload: string) =>
-  call(webhook, {
-    rawBody: payload,
-    headers: {
-      'stripe-signature': signature(payload, process.env.STRIPE_WEBHOOK_SECRET!, Math.floor(Date.now() / 1000)),
-    },
-    path: '/api/stripeWebhook',
-  });
-
-const itemsOf = async (entity: string, match: (item: Record<string, unknown>) => boolean) =>
-  (await allItems()).filter((item) => item.entity === entity && match(item));
 
 const counters = async () => {
   const result = await call(getOrders, { body: { limit: 1 }, headers: auth(admin) });
@@ -71,14 +40,14 @@ describe('a checkout paid at Stripe', () => {
   it('records one order and one commission from the signed webhook, with the buyer from the form', async () => {
     const seller = await member();
     const id = await product(1295, 'approved', 'Desk Lamp');
-    const intentId = await paidCheckout(id, 1295, 3, { ref: seller.shareCode, customer });
+    const intentId = await paidCheckout(stripe, id, 1295, 3, { ref: seller.shareCode, customer });
     // The form's buyer is on the intent, so the webhook can record them.
     expect(await stripe.paymentIntents.retrieve(intentId)).toMatchObject({
       receipt_email: customer.email,
       shipping: { name: customer.name, address: { line1: '1 Main St', line2: 'Apt 2', postal_code: '62701' } },
       metadata: { product_id: id, qty: '3', unit_amount: '1295', ref: seller.shareCode, customer_name: customer.name },
     });
-    const delivered = await deliver(await succeededEvent(intentId));
+    const delivered = await deliver(await succeededEvent(stripe, intentId));
     expect(delivered.status).toBe(200);
 
     const orders = await itemsOf('order', (item) => item.paymentIntentId === intentId);
@@ -113,8 +82,8 @@ describe('a checkout paid at Stripe', () => {
     const seller = await member();
     const id = await product(2000);
     const before = await counters();
-    const intentId = await paidCheckout(id, 2000, 2, { ref: seller.shareCode, customer });
-    const payload = await succeededEvent(intentId);
+    const intentId = await paidCheckout(stripe, id, 2000, 2, { ref: seller.shareCode, customer });
+    const payload = await succeededEvent(stripe, intentId);
     const answers = await Promise.all([
       deliver(payload),
       call(confirmCheckout, { body: { paymentIntentId: intentId } }),
@@ -151,7 +120,7 @@ describe('a checkout paid at Stripe', () => {
 
   it('takes the buyer from what Stripe has when the checkout sent none, and sells with no commission on an unknown code', async () => {
     const id = await product(1000);
-    const intentId = await paidCheckout(id, 1000, 1, { ref: 'NOSUCHCD' });
+    const intentId = await paidCheckout(stripe, id, 1000, 1, { ref: 'NOSUCHCD' });
     const confirmed = await call(confirmCheckout, { body: { paymentIntentId: intentId } });
     expect(confirmed.status).toBe(200);
     const [order] = await itemsOf('order', (item) => item.paymentIntentId === intentId);
@@ -181,7 +150,7 @@ describe('a checkout paid at Stripe', () => {
     });
     await stripe.paymentIntents.confirm(intent.id);
     const before = await counters();
-    expect((await deliver(await succeededEvent(intent.id))).status).toBe(200);
+    expect((await deliver(await succeededEvent(stripe, intent.id))).status).toBe(200);
     expect(await itemsOf('order', (item) => item.paymentIntentId === intent.id)).toEqual([]);
     expect(await counters()).toEqual(before);
     expect((await call(confirmCheckout, { body: { paymentIntentId: intent.id } })).status).toBe(404);

@@ -11,8 +11,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import type Stripe from 'stripe';
-import { afterEach, describe, expect, inject, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { db, tableName } from '../../functions/src/adapters/dynamo-client';
 import { dynamoSales } from '../../functions/src/adapters/dynamo-sales';
 import { upgradeSalesItems } from '../../functions/src/adapters/dynamo-sales-upgrade';
@@ -23,16 +22,21 @@ import { handler as getCommisionsByUser } from '../../functions/src/handlers/get
 import { handler as getCommisionsToBePayed } from '../../functions/src/handlers/get-commissions-to-be-paid';
 import { handler as getOrders } from '../../functions/src/handlers/get-orders';
 import { handler as getOrdersNotFufilled } from '../../functions/src/handlers/get-orders-not-fulfilled';
-import { handler as getPaymentIntent } from '../../functions/src/handlers/get-payment-intent';
 import { handler as getTopEarners } from '../../functions/src/handlers/get-top-earners';
 import { handler as markAsFufilled } from '../../functions/src/handlers/mark-as-fulfilled';
-import { handler as webhook } from '../../functions/src/handlers/stripe-webhook';
 import { paymentOrderIds } from '../../functions/src/orders/record-sale';
 import { keys } from '../../shared/src/db/table';
-import { signature } from '../../infra/local/stripe';
-import { sdk } from '../../infra/local/stripe/testing';
-import { allItems, auth, call, tokenFor } from './helpers';
-import { customer, member, product } from './sales-helpers';
+import { auth, call, tokenFor } from './helpers';
+import {
+  customer,
+  deliver,
+  itemsOf,
+  member,
+  paidCheckout,
+  product,
+  stripeAtEmulator,
+  succeededEvent,
+} from './sales-helpers';
 
 /**
  * No sale waits on another, and none is lost: a paid checkout whose transactions DynamoDB keeps
@@ -40,7 +44,7 @@ import { customer, member, product } from './sales-helpers';
  * at a time) still ends recorded, once; many sales of one member at once keep their totals and
  * place exact; and items stored before the status and the shards still read, move and list.
  */
-const stripe = sdk(Number(new URL(inject('stripeApiUrl')).port), process.env.STRIPE_SECRET_KEY);
+const stripe = stripeAtEmulator();
 const admin = await tokenFor(true);
 
 let mocked: ReturnType<typeof mockClient> | undefined;
@@ -90,41 +94,11 @@ function conflictsOn(paymentIntentId: string, conflicts: () => boolean) {
   return seen;
 }
 
-async function paidCheckout(productId: string, unitCents: number, qty: number, ref: string): Promise<string> {
-  const created = await call(getPaymentIntent, {
-    body: { id: productId, amount: unitCents * qty, qty, ref, customer },
-  });
-  expect(created.status).toBe(200);
-  const intentId = String(created.body.clientSecret).split('_secret_')[0]!;
-  const confirmed = await stripe.paymentIntents.confirm(intentId, { payment_method: 'pm_card_visa' });
-  expect(confirmed.status).toBe('succeeded');
-  return intentId;
-}
-
-async function succeededEvent(intentId: string): Promise<string> {
-  for await (const event of stripe.events.list({ type: 'payment_intent.succeeded', limit: 100 })) {
-    if ((event.data.object as Stripe.PaymentIntent).id === intentId) return JSON.stringify(event);
-  }
-  throw new Error(`no payment_intent.succeeded event for ${intentId}`);
-}
-
-const deliver = (payload: string) =>
-  call(webhook, {
-    rawBody: payload,
-    headers: {
-      'stripe-signature': signature(payload, process.env.STRIPE_WEBHOOK_SECRET!, Math.floor(Date.now() / 1000)),
-    },
-    path: '/api/stripeWebhook',
-  });
-
-const itemsOf = async (entity: string, match: (item: Record<string, unknown>) => boolean) =>
-  (await allItems()).filter((item) => item.entity === entity && match(item));
-
 describe('a paid checkout whose transactions DynamoDB keeps cancelling', () => {
   it('answers the customer their order, and the webhook records it once when DynamoDB lets it', async () => {
     const seller = await member();
     const id = await product(1500);
-    const intentId = await paidCheckout(id, 1500, 2, seller.shareCode);
+    const intentId = await paidCheckout(stripe, id, 1500, 2, { ref: seller.shareCode, customer });
     const expected = paymentOrderIds(intentId);
     const before = await dynamoSales.orderCounts();
 
@@ -138,7 +112,7 @@ describe('a paid checkout whose transactions DynamoDB keeps cancelling', () => {
     expect(await itemsOf('order', (item) => item.paymentIntentId === intentId)).toEqual([]);
 
     // The webhook meets the same: it answers an error (not 2xx), so Stripe delivers the event again.
-    const payload = await succeededEvent(intentId);
+    const payload = await succeededEvent(stripe, intentId);
     const failed = await deliver(payload);
     expect(failed.status).toBeGreaterThanOrEqual(400);
     expect(await itemsOf('order', (item) => item.paymentIntentId === intentId)).toEqual([]);

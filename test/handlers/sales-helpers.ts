@@ -1,9 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { expect } from 'vitest';
+import type Stripe from 'stripe';
+import { expect, inject } from 'vitest';
+import { handler as getPaymentIntent } from '../../functions/src/handlers/get-payment-intent';
+import { handler as webhook } from '../../functions/src/handlers/stripe-webhook';
+import { signature } from '../../infra/local/stripe';
+import { sdk } from '../../infra/local/stripe/testing';
 import { productIdFromSpuNo } from '../../shared/src/domain/csv-product';
 import { dynamoProducts } from '../../functions/src/adapters/dynamo-products';
 import type { ProductRecord } from '../../functions/src/products/product-store';
-import { call, uniqueEmail } from './helpers';
+import { allItems, call, uniqueEmail } from './helpers';
 
 /** A product stored as the import and an admin would leave it: approved, or banned after approval. */
 export async function product(
@@ -74,3 +79,49 @@ export const customer = {
   email: 'ada@example.com',
   address: { line1: '1 Main St', line2: 'Apt 2', city: 'Springfield', state: 'IL', postal_code: '62701' },
 };
+
+/** The real `stripe` SDK pointed at the emulator the handler tests share. */
+export const stripeAtEmulator = () => sdk(Number(new URL(inject('stripeApiUrl')).port), process.env.STRIPE_SECRET_KEY);
+
+/**
+ * A checkout paid at the Stripe emulator: the intent made by getPaymentIntent's logic, confirmed
+ * with pm_card_visa as the customer's browser would. Answers the payment intent's id.
+ */
+export async function paidCheckout(
+  stripe: Stripe,
+  productId: string,
+  unitCents: number,
+  qty: number,
+  options: { ref?: string; customer?: typeof customer } = {},
+): Promise<string> {
+  const created = await call(getPaymentIntent, {
+    body: { id: productId, amount: unitCents * qty, qty, ...options },
+  });
+  expect(created.status).toBe(200);
+  const intentId = String(created.body.clientSecret).split('_secret_')[0]!;
+  const confirmed = await stripe.paymentIntents.confirm(intentId, { payment_method: 'pm_card_visa' });
+  expect(confirmed.status).toBe('succeeded');
+  return intentId;
+}
+
+/** The emulator's payment_intent.succeeded event of this intent, as Stripe would post it. */
+export async function succeededEvent(stripe: Stripe, intentId: string): Promise<string> {
+  for await (const event of stripe.events.list({ type: 'payment_intent.succeeded', limit: 100 })) {
+    if ((event.data.object as Stripe.PaymentIntent).id === intentId) return JSON.stringify(event);
+  }
+  throw new Error(`no payment_intent.succeeded event for ${intentId}`);
+}
+
+/** A platform event delivered to /api/stripeWebhook, signed as Stripe signs it. */
+export const deliver = (payload: string) =>
+  call(webhook, {
+    rawBody: payload,
+    headers: {
+      'stripe-signature': signature(payload, process.env.STRIPE_WEBHOOK_SECRET!, Math.floor(Date.now() / 1000)),
+    },
+    path: '/api/stripeWebhook',
+  });
+
+/** The stored items of one entity that match. */
+export const itemsOf = async (entity: string, match: (item: Record<string, unknown>) => boolean) =>
+  (await allItems()).filter((item) => item.entity === entity && match(item));
