@@ -129,6 +129,12 @@ export const lists = {
   productsInReview: { index: 'gsi1', partition: 'PRODUCTS#REVIEW' },
   /** Products members see, at their approved values. (gsi2) */
   productsApproved: { index: 'gsi2', partition: 'PRODUCTS#APPROVED' },
+  /**
+   * The admin's catalogue lists (approved: what members see; banned; withdrawn), by name:
+   * sort key `<searchableName>#<id>`, so a name search is a key condition. (gsi3)
+   */
+  catalogue: (list: 'approved' | 'banned' | 'withdrawn') =>
+    ({ index: 'gsi3', partition: `PRODUCTS#CATALOGUE#${list}` }) as const,
   /** Import jobs, newest first. (gsi1) */
   importJobs: { index: 'gsi1', partition: 'IMPORTS' },
   // The sales lists (sort keys `<ISO time>#<id>`, newest first).

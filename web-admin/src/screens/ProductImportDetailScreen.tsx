@@ -20,6 +20,7 @@ const STATUS: Record<ImportedProduct['status'], { label: string; tone: string }>
   review: { label: 'Waiting for review', tone: 'pill--info' },
   approved: { label: 'Approved', tone: 'pill--success' },
   banned: { label: 'Banned', tone: 'pill--danger' },
+  withdrawn: { label: 'Withdrawn from members', tone: 'pill--warning' },
 };
 
 /**
