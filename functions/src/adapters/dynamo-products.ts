@@ -235,7 +235,7 @@ async function cataloguePage(
       TableName: tableName(),
       IndexName: source.index,
       KeyConditionExpression: prefix ? '#pk = :partition AND begins_with(#sk, :prefix)' : '#pk = :partition',
-      ExpressionAttributeNames: { '#pk': `${source.index}pk`, '#sk': `${source.index}sk` },
+      ExpressionAttributeNames: { '#pk': `${source.index}pk`, ...(prefix ? { '#sk': `${source.index}sk` } : {}) },
       ExpressionAttributeValues: { ':partition': source.partition, ...(prefix ? { ':prefix': prefix } : {}) },
       Limit: limit,
       ExclusiveStartKey: decodeCursor(cursor, {
@@ -321,6 +321,54 @@ async function buildIdDirectory(): Promise<void> {
       Item: { ...keys.productIdsComplete(), entity: 'ProductIds', count: ids.length },
     }),
   );
+}
+
+/**
+ * Gives the products stored before the catalogue lists existed their list keys (gsi3), once per
+ * table (a marker says it is done): one Scan, as `buildIdDirectory` does. `npm start` runs it;
+ * a deployed table needs it run once after the deploy. Each write is conditional on the status
+ * read, so a product moved meanwhile keeps the keys its move gave it.
+ */
+export async function upgradeCatalogueKeys(): Promise<number> {
+  const marker = await db().send(
+    new GetCommand({ TableName: tableName(), Key: keys.catalogueKeysUpgrade(), ConsistentRead: true }),
+  );
+  if (marker.Item) return 0;
+  let upgraded = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await db().send(
+      new ScanCommand({
+        TableName: tableName(),
+        FilterExpression: 'entity = :product AND attribute_not_exists(gsi3pk)',
+        ExpressionAttributeValues: { ':product': 'Product' },
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      const product = fromItem(item);
+      const listKeys = catalogueKeys(product);
+      if (!('gsi3pk' in listKeys)) continue;
+      const written = await writtenUnlessConditionFails(() =>
+        db().send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key: keys.product(product.id),
+            UpdateExpression: 'SET gsi3pk = :pk, gsi3sk = :sk',
+            ConditionExpression: '#status = :status AND attribute_not_exists(gsi3pk)',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':pk': listKeys.gsi3pk, ':sk': listKeys.gsi3sk, ':status': product.status },
+          }),
+        ),
+      );
+      if (written) upgraded++;
+    }
+    start = page.LastEvaluatedKey;
+  } while (start);
+  await db().send(
+    new PutCommand({ TableName: tableName(), Item: { ...keys.catalogueKeysUpgrade(), entity: 'Upgrade', upgraded } }),
+  );
+  return upgraded;
 }
 
 /** One product by id: on its own, so a function that only reads products (the sales webhook) bundles no more. */

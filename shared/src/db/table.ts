@@ -71,6 +71,8 @@ export const keys = {
    */
   productIdChunk: (chunk: string): Key => ({ pk: 'PRODUCT_IDS', sk: `IDS#${chunk}` }),
   productIdsComplete: (): Key => ({ pk: 'PRODUCT_IDS', sk: 'COMPLETE' }),
+  /** Marks that the products stored before the catalogue lists (gsi3) were given their keys. */
+  catalogueKeysUpgrade: (): Key => ({ pk: 'UPGRADE#catalogue-keys', sk: 'UPGRADE' }),
   /** The catalogue write lease: the one import run that may create products (run-import.ts). */
   catalogueLease: (): Key => ({ pk: 'LEASE#CATALOGUE', sk: 'LEASE' }),
   /** One row-level error or warning of an import, in file order. */
