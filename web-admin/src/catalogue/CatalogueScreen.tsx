@@ -241,11 +241,11 @@ function CatalogueRow({
             type="button"
             className="button button--secondary"
             onClick={() => setConfirming(true)}
+            aria-label={`${action === 'withdraw' ? 'Withdraw' : 'Put back into review'} ${name}`}
             disabled={action === 'withdraw' && product.status !== 'approved'}
             aria-describedby={action === 'withdraw' && product.status !== 'approved' ? `${product.id}-why` : undefined}
           >
             {action === 'withdraw' ? 'Withdraw' : 'Put back into review'}
-            <span className="visually-hidden"> {name}</span>
           </button>
         )}
         {action === 'withdraw' && product.status !== 'approved' ? (

@@ -106,9 +106,14 @@ function TodaysWork() {
           {figuresOf(summary.data).map((figure) => (
             <li key={figure.label}>
               <Link className={`card admin-figure${figure.alert ? ' admin-figure--alert' : ''}`} to={figure.to}>
-                <span className="admin-figure__value">{figure.value}</span>
+                <span className="admin-figure__value">{figure.value}</span>{' '}
                 <span className="admin-figure__label">{figure.label}</span>
-                {figure.detail ? <span className="admin-figure__detail">{figure.detail}</span> : null}
+                {figure.detail ? (
+                  <>
+                    {' '}
+                    <span className="admin-figure__detail">{figure.detail}</span>
+                  </>
+                ) : null}
               </Link>
             </li>
           ))}
