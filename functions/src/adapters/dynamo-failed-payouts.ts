@@ -7,7 +7,7 @@ import { db, tableName } from './dynamo-client';
  * How many commissions to be paid carry a failed payout (`payoutFailure`, set by `payout.failed`,
  * cleared by the next payout): a COUNT Query of the to-be-paid stage (gsi2), filtered, read until
  * `cap` are found. The stage holds only the commissions in members' Stripe balances and not paid
- * out yet, so it stays small (docs/decisions/0150-admin-home-counts.md).
+ * out yet, so it stays small (docs/decisions/0150-catalogue-lists-and-admin-counts.md).
  */
 export async function failedPayoutCount(cap: number): Promise<BoundedCount> {
   const stage = lists.commissionsAt('to_be_paid');
