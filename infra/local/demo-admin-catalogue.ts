@@ -21,8 +21,9 @@ export async function seedDemoCatalogueMoves(now: () => Date = () => new Date())
   const marker = await db().send(new GetCommand({ TableName: tableName(), Key: MARKER, ConsistentRead: true }));
   if (marker.Item) return false;
   for (const { spu, action } of DEMO_MOVES) {
-    const outcome = await dynamoProducts.move(productIdFromSpuNo(spu), action, now().toISOString());
-    if (outcome.outcome !== 'done') throw new Error(`The demo move ${action} ${spu} did not apply: ${outcome.outcome}`);
+    // A data folder seeded before these moves existed may hold the product moved by hand since:
+    // the move then does not apply (a 409's outcome) and that product is left as the admin left it.
+    await dynamoProducts.move(productIdFromSpuNo(spu), action, now().toISOString());
   }
   try {
     await db().send(

@@ -31,6 +31,11 @@ describe('the demo catalogue lists', () => {
       imagesDir: join(dir, 'images'),
       afterUpload: () => s3Events.idle(),
     });
+    // A data folder where an admin already banned one of them by hand: the seed leaves it so.
+    const { dynamoProducts } = await import('../../functions/src/adapters/dynamo-products');
+    expect((await dynamoProducts.move(productIdFromSpuNo('DEMO-030'), 'ban', new Date().toISOString())).outcome).toBe(
+      'done',
+    );
     expect(await seedDemoCatalogueMoves()).toBe(true);
     expect(await seedDemoCatalogueMoves()).toBe(false);
 
