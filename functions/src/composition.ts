@@ -9,6 +9,8 @@ import { dynamoSales } from './adapters/dynamo-sales';
 import { dynamoSaleRecorder } from './adapters/dynamo-sale-recorder';
 import { upgradeSalesItems } from './adapters/dynamo-sales-upgrade';
 import { dynamoCommissionMoney } from './adapters/dynamo-commission-money';
+import { failedPayoutCount } from './adapters/dynamo-failed-payouts';
+import type { SummaryDeps } from './orders/admin-summary';
 import { onMoneyEvent, type MoneyDeps } from './commissions/money-movement';
 import { dynamoEmailVerifications } from './adapters/dynamo-email-verifications';
 import { createSesMailer } from './adapters/ses-mailer';
@@ -112,6 +114,8 @@ export const orders = {
   /** Marks the order's next step (ordered → shipped → fulfilled) and answers the order as it is now. */
   mark: (id: string, step: OrderStep) => markOrder(dynamoSales, id, step, now()),
 };
+/** The admin home's figures: the counters, the review index, the failed payouts. */
+export const summary: SummaryDeps = { sales: dynamoSales, products: dynamoProducts, failedPayouts: failedPayoutCount };
 /** What recording a sale needs: the sales data, the products, the clock. No Stripe. */
 export const sale: SaleDeps = { sales: dynamoSaleRecorder, products: { get: getProduct }, now };
 /** The browser's report of its payment: the sale, and Stripe to check the payment at. */

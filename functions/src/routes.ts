@@ -91,6 +91,11 @@ export const routes: readonly Route[] = [
   route('getImportedProduct', 'handlers/get-imported-product.ts', reads),
   route('getApprovedProducts', 'handlers/get-approved-products.ts', reads),
   route('getApprovedProduct', 'handlers/get-approved-product.ts', reads),
+  route('getCatalogueProducts', 'handlers/get-catalogue-products.ts', reads),
+  route('withdrawProduct', 'handlers/withdraw-product.ts', writes),
+  route('returnProductToReview', 'handlers/return-product-to-review.ts', writes),
+  // The admin home's figures: counter shards and two bounded Query counts.
+  route('getAdminSummary', 'handlers/get-admin-summary.ts', reads),
 
   route('searchAddress', 'handlers/search-address.ts', { ...reads, places: 'autocomplete' }, 256),
   route('createPayoutAccount', 'handlers/create-payout-account.ts', stripeWrites),

@@ -36,6 +36,9 @@ export const capabilityOf: Partial<Record<EndpointName, Capability>> = {
   getImportedProduct: 'Catalogue',
   getApprovedProducts: 'Catalogue',
   getApprovedProduct: 'Catalogue',
+  getCatalogueProducts: 'Catalogue',
+  withdrawProduct: 'Catalogue',
+  returnProductToReview: 'Catalogue',
 
   searchAddress: 'Payouts',
   createPayoutAccount: 'Payouts',
@@ -57,6 +60,7 @@ export const capabilityOf: Partial<Record<EndpointName, Capability>> = {
   markAsShipped: 'Sales',
   markAsFufilled: 'Sales',
   exportCsv: 'Sales',
+  getAdminSummary: 'Sales',
 
   getCommisions: 'Commissions',
   getCommisionsToStripe: 'Commissions',

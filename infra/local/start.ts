@@ -243,6 +243,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     if (options.quiet) process.env.MAIL_OUTBOX_QUIET = '1';
     await ensureTable(dynamo.client, TABLE_NAME);
     await (await import('../../functions/src/adapters/dynamo-sales-upgrade')).upgradeSalesItems();
+    await (await import('../../functions/src/adapters/dynamo-products')).upgradeCatalogueKeys();
     say('Seeding the demo data (once per data folder)…');
     await seed();
 
@@ -301,6 +302,10 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
           `The demo catalogue's pictures were seeded for ${seeded.origin}: start on that port to see them, or npm run reset to seed again.`,
         );
       }
+    }
+    if (options.seedDemo) {
+      const { seedDemoCatalogueMoves } = await import('./demo-admin-catalogue');
+      if (await seedDemoCatalogueMoves()) say('Seeded the catalogue lists: two products banned, one withdrawn.');
     }
     if (options.seedDemo) {
       const { seedDemoMember } = await import('./demo-member');

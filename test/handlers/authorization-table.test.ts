@@ -42,6 +42,10 @@ const expected: Record<string, Answers> = {
   getImportedProduct: ADMINS,
   getApprovedProducts: MEMBERS,
   getApprovedProduct: MEMBERS,
+  getCatalogueProducts: ADMINS,
+  withdrawProduct: ADMINS,
+  returnProductToReview: ADMINS,
+  getAdminSummary: ADMINS,
   searchAddress: MEMBERS,
   // A member's own payout account: another member's stripeID is a 404 (test/handlers/payouts.test.ts).
   createPayoutAccount: MEMBERS,

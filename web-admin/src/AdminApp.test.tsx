@@ -38,6 +38,7 @@ describe('admin app', () => {
     const sections = within(screen.getByRole('navigation', { name: 'Admin sections' }));
     expect(sections.getAllByRole('link').map((link) => link.getAttribute('href'))).toEqual([
       '/admin/product_import',
+      '/admin/catalogue',
       '/admin/orders',
       '/admin/payouts',
     ]);
@@ -49,6 +50,7 @@ describe('admin app', () => {
     const nav = within(screen.getByRole('navigation', { name: 'Main menu' }));
     expect(nav.getAllByRole('link').map((link) => [link.textContent, link.getAttribute('href')])).toEqual([
       ['Product Import', '/admin/product_import'],
+      ['Catalogue', '/admin/catalogue'],
       ['Orders', '/admin/orders'],
       ['Payouts', '/admin/payouts'],
     ]);

@@ -12,12 +12,14 @@ import { OrdersScreen } from './screens/OrdersScreen';
 import { PayoutsScreen } from './screens/PayoutsScreen';
 import { ProductImportScreen } from './screens/ProductImportScreen';
 import { TopEarnersScreen } from './screens/TopEarnersScreen';
+import { CatalogueScreen } from './catalogue/CatalogueScreen';
 
 /** The admin-mode menu; routes are relative to the app's base, /admin. */
 export function adminMenu(auth: AuthView): MenuItem[] {
   if (!auth.isAdmin) return [{ to: '/', label: 'Member app', document: true, icon: <BoxIcon /> }];
   return [
     { to: '/product_import', label: 'Product Import', icon: <UploadIcon /> },
+    { to: '/catalogue', label: 'Catalogue', icon: <BoxIcon /> },
     { to: '/orders', label: 'Orders', icon: <ReceiptIcon /> },
     { to: '/payouts', label: 'Payouts', icon: <WalletIcon /> },
   ];
@@ -34,6 +36,7 @@ export function AdminApp() {
           path="product_import_detail"
           element={<LazyScreen screen={LazyProductImportDetailScreen} loadingLabel="Loading the product…" />}
         />
+        <Route path="catalogue" element={<CatalogueScreen />} />
         <Route path="orders" element={<OrdersScreen />} />
         {/* The work lists, spelled as the spec spells them. */}
         <Route path="orders/not_ordered_yet" element={<OrderListScreen key="not_ordered" list="not_ordered" />} />

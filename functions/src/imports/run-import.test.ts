@@ -43,6 +43,9 @@ async function rejectedJob(fixture: string): Promise<Partial<ImportJobRecord>> {
     approvedPage: unused,
     approve: unused,
     ban: unused,
+    move: unused,
+    catalogue: unused,
+    reviewCount: unused,
   };
   const files: FileStore = {
     put: unused,

@@ -214,6 +214,8 @@ export async function confirmCheckout(deps: ConfirmDeps, paymentIntentId: string
 
 export const UNKNOWN_PRODUCT = 'There is no approved product with this id.';
 export const BANNED_PRODUCT = 'This product is banned: it can no longer be sold.';
+export const WITHDRAWN_PRODUCT =
+  'This product was withdrawn from sale: put it back into review and approve it to sell it again.';
 export const UNKNOWN_CODE = 'No member has this share code.';
 
 /** An admin's phone or e-mail sale: priced from the approved product; the code must name a member. */
@@ -226,6 +228,7 @@ export async function addOrder(
     deps.sales.memberOfShareCode(normalizeCode(body.ref)),
   ]);
   if (product?.status === 'banned') throw badRequest(BANNED_PRODUCT, { product_id: BANNED_PRODUCT });
+  if (product?.status === 'withdrawn') throw badRequest(WITHDRAWN_PRODUCT, { product_id: WITHDRAWN_PRODUCT });
   if (!product?.approved) throw badRequest(UNKNOWN_PRODUCT, { product_id: UNKNOWN_PRODUCT });
   if (!member) throw badRequest(UNKNOWN_CODE, { ref: UNKNOWN_CODE });
   const unitCents = product.approved.dropshipping_price_us_cents;

@@ -1,6 +1,7 @@
 import type { SharedProduct } from '@portal/shared/api/sales';
 import type * as z from 'zod';
 import { DomainError } from '../errors';
+import { PRODUCT_WITHDRAWN } from '../products/moderation';
 import { memberView, toDetail } from '../products/present';
 import type { ProductRepository } from '../products/product-store';
 import type { SalesStore } from './sales-store';
@@ -21,6 +22,7 @@ export async function sharedProduct(
     ref ? deps.sales.memberOfShareCode(ref.trim().toUpperCase()) : Promise.resolve(undefined),
   ]);
   const content = product && memberView(product);
+  if (product?.status === 'withdrawn') throw new DomainError('not-found', PRODUCT_WITHDRAWN);
   if (!product || !content) throw new DomainError('not-found', NO_LONGER_AVAILABLE);
   return {
     product: toDetail(product.id, content),

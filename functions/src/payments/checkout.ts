@@ -4,6 +4,7 @@ import type { PaymentIntentResponse } from '@portal/shared/api/checkout';
 import { MAX_CHARGE_CENTS } from '@portal/shared/api/checkout';
 import { formatMoney } from '@portal/shared/domain/format';
 import { DomainError, badRequest } from '../errors';
+import { PRODUCT_WITHDRAWN } from '../products/moderation';
 import type { ProductRepository } from '../products/product-store';
 import type { PaymentGateway } from './payment-gateway';
 
@@ -62,6 +63,9 @@ export async function createCheckoutPaymentIntent(
     throw new DomainError('not-found', 'This product is no longer available.', {
       fields: { id: 'This product is no longer available.' },
     });
+  }
+  if (product.status === 'withdrawn') {
+    throw new DomainError('not-found', PRODUCT_WITHDRAWN, { fields: { id: PRODUCT_WITHDRAWN } });
   }
   const unitCents = product.approved.dropshipping_price_us_cents;
   const totalCents = unitCents * ask.qty;

@@ -6,6 +6,7 @@ import type {
   ProductDetail,
 } from '@portal/shared/api/products';
 import { formatCents, youMakeCents } from '@portal/shared/domain/money';
+import { membersSee } from '@portal/shared/domain/product-status';
 import type { ProductContent, ProductRecord } from './product-store';
 
 /** Cards per page of a product list when the caller does not ask for a number. */
@@ -38,18 +39,27 @@ export function toDetail(id: string, content: ProductContent): ProductDetail {
   };
 }
 
-/** Members see the approved values, never a newer imported version still in review. */
+/** Members see the approved values, never a newer imported version still in review; nothing once banned or withdrawn. */
 export function memberView(product: ProductRecord): ProductContent | undefined {
-  return product.status === 'banned' ? undefined : product.approved;
+  return membersSee(product.status, product.approved !== undefined) ? product.approved : undefined;
 }
 
 function reviewFacts(product: ProductRecord) {
   return {
     spu_no: product.current.spu_no,
     status: product.status,
-    hasApprovedVersion: product.approved !== undefined && product.status !== 'banned',
+    hasApprovedVersion: membersSee(product.status, product.approved !== undefined),
     updatedAt: product.updatedAt,
   };
+}
+
+/**
+ * A card of the admin's catalogue lists: the values members see (or saw, when withdrawn); a
+ * banned product's latest imported ones.
+ */
+export function toCatalogueCard(product: ProductRecord): ImportedProductCard {
+  const shown = product.status === 'banned' ? product.current : (product.approved ?? product.current);
+  return { ...toCard(product.id, shown), ...reviewFacts(product) };
 }
 
 /** The review list's card: small, whatever the size of the description. */

@@ -1,9 +1,10 @@
 import type { CsvProduct } from '@portal/shared/domain/csv-product';
+import type { CatalogueList, ProductAction, ProductStatus } from '@portal/shared/domain/product-status';
+
+export type { ProductStatus } from '@portal/shared/domain/product-status';
 
 /** The values of one imported version of a product (description already sanitized). */
 export type ProductContent = Omit<CsvProduct, 'id'>;
-
-export type ProductStatus = 'review' | 'approved' | 'banned';
 
 export interface ProductRecord {
   id: string;
@@ -28,6 +29,23 @@ export interface Page<T> {
 
 /** changed: still in review, but not the version the admin approved (an import changed it since). */
 export type ModerationOutcome = 'done' | 'not-found' | 'not-in-review' | 'changed';
+
+/**
+ * The outcome of an admin's move (PRODUCT_TRANSITIONS): done; not found; not-allowed (the product
+ * is in a status the move does not start from: someone moved it first); changed (approve only: an
+ * import replaced the version the admin saw).
+ */
+export type MoveOutcome =
+  | { outcome: 'done'; status: ProductStatus }
+  | { outcome: 'not-found' }
+  | { outcome: 'not-allowed'; status: ProductStatus }
+  | { outcome: 'changed' };
+
+/** A count read by a bounded Query: atLeast when there were more than `count`. */
+export interface BoundedCount {
+  count: number;
+  atLeast: boolean;
+}
 
 export interface ProductRepository {
   get(id: string): Promise<ProductRecord | undefined>;
@@ -56,4 +74,19 @@ export interface ProductRepository {
   /** Approves the product only while `version` (the content hash of its current values) is in review. */
   approve(id: string, version: string, now: string): Promise<ModerationOutcome>;
   ban(id: string, now: string): Promise<ModerationOutcome>;
+  /**
+   * Any admin move of the transition table: read, check the move from the status found, then an
+   * update conditional on that status and content hash (and, for approve, on `version`); a write
+   * that lost a race is decided again on a fresh read.
+   */
+  move(id: string, action: ProductAction, now: string, version?: string): Promise<MoveOutcome>;
+  /** One page of a catalogue list by name; `search`: the exact SPU first, then names starting with it. */
+  catalogue(
+    list: CatalogueList,
+    search: string | undefined,
+    cursor: string | undefined,
+    limit: number,
+  ): Promise<Page<ProductRecord>>;
+  /** How many products wait for review, counting at most `cap`. */
+  reviewCount(cap: number): Promise<BoundedCount>;
 }

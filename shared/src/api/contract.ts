@@ -42,6 +42,10 @@ import { addCommissionToStripe, addCommissionToStripeResponse } from './calls/ad
 import { payCommissionToMember, payCommissionToMemberResponse } from './calls/pay-commission-to-member';
 import { getCommissionsByUser, getCommissionsByUserResponse } from './calls/get-commissions-by-user';
 import { exportCsv, exportCsvResponse } from './calls/export-csv';
+import { getCatalogueProducts, getCatalogueProductsResponse } from './calls/get-catalogue-products';
+import { withdrawProduct, withdrawProductResponse } from './calls/withdraw-product';
+import { returnProductToReview, returnProductToReviewResponse } from './calls/return-product-to-review';
+import { getAdminSummary, getAdminSummaryResponse } from './calls/get-admin-summary';
 
 /**
  * Every /api call of spec section 7 (plus logout), all POST: each call's contract module
@@ -104,6 +108,10 @@ export const contract = {
   payCommisionToMember: entry(payCommissionToMember, payCommissionToMemberResponse),
   getCommisionsByUser: entry(getCommissionsByUser, getCommissionsByUserResponse),
   exportCsv: entry(exportCsv, exportCsvResponse),
+  getCatalogueProducts: entry(getCatalogueProducts, getCatalogueProductsResponse),
+  withdrawProduct: entry(withdrawProduct, withdrawProductResponse),
+  returnProductToReview: entry(returnProductToReview, returnProductToReviewResponse),
+  getAdminSummary: entry(getAdminSummary, getAdminSummaryResponse),
 };
 
 export type Contract = typeof contract;

@@ -47,7 +47,7 @@ export type ProductDetail = z.infer<typeof ProductDetail>;
 
 const ReviewFacts = /* @__PURE__ */ pure(() => ({
   spu_no: z.string(),
-  status: z.enum(['review', 'approved', 'banned']),
+  status: z.enum(['review', 'approved', 'banned', 'withdrawn']),
   /** True when an earlier version is approved and visible to members until this one is decided. */
   hasApprovedVersion: z.boolean(),
   updatedAt: z.string(),
@@ -109,6 +109,23 @@ export const ImportedProductPage = /* @__PURE__ */ pure(() =>
 );
 
 export const ModerationResult = /* @__PURE__ */ pure(() => z.object({ id: z.string(), status: ReviewFacts.status }));
+
+/** The admin's catalogue lists: what members see, banned, withdrawn. */
+export const CatalogueListName = /* @__PURE__ */ pure(() => z.enum(['approved', 'banned', 'withdrawn']));
+
+/**
+ * One page of a catalogue list, by name. `search` finds the product whose SPU is exactly that
+ * (first) and the products whose name starts with it (case, accents and repeated spaces aside).
+ */
+export const CatalogueRequest = /* @__PURE__ */ pure(() =>
+  z.strictObject({
+    list: CatalogueListName,
+    search: z.optional(z.string().check(z.trim(), z.maxLength(200, 'Search with at most 200 characters.'))),
+    cursor: z.optional(Cursor),
+    limit: z.optional(z.int().check(z.gte(1), z.lte(100))),
+  }),
+);
+export type CatalogueRequest = z.infer<typeof CatalogueRequest>;
 
 /** Approve the version the admin reviewed (ImportedProduct.version); a newer one is a 409. */
 export const ApproveRequest = /* @__PURE__ */ pure(() =>

@@ -71,6 +71,8 @@ export const keys = {
    */
   productIdChunk: (chunk: string): Key => ({ pk: 'PRODUCT_IDS', sk: `IDS#${chunk}` }),
   productIdsComplete: (): Key => ({ pk: 'PRODUCT_IDS', sk: 'COMPLETE' }),
+  /** Marks that the products stored before the catalogue lists (gsi3) were given their keys. */
+  catalogueKeysUpgrade: (): Key => ({ pk: 'UPGRADE#catalogue-keys', sk: 'UPGRADE' }),
   /** The catalogue write lease: the one import run that may create products (run-import.ts). */
   catalogueLease: (): Key => ({ pk: 'LEASE#CATALOGUE', sk: 'LEASE' }),
   /** One row-level error or warning of an import, in file order. */
@@ -129,6 +131,12 @@ export const lists = {
   productsInReview: { index: 'gsi1', partition: 'PRODUCTS#REVIEW' },
   /** Products members see, at their approved values. (gsi2) */
   productsApproved: { index: 'gsi2', partition: 'PRODUCTS#APPROVED' },
+  /**
+   * The admin's catalogue lists (approved: what members see; banned; withdrawn), by name:
+   * sort key `<searchableName>#<id>`, so a name search is a key condition. (gsi3)
+   */
+  catalogue: (list: 'approved' | 'banned' | 'withdrawn') =>
+    ({ index: 'gsi3', partition: `PRODUCTS#CATALOGUE#${list}` }) as const,
   /** Import jobs, newest first. (gsi1) */
   importJobs: { index: 'gsi1', partition: 'IMPORTS' },
   // The sales lists (sort keys `<ISO time>#<id>`, newest first).

@@ -17,6 +17,13 @@ export const queryKeys = {
     reviewList: (pageSize: number) => [...queryKeys.importedProducts.reviewLists(), { pageSize }] as const,
     detail: (id: string) => [...queryKeys.importedProducts.all, 'detail', id] as const,
   },
+  /** The admin's catalogue lists (approved, banned, withdrawn) by search. */
+  adminCatalogue: {
+    all: ['adminCatalogue'] as const,
+    list: (list: string, search: string) => [...queryKeys.adminCatalogue.all, list, search] as const,
+  },
+  /** The admin home's figures. */
+  adminSummary: ['adminSummary'] as const,
   importJobs: {
     all: ['importJobs'] as const,
     detail: (id: string) => [...queryKeys.importJobs.all, id] as const,

@@ -4,6 +4,7 @@ import { formatMoney } from '@portal/shared/domain/format';
 import { toApiError, useAuth } from '@portal/shared/ui/hooks/AuthProvider';
 import { ErrorBanner } from '@portal/shared/ui/components/ErrorBanner';
 import { FormField } from '@portal/shared/ui/components/FormField';
+import { ProductPicker, type PickedProduct } from '../catalogue/ProductPicker';
 import { reloadSales } from './queries';
 
 const EMPTY = {
@@ -44,6 +45,9 @@ export function RecordOrderForm({ onRecorded }: { onRecorded: (message: string) 
   const { call } = useAuth();
   const queryClient = useQueryClient();
   const [values, setValues] = useState<Values>(EMPTY);
+  const [picked, setPicked] = useState<PickedProduct | null>(null);
+  /** Moves on after each recorded order, so the product picker starts empty. */
+  const [recorded, setRecorded] = useState(0);
   const [withCustomer, setWithCustomer] = useState(false);
   const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
   const [problem, setProblem] = useState<string | null>(null);
@@ -58,13 +62,18 @@ export function RecordOrderForm({ onRecorded }: { onRecorded: (message: string) 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (busy) return;
+    if (!picked) {
+      setErrors({ product_id: 'Pick the product: type the start of its name or its SPU, then choose it in the list.' });
+      formRef.current?.querySelector<HTMLInputElement>('[name="product_id"]')?.focus();
+      return;
+    }
     setBusy(true);
     setProblem(null);
     setErrors({});
     const qty = Number(values.qty);
     try {
       const result = await call('addOrder', {
-        product_id: values.product_id.trim(),
+        product_id: picked?.id ?? '',
         qty: Number.isFinite(qty) && values.qty.trim() !== '' ? qty : Number.NaN,
         ref: values.ref.trim(),
         customer: withCustomer
@@ -82,6 +91,8 @@ export function RecordOrderForm({ onRecorded }: { onRecorded: (message: string) 
           : undefined,
       });
       setValues(EMPTY);
+      setPicked(null);
+      setRecorded((count) => count + 1);
       setWithCustomer(false);
       void reloadSales(queryClient);
       const commission = result.commission;
@@ -116,13 +127,14 @@ export function RecordOrderForm({ onRecorded }: { onRecorded: (message: string) 
       <p className="field__hint">For a sale made by phone or e-mail: the price is the product’s sell price.</p>
       <form ref={formRef} className="form" onSubmit={submit} noValidate aria-label="Record an order">
         <div className="record-order__grid">
-          <FormField
-            label="Product ID"
-            name="product_id"
-            value={values.product_id}
-            onChange={set('product_id')}
+          <ProductPicker
+            key={recorded}
+            value={picked}
+            onChange={(product) => {
+              setPicked(product);
+              setErrors((current) => ({ ...current, product_id: undefined }));
+            }}
             error={errors.product_id}
-            autoComplete="off"
           />
           <FormField
             label="Quantity"

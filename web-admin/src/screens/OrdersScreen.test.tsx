@@ -97,6 +97,29 @@ describe('/orders', () => {
   it('records a phone order; a 400 shows each problem under its field', async () => {
     let attempt = 0;
     const api = salesApi({
+      getCatalogueProducts: ({ body }) => ({
+        body: {
+          items:
+            (body as { search?: string }).search === 'trav'
+              ? [
+                  {
+                    id: 'p-1',
+                    product_name: 'Travel Mug',
+                    brand: 'Acme',
+                    msrp_us: '24.99',
+                    dropshipping_price_us: '12.95',
+                    you_make: '1.30',
+                    image: null,
+                    spu_no: 'TM-1',
+                    status: 'approved',
+                    hasApprovedVersion: true,
+                    updatedAt: '2026-11-20T10:00:00.000Z',
+                  },
+                ]
+              : [],
+          nextCursor: null,
+        },
+      }),
       addOrder: () => {
         attempt += 1;
         if (attempt === 1)
@@ -123,7 +146,23 @@ describe('/orders', () => {
     renderAdminAt(api, '/admin/orders');
     await user.click(await screen.findByText('Record an order'));
     const form = within(screen.getByRole('form', { name: 'Record an order' }));
-    await user.type(form.getByLabelText('Product ID'), 'p-1');
+    // Recording without a product says how to pick one, and calls nothing.
+    await user.click(form.getByRole('button', { name: 'Record the order' }));
+    expect(
+      await form.findByText('Pick the product: type the start of its name or its SPU, then choose it in the list.'),
+    ).toBeTruthy();
+    expect(api.callsTo('addOrder')).toHaveLength(0);
+    const picker = form.getByRole('combobox', { name: 'Product' });
+    expect(document.activeElement).toBe(picker);
+    await user.type(picker, 'trav');
+    const option = await form.findByRole('option', { name: /Travel Mug/ });
+    expect(await screen.findByText(/1 product found/)).toBeTruthy();
+    expect(api.callsTo('getCatalogueProducts').at(-1)?.body).toEqual({ list: 'approved', search: 'trav', limit: 8 });
+    await user.keyboard('{ArrowDown}');
+    expect(picker.getAttribute('aria-activedescendant')).toBe(option.id);
+    await user.keyboard('{Enter}');
+    expect((picker as HTMLInputElement).value).toBe('Travel Mug');
+    expect(form.getByText('Picked: Travel Mug, SPU TM-1, sells for $12.95.')).toBeTruthy();
     await user.clear(form.getByLabelText('Quantity'));
     await user.type(form.getByLabelText('Quantity'), '99');
     await user.type(form.getByLabelText('Member share code'), 'NOPE');

@@ -20,6 +20,7 @@ const STATUS: Record<ImportedProduct['status'], { label: string; tone: string }>
   review: { label: 'Waiting for review', tone: 'pill--info' },
   approved: { label: 'Approved', tone: 'pill--success' },
   banned: { label: 'Banned', tone: 'pill--danger' },
+  withdrawn: { label: 'Withdrawn from members', tone: 'pill--warning' },
 };
 
 /**
@@ -233,8 +234,10 @@ function Moderation({ product, pending }: { product: ImportedProduct; pending: b
     return (
       <p className="notice" role="note">
         {product.status === 'approved'
-          ? 'This product is approved: members see it in their catalogue.'
-          : 'This product is banned: members never see it, and later imports leave it as it is.'}
+          ? 'This product is approved: members see it in their catalogue. Withdraw it from the Catalogue screen.'
+          : product.status === 'withdrawn'
+            ? 'This product was withdrawn: members no longer see it, and its share links say so. Put it back into review from the Catalogue screen.'
+            : 'This product is banned: members never see it, and later imports leave it as it is. Put it back into review from the Catalogue screen.'}
       </p>
     );
   }

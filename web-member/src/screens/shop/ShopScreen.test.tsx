@@ -166,6 +166,22 @@ describe('the customer’s shop page', () => {
     expect(screen.queryByRole('button', { name: /^Pay/ })).toBeNull();
   });
 
+  it('says a product withdrawn from sale was withdrawn, with nothing to buy', async () => {
+    renderWithAuth(
+      <MemberApp />,
+      shop({
+        getSharedProduct: () => ({
+          status: 404,
+          body: { message: 'This product has been withdrawn from sale and can no longer be bought.' },
+        }),
+      }),
+      { path: '/shop/p-1?ref=ANNLEE42' },
+    );
+    expect(await screen.findByText('This product has been withdrawn from sale.')).toBeTruthy();
+    expect(screen.getByText(/It can no longer be bought/)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /^Pay/ })).toBeNull();
+  });
+
   it('the total follows the quantity (unit price × qty), and a quantity outside 1–99 is refused', async () => {
     await renderShop(shop());
     const total = await screen.findByTestId('checkout-total');

@@ -93,7 +93,7 @@ export function ShopScreen() {
   } else if (product.isError) {
     const gone = product.error instanceof ApiError && (product.error.status === 404 || product.error.status === 400);
     content = gone ? (
-      <NoLongerAvailable />
+      <NoLongerAvailable withdrawn={/withdrawn/i.test(product.error.message)} />
     ) : (
       <ErrorBanner
         title="The product could not be loaded"
@@ -168,13 +168,21 @@ function ShopTitle({ title }: { title: string | undefined }) {
   return null;
 }
 
-function NoLongerAvailable() {
+/** A banned or unknown product, or (the server says so) one withdrawn from sale: nothing to buy. */
+function NoLongerAvailable({ withdrawn }: { withdrawn: boolean }) {
   useDocumentTitle('No longer available');
   return (
     <div className="shop-message">
       <h1 className="visually-hidden">No longer available</h1>
-      <EmptyState icon={<BoxIcon />} title="This product is no longer available.">
-        <p>It may have been sold out or withdrawn. Ask the person who shared it with you for another link.</p>
+      <EmptyState
+        icon={<BoxIcon />}
+        title={withdrawn ? 'This product has been withdrawn from sale.' : 'This product is no longer available.'}
+      >
+        <p>
+          {withdrawn
+            ? 'It can no longer be bought. Ask the person who shared it with you for another link.'
+            : 'It may have been sold out or withdrawn. Ask the person who shared it with you for another link.'}
+        </p>
       </EmptyState>
     </div>
   );

@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { handler as addOrder } from '../../functions/src/handlers/add-order';
+import { handler as getAdminSummary } from '../../functions/src/handlers/get-admin-summary';
+import { handler as markAsFufilled } from '../../functions/src/handlers/mark-as-fulfilled';
+import { handler as markAsOrdered } from '../../functions/src/handlers/mark-as-ordered';
+import { handler as markAsShipped } from '../../functions/src/handlers/mark-as-shipped';
+import { db, tableName } from '../../functions/src/adapters/dynamo-client';
+import { failedPayoutCount } from '../../functions/src/adapters/dynamo-failed-payouts';
+import { dynamoProducts } from '../../functions/src/adapters/dynamo-products';
+import { keys, lists } from '../../shared/src/db/table';
+import { createCommission } from './commission-fixtures';
+import { auth, call, tokenFor } from './helpers';
+import { member, product } from './sales-helpers';
+
+const admin = await tokenFor(true);
+const summary = async () => {
+  const result = await call(getAdminSummary, { body: {}, headers: auth(admin) });
+  expect(result.status).toBe(200);
+  return result.body;
+};
+
+/** A commission in the members' Stripe balance, as `payout.failed` leaves it (or a plain one to be paid). */
+async function toBePaid(failure: string | null) {
+  const id = randomUUID();
+  const at = new Date().toISOString();
+  await db().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: {
+        ...keys.commission(id),
+        entity: 'commission',
+        id,
+        status: 'in_stripe',
+        payoutFailure: failure,
+        gsi2pk: lists.commissionsAt('to_be_paid').partition,
+        gsi2sk: `${at}#${id}`,
+      },
+    }),
+  );
+}
+
+describe('getAdminSummary', () => {
+  it('answers each list’s size from the counters and the bounded counts, and follows every move', async () => {
+    expect(await summary()).toEqual({
+      orders: { toOrder: 0, toShip: 0, toFulfil: 0 },
+      commissions: { toSend: 0, toSendAmount: 0, toPay: 0, toPayAmount: 0 },
+      failedPayouts: { count: 0, atLeast: false },
+      productsInReview: { count: 0, atLeast: false },
+    });
+
+    const seller = await member();
+    const sold = await product(2500);
+    const orderIds: string[] = [];
+    for (let index = 0; index < 3; index++) {
+      const recorded = await call(addOrder, {
+        body: { product_id: sold, qty: 1, ref: seller.shareCode },
+        headers: auth(admin),
+      });
+      expect(recorded.status).toBe(200);
+      orderIds.push((recorded.body.order as { id: string }).id);
+    }
+    await product(1000, 'review');
+    await product(1000, 'review');
+    await createCommission({ memberId: seller.id, memberEmail: seller.email, amountCents: 700 });
+    await toBePaid('The bank could not process this payout.');
+    await toBePaid(null);
+
+    const mark = (handler: typeof markAsOrdered, id: string) => call(handler, { body: { id }, headers: auth(admin) });
+    expect((await mark(markAsOrdered, orderIds[0]!)).status).toBe(200);
+    expect((await mark(markAsOrdered, orderIds[1]!)).status).toBe(200);
+    expect((await mark(markAsShipped, orderIds[1]!)).status).toBe(200);
+    expect((await mark(markAsShipped, orderIds[0]!)).status).toBe(200);
+    expect((await mark(markAsFufilled, orderIds[0]!)).status).toBe(200);
+
+    const after = await summary();
+    // Order 3 to order, none to ship, order 2 to fulfil (order 1 is fulfilled).
+    expect(after.orders).toEqual({ toOrder: 1, toShip: 0, toFulfil: 1 });
+    // The to-Stripe list: every commission in processing (the three sales' 2.50 and the 7.00 one).
+    expect(after.commissions).toMatchObject({ toSend: 4, toSendAmount: 14.5 });
+    expect(after.failedPayouts).toEqual({ count: 1, atLeast: false });
+    expect(after.productsInReview).toEqual({ count: 2, atLeast: false });
+  });
+
+  it('counts at most its cap, and says there are more', async () => {
+    for (let index = 0; index < 3; index++) await toBePaid(`failure ${index}`);
+    expect(await failedPayoutCount(2)).toEqual({ count: 2, atLeast: true });
+    expect(await dynamoProducts.reviewCount(1)).toEqual({ count: 1, atLeast: true });
+    expect((await dynamoProducts.reviewCount(100)).atLeast).toBe(false);
+  });
+
+  it('is for admins only', async () => {
+    const memberToken = await tokenFor(false);
+    expect((await call(getAdminSummary, { body: {}, headers: auth(memberToken) })).status).toBe(403);
+    const extra = await call(getAdminSummary, { body: { day: 'today' }, headers: auth(admin) });
+    expect(extra.status).toBe(400);
+  });
+});
