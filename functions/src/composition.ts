@@ -1,5 +1,5 @@
 import { dynamoImports } from './adapters/dynamo-imports';
-import { dynamoProducts, getProduct } from './adapters/dynamo-products';
+import { dynamoProducts, getProduct, upgradeCatalogueKeys } from './adapters/dynamo-products';
 import { dynamoAttempts } from './adapters/dynamo-attempts';
 import { dynamoSessions } from './adapters/dynamo-sessions';
 import { dynamoPayoutAccounts } from './adapters/dynamo-payout-accounts';
@@ -102,8 +102,11 @@ export const checkout: CheckoutDeps = { products: dynamoProducts, gateway: payme
 /** The orders, commissions, counters and earnings (one table). */
 export const sales: SalesStore = dynamoSales;
 
-/** Moves sales items stored under a list's old name (run after each deploy and by npm start). */
-export const upgradeSales: () => Promise<{ moved: number }> = upgradeSalesItems;
+/** Brings items stored by an earlier version to what the code reads (run after each deploy and by npm start). */
+export async function upgradeTable(): Promise<{ moved: number; catalogueKeys: number }> {
+  const { moved } = await upgradeSalesItems();
+  return { moved, catalogueKeys: await upgradeCatalogueKeys() };
+}
 /**
  * The orders capability (orders/manage.ts) on the table (adapters/dynamo-sales.ts), with the
  * clock: what the order handlers call. A call's life: its contract module

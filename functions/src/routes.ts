@@ -168,9 +168,9 @@ export const eventFunctions: readonly EventFunction[] = [
     trigger: 'importsBucket:ObjectCreated',
   },
   {
-    // Moves stored sales items to the names the code reads (adapters/dynamo-sales-upgrade.ts).
-    name: 'upgradeSales',
-    module: 'handlers/deploy/upgrade-sales.ts',
+    // Brings stored items to what the code reads (handlers/deploy/upgrade-table.ts).
+    name: 'upgradeTable',
+    module: 'handlers/deploy/upgrade-table.ts',
     memoryMb: 512,
     timeoutSeconds: 900,
     access: { table: 'readwrite', secrets: [] },

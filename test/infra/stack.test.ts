@@ -424,7 +424,7 @@ describe('room to grow: one nested stack per capability', () => {
 describe('the upgrade after each deploy', () => {
   it('invokes each afterDeploy function once the table exists, again whenever the function changes', () => {
     const afterDeploy = eventFunctions.filter((event) => event.trigger === 'afterDeploy');
-    expect(afterDeploy.map((event) => event.name)).toEqual(['upgradeSales']);
+    expect(afterDeploy.map((event) => event.name)).toEqual(['upgradeTable']);
     const triggers = Object.entries(main.resources).filter(([, r]) => r.Type === 'Custom::Trigger');
     expect(triggers).toHaveLength(afterDeploy.length);
     const tableId = logicalId(main.stack, main.stack.table);

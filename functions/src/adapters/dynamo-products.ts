@@ -325,8 +325,8 @@ async function buildIdDirectory(): Promise<void> {
 
 /**
  * Gives the products stored before the catalogue lists existed their list keys (gsi3), once per
- * table (a marker says it is done): one Scan, as `buildIdDirectory` does. `npm start` runs it;
- * a deployed table needs it run once after the deploy. Each write is conditional on the status
+ * table (a marker says it is done): one Scan, as `buildIdDirectory` does. `npm start` runs it, and
+ * a deployed stack after each deploy (handlers/deploy/upgrade-table.ts). Each write is conditional on the status
  * read, so a product moved meanwhile keeps the keys its move gave it.
  */
 export async function upgradeCatalogueKeys(): Promise<number> {

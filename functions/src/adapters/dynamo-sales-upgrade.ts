@@ -7,7 +7,8 @@ import { db, isConditionFailed, tableName } from './dynamo-client';
  * (`ORDERS#STAGE#not_fufilled`, `COMMISSIONS#STAGE#to_be_payed`) to the list's right name, keeping
  * their place (the sort key). Each move is conditional on the item still being in the old list, so
  * running it twice, or beside a mark or a payout that moves the item on, changes nothing twice.
- * `npm start` runs it after ensureTable; a deployed table runs it once after the deploy. Other
+ * `npm start` runs it after ensureTable; a deployed stack after each deploy
+ * (handlers/deploy/upgrade-table.ts). Other
  * names of before need no upgrade: the counters' sums read `notFufilled`/`toBePayed*` into their
  * right names, and the flags of before read as a status (shared/src/domain/sales-status.ts).
  */
