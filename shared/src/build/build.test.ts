@@ -67,6 +67,33 @@ describe.each(['web-member', 'web-admin'] as const)('%s production build', (app)
     expect(scripts).not.toMatch(/react-dom\.development|react-jsx-dev-runtime/);
   });
 
+  it('asks before the first paint only for the scripts its entry runs, and none holds zod', () => {
+    const base = app === 'web-admin' ? '/admin/' : '/';
+    const fileOf = (href: string) => join(result.outDir, href.slice(base.length));
+    const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(result.html)?.[1];
+    expect(entry).toBeDefined();
+    // What the entry imports statically (`import … from "./x.js"`, not `import("./x.js")`), and on.
+    const runs = new Set<string>();
+    const visit = (href: string) => {
+      if (runs.has(href)) return;
+      runs.add(href);
+      const code = readFileSync(fileOf(href), 'utf8');
+      for (const match of code.matchAll(
+        /\bimport\s*(?:[\w{},\s*$]+\sfrom\s*|(?:\{[^}]*\}|[\w$]+)\s*from\s*)?"\.\/([\w.-]+\.js)"/g,
+      )) {
+        visit(`${base}assets/${match[1]!}`);
+      }
+    };
+    visit(entry!);
+    const preloads = [...result.html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map(
+      (m) => m[1]!,
+    );
+    expect(preloads.filter((href) => !runs.has(href))).toEqual([]);
+    // zod checks forms on the screens that have one; no page's first script carries it.
+    const zod = [...runs].filter((href) => readFileSync(fileOf(href), 'utf8').includes('_zod'));
+    expect(zod).toEqual([]);
+  });
+
   it('loads its early script from the head, before the app’s module script', () => {
     const early = /<script src="(\/(?:admin\/)?assets\/early-[\w-]{8}\.js)" async fetchpriority="high"><\/script>/.exec(
       result.html,

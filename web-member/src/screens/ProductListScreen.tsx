@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
+import { CATALOGUE_FIRST_SCREENFUL } from '@portal/shared/query/catalogue';
 import { useAuth } from '@portal/shared/ui/hooks/AuthProvider';
 import { useApprovedProducts, usePrefetchApprovedProduct } from '@portal/shared/ui/hooks/catalogueQueries';
 import { LoadMore } from '@portal/shared/ui/components/LoadMore';
@@ -19,9 +20,6 @@ import { LazyProductDetailScreen } from './lazyScreens';
 const DETAIL_CODE = {
   preload: () => Promise.all([LazyProductDetailScreen.preload(), loadSanitizer()]),
 };
-
-/** The cards a phone shows before scrolling: their pictures load first (fetchpriority). */
-const FIRST_SCREENFUL = 4;
 
 /**
  * Cards rendered per task (issue 16): a page of 24 cards rendered at once was one 40–50 ms task
@@ -83,7 +81,7 @@ export function ProductListScreen() {
             <ProductCard
               key={product.id}
               product={product}
-              priority={index < FIRST_SCREENFUL}
+              priority={index < CATALOGUE_FIRST_SCREENFUL}
               to={productDetailPath(product.id)}
               showYouMake
             />
