@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { earlyScript } from '../shared/src/build/early-script.ts';
+import { precompressed } from '../shared/src/build/precompress.ts';
 import { productionBuild } from '../shared/src/build/production.ts';
 
 /**
@@ -16,7 +17,8 @@ export default defineConfig(({ command }) => ({
   root,
   base: '/admin/',
   // The page's early script (src/early.ts) sends the opened screen's first requests.
-  plugins: [react(), earlyScript(fileURLToPath(new URL('./src/early.ts', import.meta.url)))],
+  // Each script and style sheet also as <file>.br, brotli's best, for the browsers that take it.
+  plugins: [react(), earlyScript(fileURLToPath(new URL('./src/early.ts', import.meta.url))), precompressed()],
   build: { outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: productionBuild.chunkSizeWarningLimit },
   ...(command === 'build'
     ? { resolve: productionBuild.resolve, define: productionBuild.define, oxc: productionBuild.oxc }

@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { earlyScript } from '../shared/src/build/early-script.ts';
+import { precompressed } from '../shared/src/build/precompress.ts';
 import { screenChunksOf } from '../shared/src/build/preload-chunks.ts';
 import { productionBuild } from '../shared/src/build/production.ts';
 
@@ -23,6 +24,8 @@ export default defineConfig(({ command }) => ({
   plugins: [
     react(),
     earlyScript(fileURLToPath(new URL('./src/early.ts', import.meta.url))),
+    // Each script and style sheet also as <file>.br, brotli's best, for the browsers that take it.
+    precompressed(),
     screenChunksOf({
       shop: ['/src/screens/shop/ShopScreen.tsx'],
       detail: ['/src/screens/ProductDetailScreen.tsx'],

@@ -65,6 +65,20 @@ interface Version {
   encoded: Partial<Record<ContentEncoding, Promise<Buffer>>>;
 }
 
+/**
+ * The brotli form the apps' build wrote beside the file (`<file>.br`, brotli's best quality:
+ * shared/src/build/precompress.ts), as CloudFront serves it to a browser that accepts brotli; none
+ * when there is no such file or it is older than the file (then the file is compressed here).
+ */
+async function builtBrotli(file: string, version: { mtimeMs: number }): Promise<Buffer | undefined> {
+  try {
+    const info = await stat(`${file}.br`);
+    return info.isFile() && info.mtimeMs >= version.mtimeMs ? await readFile(`${file}.br`) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The compressed forms of files, made once per file version and kept in memory. */
 export class CompressedFiles {
   readonly #versions = new Map<string, Version>();
@@ -79,15 +93,16 @@ export class CompressedFiles {
     }
     let encoded = known.encoded[encoding];
     if (!encoded) {
-      encoded = readFile(file).then((bytes) =>
+      encoded = readFile(file).then(async (bytes) =>
         encoding === 'br'
-          ? brotli(bytes, {
+          ? ((await builtBrotli(file, version)) ??
+            brotli(bytes, {
               params: {
                 [constants.BROTLI_PARAM_QUALITY]: 5,
                 [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
                 [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
               },
-            })
+            }))
           : gzipAsync(bytes, { level: 9 }),
       );
       // A failed read (the file went away) is not kept: the next request tries again.

@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { build, createLogger, type Logger } from 'vite';
 import { bundleEarlyScript } from './early-script';
@@ -92,6 +93,20 @@ describe.each(['web-member', 'web-admin'] as const)('%s production build', (app)
     // zod checks forms on the screens that have one; no page's first script carries it.
     const zod = [...runs].filter((href) => readFileSync(fileOf(href), 'utf8').includes('_zod'));
     expect(zod).toEqual([]);
+  });
+
+  it('writes beside every script and style sheet its brotli form, which decodes to the file and is smaller', () => {
+    const built = result.files.filter((file) => /\.(js|css)$/.test(file.name));
+    expect(built.length).toBeGreaterThan(2);
+    for (const file of built) {
+      const bytes = readFileSync(join(result.outDir, 'assets', file.name));
+      const brotli = readFileSync(join(result.outDir, 'assets', `${file.name}.br`));
+      expect(brotliDecompressSync(brotli).equals(bytes), file.name).toBe(true);
+      if (bytes.length >= 1_000) expect(brotli.length, file.name).toBeLessThan(bytes.length / 2);
+    }
+    // Nothing else gets one: the page, pictures and the like are compressed as they are served.
+    expect(result.files.filter((file) => file.name.endsWith('.br') && !/\.(js|css)\.br$/.test(file.name))).toEqual([]);
+    expect(existsSync(join(result.outDir, 'index.html.br'))).toBe(false);
   });
 
   it('loads its early script from the head, before the app’s module script', () => {
