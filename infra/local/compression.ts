@@ -12,8 +12,10 @@ import { brotliCompress, constants, gzip } from 'node:zlib';
  * Each file is compressed once per version (its path, size and modification time) with Node's
  * zlib on libuv's thread pool, so the server's event loop never compresses; `warm` compresses the
  * built apps in the background when the server starts, so the first page load finds them ready.
- * Brotli at quality 5: 130 KiB for the 464 KiB admin bundle in about 0.1 s, where quality 11
- * gives 121 KiB in 2.5 s (too long for every start on two cores); gzip at level 9 (0.04 s).
+ * The apps' scripts and styles come with the brotli form their build wrote (`<file>.br`, quality
+ * 11: shared/src/build/precompress.ts), which is sent as it is, as CloudFront's site function
+ * sends it; anything else is compressed here with brotli at quality 5 (130 KiB for the 464 KiB
+ * admin bundle in about 0.1 s, where quality 11 takes 2.5 s) or gzip at level 9 (0.04 s).
  */
 
 const brotli = promisify(brotliCompress);
