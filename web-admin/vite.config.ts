@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { earlyScript } from '../shared/src/build/early-script.ts';
-import { preloadChunksOf } from '../shared/src/build/preload-chunks.ts';
+import { precompressed } from '../shared/src/build/precompress.ts';
 import { productionBuild } from '../shared/src/build/production.ts';
 
 /**
@@ -16,13 +16,9 @@ const apiUrl = process.env.PORTAL_API_URL;
 export default defineConfig(({ command }) => ({
   root,
   base: '/admin/',
-  // The page's early script (src/early.ts) sends the opened screen's first requests; the API's
-  // schemas load with the first call (shared/src/api/client.ts): fetched with the page.
-  plugins: [
-    react(),
-    earlyScript(fileURLToPath(new URL('./src/early.ts', import.meta.url))),
-    preloadChunksOf(['/shared/src/api/contract.ts', '/shared/src/api/schemas.ts']),
-  ],
+  // The page's early script (src/early.ts) sends the opened screen's first requests.
+  // Each script and style sheet also as <file>.br, brotli's best, for the browsers that take it.
+  plugins: [react(), earlyScript(fileURLToPath(new URL('./src/early.ts', import.meta.url))), precompressed()],
   build: { outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: productionBuild.chunkSizeWarningLimit },
   ...(command === 'build'
     ? { resolve: productionBuild.resolve, define: productionBuild.define, oxc: productionBuild.oxc }

@@ -642,16 +642,39 @@ export class PortalStack extends Stack {
       });
       deployLogs.grantWrite(deployRole);
       for (const site of built) {
-        new BucketDeployment(this, `${site.name === 'member' ? 'Member' : 'Admin'}SiteDeployment`, {
-          sources: [Source.asset(site.dir)],
+        const name = site.name === 'member' ? 'Member' : 'Admin';
+        const source = Source.asset(site.dir);
+        // The build's brotli forms (<file>.br) are not part of the plain upload, nor pruned by it.
+        new BucketDeployment(this, `${name}SiteDeployment`, {
+          sources: [source],
           destinationBucket: site.bucket,
           destinationKeyPrefix: site.prefix,
+          exclude: ['*.br'],
           distribution: this.distribution,
           distributionPaths: site.paths,
           role: deployRole,
           logGroup: deployLogs,
           memoryLimit: 512,
         });
+        // They go up with Content-Encoding: br and their file's type; the site function serves them
+        // to a browser that accepts brotli (spa-rewrite.ts). Hashed names: nothing to invalidate.
+        for (const [kind, contentType] of [
+          ['Scripts', 'text/javascript; charset=utf-8'],
+          ['Styles', 'text/css; charset=utf-8'],
+        ] as const) {
+          new BucketDeployment(this, `${name}${kind}BrotliDeployment`, {
+            sources: [source],
+            destinationBucket: site.bucket,
+            destinationKeyPrefix: site.prefix,
+            exclude: ['*'],
+            include: [kind === 'Scripts' ? 'assets/*.js.br' : 'assets/*.css.br'],
+            contentType,
+            contentEncoding: 'br',
+            role: deployRole,
+            logGroup: deployLogs,
+            memoryLimit: 512,
+          });
+        }
       }
       const deploymentReason =
         'Grants made by aws-cdk-lib BucketDeployment for its own copy function, not changeable from here: s3 wildcard actions to read the CDK asset objects and to write and prune the site objects (bucket/*), and cloudfront:CreateInvalidation/GetInvalidation on * to invalidate the distribution after a deploy. The role is used by that function only.';

@@ -12,8 +12,10 @@ import { brotliCompress, constants, gzip } from 'node:zlib';
  * Each file is compressed once per version (its path, size and modification time) with Node's
  * zlib on libuv's thread pool, so the server's event loop never compresses; `warm` compresses the
  * built apps in the background when the server starts, so the first page load finds them ready.
- * Brotli at quality 5: 130 KiB for the 464 KiB admin bundle in about 0.1 s, where quality 11
- * gives 121 KiB in 2.5 s (too long for every start on two cores); gzip at level 9 (0.04 s).
+ * The apps' scripts and styles come with the brotli form their build wrote (`<file>.br`, quality
+ * 11: shared/src/build/precompress.ts), which is sent as it is, as CloudFront's site function
+ * sends it; anything else is compressed here with brotli at quality 5 (130 KiB for the 464 KiB
+ * admin bundle in about 0.1 s, where quality 11 takes 2.5 s) or gzip at level 9 (0.04 s).
  */
 
 const brotli = promisify(brotliCompress);
@@ -65,6 +67,20 @@ interface Version {
   encoded: Partial<Record<ContentEncoding, Promise<Buffer>>>;
 }
 
+/**
+ * The brotli form the apps' build wrote beside the file (`<file>.br`, brotli's best quality:
+ * shared/src/build/precompress.ts), as CloudFront serves it to a browser that accepts brotli; none
+ * when there is no such file or it is older than the file (then the file is compressed here).
+ */
+async function builtBrotli(file: string, version: { mtimeMs: number }): Promise<Buffer | undefined> {
+  try {
+    const info = await stat(`${file}.br`);
+    return info.isFile() && info.mtimeMs >= version.mtimeMs ? await readFile(`${file}.br`) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The compressed forms of files, made once per file version and kept in memory. */
 export class CompressedFiles {
   readonly #versions = new Map<string, Version>();
@@ -79,15 +95,16 @@ export class CompressedFiles {
     }
     let encoded = known.encoded[encoding];
     if (!encoded) {
-      encoded = readFile(file).then((bytes) =>
+      encoded = readFile(file).then(async (bytes) =>
         encoding === 'br'
-          ? brotli(bytes, {
+          ? ((await builtBrotli(file, version)) ??
+            brotli(bytes, {
               params: {
                 [constants.BROTLI_PARAM_QUALITY]: 5,
                 [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
                 [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
               },
-            })
+            }))
           : gzipAsync(bytes, { level: 9 }),
       );
       // A failed read (the file went away) is not kept: the next request tries again.

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer, get } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -7,6 +7,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../functions/src/routes';
 import { chooseEncoding } from '../../infra/local/compression';
+import { brotliOf } from '../../shared/src/build/precompress';
 import { createPortalServer } from '../../infra/local/server';
 import { loadHandler } from '../../infra/local/start';
 import { securityHeaders } from '../../infra/lib/security-headers';
@@ -278,6 +279,35 @@ describe('local server compression (as CloudFront compresses the app buckets)', 
     expect(answer.headers['content-type']).toBe('text/javascript; charset=utf-8');
     expect(Number(answer.headers['content-length'])).toBe(answer.body.length);
     expect(answer.body.length).toBeLessThan(BIG_SCRIPT.length / 4);
+    expect(brotliDecompressSync(answer.body).toString('utf8')).toBe(BIG_SCRIPT);
+  });
+
+  it('sends the brotli form the build wrote beside a file (<file>.br) to a browser that accepts brotli, and only then', async () => {
+    const script = BIG_SCRIPT.replaceAll('value', 'built');
+    const file = join(dir, 'member', 'assets', 'built-abc123.js');
+    writeFileSync(file, script);
+    // The build's own form: brotli's best quality, the bytes the server must send as they are.
+    const built = await brotliOf(Buffer.from(script));
+    writeFileSync(`${file}.br`, built);
+    const answer = await rawGet('/assets/built-abc123.js', 'gzip, deflate, br, zstd');
+    expect(answer.headers['content-encoding']).toBe('br');
+    expect(answer.headers.vary).toBe('Accept-Encoding');
+    expect(answer.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(answer.body).toEqual(built);
+    expect(brotliDecompressSync(answer.body).toString('utf8')).toBe(script);
+    // No brotli accepted: gzip of the file, never the .br bytes.
+    const gzip = await rawGet('/assets/built-abc123.js', 'gzip');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.body).toString('utf8')).toBe(script);
+  });
+
+  it('compresses a file itself when the .br beside it is older (a rebuild that left a stale one)', async () => {
+    const file = join(dir, 'member', 'assets', 'stale-abc123.js');
+    writeFileSync(`${file}.br`, await brotliOf(Buffer.from('stale')));
+    utimesSync(`${file}.br`, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    writeFileSync(file, BIG_SCRIPT);
+    const answer = await rawGet('/assets/stale-abc123.js', 'br');
+    expect(answer.headers['content-encoding']).toBe('br');
     expect(brotliDecompressSync(answer.body).toString('utf8')).toBe(BIG_SCRIPT);
   });
 

@@ -974,11 +974,34 @@ describe('CloudFront', () => {
     expect(uriOf('/api/login')).toBe('/api/login');
     expect(run('/admin')).toMatchObject({ statusCode: 301, headers: { location: { value: '/admin/' } } });
   });
+
+  it('the SPA function sends a browser that accepts brotli to a built script’s or style sheet’s .br, and no one else', () => {
+    const context = vm.createContext({});
+    vm.runInContext(spaRewriteSource, context);
+    const uriOf = (uri: string, acceptEncoding?: string) =>
+      (context as { handler: (e: unknown) => { uri: string } }).handler({
+        request: { uri, headers: acceptEncoding === undefined ? {} : { 'accept-encoding': { value: acceptEncoding } } },
+      }).uri;
+    for (const accept of ['gzip, deflate, br, zstd', 'br', 'BR;q=0.5, gzip']) {
+      expect(uriOf('/assets/react-abc123.js', accept), accept).toBe('/assets/react-abc123.js.br');
+      expect(uriOf('/admin/assets/index-abc.css', accept), accept).toBe('/admin/assets/index-abc.css.br');
+      // Only the built scripts and styles have a .br; pages, pictures and other folders do not.
+      expect(uriOf('/assets/logo-abc.svg', accept), accept).toBe('/assets/logo-abc.svg');
+      expect(uriOf('/assets/sub/x.js', accept), accept).toBe('/assets/sub/x.js');
+      expect(uriOf('/demo.js', accept), accept).toBe('/demo.js');
+      expect(uriOf('/my_account', accept), accept).toBe('/index.html');
+    }
+    for (const accept of [undefined, '', 'gzip', 'br;q=0, gzip', 'br; q=0', 'gzip, brotli']) {
+      expect(uriOf('/assets/react-abc123.js', accept), String(accept)).toBe('/assets/react-abc123.js');
+    }
+  });
 });
 
 describe('site deployment', () => {
   it('uploads web-member/dist to the member bucket and web-admin/dist under admin/, invalidating CloudFront', () => {
-    const deployments = Object.values(main.resources).filter((r) => r.Type === 'Custom::CDKBucketDeployment');
+    const deployments = Object.values(main.resources).filter(
+      (r) => r.Type === 'Custom::CDKBucketDeployment' && r.Properties.DistributionId !== undefined,
+    );
     expect(deployments).toHaveLength(2);
     const byBucket = (bucket: IConstruct) =>
       deployments.find((d) => d.Properties.DestinationBucketName.Ref === logicalId(main.stack, bucket))?.Properties;
@@ -988,7 +1011,40 @@ describe('site deployment', () => {
     expect(admin.DestinationBucketKeyPrefix).toBe('admin/');
     for (const deployment of [member, admin]) {
       expect(deployment.DistributionId).toEqual({ Ref: logicalId(main.stack, main.stack.distribution) });
+      // The brotli forms go up on their own, with their encoding: never as plain files.
+      expect(deployment.Exclude).toEqual(['*.br']);
     }
+  });
+
+  it('uploads each app’s brotli scripts and styles (<file>.br) with Content-Encoding: br and their type', () => {
+    const brotli = Object.values(main.resources)
+      .filter((r) => r.Type === 'Custom::CDKBucketDeployment' && r.Properties.DistributionId === undefined)
+      .map((r) => ({
+        bucket: r.Properties.DestinationBucketName.Ref,
+        prefix: r.Properties.DestinationBucketKeyPrefix,
+        exclude: r.Properties.Exclude,
+        include: r.Properties.Include,
+        metadata: r.Properties.SystemMetadata,
+      }));
+    const member = logicalId(main.stack, main.stack.memberBucket);
+    const admin = logicalId(main.stack, main.stack.adminBucket);
+    const expected = (bucket: string, prefix: string | undefined) => [
+      {
+        bucket,
+        prefix,
+        exclude: ['*'],
+        include: ['assets/*.js.br'],
+        metadata: { 'content-type': 'text/javascript; charset=utf-8', 'content-encoding': 'br' },
+      },
+      {
+        bucket,
+        prefix,
+        exclude: ['*'],
+        include: ['assets/*.css.br'],
+        metadata: { 'content-type': 'text/css; charset=utf-8', 'content-encoding': 'br' },
+      },
+    ];
+    expect(brotli).toEqual([...expected(member, undefined), ...expected(admin, 'admin/')]);
   });
 
   it('skips the upload with a warning when the apps are not built', () => {

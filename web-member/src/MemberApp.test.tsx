@@ -1,4 +1,4 @@
-import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { productCard } from '@portal/shared/test/catalogueTesting';
@@ -75,6 +75,38 @@ describe('member app', () => {
       expect(Array.from(myAccount.querySelectorAll('.badge-words__item'), (item) => item.textContent)).toEqual(reasons);
       expect(myAccount).toBe(screen.getByRole('link', { name: `My Account, action needed: ${reasons.join(', ')}` }));
     }
+  });
+
+  it('the product list shows its first screenful alone until a first picture has loaded, then every card', async () => {
+    const items = Array.from({ length: 10 }, (_, index) =>
+      productCard({
+        id: `p-${index + 1}`,
+        product_name: `Product ${index + 1}`,
+        image: `https://img.example.test/${index + 1}.jpg`,
+      }),
+    );
+    renderMember(
+      fakeApi({
+        checkAuth: () => ({ body: authAnswer({ isAccountCreated: 1, isPayoutMethodAdded: 1 }) }),
+        getApprovedProducts: () => ({ body: { items, nextCursor: null } }),
+      }),
+    );
+    await screen.findByText('Product 1');
+    const cards = () => screen.getAllByTestId('product-card');
+    const pictures = () =>
+      Array.from(document.querySelectorAll<HTMLImageElement>('.product-grid img')).map((image) => [
+        image.getAttribute('src'),
+        image.getAttribute('fetchpriority'),
+      ]);
+    // The four cards a phone shows first, their pictures at high priority; nothing below them yet.
+    expect(cards()).toHaveLength(4);
+    expect(pictures()).toEqual(items.slice(0, 4).map((item) => [item.image, 'high']));
+    expect(screen.getByRole('list').getAttribute('aria-busy')).toBe('true');
+    // One of them loaded (and, without Element Timing here, a frame later): the rest of the page.
+    fireEvent.load(document.querySelector('.product-grid img')!);
+    await waitFor(() => expect(cards()).toHaveLength(10));
+    expect(pictures().slice(4)).toEqual(items.slice(4).map((item) => [item.image, null]));
+    expect(screen.getByRole('list').getAttribute('aria-busy')).toBe('false');
   });
 
   it('the product list’s payout callout names only the steps still to do', async () => {

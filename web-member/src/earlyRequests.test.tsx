@@ -16,11 +16,21 @@ import { startLandingData } from './landingData';
 afterEach(resetEarlyScript);
 
 describe('the member page’s early requests (src/earlyScreens.ts) and the app taking their answers', () => {
-  it('member home: the app asks nothing itself, finds its first page, and the first picture is preloaded', async () => {
+  it('member home: the app asks nothing itself, finds its first page, and the first screenful’s pictures are preloaded', async () => {
     const card = productCard({ image: 'https://img.example.test/first.jpg' });
+    // Six cards: the first four are the first screenful (one without a picture, one sharing an
+    // address); the fifth and sixth are below it and load as the list asks for them.
+    const items = [
+      card,
+      productCard({ id: 'p-2', image: 'https://img.example.test/second.jpg' }),
+      productCard({ id: 'p-3', image: null }),
+      productCard({ id: 'p-4', image: 'https://img.example.test/first.jpg' }),
+      productCard({ id: 'p-5', image: 'https://img.example.test/fifth.jpg' }),
+      productCard({ id: 'p-6', image: 'https://img.example.test/sixth.jpg' }),
+    ];
     const early = server({
       checkAuth: { body: authAnswer({}, 'token-1') },
-      getApprovedProducts: { body: { items: [card, productCard({ id: 'p-2' })], nextCursor: null } },
+      getApprovedProducts: { body: { items, nextCursor: null } },
     });
     runEarlyScript(memberEarlyScreens, '/', early.fetchImpl);
     const fallback = vi.fn<typeof fetch>();
@@ -30,7 +40,7 @@ describe('the member page’s early requests (src/earlyScreens.ts) and the app t
     await vi.waitFor(
       () =>
         expect(client.getQueryData(queryKeys.approvedProducts.list(24))).toMatchObject({
-          pages: [{ items: [card, {}] }],
+          pages: [{ items: [card, {}, {}, {}, {}, {}] }],
         }),
       { timeout: 4_000 },
     );
@@ -41,7 +51,10 @@ describe('the member page’s early requests (src/earlyScreens.ts) and the app t
     ]);
     expect(store.getState().status).toBe('authenticated');
     await vi.waitFor(() =>
-      expect(preloads()).toEqual([{ href: 'https://img.example.test/first.jpg', fetchpriority: 'high' }]),
+      expect(preloads()).toEqual([
+        { href: 'https://img.example.test/first.jpg', fetchpriority: 'high' },
+        { href: 'https://img.example.test/second.jpg', fetchpriority: 'high' },
+      ]),
     );
   });
 

@@ -1,4 +1,4 @@
-import { CATALOGUE_PAGE_SIZE } from '@portal/shared/query/catalogue';
+import { CATALOGUE_FIRST_SCREENFUL, CATALOGUE_PAGE_SIZE } from '@portal/shared/query/catalogue';
 import { call, decodedSegment, type EarlyScreens } from '@portal/shared/ui/early/pageScript';
 
 /**
@@ -9,9 +9,12 @@ import { call, decodedSegment, type EarlyScreens } from '@portal/shared/ui/early
  */
 export const memberEarlyScreens: EarlyScreens = (path, params) => {
   if (path === '/') {
-    // The catalogue's first page (shared/src/query/catalogue.ts, approvedProductsQuery).
+    // The catalogue's first page (shared/src/query/catalogue.ts, approvedProductsQuery), and the
+    // pictures of its first screenful of cards, which the list asks for at high priority.
     return {
-      afterSession: call('getApprovedProducts', { limit: CATALOGUE_PAGE_SIZE }, (page) => page.items[0]?.image),
+      afterSession: call('getApprovedProducts', { limit: CATALOGUE_PAGE_SIZE }, (page) =>
+        page.items.slice(0, CATALOGUE_FIRST_SCREENFUL).map((item) => item.image),
+      ),
     };
   }
   if (path === '/member_product_detail') {

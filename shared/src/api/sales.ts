@@ -15,12 +15,7 @@ const Dollars = /* @__PURE__ */ pure(() => z.number());
 const IsoTime = /* @__PURE__ */ pure(() => z.string());
 
 // ---------------------------------------------------------------------------------------------
-// Share links and the customer's page
-
-/** The member app's public page a share link opens: `/shop/<productId>?ref=<shareCode>`. */
-export const SHOP_PATH = '/shop';
-export const shareLinkPath = (productId: string, shareCode: string): string =>
-  `${SHOP_PATH}/${encodeURIComponent(productId)}?ref=${encodeURIComponent(shareCode)}`;
+// The customer’s page (the share link itself is the member app’s: web-member ShareLink.tsx)
 
 /** Public: the product a share link shows. A banned or unknown product is a 404 "no longer available". */
 export const SharedProductRequest = /* @__PURE__ */ pure(() => z.strictObject({ id: Id, ref: z.optional(ShareCode) }));

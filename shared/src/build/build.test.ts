@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { build, createLogger, type Logger } from 'vite';
 import { bundleEarlyScript } from './early-script';
@@ -65,6 +66,47 @@ describe.each(['web-member', 'web-admin'] as const)('%s production build', (app)
     // Strings only React DOM's development build has.
     expect(scripts).not.toContain('validateDOMNesting');
     expect(scripts).not.toMatch(/react-dom\.development|react-jsx-dev-runtime/);
+  });
+
+  it('asks before the first paint only for the scripts its entry runs, and none holds zod', () => {
+    const base = app === 'web-admin' ? '/admin/' : '/';
+    const fileOf = (href: string) => join(result.outDir, href.slice(base.length));
+    const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(result.html)?.[1];
+    expect(entry).toBeDefined();
+    // What the entry imports statically (`import … from "./x.js"`, not `import("./x.js")`), and on.
+    const runs = new Set<string>();
+    const visit = (href: string) => {
+      if (runs.has(href)) return;
+      runs.add(href);
+      const code = readFileSync(fileOf(href), 'utf8');
+      for (const match of code.matchAll(
+        /\bimport\s*(?:[\w{},\s*$]+\sfrom\s*|(?:\{[^}]*\}|[\w$]+)\s*from\s*)?"\.\/([\w.-]+\.js)"/g,
+      )) {
+        visit(`${base}assets/${match[1]!}`);
+      }
+    };
+    visit(entry!);
+    const preloads = [...result.html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map(
+      (m) => m[1]!,
+    );
+    expect(preloads.filter((href) => !runs.has(href))).toEqual([]);
+    // zod checks forms on the screens that have one; no page's first script carries it.
+    const zod = [...runs].filter((href) => readFileSync(fileOf(href), 'utf8').includes('_zod'));
+    expect(zod).toEqual([]);
+  });
+
+  it('writes beside every script and style sheet its brotli form, which decodes to the file and is smaller', () => {
+    const built = result.files.filter((file) => /\.(js|css)$/.test(file.name));
+    expect(built.length).toBeGreaterThan(2);
+    for (const file of built) {
+      const bytes = readFileSync(join(result.outDir, 'assets', file.name));
+      const brotli = readFileSync(join(result.outDir, 'assets', `${file.name}.br`));
+      expect(brotliDecompressSync(brotli).equals(bytes), file.name).toBe(true);
+      if (bytes.length >= 1_000) expect(brotli.length, file.name).toBeLessThan(bytes.length / 2);
+    }
+    // Nothing else gets one: the page, pictures and the like are compressed as they are served.
+    expect(result.files.filter((file) => file.name.endsWith('.br') && !/\.(js|css)\.br$/.test(file.name))).toEqual([]);
+    expect(existsSync(join(result.outDir, 'index.html.br'))).toBe(false);
   });
 
   it('loads its early script from the head, before the app’s module script', () => {

@@ -57,27 +57,10 @@ function pageTagsPlugin(name: string, tags: (bundle: Bundle, base: string) => Ht
 }
 
 /**
- * A Vite build plugin for both apps: `<link rel="modulepreload">` in the page for the chunks that
- * hold the given modules, which the app imports dynamically as soon as it starts (the API
- * schemas, shared/src/api/client.ts), and for the chunks those import (zod's core): the browser
- * fetches and compiles them alongside the first script instead of one or two round trips after
- * it has run; they are still evaluated only when imported, in a task of their own.
- */
-export function preloadChunksOf(moduleSuffixes: readonly string[]): Plugin {
-  return pageTagsPlugin('portal-preload-chunks', (bundle, base) =>
-    chunksWith(bundle, moduleSuffixes).js.map((fileName) => ({
-      tag: 'link',
-      attrs: { rel: 'modulepreload', crossorigin: true, href: `${base}${fileName}` },
-      injectTo: 'head',
-    })),
-  );
-}
-
-/**
  * A Vite build plugin: the chunks (scripts and styles) of the screens the page's early script
  * loads ahead (issue 16), by a name of the address, in `<meta name="portal-screen-chunks">`. The
  * page is the same for every address, so it cannot name one screen's chunks as links; the early
- * script (web-member/public/early-requests.js) reads this map and preloads the opened screen's
+ * script (shared/src/ui/early/pageScript.ts) reads this map and preloads the opened screen's
  * chunks as the page arrives, instead of after the app's first script has run and imported them.
  */
 export function screenChunksOf(screens: Record<string, readonly string[]>): Plugin {

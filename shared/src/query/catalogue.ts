@@ -19,6 +19,11 @@ type Call = AuthStore['call'];
 
 /** Products per page: fills two, three and four columns evenly. */
 export const CATALOGUE_PAGE_SIZE = 24;
+/**
+ * The catalogue's cards a phone shows before scrolling (two rows of two): their pictures load
+ * first (`fetchpriority="high"`), and the page's early script preloads them with the first page.
+ */
+export const CATALOGUE_FIRST_SCREENFUL = 4;
 export const REVIEW_PAGE_SIZE = 24;
 
 export interface CursorPage<T> {

@@ -9,6 +9,7 @@ import { ErrorBanner } from '@portal/shared/ui/components/ErrorBanner';
 import { AlertIcon, CheckIcon, DownloadIcon } from '@portal/shared/ui/components/icons';
 import { Loading } from '@portal/shared/ui/components/Loading';
 import { isFinished } from './useImportJob';
+import '@portal/shared/ui/styles/imports.css';
 
 export interface ImportJobReportProps {
   job: ImportJob;

@@ -15,6 +15,7 @@ import { ProductLoadStatus } from '@portal/shared/ui/components/ProductLoadStatu
 import { productLoad } from '@portal/shared/ui/hooks/productLoad';
 import { SafeHtml } from '@portal/shared/ui/components/SafeHtml';
 import { PRODUCT_IMPORT_PATH as BACK, type ImportScreenState } from './productImportRoutes';
+import '@portal/shared/ui/styles/imports.css';
 
 const STATUS: Record<ImportedProduct['status'], { label: string; tone: string }> = {
   review: { label: 'Waiting for review', tone: 'pill--info' },

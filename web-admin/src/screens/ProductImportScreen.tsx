@@ -24,6 +24,7 @@ import { checkFile, SUPPLIER_COLUMNS, uploadCsv, type UploadProgress } from '../
 import { isFinished, useImportJob } from '../import/useImportJob';
 import { LazyProductImportDetailScreen } from './lazyScreens';
 import { importDetailPath, type ImportScreenState } from './productImportRoutes';
+import '@portal/shared/ui/styles/imports.css';
 
 /**
  * '/admin/product_import': upload a supplier CSV, follow its import (the job id is kept in the

@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
+import { CATALOGUE_FIRST_SCREENFUL } from '@portal/shared/query/catalogue';
 import { useAuth } from '@portal/shared/ui/hooks/AuthProvider';
 import { useApprovedProducts, usePrefetchApprovedProduct } from '@portal/shared/ui/hooks/catalogueQueries';
 import { LoadMore } from '@portal/shared/ui/components/LoadMore';
-import { useCursorPages } from '@portal/shared/ui/hooks/CursorPages';
+import { useCursorPages, type CursorPages } from '@portal/shared/ui/hooks/CursorPages';
 import { AttentionWords } from '@portal/shared/ui/components/Badge';
 import { EmptyState } from '@portal/shared/ui/components/EmptyState';
 import { ErrorBanner } from '@portal/shared/ui/components/ErrorBanner';
@@ -12,6 +13,8 @@ import { Loading } from '@portal/shared/ui/components/Loading';
 import { Page } from '@portal/shared/ui/components/Page';
 import { useIntentWithin, usePreloadWhenIdle } from '@portal/shared/ui/hooks/preload';
 import { ProductCard } from '@portal/shared/ui/components/ProductCard';
+import { MainPictureFirst, useAfterMainPicture } from '@portal/shared/ui/components/MainPicture';
+import type { ProductCard as ProductCardData } from '@portal/shared/api/products';
 import { loadSanitizer } from '@portal/shared/ui/components/SafeHtml';
 import { LazyProductDetailScreen } from './lazyScreens';
 
@@ -20,24 +23,26 @@ const DETAIL_CODE = {
   preload: () => Promise.all([LazyProductDetailScreen.preload(), loadSanitizer()]),
 };
 
-/** The cards a phone shows before scrolling: their pictures load first (fetchpriority). */
-const FIRST_SCREENFUL = 4;
-
 /**
  * Cards rendered per task (issue 16): a page of 24 cards rendered at once was one 40–50 ms task
- * (160–200 ms under Lighthouse's 4x CPU); six at a time, a task each, keeps every task short,
- * and the first screenful still comes first.
+ * (160–200 ms under Lighthouse's 4x CPU); six at a time, a task each, keeps every task short.
  */
 const CARDS_PER_TASK = 6;
 
-/** How many of `total` items to render now: CARDS_PER_TASK more in each following task. */
-function useRenderedCount(total: number): number {
-  const [count, setCount] = useState(CARDS_PER_TASK);
+/**
+ * How many of `total` items to render now. The first screenful comes first and alone until its
+ * picture has been shown (`MainPictureFirst`: at the latest a second later); then CARDS_PER_TASK
+ * more in each following task. The cards below the fold would otherwise ask for their pictures
+ * at once (a lazy image that near the viewport loads straight away) and share the connection
+ * with the first screenful's.
+ */
+function useRenderedCount(total: number, firstShown: boolean): number {
+  const [count, setCount] = useState(CATALOGUE_FIRST_SCREENFUL);
   useEffect(() => {
-    if (count >= total) return;
+    if (!firstShown || count >= total) return;
     const timer = setTimeout(() => setCount((current) => current + CARDS_PER_TASK), 0);
     return () => clearTimeout(timer);
-  }, [count, total]);
+  }, [count, total, firstShown]);
   return Math.min(count, total);
 }
 
@@ -47,17 +52,6 @@ export const productDetailPath = (id: string) => `/member_product_detail?id=${en
 export function ProductListScreen() {
   const { needsAttention } = useAuth();
   const pages = useCursorPages(useApprovedProducts());
-  const prefetchProduct = usePrefetchApprovedProduct();
-  const rendered = useRenderedCount(pages.items.length);
-  const allRendered = rendered === pages.items.length;
-  // About to open a card: its screen's code and its product start loading (one set of listeners).
-  const intentRef = useIntentWithin('data-product-id', (id) => {
-    void DETAIL_CODE.preload().catch(() => undefined);
-    prefetchProduct(id);
-  });
-
-  // Once the list shows, the detail screen's code loads while the browser has nothing else to do.
-  usePreloadWhenIdle(DETAIL_CODE, pages.items.length > 0);
 
   let content;
   if (pages.phase === 'loading') {
@@ -77,21 +71,9 @@ export function ProductListScreen() {
     );
   } else {
     content = (
-      <section aria-label="Products">
-        <ul className="product-grid" ref={intentRef} aria-busy={pages.phase === 'loading-more' || !allRendered}>
-          {pages.items.slice(0, rendered).map((product, index) => (
-            <ProductCard
-              key={product.id}
-              product={product}
-              priority={index < FIRST_SCREENFUL}
-              to={productDetailPath(product.id)}
-              showYouMake
-            />
-          ))}
-        </ul>
-        {/* Once every card is there: its sentinel must not see the list's end too early. */}
-        {allRendered ? <LoadMore pages={pages} noun="products" /> : null}
-      </section>
+      <MainPictureFirst>
+        <ProductGrid pages={pages} />
+      </MainPictureFirst>
     );
   }
 
@@ -100,6 +82,39 @@ export function ProductListScreen() {
       {needsAttention ? <PayoutSetupCallout /> : null}
       {content}
     </Page>
+  );
+}
+
+/** The cards, inside the first screenful's `MainPictureFirst`: what they do not need waits for its picture. */
+function ProductGrid({ pages }: { pages: CursorPages<ProductCardData> }) {
+  const prefetchProduct = usePrefetchApprovedProduct();
+  const firstShown = useAfterMainPicture();
+  const rendered = useRenderedCount(pages.items.length, firstShown);
+  const allRendered = rendered === pages.items.length;
+  // About to open a card: its screen's code and its product start loading (one set of listeners).
+  const intentRef = useIntentWithin('data-product-id', (id) => {
+    void DETAIL_CODE.preload().catch(() => undefined);
+    prefetchProduct(id);
+  });
+  // Once the first screenful shows, the detail screen's code loads while the browser has nothing else to do.
+  usePreloadWhenIdle(DETAIL_CODE, firstShown);
+
+  return (
+    <section aria-label="Products">
+      <ul className="product-grid" ref={intentRef} aria-busy={pages.phase === 'loading-more' || !allRendered}>
+        {pages.items.slice(0, rendered).map((product, index) => (
+          <ProductCard
+            key={product.id}
+            product={product}
+            priority={index < CATALOGUE_FIRST_SCREENFUL}
+            to={productDetailPath(product.id)}
+            showYouMake
+          />
+        ))}
+      </ul>
+      {/* Once every card is there: its sentinel must not see the list's end too early. */}
+      {allRendered ? <LoadMore pages={pages} noun="products" /> : null}
+    </section>
   );
 }
 

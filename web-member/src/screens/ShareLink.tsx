@@ -1,8 +1,15 @@
 import { useEffect, useId, useState } from 'react';
-import { shareLinkPath } from '@portal/shared/api/sales';
 import { useAuth } from '@portal/shared/ui/hooks/AuthProvider';
 import { ShareIcon } from '@portal/shared/ui/components/icons';
 import { copyText } from '@portal/shared/ui/components/ShareButton';
+
+/**
+ * The member app's public page a share link opens: `/shop/<productId>?ref=<shareCode>` (the app's
+ * SHOP_ROUTE). Here rather than beside the API's schemas: the detail screen then loads no schema
+ * code (zod) to show a product and its link.
+ */
+export const shareLinkPath = (productId: string, shareCode: string): string =>
+  `/shop/${encodeURIComponent(productId)}?ref=${encodeURIComponent(shareCode)}`;
 
 /** The member's personal link to a product: the customer's shop page with their share code. */
 export function personalLink(productId: string, shareCode: string, origin = window.location.origin): string {

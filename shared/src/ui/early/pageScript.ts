@@ -19,7 +19,10 @@ const pathOf = <N extends EndpointName>(name: N): `/api/${N}` => `/api/${name}`;
  * handed to a `<link rel="preload">`).
  */
 
-/** One call of the contract with its request body. */
+/**
+ * One call of the contract with its request body, and where its answer names the pictures the
+ * first screen shows: one address, or the first screenful's (a list's cards), in page order.
+ */
 export type FirstCall<N extends EndpointName = EndpointName> = {
   [K in N]: { name: K; body: RequestOf<K>; firstImage?: (answer: ResponseOf<K>) => unknown };
 }[N];
@@ -109,10 +112,21 @@ export function sendEarlyRequests(screens: EarlyScreens): void {
     return request;
   }
 
+  /**
+   * Preloads the pictures the answer names for the first screen (one, or a first screenful's), at
+   * high priority as the app's own `<img fetchpriority="high">` asks for them: so none of them
+   * waits for the app's script to be fetched and run before its request leaves.
+   */
   function preloadPicture(first: FirstCall, answer: unknown): void {
     if (!answer || !first.firstImage) return;
-    const url = (first.firstImage as (answer: unknown) => unknown)(answer);
-    if (typeof url !== 'string' || !url) return;
+    const named = (first.firstImage as (answer: unknown) => unknown)(answer);
+    const urls = (Array.isArray(named) ? named : [named]).filter(
+      (url): url is string => typeof url === 'string' && url !== '',
+    );
+    for (const url of new Set(urls)) preloadOne(url);
+  }
+
+  function preloadOne(url: string): void {
     const link = document.createElement('link');
     link.rel = 'preload';
     link.setAttribute('as', 'image');
