@@ -24,6 +24,7 @@ export const capabilityOf: Partial<Record<EndpointName, Capability>> = {
   checkAuth: 'Auth',
   logout: 'Auth',
   verifyEmail: 'Auth',
+  saveMailPreferences: 'Auth',
 
   products: 'Catalogue',
   createProductUpload: 'Catalogue',
@@ -57,6 +58,7 @@ export const capabilityOf: Partial<Record<EndpointName, Capability>> = {
   markAsShipped: 'Sales',
   markAsFufilled: 'Sales',
   exportCsv: 'Sales',
+  getOrderPage: 'Sales',
 
   getCommisions: 'Commissions',
   getCommisionsToStripe: 'Commissions',

@@ -42,6 +42,8 @@ import { addCommissionToStripe, addCommissionToStripeResponse } from './calls/ad
 import { payCommissionToMember, payCommissionToMemberResponse } from './calls/pay-commission-to-member';
 import { getCommissionsByUser, getCommissionsByUserResponse } from './calls/get-commissions-by-user';
 import { exportCsv, exportCsvResponse } from './calls/export-csv';
+import { getOrderPage, getOrderPageResponse } from './calls/get-order-page';
+import { saveMailPreferences, saveMailPreferencesResponse } from './calls/save-mail-preferences';
 
 /**
  * Every /api call of spec section 7 (plus logout), all POST: each call's contract module
@@ -104,6 +106,8 @@ export const contract = {
   payCommisionToMember: entry(payCommissionToMember, payCommissionToMemberResponse),
   getCommisionsByUser: entry(getCommissionsByUser, getCommissionsByUserResponse),
   exportCsv: entry(exportCsv, exportCsvResponse),
+  getOrderPage: entry(getOrderPage, getOrderPageResponse),
+  saveMailPreferences: entry(saveMailPreferences, saveMailPreferencesResponse),
 };
 
 export type Contract = typeof contract;
