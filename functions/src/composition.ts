@@ -45,6 +45,7 @@ import { getOrder } from './adapters/dynamo-sale-recorder';
 import {
   retryUnlessSent,
   saleRecorded,
+  settled,
   sendDisputeOpened,
   sendPayoutFailed,
   sendPayoutOnItsWay,
@@ -107,7 +108,7 @@ export const webhooks: WebhookDeps = {
         sales: dynamoSaleRecorder,
         products: { get: getProduct },
         now,
-        recorded: async (order) => retryUnlessSent(await saleRecorded(mails, order)),
+        recorded: async (order) => retryUnlessSent(await settled(() => saleRecorded(mails, order))),
       },
       payment,
     ),
@@ -117,15 +118,17 @@ export const webhooks: WebhookDeps = {
     const moved = await onMoneyEvent(commissionMoney, event);
     if (event.kind === 'payout.failed') {
       retryUnlessSent(
-        await sendPayoutFailed(mails, {
-          eventId: event.id,
-          payoutId: event.payoutId,
-          failure: event.failure,
-          commissionId: event.metadata.commissionId,
-        }),
+        await settled(() =>
+          sendPayoutFailed(mails, {
+            eventId: event.id,
+            payoutId: event.payoutId,
+            failure: event.failure,
+            commissionId: event.metadata.commissionId,
+          }),
+        ),
       );
     } else if (event.kind === 'payout.paid' && event.metadata.commissionId) {
-      retryUnlessSent([await sendPayoutOnItsWay(mails, event.metadata.commissionId)]);
+      retryUnlessSent(await settled(async () => [await sendPayoutOnItsWay(mails, event.metadata.commissionId!)]));
     }
     return moved;
   },
@@ -271,7 +274,7 @@ export const orderPages = { links: dynamoOrderLinks, sales: { getOrder } };
  * so Stripe delivers the event again).
  */
 export const disputeOpened = async (dispute: DisputeFacts): Promise<void> =>
-  retryUnlessSent(await sendDisputeOpened(mails, dispute));
+  retryUnlessSent(await settled(() => sendDisputeOpened(mails, dispute)));
 
 /** The member's "your payout is on its way" once the payout of a commission is recorded. */
 export const payoutOnItsWay = (commissionId: string): Promise<void> =>

@@ -202,6 +202,24 @@ export async function sendDisputeOpened(deps: MailDeps, dispute: DisputeFacts): 
   );
 }
 
+/**
+ * For a webhook: sends, and while another attempt holds a mail's claim (the browser's report of the
+ * same checkout, usually, finishing its send), looks again a few times before giving up, so the
+ * common race ends in one 200 rather than a redelivery an hour later.
+ */
+export async function settled<T extends SendOutcome | 'not-paid'>(
+  send: () => Promise<T[]>,
+  tries = 10,
+  pauseMs = 300,
+): Promise<T[]> {
+  let outcomes = await send();
+  for (let attempt = 1; attempt < tries && outcomes.includes('busy' as T); attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    outcomes = await send();
+  }
+  return outcomes;
+}
+
 /** Outcomes a webhook must not acknowledge: another delivery holds the mail's claim; Stripe delivers again. */
 export function retryUnlessSent(outcomes: readonly (SendOutcome | 'not-paid')[]): void {
   if (outcomes.includes('busy')) {
