@@ -337,6 +337,12 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
       const line = describeDemoSales(sales);
       if (line) say(sales.seeded ? `${line} (${((Date.now() - started) / 1000).toFixed(1)} s)` : line);
     }
+    if (options.seedDemo) {
+      // The customer's order page: carriers on the shipped demo orders, and one page's link (every start).
+      const { seedDemoOrderPage, describeDemoOrderPage } = await import('./demo-order-page');
+      const orderPage = describeDemoOrderPage(await seedDemoOrderPage(), url);
+      if (orderPage) say(orderPage);
+    }
     writePrivateFile(
       join(dataDir, 'portal.json'),
       JSON.stringify({ pid: process.pid, dynamoEndpoint: dynamo.endpoint, stripeEmulator: stripe.url }),
