@@ -149,12 +149,14 @@ export const sales: SalesStore = dynamoSales;
 export const orders = {
   /** Marks the order's next step (ordered → shipped → fulfilled) and answers the order as it is now. */
   mark: (id: string, step: OrderStep) => markOrder(dynamoSales, id, step, now()),
-  /** Marks it shipped with its shipment, then mails the customer once (a failed mail is logged: the mark stands). */
-  ship: (id: string, shipment: Shipment | null) =>
-    markShipped(dynamoSales, id, shipment, now(), (order) =>
-      mailQuietly('shipped', order.id, sendShipped(mails, order)),
-    ),
 };
+/**
+ * Marks an order shipped with its shipment, then mails the customer once (orders/manage.ts
+ * markShipped); a failed mail is logged and the mark stands. Apart from `orders`, so that only
+ * markAsShipped's bundle carries the mailer.
+ */
+export const shipOrder = (id: string, shipment: Shipment | null) =>
+  markShipped(dynamoSales, id, shipment, now(), (order) => mailQuietly('shipped', order.id, sendShipped(mails, order)));
 /** What recording a sale needs: the sales data, the products, the clock. No Stripe. */
 export const sale: SaleDeps = {
   sales: dynamoSaleRecorder,
