@@ -92,7 +92,11 @@ export function ShipmentFields({
           value={value.carrier}
           aria-invalid={errors.carrier ? true : undefined}
           aria-describedby={describedBy}
-          onChange={(event) => onChange({ ...value, carrier: event.target.value as Carrier | '' })}
+          onChange={(event) => {
+            const carrier = event.target.value as Carrier | '';
+            // "No tracking number" drops what was typed: the fields it hides are not sent.
+            onChange(carrier ? { ...value, carrier } : EMPTY_SHIPMENT);
+          }}
         >
           <option value="">No tracking number</option>
           {CARRIERS.map((carrier) => (
