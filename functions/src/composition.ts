@@ -21,7 +21,7 @@ import { createSessions } from './auth/sessions';
 import type { UserRepository } from './auth/user-store';
 import { clock } from './config/clock';
 import { env, siteUrl } from './config/env';
-import type { Mailer } from './email/mailer';
+import { MailerUnavailable, type Mailer } from './email/mailer';
 import { createEmailVerification } from './email/verification';
 import { getSecret } from './config/secrets';
 import { loadLogger } from './config/logger';
@@ -229,7 +229,16 @@ const chooseMailer = (): Promise<Mailer> => {
   return (chosenMailer ??= Promise.resolve(createSesMailer(() => MAIL_FROM)));
 };
 export const mailer: Mailer = {
-  send: async (mail) => (await chooseMailer()).send(mail),
+  send: async (mail) => {
+    let chosen: Mailer;
+    try {
+      chosen = await chooseMailer();
+    } catch (error) {
+      // No sender, or the mailer's module cannot be loaded: not a failure a retry mends (email/mailer.ts).
+      throw new MailerUnavailable(error);
+    }
+    await chosen.send(mail);
+  },
 };
 
 /** Sending and verifying e-mail links (email/verification.ts). */

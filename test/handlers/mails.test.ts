@@ -195,6 +195,31 @@ describe('the receipt and the member’s sale mail', () => {
     expect(claim.Item).toMatchObject({ status: 'sent', attempts: 2 });
   });
 
+  it('a mailer that cannot be had (no sender configured) leaves the mail unsent without failing the webhook; once it is back, a redelivery sends it', async () => {
+    const email = uniqueEmail('buyer');
+    const productId = await product(1800);
+    const intentId = await paidCheckout(productId, 1800, { email });
+    const event = await succeededEvent(intentId);
+    const { MailerUnavailable } = await import('../../functions/src/email/mailer');
+    const { paymentOrderIds } = await import('../../functions/src/orders/record-sale');
+    vi.spyOn(mailer, 'send').mockRejectedValueOnce(new MailerUnavailable(new Error('no sender')));
+    expect((await deliver(event)).status).toBe(200);
+    expect(mailsTo(email)).toHaveLength(0);
+    // No claim is left: nothing marks the mail as sent.
+    const claim = await db().send(
+      new GetCommand({
+        TableName: tableName(),
+        Key: keys.mailClaim('receipt', paymentOrderIds(intentId).id),
+        ConsistentRead: true,
+      }),
+    );
+    expect(claim.Item).toBeUndefined();
+    // The browser's report (or any later report) sends it once.
+    expect((await call(confirmCheckout, { body: { paymentIntentId: intentId } })).status).toBe(200);
+    expect((await call(confirmCheckout, { body: { paymentIntentId: intentId } })).status).toBe(200);
+    expect(mailsTo(email)).toHaveLength(1);
+  });
+
   it('an admin’s phone order mails the member once and sends no receipt', async () => {
     const seller = await member();
     const productId = await product(4000);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Mailer, OutgoingMail } from './mailer';
+import { MailerUnavailable, type Mailer, type OutgoingMail } from './mailer';
 import type { MailClaimStore } from './mail-claim-store';
 
 /**
@@ -13,9 +13,12 @@ export interface SendOnceDeps {
   claims: MailClaimStore;
   mailer: Mailer;
   now: () => number;
+  /** A line in the function's log (a mail left unsent because the mailer is not available). */
+  log?: (message: string, details: Record<string, unknown>) => Promise<void>;
 }
 
-export type SendOutcome = 'sent' | 'done-before' | 'busy' | 'skipped';
+/** `unavailable`: the mailer cannot be had (MailerUnavailable); the claim is given up and the mail not sent. */
+export type SendOutcome = 'sent' | 'done-before' | 'busy' | 'skipped' | 'unavailable';
 
 /**
  * Sends the mail about one event once, however many times the event is reported (a webhook
@@ -32,6 +35,8 @@ export type SendOutcome = 'sent' | 'done-before' | 'busy' | 'skipped';
  * fails gives the claim up at once and throws, so the caller's retry sends it. The one case that
  * can send twice is a crash after the mailer accepted the mail and before it was marked sent (SES
  * takes no idempotency key); the lease keeps that to an attempt that died in that instant.
+ * When the mailer itself cannot be had (no sender configured), the claim is given up, the mail is
+ * logged as not sent and the outcome is `unavailable`: the event's webhook still succeeds.
  *
  * `build` may answer null (no address, or the person turned this mail off): the claim is marked
  * done with the reason, and the mail is never sent for that event.
@@ -56,6 +61,10 @@ export async function sendOnce(
     await deps.mailer.send(mail);
   } catch (error) {
     await deps.claims.release(kind, eventId, holder).catch(() => undefined);
+    if (error instanceof MailerUnavailable) {
+      await deps.log?.('A mail was not sent: the mailer is not available', { kind, eventId, reason: error.message });
+      return 'unavailable';
+    }
     throw error;
   }
   await deps.claims.finish(kind, eventId, holder, deps.now());
