@@ -24,7 +24,7 @@ import { createSessions } from './auth/sessions';
 import type { UserRepository } from './auth/user-store';
 import { clock } from './config/clock';
 import { env, siteUrl } from './config/env';
-import type { Mailer } from './email/mailer';
+import { MailerUnavailable, type Mailer } from './email/mailer';
 import { createEmailVerification } from './email/verification';
 import { getSecret } from './config/secrets';
 import { loadLogger } from './config/logger';
@@ -40,7 +40,24 @@ import type { ProductRepository } from './products/product-store';
 import type { ConfirmDeps, SaleDeps } from './orders/record-sale';
 import { recordPayment } from './orders/record-sale';
 import type { OrderStep, SalesStore } from './orders/sales-store';
-import { markOrder } from './orders/manage';
+import type { Shipment } from '@portal/shared/api/order-page';
+import { markOrder, markShipped } from './orders/manage';
+import { dynamoMailClaims } from './adapters/dynamo-mail-claims';
+import { dynamoOrderLinks } from './adapters/dynamo-order-links';
+import { adminMailTo } from './config/mail-settings';
+import { moneySettings } from './config/money-settings';
+import type { DisputeFacts } from './email/templates';
+import { getOrder } from './adapters/dynamo-sale-recorder';
+import {
+  retryUnlessSent,
+  saleRecorded,
+  settled,
+  sendDisputeOpened,
+  sendPayoutFailed,
+  sendPayoutOnItsWay,
+  sendShipped,
+  type MailDeps,
+} from './notifications/mails';
 
 /**
  * The one place where adapters meet ports. Capabilities (auth, catalogue, imports, products)
@@ -89,10 +106,38 @@ export const webhooks: WebhookDeps = {
   processed: dynamoProcessedEvents,
   // payment_intent.succeeded records the checkout's order (orders/record-sale.ts).
   // Only the recording half of the sales store and the product read: the Stripe bundles stay small.
+  // The receipt and the member's sale mail go once per order (notifications/mails.ts); while
+  // another delivery is sending them this one fails, and Stripe's redelivery finds them sent.
   paymentSucceeded: (payment) =>
-    recordPayment({ sales: dynamoSaleRecorder, products: { get: getProduct }, now }, payment),
-  // Transfers' and payouts' events move the commission they name (commissions/money-movement.ts).
-  moneyEvents: (event) => onMoneyEvent(commissionMoney, event),
+    recordPayment(
+      {
+        sales: dynamoSaleRecorder,
+        products: { get: getProduct },
+        now,
+        recorded: async (order) => retryUnlessSent(await settled(() => saleRecorded(mails, order))),
+      },
+      payment,
+    ),
+  // Transfers' and payouts' events move the commission they name (commissions/money-movement.ts);
+  // then the mails: the admins' "a payout failed", the member's "on its way" (once per payout).
+  moneyEvents: async (event) => {
+    const moved = await onMoneyEvent(commissionMoney, event);
+    if (event.kind === 'payout.failed') {
+      retryUnlessSent(
+        await settled(() =>
+          sendPayoutFailed(mails, {
+            eventId: event.id,
+            payoutId: event.payoutId,
+            failure: event.failure,
+            commissionId: event.metadata.commissionId,
+          }),
+        ),
+      );
+    } else if (event.kind === 'payout.paid' && event.metadata.commissionId) {
+      retryUnlessSent(await settled(async () => [await sendPayoutOnItsWay(mails, event.metadata.commissionId!)]));
+    }
+    return moved;
+  },
   log: async (message, details) => (await loadLogger()).warn(message, details),
 };
 
@@ -119,14 +164,30 @@ export const orders = {
 };
 /** The admin home's figures: the counters, the review index, the failed payouts. */
 export const summary: SummaryDeps = { sales: dynamoSales, products: dynamoProducts, failedPayouts: failedPayoutCount };
+
+/**
+ * Marks an order shipped with its shipment, then mails the customer once (orders/manage.ts
+ * markShipped); a failed mail is logged and the mark stands. Apart from `orders`, so that only
+ * markAsShipped's bundle carries the mailer.
+ */
+export const shipOrder = (id: string, shipment: Shipment | null) =>
+  markShipped(dynamoSales, id, shipment, now(), (order) => mailQuietly('shipped', order.id, sendShipped(mails, order)));
 /** What recording a sale needs: the sales data, the products, the clock. No Stripe. */
-export const sale: SaleDeps = { sales: dynamoSaleRecorder, products: { get: getProduct }, now };
+export const sale: SaleDeps = {
+  sales: dynamoSaleRecorder,
+  products: { get: getProduct },
+  now,
+  // An admin's order: the member's "you made a sale" (no receipt: the customer paid no checkout).
+  recorded: (order) => mailQuietly('sale', order.id, saleRecorded(mails, order)),
+};
 /** The browser's report of its payment: the sale, and Stripe to check the payment at. */
 export const confirm: ConfirmDeps = {
   sales: dynamoSaleRecorder,
   products: { get: getProduct },
   now,
   gateway: payments,
+  // The receipt and the member's mail; the customer's answer never waits on a failed mail (the webhook sends it).
+  recorded: (order) => mailQuietly('receipt', order.id, saleRecorded(mails, order)),
 };
 
 export const sessions = /* @__PURE__ */ createSessions(dynamoSessions, now);
@@ -202,7 +263,16 @@ const chooseMailer = (): Promise<Mailer> => {
   return (chosenMailer ??= Promise.resolve(createSesMailer(() => MAIL_FROM)));
 };
 export const mailer: Mailer = {
-  send: async (mail) => (await chooseMailer()).send(mail),
+  send: async (mail) => {
+    let chosen: Mailer;
+    try {
+      chosen = await chooseMailer();
+    } catch (error) {
+      // No sender, or the mailer's module cannot be loaded: not a failure a retry mends (email/mailer.ts).
+      throw new MailerUnavailable(error);
+    }
+    await chosen.send(mail);
+  },
 };
 
 /** Sending and verifying e-mail links (email/verification.ts). */
@@ -213,3 +283,44 @@ export const emailVerification = /* @__PURE__ */ createEmailVerification({
   now,
   siteUrl,
 });
+
+/**
+ * The mails of orders and money (notifications/mails.ts): each sent once per event through a claim
+ * in the table (email/send-once.ts), by the mailer above.
+ */
+export const mails: MailDeps = {
+  claims: dynamoMailClaims,
+  mailer,
+  links: dynamoOrderLinks,
+  users: { get: (id) => dynamoUsers.get(id) },
+  sales: { getOrder, getCommission: (id) => dynamoCommissionMoney.get(id) },
+  now,
+  siteUrl,
+  holdDays: () => moneySettings().COMMISSION_HOLD_DAYS,
+  adminsTo: () => adminMailTo(),
+  log: async (message, details) => (await loadLogger()).warn(message, details),
+};
+
+/** A mail a person's call sends after its write: a failure is logged (the write stands) and a retry of the event sends it. */
+async function mailQuietly(kind: string, about: string, sending: Promise<unknown>): Promise<void> {
+  try {
+    await sending;
+  } catch (error) {
+    await mails.log('A mail was not sent; the next report of its event sends it', { kind, about, error });
+  }
+}
+
+/** The customer's order page by its link's token (orders/order-links.ts). */
+export const orderPages = { links: dynamoOrderLinks, sales: { getOrder } };
+
+/**
+ * The admins' "a dispute was opened", once per event and admin: the `charge.dispute.created`
+ * webhook path calls this with the dispute's facts (it throws while another delivery sends it,
+ * so Stripe delivers the event again).
+ */
+export const disputeOpened = async (dispute: DisputeFacts): Promise<void> =>
+  retryUnlessSent(await settled(() => sendDisputeOpened(mails, dispute)));
+
+/** The member's "your payout is on its way" once the payout of a commission is recorded. */
+export const payoutOnItsWay = (commissionId: string): Promise<void> =>
+  mailQuietly('payout', commissionId, sendPayoutOnItsWay(mails, commissionId));

@@ -115,14 +115,19 @@ export const routes: readonly Route[] = [
   // The sales loop (issue 15). Public: the customer's page on a share link; reads only, no secret.
   route('getSharedProduct', 'handlers/get-shared-product.ts', { table: 'read', secrets: [] }, 256),
   // Public: reads the payment at Stripe and records its order.
-  route('confirmCheckout', 'handlers/confirm-checkout.ts', { table: 'readwrite', secrets: ['stripeSecretKey'] }),
-  route('addOrder', 'handlers/add-order.ts', writes),
+  route('confirmCheckout', 'handlers/confirm-checkout.ts', {
+    table: 'readwrite',
+    secrets: ['stripeSecretKey'],
+    mail: 'send',
+  }),
+  route('addOrder', 'handlers/add-order.ts', { ...writes, mail: 'send' }),
   route('getOrders', 'handlers/get-orders.ts', reads),
   route('getOrdersNotOrdered', 'handlers/get-orders-not-ordered.ts', reads),
   route('getOrdersNotShipped', 'handlers/get-orders-not-shipped.ts', reads),
   route('getOrdersNotFufilled', 'handlers/get-orders-not-fulfilled.ts', reads),
   route('markAsOrdered', 'handlers/mark-as-ordered.ts', writes),
-  route('markAsShipped', 'handlers/mark-as-shipped.ts', writes),
+  // Mails the customer the shipment (notifications/mails.ts).
+  route('markAsShipped', 'handlers/mark-as-shipped.ts', { ...writes, mail: 'send' }),
   route('markAsFufilled', 'handlers/mark-as-fulfilled.ts', writes),
   route('getCommisions', 'handlers/get-commissions.ts', reads),
   route('getCommisionsToStripe', 'handlers/get-commissions-to-stripe.ts', reads),
@@ -133,17 +138,23 @@ export const routes: readonly Route[] = [
   route('exportCsv', 'handlers/export-csv.ts', reads, 1024, 29),
   // Admin: the commission's transfer and payout (commissions/money-movement.ts).
   route('addCommisionToStripe', 'handlers/add-commission-to-stripe.ts', stripeWrites),
-  route('payCommisionToMember', 'handlers/pay-commission-to-member.ts', stripeWrites),
+  route('payCommisionToMember', 'handlers/pay-commission-to-member.ts', { ...stripeWrites, mail: 'send' }),
   // Public: Stripe signs it; no access token, so no signing key. The platform's own events.
   route('stripeWebhook', 'handlers/stripe-webhook.ts', {
     table: 'readwrite',
     secrets: ['stripeSecretKey', 'stripeWebhookSecret'],
+    mail: 'send',
   }),
   // Public: the connected accounts' events, signed with the Connect endpoint's own secret.
   route('stripeConnectWebhook', 'handlers/stripe-connect-webhook.ts', {
     table: 'readwrite',
     secrets: ['stripeSecretKey', 'stripeConnectWebhookSecret'],
+    mail: 'send',
   }),
+  // Public: the customer's order page by its link's token; reads only, no secret.
+  route('getOrderPage', 'handlers/get-order-page.ts', { table: 'read', secrets: [] }, 256),
+  // The member's optional mails (a preference on their profile).
+  route('saveMailPreferences', 'handlers/save-mail-preferences.ts', writes),
 ];
 
 /** Functions started by events rather than by /api calls. */

@@ -11,6 +11,8 @@ const app = new App();
 /** The e-mail sender (README, "E-mail (SES)"): `-c mailFrom=no-reply@example.com [-c mailIdentity=example.com]`. */
 const mailFrom: unknown = app.node.tryGetContext('mailFrom');
 const mailIdentity: unknown = app.node.tryGetContext('mailIdentity');
+/** Who gets the administrators' mails: `-c adminMailTo=ops@example.com[,other@example.com]`. */
+const adminMailTo: unknown = app.node.tryGetContext('adminMailTo');
 
 new PortalStack(app, 'ResellerPortal', {
   description: 'Reseller portal: member and admin apps, /api functions, one DynamoDB table',
@@ -20,6 +22,7 @@ new PortalStack(app, 'ResellerPortal', {
         mail: {
           from: mailFrom,
           ...(typeof mailIdentity === 'string' && mailIdentity ? { identity: mailIdentity } : {}),
+          ...(typeof adminMailTo === 'string' && adminMailTo ? { adminsTo: adminMailTo } : {}),
         },
       }
     : {}),

@@ -24,6 +24,7 @@ export const capabilityOf: Partial<Record<EndpointName, Capability>> = {
   checkAuth: 'Auth',
   logout: 'Auth',
   verifyEmail: 'Auth',
+  saveMailPreferences: 'Auth',
 
   products: 'Catalogue',
   createProductUpload: 'Catalogue',
@@ -61,6 +62,7 @@ export const capabilityOf: Partial<Record<EndpointName, Capability>> = {
   markAsFufilled: 'Sales',
   exportCsv: 'Sales',
   getAdminSummary: 'Sales',
+  getOrderPage: 'Sales',
 
   getCommisions: 'Commissions',
   getCommisionsToStripe: 'Commissions',

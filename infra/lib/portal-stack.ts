@@ -134,8 +134,10 @@ export interface PortalStackProps extends StackProps {
    * `Reseller Portal <no-reply@example.com>`, and the verified SES identity it sends as (its
    * domain by default). Absent: those functions get no SES grant and say so when asked to send
    * (the synth warns). The CDK app reads them from the contexts `mailFrom` and `mailIdentity`.
+   * `adminsTo` (context `adminMailTo`, addresses separated by commas) receives the administrators'
+   * mails ("a payout failed", "a dispute was opened"); without it those are not sent.
    */
-  readonly mail?: { readonly from: string; readonly identity?: string };
+  readonly mail?: { readonly from: string; readonly identity?: string; readonly adminsTo?: string };
 }
 
 /** What the stack makes for every function. */
@@ -851,6 +853,7 @@ function appFunction(
       }),
     );
     fn.addEnvironment('MAIL_FROM', options.mail.from);
+    if (options.mail.adminsTo) fn.addEnvironment('ADMIN_MAIL_TO', options.mail.adminsTo);
   }
 
   for (const name of access.secrets) deps.secrets[name].grantRead(role);

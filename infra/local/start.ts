@@ -130,6 +130,8 @@ export function configureEnvironment(settings: {
     ADDRESS_SEARCH: 'local',
     // Mail is written to .local/outbox/ (0700, files 0600) and its link printed (SES in AWS).
     MAIL_OUTBOX_DIR: join(settings.dataDir, 'outbox'),
+    // The administrators' mails (a payout failed, a dispute was opened) go to the demo admin.
+    ADMIN_MAIL_TO: process.env.ADMIN_MAIL_TO ?? demoAccounts.admin.email,
     // The handlers log warnings and errors; LOG_LEVEL=debug shows everything they log.
     POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? (isDebug() ? 'DEBUG' : 'WARN'),
   });
@@ -339,6 +341,12 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
       }).finally(() => (holdWebhooks = false));
       const line = describeDemoSales(sales);
       if (line) say(sales.seeded ? `${line} (${((Date.now() - started) / 1000).toFixed(1)} s)` : line);
+    }
+    if (options.seedDemo) {
+      // The customer's order page: carriers on the shipped demo orders, and one page's link (every start).
+      const { seedDemoOrderPage, describeDemoOrderPage } = await import('./demo-order-page');
+      const orderPage = describeDemoOrderPage(await seedDemoOrderPage(), url);
+      if (orderPage) say(orderPage);
     }
     writePrivateFile(
       join(dataDir, 'portal.json'),

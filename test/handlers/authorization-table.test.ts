@@ -81,6 +81,10 @@ const expected: Record<string, Answers> = {
   // The commission's transfer and payout (test/handlers/money-movement.test.ts).
   addCommisionToStripe: ADMINS,
   payCommisionToMember: ADMINS,
+  // Public: the customer's order page by its link's token (test/handlers/mails.test.ts).
+  getOrderPage: PUBLIC,
+  // The member's own mail preferences (test/handlers/mails.test.ts).
+  saveMailPreferences: MEMBERS,
 } satisfies Partial<Record<EndpointName, Answers>>;
 
 const MESSAGES: Record<401 | 403, string> = {

@@ -15,6 +15,7 @@ import {
   LazyProductDetailScreen,
   LazyShopScreen,
   LazySignupScreen,
+  LazyTrackOrderScreen,
   LazyVerifyEmailScreen,
 } from './screens/lazyScreens';
 import { ProductListScreen } from './screens/ProductListScreen';
@@ -29,6 +30,8 @@ export const OPEN_PATHS = ['/verify_email'] as const;
  * before the shell rather than listed in PUBLIC_PATHS (whose entries are exact paths).
  */
 export const SHOP_ROUTE = 'shop/:productId';
+/** The customer's order page (`/track_order#<token>`): public, outside the AppShell like the shop page. */
+export const TRACK_ORDER_ROUTE = 'track_order';
 
 export function memberMenu(auth: AuthView): MenuItem[] {
   return [
@@ -42,6 +45,10 @@ export function MemberApp() {
   return (
     <Routes>
       <Route path={SHOP_ROUTE} element={<LazyScreen screen={LazyShopScreen} loadingLabel="Loading the product…" />} />
+      <Route
+        path={TRACK_ORDER_ROUTE}
+        element={<LazyScreen screen={LazyTrackOrderScreen} loadingLabel="Loading your order…" />}
+      />
       <Route element={<AppShell app="member" menu={memberMenu} publicPaths={PUBLIC_PATHS} openPaths={OPEN_PATHS} />}>
         <Route index element={<ProductListScreen />} />
         <Route path="member" element={<Navigate to="/" replace />} />

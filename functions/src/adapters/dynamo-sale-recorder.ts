@@ -34,6 +34,12 @@ export async function get(key: { pk: string; sk: string }): Promise<Record<strin
   return result.Item;
 }
 
+/** One order by id (the mails and the order page read it without the lists' code). */
+export async function getOrder(id: string): Promise<OrderRecord | undefined> {
+  const item = await get(keys.order(id));
+  return item ? toOrderRecord(item) : undefined;
+}
+
 export const num = (value: unknown): number => (typeof value === 'number' ? value : 0);
 
 /** The order item, in the stage list (gsi2) of its status. */

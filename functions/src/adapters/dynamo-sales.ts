@@ -132,7 +132,7 @@ export const dynamoSales: SalesStore = {
     return item ? toCommissionRecord(item) : undefined;
   },
 
-  async markOrder(id, step, now): Promise<MarkOutcome> {
+  async markOrder(id, step, now, shipment): Promise<MarkOutcome> {
     const from = orderStepFrom(step);
     const current = await this.getOrder(id);
     if (!current) return { outcome: 'not-found' };
@@ -140,9 +140,16 @@ export const dynamoSales: SalesStore = {
     const move = orderMove(from, step);
     const leaves = orderStageOf(from);
     const enters = orderStageOf(step);
+    // The mark's date (orderedAt, shippedAt, fulfilledAt: the customer's order page shows them) and the shipment.
+    const withShipment = step === 'shipped' && shipment;
     const update = updateExpression(
       move,
-      ['updatedAt = :now', ...(enters ? ['gsi2pk = :to'] : [])],
+      [
+        'updatedAt = :now',
+        `${step}At = :now`,
+        ...(withShipment ? ['shipment = :shipment'] : []),
+        ...(enters ? ['gsi2pk = :to'] : []),
+      ],
       enters ? [] : ['gsi2pk', 'gsi2sk'],
     );
     const counterAdd = `ADD ${leaves ? `${COUNTER_OF[leaves]} :minus` : ''}${enters ? `, ${COUNTER_OF[enters]} :one` : ''}`;
@@ -158,6 +165,7 @@ export const dynamoSales: SalesStore = {
           ExpressionAttributeValues: {
             ...move.values,
             ':now': now,
+            ...(withShipment ? { ':shipment': shipment } : {}),
             ...(enters ? { ':to': lists.ordersAt(enters).partition } : {}),
           },
         },

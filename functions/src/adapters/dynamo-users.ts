@@ -131,6 +131,18 @@ export const dynamoUsers: UserRepository = {
       }),
     );
   },
+
+  async setMailPreferences(userId, preferences) {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.user(userId),
+        UpdateExpression: 'SET mailPreferences = :preferences',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':preferences': preferences },
+      }),
+    );
+  },
 };
 
 export function fromItem(item: Record<string, unknown>): UserRecord {

@@ -1,4 +1,5 @@
 import type { UserProfile } from '@portal/shared/api/schemas';
+import { DEFAULT_MAIL_PREFERENCES, type MailPreferences } from '@portal/shared/api/order-page';
 import { newShareCode } from '@portal/shared/domain/crockford';
 
 /** A stored user: the profile the apps see, plus what only the server may read. */
@@ -18,6 +19,8 @@ export interface UserRecord extends UserProfile {
     /** When Stripe said it (epoch seconds); absent on states stored before it was kept. */
     asOf?: number;
   };
+  /** The member's optional mails; absent: both on (DEFAULT_MAIL_PREFERENCES). */
+  mailPreferences?: MailPreferences;
 }
 
 export interface UserRepository {
@@ -35,7 +38,15 @@ export interface UserRepository {
   get(userId: string): Promise<UserRecord | undefined>;
   findByEmail(normalizedEmail: string): Promise<UserRecord | undefined>;
   setAdmin(userId: string, isAdmin: boolean): Promise<void>;
+  /** Keeps the member's choice of optional mails (conditional on the user existing). */
+  setMailPreferences(userId: string, preferences: MailPreferences): Promise<void>;
 }
+
+/** The member's optional mails as chosen, each one on unless turned off. */
+export const mailPreferencesOf = (user: Pick<UserRecord, 'mailPreferences'>): MailPreferences => ({
+  ...DEFAULT_MAIL_PREFERENCES,
+  ...user.mailPreferences,
+});
 
 export function toProfile(user: UserRecord): UserProfile {
   // Listed field by field so that nothing stored for the server (the password hash) can leak.
@@ -56,6 +67,7 @@ export function toProfile(user: UserRecord): UserProfile {
     stripeID: user.stripeID,
     isAdmin: user.isAdmin,
     shareCode: user.shareCode ?? null,
+    mailPreferences: mailPreferencesOf(user),
     ...(user.payoutAccount
       ? {
           payoutAccount: {

@@ -15,3 +15,15 @@ export interface OutgoingMail {
 export interface Mailer {
   send(mail: OutgoingMail): Promise<void>;
 }
+
+/**
+ * The mailer itself cannot be had (no sender configured, or its module cannot be loaded): nothing a
+ * retry of the same event mends soon. A mail of an event (email/send-once.ts) is then left unsent
+ * and logged, rather than failing the event's webhook until Stripe gives up on the endpoint.
+ */
+export class MailerUnavailable extends Error {
+  constructor(cause: unknown) {
+    super(`The mailer is not available: ${cause instanceof Error ? cause.message : String(cause)}`);
+    this.name = 'MailerUnavailable';
+  }
+}

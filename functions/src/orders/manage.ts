@@ -5,6 +5,7 @@ import { toCsv } from '../imports/csv-export';
 import { toCommission, toOrder } from './present';
 import type { OrderListName, OrderRecord, OrderStep, SalesStore } from './sales-store';
 import type { OrderStatus } from '@portal/shared/domain/sales-status';
+import type { Shipment } from '@portal/shared/api/order-page';
 
 /** Rows per page when the caller does not ask for a number. */
 export const DEFAULT_LIST_LIMIT = 100;
@@ -63,13 +64,44 @@ export const notYet = (step: OrderStep) =>
  * transaction, and fulfilment moves the commission on to processing). Of two admins marking at once one wins; the
  * other gets a 409 saying so.
  */
-export async function markOrder(sales: SalesStore, id: string, step: OrderStep, now: number) {
-  const result = await sales.markOrder(id, step, new Date(now).toISOString());
+export async function markOrder(
+  sales: SalesStore,
+  id: string,
+  step: OrderStep,
+  now: number,
+  shipment?: Shipment | null,
+) {
+  const result = await sales.markOrder(id, step, new Date(now).toISOString(), shipment);
   if (result.outcome === 'not-found')
     throw new DomainError('not-found', NO_SUCH_ORDER, { fields: { id: NO_SUCH_ORDER } });
   if (result.outcome === 'already') throw conflict(alreadyMarked(step));
   if (result.outcome === 'too-early') throw conflict(notYet(step));
   return { order: toOrder(result.order) };
+}
+
+/**
+ * Marks an order shipped, with the carrier and tracking number when the admin gave them, then
+ * mails the customer (`shipped`, which sends once per order: email/send-once.ts). A second mark
+ * is a 409 as for every mark, but it first gives the mail its chance: when the first call died
+ * between the mark and the mail, the admin's retry sends it (once).
+ */
+export async function markShipped(
+  sales: SalesStore,
+  id: string,
+  shipment: Shipment | null,
+  now: number,
+  shipped: (order: OrderRecord) => Promise<unknown>,
+) {
+  const result = await sales.markOrder(id, 'shipped', new Date(now).toISOString(), shipment);
+  if (result.outcome === 'done') {
+    await shipped(result.order);
+    return { order: toOrder(result.order) };
+  }
+  if (result.outcome === 'already') await shipped(result.order);
+  if (result.outcome === 'not-found')
+    throw new DomainError('not-found', NO_SUCH_ORDER, { fields: { id: NO_SUCH_ORDER } });
+  if (result.outcome === 'already') throw conflict(alreadyMarked('shipped'));
+  throw conflict(notYet('shipped'));
 }
 
 /** Rows read per Query while exporting. */

@@ -1,4 +1,5 @@
 import type { Commission, Order } from '@portal/shared/api/sales';
+import { carrierName, trackingUrl } from '@portal/shared/api/carriers';
 import { commissionFlags, commissionState, orderFlags } from '@portal/shared/domain/sales-status';
 import type { CommissionRecord, MemberFacts, OrderRecord } from './sales-store';
 
@@ -23,6 +24,15 @@ export function toOrder(order: OrderRecord): Order {
     source: order.source,
     ...orderFlags(order.status),
     created_at: order.createdAt,
+    ...(order.shipment
+      ? {
+          shipment: {
+            carrier: carrierName(order.shipment.carrier, order.shipment.carrierName),
+            trackingNumber: order.shipment.trackingNumber,
+            trackingUrl: trackingUrl(order.shipment.carrier, order.shipment.trackingNumber),
+          },
+        }
+      : {}),
   };
 }
 

@@ -13,6 +13,11 @@ export interface SaleDeps {
   sales: Pick<SalesStore, 'memberOfShareCode' | 'recordSale' | 'orderOfPayment'>;
   products: Pick<ProductRepository, 'get'>;
   now: () => number;
+  /**
+   * After a sale is recorded, or found recorded by a second report of its payment: the mails that go
+   * with it (composition.ts wires notifications/mails.ts; each is sent once per order).
+   */
+  recorded?: (order: OrderRecord) => Promise<unknown>;
 }
 
 export interface ConfirmDeps extends SaleDeps {
@@ -165,8 +170,12 @@ export async function recordPayment(deps: SaleDeps, payment: PaymentState): Prom
   const qty = positiveInt(payment.metadata.qty);
   if (payment.status !== 'succeeded' || !productId || !qty) return undefined;
   const existing = await deps.sales.orderOfPayment(payment.id);
-  if (existing) return { outcome: 'payment-recorded', order: existing, commission: null };
-  return recordSale(deps, {
+  if (existing) {
+    // A second report: the mails go once, so this one sends what a first report that died did not.
+    await deps.recorded?.(existing);
+    return { outcome: 'payment-recorded', order: existing, commission: null };
+  }
+  const recorded = await recordSale(deps, {
     productId,
     qty,
     unitCents: positiveInt(payment.metadata.unit_amount) ?? Math.round(payment.amountCents / qty),
@@ -177,6 +186,8 @@ export async function recordPayment(deps: SaleDeps, payment: PaymentState): Prom
     paymentIntentId: payment.id,
     chargeId: payment.chargeId,
   });
+  await deps.recorded?.(recorded.order);
+  return recorded;
 }
 
 export const NOT_PAID = 'This payment has not gone through. Finish paying with your card, or try another card.';
@@ -232,7 +243,7 @@ export async function addOrder(
   if (!product?.approved) throw badRequest(UNKNOWN_PRODUCT, { product_id: UNKNOWN_PRODUCT });
   if (!member) throw badRequest(UNKNOWN_CODE, { ref: UNKNOWN_CODE });
   const unitCents = product.approved.dropshipping_price_us_cents;
-  return recordSale(deps, {
+  const recorded = await recordSale(deps, {
     productId: product.id,
     qty: body.qty,
     unitCents,
@@ -242,4 +253,6 @@ export async function addOrder(
     source: 'admin',
     paymentIntentId: null,
   });
+  await deps.recorded?.(recorded.order);
+  return recorded;
 }

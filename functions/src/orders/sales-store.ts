@@ -1,4 +1,5 @@
 import type { Customer } from '@portal/shared/api/customer';
+import type { Shipment } from '@portal/shared/api/order-page';
 import type { CommissionStatus, OrderStatus } from '@portal/shared/domain/sales-status';
 
 /**
@@ -35,6 +36,12 @@ export interface OrderRecord {
   /** The one stored state; the spec's flags are derived from it (shared/src/domain/sales-status.ts). */
   status: OrderStatus;
   createdAt: string;
+  /** When each mark was made (absent on orders marked before the dates were kept). */
+  orderedAt?: string;
+  shippedAt?: string;
+  fulfilledAt?: string;
+  /** The carrier and tracking number the admin gave when marking it shipped, if any. */
+  shipment?: Shipment;
 }
 
 export interface CommissionRecord {
@@ -127,8 +134,12 @@ export interface SalesStore {
   orderOfPayment(paymentIntentId: string): Promise<OrderRecord | undefined>;
   getOrder(id: string): Promise<OrderRecord | undefined>;
   getCommission(id: string): Promise<CommissionRecord | undefined>;
-  /** Conditional on the transition table: ordered from not ordered, shipped from ordered, fulfilled from shipped; moves the stage and counters. */
-  markOrder(id: string, step: OrderStep, now: string): Promise<MarkOutcome>;
+  /**
+   * Conditional on the transition table: ordered from not ordered, shipped from ordered, fulfilled
+   * from shipped; moves the stage and counters, and keeps the mark's date (`<step>At`) and, for
+   * shipped, the shipment.
+   */
+  markOrder(id: string, step: OrderStep, now: string, shipment?: Shipment | null): Promise<MarkOutcome>;
   ordersPage(list: OrderListName, cursor: string | undefined, limit: number): Promise<Page<OrderRecord>>;
   orderCounts(): Promise<OrderCounts>;
   commissionsPage(list: CommissionListName, cursor: string | undefined, limit: number): Promise<Page<CommissionRecord>>;

@@ -46,6 +46,8 @@ import { getCatalogueProducts, getCatalogueProductsResponse } from './calls/get-
 import { withdrawProduct, withdrawProductResponse } from './calls/withdraw-product';
 import { returnProductToReview, returnProductToReviewResponse } from './calls/return-product-to-review';
 import { getAdminSummary, getAdminSummaryResponse } from './calls/get-admin-summary';
+import { getOrderPage, getOrderPageResponse } from './calls/get-order-page';
+import { saveMailPreferences, saveMailPreferencesResponse } from './calls/save-mail-preferences';
 
 /**
  * Every /api call of spec section 7 (plus logout), all POST: each call's contract module
@@ -112,6 +114,8 @@ export const contract = {
   withdrawProduct: entry(withdrawProduct, withdrawProductResponse),
   returnProductToReview: entry(returnProductToReview, returnProductToReviewResponse),
   getAdminSummary: entry(getAdminSummary, getAdminSummaryResponse),
+  getOrderPage: entry(getOrderPage, getOrderPageResponse),
+  saveMailPreferences: entry(saveMailPreferences, saveMailPreferencesResponse),
 };
 
 export type Contract = typeof contract;

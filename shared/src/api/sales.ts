@@ -109,6 +109,10 @@ export const Order = /* @__PURE__ */ pure(() =>
     isShipped: Flag,
     isFufilled: Flag,
     created_at: IsoTime,
+    /** The carrier and tracking number given when it was marked shipped (absent when none were). */
+    shipment: z.optional(
+      z.object({ carrier: z.string(), trackingNumber: z.string(), trackingUrl: z.nullable(z.string()) }),
+    ),
   }),
 );
 export type Order = z.infer<typeof Order>;

@@ -70,6 +70,8 @@ export const UserProfile = /* @__PURE__ */ pure(() =>
         errors: z.optional(z.array(z.object({ requirement: z.string(), code: z.string(), reason: z.string() }))),
       }),
     ),
+    /** The member's optional mails ("you made a sale", "your payout is on its way"): both on unless turned off. */
+    mailPreferences: z.optional(z.object({ saleMails: z.boolean(), payoutMails: z.boolean() })),
   }),
 );
 export type UserProfile = z.infer<typeof UserProfile>;

@@ -104,6 +104,10 @@ export const keys = {
   }),
   /** A share code's claim → memberId: unique, written with the user (or lazily, once). */
   shareCode: (code: string): Key => ({ pk: `SHARE#${code}`, sk: 'SHARE' }),
+  /** A mail's claim, keyed by what it is about (`<kind>#<event or object id>`): each mail is sent once. */
+  mailClaim: (kind: string, eventId: string): Key => ({ pk: `MAIL#${kind}#${eventId}`, sk: 'MAIL' }),
+  /** An order page link: the SHA-256 of its random token → the order. */
+  orderLink: (tokenHash: string): Key => ({ pk: `ORDER_LINK#${tokenHash}`, sk: 'ORDER_LINK' }),
 };
 
 /**

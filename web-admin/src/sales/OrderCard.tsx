@@ -5,6 +5,7 @@ import { toApiError, useAuth } from '@portal/shared/ui/hooks/AuthProvider';
 import { ErrorBanner } from '@portal/shared/ui/components/ErrorBanner';
 import { CloseIcon, ExternalLinkIcon } from '@portal/shared/ui/components/icons';
 import { ORDER_LISTS, orderStage, type WorkList } from './orderColumns';
+import { ShipmentFields, shipmentBody, shipmentErrors, type ShipmentDraft, EMPTY_SHIPMENT } from './ShipmentFields';
 
 const money = (dollars: number) => formatMoney(Math.round(dollars * 100));
 
@@ -28,6 +29,8 @@ export function OrderCard({ order, list, onClose, onMarked, onConflict }: OrderC
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const inFlight = useRef(false);
+  const [shipment, setShipment] = useState<ShipmentDraft>(EMPTY_SHIPMENT);
+  const [shipmentShown, setShipmentShown] = useState<Partial<Record<keyof ShipmentDraft, string>>>({});
 
   // Opening a card takes the reader there (the screens key the card by the order, so another order is a new card).
   useEffect(() => {
@@ -38,17 +41,28 @@ export function OrderCard({ order, list, onClose, onMarked, onConflict }: OrderC
 
   const mark = list ? ORDER_LISTS[list].mark : null;
 
+  const shipping = mark?.call === 'markAsShipped';
+
   const onMark = async () => {
     if (!mark || inFlight.current) return;
+    if (shipping) {
+      // The carrier and tracking number are checked here as the server checks them (the same rules).
+      const problems = shipmentErrors(shipment);
+      setShipmentShown(problems);
+      if (Object.keys(problems).length > 0) return;
+    }
     inFlight.current = true;
     setBusy(true);
     setError(null);
     try {
-      const result = await call(mark.call, { id: order.id });
+      const result = shipping
+        ? await call('markAsShipped', { id: order.id, ...shipmentBody(shipment) })
+        : await call(mark.call, { id: order.id });
       onMarked(result.order, mark.done);
     } catch (caught) {
       const apiError = toApiError(caught);
       setError(apiError.message);
+      if (apiError.fields) setShipmentShown(apiError.fields as Partial<Record<keyof ShipmentDraft, string>>);
       if (apiError.status === 409) onConflict();
     } finally {
       inFlight.current = false;
@@ -124,6 +138,24 @@ export function OrderCard({ order, list, onClose, onMarked, onConflict }: OrderC
           <dt>Customer e-mail</dt>
           <dd>{customer.email}</dd>
         </div>
+        {order.shipment ? (
+          <div>
+            <dt>Tracking</dt>
+            <dd>
+              {order.shipment.carrier}: {order.shipment.trackingNumber}
+              {order.shipment.trackingUrl ? (
+                <>
+                  {' '}
+                  <a href={order.shipment.trackingUrl} target="_blank" rel="noopener noreferrer">
+                    Track
+                    <ExternalLinkIcon className="inline-icon" aria-hidden="true" />
+                    <span className="visually-hidden"> (opens in a new tab)</span>
+                  </a>
+                </>
+              ) : null}
+            </dd>
+          </div>
+        ) : null}
         <div>
           <dt>Shipping address</dt>
           <dd>
@@ -160,6 +192,17 @@ export function OrderCard({ order, list, onClose, onMarked, onConflict }: OrderC
       )}
       {error ? (
         <ErrorBanner title="The order was not changed" message={error} onDismiss={() => setError(null)} />
+      ) : null}
+      {shipping ? (
+        <ShipmentFields
+          value={shipment}
+          errors={shipmentShown}
+          disabled={busy}
+          onChange={(next) => {
+            setShipment(next);
+            setShipmentShown({});
+          }}
+        />
       ) : null}
       {mark ? (
         <div className="order-card__actions">

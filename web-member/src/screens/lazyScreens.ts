@@ -29,6 +29,11 @@ export const LazyAddPayoutMethodScreen = lazyWithPreload(() =>
 /** The customer's shop page (a share link's target): its own chunk, with the checkout. */
 export const LazyShopScreen = lazyWithPreload(() => import('./shop/ShopScreen').then((module) => module.ShopScreen));
 
+/** The customer's order page (the link in their receipt and shipping mails): its own chunk. */
+export const LazyTrackOrderScreen = lazyWithPreload(() =>
+  import('./track/TrackOrderScreen').then((module) => module.TrackOrderScreen),
+);
+
 /**
  * The screens with forms checked by the API's zod schemas (log in, sign up, the e-mail link, My
  * Profile with its address search): chunks of their own, so that zod (about 90 KiB) is not in the
@@ -64,6 +69,7 @@ export function preloadLandingScreen(pathname: string): void {
       '/my_account/create_payout_account': LazyCreatePayoutAccountScreen,
       '/my_account/payout_methods': LazyPayoutMethodsScreen,
       '/my_account/add_payout_method': LazyAddPayoutMethodScreen,
+      '/track_order': LazyTrackOrderScreen,
     }[pathname.replace(/\/+$/, '') || '/'] ?? (pathname.startsWith('/shop/') ? LazyShopScreen : undefined);
   // A failed load is tried again by the screen's own render.
   void screen?.preload().catch(() => undefined);
@@ -79,6 +85,7 @@ export async function preloadLazyScreens(): Promise<void> {
       LazyPayoutMethodsScreen,
       LazyAddPayoutMethodScreen,
       LazyShopScreen,
+      LazyTrackOrderScreen,
       LazyLoginScreen,
       LazySignupScreen,
       LazyVerifyEmailScreen,

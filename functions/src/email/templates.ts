@@ -1,0 +1,313 @@
+import { formatMoney } from '@portal/shared/domain/format';
+import type { OutgoingMail } from './mailer';
+
+/**
+ * Every mail the portal sends about orders and money, in one module: each template takes the
+ * facts (never a stored item) and answers the plain text and the HTML of the same message.
+ * Every value put into the HTML goes through `escapeHtml`, attribute values included, so a
+ * customer's name, a product name or a carrier name typed by an admin cannot add markup; links
+ * are ours (SITE_URL) or a carrier's, and an address that is not http(s) is never made a link.
+ * The plain text carries values as they are (a mail client shows it as text).
+ */
+
+const PORTAL = 'Reseller Portal';
+
+/** Text for HTML content and double-quoted attributes. */
+export function escapeHtml(value: string): string {
+  return value
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
+
+/** A day as a mail says it, in UTC (the portal's dates are UTC): 'December 10, 2026'. */
+export function mailDate(iso: string | number): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return String(iso);
+  return date.toLocaleDateString('en-US', { timeZone: 'UTC', year: 'numeric', month: 'long', day: 'numeric' });
+}
+
+/** An http(s) address, or null: nothing else becomes a link. */
+function safeUrl(url: string | null | undefined): string | null {
+  if (!url) return null;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.href : null;
+  } catch {
+    return null;
+  }
+}
+
+type Line = string | { label: string; value: string };
+interface Body {
+  greeting: string;
+  paragraphs: string[];
+  facts?: { label: string; value: string }[];
+  /** The mail's one button, and the address written out under it. */
+  action?: { label: string; url: string };
+  /** Extra links (a carrier's tracking page). */
+  links?: { label: string; url: string }[];
+  footer: string;
+}
+
+function render(to: string, subject: string, body: Body, link?: { label: string; url: string }): OutgoingMail {
+  const action = body.action && safeUrl(body.action.url) ? { ...body.action, url: safeUrl(body.action.url)! } : null;
+  const links = (body.links ?? []).flatMap((entry) => {
+    const url = safeUrl(entry.url);
+    return url ? [{ label: entry.label, url }] : [];
+  });
+  const text: Line[] = [body.greeting, '', ...body.paragraphs.flatMap((p) => [p, ''])];
+  for (const fact of body.facts ?? []) text.push(`${fact.label}: ${fact.value}`);
+  if (body.facts?.length) text.push('');
+  if (action) text.push(`${action.label}:`, action.url, '');
+  for (const entry of links) text.push(`${entry.label}: ${entry.url}`);
+  if (links.length) text.push('');
+  text.push(body.footer, '', `— ${PORTAL}`);
+
+  const html = [
+    '<!doctype html><html lang="en"><head><meta charset="utf-8">',
+    `<title>${escapeHtml(subject)}</title></head>`,
+    '<body style="font-family:Arial,Helvetica,sans-serif;color:#1f2933;line-height:1.5;margin:0;padding:16px">',
+    '<div style="max-width:560px;margin:0 auto">',
+    `<p>${escapeHtml(body.greeting)}</p>`,
+    ...body.paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`),
+    ...(body.facts?.length
+      ? [
+          '<table role="presentation" style="border-collapse:collapse;margin:8px 0 16px">',
+          ...body.facts.map(
+            (fact) =>
+              `<tr><th scope="row" style="text-align:left;padding:4px 16px 4px 0;color:#52606d;font-weight:normal">${escapeHtml(fact.label)}</th><td style="padding:4px 0">${escapeHtml(fact.value)}</td></tr>`,
+          ),
+          '</table>',
+        ]
+      : []),
+    ...(action
+      ? [
+          `<p><a href="${escapeHtml(action.url)}" style="display:inline-block;background:#1d4ed8;color:#ffffff;padding:10px 16px;border-radius:6px;text-decoration:none">${escapeHtml(action.label)}</a></p>`,
+          `<p style="color:#52606d;font-size:14px">Or copy this address into your browser: ${escapeHtml(action.url)}</p>`,
+        ]
+      : []),
+    ...links.map((entry) => `<p><a href="${escapeHtml(entry.url)}">${escapeHtml(entry.label)}</a></p>`),
+    `<p style="color:#52606d;font-size:14px">${escapeHtml(body.footer)}</p>`,
+    `<p style="color:#52606d;font-size:14px">— ${PORTAL}</p>`,
+    '</div></body></html>',
+  ].join('\n');
+  const printed = link ?? (action ? { label: action.label, url: action.url } : undefined);
+  return { to, subject, text: text.join('\n'), html, ...(printed ? { link: printed } : {}) };
+}
+
+const hello = (name: string | null | undefined) => (name?.trim() ? `Hello ${name.trim()},` : 'Hello,');
+
+export interface ReceiptFacts {
+  to: string;
+  customerName: string;
+  orderID: string;
+  productName: string;
+  qty: number;
+  totalCents: number;
+  placedAt: string;
+  /** The order's page (a link with its own token). */
+  orderUrl: string;
+}
+
+/** The customer's receipt: the order number and the link to follow the order. */
+export function receiptMail(facts: ReceiptFacts): OutgoingMail {
+  return render(
+    facts.to,
+    `Your order ${facts.orderID}: thank you`,
+    {
+      greeting: hello(facts.customerName),
+      paragraphs: [
+        'Thank you for your order. We have received your payment and will let you know when it ships.',
+        'Keep this mail: the link below shows where your order is, at any time, without an account.',
+      ],
+      facts: [
+        { label: 'Order number', value: facts.orderID },
+        { label: 'Ordered on', value: mailDate(facts.placedAt) },
+        { label: 'Product', value: facts.productName },
+        { label: 'Quantity', value: String(facts.qty) },
+        { label: 'Total paid', value: formatMoney(facts.totalCents) },
+      ],
+      action: { label: 'Follow your order', url: facts.orderUrl },
+      footer:
+        'Anyone with this link can see the steps of this order and its tracking number, and nothing else. Quote your order number if you write to us.',
+    },
+    { label: `Order page link (receipt ${facts.orderID})`, url: facts.orderUrl },
+  );
+}
+
+export interface ShippedFacts {
+  to: string;
+  customerName: string;
+  orderID: string;
+  productName: string;
+  /** The carrier's name as the customer reads it (USPS, UPS, FedEx, DHL, or the admin's words). */
+  carrier: string | null;
+  trackingNumber: string | null;
+  /** The carrier's tracking page, for a carrier the portal knows. */
+  trackingUrl: string | null;
+  orderUrl: string;
+}
+
+/** The customer's shipping mail: the carrier and tracking number, with the carrier's page where known. */
+export function shippedMail(facts: ShippedFacts): OutgoingMail {
+  const tracked = facts.carrier && facts.trackingNumber;
+  return render(
+    facts.to,
+    `Your order ${facts.orderID} has shipped`,
+    {
+      greeting: hello(facts.customerName),
+      paragraphs: [
+        `Your order ${facts.orderID} (${facts.productName}) is on its way.`,
+        tracked
+          ? facts.trackingUrl
+            ? `${facts.carrier} carries it: follow the parcel on ${facts.carrier}'s site with the tracking number below.`
+            : `${facts.carrier} carries it: look the tracking number below up on the carrier's site.`
+          : 'The carrier did not give a tracking number for this parcel.',
+      ],
+      facts: tracked
+        ? [
+            { label: 'Carrier', value: facts.carrier! },
+            { label: 'Tracking number', value: facts.trackingNumber! },
+          ]
+        : [],
+      action: { label: 'Follow your order', url: facts.orderUrl },
+      links: facts.trackingUrl ? [{ label: `Track the parcel at ${facts.carrier}`, url: facts.trackingUrl }] : [],
+      footer: 'Anyone with this link can see the steps of this order and its tracking number, and nothing else.',
+    },
+    { label: `Order page link (shipped ${facts.orderID})`, url: facts.orderUrl },
+  );
+}
+
+export interface SaleFacts {
+  to: string;
+  orderID: string;
+  productName: string;
+  qty: number;
+  commissionCents: number;
+  /** When the commission becomes available (fulfilment + the hold), once the order is fulfilled. */
+  availableAt: string | null;
+  holdDays: number;
+  /** My Account, where the member turns this mail off. */
+  settingsUrl: string;
+}
+
+/** The member's "you made a sale", with the commission and when it becomes available. */
+export function saleMail(facts: SaleFacts): OutgoingMail {
+  const when = facts.availableAt
+    ? `It becomes available on ${mailDate(facts.availableAt)}.`
+    : facts.holdDays === 0
+      ? 'It becomes available as soon as the order is delivered.'
+      : `It becomes available ${facts.holdDays} day${facts.holdDays === 1 ? '' : 's'} after the order is delivered.`;
+  return render(facts.to, `You made a sale: ${formatMoney(facts.commissionCents)} commission`, {
+    greeting: 'Hello,',
+    paragraphs: [
+      `Someone bought through your share link. You earn ${formatMoney(facts.commissionCents)} on this sale.`,
+      when,
+    ],
+    facts: [
+      { label: 'Order number', value: facts.orderID },
+      { label: 'Product', value: facts.productName },
+      { label: 'Quantity', value: String(facts.qty) },
+      { label: 'Your commission', value: formatMoney(facts.commissionCents) },
+    ],
+    action: { label: 'See your commissions', url: facts.settingsUrl },
+    footer: 'You get this mail for each sale. Turn it off on My Account, under "E-mails".',
+  });
+}
+
+export interface PayoutSentFacts {
+  to: string;
+  amountCents: number;
+  orderID: string;
+  settingsUrl: string;
+}
+
+/** The member's "your payout is on its way". */
+export function payoutSentMail(facts: PayoutSentFacts): OutgoingMail {
+  return render(facts.to, `Your payout of ${formatMoney(facts.amountCents)} is on its way`, {
+    greeting: 'Hello,',
+    paragraphs: [
+      `We have paid ${formatMoney(facts.amountCents)} out to your debit card. Your bank usually shows it within 30 minutes for an instant payout, or within a few business days otherwise.`,
+    ],
+    facts: [
+      { label: 'Amount', value: formatMoney(facts.amountCents) },
+      { label: 'For order', value: facts.orderID },
+    ],
+    action: { label: 'See your commissions', url: facts.settingsUrl },
+    footer: 'You get this mail for each payout. Turn it off on My Account, under "E-mails".',
+  });
+}
+
+export interface PayoutFailedFacts {
+  to: string;
+  memberEmail: string;
+  amountCents: number | null;
+  failure: string;
+  payoutId: string;
+  orderID: string | null;
+  adminUrl: string;
+}
+
+/** The admins' "a payout failed": who, how much, Stripe's reason, and where to pay it again. */
+export function payoutFailedMail(facts: PayoutFailedFacts): OutgoingMail {
+  return render(
+    facts.to,
+    `A payout failed${facts.amountCents !== null ? `: ${formatMoney(facts.amountCents)}` : ''} to ${facts.memberEmail}`,
+    {
+      greeting: 'Hello,',
+      paragraphs: [
+        `Stripe could not pay a commission out to ${facts.memberEmail}'s debit card. The commission is back in the member's Stripe balance, to be paid again once the cause is fixed.`,
+      ],
+      facts: [
+        { label: 'Member', value: facts.memberEmail },
+        ...(facts.amountCents !== null ? [{ label: 'Amount', value: formatMoney(facts.amountCents) }] : []),
+        { label: "Stripe's reason", value: facts.failure },
+        ...(facts.orderID ? [{ label: 'Order', value: facts.orderID }] : []),
+        { label: 'Payout', value: facts.payoutId },
+      ],
+      action: { label: 'Open the commissions to pay', url: facts.adminUrl },
+      footer: 'You get this mail because you are an administrator of the portal.',
+    },
+  );
+}
+
+/** A dispute's facts as the webhook knows them (Stripe's `charge.dispute.created`). */
+export interface DisputeFacts {
+  /** The event's id: the mail is sent once per dispute event. */
+  eventId: string;
+  disputeId: string;
+  chargeId: string;
+  amountCents: number;
+  /** Stripe's reason code, e.g. `fraudulent`, `product_not_received`. */
+  reason: string;
+  /** When the evidence is due (epoch seconds), if Stripe says. */
+  evidenceDueBy: number | null;
+  /** The order of the charge, when the portal knows it. */
+  orderID: string | null;
+}
+
+/** The admins' "a dispute was opened". */
+export function disputeOpenedMail(to: string, facts: DisputeFacts, adminUrl: string): OutgoingMail {
+  return render(
+    to,
+    `A dispute was opened: ${formatMoney(facts.amountCents)}${facts.orderID ? ` on order ${facts.orderID}` : ''}`,
+    {
+      greeting: 'Hello,',
+      paragraphs: [
+        `A customer's bank disputes a payment of ${formatMoney(facts.amountCents)}. The money is held until the dispute is decided; answer it in Stripe's dashboard with your evidence${facts.evidenceDueBy ? ` by ${mailDate(facts.evidenceDueBy * 1000)}` : ''}.`,
+      ],
+      facts: [
+        { label: 'Amount', value: formatMoney(facts.amountCents) },
+        { label: 'Reason', value: facts.reason.replace(/_/g, ' ') },
+        ...(facts.orderID ? [{ label: 'Order', value: facts.orderID }] : []),
+        { label: 'Dispute', value: facts.disputeId },
+        { label: 'Charge', value: facts.chargeId },
+      ],
+      action: { label: 'Open the orders', url: adminUrl },
+      footer: 'You get this mail because you are an administrator of the portal.',
+    },
+  );
+}

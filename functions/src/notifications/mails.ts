@@ -1,0 +1,228 @@
+import type { UserRepository } from '../auth/user-store';
+import { mailPreferencesOf } from '../auth/user-store';
+import type { Mailer } from '../email/mailer';
+import type { MailClaimStore } from '../email/mail-claim-store';
+import { sendOnce, type SendOutcome } from '../email/send-once';
+import {
+  disputeOpenedMail,
+  payoutFailedMail,
+  payoutSentMail,
+  receiptMail,
+  saleMail,
+  shippedMail,
+  type DisputeFacts,
+} from '../email/templates';
+import { carrierName, trackingUrl } from '@portal/shared/api/carriers';
+import { DomainError } from '../errors';
+import { newOrderLink, type OrderLinkStore } from '../orders/order-links';
+import type { CommissionRecord, OrderRecord, SalesStore } from '../orders/sales-store';
+
+/**
+ * The mails that go with orders and money (issue 27): what triggers each, whom it goes to, and the
+ * event it is sent once for (email/send-once.ts keys the claim `MAIL#<kind>#<eventId>`):
+ *
+ * | mail                      | to          | sent once per        | from                                               |
+ * | ------------------------- | ----------- | -------------------- | -------------------------------------------------- |
+ * | receipt                   | customer    | order                | a checkout recorded (webhook or confirmCheckout)   |
+ * | shipped                   | customer    | order                | markAsShipped (and its retry)                      |
+ * | sale ("you made a sale")  | member      | commission           | a sale with a commission recorded (any source)     |
+ * | payout ("on its way")     | member      | payout               | payCommisionToMember once the payout is recorded   |
+ * | payout-failed             | each admin  | payout.failed event  | the Connect webhook                                |
+ * | dispute                   | each admin  | dispute event        | `charge.dispute.created` (wired by the ledger)     |
+ *
+ * The member's two mails are optional (mailPreferences on the profile); an opted-out mail is
+ * marked skipped for that event, not sent later.
+ */
+export interface MailDeps {
+  claims: MailClaimStore;
+  mailer: Mailer;
+  links: OrderLinkStore;
+  users: Pick<UserRepository, 'get'>;
+  sales: Pick<SalesStore, 'getOrder' | 'getCommission'>;
+  now: () => number;
+  siteUrl: () => string;
+  /** COMMISSION_HOLD_DAYS (config/money-settings.ts). */
+  holdDays: () => number;
+  /** ADMIN_MAIL_TO (config/mail-settings.ts). */
+  adminsTo: () => string[];
+  log: (message: string, details: Record<string, unknown>) => Promise<void>;
+}
+
+const MY_ACCOUNT_PATH = '/my_account';
+const ADMIN_COMMISSIONS_PATH = '/admin/payouts/to_be_payed';
+const ADMIN_ORDERS_PATH = '/admin/orders';
+
+const at = (deps: MailDeps, path: string) => new URL(path, deps.siteUrl()).href;
+
+/** The customer's receipt for a checkout's order (not an admin's phone order), once per order. */
+export function sendReceipt(deps: MailDeps, order: OrderRecord): Promise<SendOutcome> {
+  return sendOnce(deps, 'receipt', order.id, async () => {
+    if (order.source !== 'checkout') return { skip: 'not a checkout' };
+    if (!order.customer.email) return { skip: 'no customer e-mail' };
+    return receiptMail({
+      to: order.customer.email,
+      customerName: order.customer.name,
+      orderID: order.orderID,
+      productName: order.product_name,
+      qty: order.qty,
+      totalCents: order.totalCents,
+      placedAt: order.createdAt,
+      orderUrl: await newOrderLink(deps, order.id),
+    });
+  });
+}
+
+/** The customer's shipping mail, with the carrier and tracking number when given, once per order. */
+export function sendShipped(deps: MailDeps, order: OrderRecord): Promise<SendOutcome> {
+  return sendOnce(deps, 'shipped', order.id, async () => {
+    if (!order.customer.email) return { skip: 'no customer e-mail' };
+    const shipment = order.shipment;
+    return shippedMail({
+      to: order.customer.email,
+      customerName: order.customer.name,
+      orderID: order.orderID,
+      productName: order.product_name,
+      carrier: shipment ? carrierName(shipment.carrier, shipment.carrierName) : null,
+      trackingNumber: shipment?.trackingNumber ?? null,
+      trackingUrl: shipment ? trackingUrl(shipment.carrier, shipment.trackingNumber) : null,
+      orderUrl: await newOrderLink(deps, order.id),
+    });
+  });
+}
+
+/** When a commission becomes available: its order's fulfilment plus the hold (null before fulfilment). */
+export function availableAt(order: Pick<OrderRecord, 'fulfilledAt'>, holdDays: number): string | null {
+  if (!order.fulfilledAt) return null;
+  return new Date(Date.parse(order.fulfilledAt) + holdDays * 24 * 3600 * 1000).toISOString();
+}
+
+/** The member's "you made a sale", once per commission, unless they turned it off. */
+export function sendSale(deps: MailDeps, order: OrderRecord, commission: CommissionRecord): Promise<SendOutcome> {
+  return sendOnce(deps, 'sale', commission.id, async () => {
+    const member = await deps.users.get(commission.memberId);
+    if (!member?.email) return { skip: 'member unknown' };
+    if (!mailPreferencesOf(member).saleMails) return { skip: 'turned off by the member' };
+    return saleMail({
+      to: member.email,
+      orderID: order.orderID,
+      productName: order.product_name,
+      qty: order.qty,
+      commissionCents: commission.amountCents,
+      availableAt: availableAt(order, deps.holdDays()),
+      holdDays: deps.holdDays(),
+      settingsUrl: at(deps, MY_ACCOUNT_PATH),
+    });
+  });
+}
+
+/**
+ * A sale was recorded (or found recorded: a second report of one payment): the customer's receipt
+ * and the member's mail. Each is sent once whoever reports the sale and however often.
+ */
+export async function saleRecorded(deps: MailDeps, order: OrderRecord): Promise<SendOutcome[]> {
+  const commission = order.commissionId ? await deps.sales.getCommission(order.commissionId) : undefined;
+  return Promise.all([sendReceipt(deps, order), ...(commission ? [sendSale(deps, order, commission)] : [])]);
+}
+
+/**
+ * The member's "your payout is on its way", once per payout, for a commission whose payout is
+ * recorded (status paid with its payout id); unless they turned it off. For the payouts of
+ * batches: call it with each commission the batch paid (or extend it to the batch's total).
+ */
+export async function sendPayoutOnItsWay(deps: MailDeps, commissionId: string): Promise<SendOutcome | 'not-paid'> {
+  const commission = await deps.sales.getCommission(commissionId);
+  if (!commission || commission.status !== 'paid' || !commission.payoutId) return 'not-paid';
+  return sendOnce(deps, 'payout', commission.payoutId, async () => {
+    const member = await deps.users.get(commission.memberId);
+    if (!member?.email) return { skip: 'member unknown' };
+    if (!mailPreferencesOf(member).payoutMails) return { skip: 'turned off by the member' };
+    return payoutSentMail({
+      to: member.email,
+      amountCents: commission.amountCents,
+      orderID: commission.orderID,
+      settingsUrl: at(deps, MY_ACCOUNT_PATH),
+    });
+  });
+}
+
+/** What the admins' mails need to go out; false (and a log line) when no address is set. */
+async function admins(deps: MailDeps, kind: string, eventId: string): Promise<string[]> {
+  const to = deps.adminsTo();
+  if (to.length === 0) {
+    await deps.log('No administrator address (ADMIN_MAIL_TO): this mail was not sent', { kind, eventId });
+  }
+  return to;
+}
+
+/** Each admin's copy is a mail of its own, claimed apart: a crash after the first sends the others on retry. */
+async function toEachAdmin(
+  deps: MailDeps,
+  kind: string,
+  eventId: string,
+  build: (to: string) => Promise<ReturnType<typeof payoutFailedMail> | { skip: string }>,
+): Promise<SendOutcome[]> {
+  const outcomes: SendOutcome[] = [];
+  for (const to of await admins(deps, kind, eventId)) {
+    outcomes.push(await sendOnce(deps, kind, `${eventId}#${to}`, () => build(to)));
+  }
+  return outcomes;
+}
+
+export interface PayoutFailure {
+  eventId: string;
+  payoutId: string;
+  failure: string | null;
+  /** The commission the payout carried (its metadata), if any. */
+  commissionId: string | undefined;
+}
+
+/** The admins' "a payout failed", once per `payout.failed` event and admin. */
+export async function sendPayoutFailed(deps: MailDeps, failed: PayoutFailure): Promise<SendOutcome[]> {
+  const commission = failed.commissionId ? await deps.sales.getCommission(failed.commissionId) : undefined;
+  return toEachAdmin(deps, 'payout-failed', failed.eventId, async (to) =>
+    payoutFailedMail({
+      to,
+      memberEmail: commission?.memberEmail ?? 'a member',
+      amountCents: commission?.amountCents ?? null,
+      failure: failed.failure ?? 'Stripe gave no reason.',
+      payoutId: failed.payoutId,
+      orderID: commission?.orderID ?? null,
+      adminUrl: at(deps, ADMIN_COMMISSIONS_PATH),
+    }),
+  );
+}
+
+/**
+ * The admins' "a dispute was opened", once per dispute event and admin. The webhook's
+ * `charge.dispute.created` path calls it with the dispute's facts.
+ */
+export async function sendDisputeOpened(deps: MailDeps, dispute: DisputeFacts): Promise<SendOutcome[]> {
+  return toEachAdmin(deps, 'dispute', dispute.eventId, async (to) =>
+    disputeOpenedMail(to, dispute, at(deps, ADMIN_ORDERS_PATH)),
+  );
+}
+
+/**
+ * For a webhook: sends, and while another attempt holds a mail's claim (the browser's report of the
+ * same checkout, usually, finishing its send), looks again a few times before giving up, so the
+ * common race ends in one 200 rather than a redelivery an hour later.
+ */
+export async function settled<T extends SendOutcome | 'not-paid'>(
+  send: () => Promise<T[]>,
+  tries = 10,
+  pauseMs = 300,
+): Promise<T[]> {
+  let outcomes = await send();
+  for (let attempt = 1; attempt < tries && outcomes.includes('busy' as T); attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    outcomes = await send();
+  }
+  return outcomes;
+}
+
+/** Outcomes a webhook must not acknowledge: another delivery holds the mail's claim; Stripe delivers again. */
+export function retryUnlessSent(outcomes: readonly (SendOutcome | 'not-paid')[]): void {
+  if (outcomes.includes('busy')) {
+    throw new DomainError('unavailable', 'A mail for this event is being sent by another delivery; deliver it again.');
+  }
+}

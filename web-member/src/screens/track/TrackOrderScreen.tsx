@@ -1,0 +1,168 @@
+import { useQuery } from '@tanstack/react-query';
+import { useLocation } from 'react-router-dom';
+import { ApiError } from '@portal/shared/api/client';
+import { ORDER_TOKEN_PATTERN, type OrderPage } from '@portal/shared/api/order-page';
+import { formatDate } from '@portal/shared/domain/format';
+import { useAuth } from '@portal/shared/ui/hooks/AuthProvider';
+import { EmptyState } from '@portal/shared/ui/components/EmptyState';
+import { ErrorBanner } from '@portal/shared/ui/components/ErrorBanner';
+import { BoxIcon, CheckIcon, ExternalLinkIcon } from '@portal/shared/ui/components/icons';
+import { Loading } from '@portal/shared/ui/components/Loading';
+import { PRODUCT_NAME, useDocumentTitle } from '@portal/shared/ui/components/Page';
+import '../shop/shop.css';
+import './track.css';
+
+const STEP_WORDS: Record<OrderPage['steps'][number]['step'], { done: string; waiting: string }> = {
+  ordered: { done: 'Ordered from the supplier', waiting: 'To be ordered from the supplier' },
+  shipped: { done: 'Shipped', waiting: 'Not shipped yet' },
+  fulfilled: { done: 'Delivered', waiting: 'Not delivered yet' },
+};
+
+/**
+ * '/track_order#<token>': the customer's order page, public (no login, no menu), reached by the
+ * link in their receipt or shipping mail. The token stays in the address's fragment, which the
+ * browser never sends to a server, and is posted to /api/getOrderPage. Shows the order's steps
+ * with their dates and, once shipped, the carrier and tracking number (with the carrier's page).
+ */
+export function TrackOrderScreen() {
+  const { hash } = useLocation();
+  const token = decodeURIComponent(hash.replace(/^#/, ''));
+  const { callPublic } = useAuth();
+  const wellFormed = ORDER_TOKEN_PATTERN.test(token);
+  const page = useQuery({
+    queryKey: ['orderPage', token],
+    queryFn: () => callPublic('getOrderPage', { token }),
+    enabled: wellFormed,
+    retry: (count, error) =>
+      !(error instanceof ApiError && error.status !== undefined && error.status < 500) && count < 2,
+  });
+
+  let content;
+  if (!wellFormed) {
+    content = <UnknownLink />;
+  } else if (page.isPending) {
+    content = <Loading label="Loading your order…" />;
+  } else if (page.isError) {
+    const unknown = page.error instanceof ApiError && (page.error.status === 404 || page.error.status === 400);
+    content = unknown ? (
+      <UnknownLink />
+    ) : (
+      <ErrorBanner
+        title="Your order could not be loaded"
+        titleAs="h1"
+        message={page.error.message}
+        onRetry={() => void page.refetch()}
+        retrying={page.isFetching}
+      />
+    );
+  } else {
+    content = <OrderSteps order={page.data} />;
+  }
+
+  return (
+    <div className="shop">
+      <header className="shop__header">
+        <span className="shop__brand">{PRODUCT_NAME}</span>
+        <span className="shop__secure">Order status</span>
+      </header>
+      <main id="main" className="shop__main track" tabIndex={-1}>
+        {content}
+      </main>
+    </div>
+  );
+}
+
+function UnknownLink() {
+  useDocumentTitle('Order link not valid');
+  return (
+    <div className="shop-message">
+      <h1 className="visually-hidden">Order link not valid</h1>
+      <EmptyState icon={<BoxIcon />} title="This order link is not valid.">
+        <p>
+          Open the link in the e-mail we sent you after your purchase, as it is: the whole address, including everything
+          after the “#”.
+        </p>
+      </EmptyState>
+    </div>
+  );
+}
+
+function OrderSteps({ order }: { order: OrderPage }) {
+  useDocumentTitle(`Order ${order.orderID}`);
+  const current = [...order.steps].reverse().find((step) => step.done);
+  return (
+    <article className="card track-card" aria-labelledby="track-title">
+      <h1 className="track-card__title" id="track-title">
+        Order {order.orderID}
+      </h1>
+      <p className="track-card__product">
+        {order.product_name}
+        {order.qty > 1 ? ` × ${order.qty}` : ''}
+      </p>
+      <p className="track-card__status" data-testid="order-status">
+        {current ? STEP_WORDS[current.step].done : 'Received: we are ordering it from the supplier'}
+      </p>
+      <h2 className="track-card__heading">Steps</h2>
+      <ol className="track-steps" data-testid="order-steps">
+        <li className="track-step track-step--done">
+          <span className="track-step__mark" aria-hidden="true">
+            <CheckIcon />
+          </span>
+          <span className="track-step__text">
+            <span className="track-step__name">Order placed</span>
+            <span className="track-step__date">{formatDate(order.placedAt)}</span>
+          </span>
+        </li>
+        {order.steps.map((step) => (
+          <li key={step.step} className={step.done ? 'track-step track-step--done' : 'track-step'}>
+            <span className="track-step__mark" aria-hidden="true">
+              {step.done ? <CheckIcon /> : null}
+            </span>
+            <span className="track-step__text">
+              <span className="track-step__name">
+                {step.done ? STEP_WORDS[step.step].done : STEP_WORDS[step.step].waiting}
+                <span className="visually-hidden">{step.done ? ' (done)' : ' (waiting)'}</span>
+              </span>
+              {step.done ? (
+                <span className="track-step__date">{step.at ? formatDate(step.at) : 'Date not recorded'}</span>
+              ) : null}
+            </span>
+          </li>
+        ))}
+      </ol>
+      {order.shipment ? (
+        <section className="track-shipment" aria-labelledby="shipment-title">
+          <h2 className="track-card__heading" id="shipment-title">
+            Shipment
+          </h2>
+          <dl className="track-shipment__facts">
+            <div>
+              <dt>Carrier</dt>
+              <dd data-testid="carrier">{order.shipment.carrier}</dd>
+            </div>
+            <div>
+              <dt>Tracking number</dt>
+              <dd className="track-shipment__number" data-testid="tracking-number">
+                {order.shipment.trackingNumber}
+              </dd>
+            </div>
+          </dl>
+          {order.shipment.trackingUrl ? (
+            <a
+              className="button button--primary track-shipment__link"
+              href={order.shipment.trackingUrl}
+              target="_blank"
+              rel="noopener noreferrer"
+            >
+              Track the parcel at {order.shipment.carrier}
+              <ExternalLinkIcon className="button__icon" aria-hidden="true" />
+              <span className="visually-hidden"> (opens in a new tab)</span>
+            </a>
+          ) : (
+            <p className="track-shipment__note">Look this tracking number up on the carrier’s own site.</p>
+          )}
+        </section>
+      ) : null}
+    </article>
+  );
+}
