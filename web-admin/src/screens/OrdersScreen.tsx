@@ -80,6 +80,8 @@ export function OrdersScreen() {
           rowId={(order) => order.id}
           label="All orders"
           emptyMessage="No orders yet."
+          tableId="admin.orders.all"
+          rowLabel={(order) => `order ${order.orderID}`}
           onRowActivate={setOpen}
         />
       </ListFrame>

@@ -60,6 +60,7 @@ export function PayoutsScreen() {
           rowId={(row) => row.id}
           label="All commissions"
           emptyMessage="No commissions yet."
+          tableId="admin.commissions.all"
         />
       </ListFrame>
     </Page>

@@ -45,6 +45,7 @@ export function CommissionTable({
         rowId={(commission) => commission.id}
         label="Your commissions, newest first"
         emptyMessage="No commissions yet."
+        tableId="member.commissions"
         rowHeight={(commission) => (commission.payoutFailure ? 72 : 48)}
       />
       {hasMore ? (
