@@ -102,6 +102,7 @@ export function DataTable<T>({
   sort,
   onSort,
 }: GridProps<T>) {
+  const fixedRows = rowHeight !== undefined;
   const columnDefs = useMemo<ColDef<T>[]>(
     () =>
       columns.map((column) => {
@@ -126,7 +127,9 @@ export function DataTable<T>({
           },
           minWidth: column.minWidth ?? 120,
           flex: column.flex ?? 1,
-          wrapText: column.wrap === true,
+          // Without a fixed row height, text wraps and rows grow to hold it: nothing is cut.
+          wrapText: column.wrap === true || !fixedRows,
+          autoHeight: !fixedRows,
           valueGetter: value ? (params) => (params.data ? value(params.data) : null) : undefined,
           valueFormatter: (params) => formatCell(kind, params.value as string | number | null),
           cellRenderer: render
@@ -141,7 +144,7 @@ export function DataTable<T>({
             : {}),
         } satisfies ColDef<T>;
       }),
-    [columns, sort],
+    [columns, sort, fixedRows],
   );
 
   // The grid never scrolls sideways itself (its auto height would not leave room for the

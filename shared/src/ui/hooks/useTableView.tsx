@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES, type PageSizeChoice, type TableSort } from '../components/dataTableCells';
 
 /**
@@ -59,11 +59,8 @@ export function useTableView({
   const [sort, setSortState] = useState<TableSort | null>(initialSort);
 
   const pages = pageSize === 'all' ? 1 : Math.max(1, Math.ceil(rowCount / pageSize));
-  // Fewer rows than before (a search, a reload): stay on the last page there is.
+  // Fewer rows than before (a search, a reload): the last page there is.
   const shownPage = Math.min(page, pages - 1);
-  useEffect(() => {
-    if (shownPage !== page) setPageState(shownPage);
-  }, [shownPage, page]);
 
   const setPageSize = useCallback(
     (size: PageSizeChoice) => {
@@ -73,7 +70,7 @@ export function useTableView({
     },
     [tableId],
   );
-  const setPage = useCallback((next: number) => setPageState(Math.max(0, next)), []);
+  const setPage = useCallback((next: number) => setPageState(Math.max(0, Math.min(next, pages - 1))), [pages]);
   const setSort = useCallback((next: TableSort | null) => {
     setSortState(next);
     setPageState(0);
