@@ -82,6 +82,9 @@ export interface DataTableProps<T> {
 /** What LazyDataTable.tsx hands the grid: one page of rows, in `sort`'s order. */
 export type GridProps<T> = DataTableProps<T> & { sort: TableSort | null; onSort: (sort: TableSort | null) => void };
 
+/** A row's height when the table gives none: two lines of wrapped text. */
+const TWO_LINES = 56;
+
 const theme = themeQuartz.withParams({
   fontFamily: 'inherit',
   fontSize: 14,
@@ -102,7 +105,6 @@ export function DataTable<T>({
   sort,
   onSort,
 }: GridProps<T>) {
-  const fixedRows = rowHeight !== undefined;
   const columnDefs = useMemo<ColDef<T>[]>(
     () =>
       columns.map((column) => {
@@ -127,9 +129,8 @@ export function DataTable<T>({
           },
           minWidth: column.minWidth ?? 120,
           flex: column.flex ?? 1,
-          // Without a fixed row height, text wraps and rows grow to hold it: nothing is cut.
-          wrapText: column.wrap === true || !fixedRows,
-          autoHeight: !fixedRows,
+          // Text wraps (two lines fit the rows' height), so a long name or address is not cut.
+          wrapText: true,
           valueGetter: value ? (params) => (params.data ? value(params.data) : null) : undefined,
           valueFormatter: (params) => formatCell(kind, params.value as string | number | null),
           cellRenderer: render
@@ -144,7 +145,7 @@ export function DataTable<T>({
             : {}),
         } satisfies ColDef<T>;
       }),
-    [columns, sort, fixedRows],
+    [columns, sort],
   );
 
   // The grid never scrolls sideways itself (its auto height would not leave room for the
@@ -181,8 +182,10 @@ export function DataTable<T>({
   // A header click: the person's new order, handed up (the grid's own changes from `sort` are not).
   const onSortChanged = (event: SortChangedEvent<T>) => {
     if (event.source !== 'uiColumnSorted') return;
-    const sorted = event.api.getColumnState().find((state) => state.sort);
-    onSort(sorted?.sort ? { columnId: sorted.colId, direction: sorted.sort } : null);
+    // The columns the click changed: the one sorted now, and the one that was (unsorted now).
+    const sorted = (event.columns ?? []).find((column) => column.getSort());
+    const direction = sorted?.getSort();
+    onSort(sorted && (direction === 'asc' || direction === 'desc') ? { columnId: sorted.getColId(), direction } : null);
   };
 
   return (

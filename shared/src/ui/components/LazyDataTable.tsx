@@ -219,9 +219,10 @@ function TableCards<T>({ rows, columns, rowId, label, onRowActivate, rowLabel }:
             <button
               type="button"
               className="button button--secondary button--small data-table__open"
+              aria-label={rowLabel ? `Open ${rowLabel(row)}` : undefined}
               onClick={() => onRowActivate(row)}
             >
-              Open{rowLabel ? <span className="visually-hidden"> {rowLabel(row)}</span> : null}
+              Open
             </button>
           ) : null}
         </li>
