@@ -197,7 +197,7 @@ export function DataTable<T>({
           columnDefs={columnDefs}
           getRowId={(params) => rowId(params.data)}
           domLayout="autoHeight"
-          rowHeight={typeof rowHeight === 'number' ? rowHeight : undefined}
+          rowHeight={typeof rowHeight === 'number' ? rowHeight : TWO_LINES}
           getRowHeight={
             typeof rowHeight === 'function' ? (params) => (params.data ? rowHeight(params.data) : undefined) : undefined
           }
