@@ -98,7 +98,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
         onSort={view.setSort}
         rowCount={rows.length}
         page={view.page}
-        clickable={Boolean(onRowActivate)}
+        clickable={Boolean(onRowActivate) && !phone}
       />
       {body}
       <TablePager
