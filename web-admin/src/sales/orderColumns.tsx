@@ -21,14 +21,14 @@ export const orderColumns: DataColumn<Order>[] = [
     header: 'Order date',
     value: (order) => order.created_at,
     kind: 'date',
-    minWidth: 230,
+    minWidth: 200,
     hideOnPhone: true,
   },
   { id: 'orderID', header: 'Order ID', value: (order) => order.orderID, minWidth: 145 },
   { id: 'product', header: 'Product', value: (order) => order.product_name, minWidth: 100, flex: 2 },
   { id: 'total', header: 'Total', value: (order) => order.totalPayed, kind: 'money', minWidth: 100 },
-  { id: 'member', header: 'Member', value: (order) => order.member?.email ?? '—', minWidth: 150, hideOnPhone: true },
-  { id: 'stage', header: 'Status', value: orderStage, minWidth: 150, hideOnPhone: true },
+  { id: 'member', header: 'Member', value: (order) => order.member?.email ?? '—', minWidth: 200, hideOnPhone: true },
+  { id: 'stage', header: 'Status', value: orderStage, minWidth: 130, hideOnPhone: true },
 ];
 
 /** The three work lists: their paths (as the spec spells them), names and mark calls. */
