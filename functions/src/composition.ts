@@ -148,9 +148,9 @@ export const checkout: CheckoutDeps = { products: dynamoProducts, gateway: payme
 export const sales: SalesStore = dynamoSales;
 
 /** Brings items stored by an earlier version to what the code reads (run after each deploy and by npm start). */
-export async function upgradeTable(): Promise<{ moved: number; catalogueKeys: number }> {
-  const { moved } = await upgradeSalesItems();
-  return { moved, catalogueKeys: await upgradeCatalogueKeys() };
+export async function upgradeTable(): Promise<{ moved: number; searchable: number; catalogueKeys: number }> {
+  const { moved, searchable } = await upgradeSalesItems();
+  return { moved, searchable, catalogueKeys: await upgradeCatalogueKeys() };
 }
 /**
  * The orders capability (orders/manage.ts) on the table (adapters/dynamo-sales.ts), with the

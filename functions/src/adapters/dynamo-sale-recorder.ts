@@ -53,6 +53,21 @@ export function orderItem(order: OrderRecord): Record<string, unknown> {
     gsi1pk: lists.orders.partition,
     gsi1sk: sort,
     ...(stage ? { gsi2pk: lists.ordersAt(stage).partition, gsi2sk: sort } : {}),
+    ...orderSearchKeys(order),
+  };
+}
+
+/**
+ * The keys that find an order in a search (docs/decisions/0140): its order number (gsi3, a
+ * partition of one) and its product's orders (gsi4, newest first). Written with the order and never
+ * changed after; `upgradeSalesItems` gives them to orders stored before.
+ */
+export function orderSearchKeys(order: Pick<OrderRecord, 'id' | 'orderID' | 'product_id' | 'createdAt'>) {
+  return {
+    gsi3pk: lists.orderNumbered(order.orderID).partition,
+    gsi3sk: 'ORDER',
+    gsi4pk: lists.ordersOfProduct(order.product_id).partition,
+    gsi4sk: sortKey(order.createdAt, order.id),
   };
 }
 

@@ -18,6 +18,8 @@ export const strip = <T>(item: Record<string, unknown>): T => {
     gsi2sk: _d,
     gsi3pk: _e,
     gsi3sk: _f,
+    gsi4pk: _g,
+    gsi4sk: _h,
     ...rest
   } = item;
   return rest as T;

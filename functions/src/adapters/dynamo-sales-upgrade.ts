@@ -1,6 +1,7 @@
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { LEGACY_STAGE_PARTITIONS } from '@portal/shared/db/table';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { LEGACY_STAGE_PARTITIONS, lists } from '@portal/shared/db/table';
 import { db, isConditionFailed, tableName } from './dynamo-client';
+import { orderSearchKeys } from './dynamo-sale-recorder';
 
 /**
  * Moves the orders and commissions stored in a stage list under its misspelled name of before
@@ -12,7 +13,7 @@ import { db, isConditionFailed, tableName } from './dynamo-client';
  * names of before need no upgrade: the counters' sums read `notFufilled`/`toBePayed*` into their
  * right names, and the flags of before read as a status (shared/src/domain/sales-status.ts).
  */
-export async function upgradeSalesItems(): Promise<{ moved: number }> {
+export async function upgradeSalesItems(): Promise<{ moved: number; searchable: number }> {
   let moved = 0;
   for (const [legacy, current] of Object.entries(LEGACY_STAGE_PARTITIONS)) {
     let start: Record<string, unknown> | undefined;
@@ -46,5 +47,63 @@ export async function upgradeSalesItems(): Promise<{ moved: number }> {
       start = page.LastEvaluatedKey;
     } while (start);
   }
-  return { moved };
+  const searchable = await addOrderSearchKeys();
+  return { moved, searchable };
+}
+
+/** Marks that every order stored before the search keys has them (decision 0140). */
+const SEARCH_KEYS_DONE = { pk: 'UPGRADE#order-search-keys', sk: 'UPGRADE' };
+
+/**
+ * Gives the orders stored before searches existed their search keys (order number, product;
+ * dynamo-sale-recorder.ts `orderSearchKeys`), once: each update is conditional on the order having
+ * none, and a marker item says it is done, so later starts read no order.
+ */
+async function addOrderSearchKeys(): Promise<number> {
+  const done = await db().send(new GetCommand({ TableName: tableName(), Key: SEARCH_KEYS_DONE, ConsistentRead: true }));
+  if (done.Item) return 0;
+  let given = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :orders',
+        ExpressionAttributeValues: { ':orders': lists.orders.partition },
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      if (typeof item.gsi4pk === 'string') continue;
+      const searchKeys = orderSearchKeys({
+        id: String(item.id),
+        orderID: String(item.orderID),
+        product_id: String(item.product_id),
+        createdAt: String(item.createdAt),
+      });
+      try {
+        await db().send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key: { pk: item.pk, sk: item.sk },
+            UpdateExpression: 'SET gsi3pk = :numberPk, gsi3sk = :numberSk, gsi4pk = :productPk, gsi4sk = :productSk',
+            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(gsi4pk)',
+            ExpressionAttributeValues: {
+              ':numberPk': searchKeys.gsi3pk,
+              ':numberSk': searchKeys.gsi3sk,
+              ':productPk': searchKeys.gsi4pk,
+              ':productSk': searchKeys.gsi4sk,
+            },
+          }),
+        );
+        given++;
+      } catch (error) {
+        if (!isConditionFailed(error)) throw error;
+      }
+    }
+    start = page.LastEvaluatedKey;
+  } while (start);
+  await db().send(new PutCommand({ TableName: tableName(), Item: { ...SEARCH_KEYS_DONE, entity: 'upgrade' } }));
+  return given;
 }

@@ -1,14 +1,19 @@
 import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { commissionMove, orderMove, updateExpression } from '@portal/shared/db/sales-status';
 import { COUNTER_PARTITIONS, keys, lists, orderStageOf, shardOf, type OrderStage } from '@portal/shared/db/table';
-import { orderStepFrom } from '@portal/shared/domain/sales-status';
+import { commissionState, orderStepFrom, type OrderStatus } from '@portal/shared/domain/sales-status';
 import type {
   CommissionCounts,
   CommissionListName,
+  CommissionRecord,
+  CommissionSearch,
   MarkOutcome,
   OrderCounts,
   OrderListName,
+  OrderRecord,
+  OrderSearch,
   OrderStep,
+  Page,
   SalesStore,
 } from '../orders/sales-store';
 import {
@@ -117,7 +122,87 @@ export async function counterSums(partition: string): Promise<Record<string, num
   return sums;
 }
 
+/** The stage list holding exactly the orders of a status; fulfilled orders are in none (all orders, filtered). */
+const STATUS_LIST: Record<OrderStatus, OrderListName> = {
+  not_ordered: 'not_ordered',
+  ordered: 'not_shipped',
+  shipped: 'not_fulfilled',
+  fulfilled: 'all',
+};
+
+/**
+ * The orders a search finds (OrderSearch; decision 0140): each search reads one index partition,
+ * `limit` items a page; a status with it (or fulfilled alone) keeps that page's orders of the status.
+ */
+async function searchOrders(
+  search: OrderSearch,
+  cursor: string | undefined,
+  limit: number,
+): Promise<Page<OrderRecord>> {
+  let page: Page<OrderRecord>;
+  if (search.orderNumber !== undefined) {
+    const found = await query(lists.orderNumbered(search.orderNumber), cursor, limit, 'ORDER#');
+    page = { items: found.items.map(toOrderRecord), nextCursor: found.nextCursor };
+  } else if (search.productId !== undefined) {
+    const found = await query(lists.ordersOfProduct(search.productId), cursor, limit, 'ORDER#');
+    page = { items: found.items.map(toOrderRecord), nextCursor: found.nextCursor };
+  } else if (search.memberId !== undefined) {
+    // A member's orders are those of their commissions (one each): that index, then the orders.
+    const found = await query(lists.commissionsOf(search.memberId), cursor, limit, 'COMMISSION#');
+    const orderIds = found.items.map((item) => String(item.orderId));
+    const orders = new Map(
+      (await batchGetAll(orderIds.map((id) => ({ ...keys.order(id) })))).map((item) => {
+        const order = toOrderRecord(item);
+        return [order.id, order] as const;
+      }),
+    );
+    const items = orderIds.map((id) => orders.get(id)).filter((order): order is OrderRecord => order !== undefined);
+    page = { items, nextCursor: found.nextCursor };
+  } else if (search.status !== undefined) {
+    const found = await query(ORDER_LISTS[STATUS_LIST[search.status]], cursor, limit, 'ORDER#');
+    page = { items: found.items.map(toOrderRecord), nextCursor: found.nextCursor };
+  } else {
+    return dynamoSales.ordersPage('all', cursor, limit);
+  }
+  const status = search.status;
+  return status === undefined ? page : { ...page, items: page.items.filter((order) => order.status === status) };
+}
+
+/** The commissions a search finds: a member's partition, or the stage list of a state (paid: all, filtered). */
+async function searchCommissions(
+  search: CommissionSearch,
+  cursor: string | undefined,
+  limit: number,
+): Promise<Page<CommissionRecord>> {
+  const source =
+    search.memberId !== undefined
+      ? lists.commissionsOf(search.memberId)
+      : search.state === 'processing'
+        ? lists.commissionsAt('to_stripe')
+        : search.state === 'in_stripe'
+          ? lists.commissionsAt('to_be_paid')
+          : lists.commissions;
+  const found = await query(source, cursor, limit, 'COMMISSION#');
+  const items = found.items.map((item) => toCommissionRecord<CommissionRecord>(item));
+  const state = search.state;
+  return {
+    items: state === undefined ? items : items.filter((item) => commissionState(item.status) === state),
+    nextCursor: found.nextCursor,
+  };
+}
+
 export const dynamoSales: SalesStore = {
+  searchOrders,
+  searchCommissions,
+
+  async memberByEmail(normalizedEmail) {
+    const claim = await get(keys.email(normalizedEmail));
+    const userId = claim?.userId;
+    if (typeof userId !== 'string') return undefined;
+    const user = await get(keys.user(userId));
+    return user ? { id: userId, email: String(user.email) } : undefined;
+  },
+
   memberOfShareCode,
   recordSale,
   orderOfPayment,

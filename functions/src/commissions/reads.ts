@@ -1,6 +1,6 @@
-import type { CommissionPage, CommissionTotals } from '@portal/shared/api/sales';
+import type { CommissionPage, CommissionTotals, CommissionsRequest } from '@portal/shared/api/sales';
 import { DomainError } from '../errors';
-import { DEFAULT_LIST_LIMIT } from '../orders/manage';
+import { DEFAULT_LIST_LIMIT, memberIdOf } from '../orders/manage';
 import { dollars, toCommission } from '../orders/present';
 import type { CommissionCounts, CommissionListName, Earnings, SalesStore } from '../orders/sales-store';
 
@@ -42,6 +42,30 @@ export async function commissionsPage(
     items: page.items.map((item) => toCommission(item, members.get(item.memberId))),
     nextCursor: page.nextCursor,
     totals: listTotals(list, counts),
+  };
+}
+
+/**
+ * getCommisions: a page of every commission, or of those a search finds (a member's, by their
+ * e-mail: their index partition; and/or one state: its stage list, paid ones from all of them),
+ * newest first. The totals stay those of every commission; the member's own are their screen's.
+ */
+export async function searchedCommissionsPage(
+  sales: SalesStore,
+  request: Pick<CommissionsRequest, 'cursor' | 'limit' | 'member' | 'status'>,
+): Promise<CommissionPage> {
+  const { cursor, limit, member, status } = request;
+  if (member === undefined && status === undefined) return commissionsPage(sales, 'all', cursor, limit);
+  const memberId = member === undefined ? undefined : (await memberIdOf(sales, member)).id;
+  const [page, counts] = await Promise.all([
+    sales.searchCommissions({ memberId, state: status }, cursor, limit ?? DEFAULT_LIST_LIMIT),
+    sales.commissionCounts(),
+  ]);
+  const members = await sales.members(page.items.map((item) => item.memberId));
+  return {
+    items: page.items.map((item) => toCommission(item, members.get(item.memberId))),
+    nextCursor: page.nextCursor,
+    totals: listTotals('all', counts),
   };
 }
 

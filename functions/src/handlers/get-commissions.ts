@@ -1,7 +1,5 @@
 import { getCommissions } from '@portal/shared/api/calls/get-commissions';
-import { commissionsPage } from '../commissions/reads';
+import { searchedCommissionsPage } from '../commissions/reads';
 import { apiHandler, sales } from '../composition';
 
-export const handler = apiHandler(getCommissions, async ({ body }) =>
-  commissionsPage(sales, 'all', body.cursor, body.limit),
-);
+export const handler = apiHandler(getCommissions, async ({ body }) => searchedCommissionsPage(sales, body));

@@ -1,9 +1,10 @@
-import { EXPORT_MAX_ROWS, type OrderList, type OrderPage } from '@portal/shared/api/sales';
+import { EXPORT_MAX_ROWS, type OrderList, type OrderPage, type OrderStatusFilter } from '@portal/shared/api/sales';
+import { productIdFromSpuNo } from '@portal/shared/domain/csv-product';
 import { orderStepFrom } from '@portal/shared/domain/sales-status';
 import { DomainError, conflict } from '../errors';
 import { toCsv } from '../imports/csv-export';
 import { toCommission, toOrder } from './present';
-import type { OrderListName, OrderRecord, OrderStep, SalesStore } from './sales-store';
+import type { OrderListName, OrderRecord, OrderSearch, OrderStep, SalesStore } from './sales-store';
 import type { OrderStatus } from '@portal/shared/domain/sales-status';
 import type { Shipment } from '@portal/shared/api/order-page';
 
@@ -21,9 +22,13 @@ export async function ordersPage(
   list: OrderList,
   cursor: string | undefined,
   limit: number | undefined,
+  search: OrdersSearchRequest = {},
 ): Promise<OrderPage> {
+  const wanted = await orderSearch(sales, search);
   const [page, counts] = await Promise.all([
-    sales.ordersPage(LIST_OF[list], cursor, limit ?? DEFAULT_LIST_LIMIT),
+    wanted
+      ? sales.searchOrders(wanted, cursor, limit ?? DEFAULT_LIST_LIMIT)
+      : sales.ordersPage(LIST_OF[list], cursor, limit ?? DEFAULT_LIST_LIMIT),
     sales.orderCounts(),
   ]);
   // The answer's names are the spec's (`notFufilled`); ours are spelled right.
@@ -34,6 +39,41 @@ export async function ordersPage(
     notFufilled: counts.notFulfilled,
   };
   return { items: page.items.map(toOrder), nextCursor: page.nextCursor, counters };
+}
+
+/** The search fields of getOrders, as its schema left them (trimmed; the e-mail lower-cased, the order number as written on it). */
+export interface OrdersSearchRequest {
+  orderNumber?: string;
+  member?: string;
+  product?: string;
+  status?: OrderStatusFilter;
+}
+
+export const NO_MEMBER_WITH_EMAIL = 'No member has this e-mail address; check it, or search by order number.';
+
+/** A product as a search names it: its 32-character id as it is, else its SPU number's id. */
+export const productIdOf = (text: string): string =>
+  /^[0-9a-f]{32}$/i.test(text) ? text.toLowerCase() : productIdFromSpuNo(text);
+
+/**
+ * The search to run, or null for none. A member is found by their e-mail first: an address no
+ * member has is a 404 at the field, so the admin knows it is the address and not the orders.
+ */
+async function orderSearch(sales: SalesStore, request: OrdersSearchRequest): Promise<OrderSearch | null> {
+  const { orderNumber, member, product, status } = request;
+  if (orderNumber === undefined && member === undefined && product === undefined && status === undefined) return null;
+  const search: OrderSearch = { status };
+  if (orderNumber !== undefined) search.orderNumber = orderNumber;
+  if (product !== undefined) search.productId = productIdOf(product);
+  if (member !== undefined) search.memberId = (await memberIdOf(sales, member)).id;
+  return search;
+}
+
+/** The member with this e-mail, or a 404 in words at `member`. */
+export async function memberIdOf(sales: SalesStore, email: string): Promise<{ id: string; email: string }> {
+  const found = await sales.memberByEmail(email);
+  if (!found) throw new DomainError('not-found', NO_MEMBER_WITH_EMAIL, { fields: { member: NO_MEMBER_WITH_EMAIL } });
+  return found;
 }
 
 /** The API's list names (the spec's spelling) → ours. */

@@ -98,6 +98,25 @@ export interface Page<T> {
 }
 
 export type OrderListName = 'all' | 'not_ordered' | 'not_shipped' | 'not_fulfilled';
+
+/**
+ * A search of all orders: by ONE of order number, product or member, each an index read
+ * (docs/decisions/0140), and/or by status. A status alone reads its stage list (fulfilled: all
+ * orders, kept when fulfilled); with another search it is applied to that search's page, so a
+ * page may hold fewer than `limit` orders while `nextCursor` says more were read.
+ */
+export interface OrderSearch {
+  orderNumber?: string;
+  productId?: string;
+  memberId?: string;
+  status?: OrderStatus;
+}
+
+/** A search of all commissions: a member's (their index partition) and/or one state. */
+export interface CommissionSearch {
+  memberId?: string;
+  state?: 'processing' | 'in_stripe' | 'paid';
+}
 export type CommissionListName = 'all' | 'to_stripe' | 'to_be_paid' | { memberId: string };
 
 /** The three marks: the status each moves to, each allowed from one status only (ORDER_TRANSITIONS). */
@@ -141,6 +160,16 @@ export interface SalesStore {
    */
   markOrder(id: string, step: OrderStep, now: string, shipment?: Shipment | null): Promise<MarkOutcome>;
   ordersPage(list: OrderListName, cursor: string | undefined, limit: number): Promise<Page<OrderRecord>>;
+  /** A page of the orders a search finds, newest first (OrderSearch). */
+  searchOrders(search: OrderSearch, cursor: string | undefined, limit: number): Promise<Page<OrderRecord>>;
+  /** A page of the commissions a search finds, newest first (CommissionSearch). */
+  searchCommissions(
+    search: CommissionSearch,
+    cursor: string | undefined,
+    limit: number,
+  ): Promise<Page<CommissionRecord>>;
+  /** The member (a user) with this normalized e-mail, by its e-mail claim. */
+  memberByEmail(normalizedEmail: string): Promise<{ id: string; email: string } | undefined>;
   orderCounts(): Promise<OrderCounts>;
   commissionsPage(list: CommissionListName, cursor: string | undefined, limit: number): Promise<Page<CommissionRecord>>;
   commissionCounts(): Promise<CommissionCounts>;

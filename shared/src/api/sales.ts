@@ -3,7 +3,7 @@ import * as z from './zod';
 import { CheckoutId, MAX_QTY, MIN_QTY, ShareCode } from './checkout';
 import { Customer } from './customer';
 import { Cursor, ProductDetail } from './products';
-import { Flag, Id, REQUIRED } from './schemas';
+import { Email, Flag, Id, REQUIRED } from './schemas';
 
 /**
  * The sales loop's calls: share links, the customer's page, orders and commissions. Money here is
@@ -141,7 +141,62 @@ export const ListRequest = /* @__PURE__ */ pure(() =>
 );
 export type ListRequest = z.infer<typeof ListRequest>;
 
-export const OrdersRequest = /* @__PURE__ */ pure(() => z.extend(ListRequest, { type: z._default(OrderList, 'all') }));
+// ---------------------------------------------------------------------------------------------
+// Searching the lists (the admin's All orders and All commissions). Each search reads an index:
+// an order number is one lookup, a member's or a product's orders and commissions are their own
+// index partitions, a status is its stage list (docs/decisions/0140).
+
+/** An order number as people quote it: 'RP-' and 8 Crockford base32 characters, in either case. */
+export const ORDER_NUMBER_FORMAT = 'Enter an order number as it is written, like RP-7F3K9Q2M.';
+export const OrderNumber = /* @__PURE__ */ pure(() =>
+  z.pipe(
+    z.string({ error: REQUIRED }).check(
+      z.trim(),
+      z.minLength(1, REQUIRED),
+      z.refine((value: string) => /^RP-?[0-9A-Z]{8}$/i.test(value), ORDER_NUMBER_FORMAT),
+    ),
+    // Crockford base32 reads O as 0 and I, L as 1; the hyphen may be left out.
+    z.transform((value: string) => `RP-${value.slice(-8).toUpperCase().replace(/O/g, '0').replace(/[IL]/g, '1')}`),
+  ),
+);
+
+/** A product as an admin names it in a search: its SPU number or its 32-character id. */
+export const PRODUCT_SEARCH_FORMAT = 'Enter the product’s SPU number (as in the catalogue file) or its ID.';
+export const ProductSearch = /* @__PURE__ */ pure(() =>
+  z.string({ error: REQUIRED }).check(z.trim(), z.minLength(1, REQUIRED), z.maxLength(200, PRODUCT_SEARCH_FORMAT)),
+);
+
+/** An order's status, as the All orders search filters it. */
+export const OrderStatusFilter = /* @__PURE__ */ pure(() => z.enum(['not_ordered', 'ordered', 'shipped', 'fulfilled']));
+export type OrderStatusFilter = z.infer<typeof OrderStatusFilter>;
+
+export const ONE_SEARCH_AT_A_TIME = 'Search by one of order number, member or product at a time.';
+export const SEARCH_ALL_ORDERS_ONLY = 'Searches run on the All orders list; leave out the list type.';
+
+/**
+ * getOrders: a page of a list; on the All orders list, optionally searched by ONE of order number,
+ * member (their e-mail) or product (SPU number or id), and/or by status.
+ */
+export const OrdersRequest = /* @__PURE__ */ pure(() =>
+  z
+    .extend(ListRequest, {
+      type: z._default(OrderList, 'all'),
+      orderNumber: z.optional(OrderNumber),
+      member: z.optional(Email),
+      product: z.optional(ProductSearch),
+      status: z.optional(OrderStatusFilter),
+    })
+    .check(
+      z.superRefine((request, context) => {
+        const by = (['orderNumber', 'member', 'product'] as const).filter((field) => request[field] !== undefined);
+        for (const field of by.slice(1))
+          context.addIssue({ code: 'custom', path: [field], message: ONE_SEARCH_AT_A_TIME });
+        if (request.type !== 'all' && (by.length > 0 || request.status !== undefined))
+          context.addIssue({ code: 'custom', path: ['type'], message: SEARCH_ALL_ORDERS_ONLY });
+      }),
+    ),
+);
+export type OrdersRequest = z.infer<typeof OrdersRequest>;
 export const OrderPage = /* @__PURE__ */ pure(() =>
   z.object({
     items: z.array(Order),
@@ -217,6 +272,15 @@ export const CommissionPage = /* @__PURE__ */ pure(() =>
   }),
 );
 export type CommissionPage = z.infer<typeof CommissionPage>;
+
+/** A commission's state, as the All commissions search filters it. */
+export const CommissionStatusFilter = CommissionState;
+
+/** getCommisions: a page of every commission, optionally only a member's (their e-mail) and/or of one state. */
+export const CommissionsRequest = /* @__PURE__ */ pure(() =>
+  z.extend(ListRequest, { member: z.optional(Email), status: z.optional(CommissionState) }),
+);
+export type CommissionsRequest = z.infer<typeof CommissionsRequest>;
 
 /** A member's own commissions; an admin may name anyone. */
 export const CommissionsByUserRequest = /* @__PURE__ */ pure(() => z.extend(ListRequest, { id: Id }));

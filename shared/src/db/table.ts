@@ -21,6 +21,7 @@ export const table = {
     { name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
     { name: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
     { name: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk' },
+    { name: 'gsi4', partitionKey: 'gsi4pk', sortKey: 'gsi4sk' },
   ] as const satisfies readonly IndexDefinition[],
 } as const;
 
@@ -154,6 +155,10 @@ export const lists = {
   commissionsAt: (stage: CommissionStage) => ({ index: 'gsi2', partition: `COMMISSIONS#STAGE#${stage}` }) as const,
   /** A member's own commissions. (gsi3) */
   commissionsOf: (memberId: string) => ({ index: 'gsi3', partition: `COMMISSIONS#USER#${memberId}` }) as const,
+  /** The order with an order number ('RP-7F3K9Q2M'): a partition of one. (gsi3 on orders) */
+  orderNumbered: (orderID: string) => ({ index: 'gsi3', partition: `ORDERS#NUMBER#${orderID}` }) as const,
+  /** A product's orders. (gsi4) */
+  ordersOfProduct: (productId: string) => ({ index: 'gsi4', partition: `ORDERS#PRODUCT#${productId}` }) as const,
   /** Members by total commissions, read descending. (gsi1, sk = 15-digit cents + '#' + memberId) */
   topEarners: { index: 'gsi1', partition: 'TOP_EARNERS' },
 } as const;

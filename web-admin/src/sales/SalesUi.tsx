@@ -127,3 +127,23 @@ export function ListFrame<T>({ pages, noun, children }: { pages: CursorPages<T>;
     </>
   );
 }
+
+/**
+ * The server's refusal of a search, by field ('orderNumber': 'Enter an order number as…'), or null
+ * when the list's error is not about its search (that one shows in the list's place with Retry).
+ */
+export function searchErrors(error: unknown, fields: readonly string[]): Record<string, string> | null {
+  if (!error) return null;
+  const refused = toApiError(error).fields ?? {};
+  const about = Object.entries(refused).filter(([name]) => fields.includes(name));
+  return about.length > 0 ? Object.fromEntries(about) : null;
+}
+
+/** What a list says in its place while the search above it is refused (the reason is at the field). */
+export function SearchRefused({ noun }: { noun: string }) {
+  return (
+    <p className="sales-search-refused" role="status">
+      No {noun} are shown: correct the search above.
+    </p>
+  );
+}

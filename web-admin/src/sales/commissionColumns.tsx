@@ -1,5 +1,7 @@
 import type { Commission } from '@portal/shared/api/sales';
 import type { DataColumn } from '@portal/shared/ui/components/LazyDataTable';
+import type { SearchField, SearchValue } from '@portal/shared/ui/components/TableSearch';
+import type { CommissionSearchFields } from './queries';
 
 export const COMMISSION_STATE_LABEL: Record<Commission['state'], string> = {
   processing: 'In processing',
@@ -7,8 +9,9 @@ export const COMMISSION_STATE_LABEL: Record<Commission['state'], string> = {
   paid: 'Paid',
 };
 
+/** The commission tables' columns, defined here only (the action screens add their button column). */
 export const commissionColumns: DataColumn<Commission>[] = [
-  { id: 'created_at', header: 'Date', value: (row) => row.created_at, kind: 'date', minWidth: 265, hideOnPhone: true },
+  { id: 'created_at', header: 'Date', value: (row) => row.created_at, kind: 'date', minWidth: 230, hideOnPhone: true },
   { id: 'orderID', header: 'Order ID', value: (row) => row.orderID, minWidth: 140, hideOnPhone: true },
   { id: 'member', header: 'Member', value: (row) => row.member.email, minWidth: 160, flex: 2 },
   { id: 'product', header: 'Product', value: (row) => row.product_name, minWidth: 140, flex: 2, hideOnPhone: true },
@@ -21,3 +24,21 @@ export const commissionColumns: DataColumn<Commission>[] = [
     hideOnPhone: true,
   },
 ];
+
+/** How All commissions is searched (on the server; getCommisions' search fields). */
+export const COMMISSION_SEARCH_FIELDS: readonly SearchField[] = [
+  { id: 'member', label: 'Member e-mail', hint: 'The e-mail address the member signed up with.', type: 'email' },
+];
+
+export const COMMISSION_STATUS_CHOICES: readonly { value: Commission['state']; label: string }[] = (
+  Object.keys(COMMISSION_STATE_LABEL) as Commission['state'][]
+).map((state) => ({ value: state, label: COMMISSION_STATE_LABEL[state] }));
+
+/** The search form's value as getCommisions' fields (none when the form is empty). */
+export function commissionSearchOf(value: SearchValue): CommissionSearchFields | undefined {
+  const text = value.text.trim();
+  const search: CommissionSearchFields = {};
+  if (text !== '') search.member = text;
+  if (value.status !== '') search.status = value.status as Commission['state'];
+  return Object.keys(search).length > 0 ? search : undefined;
+}

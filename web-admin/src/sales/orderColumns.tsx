@@ -1,5 +1,7 @@
-import type { Order, OrderList } from '@portal/shared/api/sales';
+import type { Order, OrderList, OrderStatusFilter } from '@portal/shared/api/sales';
 import type { DataColumn } from '@portal/shared/ui/components/LazyDataTable';
+import type { SearchField, SearchValue } from '@portal/shared/ui/components/TableSearch';
+import type { OrderSearchFields } from './queries';
 
 /** Where an order stands: its next step, or fulfilled. */
 export function orderStage(order: Pick<Order, 'isOrdered' | 'isShipped' | 'isFufilled'>): string {
@@ -10,8 +12,8 @@ export function orderStage(order: Pick<Order, 'isOrdered' | 'isShipped' | 'isFuf
 }
 
 /**
- * The tables' columns (the quantity and the customer are on the detail card): they fit a desktop
- * page, and a phone shows the order ID, product and total (the card, a tap away, has the rest).
+ * The tables' columns, defined here only (the quantity and the customer are on the detail card):
+ * they fit a desktop page; a phone shows each order as a card with every column.
  */
 export const orderColumns: DataColumn<Order>[] = [
   {
@@ -19,14 +21,14 @@ export const orderColumns: DataColumn<Order>[] = [
     header: 'Order date',
     value: (order) => order.created_at,
     kind: 'date',
-    minWidth: 265,
+    minWidth: 200,
     hideOnPhone: true,
   },
   { id: 'orderID', header: 'Order ID', value: (order) => order.orderID, minWidth: 145 },
   { id: 'product', header: 'Product', value: (order) => order.product_name, minWidth: 100, flex: 2 },
   { id: 'total', header: 'Total', value: (order) => order.totalPayed, kind: 'money', minWidth: 100 },
-  { id: 'member', header: 'Member', value: (order) => order.member?.email ?? '—', minWidth: 150, hideOnPhone: true },
-  { id: 'stage', header: 'Status', value: orderStage, minWidth: 150, hideOnPhone: true },
+  { id: 'member', header: 'Member', value: (order) => order.member?.email ?? '—', minWidth: 200, hideOnPhone: true },
+  { id: 'stage', header: 'Status', value: orderStage, minWidth: 130, hideOnPhone: true },
 ];
 
 /** The three work lists: their paths (as the spec spells them), names and mark calls. */
@@ -58,3 +60,32 @@ export const ORDER_LISTS = {
 } as const satisfies Record<Exclude<OrderList, 'all'>, unknown>;
 
 export type WorkList = keyof typeof ORDER_LISTS;
+
+/** How All orders is searched (on the server; getOrders' search fields). */
+export const ORDER_SEARCH_FIELDS: readonly SearchField[] = [
+  { id: 'orderNumber', label: 'Order number', hint: 'As on the receipt, like RP-7F3K9Q2M.' },
+  {
+    id: 'member',
+    label: 'Member e-mail',
+    hint: 'The e-mail address of the member who shared the product.',
+    type: 'email',
+  },
+  { id: 'product', label: 'Product SPU or ID', hint: 'The SPU number from the catalogue file, or the product’s ID.' },
+];
+
+export const ORDER_STATUS_CHOICES: readonly { value: OrderStatusFilter; label: string }[] = [
+  { value: 'not_ordered', label: 'Not ordered yet' },
+  { value: 'ordered', label: 'Ordered' },
+  { value: 'shipped', label: 'Shipped' },
+  { value: 'fulfilled', label: 'Fulfilled' },
+];
+
+/** The search form's value as getOrders' fields (none when the form is empty). */
+export function orderSearchOf(value: SearchValue): OrderSearchFields | undefined {
+  const text = value.text.trim();
+  const search: OrderSearchFields = {};
+  if (text !== '' && (value.by === 'orderNumber' || value.by === 'member' || value.by === 'product'))
+    search[value.by] = text;
+  if (value.status !== '') search.status = value.status as OrderStatusFilter;
+  return Object.keys(search).length > 0 ? search : undefined;
+}

@@ -1,5 +1,5 @@
 import { infiniteQueryOptions, useInfiniteQuery, type QueryClient } from '@tanstack/react-query';
-import type { OrderList } from '@portal/shared/api/sales';
+import type { CommissionsRequest, OrderList, OrdersRequest } from '@portal/shared/api/sales';
 import type { ResponseOf } from '@portal/shared/api/contract';
 import { queryKeys } from '@portal/shared/query/keys';
 import { useAuth } from '@portal/shared/ui/hooks/AuthProvider';
@@ -24,11 +24,27 @@ export type OrderPageData = ResponseOf<'getOrders'>;
 export type CommissionPageData = ResponseOf<'getCommisions'>;
 export type CommissionListName = 'all' | 'to_stripe' | 'to_be_payed';
 
-export const ordersQuery = (call: Call, list: OrderList) =>
+/** The search fields of All orders (getOrders), as the screen sends them. */
+export type OrderSearchFields = Pick<OrdersRequest, 'orderNumber' | 'member' | 'product' | 'status'>;
+/** The search fields of All commissions (getCommisions). */
+export type CommissionSearchFields = Pick<CommissionsRequest, 'member' | 'status'>;
+
+const searched = (search: object | undefined): search is object =>
+  search !== undefined && Object.values(search).some((value) => value !== undefined);
+
+/**
+ * A list's key: the list's own without a search (the key the early script's first page fills),
+ * with the search after it otherwise, so that invalidating the list reaches its searches too.
+ */
+const listKey = <K extends readonly unknown[]>(key: K, search: object | undefined) =>
+  searched(search) ? ([...key, search] as const) : key;
+
+export const ordersQuery = (call: Call, list: OrderList, search?: OrderSearchFields) =>
   infiniteQueryOptions({
-    queryKey: queryKeys.orders.list(list),
+    queryKey: listKey(queryKeys.orders.list(list), search),
     queryFn: ({ pageParam, signal }): Promise<OrderPageData> => {
       const page = { cursor: pageParam, limit: SALES_PAGE_SIZE };
+      if (list === 'all' && searched(search)) return call('getOrders', { ...page, type: 'all', ...search }, { signal });
       switch (list) {
         case 'not_ordered':
           return call('getOrdersNotOrdered', page, { signal });
@@ -43,11 +59,12 @@ export const ordersQuery = (call: Call, list: OrderList) =>
     ...cursorPaging,
   });
 
-export const commissionsQuery = (call: Call, list: CommissionListName) =>
+export const commissionsQuery = (call: Call, list: CommissionListName, search?: CommissionSearchFields) =>
   infiniteQueryOptions({
-    queryKey: queryKeys.payouts.list(list),
+    queryKey: listKey(queryKeys.payouts.list(list), search),
     queryFn: ({ pageParam, signal }): Promise<CommissionPageData> => {
       const page = { cursor: pageParam, limit: SALES_PAGE_SIZE };
+      if (list === 'all' && searched(search)) return call('getCommisions', { ...page, ...search }, { signal });
       if (list === 'to_stripe') return call('getCommisionsToStripe', page, { signal });
       if (list === 'to_be_payed') return call('getCommisionsToBePayed', page, { signal });
       return call('getCommisions', page, { signal });
@@ -63,14 +80,14 @@ export const topEarnersQuery = (call: Call) =>
     ...cursorPaging,
   });
 
-export function useOrders(list: OrderList) {
+export function useOrders(list: OrderList, search?: OrderSearchFields) {
   const { call } = useAuth();
-  return useInfiniteQuery(ordersQuery(call, list));
+  return useInfiniteQuery(ordersQuery(call, list, search));
 }
 
-export function useCommissions(list: CommissionListName) {
+export function useCommissions(list: CommissionListName, search?: CommissionSearchFields) {
   const { call } = useAuth();
-  return useInfiniteQuery(commissionsQuery(call, list));
+  return useInfiniteQuery(commissionsQuery(call, list, search));
 }
 
 export function useTopEarners() {

@@ -140,6 +140,7 @@ export function CommissionActionScreen({ list }: { list: keyof typeof SCREENS })
           label={config.title}
           emptyMessage={config.empty}
           rowHeight={rowHeight}
+          tableId={`admin.commissions.${list}`}
         />
       </ListFrame>
     </Page>

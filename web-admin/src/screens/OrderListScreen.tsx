@@ -53,6 +53,8 @@ export function OrderListScreen({ list }: { list: WorkList }) {
           rowId={(order) => order.id}
           label={config.title}
           emptyMessage={config.empty}
+          tableId={`admin.orders.${list}`}
+          rowLabel={(order) => `order ${order.orderID}`}
           onRowActivate={(order) => {
             setNotice(null);
             setOpen(order);

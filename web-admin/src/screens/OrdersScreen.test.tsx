@@ -199,4 +199,70 @@ describe('/orders', () => {
     // The lists and counters are read again.
     await waitFor(() => expect(api.callsTo('getOrders').length).toBeGreaterThan(1));
   });
+
+  it('searches All orders on the server by order number, member, product and status, and shows a refusal at its field', async () => {
+    const user = userEvent.setup();
+    const api = salesApi({
+      getOrders: ({ body }) => {
+        const request = body as Record<string, unknown>;
+        if (request.orderNumber === 'RP-BAD')
+          return {
+            status: 400,
+            body: {
+              message: 'Check the search.',
+              fields: { orderNumber: 'Enter an order number as it is written, like RP-7F3K9Q2M.' },
+            },
+          };
+        if (request.orderNumber) return orderPage([order({ id: 'o-9', orderID: String(request.orderNumber) })]);
+        if (request.member || request.product || request.status) return orderPage([]);
+        return orderPage([order(), order({ id: 'o-2', orderID: 'RP-22222222' })]);
+      },
+    });
+    renderAdminAt(api, '/admin/orders');
+    const form = within(await screen.findByRole('search', { name: 'Search orders' }));
+    await waitFor(() => expect(api.callsTo('getOrders')).toHaveLength(1));
+
+    await user.type(form.getByLabelText('Order number'), ' RP-12345678 ');
+    await user.click(form.getByRole('button', { name: 'Search' }));
+    await waitFor(() =>
+      expect(api.callsTo('getOrders').at(-1)?.body).toEqual({ type: 'all', limit: 100, orderNumber: 'RP-12345678' }),
+    );
+    await waitFor(() => expect(gridRows()).toHaveLength(1));
+
+    // By member, with a status: one request with both.
+    await user.selectOptions(form.getByLabelText('Search by'), 'member');
+    await user.type(form.getByLabelText('Member e-mail'), 'ann.lee@example.com');
+    await user.selectOptions(form.getByLabelText('Status'), 'shipped');
+    await user.click(form.getByRole('button', { name: 'Search' }));
+    await waitFor(() =>
+      expect(api.callsTo('getOrders').at(-1)?.body).toEqual({
+        type: 'all',
+        limit: 100,
+        member: 'ann.lee@example.com',
+        status: 'shipped',
+      }),
+    );
+    expect(await screen.findByText('No orders match this search.')).toBeTruthy();
+
+    await user.selectOptions(form.getByLabelText('Search by'), 'product');
+    await user.type(form.getByLabelText('Product SPU or ID'), 'SPU-12345');
+    await user.selectOptions(form.getByLabelText('Status'), '');
+    await user.click(form.getByRole('button', { name: 'Search' }));
+    await waitFor(() =>
+      expect(api.callsTo('getOrders').at(-1)?.body).toEqual({ type: 'all', limit: 100, product: 'SPU-12345' }),
+    );
+
+    // The server's refusal shows under the field, in its words; the list says why it is not shown.
+    await user.selectOptions(form.getByLabelText('Search by'), 'orderNumber');
+    await user.type(form.getByLabelText('Order number'), 'RP-BAD');
+    await user.click(form.getByRole('button', { name: 'Search' }));
+    const field = await form.findByLabelText('Order number');
+    await waitFor(() => expect(field.getAttribute('aria-invalid')).toBe('true'));
+    expect(form.getByText('Enter an order number as it is written, like RP-7F3K9Q2M.')).toBeTruthy();
+    expect(screen.getByText('No orders are shown: correct the search above.')).toBeTruthy();
+
+    // Clear: the whole list again.
+    await user.click(form.getByRole('button', { name: 'Clear' }));
+    await waitFor(() => expect(gridRows()).toHaveLength(2));
+  });
 });

@@ -1,15 +1,22 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { Order } from '@portal/shared/api/sales';
 import { formatCount } from '@portal/shared/domain/format';
 import { useCursorPages } from '@portal/shared/ui/hooks/CursorPages';
 import { DataTable } from '@portal/shared/ui/components/LazyDataTable';
 import { Page } from '@portal/shared/ui/components/Page';
+import { TableSearch, emptySearch, type SearchValue } from '@portal/shared/ui/components/TableSearch';
 import { OrderCard } from '../sales/OrderCard';
-import { ORDER_LISTS, orderColumns } from '../sales/orderColumns';
+import {
+  ORDER_LISTS,
+  ORDER_SEARCH_FIELDS,
+  ORDER_STATUS_CHOICES,
+  orderColumns,
+  orderSearchOf,
+} from '../sales/orderColumns';
 import { reloadSales, useOrders } from '../sales/queries';
 import { RecordOrderForm } from '../sales/RecordOrderForm';
-import { CountLink, ExportCsvButton, ListFrame, SuccessNotice } from '../sales/SalesUi';
+import { CountLink, ExportCsvButton, ListFrame, SearchRefused, SuccessNotice, searchErrors } from '../sales/SalesUi';
 
 /**
  * '/admin/orders': every order, newest first, with the counters (kept with the orders, no scans),
@@ -17,7 +24,10 @@ import { CountLink, ExportCsvButton, ListFrame, SuccessNotice } from '../sales/S
  */
 export function OrdersScreen() {
   const queryClient = useQueryClient();
-  const query = useOrders('all');
+  const [search, setSearch] = useState<SearchValue>(() => emptySearch('orderNumber'));
+  const fields = useMemo(() => orderSearchOf(search), [search]);
+  const query = useOrders('all', fields);
+  const refused = searchErrors(query.error, ['orderNumber', 'member', 'product', 'status']);
   const pages = useCursorPages(query);
   const counters = query.data?.pages[0]?.counters ?? null;
   // While the first page loads: '…'; when it failed (the list says why): '—'.
@@ -73,16 +83,30 @@ export function OrdersScreen() {
         />
       ) : null}
       <h2 className="sales-section-title">All orders</h2>
-      <ListFrame pages={pages} noun="orders">
-        <DataTable
-          rows={pages.items}
-          columns={orderColumns}
-          rowId={(order) => order.id}
-          label="All orders"
-          emptyMessage="No orders yet."
-          onRowActivate={setOpen}
-        />
-      </ListFrame>
+      <TableSearch
+        label="Search orders"
+        fields={ORDER_SEARCH_FIELDS}
+        statuses={ORDER_STATUS_CHOICES}
+        value={search}
+        onSearch={setSearch}
+        fieldErrors={refused ?? undefined}
+      />
+      {refused ? (
+        <SearchRefused noun="orders" />
+      ) : (
+        <ListFrame pages={pages} noun="orders">
+          <DataTable
+            rows={pages.items}
+            columns={orderColumns}
+            rowId={(order) => order.id}
+            label="All orders"
+            emptyMessage={fields ? 'No orders match this search.' : 'No orders yet.'}
+            tableId="admin.orders.all"
+            rowLabel={(order) => `order ${order.orderID}`}
+            onRowActivate={setOpen}
+          />
+        </ListFrame>
+      )}
     </Page>
   );
 }

@@ -174,4 +174,25 @@ describe('/payouts', () => {
     renderAdminAt(salesApi(), '/admin/payouts/top_earners');
     expect(await screen.findByText('No earners yet.')).toBeTruthy();
   });
+
+  it('searches All commissions on the server by member and state', async () => {
+    const user = userEvent.setup();
+    const api = salesApi({
+      getCommisions: ({ body }) =>
+        (body as { member?: string }).member ? commissionPage([commission({ id: 'c-7' })]) : commissionPage([]),
+    });
+    renderAdminAt(api, '/admin/payouts');
+    const form = within(await screen.findByRole('search', { name: 'Search commissions' }));
+    await user.type(form.getByLabelText('Member e-mail'), 'ann.lee@example.com');
+    await user.selectOptions(form.getByLabelText('Status'), 'paid');
+    await user.click(form.getByRole('button', { name: 'Search' }));
+    await waitFor(() =>
+      expect(api.callsTo('getCommisions').at(-1)?.body).toEqual({
+        limit: 100,
+        member: 'ann.lee@example.com',
+        status: 'paid',
+      }),
+    );
+    await waitFor(() => expect(gridRows()).toHaveLength(1));
+  });
 });

@@ -1,10 +1,17 @@
+import { useMemo, useState } from 'react';
 import { formatCount, formatMoney } from '@portal/shared/domain/format';
 import { useCursorPages } from '@portal/shared/ui/hooks/CursorPages';
 import { DataTable } from '@portal/shared/ui/components/LazyDataTable';
 import { Page } from '@portal/shared/ui/components/Page';
-import { commissionColumns } from '../sales/commissionColumns';
+import { TableSearch, emptySearch, type SearchValue } from '@portal/shared/ui/components/TableSearch';
+import {
+  COMMISSION_SEARCH_FIELDS,
+  COMMISSION_STATUS_CHOICES,
+  commissionColumns,
+  commissionSearchOf,
+} from '../sales/commissionColumns';
 import { useCommissions } from '../sales/queries';
-import { CountLink, ExportCsvButton, ListFrame, SuccessNotice } from '../sales/SalesUi';
+import { CountLink, ExportCsvButton, ListFrame, SearchRefused, SuccessNotice, searchErrors } from '../sales/SalesUi';
 
 const cents = (dollars: number) => Math.round(dollars * 100);
 
@@ -14,7 +21,10 @@ const cents = (dollars: number) => Math.round(dollars * 100);
  * to-be-paid screens come back here with a notice of what they did.
  */
 export function PayoutsScreen() {
-  const query = useCommissions('all');
+  const [search, setSearch] = useState<SearchValue>(() => emptySearch('member'));
+  const fields = useMemo(() => commissionSearchOf(search), [search]);
+  const query = useCommissions('all', fields);
+  const refused = searchErrors(query.error, ['member', 'status']);
   const pages = useCursorPages(query);
   const totals = query.data?.pages[0]?.totals ?? null;
   // While the first page loads: '…'; when it failed (the list says why): '—'.
@@ -53,15 +63,28 @@ export function PayoutsScreen() {
         <CountLink to="/payouts/top_earners" label="Top Earners" count={null} hideCount />
       </nav>
       <h2 className="sales-section-title">All commissions</h2>
-      <ListFrame pages={pages} noun="commissions">
-        <DataTable
-          rows={pages.items}
-          columns={commissionColumns}
-          rowId={(row) => row.id}
-          label="All commissions"
-          emptyMessage="No commissions yet."
-        />
-      </ListFrame>
+      <TableSearch
+        label="Search commissions"
+        fields={COMMISSION_SEARCH_FIELDS}
+        statuses={COMMISSION_STATUS_CHOICES}
+        value={search}
+        onSearch={setSearch}
+        fieldErrors={refused ?? undefined}
+      />
+      {refused ? (
+        <SearchRefused noun="commissions" />
+      ) : (
+        <ListFrame pages={pages} noun="commissions">
+          <DataTable
+            rows={pages.items}
+            columns={commissionColumns}
+            rowId={(row) => row.id}
+            label="All commissions"
+            emptyMessage={fields ? 'No commissions match this search.' : 'No commissions yet.'}
+            tableId="admin.commissions.all"
+          />
+        </ListFrame>
+      )}
     </Page>
   );
 }

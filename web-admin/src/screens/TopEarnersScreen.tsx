@@ -26,6 +26,7 @@ export function TopEarnersScreen() {
           rowId={(row) => row.id}
           label="Top earners"
           emptyMessage="No earners yet."
+          tableId="admin.topEarners"
         />
       </ListFrame>
     </Page>

@@ -1,16 +1,17 @@
 import type { Call } from '../call';
-import { CommissionPage, ListRequest } from '../sales';
+import { CommissionPage, CommissionsRequest } from '../sales';
 
 /**
  * POST /api/getCommisions (admin): One page of all commissions, newest first, with the list's
- * totals. (The path keeps the spec's spelling.)
+ * totals; optionally only a member's (`member`: their e-mail) and/or those in one state
+ * (`status`). (The path keeps the spec's spelling.)
  */
 export const getCommissions = {
   name: 'getCommisions',
   path: '/api/getCommisions',
   role: 'admin',
   body: 'json',
-  request: ListRequest,
+  request: CommissionsRequest,
 } as const satisfies Call;
 
 /** The answer (its own export: the function's bundle, which never reads it, leaves it out). */

@@ -3,7 +3,8 @@ import { OrderPage, OrdersRequest } from '../sales';
 
 /**
  * POST /api/getOrders (admin): One page of the orders (all, or those lacking a step), newest
- * first, with the counters.
+ * first, with the counters. All orders may be searched by order number, member (e-mail) or product
+ * (SPU number or id), and by status.
  */
 export const getOrders = {
   name: 'getOrders',

@@ -2,35 +2,36 @@ import {
   CellStyleModule,
   ClientSideRowModelModule,
   ModuleRegistry,
-  PaginationModule,
   themeQuartz,
   type ColDef,
   type ICellRendererParams,
   type RowClickedEvent,
+  type SortChangedEvent,
 } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
-import { useId, useMemo, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useMemo, type KeyboardEvent, type ReactNode } from 'react';
 import {
   DEFAULT_PAGE_SIZE,
   PAGE_SIZES,
-  TableToolbar,
+  compareValues,
   dollarsToCents,
   formatCell,
+  isSortable,
   type CellKind,
   type PageSizeChoice,
+  type TableSort,
 } from './dataTableCells';
-import { useIsPhone } from '../hooks/useIsPhone';
 
 /**
- * The portal's tables (the admin's orders and payouts, the member's commissions): AG Grid
- * Community with only the modules used here, in its own chunk. Screens import <DataTable> from
- * LazyDataTable.tsx, never this module, so no first screen of either app carries the grid.
- *
- * Rows are paged on the client (5, 7, 10, 15, 20, 25, 50 or all of the loaded rows; 5 first);
- * the server's cursor pages are loaded by the screen ('Load more'), which hands all loaded rows in.
+ * The portal's tables (the admin's orders and payouts, the member's commissions) on a wide
+ * screen: AG Grid Community with only the modules used here, in its own chunk. Screens import
+ * <DataTable> from LazyDataTable.tsx, never this module, so no first screen of either app carries
+ * the grid. That module owns the toolbar, the pager and the order (5, 7, 10, 15, 20, 25, 50 or
+ * all of the loaded rows; 5 first) and hands the grid one page, in order; a header click here
+ * changes that order (`onSort`). The server's cursor pages are loaded by the screen ('Load more').
  */
 
-ModuleRegistry.registerModules([CellStyleModule, ClientSideRowModelModule, PaginationModule]);
+ModuleRegistry.registerModules([CellStyleModule, ClientSideRowModelModule]);
 
 export { PAGE_SIZES, DEFAULT_PAGE_SIZE, dollarsToCents, formatCell };
 export type { CellKind, PageSizeChoice };
@@ -45,7 +46,7 @@ export interface DataColumn<T> {
   render?: (row: T) => ReactNode;
   /** Sortable unless false; a column without a value never is. */
   sortable?: boolean;
-  /** Hidden on a phone (under 640px) to keep the table readable; it scrolls sideways otherwise. */
+  /** No longer used: a phone shows every column, as cards (kept so that column lists of before compile). */
   hideOnPhone?: boolean;
   minWidth?: number;
   flex?: number;
@@ -70,9 +71,19 @@ export interface DataTableProps<T> {
    * height (rather than measuring each row) keeps the pages the same height as they turn.
    */
   rowHeight?: number | ((row: T) => number);
-  /** For tests: the first page size. */
+  /** The first page size when the person has not chosen one for this table (5 otherwise). */
   initialPageSize?: PageSizeChoice;
+  /** Names the table whose page-size choice this browser keeps ('admin.orders.all'). */
+  tableId?: string;
+  /** Names a row for the Open button of its card on a phone ('order RP-7F3K9Q2M'). */
+  rowLabel?: (row: T) => string;
 }
+
+/** What LazyDataTable.tsx hands the grid: one page of rows, in `sort`'s order. */
+export type GridProps<T> = DataTableProps<T> & { sort: TableSort | null; onSort: (sort: TableSort | null) => void };
+
+/** A row's height when the table gives none: two lines of wrapped text. */
+const TWO_LINES = 56;
 
 const theme = themeQuartz.withParams({
   fontFamily: 'inherit',
@@ -91,12 +102,9 @@ export function DataTable<T>({
   // emptyMessage: an empty table is drawn by LazyDataTable.tsx, without loading the grid.
   onRowActivate,
   rowHeight,
-  initialPageSize = DEFAULT_PAGE_SIZE,
-}: DataTableProps<T>) {
-  const selectId = useId();
-  const [pageSize, setPageSize] = useState<PageSizeChoice>(initialPageSize);
-  const phone = useIsPhone();
-
+  sort,
+  onSort,
+}: GridProps<T>) {
   const columnDefs = useMemo<ColDef<T>[]>(
     () =>
       columns.map((column) => {
@@ -106,12 +114,23 @@ export function DataTable<T>({
         return {
           colId: column.id,
           headerName: column.header,
-          sortable: column.sortable !== false && value !== undefined,
-          hide: phone && column.hideOnPhone === true,
+          sortable: isSortable(column),
+          // The order is LazyDataTable's: the rows come in it, and the header shows it.
+          sort: sort?.columnId === column.id ? sort.direction : null,
+          // The same comparison as the order the rows came in (empty values last both ways), so
+          // sorting the page again keeps it as it is.
+          comparator: (left: unknown, right: unknown, _a: unknown, _b: unknown, descending: boolean) => {
+            const a = left as string | number | null;
+            const b = right as string | number | null;
+            const aEmpty = a === null || a === undefined || a === '';
+            const bEmpty = b === null || b === undefined || b === '';
+            if (aEmpty || bEmpty) return aEmpty === bEmpty ? 0 : (aEmpty ? 1 : -1) * (descending ? -1 : 1);
+            return compareValues(a, b);
+          },
           minWidth: column.minWidth ?? 120,
           flex: column.flex ?? 1,
-          wrapText: column.wrap === true,
-          initialSort: column.sort,
+          // Text wraps (two lines fit the rows' height), so a long name or address is not cut.
+          wrapText: true,
           valueGetter: value ? (params) => (params.data ? value(params.data) : null) : undefined,
           valueFormatter: (params) => formatCell(kind, params.value as string | number | null),
           cellRenderer: render
@@ -126,15 +145,12 @@ export function DataTable<T>({
             : {}),
         } satisfies ColDef<T>;
       }),
-    [columns, phone],
+    [columns, sort],
   );
 
   // The grid never scrolls sideways itself (its auto height would not leave room for the
   // scrollbar): it is at least as wide as its columns' minimum widths, and the card scrolls.
-  const minWidth = useMemo(
-    () => columnDefs.reduce((sum, column) => sum + (column.hide ? 0 : (column.minWidth ?? 0)), 0),
-    [columnDefs],
-  );
+  const minWidth = useMemo(() => columnDefs.reduce((sum, column) => sum + (column.minWidth ?? 0), 0), [columnDefs]);
   const byId = useMemo(() => new Map(rows.map((row) => [rowId(row), row])), [rows, rowId]);
 
   const onRowClicked = (event: RowClickedEvent<T>) => {
@@ -163,41 +179,36 @@ export function DataTable<T>({
     }
   };
 
-  const paged = pageSize !== 'all';
+  // A header click: the person's new order, handed up (the grid's own changes from `sort` are not).
+  const onSortChanged = (event: SortChangedEvent<T>) => {
+    if (event.source !== 'uiColumnSorted') return;
+    // The columns the click changed: the one sorted now, and the one that was (unsorted now).
+    const sorted = (event.columns ?? []).find((column) => column.getSort());
+    const direction = sorted?.getSort();
+    onSort(sorted && (direction === 'asc' || direction === 'desc') ? { columnId: sorted.getColId(), direction } : null);
+  };
+
   return (
-    <div className={onRowActivate ? 'data-table data-table--clickable card' : 'data-table card'}>
-      <TableToolbar
-        selectId={selectId}
-        pageSize={pageSize}
-        rowCount={rows.length}
-        clickable={Boolean(onRowActivate)}
-        onPageSize={setPageSize}
-      />
-      <div className="data-table__grid" role="region" aria-label={label} onKeyDown={onKeyDown}>
-        <div className="data-table__sizer" style={{ minWidth }}>
-          <AgGridReact<T>
-            theme={theme}
-            rowData={rows as T[]}
-            columnDefs={columnDefs}
-            getRowId={(params) => rowId(params.data)}
-            domLayout="autoHeight"
-            rowHeight={typeof rowHeight === 'number' ? rowHeight : undefined}
-            getRowHeight={
-              typeof rowHeight === 'function'
-                ? (params) => (params.data ? rowHeight(params.data) : undefined)
-                : undefined
-            }
-            suppressColumnVirtualisation
-            suppressRowVirtualisation
-            pagination={paged}
-            paginationPageSize={paged ? pageSize : undefined}
-            paginationPageSizeSelector={false}
-            onRowClicked={onRowClicked}
-            suppressCellFocus={false}
-            enableCellTextSelection
-            ensureDomOrder
-          />
-        </div>
+    <div className="data-table__grid" role="region" aria-label={label} onKeyDown={onKeyDown}>
+      <div className="data-table__sizer" style={{ minWidth }}>
+        <AgGridReact<T>
+          theme={theme}
+          rowData={rows as T[]}
+          columnDefs={columnDefs}
+          getRowId={(params) => rowId(params.data)}
+          domLayout="autoHeight"
+          rowHeight={typeof rowHeight === 'number' ? rowHeight : TWO_LINES}
+          getRowHeight={
+            typeof rowHeight === 'function' ? (params) => (params.data ? rowHeight(params.data) : undefined) : undefined
+          }
+          suppressColumnVirtualisation
+          suppressRowVirtualisation
+          onRowClicked={onRowClicked}
+          onSortChanged={onSortChanged}
+          suppressCellFocus={false}
+          enableCellTextSelection
+          ensureDomOrder
+        />
       </div>
     </div>
   );

@@ -1,9 +1,19 @@
-import { Suspense, useId, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
-import type { DataColumn, DataTableProps } from './DataTable';
-import { DEFAULT_PAGE_SIZE, TableToolbar, formatCell, type PageSizeChoice } from './dataTableCells';
+import { Suspense, useId, useMemo, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
+import type { DataColumn, DataTableProps, GridProps } from './DataTable';
+import {
+  TablePager,
+  TableToolbar,
+  formatCell,
+  initialSortOf,
+  isSortable,
+  pageOf,
+  sortRows,
+  type TableSort,
+} from './dataTableCells';
 import '../styles/dataTable.css';
 import { lazyWithPreload } from '../hooks/preload';
 import { useIsPhone } from '../hooks/useIsPhone';
+import { useTableView } from '../hooks/useTableView';
 
 export type { DataColumn, DataTableProps, CellKind } from './DataTable';
 
@@ -12,28 +22,37 @@ export type { DataColumn, DataTableProps, CellKind } from './DataTable';
  * app's first route carries it.
  */
 let gridLoaded = false;
-const LoadedTable = lazyWithPreload<DataTableProps<unknown>>(() =>
+const LoadedGrid = lazyWithPreload<GridProps<unknown>>(() =>
   import('./DataTable').then((module) => {
     gridLoaded = true;
-    return module.DataTable as (props: DataTableProps<unknown>) => ReactNode;
+    return module.DataTable as (props: GridProps<unknown>) => ReactNode;
   }),
 );
 
-export const preloadDataTable = (): Promise<unknown> => LoadedTable.preload();
+export const preloadDataTable = (): Promise<unknown> => LoadedGrid.preload();
 
 /**
- * A table: until the grid's chunk is loaded, a plain HTML table of the first page (the grid's
- * first page size, in the columns' first order), which the grid replaces when the pointer comes
- * over the table, focus enters it or the page size changes, that is before anyone sorts or pages
- * it. AG Grid (758 KiB of script) is evaluated and builds its grid in one long task; on a screen
- * opened by its address (the admin's Orders) that task would block the page as it first shows
- * (issue 16). Once the chunk is loaded, every table is the grid at once.
+ * A table, usable from its first paint at any width: the toolbar (rows per page, 5 first and the
+ * choice kept per table; the order; which rows show) above it and the pager under it are ours, the
+ * same in every form, and one state (useTableView) orders and pages the rows for all of them.
+ *
+ * - On a phone (under 640 px): cards, one per row, every column in it as a labelled line.
+ * - On a wider screen: until the grid's chunk is loaded, a plain HTML table of the page with
+ *   sortable headers; the grid (AG Grid, 758 KiB of script evaluated and built in one long task)
+ *   loads when the pointer comes over the table or focus enters it, and takes its place showing the
+ *   same page in the same order (issue 16 measured the long task a screen opened by its address
+ *   would otherwise block on; decision 0038). Once the chunk is loaded, every table is the grid at once.
  */
 export function DataTable<T>(props: DataTableProps<T>) {
+  const { rows, columns, label, tableId, initialPageSize, onRowActivate } = props;
+  const idPrefix = useId();
+  const phone = useIsPhone();
   const [ready, setReady] = useState(gridLoaded);
-  const [chosenSize, setChosenSize] = useState<PageSizeChoice | null>(null);
+  const view = useTableView({ tableId, initialPageSize, initialSort: initialSortOf(columns), rowCount: rows.length });
+  const sorted = useMemo(() => sortRows(rows, columns, view.sort), [rows, columns, view.sort]);
+
   // An empty table says so at once, without loading the grid.
-  if (props.rows.length === 0) {
+  if (rows.length === 0) {
     return (
       <div className="data-table data-table--empty card">
         <p className="data-table__empty" role="status">
@@ -42,116 +61,172 @@ export function DataTable<T>(props: DataTableProps<T>) {
       </div>
     );
   }
-  const pageSize = chosenSize ?? props.initialPageSize ?? DEFAULT_PAGE_SIZE;
-  if (!ready) {
-    // The plain table stays (the same elements, so a click that began on it ends on it) until
-    // the grid's chunk is in.
-    const wantGrid = (size?: PageSizeChoice) => {
-      if (size) setChosenSize(size);
-      preloadDataTable().then(
-        () => setReady(true),
-        () => undefined, // The plain table stays; the next hover tries again.
-      );
-    };
-    return <PlainTable {...props} initialPageSize={pageSize} onWantGrid={wantGrid} />;
-  }
-  return (
-    <Suspense fallback={<PlainTable {...props} initialPageSize={pageSize} />}>
-      <LoadedTable {...({ ...props, initialPageSize: pageSize } as unknown as DataTableProps<unknown>)} />
-    </Suspense>
-  );
-}
 
-/** The rows in the columns' first order (the grid's `initialSort`), else the server's. */
-function firstOrder<T>(rows: readonly T[], columns: readonly DataColumn<T>[]): readonly T[] {
-  const column = columns.find((candidate) => candidate.sort && candidate.value);
-  const value = column?.value;
-  if (!column || !value) return rows;
-  const direction = column.sort === 'desc' ? -1 : 1;
-  return [...rows].sort((a, b) => {
-    const left = value(a);
-    const right = value(b);
-    if (left === right) return 0;
-    if (left === null) return 1;
-    if (right === null) return -1;
-    return (left < right ? -1 : 1) * direction;
-  });
-}
-
-/** The first page as a plain table, with the grid's toolbar; `onWantGrid` asks for the grid. */
-function PlainTable<T>({
-  rows,
-  columns,
-  rowId,
-  label,
-  onRowActivate,
-  initialPageSize = DEFAULT_PAGE_SIZE,
-  onWantGrid,
-}: DataTableProps<T> & { onWantGrid?: (size?: PageSizeChoice) => void }) {
-  const selectId = useId();
-  const phone = useIsPhone();
-  const shown = columns.filter((column) => !(phone && column.hideOnPhone));
-  const size = initialPageSize === 'all' ? rows.length : initialPageSize;
-  const firstPage = firstOrder(rows, columns).slice(0, size);
-  const want = () => onWantGrid?.();
-  const activate = (row: T) => (event: MouseEvent | KeyboardEvent) => {
-    if (event.target instanceof Element && event.target.closest('button, a, input, select')) return;
-    if ('key' in event && event.key !== 'Enter') return;
-    onRowActivate?.(row);
+  const pageRows = pageOf(sorted, view.pageSize, view.page);
+  const wantGrid = () => {
+    if (ready || phone) return;
+    preloadDataTable().then(
+      () => setReady(true),
+      () => undefined, // The plain table stays; the next hover tries again.
+    );
   };
+  const bodyProps = { ...props, rows: pageRows, sort: view.sort, onSort: view.setSort };
+  let body: ReactNode;
+  if (phone) body = <TableCards {...bodyProps} />;
+  else if (!ready) body = <PlainTable {...bodyProps} />;
+  else
+    body = (
+      <Suspense fallback={<PlainTable {...bodyProps} />}>
+        <LoadedGrid {...(bodyProps as unknown as GridProps<unknown>)} />
+      </Suspense>
+    );
+
   return (
     <div
       className={onRowActivate ? 'data-table data-table--clickable card' : 'data-table card'}
-      onPointerEnter={want}
-      onTouchStart={want}
-      onFocus={want}
+      data-testid="data-table"
+      data-form={phone ? 'cards' : ready ? 'grid' : 'plain'}
+      onPointerEnter={wantGrid}
+      onFocus={wantGrid}
     >
       <TableToolbar
-        selectId={selectId}
-        pageSize={initialPageSize}
+        idPrefix={idPrefix}
+        columns={columns}
+        pageSize={view.pageSize}
+        onPageSize={view.setPageSize}
+        sort={view.sort}
+        onSort={view.setSort}
         rowCount={rows.length}
-        clickable={Boolean(onRowActivate)}
-        onPageSize={(size) => onWantGrid?.(size)}
+        page={view.page}
+        clickable={Boolean(onRowActivate) && !phone}
       />
-      {/* Focusable, so that a keyboard reaches it (and so loads the grid). */}
-      <div className="data-table__grid" role="region" aria-label={label} tabIndex={0} data-testid="plain-table">
-        <table className="data-table__plain">
-          <thead>
-            <tr>
-              {shown.map((column) => (
+      {body}
+      <TablePager
+        label={label}
+        rowCount={rows.length}
+        pageSize={view.pageSize}
+        page={view.page}
+        onPage={view.setPage}
+      />
+    </div>
+  );
+}
+
+type BodyProps<T> = DataTableProps<T> & { sort: TableSort | null; onSort: (sort: TableSort | null) => void };
+
+const numeric = (column: DataColumn<unknown>) => column.kind === 'money' || column.kind === 'count';
+
+function cellContent<T>(column: DataColumn<T>, row: T): ReactNode {
+  return column.render
+    ? column.render(row)
+    : formatCell(column.kind ?? 'text', column.value ? column.value(row) : null);
+}
+
+/** Opens the row on a click or Enter, unless it landed on a control of its own. */
+function activation<T>(onRowActivate: ((row: T) => void) | undefined, row: T) {
+  return (event: MouseEvent | KeyboardEvent) => {
+    if (!onRowActivate) return;
+    if (event.target instanceof Element && event.target.closest('button, a, input, select')) return;
+    if ('key' in event && event.key !== 'Enter') return;
+    onRowActivate(row);
+  };
+}
+
+/** The page as a plain table, until the grid is loaded: headers sort (a button each), rows open. */
+function PlainTable<T>({ rows, columns, rowId, label, onRowActivate, sort, onSort }: BodyProps<T>) {
+  const shown = columns;
+  return (
+    // Focusable, so that a keyboard reaches it (and so loads the grid).
+    <div className="data-table__grid" role="region" aria-label={label} tabIndex={0} data-testid="plain-table">
+      <table className="data-table__plain">
+        <thead>
+          <tr>
+            {shown.map((column) => {
+              const direction = sort?.columnId === column.id ? sort.direction : null;
+              const className = numeric(column as DataColumn<unknown>) ? 'data-table__cell--number' : undefined;
+              return (
                 <th
                   key={column.id}
                   scope="col"
                   style={{ minWidth: column.minWidth ?? 120 }}
-                  className={
-                    column.kind === 'money' || column.kind === 'count' ? 'data-table__cell--number' : undefined
-                  }
+                  className={className}
+                  aria-sort={direction === 'asc' ? 'ascending' : direction === 'desc' ? 'descending' : undefined}
                 >
-                  {column.header}
+                  {isSortable(column) ? (
+                    <button
+                      type="button"
+                      className="data-table__sort"
+                      onClick={() => onSort({ columnId: column.id, direction: nextDirection(column, direction) })}
+                    >
+                      {column.header}
+                      <span className="data-table__sort-mark" aria-hidden="true">
+                        {direction === 'asc' ? '▲' : direction === 'desc' ? '▼' : ''}
+                      </span>
+                    </button>
+                  ) : (
+                    column.header
+                  )}
                 </th>
+              );
+            })}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={rowId(row)} onClick={activation(onRowActivate, row)} onKeyDown={activation(onRowActivate, row)}>
+              {shown.map((column) => (
+                <td
+                  key={column.id}
+                  className={numeric(column as DataColumn<unknown>) ? 'data-table__cell--number' : undefined}
+                >
+                  {cellContent(column, row)}
+                </td>
               ))}
             </tr>
-          </thead>
-          <tbody>
-            {firstPage.map((row) => (
-              <tr key={rowId(row)} onClick={activate(row)} onKeyDown={activate(row)}>
-                {shown.map((column) => (
-                  <td
-                    key={column.id}
-                    className={
-                      column.kind === 'money' || column.kind === 'count' ? 'data-table__cell--number' : undefined
-                    }
-                  >
-                    {column.render
-                      ? column.render(row)
-                      : formatCell(column.kind ?? 'text', column.value ? column.value(row) : null)}
-                  </td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+          ))}
+        </tbody>
+      </table>
     </div>
+  );
+}
+
+/** A header's next order on a click: dates and amounts first newest / highest, text first A to Z; then the other way. */
+function nextDirection<T>(column: DataColumn<T>, current: 'asc' | 'desc' | null): 'asc' | 'desc' {
+  if (current) return current === 'asc' ? 'desc' : 'asc';
+  return column.kind === 'text' || column.kind === undefined ? 'asc' : 'desc';
+}
+
+/**
+ * The page as cards on a phone: each row a card listing every column (header, then value), so
+ * nothing is hidden or cut; a row that opens has an Open button naming it.
+ */
+function TableCards<T>({ rows, columns, rowId, label, onRowActivate, rowLabel }: BodyProps<T>) {
+  return (
+    <ul className="data-table__cards" aria-label={label} data-testid="table-cards">
+      {rows.map((row) => (
+        <li key={rowId(row)} className="data-table__card">
+          <dl className="data-table__fields">
+            {columns.map((column) => (
+              <div key={column.id} className="data-table__field">
+                <dt>{column.header}</dt>
+                <dd className={numeric(column as DataColumn<unknown>) ? 'data-table__cell--number' : undefined}>
+                  {cellContent(column, row)}
+                </dd>
+              </div>
+            ))}
+          </dl>
+          {onRowActivate ? (
+            <button
+              type="button"
+              className="button button--secondary button--small data-table__open"
+              aria-label={rowLabel ? `Open ${rowLabel(row)}` : undefined}
+              onClick={() => onRowActivate(row)}
+            >
+              Open
+            </button>
+          ) : null}
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -14,7 +14,7 @@ const stateText = (commission: Commission): string =>
     : STATE_WORDS[commission.state];
 
 const COLUMNS: readonly DataColumn<Commission>[] = [
-  { id: 'created_at', header: 'Date', value: (row) => row.created_at, kind: 'date', minWidth: 265 },
+  { id: 'created_at', header: 'Date', value: (row) => row.created_at, kind: 'date', minWidth: 230 },
   { id: 'product', header: 'Product', value: (row) => row.product_name, minWidth: 160, flex: 2, hideOnPhone: true },
   { id: 'orderID', header: 'Order ID', value: (row) => row.orderID, minWidth: 140, hideOnPhone: true },
   { id: 'amount', header: 'Amount', value: (row) => row.amount, kind: 'money', minWidth: 110 },
@@ -45,6 +45,7 @@ export function CommissionTable({
         rowId={(commission) => commission.id}
         label="Your commissions, newest first"
         emptyMessage="No commissions yet."
+        tableId="member.commissions"
         rowHeight={(commission) => (commission.payoutFailure ? 72 : 48)}
       />
       {hasMore ? (
