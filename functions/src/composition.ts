@@ -23,6 +23,8 @@ import { clock } from './config/clock';
 import { env, siteUrl } from './config/env';
 import type { Mailer } from './email/mailer';
 import { createEmailVerification } from './email/verification';
+import { createPasswordReset } from './email/password-reset';
+import { dynamoPasswordResets } from './adapters/dynamo-password-resets';
 import { getSecret } from './config/secrets';
 import { loadLogger } from './config/logger';
 import { createApiHandler, createPublicApiHandler } from './http/api-handler';
@@ -177,6 +179,16 @@ export const emailVerification = /* @__PURE__ */ createEmailVerification({
   store: dynamoEmailVerifications,
   attempts: dynamoAttempts,
   mailer,
+  now,
+  siteUrl,
+});
+
+/** Forgotten passwords: the single-use reset links (email/password-reset.ts). */
+export const passwordReset = /* @__PURE__ */ createPasswordReset({
+  store: dynamoPasswordResets,
+  attempts: dynamoAttempts,
+  mailer,
+  users: dynamoUsers,
   now,
   siteUrl,
 });

@@ -77,6 +77,13 @@ const expected: Record<string, Answers> = {
   // The commission's transfer and payout (test/handlers/money-movement.test.ts).
   addCommisionToStripe: ADMINS,
   payCommisionToMember: ADMINS,
+  // A member's self-service (test/handlers/self-service.test.ts); the reset calls are public.
+  updateProfile: MEMBERS,
+  changeEmail: MEMBERS,
+  changePassword: MEMBERS,
+  replacePayoutMethod: MEMBERS,
+  requestPasswordReset: PUBLIC,
+  resetPassword: PUBLIC,
 } satisfies Partial<Record<EndpointName, Answers>>;
 
 const MESSAGES: Record<401 | 403, string> = {

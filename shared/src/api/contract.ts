@@ -42,6 +42,12 @@ import { addCommissionToStripe, addCommissionToStripeResponse } from './calls/ad
 import { payCommissionToMember, payCommissionToMemberResponse } from './calls/pay-commission-to-member';
 import { getCommissionsByUser, getCommissionsByUserResponse } from './calls/get-commissions-by-user';
 import { exportCsv, exportCsvResponse } from './calls/export-csv';
+import { updateProfile, updateProfileResponse } from './calls/update-profile';
+import { changeEmail, changeEmailResponse } from './calls/change-email';
+import { changePassword, changePasswordResponse } from './calls/change-password';
+import { requestPasswordReset, requestPasswordResetResponse } from './calls/request-password-reset';
+import { resetPassword, resetPasswordResponse } from './calls/reset-password';
+import { replacePayoutMethod, replacePayoutMethodResponse } from './calls/replace-payout-method';
 
 /**
  * Every /api call of spec section 7 (plus logout), all POST: each call's contract module
@@ -104,6 +110,12 @@ export const contract = {
   payCommisionToMember: entry(payCommissionToMember, payCommissionToMemberResponse),
   getCommisionsByUser: entry(getCommissionsByUser, getCommissionsByUserResponse),
   exportCsv: entry(exportCsv, exportCsvResponse),
+  updateProfile: entry(updateProfile, updateProfileResponse),
+  changeEmail: entry(changeEmail, changeEmailResponse),
+  changePassword: entry(changePassword, changePasswordResponse),
+  requestPasswordReset: entry(requestPasswordReset, requestPasswordResetResponse),
+  resetPassword: entry(resetPassword, resetPasswordResponse),
+  replacePayoutMethod: entry(replacePayoutMethod, replacePayoutMethodResponse),
 };
 
 export type Contract = typeof contract;
