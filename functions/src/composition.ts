@@ -23,7 +23,7 @@ import { clock } from './config/clock';
 import { env, siteUrl } from './config/env';
 import type { Mailer } from './email/mailer';
 import { createEmailVerification } from './email/verification';
-import { createPasswordReset } from './email/password-reset';
+import { createPasswordResetRequests, createPasswordResetUse } from './email/password-reset';
 import { dynamoPasswordResets } from './adapters/dynamo-password-resets';
 import { getSecret } from './config/secrets';
 import { loadLogger } from './config/logger';
@@ -183,12 +183,18 @@ export const emailVerification = /* @__PURE__ */ createEmailVerification({
   siteUrl,
 });
 
-/** Forgotten passwords: the single-use reset links (email/password-reset.ts). */
-export const passwordReset = /* @__PURE__ */ createPasswordReset({
+/** Forgotten passwords: asking for a single-use reset link by mail (email/password-reset.ts). */
+export const passwordResetRequests = /* @__PURE__ */ createPasswordResetRequests({
   store: dynamoPasswordResets,
   attempts: dynamoAttempts,
   mailer,
   users: dynamoUsers,
   now,
   siteUrl,
+});
+/** Using a reset link: no mailer, so the function that sets the password carries no SES client. */
+export const passwordResetUse = /* @__PURE__ */ createPasswordResetUse({
+  store: dynamoPasswordResets,
+  users: dynamoUsers,
+  now,
 });

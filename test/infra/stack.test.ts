@@ -639,7 +639,12 @@ describe('least privilege', () => {
   it('only the functions that send mail may, and only ses:SendEmail on the sender identity; they get MAIL_FROM and SITE_URL', () => {
     const identity = main.stack.resolve(mailIdentityArn(main.stack, 'portal.example'));
     const senders = appFunctions(main.stack).filter(({ spec }) => spec.access.mail);
-    expect(senders.map(({ spec }) => spec.name).sort()).toEqual(['signup', 'verifyEmail']);
+    expect(senders.map(({ spec }) => spec.name).sort()).toEqual([
+      'changeEmail',
+      'requestPasswordReset',
+      'signup',
+      'verifyEmail',
+    ]);
     for (const { spec, made } of appFunctions(main.stack)) {
       const ses = statementsOf(main.resources, logicalId(main.stack, made.role)).filter((s) =>
         actionsOf(s).some((a) => a.startsWith('ses')),

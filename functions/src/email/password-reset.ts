@@ -46,6 +46,9 @@ export interface PasswordResetDeps {
   siteUrl: () => string;
 }
 
+/** What using a link needs: no mailer (the function that sets the password sends no mail). */
+export type PasswordResetUseDeps = Pick<PasswordResetDeps, 'store' | 'users' | 'now'>;
+
 export const hashResetToken = (token: string): string => createHash('sha256').update(token).digest('hex');
 
 export function resetMail(to: string, url: string): OutgoingMail {
@@ -76,7 +79,8 @@ export function resetMail(to: string, url: string): OutgoingMail {
   };
 }
 
-export function createPasswordReset(deps: PasswordResetDeps) {
+/** Asking for a link: the request call. */
+export function createPasswordResetRequests(deps: PasswordResetDeps) {
   return {
     /** Mails a link when the address has an account; the same answer either way. */
     async request(email: string, sourceIp: string): Promise<{ sent: true; email: string; validMinutes: number }> {
@@ -118,7 +122,12 @@ export function createPasswordReset(deps: PasswordResetDeps) {
       }
       return answer;
     },
+  };
+}
 
+/** Using a link: the reset call. */
+export function createPasswordResetUse(deps: PasswordResetUseDeps) {
+  return {
     /** Sets the new password with a link's token; ends every session of the account. */
     async reset(token: string, password: string): Promise<{ ok: true; email: string }> {
       const tokenHash = hashResetToken(token);
@@ -146,5 +155,3 @@ export function createPasswordReset(deps: PasswordResetDeps) {
     },
   };
 }
-
-export type PasswordReset = ReturnType<typeof createPasswordReset>;

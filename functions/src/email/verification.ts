@@ -158,13 +158,14 @@ export function createEmailVerification(deps: VerificationDeps) {
      */
     async send(user: UserRecord): Promise<{ email: string; nextAllowedInSeconds: number }> {
       if (user.isEmailVerified) throw conflict(ALREADY_VERIFIED);
-      return sendLink(user, user.email, undefined);
+      return sendLink(user, user.email, undefined, limits);
     },
 
     /**
-     * Sends a link to `newEmail` that makes it the account's address once opened (the same limits
-     * as any link). A taken address is a 409 now, and again when the link is used if someone took
-     * it meanwhile.
+     * Sends a link to `newEmail` that makes it the account's address once opened, counted in the
+     * member's daily links (not the minute's: a member who signed up a moment ago may change the
+     * address at once). A taken address is a 409 now, and again when the link is used if someone
+     * took it meanwhile.
      */
     async sendChange(
       user: UserRecord,
@@ -174,7 +175,7 @@ export function createEmailVerification(deps: VerificationDeps) {
       if (newEmail === user.email) throw badRequest(SAME_ADDRESS, { email: SAME_ADDRESS });
       if (await isTaken(newEmail))
         throw new DomainError('conflict', ADDRESS_TAKEN, { fields: { email: ADDRESS_TAKEN } });
-      return sendLink(user, newEmail, user.email);
+      return sendLink(user, newEmail, user.email, limits.slice(1));
     },
 
     /** Verifies the address a link was sent to; needs no session. */
@@ -205,41 +206,40 @@ export function createEmailVerification(deps: VerificationDeps) {
     user: UserRecord,
     to: string,
     replaces: string | undefined,
+    applied: readonly [AttemptKind, { count: number; windowMs: number }][],
   ): Promise<{ email: string; nextAllowedInSeconds: number }> {
-    {
-      const now = deps.now();
-      const counted: [AttemptKind, Counted][] = [];
-      const giveBack = () =>
-        Promise.all(counted.map(([kind, taken]) => deps.attempts.giveBack(kind, user.id, taken.windowStart)));
-      for (const [kind, limit] of limits) {
-        const taken = await deps.attempts.take(kind, user.id, limit.count, limit.windowMs, now);
-        if (!taken.allowed) {
-          await giveBack();
-          throw tooManyLinks(taken.retryAfterMs, kind === 'verify-email-day');
-        }
-        counted.push([kind, taken]);
+    const now = deps.now();
+    const counted: [AttemptKind, Counted][] = [];
+    const giveBack = () =>
+      Promise.all(counted.map(([kind, taken]) => deps.attempts.giveBack(kind, user.id, taken.windowStart)));
+    for (const [kind, limit] of applied) {
+      const taken = await deps.attempts.take(kind, user.id, limit.count, limit.windowMs, now);
+      if (!taken.allowed) {
+        await giveBack();
+        throw tooManyLinks(taken.retryAfterMs, kind === 'verify-email-day');
       }
-      const token = randomBytes(32).toString('base64url');
-      try {
-        await deps.store.save({
-          tokenHash: hashVerificationToken(token),
-          userId: user.id,
-          email: to,
-          ...(replaces === undefined ? {} : { replaces }),
-          createdAt: now,
-          expiresAtMs: now + LINK_VALID_MS,
-        });
-        const url = new URL(VERIFY_PATH, deps.siteUrl());
-        url.searchParams.set('token', token);
-        await deps.mailer.send(
-          replaces === undefined ? verificationMail(to, url.href) : changeMail(to, replaces, url.href),
-        );
-      } catch (error) {
-        await giveBack().catch(() => undefined);
-        throw error;
-      }
-      return { email: to, nextAllowedInSeconds: Math.ceil(RESEND_LIMITS.perMinute.windowMs / 1000) };
+      counted.push([kind, taken]);
     }
+    const token = randomBytes(32).toString('base64url');
+    try {
+      await deps.store.save({
+        tokenHash: hashVerificationToken(token),
+        userId: user.id,
+        email: to,
+        ...(replaces === undefined ? {} : { replaces }),
+        createdAt: now,
+        expiresAtMs: now + LINK_VALID_MS,
+      });
+      const url = new URL(VERIFY_PATH, deps.siteUrl());
+      url.searchParams.set('token', token);
+      await deps.mailer.send(
+        replaces === undefined ? verificationMail(to, url.href) : changeMail(to, replaces, url.href),
+      );
+    } catch (error) {
+      await giveBack().catch(() => undefined);
+      throw error;
+    }
+    return { email: to, nextAllowedInSeconds: Math.ceil(RESEND_LIMITS.perMinute.windowMs / 1000) };
   }
 }
 
