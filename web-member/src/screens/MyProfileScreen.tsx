@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { displayNameOf } from '@portal/shared/api/account';
 import type { SearchAddresses } from '@portal/shared/ui/components/AddressAutocomplete';
 import { toApiError, useAuth } from '@portal/shared/ui/hooks/AuthProvider';
@@ -41,7 +41,6 @@ export function MyProfileScreen({ search }: { search?: SearchAddresses } = {}) {
   const { userProfile } = useAuth();
   const [open, setOpen] = useState<Panel>('none');
   const [saved, setSaved] = useState(false);
-  const editButton = useRef<HTMLButtonElement>(null);
   const close = (panel: Panel) => {
     setOpen('none');
     // Back to the button that opened it, for the keyboard.
@@ -72,7 +71,6 @@ export function MyProfileScreen({ search }: { search?: SearchAddresses } = {}) {
             <button
               type="button"
               id="open-profile"
-              ref={editButton}
               className="button button--secondary button--small"
               onClick={() => {
                 setSaved(false);
