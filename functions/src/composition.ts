@@ -26,6 +26,8 @@ import { clock } from './config/clock';
 import { env, siteUrl } from './config/env';
 import { MailerUnavailable, type Mailer } from './email/mailer';
 import { createEmailVerification } from './email/verification';
+import { createPasswordResetRequests, createPasswordResetUse } from './email/password-reset';
+import { dynamoPasswordResets } from './adapters/dynamo-password-resets';
 import { getSecret } from './config/secrets';
 import { loadLogger } from './config/logger';
 import { createApiHandler, createPublicApiHandler } from './http/api-handler';
@@ -324,3 +326,18 @@ export const disputeOpened = async (dispute: DisputeFacts): Promise<void> =>
 /** The member's "your payout is on its way" once the payout of a commission is recorded. */
 export const payoutOnItsWay = (commissionId: string): Promise<void> =>
   mailQuietly('payout', commissionId, sendPayoutOnItsWay(mails, commissionId));
+/** Forgotten passwords: asking for a single-use reset link by mail (email/password-reset.ts). */
+export const passwordResetRequests = /* @__PURE__ */ createPasswordResetRequests({
+  store: dynamoPasswordResets,
+  attempts: dynamoAttempts,
+  mailer,
+  users: dynamoUsers,
+  now,
+  siteUrl,
+});
+/** Using a reset link: no mailer, so the function that sets the password carries no SES client. */
+export const passwordResetUse = /* @__PURE__ */ createPasswordResetUse({
+  store: dynamoPasswordResets,
+  users: dynamoUsers,
+  now,
+});

@@ -155,6 +155,18 @@ export const routes: readonly Route[] = [
   route('getOrderPage', 'handlers/get-order-page.ts', { table: 'read', secrets: [] }, 256),
   // The member's optional mails (a preference on their profile).
   route('saveMailPreferences', 'handlers/save-mail-preferences.ts', writes),
+  // A member's self-service (issue 28). The password ones hash with scrypt; the e-mail change asks
+  // for the current password and mails a link; the reset ones are public and mail or hash.
+  route('updateProfile', 'handlers/update-profile.ts', writes),
+  route('changeEmail', 'handlers/change-email.ts', { ...writes, mail: 'send' }, PASSWORD_MEMORY_MB),
+  route('changePassword', 'handlers/change-password.ts', writes, PASSWORD_MEMORY_MB),
+  route('requestPasswordReset', 'handlers/request-password-reset.ts', {
+    table: 'readwrite',
+    secrets: [],
+    mail: 'send',
+  }),
+  route('resetPassword', 'handlers/reset-password.ts', { table: 'readwrite', secrets: [] }, PASSWORD_MEMORY_MB),
+  route('replacePayoutMethod', 'handlers/replace-payout-method.ts', stripeWrites),
 ];
 
 /** Functions started by events rather than by /api calls. */

@@ -52,6 +52,9 @@ export const DEMO_PAYOUT_FORM: PayoutAccountForm = {
   tax_id: '222222222',
 };
 
+/** The name customers see on the demo member's shop links ("Recommended by Dana from Springfield"). */
+export const DEMO_DISPLAY_NAME = 'Dana from Springfield';
+
 export type DemoMemberOutcome =
   | { seeded: true; accountId: string; reseeded: boolean }
   | { seeded: false; reason: 'present' | 'own-stripe-key' | 'no-member'; accountId?: string };
@@ -120,6 +123,7 @@ export async function seedDemoMember(options: SeedDemoMemberOptions): Promise<De
 
   const accountId = await makePayable(user, DEMO_PAYOUT_FORM, { ...options, stripeApiUrl: options.stripeApiUrl });
   await markEmailVerified(user.id);
+  await nameForCustomers(user.id);
   await db().send(
     new PutCommand({
       TableName: tableName(),
@@ -161,6 +165,23 @@ async function forgetPayoutAccount(userId: string, lostAccountId: string): Promi
   } catch (error) {
     if (!isConditionFailed(error)) throw error;
   }
+}
+
+/** The display name of the shop page, unless the member chose one already. */
+async function nameForCustomers(userId: string): Promise<void> {
+  await db()
+    .send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.user(userId),
+        UpdateExpression: 'SET display_name = :name',
+        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(display_name) OR display_name = :empty)',
+        ExpressionAttributeValues: { ':name': DEMO_DISPLAY_NAME, ':empty': '' },
+      }),
+    )
+    .catch((error: unknown) => {
+      if (!isConditionFailed(error)) throw error;
+    });
 }
 
 /** The user record's own flag (UserProfile.isEmailVerified), as following the e-mail's link sets it. */

@@ -85,6 +85,13 @@ const expected: Record<string, Answers> = {
   getOrderPage: PUBLIC,
   // The member's own mail preferences (test/handlers/mails.test.ts).
   saveMailPreferences: MEMBERS,
+  // A member's self-service (test/handlers/self-service.test.ts); the reset calls are public.
+  updateProfile: MEMBERS,
+  changeEmail: MEMBERS,
+  changePassword: MEMBERS,
+  replacePayoutMethod: MEMBERS,
+  requestPasswordReset: PUBLIC,
+  resetPassword: PUBLIC,
 } satisfies Partial<Record<EndpointName, Answers>>;
 
 const MESSAGES: Record<401 | 403, string> = {

@@ -76,6 +76,8 @@ describe('the demo member starts payable', () => {
       isEmailVerified: true,
       first_name: 'Dana',
       city: 'Springfield',
+      // The name its shop links show customers (issue 28).
+      display_name: 'Dana from Springfield',
     });
     const cards = await cardsOf(token, String(profile.stripeID));
     expect(cards.status).toBe(200);

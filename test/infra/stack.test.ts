@@ -664,9 +664,11 @@ describe('least privilege', () => {
     const senders = appFunctions(main.stack).filter(({ spec }) => spec.access.mail);
     expect(senders.map(({ spec }) => spec.name).sort()).toEqual([
       'addOrder',
+      'changeEmail',
       'confirmCheckout',
       'markAsShipped',
       'payCommisionToMember',
+      'requestPasswordReset',
       'signup',
       'stripeConnectWebhook',
       'stripeWebhook',

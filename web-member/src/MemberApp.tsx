@@ -17,13 +17,15 @@ import {
   LazySignupScreen,
   LazyTrackOrderScreen,
   LazyVerifyEmailScreen,
+  LazyForgotPasswordScreen,
+  LazyResetPasswordScreen,
 } from './screens/lazyScreens';
 import { ProductListScreen } from './screens/ProductListScreen';
 
 /** Where being logged out is normal: everywhere else a logged-out person is sent to /login. */
-export const PUBLIC_PATHS = ['/login', '/signup', '/verify_email'] as const;
+export const PUBLIC_PATHS = ['/login', '/signup', '/verify_email', '/forgot_password', '/reset_password'] as const;
 /** Public paths a logged-in member stays on: the e-mail link verifies with or without a session. */
-export const OPEN_PATHS = ['/verify_email'] as const;
+export const OPEN_PATHS = ['/verify_email', '/reset_password'] as const;
 /**
  * The customer's shop page (`/shop/<productId>?ref=CODE`): public for everyone, logged in or not.
  * It has its own store layout outside the AppShell (no session check, no menu), so it is routed
@@ -68,6 +70,8 @@ export function MemberApp() {
         <Route path="verify_email" element={<LazyScreen screen={LazyVerifyEmailScreen} />} />
         <Route path="login" element={<LazyScreen screen={LazyLoginScreen} />} />
         <Route path="signup" element={<LazyScreen screen={LazySignupScreen} />} />
+        <Route path="forgot_password" element={<LazyScreen screen={LazyForgotPasswordScreen} />} />
+        <Route path="reset_password" element={<LazyScreen screen={LazyResetPasswordScreen} />} />
         <Route path="*" element={<NotFoundScreen />} />
       </Route>
     </Routes>

@@ -16,6 +16,67 @@ async function read(tokenHash: string): Promise<VerificationRecord | undefined> 
   return record as VerificationRecord;
 }
 
+/**
+ * One transaction: the token used, the user's address moved (conditional on the old one), the new
+ * address claimed (only if nobody holds it) and the old claim released (only if it is this user's).
+ */
+async function moveAddress(
+  tokenHash: string,
+  record: VerificationRecord,
+  from: string,
+  now: number,
+): Promise<ConsumeOutcome | 'retry' | 'read-again'> {
+  try {
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: tableName(),
+              Key: keys.emailVerification(tokenHash),
+              UpdateExpression: 'SET usedAt = :now',
+              ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(usedAt) AND expiresAtMs > :now',
+              ExpressionAttributeValues: { ':now': now },
+            },
+          },
+          {
+            Update: {
+              TableName: tableName(),
+              Key: keys.user(record.userId),
+              UpdateExpression: 'SET email = :to, isEmailVerified = :verified',
+              ConditionExpression: 'attribute_exists(pk) AND email = :from',
+              ExpressionAttributeValues: { ':to': record.email, ':from': from, ':verified': true },
+            },
+          },
+          {
+            Put: {
+              TableName: tableName(),
+              Item: { ...keys.email(record.email), entity: 'UserEmail', userId: record.userId },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          {
+            Delete: {
+              TableName: tableName(),
+              Key: keys.email(from),
+              ConditionExpression: 'userId = :userId',
+              ExpressionAttributeValues: { ':userId': record.userId },
+            },
+          },
+        ],
+      }),
+    );
+    return { outcome: 'verified', record: { ...record, usedAt: now } };
+  } catch (error) {
+    if (!cancellationReasons(error)) throw error;
+    if (conditionFailedAt(error, 1) || conditionFailedAt(error, 3)) return { outcome: 'address-changed' };
+    if (conditionFailedAt(error, 2)) return { outcome: 'taken' };
+    // The token's condition failed (another click used it): read it again. Else another
+    // transaction held one of the items: wait a little and read again.
+    return conditionFailedAt(error, 0) ? 'read-again' : 'retry';
+  }
+}
+
 export const dynamoEmailVerifications: VerificationStore = {
   async save(record) {
     await db().send(
@@ -39,6 +100,15 @@ export const dynamoEmailVerifications: VerificationStore = {
       if (!record) return { outcome: 'unknown' };
       if (record.usedAt !== undefined) return { outcome: 'used' };
       if (record.expiresAtMs <= now) return { outcome: 'expired' };
+      if (record.replaces !== undefined) {
+        const changed = await moveAddress(tokenHash, record, record.replaces, now);
+        if (changed === 'retry') {
+          await backoff(attempt);
+          continue;
+        }
+        if (changed !== 'read-again') return changed;
+        continue;
+      }
       try {
         await db().send(
           new TransactWriteCommand({

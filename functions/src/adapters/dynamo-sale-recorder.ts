@@ -10,7 +10,14 @@ import {
   topEarnerSortKey,
 } from '@portal/shared/db/table';
 import { loadLogger } from '../config/logger';
-import type { CommissionRecord, Earnings, OrderRecord, RecordOutcome, SalesStore } from '../orders/sales-store';
+import type {
+  CommissionRecord,
+  Earnings,
+  MemberNames,
+  OrderRecord,
+  RecordOutcome,
+  SalesStore,
+} from '../orders/sales-store';
 import { toCommissionRecord, toOrderRecord } from './dynamo-sales-items';
 import { backoff, conditionFailedAt, db, isConditionFailed, isTransactionConflict, tableName } from './dynamo-client';
 
@@ -264,12 +271,25 @@ async function refreshRankAfterSale(commission: CommissionRecord | null): Promis
 }
 
 /** The member a share code names, by its SHARE#<code> claim. */
-export async function memberOfShareCode(code: string): Promise<{ id: string; email: string } | undefined> {
+export async function memberOfShareCode(
+  code: string,
+): Promise<{ id: string; email: string; names: MemberNames } | undefined> {
   const claim = await get(keys.shareCode(code));
   const userId = claim?.userId;
   if (typeof userId !== 'string') return undefined;
   const user = await get(keys.user(userId));
-  return user ? { id: userId, email: String(user.email) } : undefined;
+  const text = (value: unknown) => (typeof value === 'string' ? value : '');
+  return user
+    ? {
+        id: userId,
+        email: String(user.email),
+        names: {
+          first_name: text(user.first_name),
+          last_name: text(user.last_name),
+          display_name: text(user.display_name),
+        },
+      }
+    : undefined;
 }
 
 /**

@@ -6,7 +6,7 @@ import type { SessionFamilyRecord, SessionRecord, SessionRepository } from '../a
 const sessionItem = (session: SessionRecord) => ({ ...keys.session(session.tokenHash), entity: 'Session', ...session });
 
 export const dynamoSessions: SessionRepository = {
-  async start(session) {
+  async start(session, generation = 0) {
     await db().send(
       new TransactWriteCommand({
         TransactItems: [
@@ -19,6 +19,7 @@ export const dynamoSessions: SessionRepository = {
                 familyId: session.familyId,
                 userId: session.userId,
                 expiresAt: session.expiresAt,
+                generation,
               },
               ConditionExpression: 'attribute_not_exists(pk)',
             },
@@ -49,7 +50,7 @@ export const dynamoSessions: SessionRepository = {
     return result.Item as SessionFamilyRecord | undefined;
   },
 
-  async rotate(old, next, rotation) {
+  async rotate(old, next, rotation, generation = 0) {
     try {
       await db().send(
         new TransactWriteCommand({
@@ -68,8 +69,11 @@ export const dynamoSessions: SessionRepository = {
                 TableName: tableName(),
                 Key: keys.sessionFamily(old.familyId),
                 UpdateExpression: 'SET expiresAt = :expiresAt',
-                ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(revokedAt)',
-                ExpressionAttributeValues: { ':expiresAt': next.expiresAt },
+                // A family of an earlier session generation (a password change or reset since) is ended.
+                ConditionExpression:
+                  'attribute_exists(pk) AND attribute_not_exists(revokedAt) AND ' +
+                  '(generation = :generation OR (attribute_not_exists(generation) AND :generation = :zero))',
+                ExpressionAttributeValues: { ':expiresAt': next.expiresAt, ':generation': generation, ':zero': 0 },
               },
             },
             {

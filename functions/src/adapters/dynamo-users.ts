@@ -1,7 +1,7 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { newShareCode } from '@portal/shared/domain/crockford';
 import { keys } from '@portal/shared/db/table';
-import { backoff, conditionFailedAt, db, isTransactionConflict, tableName } from './dynamo-client';
+import { backoff, conditionFailedAt, db, isConditionFailed, isTransactionConflict, tableName } from './dynamo-client';
 import type { UserRecord, UserRepository } from '../auth/user-store';
 
 /** How many fresh codes a collision (or a conflicting transaction) may cost before giving up. */
@@ -142,6 +142,85 @@ export const dynamoUsers: UserRepository = {
         ExpressionAttributeValues: { ':preferences': preferences },
       }),
     );
+  },
+
+  async updateProfile(userId, profile) {
+    try {
+      const result = await db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.user(userId),
+          UpdateExpression:
+            'SET first_name = :first_name, last_name = :last_name, display_name = :display_name, phone = :phone, ' +
+            'street_address_1 = :street_address_1, address_unit = :address_unit, city = :city, #state = :state, zipcode = :zipcode',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: Object.fromEntries(
+            Object.entries(profile).map(([name, value]) => [`:${name}`, value]),
+          ),
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return result.Attributes ? fromItem(result.Attributes) : undefined;
+    } catch (error) {
+      if (isConditionFailed(error)) return undefined;
+      throw error;
+    }
+  },
+
+  async setPassword(userId, expectedHash, newHash, keepFamilyId) {
+    const user = {
+      Update: {
+        TableName: tableName(),
+        Key: keys.user(userId),
+        UpdateExpression: 'SET passwordHash = :new, sessionGeneration = if_not_exists(sessionGeneration, :zero) + :one',
+        ConditionExpression: 'attribute_exists(pk) AND passwordHash = :expected',
+        ExpressionAttributeValues: { ':new': newHash, ':expected': expectedHash, ':zero': 0, ':one': 1 },
+      },
+    };
+    try {
+      if (!keepFamilyId) {
+        await db().send(new UpdateCommand(user.Update));
+        return true;
+      }
+      const stored = await this.get(userId);
+      if (!stored || stored.passwordHash !== expectedHash) return false;
+      await db().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                ...user.Update,
+                // The generation read with the hash: what the kept family moves on from.
+                ConditionExpression: `${user.Update.ConditionExpression} AND ${
+                  stored.sessionGeneration === undefined
+                    ? 'attribute_not_exists(sessionGeneration)'
+                    : 'sessionGeneration = :generation'
+                }`,
+                ExpressionAttributeValues: {
+                  ...user.Update.ExpressionAttributeValues,
+                  ...(stored.sessionGeneration === undefined ? {} : { ':generation': stored.sessionGeneration }),
+                },
+              },
+            },
+            {
+              Update: {
+                TableName: tableName(),
+                Key: keys.sessionFamily(keepFamilyId),
+                UpdateExpression: 'SET generation = :next',
+                ConditionExpression: 'attribute_exists(pk) AND userId = :userId AND attribute_not_exists(revokedAt)',
+                ExpressionAttributeValues: { ':next': (stored.sessionGeneration ?? 0) + 1, ':userId': userId },
+              },
+            },
+          ],
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailed(error) || conditionFailedAt(error, 0) || conditionFailedAt(error, 1)) return false;
+      if (isTransactionConflict(error)) return false;
+      throw error;
+    }
   },
 };
 

@@ -494,6 +494,30 @@ export function createStripeGateway(settings: StripeGatewaySettings): PaymentGat
         return toCard(added);
       }),
 
+    replaceDebitCard: (accountId, cardToken, userId) =>
+      mapped(async () => {
+        const client = await stripe();
+        const added = await patient(() =>
+          client.accounts.createExternalAccount(
+            accountId,
+            { external_account: cardToken, default_for_currency: true },
+            { idempotencyKey: idempotencyKey('payout-card', userId, `${cardToken}:default`) },
+          ),
+        );
+        if (added.object !== 'card') throw badRequest('Add a debit card.', { token: 'Add a debit card.' });
+        const list = await client.accounts.listExternalAccounts(accountId, { object: 'card', limit: 100 });
+        for (const other of list.data) {
+          if (other.id === added.id) continue;
+          try {
+            await patient(() => client.accounts.deleteExternalAccount(accountId, other.id));
+          } catch (error) {
+            // Deleted by a retry of this replacement a moment ago: what it was meant to do.
+            if (!(isStripeError(error) && error.code === 'resource_missing')) throw error;
+          }
+        }
+        return toCard(added);
+      }),
+
     listCards: (accountId) =>
       mapped(async () => {
         const list = await (await stripe()).accounts.listExternalAccounts(accountId, { object: 'card', limit: 10 });

@@ -10,7 +10,10 @@ export type AttemptKind =
   | 'signup-address'
   /** Verification links sent to a user (email/verification.ts): per minute and per day. */
   | 'verify-email-minute'
-  | 'verify-email-day';
+  | 'verify-email-day'
+  /** Password reset links asked for: per client address (a refusal) and per account (silently none sent). */
+  | 'reset-address'
+  | 'reset-account';
 
 /** A counted attempt: `count` includes it; `windowStart` names the window it was counted in. */
 export interface Counted {

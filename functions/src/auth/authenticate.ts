@@ -1,4 +1,4 @@
-import type { SessionRepository } from './session-store';
+import { inGeneration, type SessionRepository } from './session-store';
 import { verifyAccessToken } from './tokens';
 import type { UserRecord, UserRepository } from './user-store';
 
@@ -16,6 +16,8 @@ export function createAuthenticator(
     if (!claims) return undefined;
     const [user, family] = await Promise.all([users.get(claims.userId), sessions.getFamily(claims.familyId)]);
     if (!user || !family || family.revokedAt || family.userId !== user.id) return undefined;
+    // A password change or reset since this session started ended it.
+    if (!inGeneration(family, user)) return undefined;
     return user;
   };
 }

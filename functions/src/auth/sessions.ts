@@ -1,5 +1,5 @@
 import type { AuthResponse } from '@portal/shared/api/schemas';
-import type { SessionRecord, SessionRepository } from './session-store';
+import { inGeneration, type SessionRecord, type SessionRepository } from './session-store';
 import { toProfile, type UserRecord } from './user-store';
 import { unauthorized } from '../errors';
 import { clearRefreshCookie, refreshCookie } from './cookies';
@@ -81,7 +81,7 @@ export function createSessions(sessions: SessionRepository, clock: () => number 
       throw unauthorized(SESSION_REUSED);
     }
     const [family, user] = await Promise.all([sessions.getFamily(rotated.familyId), loadUser(rotated.userId)]);
-    if (!family || family.revokedAt || !user) throw unauthorized(SESSION_ENDED);
+    if (!family || family.revokedAt || !user || !inGeneration(family, user)) throw unauthorized(SESSION_ENDED);
     return issue(user, successor, rotated.familyId);
   }
 
@@ -91,7 +91,7 @@ export function createSessions(sessions: SessionRepository, clock: () => number 
       const { token, record } = newSession(user.id, newId());
       // Signed before the session is stored: when the signing key cannot be loaded, nothing is kept.
       const issued = await issue(user, token, record.familyId);
-      await sessions.start(record);
+      await sessions.start(record, user.sessionGeneration ?? 0);
       return issued;
     },
 
@@ -105,10 +105,12 @@ export function createSessions(sessions: SessionRepository, clock: () => number 
         const user = await loadUser(current.userId);
         if (!user) throw unauthorized(SESSION_ENDED);
         const next = newSession(user.id, current.familyId);
-        const outcome = await sessions.rotate(current, next.record, {
-          rotatedAt: new Date(clock()).toISOString(),
-          successor: sealSuccessor(refreshToken, next.token),
-        });
+        const outcome = await sessions.rotate(
+          current,
+          next.record,
+          { rotatedAt: new Date(clock()).toISOString(), successor: sealSuccessor(refreshToken, next.token) },
+          user.sessionGeneration ?? 0,
+        );
         if (outcome === 'rotated') return issue(user, next.token, current.familyId);
         if (outcome === 'revoked') throw unauthorized(SESSION_ENDED);
         // 'already-rotated' or 'conflict': another request exchanged it a moment ago; read again.

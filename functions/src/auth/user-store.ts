@@ -6,6 +6,11 @@ import { newShareCode } from '@portal/shared/domain/crockford';
 export interface UserRecord extends UserProfile {
   passwordHash: string;
   createdAt: string;
+  /**
+   * Sessions started under another generation are ended: a password change moves it on (keeping the
+   * changing session's family), a password reset moves it on (keeping none). Absent: 0.
+   */
+  sessionGeneration?: number;
   /** What Stripe last said of the payout account (payments/payout-store.ts writes it). */
   payoutAccount?: {
     requirementsDue: string[];
@@ -40,6 +45,28 @@ export interface UserRepository {
   setAdmin(userId: string, isAdmin: boolean): Promise<void>;
   /** Keeps the member's choice of optional mails (conditional on the user existing). */
   setMailPreferences(userId: string, preferences: MailPreferences): Promise<void>;
+  /** Saves the profile's own fields; undefined when the user is gone. */
+  updateProfile(userId: string, profile: ProfileFields): Promise<UserRecord | undefined>;
+  /**
+   * Sets a new password hash and moves the session generation on, in one transaction conditional
+   * on the hash read (`expectedHash`): of two changes at once, one wins (false for the other).
+   * `keepFamilyId` (the changing session) is moved to the new generation with it; every other
+   * session of the user ends at once.
+   */
+  setPassword(userId: string, expectedHash: string, newHash: string, keepFamilyId?: string): Promise<boolean>;
+}
+
+/** What a member edits on My Profile (the e-mail address changes through a verified link). */
+export interface ProfileFields {
+  first_name: string;
+  last_name: string;
+  display_name: string;
+  phone: string;
+  street_address_1: string;
+  address_unit: string;
+  city: string;
+  state: string;
+  zipcode: string;
 }
 
 /** The member's optional mails as chosen, each one on unless turned off. */
@@ -68,6 +95,7 @@ export function toProfile(user: UserRecord): UserProfile {
     isAdmin: user.isAdmin,
     shareCode: user.shareCode ?? null,
     mailPreferences: mailPreferencesOf(user),
+    display_name: user.display_name ?? '',
     ...(user.payoutAccount
       ? {
           payoutAccount: {

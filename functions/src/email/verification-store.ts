@@ -6,8 +6,14 @@
 export interface VerificationRecord {
   tokenHash: string;
   userId: string;
-  /** The address the link was sent to: verifying checks it is still the user's. */
+  /** The address the link was sent to: verifying checks it is still the user's (or, for a change, that it becomes theirs). */
   email: string;
+  /**
+   * A change of address: the account's address when the link was sent. Using the link makes `email`
+   * the account's (and its login) in place of this one, if it still is the account's and `email` is
+   * nobody's.
+   */
+  replaces?: string;
   createdAt: number;
   /** Epoch ms after which the link no longer verifies (DynamoDB's TTL deletes the item later still). */
   expiresAtMs: number;
@@ -20,7 +26,9 @@ export type ConsumeOutcome =
   | { outcome: 'used' }
   | { outcome: 'expired' }
   /** The user is gone, or the account's address is no longer the one the link was sent to. */
-  | { outcome: 'address-changed' };
+  | { outcome: 'address-changed' }
+  /** A change of address whose new address another account registered meanwhile. */
+  | { outcome: 'taken' };
 
 export interface VerificationStore {
   save(record: VerificationRecord): Promise<void>;
@@ -28,6 +36,10 @@ export interface VerificationStore {
    * Marks the token used and sets the user's isEmailVerified, in one conditional transaction:
    * only an unused token that has not expired at `now`, and only while the user's address is the
    * token's. Of two concurrent calls with one token, exactly one is `verified`.
+   *
+   * A change of address (`replaces`) moves the address in the same transaction: the user's `email`
+   * from `replaces` to `email` (verified), the claim `EMAIL#<email>` put only if absent, the claim
+   * `EMAIL#<replaces>` deleted only if it is this user's. Two accounts cannot end with one address.
    */
   consume(tokenHash: string, now: number): Promise<ConsumeOutcome>;
 }

@@ -28,6 +28,8 @@ export const RESEND_LIMITS = {
 } as const;
 
 export const ALREADY_VERIFIED = 'Your e-mail address is already verified.';
+export const ADDRESS_TAKEN = 'This e-mail address is already registered to another account. Choose another address.';
+export const SAME_ADDRESS = 'This is already the e-mail address of your account.';
 export const ADDRESS_CHANGED =
   'This link was sent to an address that is no longer the one on your account. Ask for a new link from My Profile.';
 
@@ -86,6 +88,63 @@ export function verificationMail(to: string, url: string): OutgoingMail {
   };
 }
 
+/** The mail of a change of address: to the new address, which becomes the login once its link is opened. */
+export function changeMail(to: string, from: string, url: string): OutgoingMail {
+  const escape = (value: string) =>
+    value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const lines = [
+    `Someone (we hope you) asked to change the e-mail address of a Reseller Portal account from ${from} to this address.`,
+    'Open this link to confirm; until you do, the old address stays the login:',
+  ];
+  const after = 'The link works once and expires in 24 hours. If you did not ask for this, ignore this e-mail.';
+  return {
+    to,
+    subject: 'Confirm your new e-mail address for the Reseller Portal',
+    text: ['Hello,', '', ...lines, url, '', after].join('\n'),
+    html: [
+      '<!doctype html><html><body style="font-family:sans-serif">',
+      '<p>Hello,</p>',
+      ...lines.map((line) => `<p>${escape(line)}</p>`),
+      `<p><a href="${escape(url)}">Confirm my new e-mail address</a></p>`,
+      `<p style="color:#555">Or copy this address into your browser: ${escape(url)}</p>`,
+      `<p style="color:#555">${escape(after)}</p>`,
+      '</body></html>',
+    ].join('\n'),
+    link: { label: 'E-mail change link', url },
+  };
+}
+
+/** The notice to the old address once the change is made: it is no longer the login. */
+export function changedNotice(to: string, newEmail: string): OutgoingMail {
+  const masked = maskEmail(newEmail);
+  const text = [
+    'Hello,',
+    '',
+    `The e-mail address of your Reseller Portal account was changed to ${masked}. This address is no longer its login.`,
+    '',
+    'If you did not make this change, reply to this e-mail or contact the portal team at once.',
+  ];
+  return {
+    to,
+    subject: 'The e-mail address of your Reseller Portal account was changed',
+    text: text.join('\n'),
+    html: [
+      '<!doctype html><html><body style="font-family:sans-serif">',
+      ...text
+        .filter(Boolean)
+        .map((line) => `<p>${line.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}</p>`),
+      '</body></html>',
+    ].join('\n'),
+  };
+}
+
+/** "m•••@example.com": enough for the owner to recognise, not a whole address in an old mailbox. */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  if (at < 1) return '•••';
+  return `${email.charAt(0)}•••${email.slice(at)}`;
+}
+
 export function createEmailVerification(deps: VerificationDeps) {
   const limits: [AttemptKind, { count: number; windowMs: number }][] = [
     ['verify-email-minute', RESEND_LIMITS.perMinute],
@@ -99,54 +158,89 @@ export function createEmailVerification(deps: VerificationDeps) {
      */
     async send(user: UserRecord): Promise<{ email: string; nextAllowedInSeconds: number }> {
       if (user.isEmailVerified) throw conflict(ALREADY_VERIFIED);
-      const now = deps.now();
-      const counted: [AttemptKind, Counted][] = [];
-      const giveBack = () =>
-        Promise.all(counted.map(([kind, taken]) => deps.attempts.giveBack(kind, user.id, taken.windowStart)));
-      for (const [kind, limit] of limits) {
-        const taken = await deps.attempts.take(kind, user.id, limit.count, limit.windowMs, now);
-        if (!taken.allowed) {
-          await giveBack();
-          throw tooManyLinks(taken.retryAfterMs, kind === 'verify-email-day');
-        }
-        counted.push([kind, taken]);
-      }
-      const token = randomBytes(32).toString('base64url');
-      try {
-        await deps.store.save({
-          tokenHash: hashVerificationToken(token),
-          userId: user.id,
-          email: user.email,
-          createdAt: now,
-          expiresAtMs: now + LINK_VALID_MS,
-        });
-        const url = new URL(VERIFY_PATH, deps.siteUrl());
-        url.searchParams.set('token', token);
-        await deps.mailer.send(verificationMail(user.email, url.href));
-      } catch (error) {
-        await giveBack().catch(() => undefined);
-        throw error;
-      }
-      return { email: user.email, nextAllowedInSeconds: Math.ceil(RESEND_LIMITS.perMinute.windowMs / 1000) };
+      return sendLink(user, user.email, undefined, limits);
+    },
+
+    /**
+     * Sends a link to `newEmail` that makes it the account's address once opened, counted in the
+     * member's daily links (not the minute's: a member who signed up a moment ago may change the
+     * address at once). A taken address is a 409 now, and again when the link is used if someone
+     * took it meanwhile.
+     */
+    async sendChange(
+      user: UserRecord,
+      newEmail: string,
+      isTaken: (email: string) => Promise<boolean>,
+    ): Promise<{ email: string; nextAllowedInSeconds: number }> {
+      if (newEmail === user.email) throw badRequest(SAME_ADDRESS, { email: SAME_ADDRESS });
+      if (await isTaken(newEmail))
+        throw new DomainError('conflict', ADDRESS_TAKEN, { fields: { email: ADDRESS_TAKEN } });
+      return sendLink(user, newEmail, user.email, limits.slice(1));
     },
 
     /** Verifies the address a link was sent to; needs no session. */
-    async verify(token: string): Promise<{ userId: string; email: string }> {
+    async verify(token: string): Promise<{ userId: string; email: string; replaced?: string }> {
       const result = await deps.store.consume(hashVerificationToken(token), deps.now());
       switch (result.outcome) {
         case 'verified':
-          return { userId: result.record.userId, email: result.record.email };
+          return {
+            userId: result.record.userId,
+            email: result.record.email,
+            ...(result.record.replaces === undefined ? {} : { replaced: result.record.replaces }),
+          };
         case 'used':
           throw conflict(USED_VERIFICATION_LINK);
         case 'expired':
           throw badRequest(EXPIRED_VERIFICATION_LINK, { token: EXPIRED_VERIFICATION_LINK });
         case 'address-changed':
           throw badRequest(ADDRESS_CHANGED, { token: ADDRESS_CHANGED });
+        case 'taken':
+          throw conflict(ADDRESS_TAKEN);
         case 'unknown':
           throw badRequest(INVALID_VERIFICATION_LINK, { token: INVALID_VERIFICATION_LINK });
       }
     },
   };
+
+  async function sendLink(
+    user: UserRecord,
+    to: string,
+    replaces: string | undefined,
+    applied: readonly [AttemptKind, { count: number; windowMs: number }][],
+  ): Promise<{ email: string; nextAllowedInSeconds: number }> {
+    const now = deps.now();
+    const counted: [AttemptKind, Counted][] = [];
+    const giveBack = () =>
+      Promise.all(counted.map(([kind, taken]) => deps.attempts.giveBack(kind, user.id, taken.windowStart)));
+    for (const [kind, limit] of applied) {
+      const taken = await deps.attempts.take(kind, user.id, limit.count, limit.windowMs, now);
+      if (!taken.allowed) {
+        await giveBack();
+        throw tooManyLinks(taken.retryAfterMs, kind === 'verify-email-day');
+      }
+      counted.push([kind, taken]);
+    }
+    const token = randomBytes(32).toString('base64url');
+    try {
+      await deps.store.save({
+        tokenHash: hashVerificationToken(token),
+        userId: user.id,
+        email: to,
+        ...(replaces === undefined ? {} : { replaces }),
+        createdAt: now,
+        expiresAtMs: now + LINK_VALID_MS,
+      });
+      const url = new URL(VERIFY_PATH, deps.siteUrl());
+      url.searchParams.set('token', token);
+      await deps.mailer.send(
+        replaces === undefined ? verificationMail(to, url.href) : changeMail(to, replaces, url.href),
+      );
+    } catch (error) {
+      await giveBack().catch(() => undefined);
+      throw error;
+    }
+    return { email: to, nextAllowedInSeconds: Math.ceil(RESEND_LIMITS.perMinute.windowMs / 1000) };
+  }
 }
 
 export type EmailVerification = ReturnType<typeof createEmailVerification>;

@@ -1,5 +1,7 @@
 import { verifyEmail } from '@portal/shared/api/calls/verify-email';
-import { apiHandler, emailVerification } from '../composition';
+import { apiHandler, emailVerification, mailer } from '../composition';
+import { loadLogger } from '../config/logger';
+import { changedNotice } from '../email/verification';
 import { unauthorized } from '../errors';
 
 /**
@@ -12,6 +14,15 @@ export const handler = apiHandler(
   async ({ body, user }) => {
     if (body.action === 'verify') {
       const verified = await emailVerification.verify(body.token);
+      // A change of address: the old address hears that it is no longer the login (best effort:
+      // the change is made whatever the mail does).
+      if (verified.replaced !== undefined) {
+        try {
+          await mailer.send(changedNotice(verified.replaced, verified.email));
+        } catch (error) {
+          (await loadLogger()).error('the notice of an e-mail change was not sent', { error, userId: verified.userId });
+        }
+      }
       return { verified: true as const, email: verified.email };
     }
     if (!user) throw unauthorized('Log in to ask for a new verification link.');

@@ -142,7 +142,8 @@ export interface MemberFacts {
 
 export interface SalesStore {
   /** The member a share code names, by its SHARE#<code> claim. */
-  memberOfShareCode(code: string): Promise<{ id: string; email: string } | undefined>;
+  /** The member a share code names; `names` are what the customer's page says ("Recommended by …"). */
+  memberOfShareCode(code: string): Promise<{ id: string; email: string; names?: MemberNames } | undefined>;
   /**
    * Writes a sale in ONE transaction: the order, the payment claim (when `order.paymentIntentId`),
    * the commission, and one shard each of the counters and of the member's earnings (ADD; a
@@ -177,4 +178,11 @@ export interface SalesStore {
   topEarners(cursor: string | undefined, limit: number): Promise<Page<Earnings>>;
   /** The members' facts, in one BatchGet (up to 100 ids). */
   members(ids: readonly string[]): Promise<Map<string, MemberFacts>>;
+}
+
+/** The parts of a member's name their display name is made of (shared/src/api/account.ts displayNameOf). */
+export interface MemberNames {
+  first_name: string;
+  last_name: string;
+  display_name?: string;
 }

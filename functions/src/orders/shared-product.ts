@@ -1,3 +1,4 @@
+import { displayNameOf } from '@portal/shared/api/account';
 import type { SharedProduct } from '@portal/shared/api/sales';
 import type * as z from 'zod';
 import { DomainError } from '../errors';
@@ -28,5 +29,7 @@ export async function sharedProduct(
     product: toDetail(product.id, content),
     unitAmountCents: content.dropshipping_price_us_cents,
     refKnown: member !== undefined,
+    // The member's display name (default "Maya P."), never their e-mail address.
+    recommendedBy: member?.names ? displayNameOf(member.names) : null,
   };
 }

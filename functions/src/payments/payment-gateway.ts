@@ -178,6 +178,13 @@ export interface PaymentGateway {
   createConnectedAccount(account: NewPayoutAccount): Promise<PayoutAccountStatus>;
   /** Attaches a card token as the account's payout card; a credit card is refused (400, `token`). */
   addDebitCard(accountId: string, cardToken: string, userId: string): Promise<PayoutCard>;
+  /**
+   * Replaces the account's payout card: adds the token's card as the default for USD
+   * (`default_for_currency`, the same idempotency key as adding it), then deletes every other card
+   * (a DELETE is idempotent at Stripe; one already gone counts as deleted). A refused card leaves
+   * the old one in place.
+   */
+  replaceDebitCard(accountId: string, cardToken: string, userId: string): Promise<PayoutCard>;
   listCards(accountId: string): Promise<PayoutCard[]>;
   /** The account's current state (asOf = now); an unknown account is a 404 DomainError. */
   retrieveAccount(accountId: string): Promise<PayoutAccountStatus>;

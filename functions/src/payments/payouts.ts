@@ -170,6 +170,22 @@ export async function addPayoutMethod(
   return { user: await reread(deps, user.id), card: view(card) };
 }
 
+/**
+ * A new debit card in place of the old one (issue 28): the new card becomes the default, then the
+ * old ones are deleted at Stripe. Retried with the same token, it makes the same card once and
+ * deletes what is left. A refused card (a credit card, a declined one) leaves the old card.
+ */
+export async function replacePayoutMethod(
+  deps: PayoutDeps,
+  user: UserRecord,
+  body: { id: string; token: string },
+): Promise<{ user: UserRecord; card: PayoutCardView }> {
+  const accountId = ownAccount(user, body.id);
+  const card = await deps.gateway.replaceDebitCard(accountId, body.token, user.id);
+  await deps.accounts.setPayoutMethodAdded(user.id, accountId);
+  return { user: await reread(deps, user.id), card: view(card) };
+}
+
 export async function listPayoutCards(deps: PayoutDeps, user: UserRecord, id: string): Promise<PayoutCardView[]> {
   return (await deps.gateway.listCards(ownAccount(user, id))).map(view);
 }

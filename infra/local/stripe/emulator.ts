@@ -414,6 +414,34 @@ export class Emulator {
     return card;
   }
 
+  /**
+   * `DELETE /v1/accounts/{account}/external_accounts/{id}`: Stripe refuses to delete the default
+   * external account of the account's default currency ("make another external account the
+   * default using the `default_for_currency` param, and then delete this one"), so a card is
+   * replaced by adding the new one with `default_for_currency=true` first. Answers the deleted
+   * card (`{ id, object, currency, deleted: true }`) and sends `account.external_account.deleted`.
+   */
+  deleteExternalAccount(accountId: string, externalId: string, context: CallContext): Stripe.DeletedCard {
+    const account = this.reachable(accountId, context);
+    const cards = this.state.externalAccounts[accountId] ?? [];
+    const index = cards.findIndex((card) => card.id === externalId);
+    const card = cards[index];
+    if (!card) throw noSuch('external account', externalId);
+    if (card.default_for_currency && card.currency === (account.default_currency ?? 'usd')) {
+      throw new StripeApiError(
+        400,
+        'invalid_request_error',
+        'You cannot delete the default external account for your default currency. Please make another external account the default using the `default_for_currency` param, and then delete this one.',
+      );
+    }
+    const before = this.snapshot(account);
+    cards.splice(index, 1);
+    this.reevaluate(account);
+    this.emit('account.external_account.deleted', structuredClone(card), context, accountId);
+    this.emitAccountUpdated(before, account, context);
+    return { id: card.id, object: 'card', currency: card.currency, deleted: true };
+  }
+
   listExternalAccounts(accountId: string, params: Params, context: CallContext) {
     this.reachable(accountId, context);
     const objectFilter = optionalString(params, 'object');

@@ -18,11 +18,11 @@ export interface Exchange {
   body: unknown;
 }
 
-/** `id` is the path's `{id}`, or empty. */
-type Handler = (id: string, params: Params, context: CallContext) => unknown;
+/** `id` is the path's `{id}`, or empty; `more` holds the path's further ids (`{id}/…/{id}`). */
+type Handler = (id: string, params: Params, context: CallContext, more: string[]) => unknown;
 
 interface Route {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   pattern: RegExp;
   handler: Handler;
 }
@@ -46,6 +46,9 @@ function routes(emulator: Emulator): Route[] {
     ),
     route('GET', '/v1/accounts/{id}/external_accounts', (id, params, context) =>
       emulator.listExternalAccounts(id, params, context),
+    ),
+    route('DELETE', '/v1/accounts/{id}/external_accounts/{id}', (id, _, context, [externalId]) =>
+      emulator.deleteExternalAccount(id, externalId ?? '', context),
     ),
     route('POST', '/v1/tokens', (_, params) => emulator.createToken(params)),
     route('POST', '/v1/payment_methods', (_, params) => emulator.createPaymentMethod(params)),
@@ -268,7 +271,8 @@ export function createEmulatorServer(emulator: Emulator, store: Store, hooks: Se
         // The call is executing from here: a slow fault holds it here, in flight.
         if (slowMs > 0) await new Promise((resolve) => setTimeout(resolve, slowMs));
         try {
-          body = route.handler(route.pattern.exec(url.pathname)?.[1] ?? '', params, context);
+          const ids = route.pattern.exec(url.pathname)?.slice(1) ?? [];
+          body = route.handler(ids[0] ?? '', params, context, ids.slice(1));
         } catch (error) {
           if (!(error instanceof StripeApiError)) throw error;
           status = error.status;
@@ -290,7 +294,7 @@ export function createEmulatorServer(emulator: Emulator, store: Store, hooks: Se
       } finally {
         if (slot) inFlight.delete(slot);
       }
-      if (method === 'POST') store.save();
+      if (method !== 'GET') store.save();
       return { status, body: structuredClone(body), replayed: false, params, path: url.pathname };
     } catch (error) {
       if (error instanceof StripeApiError)

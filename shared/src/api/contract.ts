@@ -48,6 +48,12 @@ import { returnProductToReview, returnProductToReviewResponse } from './calls/re
 import { getAdminSummary, getAdminSummaryResponse } from './calls/get-admin-summary';
 import { getOrderPage, getOrderPageResponse } from './calls/get-order-page';
 import { saveMailPreferences, saveMailPreferencesResponse } from './calls/save-mail-preferences';
+import { updateProfile, updateProfileResponse } from './calls/update-profile';
+import { changeEmail, changeEmailResponse } from './calls/change-email';
+import { changePassword, changePasswordResponse } from './calls/change-password';
+import { requestPasswordReset, requestPasswordResetResponse } from './calls/request-password-reset';
+import { resetPassword, resetPasswordResponse } from './calls/reset-password';
+import { replacePayoutMethod, replacePayoutMethodResponse } from './calls/replace-payout-method';
 
 /**
  * Every /api call of spec section 7 (plus logout), all POST: each call's contract module
@@ -116,6 +122,12 @@ export const contract = {
   getAdminSummary: entry(getAdminSummary, getAdminSummaryResponse),
   getOrderPage: entry(getOrderPage, getOrderPageResponse),
   saveMailPreferences: entry(saveMailPreferences, saveMailPreferencesResponse),
+  updateProfile: entry(updateProfile, updateProfileResponse),
+  changeEmail: entry(changeEmail, changeEmailResponse),
+  changePassword: entry(changePassword, changePasswordResponse),
+  requestPasswordReset: entry(requestPasswordReset, requestPasswordResetResponse),
+  resetPassword: entry(resetPassword, resetPasswordResponse),
+  replacePayoutMethod: entry(replacePayoutMethod, replacePayoutMethodResponse),
 };
 
 export type Contract = typeof contract;

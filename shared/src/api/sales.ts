@@ -26,6 +26,8 @@ export const SharedProduct = /* @__PURE__ */ pure(() =>
     unitAmountCents: z.number().check(z.int()),
     /** Whether `ref` names a member; an unknown code still sells, with no commission (the page says nothing). */
     refKnown: z.boolean(),
+    /** Who shared it, as customers see them ("Maya P.": the member's display name), never an e-mail; null when unknown. */
+    recommendedBy: z.optional(z.nullable(z.string())),
   }),
 );
 

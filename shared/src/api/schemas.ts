@@ -60,6 +60,8 @@ export const UserProfile = /* @__PURE__ */ pure(() =>
     isAdmin: z.boolean(),
     /** The member's share code, stable for life, carried in their share links (null until given one). */
     shareCode: z.nullable(z.string()),
+    /** The name the member chose for customers to see ("Recommended by …"); empty or absent: the default. */
+    display_name: z.optional(z.string()),
     /** What Stripe last said of the payout account (absent before one is made): verifying, or what it needs. */
     payoutAccount: z.optional(
       z.object({

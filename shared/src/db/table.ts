@@ -52,7 +52,14 @@ export const keys = {
    */
   attempts: (
     kind:
-      'login-pair' | 'login-address' | 'login-account' | 'signup-address' | 'verify-email-minute' | 'verify-email-day',
+      | 'login-pair'
+      | 'login-address'
+      | 'login-account'
+      | 'signup-address'
+      | 'verify-email-minute'
+      | 'verify-email-day'
+      | 'reset-address'
+      | 'reset-account',
     value: string,
   ): Key => ({
     pk: `ATTEMPTS#${kind}#${value}`,
@@ -60,6 +67,8 @@ export const keys = {
   }),
   /** An e-mail verification link, found by the SHA-256 of its token; the token itself is never stored. */
   emailVerification: (tokenHash: string): Key => ({ pk: `EMAIL_VERIFY#${tokenHash}`, sk: 'EMAIL_VERIFY' }),
+  /** A password reset link, found by the SHA-256 of its token; the token itself is never stored. */
+  passwordReset: (tokenHash: string): Key => ({ pk: `PASSWORD_RESET#${tokenHash}`, sk: 'PASSWORD_RESET' }),
   /** A Stripe event the webhook has processed (TTL): a redelivery finds it and does nothing. */
   stripeEvent: (eventId: string): Key => ({ pk: `STRIPE_EVENT#${eventId}`, sk: 'EVENT' }),
   /** A product, by the id derived from its supplier spu_no (productIdFromSpuNo). */

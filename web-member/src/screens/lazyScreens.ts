@@ -53,6 +53,14 @@ export const LazyMyProfileScreen = lazyWithPreload(() =>
   import('./MyProfileScreen').then((module) => module.MyProfileScreen),
 );
 
+/** A forgotten password: asking for the link, and the link's page (issue 28). */
+export const LazyForgotPasswordScreen = lazyWithPreload(() =>
+  import('./ForgotPasswordScreen').then((module) => module.ForgotPasswordScreen),
+);
+export const LazyResetPasswordScreen = lazyWithPreload(() =>
+  import('./ResetPasswordScreen').then((module) => module.ResetPasswordScreen),
+);
+
 /**
  * The lazy screen of the address the page was opened at, loading from the first moment (main.tsx
  * calls it before the first render), so its chunk arrives with the page's other requests.
@@ -63,6 +71,8 @@ export function preloadLandingScreen(pathname: string): void {
       '/login': LazyLoginScreen,
       '/signup': LazySignupScreen,
       '/verify_email': LazyVerifyEmailScreen,
+      '/forgot_password': LazyForgotPasswordScreen,
+      '/reset_password': LazyResetPasswordScreen,
       '/member_product_detail': LazyProductDetailScreen,
       '/my_account/my_profile': LazyMyProfileScreen,
       '/my_account/payout_account': LazyPayoutAccountScreen,
@@ -90,6 +100,8 @@ export async function preloadLazyScreens(): Promise<void> {
       LazySignupScreen,
       LazyVerifyEmailScreen,
       LazyMyProfileScreen,
+      LazyForgotPasswordScreen,
+      LazyResetPasswordScreen,
     ].map((screen) => screen.preload()),
   );
 }

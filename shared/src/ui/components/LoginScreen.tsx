@@ -18,9 +18,14 @@ export function LoginScreen() {
       submit={login}
       successPath="/member"
       footer={
-        <p>
-          New here? <AuthSwitchLink to="/signup">Create an account</AuthSwitchLink>
-        </p>
+        <>
+          <p>
+            <AuthSwitchLink to="/forgot_password">Forgot password?</AuthSwitchLink>
+          </p>
+          <p>
+            New here? <AuthSwitchLink to="/signup">Create an account</AuthSwitchLink>
+          </p>
+        </>
       }
     />
   );

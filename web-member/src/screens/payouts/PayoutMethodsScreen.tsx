@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useCallback } from 'react';
+import { lazy, Suspense, useCallback, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import type { PayoutCard } from '@portal/shared/api/payments';
 import { ApiError } from '@portal/shared/api/client';
@@ -18,6 +18,8 @@ import './payouts.css';
 const StripeCardForm = lazy(() => import('./StripeCardForm'));
 
 export const CARD_ADDED_NOTICE = 'Your debit card is added: your commissions are paid to it.';
+export const cardReplacedNotice = (last4: string) =>
+  `Your new card ending in ${last4} is in place: your commissions are paid to it from now on.`;
 
 /** A card as the member recognises it: brand, last four digits, expiry. */
 export function PayoutCardView({ card }: { card: PayoutCard }) {
@@ -43,8 +45,11 @@ export function PayoutCardView({ card }: { card: PayoutCard }) {
   );
 }
 
-/** The card entry: the emulator's form or Stripe Elements, then /api/addPayoutMethod. */
-function CardEntry({ onAdded }: { onAdded: (card: PayoutCard) => void }) {
+/**
+ * The card entry: the emulator's form or Stripe Elements, then /api/addPayoutMethod, or
+ * /api/replacePayoutMethod for a new card in place of the one there.
+ */
+function CardEntry({ onAdded, replace = false }: { onAdded: (card: PayoutCard) => void; replace?: boolean }) {
   const { call, userProfile, setUserProfile } = useAuth();
   const config = usePaymentConfig();
   const accountId = userProfile?.stripeID ?? '';
@@ -52,7 +57,7 @@ function CardEntry({ onAdded }: { onAdded: (card: PayoutCard) => void }) {
   const submit = useCallback<SubmitToken>(
     async (token) => {
       try {
-        const answer = await call('addPayoutMethod', { id: accountId, token });
+        const answer = await call(replace ? 'replacePayoutMethod' : 'addPayoutMethod', { id: accountId, token });
         // The old screen compared the answer wrongly and always showed an error; success is the
         // answer itself: the card is shown and the profile (isPayoutMethodAdded 1) taken at once.
         setUserProfile(answer.user);
@@ -60,10 +65,10 @@ function CardEntry({ onAdded }: { onAdded: (card: PayoutCard) => void }) {
         return null;
       } catch (error) {
         if (error instanceof ApiError) return error.fields?.token ?? error.message;
-        return 'Your card could not be added. Try again.';
+        return replace ? 'Your card could not be replaced. Try again.' : 'Your card could not be added. Try again.';
       }
     },
-    [call, accountId, setUserProfile, onAdded],
+    [call, accountId, setUserProfile, onAdded, replace],
   );
 
   if (config.isPending) return <Loading label="Preparing the card form…" block={false} />;
@@ -84,6 +89,57 @@ function CardEntry({ onAdded }: { onAdded: (card: PayoutCard) => void }) {
     <Suspense fallback={<Loading label="Loading the secure card form…" block={false} />}>
       <StripeCardForm publishableKey={publishableKey} submit={submit} />
     </Suspense>
+  );
+}
+
+/**
+ * A new debit card in place of the current one: first a confirmation naming the card that goes
+ * (its brand and last four), then the card entry. The new card becomes the default before the
+ * old one is deleted, so commissions always have a card to go to.
+ */
+function ReplaceCard({ current, onReplaced }: { current: PayoutCard; onReplaced: (card: PayoutCard) => void }) {
+  const [step, setStep] = useState<'closed' | 'confirm' | 'entry'>('closed');
+  if (step === 'closed') {
+    return (
+      <button type="button" id="replace-card" className="button button--secondary" onClick={() => setStep('confirm')}>
+        Replace this card
+      </button>
+    );
+  }
+  const cancel = () => {
+    setStep('closed');
+    requestAnimationFrame(() => document.getElementById('replace-card')?.focus());
+  };
+  return (
+    <section className="card payout-panel replace-card" aria-labelledby="replace-card-title">
+      <h2 className="section-title" id="replace-card-title">
+        Replace your {current.brand} card ending in {current.last4}
+      </h2>
+      {step === 'confirm' ? (
+        <>
+          <p className="payout-section__note">
+            Your commissions will be paid to the new card. The {current.brand} card ending in {current.last4} is removed
+            from your payout account once the new one is added; until then it stays.
+          </p>
+          <div className="replace-card__actions">
+            <button type="button" className="button button--primary" autoFocus onClick={() => setStep('entry')}>
+              Replace the card ending in {current.last4}
+            </button>
+            <button type="button" className="button button--secondary" onClick={cancel}>
+              Keep this card
+            </button>
+          </div>
+        </>
+      ) : (
+        <>
+          <p className="payout-section__note">Commissions are paid to a US debit card (not a credit card), in USD.</p>
+          <CardEntry replace onAdded={onReplaced} />
+          <button type="button" className="button button--ghost" onClick={cancel}>
+            Cancel
+          </button>
+        </>
+      )}
+    </section>
   );
 }
 
@@ -117,11 +173,20 @@ export function PayoutMethodsScreen() {
   const { userProfile } = useAuth();
   const location = useLocation();
   const queryClient = useQueryClient();
+  const [replaced, setReplaced] = useState<string | null>(null);
   const notice = (location.state as { notice?: string } | null)?.notice;
   const accountId = userProfile?.isAccountCreated === 1 ? userProfile.stripeID : null;
   const cards = usePayoutCards(accountId);
   const onAdded = useCallback(
     (card: PayoutCard) => queryClient.setQueryData(['payoutCards', accountId], [card]),
+    [queryClient, accountId],
+  );
+  const onReplaced = useCallback(
+    (card: PayoutCard) => {
+      queryClient.setQueryData(['payoutCards', accountId], [card]);
+      setReplaced(cardReplacedNotice(card.last4));
+      requestAnimationFrame(() => document.getElementById('replace-card')?.focus());
+    },
     [queryClient, accountId],
   );
 
@@ -145,6 +210,11 @@ export function PayoutMethodsScreen() {
         </h2>
         <PayoutCardView card={cards.data[0]} />
         <p className="payout-section__note">Your commissions are paid to this card.</p>
+        <ReplaceCard
+          key={cards.data[0].last4 + cards.data[0].exp_year}
+          current={cards.data[0]}
+          onReplaced={onReplaced}
+        />
       </section>
     );
   } else {
@@ -162,6 +232,7 @@ export function PayoutMethodsScreen() {
   return (
     <Page title="Payout Methods" actions={<BackLink to="/my_account" />}>
       {notice && !cards.data?.[0] ? <Notice text={notice} /> : null}
+      {replaced ? <Notice text={replaced} /> : null}
       {content}
     </Page>
   );

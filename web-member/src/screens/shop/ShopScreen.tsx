@@ -104,7 +104,7 @@ export function ShopScreen() {
       />
     );
   } else {
-    const { product: item, unitAmountCents } = product.data;
+    const { product: item, unitAmountCents, recommendedBy } = product.data;
     content = (
       <MainPictureFirst>
         <div className="shop-layout">
@@ -114,6 +114,11 @@ export function ShopScreen() {
             </div>
             <div className="shop-product__info">
               <ProductTitle brand={item.brand} name={item.product_name} />
+              {recommendedBy ? (
+                <p className="shop-product__recommended" data-testid="shop-recommended">
+                  Recommended by <strong>{recommendedBy}</strong>
+                </p>
+              ) : null}
               <p className="shop-product__price" data-testid="shop-price">
                 {formatMoney(unitAmountCents)}
               </p>
