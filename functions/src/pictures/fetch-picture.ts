@@ -251,8 +251,7 @@ function fetchOnce(url: URL, policy: FetchPolicy, limits: FetchLimits): Promise<
           ),
         );
       }
-      const tooLarge = () =>
-        new PictureFetchError(`it is larger than ${Math.round(limits.maxBytes / (1024 * 1024))} MB`, false);
+      const tooLarge = () => new PictureFetchError(`it is larger than ${sizeInWords(limits.maxBytes)}`, false);
       const declared = Number(response.headers['content-length']);
       if (Number.isFinite(declared) && declared > limits.maxBytes) {
         response.destroy();
@@ -280,6 +279,9 @@ function fetchOnce(url: URL, policy: FetchPolicy, limits: FetchLimits): Promise<
     }
   });
 }
+
+const sizeInWords = (bytes: number): string =>
+  bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MB` : `${Math.round(bytes / 1024)} KB`;
 
 function describe(error: unknown): string {
   if (error && typeof error === 'object' && 'code' in error && typeof error.code === 'string') return error.code;
