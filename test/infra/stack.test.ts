@@ -243,6 +243,7 @@ describe('functions', () => {
       POWERTOOLS_SERVICE_NAME: 'reseller-portal',
       ...expectedSecrets,
       ...(spec.access.importsBucket ? { IMPORTS_BUCKET: { Ref: logicalId(stack, stack.importsBucket) } } : {}),
+      ...(spec.access.imagesBucket ? { IMAGES_BUCKET: { Ref: logicalId(stack, stack.imagesBucket) } } : {}),
       ...(spec.access.mail
         ? {
             MAIL_FROM,
@@ -854,10 +855,10 @@ describe('CloudFront', () => {
     'Fn::GetAtt': [logicalId(main.stack, bucket), 'RegionalDomainName'],
   });
 
-  it('has exactly three behaviours: / (member bucket), /admin/* (admin bucket), /api/* (the HTTP API)', () => {
+  it('has exactly four behaviours: / (member bucket), /admin/* (admin bucket), /api/* (the HTTP API), /images/* (test/infra/pictures.test.ts)', () => {
     const config = distribution();
-    expect(config.CacheBehaviors.map((b: any) => b.PathPattern).sort()).toEqual(['/admin/*', '/api/*']);
-    expect(config.Origins).toHaveLength(3);
+    expect(config.CacheBehaviors.map((b: any) => b.PathPattern).sort()).toEqual(['/admin/*', '/api/*', '/images/*']);
+    expect(config.Origins).toHaveLength(4);
 
     const member = originOf(config.DefaultCacheBehavior);
     expect(member.DomainName).toEqual(bucketDomain(main.stack.memberBucket));

@@ -111,12 +111,20 @@ export function sendEarlyRequests(screens: EarlyScreens): void {
 
   function preloadPicture(first: FirstCall, answer: unknown): void {
     if (!answer || !first.firstImage) return;
-    const url = (first.firstImage as (answer: unknown) => unknown)(answer);
+    const image = (first.firstImage as (answer: unknown) => unknown)(answer);
+    // An address, or a hosted picture's variants (issue 28): `srcset` and `sizes` as its <img> has
+    // them, so the browser preloads the variant the <img> will take.
+    const picture = image && typeof image === 'object' ? (image as Partial<Record<string, unknown>>) : undefined;
+    const url = picture ? picture.src : image;
     if (typeof url !== 'string' || !url) return;
     const link = document.createElement('link');
     link.rel = 'preload';
     link.setAttribute('as', 'image');
     link.setAttribute('href', url);
+    if (picture && typeof picture.srcset === 'string' && typeof picture.sizes === 'string') {
+      link.setAttribute('imagesrcset', picture.srcset);
+      link.setAttribute('imagesizes', picture.sizes);
+    }
     link.setAttribute('fetchpriority', 'high');
     // As the app's <img> asks (ProductImage), so the browser reuses this download for it.
     link.setAttribute('referrerpolicy', 'no-referrer');
