@@ -5,17 +5,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import sharp from 'sharp';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { CSV_COLUMNS, productIdFromSpuNo, type CsvColumn } from '../../shared/src/domain/csv-product';
 import { hostedPicturePath, pictureKeys } from '../../shared/src/domain/pictures';
 import { dynamoProducts } from '../../functions/src/adapters/dynamo-products';
 import { handler as getImportIssues } from '../../functions/src/handlers/get-import-issues';
 import { handler as getImportJob } from '../../functions/src/handlers/get-import-job';
 import { handler as getImportedProduct } from '../../functions/src/handlers/get-imported-product';
+import { handler as getApprovedProducts } from '../../functions/src/handlers/get-approved-products';
+import { routes } from '../../functions/src/routes';
+import { seedDemoCatalogue } from '../../infra/local/demo-catalogue';
 import { startImageServer } from '../../infra/local/image-server';
+import { createPortalServer } from '../../infra/local/server';
+import { loadHandler } from '../../infra/local/start';
 import { LOCAL_IMAGES_BUCKET } from '../../infra/local/s3';
-import { auth, importCsv, tokenFor } from './catalogue-helpers';
-import { call } from './helpers';
+import { auth, importCsv, s3Events, tokenFor } from './catalogue-helpers';
+import { allItems, call } from './helpers';
 
 /**
  * Pictures we host (issue 28), on the real engines: the import fetches each picture from a
@@ -41,6 +46,9 @@ writeFileSync(join(dir, 'huge.png'), huge);
 // Named as a picture, but not one: the type is checked by decoding, whatever the name says.
 writeFileSync(join(dir, 'fake.jpg'), 'this is not a picture');
 const images = await startImageServer({ dir });
+/** The demo's photos, on a test image server of their own (as npm start runs one). */
+const demoDir = join(dir, 'demo');
+const demoImages = await startImageServer({ dir: demoDir });
 
 /** A second host on 127.0.0.1 that the configuration does not name: it must never be reached. */
 let reached = 0;
@@ -67,11 +75,12 @@ const pagesOrigin = `http://127.0.0.1:${(pages.address() as AddressInfo).port}`;
 
 Object.assign(process.env, {
   IMAGES_BUCKET: LOCAL_IMAGES_BUCKET,
-  PICTURE_FETCH_ALLOWED_ORIGINS: `${images.origin},${pagesOrigin}`,
+  PICTURE_FETCH_ALLOWED_ORIGINS: `${images.origin},${pagesOrigin},${demoImages.origin}`,
 });
 
 afterAll(async () => {
   await images.stop();
+  await demoImages.stop();
   await new Promise((resolve) => other.close(resolve));
   await new Promise((resolve) => pages.close(resolve));
   rmSync(dir, { recursive: true, force: true });
@@ -113,6 +122,9 @@ function csv(rows: Partial<Record<CsvColumn, string>>[]): string {
 }
 
 const sha256 = async (body: Buffer) => (await import('node:crypto')).createHash('sha256').update(body).digest('hex');
+
+// Decoding and encoding pictures is CPU work: on a shared machine it takes its time.
+vi.setConfig({ testTimeout: 120_000 });
 
 describe('pictures we host', () => {
   it('hosts the good pictures with WebP variants; dead, oversized, non-picture and private ones are warnings', async () => {
@@ -171,6 +183,9 @@ describe('pictures we host', () => {
       ],
     ]);
     expect(reached).toBe(0);
+    // The pictures written to the images bucket start no import (its notification is the imports bucket's).
+    const jobs = (await allItems()).filter((item) => item.entity === 'ImportJob');
+    expect(jobs.map((job) => job.fileName)).toEqual(['pictures.csv']);
 
     // The good pictures: the original as fetched, and WebP variants up to the original's width.
     const wideHash = await sha256(wide);
@@ -239,4 +254,76 @@ describe('pictures we host', () => {
     expect(product.body.images).toEqual([hostedPicturePath(await sha256(wide), 640)]);
     writeFileSync(join(dir, 'wide.jpg'), wide);
   });
+});
+
+describe('the demo catalogue with hosted pictures', () => {
+  it('seeds its photos through the test image server and the import: every card shows our copy, on any port', async () => {
+    const member = await tokenFor(false);
+    const seeded = await seedDemoCatalogue({
+      origin: 'http://localhost:3000',
+      picturesOrigin: demoImages.origin,
+      imagesDir: demoDir,
+      afterUpload: () => s3Events.idle(),
+    });
+    expect(seeded).toEqual({ seeded: true });
+    const page = await call(getApprovedProducts, { body: { limit: 100 }, headers: auth(member) });
+    const cards = (page.body.items as { image: string; picture: { src: string; srcset: string } }[]).filter(
+      (card) => card.image.startsWith('/images/') || card.image.startsWith('http'),
+    );
+    const demo = cards.filter((card) => !card.image.includes(images.origin));
+    expect(demo.length).toBeGreaterThanOrEqual(30);
+    for (const card of demo) {
+      // 800 px photos: variants of 320 and 640 px, nothing of the test image server's address.
+      expect(card.image).toMatch(/^\/images\/[0-9a-f]{64}\/640\.webp$/);
+      expect(card.picture.src).toBe(card.image);
+      expect(card.picture.srcset).toMatch(
+        /^\/images\/[0-9a-f]{64}\/320\.webp 320w, \/images\/[0-9a-f]{64}\/640\.webp 640w$/,
+      );
+    }
+    expect(new Set(demo.map((card) => card.image)).size).toBe(demo.length);
+
+    // The portal serves them from the images bucket, whatever its port; nothing else under /images/.
+    const client = s3();
+    const server = createPortalServer({
+      routes,
+      loadHandler,
+      memberDist: join(dir, 'none'),
+      adminDist: join(dir, 'none'),
+      readHostedImage: async (key) => {
+        try {
+          const object = await client.send(new GetObjectCommand({ Bucket: LOCAL_IMAGES_BUCKET, Key: key }));
+          return { body: await object.Body!.transformToByteArray(), contentType: object.ContentType ?? '' };
+        } catch {
+          return undefined;
+        }
+      },
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const response = await fetch(`${base}${demo[0]!.image}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('image/webp');
+      expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      const meta = await sharp(Buffer.from(await response.arrayBuffer())).metadata();
+      expect([meta.format, meta.width, meta.height]).toEqual(['webp', 640, 640]);
+      expect((await fetch(`${base}/images/${'0'.repeat(64)}/640.webp`)).status).toBe(404);
+      expect((await fetch(`${base}/images/../sources/x.json`)).status).toBe(404);
+      const sourceKey = `${base}/images/${demo[0]!.image.split('/')[2]}/../../sources/x.json`;
+      expect((await fetch(sourceKey)).status).toBe(404);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+
+    // A second start, on another port: nothing to seed, and nothing to warn about.
+    expect(
+      await seedDemoCatalogue({
+        origin: 'http://localhost:4000',
+        picturesOrigin: demoImages.origin,
+        imagesDir: demoDir,
+        afterUpload: () => s3Events.idle(),
+      }),
+    ).toEqual({ seeded: false, origin: 'http://localhost:3000', hosted: true });
+  }, 300_000);
 });
