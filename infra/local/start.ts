@@ -49,6 +49,13 @@ export interface PortalOptions {
   seedDemo?: boolean;
   /** Builds the apps when their sources changed (default); the engine tests start without. */
   buildWeb?: boolean;
+  /**
+   * Hosts the pictures of imports (issue 28): the images bucket, `/images/*`, and the test image
+   * server the import may fetch from. On with the demo (npm start); the browser suite's shared
+   * portal starts without, so its made-up supplier hosts stay the browser's (test/e2e/pictures.test.ts
+   * starts one with it).
+   */
+  hostPictures?: boolean;
 }
 
 export interface Portal {
@@ -58,6 +65,8 @@ export interface Portal {
   /** Started with STRIPE_SECRET_KEY set and STRIPE_API_URL unset: the functions talk to Stripe itself. */
   ownStripeKey: boolean;
   accounts: typeof demoAccounts;
+  /** The test image server's origin, when pictures are hosted: it serves `<dataDir>/demo-images/<name>.jpg`. */
+  picturesOrigin?: string;
   stop(): Promise<void>;
 }
 
@@ -264,8 +273,9 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
   }
   try {
     // The demo's supplier host, on 127.0.0.1 (issue 28): the import fetches the demo's pictures from it.
-    const images = await startImageServer({ dir: demoImagesDir });
-    stops.unshift(images.stop);
+    const images =
+      (options.hostPictures ?? options.seedDemo ?? false) ? await startImageServer({ dir: demoImagesDir }) : undefined;
+    if (images) stops.unshift(images.stop);
     configureEnvironment({
       dataDir,
       dynamoEndpoint: dynamo.endpoint,
@@ -273,7 +283,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
       stripeApiUrl: ownStripeKey ? undefined : stripe.url,
       secrets,
       s3Credentials: s3.credentials,
-      picturesOrigin: images.origin,
+      picturesOrigin: images?.origin,
     });
     // Quiet (the browser tests): mail still goes to the outbox, without its log line.
     if (options.quiet) process.env.MAIL_OUTBOX_QUIET = '1';
@@ -329,7 +339,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
       const { seedDemoCatalogue } = await import('./demo-catalogue');
       const seeded = await seedDemoCatalogue({
         origin: url,
-        picturesOrigin: images.origin,
+        picturesOrigin: images?.origin,
         imagesDir: demoImagesDir,
         afterUpload: async () => void (await Promise.all(forwarders.map((forwarder) => forwarder.idle()))),
       });
@@ -382,6 +392,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
       stripeUrl: stripe.url,
       ownStripeKey,
       accounts: demoAccounts,
+      ...(images ? { picturesOrigin: images.origin } : {}),
       stop: async () => {
         for (const stop of stops) await stop().catch(() => undefined);
       },
