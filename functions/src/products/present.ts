@@ -105,8 +105,10 @@ export function changesBetween(before: ProductContent, after: ProductContent): P
     formatCents(before.dropshipping_price_us_cents),
     formatCents(after.dropshipping_price_us_cents),
   );
-  const oldImages = allImages(before);
-  const newImages = allImages(after);
+  // The pictures as each version shows them: our copies when hosted (issue 28), so the review
+  // never makes the admin's browser ask a supplier's host either.
+  const oldImages = shownPictures(before).images;
+  const newImages = shownPictures(after).images;
   if (oldImages.join('\n') !== newImages.join('\n')) {
     changes.push({
       field: 'images',
