@@ -31,16 +31,19 @@ export interface PictureHostDeps {
 }
 
 export const DEFAULT_PICTURE_CONCURRENCY = 4;
+const LOOKUP_CONCURRENCY = 16;
 
 export function createPictureHost(deps: PictureHostDeps): PictureHost {
   const limit = semaphore(deps.concurrency ?? DEFAULT_PICTURE_CONCURRENCY);
+  // Looking an address up is one small read: more at a time, but not a batch's hundreds at once.
+  const lookups = semaphore(LOOKUP_CONCURRENCY);
   const process = deps.process ?? processPicture;
   const inspect = deps.inspect ?? inspectPicture;
   const seen = new Map<string, Promise<HostOutcome>>();
 
   async function hostOnce(address: string): Promise<HostOutcome> {
     const addressHash = sha256Hex(address);
-    const known = await deps.store.sourceOf(addressHash);
+    const known = await lookups(() => deps.store.sourceOf(addressHash));
     if (known) return { ok: true, picture: known };
     return limit(async () => {
       let fetched: FetchedPicture;
