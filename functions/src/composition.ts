@@ -15,6 +15,9 @@ import { onMoneyEvent, type MoneyDeps } from './commissions/money-movement';
 import { dynamoEmailVerifications } from './adapters/dynamo-email-verifications';
 import { createSesMailer } from './adapters/ses-mailer';
 import { s3Files } from './adapters/s3-files';
+import { s3Pictures } from './adapters/s3-pictures';
+import { fetchPicture } from './pictures/fetch-picture';
+import { createPictureHost, type PictureHost } from './pictures/host-pictures';
 import { amazonLocationPlaces } from './adapters/amazon-location-places';
 import type { AddressSearch } from './addresses/address-search';
 import { createStripeGateway } from './adapters/stripe-gateway';
@@ -75,6 +78,26 @@ export const users: UserRepository = dynamoUsers;
 export const products: ProductRepository = dynamoProducts;
 export const importJobs: ImportJobRepository = dynamoImports;
 export const files: FileStore = s3Files;
+
+/**
+ * The import's picture host, one per run (issue 28): only where an images bucket is configured.
+ * Private addresses are refused except the origins PICTURE_FETCH_ALLOWED_ORIGINS names (npm start).
+ */
+export function pictureHostFactory(): (() => PictureHost) | undefined {
+  const { IMAGES_BUCKET, PICTURE_FETCH_ALLOWED_ORIGINS } = env();
+  if (!IMAGES_BUCKET) return undefined;
+  const allowedPrivateOrigins = new Set(
+    (PICTURE_FETCH_ALLOWED_ORIGINS ?? '')
+      .split(',')
+      .map((origin) => origin.trim())
+      .filter(Boolean),
+  );
+  return () =>
+    createPictureHost({
+      store: s3Pictures,
+      fetch: (address) => fetchPicture(address, { allowedPrivateOrigins }),
+    });
+}
 
 /**
  * Stripe Connect (the local emulator when STRIPE_API_URL is set). Only the functions whose handler

@@ -19,6 +19,11 @@ export interface Access {
   places?: 'autocomplete';
   /** Amazon SES `ses:SendEmail` from the sender identity (the stack's `mailFrom`), and MAIL_FROM/SITE_URL. Absent: no access. */
   mail?: 'send';
+  /**
+   * The hosted pictures' bucket (issue 28): get, put and list its objects, and IMAGES_BUCKET. Only
+   * the import, which fetches the pictures and writes their variants. Absent: no access.
+   */
+  imagesBucket?: 'readwrite';
 }
 
 import type { SecretName } from './config/secret-names';
@@ -178,6 +183,8 @@ export interface EventFunction {
   access: Access;
   /** What starts it: objects created in the imports bucket, or each deploy that changes the stack. */
   trigger: 'importsBucket:ObjectCreated' | 'afterDeploy';
+  /** Native modules installed into the bundle for Lambda's linux-arm64 instead of bundled (infra/lib/bundling.ts). */
+  nativeModules?: readonly string[];
 }
 
 export const eventFunctions: readonly EventFunction[] = [
@@ -187,8 +194,10 @@ export const eventFunctions: readonly EventFunction[] = [
     // 1769 MB is one full vCPU: parsing and sanitizing are CPU-bound.
     memoryMb: 1769,
     timeoutSeconds: 900,
-    access: { table: 'readwrite', secrets: [], importsBucket: 'read' },
+    access: { table: 'readwrite', secrets: [], importsBucket: 'read', imagesBucket: 'readwrite' },
     trigger: 'importsBucket:ObjectCreated',
+    // The pictures' WebP variants (issue 28): sharp's prebuilt linux-arm64 binaries.
+    nativeModules: ['sharp'],
   },
   {
     // Brings stored items to what the code reads (handlers/deploy/upgrade-table.ts).

@@ -39,3 +39,44 @@ export const functionEnvironment = {
   TOKEN_AUDIENCE: 'reseller-portal-api',
   POWERTOOLS_SERVICE_NAME: 'reseller-portal',
 } as const;
+
+/**
+ * Native modules (sharp, for the import's pictures: issue 28) cannot be bundled by esbuild: a
+ * function that lists them (EventFunction.nativeModules) keeps them external and gets them
+ * installed into its bundle folder for Lambda's platform, linux-arm64 with glibc (the functions
+ * are ARM_64, nodejs24.x on Amazon Linux 2023), at the version package-lock.json holds. npm picks
+ * the prebuilt binaries of that platform (`@img/sharp-linux-arm64`, `@img/sharp-libvips-linux-arm64`)
+ * whatever machine synthesizes, as sharp's documentation describes for cross-platform installs.
+ */
+/** Every native module a function may list: never bundled (the bench and the deployed-bundle tests keep them external too). */
+export const NATIVE_MODULES = ['sharp'] as const;
+
+export const LAMBDA_NPM_PLATFORM = ['--os=linux', '--cpu=arm64', '--libc=glibc'] as const;
+
+/** The version of an installed package as package-lock.json holds it (the one the tests ran against). */
+export function lockedVersion(lock: { packages?: Record<string, { version?: string }> }, name: string): string {
+  const version = lock.packages?.[`node_modules/${name}`]?.version;
+  if (!version) throw new Error(`package-lock.json holds no version of ${name}`);
+  return version;
+}
+
+const shellQuote = (text: string) => `'${text.replace(/'/g, "'\\''")}'`;
+
+/**
+ * The shell commands that put `modules` (name@version) into `outputDir/node_modules` for Lambda's
+ * platform: installed once per set of versions into `cacheDir` (from the npm registry, as the
+ * first `npm install` is), then copied. No install script runs (sharp's only checks its binaries).
+ */
+export function nativeModuleCommands(modules: readonly string[], outputDir: string, cacheDir: string): string[] {
+  const cache = shellQuote(cacheDir);
+  const install = [
+    'npm install --no-audit --no-fund --ignore-scripts --omit=dev --no-package-lock',
+    ...LAMBDA_NPM_PLATFORM,
+    ...modules.map(shellQuote),
+  ].join(' ');
+  return [
+    `mkdir -p ${cache}`,
+    `( [ -f ${cache}/.complete ] || ( cd ${cache} && printf '{"private":true}' > package.json && ${install} && touch .complete ) )`,
+    `cp -R ${cache}/node_modules ${shellQuote(outputDir)}/node_modules`,
+  ];
+}

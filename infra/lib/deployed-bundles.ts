@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { functionBundling } from './bundling';
+import { functionBundling, NATIVE_MODULES } from './bundling';
 
 /**
  * The functions' bundles as the CDK stack deploys them (NodejsFunction with the options of
@@ -41,6 +41,16 @@ export async function buildDeployedBundles(outDir: string, modules: readonly str
       if (!existsSync(path.join(sdkDir, name))) symlinkSync(path.join(installed, name), path.join(sdkDir, name), 'dir');
     }
   }
+  // The native modules (sharp), which the stack installs into the bundle folder for Lambda's
+  // platform: here this machine's own install, with its platform packages (@img/*).
+  for (const name of [...NATIVE_MODULES, '@img']) {
+    const installed = path.join(repoRoot, 'node_modules', name);
+    const linked = path.join(outDir, 'node_modules', name);
+    if (existsSync(installed) && !existsSync(linked)) {
+      mkdirSync(path.dirname(linked), { recursive: true });
+      symlinkSync(installed, linked, 'dir');
+    }
+  }
   await Promise.all(
     [...new Set(modules)].map((module) =>
       build({
@@ -54,7 +64,7 @@ export async function buildDeployedBundles(outDir: string, modules: readonly str
         minify: functionBundling.minify,
         sourcemap: functionBundling.sourceMap,
         sourcesContent: functionBundling.sourcesContent,
-        external: [...functionBundling.externalModules],
+        external: [...functionBundling.externalModules, ...NATIVE_MODULES],
         logLevel: 'warning',
       }),
     ),

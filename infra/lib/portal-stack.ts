@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -85,7 +85,13 @@ import {
   type SecretName,
 } from '../../functions/src/routes';
 import { table as tableDefinition } from '@portal/shared/db/table';
-import { functionBundling, functionEnvironment, functionNodeOptions } from './bundling';
+import {
+  functionBundling,
+  functionEnvironment,
+  functionNodeOptions,
+  lockedVersion,
+  nativeModuleCommands,
+} from './bundling';
 import { capabilities, capabilityFor, type Capability } from './capabilities';
 import { contentSecurityPolicy, securityHeaderSettings } from './security-headers';
 import { spaRewriteSource } from './spa-rewrite';
@@ -162,6 +168,9 @@ interface FunctionDeps {
   readonly table: ITable;
   readonly tableName: string;
   readonly importsBucket: IBucket;
+  /** The hosted pictures' bucket (issue 28): the portal stack's functions only (the import). */
+  readonly imagesBucket?: IBucket;
+  readonly nagImagesBucketArn?: string;
   readonly secrets: Readonly<Record<StackSecretName, ISecret>>;
   /** How cdk-nag writes the table's and the bucket's ARNs in this stack (in acknowledgement ids). */
   readonly nagTableArn: string;
@@ -268,7 +277,8 @@ export class CapabilityStack extends NestedStack {
 }
 
 /** The fields of a route or event function that shape its Lambda function. */
-type FunctionSpec = Pick<Route & EventFunction, 'module' | 'memoryMb' | 'timeoutSeconds' | 'access'>;
+type FunctionSpec = Pick<Route & EventFunction, 'module' | 'memoryMb' | 'timeoutSeconds' | 'access'> &
+  Partial<Pick<EventFunction, 'nativeModules'>>;
 
 /**
  * The whole portal: table, buckets, secrets, the HTTP API, the import function and one
@@ -278,6 +288,8 @@ type FunctionSpec = Pick<Route & EventFunction, 'module' | 'memoryMb' | 'timeout
 export class PortalStack extends Stack {
   readonly table: Table;
   readonly importsBucket: Bucket;
+  /** The hosted pictures (issue 28): `images/*` served by CloudFront at `/images/*`, written by the import. */
+  readonly imagesBucket: Bucket;
   readonly logsBucket: Bucket;
   readonly memberBucket: Bucket;
   readonly adminBucket: Bucket;
@@ -349,6 +361,12 @@ export class PortalStack extends Stack {
         { id: 'ExpireUploadedCsvs', expiration: Duration.days(IMPORTS_EXPIRE_AFTER_DAYS) },
         { id: 'AbortIncompleteUploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
       ],
+    });
+    // Pictures the import hosts (issue 28): content-addressed originals and WebP variants under
+    // images/ (CloudFront /images/*, through its origin access control only), and under sources/
+    // which supplier address gave which picture (never served). Kept: products name them.
+    this.imagesBucket = loggedBucket('ImagesBucket', {
+      lifecycleRules: [{ id: 'AbortIncompleteUploads', abortIncompleteMultipartUploadAfter: Duration.days(1) }],
     });
     this.memberBucket = loggedBucket('MemberSiteBucket');
     this.adminBucket = loggedBucket('AdminSiteBucket');
@@ -533,6 +551,16 @@ export class PortalStack extends Stack {
       additionalBehaviors: {
         // The admin build is uploaded under the key prefix admin/, so /admin/x is the key admin/x.
         '/admin/*': siteBehavior(this.adminBucket),
+        // Hosted pictures (issue 28): /images/<sha256>/<width>.webp is the key of the same name.
+        // Content-addressed, so cached for good (the objects say `immutable`, a year); no rewrite.
+        '/images/*': {
+          origin: S3BucketOrigin.withOriginAccessControl(this.imagesBucket),
+          viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+          allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
+          cachePolicy: CachePolicy.CACHING_OPTIMIZED,
+          compress: false,
+          responseHeadersPolicy: securityHeaders,
+        },
         '/api/*': {
           origin: new HttpOrigin(Fn.parseDomainName(this.api.apiEndpoint), {
             protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
@@ -749,6 +777,8 @@ export class PortalStack extends Stack {
       secrets: this.secrets,
       nagTableArn: `<${this.getLogicalId(this.table.node.defaultChild as CfnTable)}.Arn>`,
       nagImportsBucketArn: `<${this.getLogicalId(this.importsBucket.node.defaultChild as CfnBucket)}.Arn>`,
+      imagesBucket: this.imagesBucket,
+      nagImagesBucketArn: `<${this.getLogicalId(this.imagesBucket.node.defaultChild as CfnBucket)}.Arn>`,
     };
   }
 }
@@ -786,6 +816,11 @@ function appFunction(
     environment[`${secretEnv[name]}_ARN`] = deps.secrets[name].secretArn;
   }
   if (access.importsBucket) environment.IMPORTS_BUCKET = deps.importsBucket.bucketName;
+  if (access.imagesBucket) {
+    if (!deps.imagesBucket)
+      throw new Error(`${spec.module} lists the images bucket, which only the portal stack's functions get`);
+    environment.IMAGES_BUCKET = deps.imagesBucket.bucketName;
+  }
 
   const fn = new NodejsFunction(scope, 'Function', {
     description: options.description,
@@ -806,10 +841,11 @@ function appFunction(
       sourceMap: functionBundling.sourceMap,
       sourcesContent: functionBundling.sourcesContent,
       target: functionBundling.target,
-      externalModules: [...functionBundling.externalModules],
+      externalModules: [...functionBundling.externalModules, ...(spec.nativeModules ?? [])],
       format: OutputFormat.CJS,
       // CDK runs the local esbuild through `npx --no-install`; keep npm's update check off the network.
       environment: { npm_config_update_notifier: 'false' },
+      ...(spec.nativeModules?.length ? { commandHooks: nativeModuleHooks(spec.nativeModules) } : {}),
     },
   });
 
@@ -856,6 +892,45 @@ function appFunction(
     if (options.mail.adminsTo) fn.addEnvironment('ADMIN_MAIL_TO', options.mail.adminsTo);
   }
 
+  if (access.imagesBucket && deps.imagesBucket) {
+    // Objects: read (a picture hosted before, an address's record) and write (originals, variants,
+    // records); the bucket: list, so a missing key answers 404 rather than 403.
+    role.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['s3:GetObject', 's3:PutObject'],
+        resources: [deps.imagesBucket.arnForObjects('*')],
+      }),
+    );
+    role.addToPrincipalPolicy(
+      new PolicyStatement({ actions: ['s3:ListBucket'], resources: [deps.imagesBucket.bucketArn] }),
+    );
+    Validations.of(role).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::${deps.nagImagesBucketArn}/*]`,
+      reason:
+        "Picture keys are made from content hashes (images/<sha256>/…, sources/<sha256>.json), so the grant names the images bucket's objects: get and put on that bucket only.",
+    });
+  }
+
   for (const name of access.secrets) deps.secrets[name].grantRead(role);
   return { function: fn, role, logGroup };
+}
+
+/** Where the native modules are installed once per version for Lambda's platform before being copied into bundles. */
+const NATIVE_CACHE = path.join(repoRoot, 'cdk.out', '.native-modules', 'linux-arm64-glibc');
+
+/**
+ * The bundling hooks of a function with native modules (sharp): after esbuild, the modules at
+ * package-lock.json's versions are installed for linux-arm64 into the bundle folder (bundling.ts).
+ */
+export function nativeModuleHooks(modules: readonly string[]) {
+  const lock = JSON.parse(readFileSync(path.join(repoRoot, 'package-lock.json'), 'utf8')) as Parameters<
+    typeof lockedVersion
+  >[0];
+  const pinned = modules.map((name) => `${name}@${lockedVersion(lock, name)}`);
+  const cache = path.join(NATIVE_CACHE, pinned.join('+').replace(/[^\w@.+-]/g, '_'));
+  return {
+    beforeBundling: (): string[] => [],
+    beforeInstall: (): string[] => [],
+    afterBundling: (_inputDir: string, outputDir: string): string[] => nativeModuleCommands(pinned, outputDir, cache),
+  };
 }

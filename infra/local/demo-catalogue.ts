@@ -5,7 +5,7 @@ import { dynamoProducts } from '../../functions/src/adapters/dynamo-products';
 import { s3Files } from '../../functions/src/adapters/s3-files';
 import { db, isConditionFailed, tableName } from '../../functions/src/adapters/dynamo-client';
 import { queuedJob } from '../../functions/src/imports/jobs';
-import { writeDemoImages, type DemoPicture, type DemoShape } from './demo-images';
+import { writeDemoImages, writeDemoPhotos, type DemoPicture, type DemoShape } from './demo-images';
 
 /**
  * The demo catalogue `npm start` seeds into a fresh data folder, once, through the real import
@@ -19,10 +19,12 @@ import { writeDemoImages, type DemoPicture, type DemoShape } from './demo-images
  * meanwhile stays decided. Every step is also safe to repeat (imports are upserts, approving a
  * product no longer in review does nothing) should a first seed stop half-way.
  *
- * Pictures are SVG files under `<data dir>/demo-images/`, served by the local server on the
- * portal's own origin at `/demo-images/<name>.svg` (same origin, so any img-src 'self' allows
- * them). Supplier rows need absolute http(s) addresses, so the seeded products name the origin
- * the portal ran on when it seeded them; see DEMO_MARKER for a start on another port.
+ * Pictures (issue 28): JPEG photos under `<data dir>/demo-images/`, served by the test image
+ * server on 127.0.0.1 (image-server.ts) as a supplier's host serves them. The CSV names them
+ * there; the import fetches each once, stores it in the local images bucket and makes its WebP
+ * variants, which the portal serves at `/images/*` on its own origin, so they show on any port.
+ * Without a picture origin (older callers), the SVGs are named on the portal's origin at
+ * `/demo-images/<name>.svg`, as before hosting: those show only on the port they were seeded on.
  */
 
 const DEMO_IMAGES_PATH = '/demo-images/';
@@ -82,10 +84,10 @@ export const UPDATED_SPU = 'DEMO-001';
 const dollars = (cents: number) => (cents / 100).toFixed(2);
 const quote = (value: string) => `"${value.replace(/"/g, '""')}"`;
 
-/** A supplier CSV of the products, images on `origin`. */
-function demoCsv(products: readonly DemoProduct[], origin: string, images: Map<string, string[]>): string {
+/** A supplier CSV of the products, images at `base` (an origin and a path ending in '/'). */
+function demoCsv(products: readonly DemoProduct[], base: string, images: Map<string, string[]>): string {
   const rows = products.map((product) => {
-    const urls = (images.get(product.picture.slug) ?? []).map((name) => `${origin}${DEMO_IMAGES_PATH}${name}`);
+    const urls = (images.get(product.picture.slug) ?? []).map((name) => `${base}${name}`);
     const values: Record<CsvColumn, string> = {
       product_name: product.name,
       brand: product.brand,
@@ -110,8 +112,13 @@ function demoCsv(products: readonly DemoProduct[], origin: string, images: Map<s
 export interface SeedDemoOptions {
   /** The portal's origin, as browsers reach it: the pictures' addresses start with it. */
   origin: string;
-  /** Where the pictures are written (served at DEMO_IMAGES_PATH). */
+  /** Where the pictures are written (served at DEMO_IMAGES_PATH, and by the test image server). */
   imagesDir: string;
+  /**
+   * The test image server's origin (image-server.ts): the CSV names the JPEG photos there and the
+   * import hosts them. Absent: the SVGs on `origin`, not hosted.
+   */
+  picturesOrigin?: string;
   /**
    * Waits until the imports bucket's events so far have been handled (locally the S3 server's
    * forwarder; a test delivers the event itself).
@@ -120,21 +127,24 @@ export interface SeedDemoOptions {
   now?: () => Date;
 }
 
-export type SeedOutcome = { seeded: true } | { seeded: false; origin: string };
+/** `hosted`: the seeded pictures are ours (served on any port); otherwise they live on `origin`. */
+export type SeedOutcome = { seeded: true } | { seeded: false; origin: string; hosted: boolean };
 
 /** Seeds the demo catalogue unless it was seeded before; the pictures are (re)written when missing. */
 export async function seedDemoCatalogue(options: SeedDemoOptions): Promise<SeedOutcome> {
   const products = demoProducts();
-  const images = writeDemoImages(
-    options.imagesDir,
-    products.map((product) => product.picture),
-    DEMO_VIEWS,
-  );
+  const pictures = products.map((product) => product.picture);
+  const images = options.picturesOrigin
+    ? await writeDemoPhotos(options.imagesDir, pictures, DEMO_VIEWS)
+    : writeDemoImages(options.imagesDir, pictures, DEMO_VIEWS);
+  const base = options.picturesOrigin ? `${options.picturesOrigin}/` : `${options.origin}${DEMO_IMAGES_PATH}`;
   const marker = await db().send(new GetCommand({ TableName: tableName(), Key: DEMO_MARKER, ConsistentRead: true }));
-  if (marker.Item) return { seeded: false, origin: String(marker.Item.origin) };
+  if (marker.Item) {
+    return { seeded: false, origin: String(marker.Item.origin), hosted: marker.Item.hostedPictures === true };
+  }
 
   const now = () => (options.now ?? (() => new Date()))().toISOString();
-  await importFile('demo-catalogue.csv', demoCsv(products, options.origin, images), options);
+  await importFile('demo-catalogue.csv', demoCsv(products, base, images), options);
   for (const product of products) {
     if (product.inReview) continue;
     // Approves the version just imported, as an admin who opened it would.
@@ -145,13 +155,19 @@ export async function seedDemoCatalogue(options: SeedDemoOptions): Promise<SeedO
   const updated = products
     .filter((product) => product.spu_no === UPDATED_SPU)
     .map((product) => ({ ...product, msrpCents: product.msrpCents + 500, sellCents: product.sellCents + 350 }));
-  await importFile('demo-price-update.csv', demoCsv(updated, options.origin, images), options);
+  await importFile('demo-price-update.csv', demoCsv(updated, base, images), options);
 
   try {
     await db().send(
       new PutCommand({
         TableName: tableName(),
-        Item: { ...DEMO_MARKER, entity: 'DemoSeed', origin: options.origin, seededAt: now() },
+        Item: {
+          ...DEMO_MARKER,
+          entity: 'DemoSeed',
+          origin: options.origin,
+          hostedPictures: options.picturesOrigin !== undefined,
+          seededAt: now(),
+        },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );

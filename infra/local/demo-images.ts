@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { secureDir, writePrivateFile } from './files';
 
@@ -157,6 +157,40 @@ export function writeDemoImages(dir: string, pictures: readonly DemoPicture[], v
       files.push(name);
     }
     names.set(picture.slug, files);
+  }
+  return names;
+}
+
+/** JPEG quality of the demo's "supplier photos": what a supplier's host typically sends. */
+const DEMO_PHOTO_QUALITY = 85;
+
+/**
+ * The same views as JPEG photos (`<slug>-<view>.jpg`, 800 × 800), drawn from the SVGs: what the
+ * test image server serves (image-server.ts) and the import fetches and hosts, as it does a
+ * supplier's pictures (issue 28). Written when missing; answers the file names per picture.
+ */
+export async function writeDemoPhotos(
+  dir: string,
+  pictures: readonly DemoPicture[],
+  views: number,
+): Promise<Map<string, string[]>> {
+  const svgs = writeDemoImages(dir, pictures, views);
+  const { default: sharp } = await import('sharp');
+  const names = new Map<string, string[]>();
+  for (const [slug, files] of svgs) {
+    const photos: string[] = [];
+    for (const svg of files) {
+      const name = svg.replace(/\.svg$/, '.jpg');
+      const file = join(dir, name);
+      if (!existsSync(file)) {
+        const jpeg = await sharp(readFileSync(join(dir, svg)))
+          .jpeg({ quality: DEMO_PHOTO_QUALITY, mozjpeg: true })
+          .toBuffer();
+        writePrivateFile(file, jpeg);
+      }
+      photos.push(name);
+    }
+    names.set(slug, photos);
   }
   return names;
 }

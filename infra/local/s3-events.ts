@@ -1,5 +1,6 @@
 import type { S3Event } from 'aws-lambda';
 import type S3rver from 's3rver';
+import { LOCAL_IMPORTS_BUCKET } from './s3';
 
 /**
  * S3 → Lambda, locally: every ObjectCreated event of the S3 server is handed to the handler
@@ -40,7 +41,11 @@ export function forwardObjectCreated(
   };
 
   (server as unknown as NodeJS.EventEmitter).on('event', (event: S3Event) => {
-    const records = event.Records.filter((record) => record.eventName.startsWith('ObjectCreated'));
+    // The notification is the imports bucket's only (as the stack sets it): the images bucket's
+    // pictures (issue 28), written by the import itself, start nothing.
+    const records = event.Records.filter(
+      (record) => record.eventName.startsWith('ObjectCreated') && record.s3.bucket.name === LOCAL_IMPORTS_BUCKET,
+    );
     if (records.length === 0) return;
     // s3rver sends keys raw; S3 sends them encoded.
     const encoded: S3Event = {

@@ -12,6 +12,9 @@ import { createS3Gate, gateOnly } from './s3-gate';
 /** The imports bucket's name locally; in AWS the stack names it and passes it in the environment. */
 export const LOCAL_IMPORTS_BUCKET = 'reseller-portal-imports';
 
+/** The hosted pictures' bucket locally (issue 28); the portal serves its `images/` keys at `/images/*`. */
+export const LOCAL_IMAGES_BUCKET = 'reseller-portal-images';
+
 /**
  * The browser posts large CSVs straight to the bucket with a presigned POST, from the portal's
  * origin: the bucket allows that cross-origin POST, as the deployed bucket's CORS rule does.
@@ -113,7 +116,10 @@ export async function startS3(options: {
     port: internalPort,
     silent: true,
     directory: options.dataDir,
-    configureBuckets: [{ name: LOCAL_IMPORTS_BUCKET, configs: [CORS] }],
+    configureBuckets: [
+      { name: LOCAL_IMPORTS_BUCKET, configs: [CORS] },
+      { name: LOCAL_IMAGES_BUCKET, configs: [] },
+    ],
   });
   // First in s3rver's middleware (Koa composes it when s3rver starts listening): only the gate,
   // which adds a token made for this start, gets through to s3rver.

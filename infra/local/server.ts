@@ -25,6 +25,12 @@ export interface ServerOptions {
   /** The demo catalogue's pictures, served at /demo-images/<name>.svg (demo-catalogue.ts). */
   demoImagesDir?: string;
   /**
+   * The hosted pictures (issue 28): `/images/<sha256>/<file>` is the images bucket's key
+   * `images/<sha256>/<file>`, read from the local S3 server, as CloudFront's `/images/*` behaviour
+   * reads the bucket. undefined when the object does not exist.
+   */
+  readHostedImage?: (key: string) => Promise<HostedImage | undefined>;
+  /**
    * Origins the browser may send files to besides the portal (the local S3 endpoint, for the
    * presigned POST): the CSP's connect-src lists them, as the stack's lists the S3 endpoints.
    */
@@ -44,6 +50,15 @@ export interface ServerOptions {
   /** Log every request (LOG_LEVEL=debug); otherwise only failures and slow requests. */
   logEveryRequest?: boolean;
 }
+
+/** One object of the images bucket, as the local server sends it. */
+export interface HostedImage {
+  body: Uint8Array;
+  contentType: string;
+}
+
+/** The only paths `/images/*` answers: a content hash and a variant (or the original). */
+const HOSTED_IMAGE_PATH = /^\/images\/[0-9a-f]{64}\/(?:\d{1,5}\.webp|original)$/;
 
 /** A request slower than this is logged even when not every request is. */
 export const SLOW_REQUEST_MS = 1_000;
@@ -262,6 +277,25 @@ export function createPortalServer(options: ServerOptions): Server {
     });
   }
 
+  /** A hosted picture from the images bucket: content-addressed, so cached for good, as CloudFront sends it. */
+  async function hostedImage(request: IncomingMessage, response: ServerResponse, path: string) {
+    const read = options.readHostedImage;
+    const image =
+      read && HOSTED_IMAGE_PATH.test(path) && request.method === 'GET' ? await read(path.slice(1)) : undefined;
+    if (!image) {
+      response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
+      response.end('Not found');
+      return;
+    }
+    response.writeHead(200, {
+      'content-type': image.contentType,
+      'content-length': String(image.body.length),
+      'cache-control': 'public, max-age=31536000, immutable',
+      'x-content-type-options': 'nosniff',
+    });
+    response.end(image.body);
+  }
+
   function route(request: IncomingMessage, response: ServerResponse) {
     for (const [name, value] of Object.entries(policyHeaders)) response.setHeader(name, value);
     const target = parsePath(request.url ?? '/');
@@ -276,6 +310,8 @@ export function createPortalServer(options: ServerOptions): Server {
       stripeEmulator(request, response, path.slice(STRIPE_EMULATOR_BASE.length)).catch((error: unknown) =>
         fail(request, response, error),
       );
+    } else if (path.startsWith('/images/')) {
+      hostedImage(request, response, path).catch((error: unknown) => fail(request, response, error));
     } else if (path.startsWith('/demo-images/')) {
       demoImage(request, response, path.slice('/demo-images/'.length));
     } else if (path === '/admin') {

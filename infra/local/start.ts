@@ -9,12 +9,13 @@ import { functionEnvironment } from '../lib/bundling';
 import type { ApiHandler } from './api-event';
 import { buildWebApps } from './build-web';
 import { ensureTable, localAws, startDynamo } from './dynamo';
-import { LOCAL_IMPORTS_BUCKET, localS3Credentials, startS3, type S3Credentials } from './s3';
+import { LOCAL_IMAGES_BUCKET, LOCAL_IMPORTS_BUCKET, localS3Credentials, startS3, type S3Credentials } from './s3';
+import { startImageServer } from './image-server';
 import { startStripeEmulator } from './stripe';
 import { forwardObjectCreated, type EventForwarder } from './s3-events';
 import { lockDataDir } from './data-lock';
 import { privateUmask, secureTree, writePrivateFile } from './files';
-import { createPortalServer } from './server';
+import { createPortalServer, type HostedImage } from './server';
 
 /**
  * The embedded default: everything the portal needs, on this machine, with no AWS account.
@@ -48,6 +49,13 @@ export interface PortalOptions {
   seedDemo?: boolean;
   /** Builds the apps when their sources changed (default); the engine tests start without. */
   buildWeb?: boolean;
+  /**
+   * Hosts the pictures of imports (issue 28): the images bucket, `/images/*`, and the test image
+   * server the import may fetch from. On with the demo (npm start); the browser suite's shared
+   * portal starts without, so its made-up supplier hosts stay the browser's (test/e2e/pictures.test.ts
+   * starts one with it).
+   */
+  hostPictures?: boolean;
 }
 
 export interface Portal {
@@ -57,6 +65,8 @@ export interface Portal {
   /** Started with STRIPE_SECRET_KEY set and STRIPE_API_URL unset: the functions talk to Stripe itself. */
   ownStripeKey: boolean;
   accounts: typeof demoAccounts;
+  /** The test image server's origin, when pictures are hosted: it serves `<dataDir>/demo-images/<name>.jpg`. */
+  picturesOrigin?: string;
   stop(): Promise<void>;
 }
 
@@ -105,6 +115,11 @@ export function configureEnvironment(settings: {
   secrets?: LocalSecrets;
   /** The S3 server's key: the functions sign with it (DynamoDB Local takes any key). */
   s3Credentials?: S3Credentials;
+  /**
+   * The test image server's origin (image-server.ts): the import hosts pictures in the local
+   * images bucket and may fetch from this loopback origin (issue 28). Absent: pictures not hosted.
+   */
+  picturesOrigin?: string;
 }): void {
   const secrets = settings.secrets ?? localSecrets(settings.dataDir);
   Object.assign(process.env, {
@@ -112,6 +127,9 @@ export function configureEnvironment(settings: {
     DYNAMODB_ENDPOINT: settings.dynamoEndpoint,
     ...(settings.s3Endpoint ? { S3_ENDPOINT: settings.s3Endpoint } : {}),
     IMPORTS_BUCKET: LOCAL_IMPORTS_BUCKET,
+    ...(settings.picturesOrigin
+      ? { IMAGES_BUCKET: LOCAL_IMAGES_BUCKET, PICTURE_FETCH_ALLOWED_ORIGINS: settings.picturesOrigin }
+      : {}),
     AWS_REGION: localAws.region,
     AWS_ACCESS_KEY_ID: (settings.s3Credentials ?? localAws.credentials).accessKeyId,
     AWS_SECRET_ACCESS_KEY: (settings.s3Credentials ?? localAws.credentials).secretAccessKey,
@@ -149,6 +167,28 @@ async function seed(): Promise<void> {
   const { ensureAccount } = await import('./accounts');
   await ensureAccount(demoAccounts.admin.email, demoAccounts.admin.password, true);
   await ensureAccount(demoAccounts.member.email, demoAccounts.member.password, false);
+}
+
+/** Reads `images/…` keys of the local images bucket, as CloudFront's `/images/*` behaviour reads the bucket. */
+async function hostedImageReader(
+  endpoint: string,
+  credentials: S3Credentials,
+): Promise<(key: string) => Promise<HostedImage | undefined>> {
+  const { S3Client, GetObjectCommand } = await import('@aws-sdk/client-s3');
+  const client = new S3Client({ endpoint, forcePathStyle: true, region: localAws.region, credentials });
+  return async (key) => {
+    try {
+      const object = await client.send(new GetObjectCommand({ Bucket: LOCAL_IMAGES_BUCKET, Key: key }));
+      if (!object.Body) return undefined;
+      return {
+        body: await object.Body.transformToByteArray(),
+        contentType: object.ContentType ?? 'application/octet-stream',
+      };
+    } catch (error) {
+      if (error instanceof Error && (error.name === 'NoSuchKey' || error.name === 'NotFound')) return undefined;
+      throw error;
+    }
+  };
 }
 
 export async function startPortal(options: PortalOptions = {}): Promise<Portal> {
@@ -227,12 +267,17 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     async () => restoreUmask(),
     async () => unlock(),
   ];
+  const demoImagesDir = join(dataDir, 'demo-images');
   if (dynamo.exposedOn.length > 0) {
     say(
       `Note: DynamoDB Local cannot listen on 127.0.0.1 only; its port ${new URL(dynamo.endpoint).port} answers on ${dynamo.exposedOn.join(', ')} too, and it accepts any credentials. Keep that port closed to other machines (a firewall), or run the portal where no one else can reach it.`,
     );
   }
   try {
+    // The demo's supplier host, on 127.0.0.1 (issue 28): the import fetches the demo's pictures from it.
+    const images =
+      (options.hostPictures ?? options.seedDemo ?? false) ? await startImageServer({ dir: demoImagesDir }) : undefined;
+    if (images) stops.unshift(images.stop);
     configureEnvironment({
       dataDir,
       dynamoEndpoint: dynamo.endpoint,
@@ -240,6 +285,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
       stripeApiUrl: ownStripeKey ? undefined : stripe.url,
       secrets,
       s3Credentials: s3.credentials,
+      picturesOrigin: images?.origin,
     });
     // Quiet (the browser tests): mail still goes to the outbox, without its log line.
     if (options.quiet) process.env.MAIL_OUTBOX_QUIET = '1';
@@ -257,13 +303,14 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
         forwardObjectCreated(s3.server, await importHandler<(event: S3Event) => Promise<void>>(fn.module), say),
       );
     }
-    const demoImagesDir = join(dataDir, 'demo-images');
+    const readHostedImage = await hostedImageReader(s3.endpoint, s3.credentials);
     const server = createPortalServer({
       routes,
       loadHandler,
       memberDist: join(root, 'web-member', 'dist'),
       adminDist: join(root, 'web-admin', 'dist'),
       demoImagesDir,
+      readHostedImage,
       uploadOrigins: [new URL(s3.endpoint).origin],
       // The browser's two Stripe calls reach the emulator through the portal's own origin.
       stripeEmulatorUrl: ownStripeKey ? undefined : stripe.url,
@@ -295,11 +342,12 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
       const { seedDemoCatalogue } = await import('./demo-catalogue');
       const seeded = await seedDemoCatalogue({
         origin: url,
+        picturesOrigin: images?.origin,
         imagesDir: demoImagesDir,
         afterUpload: async () => void (await Promise.all(forwarders.map((forwarder) => forwarder.idle()))),
       });
       if (seeded.seeded) say('Seeded the demo catalogue (36 products).');
-      else if (seeded.origin !== url) {
+      else if (!seeded.hosted && seeded.origin !== url) {
         say(
           `The demo catalogue's pictures were seeded for ${seeded.origin}: start on that port to see them, or npm run reset to seed again.`,
         );
@@ -357,6 +405,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
       stripeUrl: stripe.url,
       ownStripeKey,
       accounts: demoAccounts,
+      ...(images ? { picturesOrigin: images.origin } : {}),
       stop: async () => {
         for (const stop of stops) await stop().catch(() => undefined);
       },

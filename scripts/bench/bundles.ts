@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { build, type BuildOptions, type Metafile } from 'esbuild';
 import { eventFunctions, routes, secretEnv, type Route } from '../../functions/src/routes';
-import { functionBundling, functionEnvironment, functionNodeOptions } from '../../infra/lib/bundling';
+import { functionBundling, functionEnvironment, functionNodeOptions, NATIVE_MODULES } from '../../infra/lib/bundling';
 import { formatTable, median, type BenchSection } from './section';
 
 /** What a bundle is made from: a route or an event-started function. */
@@ -81,7 +81,8 @@ async function bundle(
     minify: functionBundling.minify,
     sourcemap: functionBundling.sourceMap,
     sourcesContent: functionBundling.sourcesContent,
-    external: [...modes[mode]],
+    // Native modules (sharp) are installed beside the bundle by the stack, never bundled.
+    external: [...modes[mode], ...NATIVE_MODULES],
     metafile: true,
     logLevel: 'warning',
   });

@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatTable, type BenchSection } from './section';
+import { cardPictureBytes } from './web-pictures';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../../test/chromium';
 
 /**
@@ -268,6 +269,8 @@ export const webPages: BenchSection = {
           lines.push(`  ${page.label}: ${lcps.map(seconds).join(', ')} s (${seconds(median)} s)`);
         }
       }
+      // Pictures we host (issue 28): what a card's picture weighs before (the supplier's file) and after.
+      lines.push('', ...(await cardPictureBytes(origin, member.token, join(dataDir, 'demo-images'))));
       const load = loadavg()
         .map((value) => value.toFixed(2))
         .join(', ');

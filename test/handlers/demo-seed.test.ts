@@ -90,6 +90,7 @@ describe('demo catalogue', () => {
     ).toEqual({
       seeded: false,
       origin: ORIGIN,
+      hosted: false,
     });
     const after = (await allItems()).filter((item) => item.entity !== 'Session' && item.entity !== 'Family');
     expect(after).toEqual(before);

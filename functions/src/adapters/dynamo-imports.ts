@@ -240,10 +240,10 @@ export const dynamoImports: ImportJobRepository = {
     }
   },
 
-  async putIssues(id, issues) {
+  async putIssues(id, issues, from = 0) {
     await batchWriteAll(
       issues.map((issue, index) => ({
-        PutRequest: { Item: { ...keys.importIssue(id, index), entity: 'ImportIssue', ...issue } },
+        PutRequest: { Item: { ...keys.importIssue(id, from + index), entity: 'ImportIssue', ...issue } },
       })),
     );
   },

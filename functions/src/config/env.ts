@@ -17,6 +17,13 @@ const Env = z.object({
   AWS_REGION: z._default(text(), 'us-east-1'),
   /** The supplier CSV bucket; only the functions that read or write it get it. */
   IMPORTS_BUCKET: z.optional(text()),
+  /** The hosted pictures' bucket (issue 28); only the import function gets it. Absent: pictures are not hosted. */
+  IMAGES_BUCKET: z.optional(text()),
+  /**
+   * Origins the import may fetch pictures from although their address is private (comma-separated):
+   * npm start's test image server on 127.0.0.1. Never set in AWS.
+   */
+  PICTURE_FETCH_ALLOWED_ORIGINS: z.optional(z.string()),
   /** Only set where S3 is not AWS's own (the local S3 server). */
   S3_ENDPOINT: z.optional(z.url()),
   /** Which address search /api/searchAddress uses: Amazon Location (AWS, the default) or the embedded one (npm start, tests). */

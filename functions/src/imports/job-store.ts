@@ -32,7 +32,8 @@ export interface ImportJobRepository {
   ): Promise<number | null>;
   progress(id: string, attempt: number, update: Partial<ImportJobRecord>): Promise<void>;
   finish(id: string, attempt: number, update: Partial<ImportJobRecord>): Promise<void>;
-  putIssues(id: string, issues: readonly ImportIssue[]): Promise<void>;
+  /** Stores issues in order, numbered from `from` (0: the validation's; after them, the pictures' warnings). */
+  putIssues(id: string, issues: readonly ImportIssue[], from?: number): Promise<void>;
   /** Deletes the issues and rows an earlier run of the job stored (a re-run of a replaced file has others). */
   clearIssuesAndRows(id: string): Promise<void>;
   /**

@@ -3,11 +3,13 @@ import type { CsvImportReport } from '@portal/shared/domain/csv-report';
 import { createHash } from 'node:crypto';
 import { importCatalogueCsv, validateCatalogueCsv, type ImportRow } from '../catalogue/parse-csv';
 import { FileChangedError, type FileStore, type ImportCounters, type ImportJobRepository } from './job-store';
-import type { ProductRecord, ProductRepository, ProductState } from '../products/product-store';
+import type { ProductContent, ProductRecord, ProductRepository, ProductState } from '../products/product-store';
 import { STALE_AFTER_MS } from './jobs';
 import { RejectedRowsCollector } from './rejected-rows';
 import { StatePrefetch } from './state-prefetch';
 import { decideUpsert, newProduct } from './upsert';
+import type { PictureHost } from '../pictures/host-pictures';
+import { hostProductPictures } from '../pictures/product-pictures';
 
 /**
  * One import of a supplier CSV that landed in S3, as the ObjectCreated event starts it.
@@ -47,6 +49,20 @@ export interface ImportDeps {
   waitBudgetMs?: () => number;
   /** How often a waiting run asks for the lease again, in ms. */
   leasePollMs?: number;
+  /**
+   * Hosts the pictures of the products a run creates or changes (issue 28), one host per run;
+   * absent where no images bucket is configured: products keep the supplier's addresses.
+   */
+  pictureHost?: () => PictureHost;
+}
+
+/** The pictures' warnings kept in the report, at most (all are counted). */
+export const MAX_PICTURE_ISSUES = 1_000;
+
+/** The warnings of the pictures a run could not host, collected during pass 2 and stored at its end. */
+interface PictureReport {
+  host: PictureHost;
+  issues: ImportIssue[];
 }
 
 export { STALE_AFTER_MS };
@@ -138,7 +154,8 @@ export async function runImport(deps: ImportDeps, source: ImportSource): Promise
     else prefetch.flush();
     // A run before this one may have stored the issues and rows of another version of the file.
     if (attempt > 1) await deps.jobs.clearIssuesAndRows(id);
-    await Promise.all([deps.jobs.putIssues(id, issuesOf(report)), deps.jobs.putRejectedRows(id, rejectedRows.build())]);
+    const validationIssues = issuesOf(report);
+    await Promise.all([deps.jobs.putIssues(id, validationIssues), deps.jobs.putRejectedRows(id, rejectedRows.build())]);
     Object.assign(counters, { rowsRead: report.rowsRead, rejected: report.rejected, warnings: report.warningCount });
     if (report.fatal) {
       await deps.jobs.finish(id, attempt, {
@@ -159,13 +176,23 @@ export async function runImport(deps: ImportDeps, source: ImportSource): Promise
     // Parsing the next batches overlaps with writing the previous ones: up to `window` batches
     // are in flight, which is what keeps DynamoDB busy (one BatchWrite at a time leaves it idle).
     const window = deps.concurrency ?? 4;
+    const pictures: PictureReport | undefined = deps.pictureHost ? { host: deps.pictureHost(), issues: [] } : undefined;
     const inFlight = new Set<Promise<void>>();
     let failure: unknown;
     let reported = 0;
     try {
       for await (const batch of rows) {
         if (failure) break;
-        const task: Promise<void> = upsertBatch(deps.products, prefetch, known, batch, id, now(), counters).then(
+        const task: Promise<void> = upsertBatch(
+          deps.products,
+          prefetch,
+          known,
+          batch,
+          id,
+          now(),
+          counters,
+          pictures,
+        ).then(
           () => void (done += batch.length),
           (error: unknown) => void (failure ??= error),
         );
@@ -184,6 +211,10 @@ export async function runImport(deps: ImportDeps, source: ImportSource): Promise
       await Promise.all(inFlight);
     }
     if (failure) throw failure;
+    if (pictures && pictures.issues.length > 0) {
+      const inOrder = pictures.issues.sort((a, b) => (a.row ?? 0) - (b.row ?? 0));
+      await deps.jobs.putIssues(id, inOrder, validationIssues.length);
+    }
     await deps.jobs.finish(id, attempt, { ...counters, rowsDone: done, status: 'completed', finishedAt: now() });
     return 'completed';
   } catch (error) {
@@ -250,6 +281,7 @@ async function upsertBatch(
   jobId: string,
   now: string,
   counters: ImportCounters,
+  pictures?: PictureReport,
 ): Promise<void> {
   // The batch's states (prefetched, or one BatchGet) where the id directory says the product may
   // exist, all read while this run holds the catalogue write lease: a product read (or known) as
@@ -260,14 +292,45 @@ async function upsertBatch(
   const states = await prefetch.statesOf(known ? ids.filter((id) => known.has(id)) : ids);
   const created: ProductRecord[] = [];
   const revisions: Promise<void>[] = [];
+  const hosted = pictures ? await hostBatchPictures(pictures, batch, states, counters) : undefined;
   for (const { product } of batch) {
-    const { id, ...content } = product;
+    const { id, ...imported } = product;
+    const content: ProductContent = hosted?.get(id) ?? imported;
     const state = states.get(id);
     if (!state) created.push(newProduct(id, content, jobId, now));
     else revisions.push(revise(products, id, content, state, jobId, now, counters));
   }
   const creating = products.putNew(created).then(() => void (counters.created += created.length));
   await Promise.all([creating, ...revisions]);
+}
+
+/**
+ * The pictures of the batch's products that will be written (new, or changed and not banned):
+ * each product's values with its hosted pictures and its description pointing to our copies. A
+ * picture that could not be hosted is a warning on its row (counted with the file's warnings).
+ */
+async function hostBatchPictures(
+  pictures: PictureReport,
+  batch: readonly ImportRow[],
+  states: ReadonlyMap<string, ProductState>,
+  counters: ImportCounters,
+): Promise<Map<string, ProductContent>> {
+  const written = batch.filter(({ product }) => {
+    const decision = decideUpsert(states.get(product.id), product.content_hash);
+    return decision === 'create' || decision === 'revise';
+  });
+  const results = await Promise.all(
+    written.map(async ({ row, product }) => {
+      const { id, ...content } = product;
+      const { hosted, warnings } = await hostProductPictures(pictures.host, content);
+      for (const warning of warnings) {
+        if (pictures.issues.length < MAX_PICTURE_ISSUES) pictures.issues.push({ row, ...warning, severity: 'warning' });
+      }
+      counters.warnings += warnings.length;
+      return [id, { ...content, ...hosted }] as const;
+    }),
+  );
+  return new Map(results);
 }
 
 /** A conditional update on the state we read; when an admin acted meanwhile, decide again on the new state. */

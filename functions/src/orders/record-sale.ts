@@ -8,6 +8,7 @@ import { DomainError, badRequest, conflict } from '../errors';
 import type { PaymentGateway, PaymentState } from '../payments/payment-gateway';
 import type { ProductRepository } from '../products/product-store';
 import type { CommissionRecord, OrderRecord, RecordOutcome, SalesStore } from './sales-store';
+import { shownPictures } from '../products/present';
 
 export interface SaleDeps {
   sales: Pick<SalesStore, 'memberOfShareCode' | 'recordSale' | 'orderOfPayment'>;
@@ -99,7 +100,8 @@ export async function recordSale(deps: SaleDeps, sale: Sale): Promise<RecordOutc
     product_id: sale.productId,
     product_name: content?.product_name ?? '',
     brand: content?.brand ?? '',
-    product_image: content?.product_images[0] ?? content?.additional_product_images[0] ?? null,
+    // Our copy of the first picture when it is hosted (issue 28), else the supplier's address.
+    product_image: content ? (shownPictures(content).images[0] ?? null) : null,
     spu_no: content?.spu_no ?? '',
     product_url: content?.url ?? '',
     unitCents: sale.unitCents,

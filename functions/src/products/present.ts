@@ -7,6 +7,7 @@ import type {
 } from '@portal/shared/api/products';
 import { formatCents, youMakeCents } from '@portal/shared/domain/money';
 import { membersSee } from '@portal/shared/domain/product-status';
+import { pictureSource, type PictureSource } from '@portal/shared/domain/pictures';
 import type { ProductContent, ProductRecord } from './product-store';
 
 /** Cards per page of a product list when the caller does not ask for a number. */
@@ -18,8 +19,25 @@ const allImages = (content: ProductContent): string[] => [
   ...content.additional_product_images,
 ];
 
+/**
+ * The slides as the apps show them. Hosted (issue 28): our copies only, a picture that could not
+ * be hosted left out, so no browser asks a supplier's host for anything. Imported before pictures
+ * were hosted: the supplier's addresses, as before.
+ */
+export function shownPictures(content: ProductContent): { images: string[]; pictures?: PictureSource[] } {
+  const addresses = allImages(content);
+  const hosted = content.hosted_images;
+  if (!hosted) return { images: addresses };
+  const pictures = addresses.flatMap((address) => {
+    const picture = hosted[address];
+    return picture ? [pictureSource(picture)] : [];
+  });
+  return { images: pictures.map((picture) => picture.src), pictures };
+}
+
 /** Dollars with two decimals appear only here, at the API edge; everything inside is cents. */
 export function toCard(id: string, content: ProductContent): ProductCard {
+  const shown = content.hosted_images ? shownPictures(content) : undefined;
   return {
     id,
     product_name: content.product_name,
@@ -27,14 +45,19 @@ export function toCard(id: string, content: ProductContent): ProductCard {
     msrp_us: formatCents(content.msrp_us_cents),
     dropshipping_price_us: formatCents(content.dropshipping_price_us_cents),
     you_make: formatCents(youMakeCents(content.dropshipping_price_us_cents)),
-    image: content.product_images[0] ?? content.additional_product_images[0] ?? null,
+    image: shown
+      ? (shown.images[0] ?? null)
+      : (content.product_images[0] ?? content.additional_product_images[0] ?? null),
+    ...(shown ? { picture: shown.pictures?.[0] ?? null } : {}),
   };
 }
 
 export function toDetail(id: string, content: ProductContent): ProductDetail {
+  const shown = shownPictures(content);
   return {
     ...toCard(id, content),
-    images: allImages(content),
+    images: shown.images,
+    ...(shown.pictures ? { pictures: shown.pictures } : {}),
     html_description: content.html_description,
   };
 }
@@ -92,8 +115,10 @@ export function changesBetween(before: ProductContent, after: ProductContent): P
     formatCents(before.dropshipping_price_us_cents),
     formatCents(after.dropshipping_price_us_cents),
   );
-  const oldImages = allImages(before);
-  const newImages = allImages(after);
+  // The pictures as each version shows them: our copies when hosted (issue 28), so the review
+  // never makes the admin's browser ask a supplier's host either.
+  const oldImages = shownPictures(before).images;
+  const newImages = shownPictures(after).images;
   if (oldImages.join('\n') !== newImages.join('\n')) {
     changes.push({
       field: 'images',

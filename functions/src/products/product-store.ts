@@ -2,9 +2,15 @@ import type { CsvProduct } from '@portal/shared/domain/csv-product';
 import type { CatalogueList, ProductAction, ProductStatus } from '@portal/shared/domain/product-status';
 
 export type { ProductStatus } from '@portal/shared/domain/product-status';
+import type { HostedPicture } from '@portal/shared/domain/pictures';
 
-/** The values of one imported version of a product (description already sanitized). */
-export type ProductContent = Omit<CsvProduct, 'id'>;
+/**
+ * The values of one imported version of a product (description already sanitized). An import that
+ * hosts pictures (issue 28) adds `hosted_images`: per supplier address, the picture it gave (an
+ * address that failed is absent), and the description's `<img>` then point to our copies.
+ * Products imported before have none, and are shown with the supplier's addresses.
+ */
+export type ProductContent = Omit<CsvProduct, 'id'> & { hosted_images?: Record<string, HostedPicture> };
 
 export interface ProductRecord {
   id: string;

@@ -20,6 +20,15 @@ export const PageRequest = /* @__PURE__ */ pure(() =>
 );
 export type PageRequest = z.infer<typeof PageRequest>;
 
+/**
+ * A picture we host (issue 28): `src` the 640 px WebP variant (or the widest made below it),
+ * `srcset` every variant with its width, and the intrinsic size of `src`.
+ */
+export const PictureSource = /* @__PURE__ */ pure(() =>
+  z.object({ src: z.string(), srcset: z.string(), width: z.int(), height: z.int() }),
+);
+export type PictureSource = z.infer<typeof PictureSource>;
+
 export const ProductCard = /* @__PURE__ */ pure(() =>
   z.object({
     id: z.string(),
@@ -29,8 +38,10 @@ export const ProductCard = /* @__PURE__ */ pure(() =>
     dropshipping_price_us: Dollars,
     /** 10 % of the dropshipping price (youMakeCents), two decimals. */
     you_make: Dollars,
-    /** The first image, or null when the product has none. */
+    /** The first image, or null when the product has none: our copy when hosted, else the supplier's address. */
     image: z.nullable(z.string()),
+    /** The first image's variants when we host it (products imported before pictures were hosted: absent or null). */
+    picture: z.optional(z.nullable(PictureSource)),
   }),
 );
 export type ProductCard = z.infer<typeof ProductCard>;
@@ -39,6 +50,8 @@ export const ProductDetail = /* @__PURE__ */ pure(() =>
   z.extend(ProductCard, {
     /** Slides in order: image slots 1 to 6, then the additional images (spec section 9). */
     images: z.array(z.string()),
+    /** When the product's pictures are hosted: one per slide of `images`, in the same order. */
+    pictures: z.optional(z.array(PictureSource)),
     /** Sanitized on the server; the apps sanitize again with DOMPurify before rendering. */
     html_description: z.string(),
   }),

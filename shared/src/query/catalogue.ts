@@ -113,7 +113,13 @@ export function findInLists<T extends { id: string }>(
  * stored), and shown with `isPlaceholderData`, so the screen knows which parts are still coming.
  */
 export function detailFromCard(card: ProductCard): ProductDetail {
-  return { ...card, images: card.image ? [card.image] : [], html_description: '' };
+  return {
+    ...card,
+    images: card.image ? [card.image] : [],
+    // Our copy's variants (issue 28), so the detail's first picture is the card's download.
+    ...(card.image && card.picture ? { pictures: [card.picture] } : {}),
+    html_description: '',
+  };
 }
 
 export function approvedProductPreview(client: QueryClient, id: string): ProductDetail | undefined {

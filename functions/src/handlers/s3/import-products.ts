@@ -1,4 +1,4 @@
-import { files, importJobs, products } from '../../composition';
+import { files, importJobs, pictureHostFactory, products } from '../../composition';
 import type { Context, S3Event } from 'aws-lambda';
 import { IMPORT_TIME_RESERVE_MS, runImport } from '../../imports/run-import';
 import { loadLogger } from '../../config/logger';
@@ -16,7 +16,10 @@ export const handler = async (event: S3Event, context?: Pick<Context, 'getRemain
     const source = { bucket: record.s3.bucket.name, key, eTag: record.s3.object.eTag };
     let outcome;
     try {
-      outcome = await runImport({ jobs: importJobs, products: products, files: files, waitBudgetMs }, source);
+      outcome = await runImport(
+        { jobs: importJobs, products: products, files: files, waitBudgetMs, pictureHost: pictureHostFactory() },
+        source,
+      );
     } catch (error) {
       // The job says so in words; the detail (an SDK message, a stack) is for the log only.
       (await loadLogger()).error('import failed; the event is retried', { key, error });

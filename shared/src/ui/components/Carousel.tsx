@@ -1,4 +1,6 @@
 import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import type { PictureSource } from '../../api/products';
+import { PICTURE_SIZES } from '../../domain/pictures';
 import '../styles/catalogue.css';
 import { ChevronLeftIcon, ChevronRightIcon } from './icons';
 import { useAfterMainPicture } from './MainPicture';
@@ -9,6 +11,8 @@ export interface CarouselProps {
   images: readonly string[];
   /** The product's name, for the images' text alternatives. */
   name: string;
+  /** Our copies' variants, one per image, when the portal hosts them (issue 28). */
+  pictures?: readonly PictureSource[];
 }
 
 /** Whether the person asked for less motion: then slides change without an animation. */
@@ -41,7 +45,7 @@ export const slideLabel = (index: number, count: number) => `${index + 1} of ${c
  *
  * With one image there is nothing to move between (no arrows, no dots); with none, a placeholder.
  */
-export function Carousel({ images, name }: CarouselProps) {
+export function Carousel({ images, name, pictures }: CarouselProps) {
   const count = images.length;
   const restAllowed = useAfterMainPicture();
   const [active, setActive] = useState(0);
@@ -89,7 +93,13 @@ export function Carousel({ images, name }: CarouselProps) {
     return (
       <div className="carousel carousel--single" role="group" aria-roledescription="carousel" aria-label="Images">
         <div className="carousel__frame">
-          <ProductImage src={images[0]} alt={count ? `${name}, image 1 of 1` : name} priority />
+          <ProductImage
+            src={images[0]}
+            alt={count ? `${name}, image 1 of 1` : name}
+            priority
+            picture={pictures?.[0]}
+            sizes={PICTURE_SIZES.detail}
+          />
         </div>
       </div>
     );
@@ -156,7 +166,13 @@ export function Carousel({ images, name }: CarouselProps) {
               data-slide-number={index + 1}
             >
               {index === 0 || index === active || restAllowed ? (
-                <ProductImage src={src} alt={`${name}, image ${index + 1} of ${count}`} priority={index === 0} />
+                <ProductImage
+                  src={src}
+                  alt={`${name}, image ${index + 1} of ${count}`}
+                  priority={index === 0}
+                  picture={pictures?.[index]}
+                  sizes={PICTURE_SIZES.detail}
+                />
               ) : null}
             </div>
           ))}

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import type { ProductCard as ProductCardData } from '../../api/products';
+import { PICTURE_SIZES } from '../../domain/pictures';
 import '../styles/catalogue.css';
 import { PriceLines } from './Price';
 import { useIntent } from '../hooks/preload';
@@ -32,7 +33,13 @@ export function ProductCard({ product, to, showYouMake = false, badge, onIntent,
     <li className="product-grid__item">
       <Link className="card product-card" to={to} data-testid="product-card" data-product-id={product.id} {...intent}>
         <div className="product-card__media">
-          <ProductImage src={product.image} alt="" priority={priority} />
+          <ProductImage
+            src={product.image}
+            alt=""
+            priority={priority}
+            picture={product.picture}
+            sizes={PICTURE_SIZES.card}
+          />
         </div>
         <div className="product-card__body">
           {badge ? <div className="product-card__badge">{badge}</div> : null}

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 
-import type { ProductDetail } from '../../api/products';
+import type { PictureSource, ProductDetail } from '../../api/products';
+import { PICTURE_SIZES } from '../../domain/pictures';
 import '../styles/catalogue.css';
 import { BackLink } from './BackLink';
 import { Carousel } from './Carousel';
@@ -77,9 +78,14 @@ export function ProductDetailView({
       <article className="product-detail" aria-labelledby="product-name">
         <div className="product-detail__media">
           {pending ? (
-            <PendingCarousel image={product.images[0]} name={product.product_name} />
+            <PendingCarousel image={product.images[0]} picture={product.pictures?.[0]} name={product.product_name} />
           ) : (
-            <Carousel key={product.id} images={product.images} name={product.product_name} />
+            <Carousel
+              key={product.id}
+              images={product.images}
+              pictures={product.pictures}
+              name={product.product_name}
+            />
           )}
         </div>
         <div className="product-detail__info">
@@ -108,11 +114,19 @@ export function ProductDetailView({
 }
 
 /** The first image where the carousel will be, and a quiet bar where its dots will be. */
-function PendingCarousel({ image, name }: { image: string | undefined; name: string }) {
+function PendingCarousel({
+  image,
+  picture,
+  name,
+}: {
+  image: string | undefined;
+  picture: PictureSource | undefined;
+  name: string;
+}) {
   return (
     <div className="carousel carousel--pending" role="group" aria-label="Images" aria-busy="true">
       <div className="carousel__frame">
-        <ProductImage src={image} alt={name} priority />
+        <ProductImage src={image} alt={name} priority picture={picture} sizes={PICTURE_SIZES.detail} />
       </div>
       <div className="carousel__dots" aria-hidden="true">
         <span className="skeleton skeleton--dots" />

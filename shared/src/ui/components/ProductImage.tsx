@@ -1,4 +1,5 @@
 import { useEffect, useState, type SyntheticEvent } from 'react';
+import type { PictureSource } from '../../api/products';
 import '../styles/catalogue.css';
 import { MAIN_PICTURE_TIMING, useSettleMainPicture } from './MainPicture';
 
@@ -18,13 +19,29 @@ export interface ProductImageProps {
    * waits for: it reports when it is decoded, has failed, or is a placeholder.
    */
   priority?: boolean;
+  /**
+   * Our copy's variants when the portal hosts the picture (issue 28): the `<img>` gets `srcset`,
+   * `sizes` and the intrinsic `width` and `height`, so the browser takes the smallest variant
+   * that fills its box. Used only while `src` is its `src`.
+   */
+  picture?: PictureSource | null;
+  /** The box's width in the layout (PICTURE_SIZES of shared/src/domain/pictures.ts); with `picture`. */
+  sizes?: string;
 }
 
 /**
  * A product photo that never shows a broken-image icon: when there is no address, or the image
  * fails to load, a neutral placeholder drawn inline (no network request) takes its place.
  */
-export function ProductImage({ src, alt, className, loading = 'lazy', priority = false }: ProductImageProps) {
+export function ProductImage({
+  src,
+  alt,
+  className,
+  loading = 'lazy',
+  priority = false,
+  picture,
+  sizes,
+}: ProductImageProps) {
   // Remember which address failed, so a new address gets its own chance to load.
   const [failedSrc, setFailedSrc] = useState<string | null>(null);
   const classes = className ? `product-image ${className}` : 'product-image';
@@ -54,10 +71,15 @@ export function ProductImage({ src, alt, className, loading = 'lazy', priority =
       />
     );
   }
+  const variants = picture && picture.src === src && sizes ? picture : undefined;
   return (
     <img
       className={`${classes} product-image--photo`}
       src={src}
+      srcSet={variants?.srcset}
+      sizes={variants ? sizes : undefined}
+      width={variants?.width}
+      height={variants?.height}
       alt={alt}
       loading={priority ? 'eager' : loading}
       fetchPriority={priority ? 'high' : undefined}

@@ -8,6 +8,7 @@ import {
   DESCRIPTION_LINK_SCHEMES,
   DESCRIPTION_LINK_TARGET,
 } from '../../domain/description-policy';
+import { HOSTED_PICTURE_PATH } from '../../domain/pictures';
 
 /**
  * The browser's half of the description policy (shared/src/domain/description-policy.ts): the
@@ -60,7 +61,13 @@ function getPurifier(): Purifier {
       return;
     }
     if (tag === 'a' && data.attrName === 'href' && !hasProtocol(data.attrValue, LINK_PROTOCOLS)) data.keepAttr = false;
-    if (tag === 'img' && data.attrName === 'src' && !hasProtocol(data.attrValue, IMAGE_PROTOCOLS))
+    // A picture is an absolute http(s) address, or our own copy (issue 28: /images/<sha256>/<width>.webp).
+    if (
+      tag === 'img' &&
+      data.attrName === 'src' &&
+      !hasProtocol(data.attrValue, IMAGE_PROTOCOLS) &&
+      !HOSTED_PICTURE_PATH.test(data.attrValue)
+    )
       data.keepAttr = false;
   });
   instance.addHook('afterSanitizeAttributes', (node) => {

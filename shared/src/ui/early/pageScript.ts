@@ -120,17 +120,28 @@ export function sendEarlyRequests(screens: EarlyScreens): void {
   function preloadPicture(first: FirstCall, answer: unknown): void {
     if (!answer || !first.firstImage) return;
     const named = (first.firstImage as (answer: unknown) => unknown)(answer);
-    const urls = (Array.isArray(named) ? named : [named]).filter(
-      (url): url is string => typeof url === 'string' && url !== '',
-    );
-    for (const url of new Set(urls)) preloadOne(url);
+    const images = (Array.isArray(named) ? named : [named]).filter(Boolean);
+    const seen = new Set<string>();
+    for (const image of images) {
+      // An address, or a hosted picture's variants (issue 28): `srcset` and `sizes` as its <img> has
+      // them, so the browser preloads the variant the <img> will take.
+      const picture = typeof image === 'object' ? (image as Partial<Record<string, unknown>>) : undefined;
+      const url = picture ? picture.src : image;
+      if (typeof url !== 'string' || !url || seen.has(url)) continue;
+      seen.add(url);
+      preloadOne(url, picture);
+    }
   }
 
-  function preloadOne(url: string): void {
+  function preloadOne(url: string, picture: Partial<Record<string, unknown>> | undefined): void {
     const link = document.createElement('link');
     link.rel = 'preload';
     link.setAttribute('as', 'image');
     link.setAttribute('href', url);
+    if (picture && typeof picture.srcset === 'string' && typeof picture.sizes === 'string') {
+      link.setAttribute('imagesrcset', picture.srcset);
+      link.setAttribute('imagesizes', picture.sizes);
+    }
     link.setAttribute('fetchpriority', 'high');
     // As the app's <img> asks (ProductImage), so the browser reuses this download for it.
     link.setAttribute('referrerpolicy', 'no-referrer');

@@ -110,7 +110,7 @@ export function ShopScreen() {
         <div className="shop-layout">
           <article className="shop-product" aria-labelledby="product-name">
             <div className="shop-product__media">
-              <Carousel key={item.id} images={item.images} name={item.product_name} />
+              <Carousel key={item.id} images={item.images} pictures={item.pictures} name={item.product_name} />
             </div>
             <div className="shop-product__info">
               <ProductTitle brand={item.brand} name={item.product_name} />

@@ -1,0 +1,122 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { App, Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventFunctions } from '../../functions/src/routes';
+import { LAMBDA_NPM_PLATFORM, lockedVersion, nativeModuleCommands } from '../../infra/lib/bundling';
+import { addPortalChecks } from '../../infra/lib/checks';
+import { PortalStack, repoRoot } from '../../infra/lib/portal-stack';
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- CloudFormation templates are untyped JSON */
+
+/**
+ * Pictures we host (issue 28), in the stack: the images bucket behind CloudFront's `/images/*`
+ * (origin access control, cached), the import function's grants on it, and its bundle carrying
+ * sharp's linux-arm64 binaries, installed for Lambda's platform whatever machine synthesizes.
+ * The import is bundled for real here (the first run installs sharp for linux-arm64 from the npm
+ * registry into cdk.out/.native-modules, then reuses it).
+ */
+
+const cdkContext: Record<string, unknown> = JSON.parse(readFileSync(path.join(repoRoot, 'cdk.json'), 'utf8')).context;
+const importFunction = eventFunctions.find((event) => event.name === 'importProducts')!;
+let outdir = '';
+let empty = '';
+let stack: PortalStack;
+let template: Template;
+let app: App;
+
+beforeAll(() => {
+  outdir = mkdtempSync(path.join(tmpdir(), 'portal-pictures-cdk-'));
+  empty = mkdtempSync(path.join(tmpdir(), 'portal-pictures-site-'));
+  app = new App({ outdir, context: { ...cdkContext, '@aws-cdk/core:failSynthOnValidationErrors': true } });
+  stack = new PortalStack(app, 'ResellerPortal', {
+    routes: [],
+    eventFunctions: [importFunction],
+    siteDist: { member: path.join(empty, 'member'), admin: path.join(empty, 'admin') },
+  });
+  addPortalChecks(app);
+  template = Template.fromStack(stack);
+});
+afterAll(() => {
+  rmSync(outdir, { recursive: true, force: true });
+  rmSync(empty, { recursive: true, force: true });
+});
+
+const logicalId = (construct: { node: { defaultChild?: unknown } }) =>
+  Stack.of(stack).getLogicalId(construct.node.defaultChild as never);
+
+describe('hosted pictures in the stack', () => {
+  it('CloudFront serves /images/* from the images bucket through origin access control, cached, GET and HEAD only', () => {
+    const distribution = template.findResources('AWS::CloudFront::Distribution');
+    const config = (Object.values(distribution)[0] as any).Properties.DistributionConfig;
+    const behavior = config.CacheBehaviors.find((entry: any) => entry.PathPattern === '/images/*');
+    expect(behavior).toMatchObject({
+      AllowedMethods: ['GET', 'HEAD'],
+      ViewerProtocolPolicy: 'redirect-to-https',
+      CachePolicyId: '658327ea-f89d-4fab-a63d-7e88639e58f6', // CachingOptimized
+    });
+    expect(behavior.FunctionAssociations).toBeUndefined();
+    const origin = config.Origins.find((entry: any) => entry.Id === behavior.TargetOriginId);
+    expect(origin.S3OriginConfig).toBeDefined();
+    expect(origin.OriginAccessControlId).toBeDefined();
+    expect(JSON.stringify(origin.DomainName)).toContain(logicalId(stack.imagesBucket));
+    // The bucket is private: only CloudFront (this distribution) may read it.
+    template.hasResourceProperties('AWS::S3::Bucket', {
+      PublicAccessBlockConfiguration: Match.objectLike({ BlockPublicAcls: true, RestrictPublicBuckets: true }),
+    });
+    const policies = template.findResources('AWS::S3::BucketPolicy', {
+      Properties: { Bucket: { Ref: logicalId(stack.imagesBucket) } },
+    });
+    const statements = Object.values(policies).flatMap((policy: any) => policy.Properties.PolicyDocument.Statement);
+    const read = statements.find((statement: any) => statement.Principal?.Service === 'cloudfront.amazonaws.com');
+    expect(read.Action).toBe('s3:GetObject');
+    expect(JSON.stringify(read.Condition)).toContain(logicalId(stack.distribution));
+  });
+
+  it('the import function gets IMAGES_BUCKET and get/put on its objects, list on the bucket, nothing more', () => {
+    const made = stack.eventResources.get('importProducts')!;
+    const fn = template.findResources('AWS::Lambda::Function')[logicalId(made.function)] as any;
+    expect(fn.Properties.Environment.Variables.IMAGES_BUCKET).toEqual({ Ref: logicalId(stack.imagesBucket) });
+    expect(fn.Properties.Architectures).toEqual(['arm64']);
+    expect(fn.Properties.Environment.Variables.PICTURE_FETCH_ALLOWED_ORIGINS).toBeUndefined();
+    const roleId = logicalId(made.role);
+    const statements = Object.values(template.findResources('AWS::IAM::Policy'))
+      .filter((policy: any) => policy.Properties.Roles.some((role: any) => role.Ref === roleId))
+      .flatMap((policy: any) => policy.Properties.PolicyDocument.Statement)
+      .filter((statement: any) => JSON.stringify(statement.Resource).includes(logicalId(stack.imagesBucket)));
+    expect(statements.map((statement: any) => [statement.Action].flat())).toEqual([
+      ['s3:GetObject', 's3:PutObject'],
+      ['s3:ListBucket'],
+    ]);
+  });
+
+  it('the installing commands name the locked versions for linux-arm64 with glibc', () => {
+    const lock = JSON.parse(readFileSync(path.join(repoRoot, 'package-lock.json'), 'utf8'));
+    expect(importFunction.nativeModules).toEqual(['sharp']);
+    const commands = nativeModuleCommands([`sharp@${lockedVersion(lock, 'sharp')}`], '/out dir', '/cache');
+    expect(commands.join('\n')).toContain(`${LAMBDA_NPM_PLATFORM.join(' ')} 'sharp@${lockedVersion(lock, 'sharp')}'`);
+    expect(LAMBDA_NPM_PLATFORM).toEqual(['--os=linux', '--cpu=arm64', '--libc=glibc']);
+    expect(commands.at(-1)).toBe("cp -R '/cache'/node_modules '/out dir'/node_modules");
+  });
+
+  it("the import's bundle leaves sharp out of index.js and carries sharp with its linux-arm64 binaries only", () => {
+    const made = stack.eventResources.get('importProducts')!;
+    const fn = template.findResources('AWS::Lambda::Function')[logicalId(made.function)] as any;
+    const hash = String(fn.Properties.Code.S3Key).replace(/\.zip$/, '');
+    const asset = path.join(outdir, `asset.${hash}`);
+    expect(existsSync(path.join(asset, 'index.js'))).toBe(true);
+    const code = readFileSync(path.join(asset, 'index.js'), 'utf8');
+    // Loaded at run time from node_modules (a boolean: the bundle is too long for a failure message).
+    expect(/(?:require|import)\("sharp"\)/.test(code)).toBe(true);
+    expect(code.includes('sharp-libvips')).toBe(false);
+    const modules = path.join(asset, 'node_modules');
+    expect(JSON.parse(readFileSync(path.join(modules, 'sharp', 'package.json'), 'utf8')).version).toBe(
+      lockedVersion(JSON.parse(readFileSync(path.join(repoRoot, 'package-lock.json'), 'utf8')), 'sharp'),
+    );
+    const platforms = readdirSync(path.join(modules, '@img')).filter((name) => name.startsWith('sharp-'));
+    expect(platforms.sort()).toEqual(['sharp-libvips-linux-arm64', 'sharp-linux-arm64']);
+    expect(existsSync(path.join(modules, '@img', 'sharp-linux-arm64', 'lib', 'sharp-linux-arm64.node'))).toBe(true);
+  });
+});
