@@ -35,6 +35,7 @@ import type { ConfirmDeps, SaleDeps } from './orders/record-sale';
 import { recordPayment } from './orders/record-sale';
 import type { OrderStep, SalesStore } from './orders/sales-store';
 import { markOrder } from './orders/manage';
+import { holdMs, moneySettings } from './config/money-settings';
 
 /**
  * The one place where adapters meet ports. Capabilities (auth, catalogue, imports, products)
@@ -103,7 +104,7 @@ export const sales: SalesStore = dynamoSales;
  */
 export const orders = {
   /** Marks the order's next step (ordered → shipped → fulfilled) and answers the order as it is now. */
-  mark: (id: string, step: OrderStep) => markOrder(dynamoSales, id, step, now()),
+  mark: (id: string, step: OrderStep) => markOrder(dynamoSales, id, step, now(), holdMs(moneySettings())),
 };
 /** What recording a sale needs: the sales data, the products, the clock. No Stripe. */
 export const sale: SaleDeps = { sales: dynamoSaleRecorder, products: { get: getProduct }, now };

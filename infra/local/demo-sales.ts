@@ -17,6 +17,7 @@ import {
 } from '../../functions/src/commissions/money-movement';
 import { payments } from '../../functions/src/composition';
 import { markOrder } from '../../functions/src/orders/manage';
+import { holdMs, moneySettings } from '../../functions/src/config/money-settings';
 import { addOrder, recordPayment, type SaleDeps } from '../../functions/src/orders/record-sale';
 import type { OrderStep } from '../../functions/src/orders/sales-store';
 import { createCheckoutPaymentIntent } from '../../functions/src/payments/checkout';
@@ -68,6 +69,8 @@ const stageOf = (index: number): OrderStep | null =>
 /** Of the fulfilled ones: the oldest 8 paid, the next 6 in Stripe, the rest left in processing. */
 const moneyOf = (index: number): 'paid' | 'in_stripe' | null => (index < 8 ? 'paid' : index < 14 ? 'in_stripe' : null);
 const STEPS: readonly OrderStep[] = ['ordered', 'shipped', 'fulfilled'];
+/** Fulfilled orders fulfilled 3, 6 and 9 days ago: with the default 14-day hold, their commissions are on hold. */
+const RECENTLY_FULFILLED = new Set([17, 18, 19]);
 /** A couple of phone orders an admin recorded. */
 const ADMIN_ORDERS = new Set([5, 17, 27, 33]);
 /** Checkouts through no member's link: no commission. */
@@ -193,6 +196,7 @@ export async function seedDemoSales(options: SeedDemoSalesOptions): Promise<Demo
   const stripe = emulator ? new Stripe(options.stripeSecretKey, { ...connectionOptions(emulator) }) : undefined;
   const start = nowMs - 60 * DAY;
   const latest = nowMs - 5 * 60 * 1000;
+  const hold = holdMs(moneySettings());
   const at = (time: number) => Math.min(time, latest);
   const counts: DemoSalesCounts = { orders: 0, commissions: 0, processing: 0, inStripe: 0, paid: 0 };
   let firstTransferId: string | undefined;
@@ -219,17 +223,28 @@ export async function seedDemoSales(options: SeedDemoSalesOptions): Promise<Demo
     const stage = stageOf(index);
     const steps = stage ? STEPS.slice(0, STEPS.indexOf(stage) + 1) : [];
     const afterDays: Record<OrderStep, number> = { ordered: 1, shipped: 3, fulfilled: 7 };
-    for (const step of steps)
-      await markOrder(dynamoSales, order.id, step, at(created + afterDays[step] * DAY + 2 * HOUR));
+    // The last fulfilled orders arrived only days ago: their commissions show on hold (the hold
+    // is COMMISSION_HOLD_DAYS, as the functions read it); the older ones are available.
+    const markedAt = (step: OrderStep) =>
+      step === 'fulfilled' && RECENTLY_FULFILLED.has(index)
+        ? at(latest - (index - 16) * 3 * DAY)
+        : at(created + afterDays[step] * DAY + 2 * HOUR);
+    let fulfilledAt = 0;
+    for (const step of steps) {
+      fulfilledAt = markedAt(step);
+      await markOrder(dynamoSales, order.id, step, fulfilledAt, hold);
+    }
 
     counts.orders++;
     if (!commission) return;
     counts.commissions++;
-    const money = stripe && stage === 'fulfilled' ? moneyOf(index) : null;
+    // Sent a day after its hold ends, paid three days later; a hold too long for that leaves it in processing.
+    const sendAt = fulfilledAt + hold + DAY;
+    const money = stripe && stage === 'fulfilled' && sendAt + 3 * DAY <= latest ? moneyOf(index) : null;
     if (money) {
-      const moved: MoneyDeps = { store: dynamoCommissionMoney, gateway: payments, now: () => at(created + 9 * DAY) };
+      const moved: MoneyDeps = { store: dynamoCommissionMoney, gateway: payments, now: () => sendAt };
       const sent = await addCommissionToStripe(moved, commission.id);
-      if (money === 'paid') await payCommissionToMember({ ...moved, now: () => at(created + 12 * DAY) }, commission.id);
+      if (money === 'paid') await payCommissionToMember({ ...moved, now: () => sendAt + 3 * DAY }, commission.id);
       firstTransferId ??= (await dynamoCommissionMoney.get(sent.id))?.transferId ?? undefined;
     }
     if (money === 'paid') counts.paid++;

@@ -63,8 +63,10 @@ export const notYet = (step: OrderStep) =>
  * transaction, and fulfilment moves the commission on to processing). Of two admins marking at once one wins; the
  * other gets a 409 saying so.
  */
-export async function markOrder(sales: SalesStore, id: string, step: OrderStep, now: number) {
-  const result = await sales.markOrder(id, step, new Date(now).toISOString());
+export async function markOrder(sales: SalesStore, id: string, step: OrderStep, now: number, holdMs = 0) {
+  // Fulfilment starts the commission's hold (COMMISSION_HOLD_DAYS): it is available from then.
+  const availableAt = step === 'fulfilled' ? now + holdMs : undefined;
+  const result = await sales.markOrder(id, step, new Date(now).toISOString(), availableAt);
   if (result.outcome === 'not-found')
     throw new DomainError('not-found', NO_SUCH_ORDER, { fields: { id: NO_SUCH_ORDER } });
   if (result.outcome === 'already') throw conflict(alreadyMarked(step));

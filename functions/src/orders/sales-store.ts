@@ -35,6 +35,10 @@ export interface OrderRecord {
   /** The one stored state; the spec's flags are derived from it (shared/src/domain/sales-status.ts). */
   status: OrderStatus;
   createdAt: string;
+  /** Cents refunded so far (absent: none). */
+  refundedCents?: number;
+  /** The Stripe refunds (and lost disputes) already applied: each is applied once. */
+  refundIds?: Set<string>;
 }
 
 export interface CommissionRecord {
@@ -55,6 +59,14 @@ export interface CommissionRecord {
   payoutFailure: string | null;
   createdAt: string;
   updatedAt: string;
+  /** Epoch ms from which a fulfilled commission may be sent (fulfilment + COMMISSION_HOLD_DAYS); absent before the hold existed. */
+  availableAt?: number;
+  /** The commission before refunds took their share (absent: nothing was refunded, `amountCents` is it). */
+  originalCents?: number;
+  /** Why it was reduced or left the way to being paid, in words. */
+  statusReason?: string | null;
+  /** Held for review: the status it came from, to which a won dispute returns it. */
+  heldFrom?: CommissionStatus;
 }
 
 export interface OrderCounts {
@@ -127,11 +139,21 @@ export interface SalesStore {
   orderOfPayment(paymentIntentId: string): Promise<OrderRecord | undefined>;
   getOrder(id: string): Promise<OrderRecord | undefined>;
   getCommission(id: string): Promise<CommissionRecord | undefined>;
-  /** Conditional on the transition table: ordered from not ordered, shipped from ordered, fulfilled from shipped; moves the stage and counters. */
-  markOrder(id: string, step: OrderStep, now: string): Promise<MarkOutcome>;
+  /**
+   * Conditional on the transition table: ordered from not ordered, shipped from ordered, fulfilled
+   * from shipped; moves the stage and counters. Fulfilled also moves the commission to processing
+   * with its `availableAt` (epoch ms, the end of its hold).
+   */
+  markOrder(id: string, step: OrderStep, now: string, availableAt?: number): Promise<MarkOutcome>;
   ordersPage(list: OrderListName, cursor: string | undefined, limit: number): Promise<Page<OrderRecord>>;
   orderCounts(): Promise<OrderCounts>;
-  commissionsPage(list: CommissionListName, cursor: string | undefined, limit: number): Promise<Page<CommissionRecord>>;
+  /** `now` (epoch ms): the To Stripe list holds only what can be sent at that time. */
+  commissionsPage(
+    list: CommissionListName,
+    cursor: string | undefined,
+    limit: number,
+    now?: number,
+  ): Promise<Page<CommissionRecord>>;
   commissionCounts(): Promise<CommissionCounts>;
   earnings(memberId: string): Promise<Earnings | undefined>;
   topEarners(cursor: string | undefined, limit: number): Promise<Page<Earnings>>;

@@ -114,6 +114,12 @@ export const Order = /* @__PURE__ */ pure(() =>
     isShipped: Flag,
     isFufilled: Flag,
     created_at: IsoTime,
+    /** What was refunded of `totalPayed` so far (by an admin here, or in Stripe's dashboard). */
+    refunded: Dollars,
+    /** none, partial (Partially refunded) or full (Refunded). */
+    refundState: z.enum(['none', 'partial', 'full']),
+    /** Whether the order was paid by card, so it can be refunded through Stripe. */
+    refundable: z.boolean(),
   }),
 );
 export type Order = z.infer<typeof Order>;
@@ -173,6 +179,25 @@ export const OrderResult = /* @__PURE__ */ pure(() => z.object({ order: Order })
 /** in processing → sent to Stripe (in the member's Stripe balance) → paid to their debit card. */
 export const CommissionState = /* @__PURE__ */ pure(() => z.enum(['processing', 'in_stripe', 'paid']));
 
+/**
+ * One status per commission, as people read it: waiting for fulfilment, on hold until `availableAt`,
+ * available, in Stripe, paid; the side exits cancelled, reversed, clawed back and held for review
+ * (with `statusReason`). shared/src/domain/sales-status.ts `presentedStatus`.
+ */
+export const PRESENTED_COMMISSION_STATUSES = [
+  'waiting_for_fulfilment',
+  'on_hold',
+  'available',
+  'in_stripe',
+  'paid',
+  'cancelled',
+  'reversed',
+  'clawed_back',
+  'review',
+] as const;
+export const CommissionStatus = /* @__PURE__ */ pure(() => z.enum(PRESENTED_COMMISSION_STATUSES));
+export type CommissionStatus = z.infer<typeof CommissionStatus>;
+
 export const Commission = /* @__PURE__ */ pure(() =>
   z.object({
     id: z.string(),
@@ -194,6 +219,14 @@ export const Commission = /* @__PURE__ */ pure(() =>
     /** Stripe's reason when the last payout failed (`payout.failed`); it is back among those to pay. */
     payoutFailure: z.nullable(z.string()),
     created_at: IsoTime,
+    /** The one status (the flags and `state` above are derived from it). */
+    status: CommissionStatus,
+    /** When it becomes (or became) available to send, once its order is fulfilled; null before, or when stored before the hold. */
+    availableAt: z.nullable(IsoTime),
+    /** Why it was reduced, cancelled, reversed, clawed back or is held ("Order refunded: …", "Dispute opened: …"), or null. */
+    statusReason: z.nullable(z.string()),
+    /** The commission before any refund took its share (equal to `amount` when nothing was refunded). */
+    originalAmount: Dollars,
   }),
 );
 export type Commission = z.infer<typeof Commission>;

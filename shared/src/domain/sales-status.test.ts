@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { commissionIs, commissionMove, orderMove, updateExpression } from '../db/sales-status';
+import { commissionIs, commissionMove, commissionSendable, orderMove, updateExpression } from '../db/sales-status';
 import {
   COMMISSION_STATUSES,
+  FULL_REFUND_EXIT,
+  LIVE_COMMISSION_STATUSES,
   ORDER_STATUSES,
+  isSendable,
+  presentedStatus,
   commissionFlags,
   commissionState,
   commissionStatusOf,
@@ -45,11 +49,53 @@ describe('the commission status', () => {
       { orderFulfilled: 1, isInCustomersAccount: 0, isPayed: 0, state: 'processing' },
       { orderFulfilled: 1, isInCustomersAccount: 1, isPayed: 0, state: 'in_stripe' },
       { orderFulfilled: 1, isInCustomersAccount: 1, isPayed: 1, state: 'paid' },
+      // The side exits and a held commission: nothing of them is in the member's balance or paid.
+      { orderFulfilled: 1, isInCustomersAccount: 0, isPayed: 0, state: 'processing' },
+      { orderFulfilled: 1, isInCustomersAccount: 0, isPayed: 0, state: 'processing' },
+      { orderFulfilled: 1, isInCustomersAccount: 0, isPayed: 0, state: 'processing' },
+      { orderFulfilled: 1, isInCustomersAccount: 0, isPayed: 0, state: 'processing' },
     ]);
   });
 
-  it('reads an item stored with flags only', () => {
-    for (const status of COMMISSION_STATUSES) expect(commissionStatusOf({ ...commissionFlags(status) })).toBe(status);
+  it('reads an item stored with flags only (the four statuses of before), and a stored later status as it is', () => {
+    for (const status of LIVE_COMMISSION_STATUSES) {
+      expect(commissionStatusOf({ ...commissionFlags(status) })).toBe(status);
+    }
+    for (const status of ['cancelled', 'reversed', 'clawed_back', 'review'] as const) {
+      expect(commissionStatusOf({ status })).toBe(status);
+    }
+  });
+
+  it('presents a fulfilled commission on hold before its availableAt and available from it', () => {
+    const at = Date.parse('2026-12-10T00:00:00Z');
+    expect(presentedStatus('processing', at, at - 1)).toBe('on_hold');
+    expect(presentedStatus('processing', at, at)).toBe('available');
+    expect(presentedStatus('processing', undefined, at)).toBe('available');
+    expect(presentedStatus('order_open', undefined, at)).toBe('waiting_for_fulfilment');
+    expect(presentedStatus('clawed_back', at, at)).toBe('clawed_back');
+    expect(isSendable('processing', at, at - 1)).toBe(false);
+    expect(isSendable('review', undefined, at)).toBe(false);
+  });
+
+  it('takes a full refund to cancelled, reversed or clawed back by how far the money went', () => {
+    expect(FULL_REFUND_EXIT).toEqual({
+      order_open: 'cancelled',
+      processing: 'cancelled',
+      in_stripe: 'reversed',
+      paid: 'clawed_back',
+    });
+    for (const [from, to] of Object.entries(FULL_REFUND_EXIT))
+      expect(() => commissionMove(from as never, to)).not.toThrow();
+    expect(() => commissionMove('cancelled', 'processing')).toThrow();
+  });
+
+  it('builds the sendable condition: in processing and past the hold, or stored before the hold', () => {
+    const sendable = commissionSendable(1234);
+    expect(sendable.condition).toContain('attribute_not_exists(#availableAt) OR #availableAt <= :sendableNow');
+    expect(sendable.values[':sendableNow']).toBe(1234);
+    expect(sendable.values[':statusFrom']).toBe('processing');
+    // A status that never had flags matches by its status only.
+    expect(commissionIs('review').condition).toBe('(#status = :statusFrom)');
   });
 });
 
