@@ -9,6 +9,8 @@ import { dynamoSales } from './adapters/dynamo-sales';
 import { dynamoSaleRecorder } from './adapters/dynamo-sale-recorder';
 import { dynamoCommissionMoney } from './adapters/dynamo-commission-money';
 import { onMoneyEvent, type MoneyDeps } from './commissions/money-movement';
+import { dynamoRefunds } from './adapters/dynamo-refunds';
+import { onChargeRefunded, onDispute, type RefundDeps } from './commissions/refunds';
 import { dynamoEmailVerifications } from './adapters/dynamo-email-verifications';
 import { createSesMailer } from './adapters/ses-mailer';
 import { s3Files } from './adapters/s3-files';
@@ -75,6 +77,9 @@ export const payouts: PayoutDeps = {
 /** What moving a commission's money needs: the commission item and its counters, Stripe, the clock. */
 export const commissionMoney: MoneyDeps = { store: dynamoCommissionMoney, gateway: payments, now };
 
+/** Refunds and disputes: the order, its commission and what follows, Stripe, the clock. */
+export const refunds: RefundDeps = { store: dynamoRefunds, gateway: payments, now };
+
 /** Written out, not spread from `payouts`: a spread is not side-effect free, and would put Stripe in every bundle. */
 export const webhooks: WebhookDeps = {
   users: dynamoUsers,
@@ -88,6 +93,11 @@ export const webhooks: WebhookDeps = {
     recordPayment({ sales: dynamoSaleRecorder, products: { get: getProduct }, now }, payment),
   // Transfers' and payouts' events move the commission they name (commissions/money-movement.ts).
   moneyEvents: (event) => onMoneyEvent(commissionMoney, event),
+  // Refunds and disputes: the order and its commission follow (commissions/refunds.ts).
+  saleEvents: (event) =>
+    event.kind === 'charge.refunded'
+      ? onChargeRefunded(refunds, event.paymentIntentId)
+      : onDispute(refunds, event.kind, event.dispute),
   log: async (message, details) => (await loadLogger()).warn(message, details),
 };
 

@@ -77,6 +77,8 @@ const expected: Record<string, Answers> = {
   // The commission's transfer and payout (test/handlers/money-movement.test.ts).
   addCommisionToStripe: ADMINS,
   payCommisionToMember: ADMINS,
+  // A refund through Stripe; the commission follows (test/handlers/ledger.test.ts).
+  refundOrder: ADMINS,
 } satisfies Partial<Record<EndpointName, Answers>>;
 
 const MESSAGES: Record<401 | 403, string> = {

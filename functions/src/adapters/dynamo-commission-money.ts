@@ -175,7 +175,8 @@ export const dynamoCommissionMoney: CommissionMoneyStore = {
       Key: commissionKey(id),
       UpdateExpression:
         'SET payoutAttempt = if_not_exists(payoutAttempt, :zero), payoutPendingAt = if_not_exists(payoutPendingAt, :now)',
-      ...withCondition(commissionIs('in_stripe'), '', { ':now': now, ':zero': 0 }),
+      // Not while a refund's transfer reversal is reserved (commissions/refunds.ts): it takes its share first.
+      ...withCondition(commissionIs('in_stripe'), 'attribute_not_exists(reversalPending)', { ':now': now, ':zero': 0 }),
     });
   },
 

@@ -178,6 +178,14 @@ const SIDE_EXIT_WORDS = {
 export async function payCommissionToMember(deps: MoneyDeps, id: string): Promise<Commission> {
   const found = await load(deps, id);
   if (found.status === 'paid') return present(found, await deps.store.payoutProfile(found.memberId));
+  if (
+    found.status === 'review' ||
+    found.status === 'reversed' ||
+    found.status === 'clawed_back' ||
+    found.status === 'cancelled'
+  ) {
+    refuseUnsendable(found, deps.now());
+  }
   if (found.status !== 'in_stripe') {
     throw conflict("This commission is not in the member's Stripe balance yet: send it to Stripe first.");
   }
@@ -186,7 +194,8 @@ export async function payCommissionToMember(deps: MoneyDeps, id: string): Promis
   if (!reserved) {
     const current = await load(deps, id);
     if (current.status === 'paid') return present(current, profile);
-    throw conflict("This commission is not in the member's Stripe balance yet: send it to Stripe first.");
+    if (current.status !== 'in_stripe') refuseUnsendable(current, deps.now());
+    throw conflict("A refund of this commission's order is being applied to it; try again in a minute.");
   }
   const attempt = reserved.payoutAttempt ?? 0;
   // The member's other unpaid commissions (an upper bound of what their balance holds for them).

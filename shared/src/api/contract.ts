@@ -42,6 +42,7 @@ import { addCommissionToStripe, addCommissionToStripeResponse } from './calls/ad
 import { payCommissionToMember, payCommissionToMemberResponse } from './calls/pay-commission-to-member';
 import { getCommissionsByUser, getCommissionsByUserResponse } from './calls/get-commissions-by-user';
 import { exportCsv, exportCsvResponse } from './calls/export-csv';
+import { refundOrder, refundOrderResponse } from './calls/refund-order';
 
 /**
  * Every /api call of spec section 7 (plus logout), all POST: each call's contract module
@@ -104,6 +105,7 @@ export const contract = {
   payCommisionToMember: entry(payCommissionToMember, payCommissionToMemberResponse),
   getCommisionsByUser: entry(getCommissionsByUser, getCommissionsByUserResponse),
   exportCsv: entry(exportCsv, exportCsvResponse),
+  refundOrder: entry(refundOrder, refundOrderResponse),
 };
 
 export type Contract = typeof contract;

@@ -276,6 +276,39 @@ export const AddOrderResponse = /* @__PURE__ */ pure(() =>
 );
 
 // ---------------------------------------------------------------------------------------------
+// Refunds
+
+/** Stripe's refund reasons, as the admin picks one. */
+export const REFUND_REASONS = ['requested_by_customer', 'duplicate', 'fraudulent'] as const;
+export const RefundReason = /* @__PURE__ */ pure(() =>
+  z.enum(REFUND_REASONS, { error: 'Choose why the order is refunded' }),
+);
+
+/** An admin refunds a card order, all that is left (no amount) or part of it, with a reason. */
+export const RefundOrderRequest = /* @__PURE__ */ pure(() =>
+  z.strictObject({
+    id: Id,
+    /** In integer cents; absent: everything not refunded yet. */
+    amountCents: z.optional(
+      z
+        .number({ error: 'Enter the amount to refund' })
+        .check(
+          z.int('Enter the amount in whole cents'),
+          z.gte(1, 'Enter an amount of at least $0.01'),
+          z.lte(100_000_000, 'Enter an amount of at most $1,000,000.00'),
+        ),
+    ),
+    reason: RefundReason,
+    /** The admin's own words, kept with the refund. */
+    note: z.optional(z.string().check(z.trim(), z.maxLength(500, 'Keep the note under 500 characters'))),
+  }),
+);
+/** The order after the refund, and its commission as it follows (null: a sale without a commission). */
+export const RefundOrderResponse = /* @__PURE__ */ pure(() =>
+  z.object({ order: Order, commission: z.nullable(Commission) }),
+);
+
+// ---------------------------------------------------------------------------------------------
 // Exports (formula-escaped CSV, as the rejected-rows download)
 
 export const ExportRequest = /* @__PURE__ */ pure(() => z.strictObject({ kind: z.enum(['orders', 'commissions']) }));

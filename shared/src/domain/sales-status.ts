@@ -70,6 +70,9 @@ export const COMMISSION_TRANSITIONS = [
   { from: 'review', to: 'processing' },
   { from: 'review', to: 'in_stripe' },
   { from: 'review', to: 'paid' },
+  { from: 'review', to: 'cancelled' },
+  { from: 'review', to: 'reversed' },
+  { from: 'review', to: 'clawed_back' },
 ] as const satisfies readonly Transition<CommissionStatus>[];
 
 /**
