@@ -394,3 +394,67 @@ describe('charge.refunded (a refund made in Stripe’s dashboard)', () => {
     expect(rest.body.commission).toMatchObject({ amount: 0, status: 'cancelled' });
   });
 });
+
+describe('disputes', () => {
+  async function disputed(who: Seller) {
+    const sold = await sale(who, 2000, 1, 'pm_card_createDispute'); // commission $2.00
+    await fulfil(sold.orderId);
+    await emulator.idle();
+    const [created] = await eventsOf('charge.dispute.created', sold.paymentIntentId);
+    const dispute = created!.data.object as Stripe.Dispute;
+    for (let round = 0; round < 3; round++) expect((await deliver(created!)).status).toBe(200);
+    return { sold, dispute };
+  }
+
+  it('holds the commission for review on charge.dispute.created, and a won dispute releases it where it was', async () => {
+    const who = await seller();
+    const { sold, dispute } = await disputed(who);
+    const held = await stored(keys.commission(sold.commissionId));
+    expect(held).toMatchObject({
+      status: 'review',
+      heldFrom: 'processing',
+      disputeId: dispute.id,
+      amountCents: 200,
+      statusReason: expect.stringContaining('Dispute opened on order'),
+    });
+    const commission = (await refunds.store.getCommission(sold.commissionId))!;
+    const refused = await at(commission.availableAt! + 1, () => adminCall(addToStripe, { id: sold.commissionId }));
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toContain('held for review');
+    expect((await stripe.transfers.list({ destination: who.accountId })).data).toEqual([]);
+
+    await stripe.disputes.update(dispute.id, { evidence: { uncategorized_text: 'winning_evidence' } });
+    await emulator.idle();
+    const [closed] = await eventsOf('charge.dispute.closed', sold.paymentIntentId);
+    expect((closed!.data.object as Stripe.Dispute).status).toBe('won');
+    for (let round = 0; round < 3; round++) expect((await deliver(closed!)).status).toBe(200);
+    expect(await stored(keys.commission(sold.commissionId))).toMatchObject({ status: 'processing', amountCents: 200 });
+    expect((await stored(keys.commission(sold.commissionId))).heldFrom).toBeUndefined();
+    const sent = await at(commission.availableAt! + 1, () => adminCall(addToStripe, { id: sold.commissionId }));
+    expect(sent.status).toBe(200);
+  });
+
+  it('treats a lost dispute as a full refund of the disputed amount: the order refunded, the commission cancelled, once', async () => {
+    const who = await seller();
+    const { sold, dispute } = await disputed(who);
+    const before = await counters();
+    await stripe.disputes.update(dispute.id, { evidence: { uncategorized_text: 'losing_evidence' } });
+    await emulator.idle();
+    const [closed] = await eventsOf('charge.dispute.closed', sold.paymentIntentId);
+    for (let round = 0; round < 3; round++) expect((await deliver(closed!)).status).toBe(200);
+    const order = await stored(keys.order(sold.orderId));
+    expect(order.refundedCents).toBe(2000);
+    expect([...(order.refundIds as Set<string>)]).toEqual([dispute.id]);
+    expect(await stored(keys.commission(sold.commissionId))).toMatchObject({
+      status: 'cancelled',
+      amountCents: 0,
+      statusReason: expect.stringContaining('a dispute lost'),
+    });
+    expect(delta(await counters(), before, ['totalCents', 'toStripeCount'])).toEqual({
+      totalCents: -200,
+      toStripeCount: -1,
+    });
+    // No refund was made at Stripe: the bank took the money back.
+    expect(await refundsAtStripe(sold.paymentIntentId)).toEqual([]);
+  });
+});
