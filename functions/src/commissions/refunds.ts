@@ -1,5 +1,6 @@
 import type { Commission, Order } from '@portal/shared/api/sales';
 import { formatMoney } from '@portal/shared/domain/format';
+import { commissionShareOfRefund } from '@portal/shared/domain/money';
 import {
   FULL_REFUND_EXIT,
   isLiveCommissionStatus,
@@ -36,12 +37,8 @@ export const refundKey = (orderId: string, seq: number): string => `portal:refun
 export const reversalKey = (commissionId: string, refundId: string): string =>
   `portal:reversal:${commissionId}:${refundId}`;
 
-/** round(C × R / T) half up, in integers: the commission's share of R refunded cents of T. */
-export function commissionShare(commissionCents: number, refundedCents: number, totalCents: number): number {
-  if (totalCents <= 0) return 0;
-  const refunded = Math.min(Math.max(refundedCents, 0), totalCents);
-  return Math.floor((2 * commissionCents * refunded + totalCents) / (2 * totalCents));
-}
+/** round(C × R / T) half up, in integers: the commission's share of R refunded cents of T (shared with the apps). */
+export const commissionShare = commissionShareOfRefund;
 
 const REASON_WORDS: Record<string, string> = {
   requested_by_customer: 'requested by the customer',

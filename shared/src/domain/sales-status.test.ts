@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { commissionShareOfRefund } from './money';
 import { commissionIs, commissionMove, commissionSendable, orderMove, updateExpression } from '../db/sales-status';
 import {
   COMMISSION_STATUSES,
   FULL_REFUND_EXIT,
+  commissionStatusText,
   LIVE_COMMISSION_STATUSES,
   ORDER_STATUSES,
   isSendable,
@@ -129,5 +131,40 @@ describe('the status writes built from the transition tables', () => {
       '(#status = :statusFrom OR (attribute_not_exists(#status) AND #legacy_isPayed = :legacy1))',
     );
     expect(paid.values).toEqual({ ':statusFrom': 'paid', ':legacy1': 1 });
+  });
+});
+
+describe('the commission status in words', () => {
+  it('names the day a commission on hold becomes available, and the reason of a side exit', () => {
+    const base = { availableAt: null, statusReason: null, payoutFailure: null };
+    expect(commissionStatusText({ ...base, status: 'on_hold', availableAt: '2026-12-10T15:00:00.000Z' })).toBe(
+      'On hold until December 10th, 2026',
+    );
+    expect(commissionStatusText({ ...base, status: 'available' })).toBe('Available');
+    expect(commissionStatusText({ ...base, status: 'clawed_back', statusReason: 'Order RP-1 refunded in full.' })).toBe(
+      'Clawed back. Order RP-1 refunded in full.',
+    );
+  });
+});
+
+describe('a commission’s share of refunds', () => {
+  it('is round half up of C × R / T, and partial refunds add up to the whole commission exactly', () => {
+    expect(commissionShareOfRefund(999, 1234, 9999)).toBe(123);
+    expect(commissionShareOfRefund(500, 1999, 4998)).toBe(200);
+    expect(commissionShareOfRefund(1, 1, 2)).toBe(1); // 0.5 rounds up
+    for (let seed = 1; seed < 200; seed++) {
+      const total = 100 + ((seed * 7919) % 50_000);
+      const commission = Math.round(total / 10);
+      // Each partial refund takes what the running total adds: never negative, all of it at the end.
+      let refunded = 0;
+      let before = 0;
+      while (refunded < total) {
+        refunded = Math.min(total, refunded + 1 + ((seed * refunded + 31) % 997));
+        const share = commissionShareOfRefund(commission, refunded, total);
+        expect(share).toBeGreaterThanOrEqual(before);
+        before = share;
+      }
+      expect(before).toBe(commission);
+    }
   });
 });

@@ -1,4 +1,5 @@
 import type { CommissionStatus as CommissionStatusView } from '../api/sales';
+import { formatDate } from './format';
 /**
  * One status per order and per commission, and the spec's 0/1 flags derived from it. The flags
  * (`isOrdered`, `isShipped`, `isFufilled`; `orderFulfilled`, `isInCustomersAccount`, `isPayed`)
@@ -209,3 +210,40 @@ export const LEGACY_COMMISSION_FLAGS: Partial<Record<CommissionStatus, Partial<C
   in_stripe: { isPayed: 0, isInCustomersAccount: 1 },
   paid: { isPayed: 1 },
 };
+
+/** Each presented status in people's words (the member's and the admin's lists). */
+export const COMMISSION_STATUS_WORDS: Record<PresentedCommissionStatus, string> = {
+  waiting_for_fulfilment: 'Waiting for fulfilment',
+  on_hold: 'On hold',
+  available: 'Available',
+  in_stripe: 'In Stripe',
+  paid: 'Paid',
+  cancelled: 'Cancelled',
+  reversed: 'Reversed',
+  clawed_back: 'Clawed back',
+  review: 'Held for review',
+};
+
+/** The day a person reads (UTC, as the server's words say it): "December 10th, 2026". */
+const dayOf = (iso: string): string => formatDate(iso, 'UTC').replace(/ \d{1,2}:\d{2} [AP]M$/, '');
+
+/**
+ * A commission's status as one line: "On hold until December 10th, 2026", "Available", "Clawed
+ * back: Order RP-… refunded in full (…)", "Held for review: Dispute opened on order …", with the
+ * payout's failure when the last one failed.
+ */
+export function commissionStatusText(commission: {
+  status: PresentedCommissionStatus;
+  availableAt: string | null;
+  statusReason: string | null;
+  payoutFailure: string | null;
+}): string {
+  const words = COMMISSION_STATUS_WORDS[commission.status];
+  let text =
+    commission.status === 'on_hold' && commission.availableAt
+      ? `${words} until ${dayOf(commission.availableAt)}`
+      : words;
+  if (commission.statusReason) text += `. ${commission.statusReason}`;
+  if (commission.payoutFailure) text += `. Payout failed: ${commission.payoutFailure}`;
+  return text;
+}

@@ -5,6 +5,7 @@ import { toApiError, useAuth } from '@portal/shared/ui/hooks/AuthProvider';
 import { ErrorBanner } from '@portal/shared/ui/components/ErrorBanner';
 import { CloseIcon, ExternalLinkIcon } from '@portal/shared/ui/components/icons';
 import { ORDER_LISTS, orderStage, type WorkList } from './orderColumns';
+import { RefundPanel, refundWords } from './RefundPanel';
 
 const money = (dollars: number) => formatMoney(Math.round(dollars * 100));
 
@@ -81,6 +82,10 @@ export function OrderCard({ order, list, onClose, onMarked, onConflict }: OrderC
         <div>
           <dt>Status</dt>
           <dd>{orderStage(order)}</dd>
+        </div>
+        <div>
+          <dt>Refunds</dt>
+          <dd data-testid="order-refund-state">{refundWords(order)}</dd>
         </div>
         <div>
           <dt>Quantity</dt>
@@ -161,6 +166,7 @@ export function OrderCard({ order, list, onClose, onMarked, onConflict }: OrderC
       {error ? (
         <ErrorBanner title="The order was not changed" message={error} onDismiss={() => setError(null)} />
       ) : null}
+      <RefundPanel order={order} onRefunded={onMarked} />
       {mark ? (
         <div className="order-card__actions">
           <button type="button" className="button button--primary" onClick={onMark} disabled={busy} aria-busy={busy}>
