@@ -17,6 +17,8 @@ import {
 } from '../../functions/src/commissions/money-movement';
 import { payments } from '../../functions/src/composition';
 import { markOrder } from '../../functions/src/orders/manage';
+import { dynamoRefunds } from '../../functions/src/adapters/dynamo-refunds';
+import { refundOrder, type RefundDeps } from '../../functions/src/commissions/refunds';
 import { holdMs, moneySettings } from '../../functions/src/config/money-settings';
 import { addOrder, recordPayment, type SaleDeps } from '../../functions/src/orders/record-sale';
 import type { OrderStep } from '../../functions/src/orders/sales-store';
@@ -71,6 +73,13 @@ const moneyOf = (index: number): 'paid' | 'in_stripe' | null => (index < 8 ? 'pa
 const STEPS: readonly OrderStep[] = ['ordered', 'shipped', 'fulfilled'];
 /** Fulfilled orders fulfilled 3, 6 and 9 days ago: with the default 14-day hold, their commissions are on hold. */
 const RECENTLY_FULFILLED = new Set([17, 18, 19]);
+/** Orders refunded after the money moved: in full from paid, in Stripe and available; one in Stripe in part. */
+const DEMO_REFUNDS: readonly [number, { from: 'paid' | 'in_stripe' | 'available'; part?: true }][] = [
+  [2, { from: 'paid' }],
+  [12, { from: 'in_stripe' }],
+  [14, { from: 'available' }],
+  [8, { from: 'in_stripe', part: true }],
+];
 /** A couple of phone orders an admin recorded. */
 const ADMIN_ORDERS = new Set([5, 17, 27, 33]);
 /** Checkouts through no member's link: no commission. */
@@ -124,6 +133,11 @@ export interface DemoSalesCounts {
   processing: number;
   inStripe: number;
   paid: number;
+  /** Refunded after the money moved (issue 27): in full → cancelled, reversed, clawed back; one in part. */
+  cancelled: number;
+  reversed: number;
+  clawedBack: number;
+  refundedOrders: number;
 }
 
 export type DemoSalesOutcome =
@@ -198,7 +212,18 @@ export async function seedDemoSales(options: SeedDemoSalesOptions): Promise<Demo
   const latest = nowMs - 5 * 60 * 1000;
   const hold = holdMs(moneySettings());
   const at = (time: number) => Math.min(time, latest);
-  const counts: DemoSalesCounts = { orders: 0, commissions: 0, processing: 0, inStripe: 0, paid: 0 };
+  const counts: DemoSalesCounts = {
+    orders: 0,
+    commissions: 0,
+    processing: 0,
+    inStripe: 0,
+    paid: 0,
+    cancelled: 0,
+    reversed: 0,
+    clawedBack: 0,
+    refundedOrders: 0,
+  };
+  const moved = new Map<number, { orderId: string; money: 'paid' | 'in_stripe' | 'available' }>();
   let firstTransferId: string | undefined;
 
   await inBatches([...Array(DEMO_ORDERS).keys()], 12, async (index) => {
@@ -250,7 +275,37 @@ export async function seedDemoSales(options: SeedDemoSalesOptions): Promise<Demo
     if (money === 'paid') counts.paid++;
     else if (money === 'in_stripe') counts.inStripe++;
     else counts.processing++;
+    if (order.paymentIntentId && stage === 'fulfilled') {
+      moved.set(index, { orderId: order.id, money: money ?? 'available' });
+    }
   });
+
+  // Refunds through the admin's path (commissions/refunds.ts, the emulator's refunds and reversals):
+  // a paid commission clawed back, one in Stripe reversed, one not sent cancelled, one reduced in part.
+  if (stripe) {
+    const refundDeps: RefundDeps = { store: dynamoRefunds, gateway: payments, now: () => latest };
+    for (const [index, plan] of DEMO_REFUNDS) {
+      const sale = moved.get(index);
+      if (!sale || sale.money !== plan.from) continue;
+      const order = (await dynamoRefunds.getOrder(sale.orderId))!;
+      await refundOrder(refundDeps, {
+        id: sale.orderId,
+        reason: 'requested_by_customer',
+        ...(plan.part ? { amountCents: Math.round(order.totalCents / 3) } : {}),
+      });
+      counts.refundedOrders++;
+      if (plan.part) continue;
+      if (plan.from === 'paid') {
+        counts.paid--;
+        counts.processing++;
+        counts.clawedBack++;
+      } else if (plan.from === 'in_stripe') {
+        counts.inStripe--;
+        counts.processing++;
+        counts.reversed++;
+      } else counts.cancelled++;
+    }
+  }
 
   await db().send(
     new UpdateCommand({
@@ -311,7 +366,10 @@ async function afterSeed(item: Record<string, unknown>, options: SeedDemoSalesOp
 /** The one line `npm start` prints about the demo sales. */
 export function describeDemoSales(outcome: DemoSalesOutcome): string | undefined {
   if (outcome.seeded) {
-    const line = `Demo sales: ${outcome.orders} orders, ${outcome.commissions} commissions (${outcome.processing} in processing, ${outcome.inStripe} in Stripe, ${outcome.paid} paid).`;
+    const refunds = outcome.refundedOrders
+      ? ` ${outcome.refundedOrders} orders refunded (${outcome.cancelled} commission cancelled, ${outcome.reversed} reversed, ${outcome.clawedBack} clawed back, one reduced).`
+      : '';
+    const line = `Demo sales: ${outcome.orders} orders, ${outcome.commissions} commissions (${outcome.processing} in processing, ${outcome.inStripe} in Stripe, ${outcome.paid} paid).${refunds}`;
     return outcome.moneyMoved
       ? line
       : `${line} No money was moved: STRIPE_SECRET_KEY is your own key at api.stripe.com, and moving it would create transfers in your Stripe account.`;
