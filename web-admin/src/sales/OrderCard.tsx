@@ -18,10 +18,12 @@ export interface OrderCardProps {
   onMarked: (order: Order, done: string) => void;
   /** The order had moved on already (409): the screen reloads its lists; the card stays with the message. */
   onConflict: () => void;
+  /** The order was refunded: the screen reloads its lists, closes the card and says `message`. */
+  onRefunded: (order: Order, message: string) => void;
 }
 
 /** One order, opened from a list: its facts, the product (shown on request), the customer and the list's mark button. */
-export function OrderCard({ order, list, onClose, onMarked, onConflict }: OrderCardProps) {
+export function OrderCard({ order, list, onClose, onMarked, onConflict, onRefunded }: OrderCardProps) {
   const { call } = useAuth();
   const headingRef = useRef<HTMLHeadingElement>(null);
   const productId = useId();
@@ -166,7 +168,7 @@ export function OrderCard({ order, list, onClose, onMarked, onConflict }: OrderC
       {error ? (
         <ErrorBanner title="The order was not changed" message={error} onDismiss={() => setError(null)} />
       ) : null}
-      <RefundPanel order={order} onRefunded={onMarked} />
+      <RefundPanel order={order} onRefunded={onRefunded} />
       {mark ? (
         <div className="order-card__actions">
           <button type="button" className="button button--primary" onClick={onMark} disabled={busy} aria-busy={busy}>
