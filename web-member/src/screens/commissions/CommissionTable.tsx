@@ -7,11 +7,12 @@ const stateText = (commission: Commission): string => commissionStatusText(commi
 const needsRoom = (commission: Commission) => Boolean(commission.payoutFailure || commission.statusReason);
 
 const COLUMNS: readonly DataColumn<Commission>[] = [
-  { id: 'created_at', header: 'Date', value: (row) => row.created_at, kind: 'date', minWidth: 265 },
+  // On a phone the amount and the status take the width (the rows stay newest first).
+  { id: 'created_at', header: 'Date', value: (row) => row.created_at, kind: 'date', minWidth: 265, hideOnPhone: true },
   { id: 'product', header: 'Product', value: (row) => row.product_name, minWidth: 160, flex: 2, hideOnPhone: true },
   { id: 'orderID', header: 'Order ID', value: (row) => row.orderID, minWidth: 140, hideOnPhone: true },
   { id: 'amount', header: 'Amount', value: (row) => row.amount, kind: 'money', minWidth: 110 },
-  { id: 'state', header: 'Status', value: stateText, minWidth: 200, flex: 3, wrap: true },
+  { id: 'state', header: 'Status', value: stateText, minWidth: 150, flex: 3, wrap: true },
 ];
 
 /**
