@@ -12,6 +12,8 @@ import { dynamoCommissionMoney } from './adapters/dynamo-commission-money';
 import { failedPayoutCount } from './adapters/dynamo-failed-payouts';
 import type { SummaryDeps } from './orders/admin-summary';
 import { onMoneyEvent, type MoneyDeps } from './commissions/money-movement';
+import { dynamoRefunds } from './adapters/dynamo-refunds';
+import { onChargeRefunded, onDispute, type RefundDeps } from './commissions/refunds';
 import { dynamoEmailVerifications } from './adapters/dynamo-email-verifications';
 import { createSesMailer } from './adapters/ses-mailer';
 import { s3Files } from './adapters/s3-files';
@@ -50,7 +52,7 @@ import { markOrder, markShipped } from './orders/manage';
 import { dynamoMailClaims } from './adapters/dynamo-mail-claims';
 import { dynamoOrderLinks } from './adapters/dynamo-order-links';
 import { adminMailTo } from './config/mail-settings';
-import { moneySettings } from './config/money-settings';
+import { holdMs, moneySettings } from './config/money-settings';
 import type { DisputeFacts } from './email/templates';
 import { getOrder } from './adapters/dynamo-sale-recorder';
 import {
@@ -122,6 +124,9 @@ export const payouts: PayoutDeps = {
 /** What moving a commission's money needs: the commission item and its counters, Stripe, the clock. */
 export const commissionMoney: MoneyDeps = { store: dynamoCommissionMoney, gateway: payments, now };
 
+/** Refunds and disputes: the order, its commission and what follows, Stripe, the clock. */
+export const refunds: RefundDeps = { store: dynamoRefunds, gateway: payments, now };
+
 /** Written out, not spread from `payouts`: a spread is not side-effect free, and would put Stripe in every bundle. */
 export const webhooks: WebhookDeps = {
   users: dynamoUsers,
@@ -163,6 +168,24 @@ export const webhooks: WebhookDeps = {
     }
     return moved;
   },
+  // Refunds and disputes: the order and its commission follow (commissions/refunds.ts).
+  // then, for a dispute opened, the admins' mail (once per event).
+  saleEvents: async (event) => {
+    if (event.kind === 'charge.refunded') return onChargeRefunded(refunds, event.paymentIntentId);
+    await onDispute(refunds, event.kind, event.dispute);
+    if (event.kind === 'charge.dispute.created') {
+      const { disputeId, chargeId, amountCents, reason } = event.dispute;
+      await disputeOpened({
+        eventId: event.id,
+        disputeId,
+        chargeId,
+        amountCents,
+        reason,
+        evidenceDueBy: null,
+        orderID: null,
+      });
+    }
+  },
   log: async (message, details) => (await loadLogger()).warn(message, details),
 };
 
@@ -185,7 +208,7 @@ export async function upgradeTable(): Promise<{ moved: number; searchable: numbe
  */
 export const orders = {
   /** Marks the order's next step (ordered → shipped → fulfilled) and answers the order as it is now. */
-  mark: (id: string, step: OrderStep) => markOrder(dynamoSales, id, step, now()),
+  mark: (id: string, step: OrderStep) => markOrder(dynamoSales, id, step, now(), undefined, holdMs(moneySettings())),
 };
 /** The admin home's figures: the counters, the review index, the failed payouts. */
 export const summary: SummaryDeps = { sales: dynamoSales, products: dynamoProducts, failedPayouts: failedPayoutCount };

@@ -144,6 +144,8 @@ export const routes: readonly Route[] = [
   // Admin: the commission's transfer and payout (commissions/money-movement.ts).
   route('addCommisionToStripe', 'handlers/add-commission-to-stripe.ts', stripeWrites),
   route('payCommisionToMember', 'handlers/pay-commission-to-member.ts', { ...stripeWrites, mail: 'send' }),
+  // Admin: a refund through Stripe; the commission follows (commissions/refunds.ts).
+  route('refundOrder', 'handlers/refund-order.ts', stripeWrites),
   // Public: Stripe signs it; no access token, so no signing key. The platform's own events.
   route('stripeWebhook', 'handlers/stripe-webhook.ts', {
     table: 'readwrite',

@@ -77,6 +77,7 @@ export const capabilityOf: Partial<Record<EndpointName, Capability>> = {
   getCommisionsByUser: 'Commissions',
   addCommisionToStripe: 'Commissions',
   payCommisionToMember: 'Commissions',
+  refundOrder: 'Commissions',
 };
 
 /** The capability of a call by its name, or an error saying where to add it. */

@@ -17,6 +17,9 @@ import {
 } from '../../functions/src/commissions/money-movement';
 import { payments } from '../../functions/src/composition';
 import { markOrder } from '../../functions/src/orders/manage';
+import { dynamoRefunds } from '../../functions/src/adapters/dynamo-refunds';
+import { refundOrder, type RefundDeps } from '../../functions/src/commissions/refunds';
+import { holdMs, moneySettings } from '../../functions/src/config/money-settings';
 import { addOrder, recordPayment, type SaleDeps } from '../../functions/src/orders/record-sale';
 import type { OrderStep } from '../../functions/src/orders/sales-store';
 import { createCheckoutPaymentIntent } from '../../functions/src/payments/checkout';
@@ -68,6 +71,15 @@ const stageOf = (index: number): OrderStep | null =>
 /** Of the fulfilled ones: the oldest 8 paid, the next 6 in Stripe, the rest left in processing. */
 const moneyOf = (index: number): 'paid' | 'in_stripe' | null => (index < 8 ? 'paid' : index < 14 ? 'in_stripe' : null);
 const STEPS: readonly OrderStep[] = ['ordered', 'shipped', 'fulfilled'];
+/** Fulfilled orders fulfilled 3, 6 and 9 days ago: with the default 14-day hold, their commissions are on hold. */
+const RECENTLY_FULFILLED = new Set([17, 18, 19]);
+/** Orders refunded after the money moved: in full from paid, in Stripe and available; one in Stripe in part. */
+const DEMO_REFUNDS: readonly [number, { from: 'paid' | 'in_stripe' | 'available'; part?: true }][] = [
+  [2, { from: 'paid' }],
+  [12, { from: 'in_stripe' }],
+  [14, { from: 'available' }],
+  [8, { from: 'in_stripe', part: true }],
+];
 /** A couple of phone orders an admin recorded. */
 const ADMIN_ORDERS = new Set([5, 17, 27, 33]);
 /** Checkouts through no member's link: no commission. */
@@ -121,6 +133,11 @@ export interface DemoSalesCounts {
   processing: number;
   inStripe: number;
   paid: number;
+  /** Refunded after the money moved (issue 27): in full → cancelled, reversed, clawed back; one in part. */
+  cancelled: number;
+  reversed: number;
+  clawedBack: number;
+  refundedOrders: number;
 }
 
 export type DemoSalesOutcome =
@@ -193,8 +210,20 @@ export async function seedDemoSales(options: SeedDemoSalesOptions): Promise<Demo
   const stripe = emulator ? new Stripe(options.stripeSecretKey, { ...connectionOptions(emulator) }) : undefined;
   const start = nowMs - 60 * DAY;
   const latest = nowMs - 5 * 60 * 1000;
+  const hold = holdMs(moneySettings());
   const at = (time: number) => Math.min(time, latest);
-  const counts: DemoSalesCounts = { orders: 0, commissions: 0, processing: 0, inStripe: 0, paid: 0 };
+  const counts: DemoSalesCounts = {
+    orders: 0,
+    commissions: 0,
+    processing: 0,
+    inStripe: 0,
+    paid: 0,
+    cancelled: 0,
+    reversed: 0,
+    clawedBack: 0,
+    refundedOrders: 0,
+  };
+  const moved = new Map<number, { orderId: string; money: 'paid' | 'in_stripe' | 'available' }>();
   let firstTransferId: string | undefined;
 
   await inBatches([...Array(DEMO_ORDERS).keys()], 12, async (index) => {
@@ -219,23 +248,64 @@ export async function seedDemoSales(options: SeedDemoSalesOptions): Promise<Demo
     const stage = stageOf(index);
     const steps = stage ? STEPS.slice(0, STEPS.indexOf(stage) + 1) : [];
     const afterDays: Record<OrderStep, number> = { ordered: 1, shipped: 3, fulfilled: 7 };
-    for (const step of steps)
-      await markOrder(dynamoSales, order.id, step, at(created + afterDays[step] * DAY + 2 * HOUR));
+    // The last fulfilled orders arrived only days ago: their commissions show on hold (the hold
+    // is COMMISSION_HOLD_DAYS, as the functions read it); the older ones are available.
+    const markedAt = (step: OrderStep) =>
+      step === 'fulfilled' && RECENTLY_FULFILLED.has(index)
+        ? at(latest - (index - 16) * 3 * DAY)
+        : at(created + afterDays[step] * DAY + 2 * HOUR);
+    let fulfilledAt = 0;
+    for (const step of steps) {
+      fulfilledAt = markedAt(step);
+      await markOrder(dynamoSales, order.id, step, fulfilledAt, undefined, hold);
+    }
 
     counts.orders++;
     if (!commission) return;
     counts.commissions++;
-    const money = stripe && stage === 'fulfilled' ? moneyOf(index) : null;
+    // Sent a day after its hold ends, paid three days later; a hold too long for that leaves it in processing.
+    const sendAt = fulfilledAt + hold + DAY;
+    const money = stripe && stage === 'fulfilled' && sendAt + 3 * DAY <= latest ? moneyOf(index) : null;
     if (money) {
-      const moved: MoneyDeps = { store: dynamoCommissionMoney, gateway: payments, now: () => at(created + 9 * DAY) };
+      const moved: MoneyDeps = { store: dynamoCommissionMoney, gateway: payments, now: () => sendAt };
       const sent = await addCommissionToStripe(moved, commission.id);
-      if (money === 'paid') await payCommissionToMember({ ...moved, now: () => at(created + 12 * DAY) }, commission.id);
+      if (money === 'paid') await payCommissionToMember({ ...moved, now: () => sendAt + 3 * DAY }, commission.id);
       firstTransferId ??= (await dynamoCommissionMoney.get(sent.id))?.transferId ?? undefined;
     }
     if (money === 'paid') counts.paid++;
     else if (money === 'in_stripe') counts.inStripe++;
     else counts.processing++;
+    if (order.paymentIntentId && stage === 'fulfilled') {
+      moved.set(index, { orderId: order.id, money: money ?? 'available' });
+    }
   });
+
+  // Refunds through the admin's path (commissions/refunds.ts, the emulator's refunds and reversals):
+  // a paid commission clawed back, one in Stripe reversed, one not sent cancelled, one reduced in part.
+  if (stripe) {
+    const refundDeps: RefundDeps = { store: dynamoRefunds, gateway: payments, now: () => latest };
+    for (const [index, plan] of DEMO_REFUNDS) {
+      const sale = moved.get(index);
+      if (!sale || sale.money !== plan.from) continue;
+      const order = (await dynamoRefunds.getOrder(sale.orderId))!;
+      await refundOrder(refundDeps, {
+        id: sale.orderId,
+        reason: 'requested_by_customer',
+        ...(plan.part ? { amountCents: Math.round(order.totalCents / 3) } : {}),
+      });
+      counts.refundedOrders++;
+      if (plan.part) continue;
+      if (plan.from === 'paid') {
+        counts.paid--;
+        counts.processing++;
+        counts.clawedBack++;
+      } else if (plan.from === 'in_stripe') {
+        counts.inStripe--;
+        counts.processing++;
+        counts.reversed++;
+      } else counts.cancelled++;
+    }
+  }
 
   await db().send(
     new UpdateCommand({
@@ -296,7 +366,10 @@ async function afterSeed(item: Record<string, unknown>, options: SeedDemoSalesOp
 /** The one line `npm start` prints about the demo sales. */
 export function describeDemoSales(outcome: DemoSalesOutcome): string | undefined {
   if (outcome.seeded) {
-    const line = `Demo sales: ${outcome.orders} orders, ${outcome.commissions} commissions (${outcome.processing} in processing, ${outcome.inStripe} in Stripe, ${outcome.paid} paid).`;
+    const refunds = outcome.refundedOrders
+      ? ` ${outcome.refundedOrders} orders refunded (${outcome.cancelled} commission cancelled, ${outcome.reversed} reversed, ${outcome.clawedBack} clawed back, one reduced).`
+      : '';
+    const line = `Demo sales: ${outcome.orders} orders, ${outcome.commissions} commissions (${outcome.processing} in processing, ${outcome.inStripe} in Stripe, ${outcome.paid} paid).${refunds}`;
     return outcome.moneyMoved
       ? line
       : `${line} No money was moved: STRIPE_SECRET_KEY is your own key at api.stripe.com, and moving it would create transfers in your Stripe account.`;

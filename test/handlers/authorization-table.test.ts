@@ -92,6 +92,8 @@ const expected: Record<string, Answers> = {
   replacePayoutMethod: MEMBERS,
   requestPasswordReset: PUBLIC,
   resetPassword: PUBLIC,
+  // A refund through Stripe; the commission follows (test/handlers/ledger.test.ts).
+  refundOrder: ADMINS,
 } satisfies Partial<Record<EndpointName, Answers>>;
 
 const MESSAGES: Record<401 | 403, string> = {

@@ -11,6 +11,9 @@ import { handler as markAsFufilled } from '../../functions/src/handlers/mark-as-
 import { handler as markAsOrdered } from '../../functions/src/handlers/mark-as-ordered';
 import { handler as markAsShipped } from '../../functions/src/handlers/mark-as-shipped';
 import { keys } from '../../shared/src/db/table';
+import { clock } from '../../functions/src/config/clock';
+
+const DAY = 24 * 3600 * 1000;
 import { auth, call, tokenFor } from './helpers';
 import { customer, member, product, type Member } from './sales-helpers';
 
@@ -84,32 +87,60 @@ describe('the commission reads', () => {
     expect(none.body).toEqual({ items: [], nextCursor: null, totals: { paid: 0, processing: 0, count: 0 } });
   });
 
-  it('say why a commission in processing cannot go to Stripe yet', async () => {
+  it('list in To Stripe only what can be sent now, and say why the others cannot go yet', async () => {
     const seller = await member();
     const { order, commission } = await sell(seller, await product(2000));
-    const reasonOf = async () => {
-      const page = await list(getCommisionsToStripe);
-      return (page.body.items as { id: string; blockedReason: string | null }[]).find(
-        (item) => item.id === commission.id,
-      )!.blockedReason;
-    };
-    expect(await reasonOf()).toBe('The order is not fulfilled yet.');
+    const find = async (handler: typeof getCommisions) =>
+      (
+        (await list(handler)).body.items as {
+          id: string;
+          blockedReason: string | null;
+          status: string;
+          availableAt: string | null;
+        }[]
+      ).find((item) => item.id === commission.id);
+    // Waiting for fulfilment: in the full list with its reason, not in To Stripe.
+    expect(await find(getCommisions)).toMatchObject({
+      status: 'waiting_for_fulfilment',
+      blockedReason: 'The order is not fulfilled yet.',
+      availableAt: null,
+    });
+    expect(await find(getCommisionsToStripe)).toBeUndefined();
+    const fulfilledAt = clock.now();
     for (const handler of [markAsOrdered, markAsShipped, markAsFufilled]) {
       expect((await call(handler, { body: { id: order.id }, headers: auth(admin) })).status).toBe(200);
     }
-    expect(await reasonOf()).toBe('The member has no payout account yet.');
-    const setUser = (expression: string, values: Record<string, unknown>) =>
-      db().send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: keys.user(seller.id),
-          UpdateExpression: expression,
-          ExpressionAttributeValues: values,
-        }),
-      );
-    await setUser('SET stripeID = :id, isAccountCreated = :one', { ':id': 'acct_test', ':one': 1 });
-    expect(await reasonOf()).toBe('The member has no debit card yet.');
-    await setUser('SET isPayoutMethodAdded = :one', { ':one': 1 });
-    expect(await reasonOf()).toBeNull();
+    // On hold for COMMISSION_HOLD_DAYS (14 unless set) after fulfilment: still not in To Stripe.
+    const onHold = await find(getCommisions);
+    expect(onHold?.status).toBe('on_hold');
+    const availableAt = Date.parse(onHold!.availableAt!);
+    expect(availableAt - fulfilledAt).toBeGreaterThanOrEqual(14 * DAY);
+    expect(availableAt - clock.now()).toBeLessThanOrEqual(14 * DAY);
+    expect(onHold?.blockedReason).toMatch(/^On hold until .+ UTC \(the refund window\)/);
+    expect(await find(getCommisionsToStripe)).toBeUndefined();
+
+    const realNow = clock.now;
+    clock.now = () => availableAt;
+    try {
+      expect(await find(getCommisionsToStripe)).toMatchObject({
+        status: 'available',
+        blockedReason: 'The member has no payout account yet.',
+      });
+      const setUser = (expression: string, values: Record<string, unknown>) =>
+        db().send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key: keys.user(seller.id),
+            UpdateExpression: expression,
+            ExpressionAttributeValues: values,
+          }),
+        );
+      await setUser('SET stripeID = :id, isAccountCreated = :one', { ':id': 'acct_test', ':one': 1 });
+      expect((await find(getCommisionsToStripe))?.blockedReason).toBe('The member has no debit card yet.');
+      await setUser('SET isPayoutMethodAdded = :one', { ':one': 1 });
+      expect((await find(getCommisionsToStripe))?.blockedReason).toBeNull();
+    } finally {
+      clock.now = realNow;
+    }
   });
 });

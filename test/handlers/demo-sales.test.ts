@@ -58,10 +58,13 @@ interface Order {
   isFufilled: number;
   source: string;
   created_at: string;
+  refundState: string;
 }
 interface Commission {
   state: string;
+  status: string;
   amount: number;
+  originalAmount: number;
   member: { id: string };
 }
 
@@ -151,16 +154,35 @@ describe('the demo sales', () => {
 
     // The emulator's ledger agrees with the table.
     const transfers = await stripe().transfers.list({ limit: 100 });
-    expect(transfers.data).toHaveLength(outcome.inStripe + outcome.paid);
-    expect(cents(byState('in_stripe')) + cents(byState('paid'))).toBe(
-      transfers.data.reduce((sum, transfer) => sum + transfer.amount, 0),
+    expect(transfers.data).toHaveLength(outcome.inStripe + outcome.paid + outcome.reversed + outcome.clawedBack);
+    // What stays transferred is what is in Stripe or paid, and what was clawed back (paid out, owed back).
+    const byStatus = (status: string) => commissions.filter((commission) => commission.status === status);
+    const clawedBack = byStatus('clawed_back').reduce((sum, c) => sum + Math.round(c.originalAmount * 100), 0);
+    expect(cents(byState('in_stripe')) + cents(byState('paid')) + clawedBack).toBe(
+      transfers.data.reduce((sum, transfer) => sum + transfer.amount - transfer.amount_reversed, 0),
     );
+    // A commission in every status of the money rules, and the refunds that made the side exits.
+    expect(outcome).toMatchObject({ cancelled: 1, reversed: 1, clawedBack: 1, refundedOrders: 4 });
+    for (const status of [
+      'waiting_for_fulfilment',
+      'on_hold',
+      'available',
+      'in_stripe',
+      'paid',
+      'cancelled',
+      'reversed',
+      'clawed_back',
+    ]) {
+      expect(byStatus(status).length, status).toBeGreaterThan(0);
+    }
+    expect(orders.filter((order) => order.refundState === 'full')).toHaveLength(3);
+    expect(orders.filter((order) => order.refundState === 'partial')).toHaveLength(1);
     const accounts = [...new Set(transfers.data.map((transfer) => String(transfer.destination)))];
     let payouts = 0;
     for (const account of accounts) {
       payouts += (await stripe().payouts.list({ limit: 100 }, { stripeAccount: account })).data.length;
     }
-    expect(payouts).toBe(outcome.paid);
+    expect(payouts).toBe(outcome.paid + outcome.clawedBack);
 
     // A second start creates nothing, at the table or at the emulator.
     const before = (await allItems()).filter((item) => item.entity !== 'Session' && item.entity !== 'Family');

@@ -1,5 +1,11 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { commissionIs, commissionMove, updateExpression, type StatusExpression } from '@portal/shared/db/sales-status';
+import {
+  commissionIs,
+  commissionMove,
+  commissionSendable,
+  updateExpression,
+  type StatusExpression,
+} from '@portal/shared/db/sales-status';
 import { keys, lists, shardOf } from '@portal/shared/db/table';
 import type { CommissionMoneyStore, CommissionRecord, PayoutProfile } from '../commissions/money-store';
 import { backoff, cancellationReasons, db, isConditionFailed, isTransactionConflict, tableName } from './dynamo-client';
@@ -120,7 +126,8 @@ export const dynamoCommissionMoney: CommissionMoneyStore = {
       Key: commissionKey(id),
       UpdateExpression:
         'SET transferPendingAt = if_not_exists(transferPendingAt, :now), transferAttempt = if_not_exists(transferAttempt, :zero)',
-      ...withCondition(commissionIs('processing'), '', { ':now': now, ':zero': 0 }),
+      // The sendable condition: in processing and past its hold.
+      ...withCondition(commissionSendable(Date.parse(now)), '', { ':now': now, ':zero': 0 }),
     });
   },
 
@@ -168,7 +175,8 @@ export const dynamoCommissionMoney: CommissionMoneyStore = {
       Key: commissionKey(id),
       UpdateExpression:
         'SET payoutAttempt = if_not_exists(payoutAttempt, :zero), payoutPendingAt = if_not_exists(payoutPendingAt, :now)',
-      ...withCondition(commissionIs('in_stripe'), '', { ':now': now, ':zero': 0 }),
+      // Not while a refund's transfer reversal is reserved (commissions/refunds.ts): it takes its share first.
+      ...withCondition(commissionIs('in_stripe'), 'attribute_not_exists(reversalPending)', { ':now': now, ':zero': 0 }),
     });
   },
 

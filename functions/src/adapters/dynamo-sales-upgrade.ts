@@ -1,5 +1,6 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { LEGACY_STAGE_PARTITIONS, lists } from '@portal/shared/db/table';
+import { AVAILABLE_PREFIX, LEGACY_STAGE_PARTITIONS, availableSortKey, lists } from '@portal/shared/db/table';
+import { commissionStatusOf } from '@portal/shared/domain/sales-status';
 import { db, isConditionFailed, tableName } from './dynamo-client';
 import { orderSearchKeys } from './dynamo-sale-recorder';
 
@@ -48,7 +49,51 @@ export async function upgradeSalesItems(): Promise<{ moved: number; searchable: 
     } while (start);
   }
   const searchable = await addOrderSearchKeys();
-  return { moved, searchable };
+  return { moved: moved + (await sortFulfilledByAvailability()), searchable };
+}
+
+/**
+ * The To Stripe list reads what can be sent now as one key range (`AVAILABLE#<time>#<id>`, written
+ * at fulfilment). A commission fulfilled before the hold existed has no `availableAt` (it is
+ * available) and its place is `<createdAt>#<id>`: it gets `AVAILABLE#<createdAt>#<id>`, once,
+ * conditional on its place and status as read.
+ */
+async function sortFulfilledByAvailability(): Promise<number> {
+  const partition = lists.commissionsAt('to_stripe').partition;
+  let moved = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'gsi2',
+        KeyConditionExpression: 'gsi2pk = :partition AND gsi2sk < :available',
+        ExpressionAttributeValues: { ':partition': partition, ':available': AVAILABLE_PREFIX },
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      if (commissionStatusOf(item) !== 'processing' || typeof item.id !== 'string') continue;
+      const since = Date.parse(String(item.createdAt));
+      if (Number.isNaN(since)) continue;
+      try {
+        await db().send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key: { pk: item.pk, sk: item.sk },
+            UpdateExpression: 'SET gsi2sk = :sort',
+            ConditionExpression: 'gsi2sk = :was AND attribute_not_exists(availableAt)',
+            ExpressionAttributeValues: { ':sort': availableSortKey(since, item.id), ':was': item.gsi2sk },
+          }),
+        );
+        moved++;
+      } catch (error) {
+        if (!isConditionFailed(error)) throw error;
+      }
+    }
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return moved;
 }
 
 /** Marks that every order stored before the search keys has them (decision 0140). */

@@ -1,6 +1,15 @@
 import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { commissionMove, orderMove, updateExpression } from '@portal/shared/db/sales-status';
-import { COUNTER_PARTITIONS, keys, lists, orderStageOf, shardOf, type OrderStage } from '@portal/shared/db/table';
+import { commissionIs, commissionMove, orderMove, updateExpression } from '@portal/shared/db/sales-status';
+import {
+  AVAILABLE_PREFIX,
+  COUNTER_PARTITIONS,
+  availableSortKey,
+  keys,
+  lists,
+  orderStageOf,
+  shardOf,
+  type OrderStage,
+} from '@portal/shared/db/table';
 import { commissionState, orderStepFrom, type OrderStatus } from '@portal/shared/domain/sales-status';
 import type {
   CommissionCounts,
@@ -43,14 +52,18 @@ async function query(
   cursor: string | undefined,
   limit: number,
   startsWith: string,
+  sortRange?: { from: string; to: string },
 ) {
   const result = await db().send(
     new QueryCommand({
       TableName: tableName(),
       IndexName: list.index,
-      KeyConditionExpression: '#pk = :partition',
-      ExpressionAttributeNames: { '#pk': `${list.index}pk` },
-      ExpressionAttributeValues: { ':partition': list.partition },
+      KeyConditionExpression: sortRange ? '#pk = :partition AND #sk BETWEEN :from AND :to' : '#pk = :partition',
+      ExpressionAttributeNames: { '#pk': `${list.index}pk`, ...(sortRange ? { '#sk': `${list.index}sk` } : {}) },
+      ExpressionAttributeValues: {
+        ':partition': list.partition,
+        ...(sortRange ? { ':from': sortRange.from, ':to': sortRange.to } : {}),
+      },
       ScanIndexForward: false,
       Limit: limit,
       ExclusiveStartKey: decodeCursor(cursor, {
@@ -217,7 +230,7 @@ export const dynamoSales: SalesStore = {
     return item ? toCommissionRecord(item) : undefined;
   },
 
-  async markOrder(id, step, now, shipment): Promise<MarkOutcome> {
+  async markOrder(id, step, now, shipment, availableAt): Promise<MarkOutcome> {
     const from = orderStepFrom(step);
     const current = await this.getOrder(id);
     if (!current) return { outcome: 'not-found' };
@@ -265,19 +278,41 @@ export const dynamoSales: SalesStore = {
         },
       },
     ];
-    if (step === 'fulfilled' && current.commissionId) {
-      // The commission's order is fulfilled: order_open → processing (it may now be sent to Stripe).
-      const commissionMoves = commissionMove('order_open', 'processing');
-      items.push({
-        Update: {
-          TableName: table,
-          Key: keys.commission(current.commissionId),
-          UpdateExpression: updateExpression(commissionMoves, ['updatedAt = :now']),
-          ConditionExpression: `attribute_exists(pk) AND ${commissionMoves.condition}`,
-          ExpressionAttributeNames: commissionMoves.names,
-          ExpressionAttributeValues: { ...commissionMoves.values, ':now': now },
-        },
-      });
+    const commission =
+      step === 'fulfilled' && current.commissionId ? await this.getCommission(current.commissionId) : undefined;
+    if (commission) {
+      // The commission's order is fulfilled: order_open → processing, on hold until `availableAt`;
+      // its place in the To Stripe list (gsi2) sorts by that time, so the list of what can be sent
+      // now is one key range. One held for review (a dispute) keeps its hold for when it is
+      // released; a cancelled one (refunded in full) stays cancelled.
+      const until = availableAt ?? Date.parse(now);
+      const held = commission.status === 'review' && commission.heldFrom === 'order_open';
+      const commissionMoves = held ? commissionIs('review') : commissionMove('order_open', 'processing');
+      if (commission.status === 'order_open' || held) {
+        items.push({
+          Update: {
+            TableName: table,
+            Key: keys.commission(commission.id),
+            UpdateExpression: held
+              ? 'SET heldFrom = :processing, updatedAt = :now, availableAt = :availableAt'
+              : updateExpression(commissionMove('order_open', 'processing'), [
+                  'updatedAt = :now',
+                  'availableAt = :availableAt',
+                  'gsi2sk = :availableSort',
+                ]),
+            ConditionExpression: `attribute_exists(pk) AND ${commissionMoves.condition}${held ? ' AND heldFrom = :open' : ''}`,
+            ExpressionAttributeNames: commissionMoves.names,
+            ExpressionAttributeValues: {
+              ...commissionMoves.values,
+              ...(held
+                ? { ':processing': 'processing', ':open': 'order_open' }
+                : { ':statusTo': 'processing', ':availableSort': availableSortKey(until, commission.id) }),
+              ':now': now,
+              ':availableAt': until,
+            },
+          },
+        });
+      }
     }
     for (let attempt = 0; ; attempt++) {
       try {
@@ -313,14 +348,19 @@ export const dynamoSales: SalesStore = {
     };
   },
 
-  async commissionsPage(list: CommissionListName, cursor, limit) {
+  async commissionsPage(list: CommissionListName, cursor, limit, now) {
     const source =
       list === 'all'
         ? lists.commissions
         : typeof list === 'string'
           ? lists.commissionsAt(list)
           : lists.commissionsOf(list.memberId);
-    const page = await query(source, cursor, limit, 'COMMISSION#');
+    // To Stripe: only what can be sent at `now` (fulfilled and past its hold), one key range.
+    const range =
+      list === 'to_stripe' && now !== undefined
+        ? { from: AVAILABLE_PREFIX, to: `${AVAILABLE_PREFIX}${new Date(now).toISOString()}#\uffff` }
+        : undefined;
+    const page = await query(source, cursor, limit, 'COMMISSION#', range);
     return { items: page.items.map((item) => toCommissionRecord(item)), nextCursor: page.nextCursor };
   },
 

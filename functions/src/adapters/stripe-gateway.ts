@@ -9,6 +9,7 @@ import {
   type PaymentGateway,
   type PaymentState,
   type PayoutAccountStatus,
+  type RefundState,
   type PayoutCard,
 } from '../payments/payment-gateway';
 
@@ -308,6 +309,20 @@ const PayoutObject = z.object({
   failure_code: z.optional(z.nullable(z.string())),
 });
 const TransferObject = z.object({ id: z.string(), object: z.literal('transfer'), metadata: Metadata });
+const ChargeObject = z.object({
+  id: z.string(),
+  object: z.literal('charge'),
+  payment_intent: z.optional(z.nullable(z.string())),
+});
+const DisputeObject = z.object({
+  id: z.string(),
+  object: z.literal('dispute'),
+  amount: z.number(),
+  charge: z.string(),
+  payment_intent: z.optional(z.nullable(z.string())),
+  reason: z.string(),
+  status: z.string(),
+});
 
 function shaped<T>(schema: z.ZodMiniType<T>, value: unknown, type: string): T {
   const result = schema.safeParse(value);
@@ -348,7 +363,64 @@ function toGatewayEvent(verified: unknown): GatewayEvent {
       created: event.created,
     };
   }
+  if (event.type === 'charge.refunded') {
+    const charge = shaped(ChargeObject, object, event.type);
+    return {
+      id: event.id,
+      kind: 'charge.refunded',
+      chargeId: charge.id,
+      paymentIntentId: charge.payment_intent ?? null,
+    };
+  }
+  if (event.type === 'charge.dispute.created' || event.type === 'charge.dispute.closed') {
+    const dispute = shaped(DisputeObject, object, event.type);
+    return {
+      id: event.id,
+      kind: event.type,
+      dispute: {
+        disputeId: dispute.id,
+        chargeId: dispute.charge,
+        paymentIntentId: dispute.payment_intent ?? null,
+        amountCents: dispute.amount,
+        reason: dispute.reason,
+        status: dispute.status,
+      },
+    };
+  }
   return { id: event.id, kind: 'other', type: event.type };
+}
+
+const toRefundState = (refund: Stripe.Refund): RefundState => ({
+  id: refund.id,
+  amountCents: refund.amount,
+  status: refund.status ?? 'pending',
+  reason: refund.reason ?? null,
+  metadata: { ...refund.metadata },
+});
+
+/**
+ * A refund Stripe refused: more than is left (`amount_too_large`), refunded in full already
+ * (`charge_already_refunded`), or disputed (`charge_disputed`): a 409 in words for the admin.
+ */
+function toRefundError(error: unknown): unknown {
+  if (!isStripeError(error)) return error;
+  if (unanswered(error)) return stripeUnavailable('refunded');
+  if (error.type === 'StripeIdempotencyError') {
+    return conflict('Another refund of this order is being made right now. Reload the order to see it.');
+  }
+  // Definite refusals: the next try must be a new request (a new key), not this refusal replayed.
+  if (error.code === 'charge_already_refunded') {
+    return new MoneyRefusal('Stripe says this payment is refunded in full already.');
+  }
+  if (error.code === 'amount_too_large') {
+    return new MoneyRefusal(
+      `Stripe refused the refund: it is more than what is left to refund of this payment. ${error.message}`,
+    );
+  }
+  if (error.code === 'charge_disputed') {
+    return new MoneyRefusal('This payment is disputed: it cannot be refunded while the dispute is open.');
+  }
+  return error;
 }
 
 /** A card as the apps show it (never the fingerprint, never the account's other details). */
@@ -682,6 +754,55 @@ export function createStripeGateway(settings: StripeGatewaySettings): PaymentGat
         throw badRequest('The webhook timestamp is in the future, beyond the 300 s tolerance.');
       }
       return toGatewayEvent(verified);
+    },
+
+    createRefund: async (refund) => {
+      try {
+        const client = await stripe();
+        const created = await patient(() =>
+          client.refunds.create(
+            {
+              payment_intent: refund.paymentIntentId,
+              amount: refund.amountCents,
+              reason: refund.reason,
+              metadata: refund.metadata,
+            },
+            { idempotencyKey: refund.idempotencyKey },
+          ),
+        );
+        return toRefundState(created);
+      } catch (error) {
+        throw toRefundError(error);
+      }
+    },
+
+    listRefunds: async (paymentIntentId) => {
+      try {
+        const client = await stripe();
+        const refunds: RefundState[] = [];
+        for await (const refund of client.refunds.list({ payment_intent: paymentIntentId, limit: 100 })) {
+          refunds.push(toRefundState(refund));
+        }
+        return refunds;
+      } catch (error) {
+        throw toRefundError(error);
+      }
+    },
+
+    createTransferReversal: async (reversal) => {
+      try {
+        const client = await stripe();
+        const created = await patient(() =>
+          client.transfers.createReversal(
+            reversal.transferId,
+            { amount: reversal.amountCents, metadata: reversal.metadata },
+            { idempotencyKey: reversal.idempotencyKey },
+          ),
+        );
+        return { id: created.id, amountCents: created.amount };
+      } catch (error) {
+        throw toMoneyError(error, 'transfer');
+      }
     },
   };
 }

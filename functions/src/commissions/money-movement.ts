@@ -1,8 +1,8 @@
 import type { Commission } from '@portal/shared/api/sales';
-import { commissionFlags } from '@portal/shared/domain/sales-status';
+import { commissionFlags, presentedStatus } from '@portal/shared/domain/sales-status';
 import { DomainError, conflict } from '../errors';
 import { MoneyRefusal, type GatewayEvent, type PaymentGateway } from '../payments/payment-gateway';
-import { NO_DEBIT_CARD, NO_PAYOUT_ACCOUNT, toCommission } from '../orders/present';
+import { NO_DEBIT_CARD, NO_PAYOUT_ACCOUNT, onHoldUntil, toCommission } from '../orders/present';
 import type { CommissionMoneyStore, CommissionRecord, PayoutProfile } from './money-store';
 
 /**
@@ -81,8 +81,7 @@ export async function addCommissionToStripe(deps: MoneyDeps, id: string): Promis
   if (commissionFlags(found.status).isInCustomersAccount === 1) {
     return present(found, await deps.store.payoutProfile(found.memberId));
   }
-  if (commissionFlags(found.status).orderFulfilled !== 1)
-    throw conflict('The order of this commission is not fulfilled yet.');
+  refuseUnsendable(found, deps.now());
   const [accountId, profile] = await payableAccount(deps, found);
   // What the stored state already says, before asking Stripe (account.updated keeps it current).
   if (profile.transfers === 'pending') throw conflict(VERIFYING);
@@ -142,8 +141,34 @@ async function addCommissionToStripeAfterRace(deps: MoneyDeps, id: string): Prom
   if (commissionFlags(current.status).isInCustomersAccount === 1) {
     return present(current, await deps.store.payoutProfile(current.memberId));
   }
-  throw conflict('The order of this commission is not fulfilled yet.');
+  refuseUnsendable(current, deps.now());
+  throw conflict('This commission changed at the same time; the list is reloaded.');
 }
+
+/** The 409 in words for a commission that cannot be sent to Stripe now (on hold, not fulfilled, a side exit). */
+function refuseUnsendable(commission: CommissionRecord, now: number): void {
+  const status = presentedStatus(commission.status, commission.availableAt, now);
+  if (status === 'available') return;
+  if (status === 'waiting_for_fulfilment') throw conflict('The order of this commission is not fulfilled yet.');
+  if (status === 'on_hold')
+    throw conflict(`This commission is ${onHoldUntil(commission.availableAt!).replace(/^On/, 'on')}`);
+  if (status === 'review') {
+    throw conflict(
+      `This commission is held for review (${commission.statusReason ?? 'an admin must look at it'}): it cannot be sent until the review ends.`,
+    );
+  }
+  throw conflict(
+    `This commission was ${SIDE_EXIT_WORDS[status as keyof typeof SIDE_EXIT_WORDS] ?? status}: there is nothing to send.`,
+  );
+}
+
+const SIDE_EXIT_WORDS = {
+  cancelled: 'cancelled (its order was refunded)',
+  reversed: 'reversed (its order was refunded after it was sent)',
+  clawed_back: 'clawed back (its order was refunded after it was paid)',
+  in_stripe: "sent to the member's Stripe balance already",
+  paid: 'paid already',
+} as const;
 
 /**
  * `/api/payCommisionToMember`: in Stripe → paid to the member's debit card. Only from in Stripe and
@@ -153,6 +178,14 @@ async function addCommissionToStripeAfterRace(deps: MoneyDeps, id: string): Prom
 export async function payCommissionToMember(deps: MoneyDeps, id: string): Promise<Commission> {
   const found = await load(deps, id);
   if (found.status === 'paid') return present(found, await deps.store.payoutProfile(found.memberId));
+  if (
+    found.status === 'review' ||
+    found.status === 'reversed' ||
+    found.status === 'clawed_back' ||
+    found.status === 'cancelled'
+  ) {
+    refuseUnsendable(found, deps.now());
+  }
   if (found.status !== 'in_stripe') {
     throw conflict("This commission is not in the member's Stripe balance yet: send it to Stripe first.");
   }
@@ -161,7 +194,8 @@ export async function payCommissionToMember(deps: MoneyDeps, id: string): Promis
   if (!reserved) {
     const current = await load(deps, id);
     if (current.status === 'paid') return present(current, profile);
-    throw conflict("This commission is not in the member's Stripe balance yet: send it to Stripe first.");
+    if (current.status !== 'in_stripe') refuseUnsendable(current, deps.now());
+    throw conflict("A refund of this commission's order is being applied to it; try again in a minute.");
   }
   const attempt = reserved.payoutAttempt ?? 0;
   // The member's other unpaid commissions (an upper bound of what their balance holds for them).

@@ -1,5 +1,8 @@
 import type { CommissionPage, CommissionTotals, CommissionsRequest } from '@portal/shared/api/sales';
 import { DomainError } from '../errors';
+import { clock } from '../config/clock';
+
+const now = () => clock.now();
 import { DEFAULT_LIST_LIMIT, memberIdOf } from '../orders/manage';
 import { dollars, toCommission } from '../orders/present';
 import type { CommissionCounts, CommissionListName, Earnings, SalesStore } from '../orders/sales-store';
@@ -34,7 +37,8 @@ export async function commissionsPage(
   limit: number | undefined,
 ): Promise<CommissionPage> {
   const [page, counts] = await Promise.all([
-    sales.commissionsPage(list, cursor, limit ?? DEFAULT_LIST_LIMIT),
+    // The To Stripe list holds only what can be sent now (fulfilled, past its hold).
+    sales.commissionsPage(list, cursor, limit ?? DEFAULT_LIST_LIMIT, now()),
     sales.commissionCounts(),
   ]);
   const members = await sales.members(page.items.map((item) => item.memberId));

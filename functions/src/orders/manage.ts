@@ -110,8 +110,11 @@ export async function markOrder(
   step: OrderStep,
   now: number,
   shipment?: Shipment | null,
+  holdMs = 0,
 ) {
-  const result = await sales.markOrder(id, step, new Date(now).toISOString(), shipment);
+  // Fulfilment starts the commission's hold (COMMISSION_HOLD_DAYS): it is available from then.
+  const availableAt = step === 'fulfilled' ? now + holdMs : undefined;
+  const result = await sales.markOrder(id, step, new Date(now).toISOString(), shipment, availableAt);
   if (result.outcome === 'not-found')
     throw new DomainError('not-found', NO_SUCH_ORDER, { fields: { id: NO_SUCH_ORDER } });
   if (result.outcome === 'already') throw conflict(alreadyMarked(step));

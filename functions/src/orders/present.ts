@@ -1,6 +1,8 @@
 import type { Commission, Order } from '@portal/shared/api/sales';
 import { carrierName, trackingUrl } from '@portal/shared/api/carriers';
-import { commissionFlags, commissionState, orderFlags } from '@portal/shared/domain/sales-status';
+import { commissionFlags, commissionState, orderFlags, presentedStatus } from '@portal/shared/domain/sales-status';
+import { formatDate } from '@portal/shared/domain/format';
+import { clock } from '../config/clock';
 import type { CommissionRecord, MemberFacts, OrderRecord } from './sales-store';
 
 /** Dollars with two decimals appear only at the API edge; inside, everything is integer cents. */
@@ -33,6 +35,9 @@ export function toOrder(order: OrderRecord): Order {
           },
         }
       : {}),
+    refunded: dollars(order.refundedCents ?? 0),
+    refundState: !order.refundedCents ? 'none' : order.refundedCents >= order.totalCents ? 'full' : 'partial',
+    refundable: Boolean(order.paymentIntentId),
   };
 }
 
@@ -47,18 +52,32 @@ export const stateOf = (commission: CommissionRecord): Commission['state'] => co
  * member with a payout account; paid out needs their debit card. Null when the next step can run
  * (or when the member's facts were not read).
  */
-export function blockedReason(commission: CommissionRecord, member: MemberFacts | undefined): string | null {
-  const state = stateOf(commission);
-  if (state === 'paid') return null;
-  if (state === 'processing') {
-    if (commission.status === 'order_open') return NOT_FULFILLED;
-    if (member && !member.hasPayoutAccount) return NO_PAYOUT_ACCOUNT;
-  }
+/** The date a person reads for a commission's `availableAt` (UTC, as the apps' dates). */
+export const availableDate = (availableAt: number): string => formatDate(new Date(availableAt), 'UTC');
+export const onHoldUntil = (availableAt: number): string =>
+  `On hold until ${availableDate(availableAt)} UTC (the refund window): it can be sent to Stripe from then.`;
+export const HELD_FOR_REVIEW = 'Held for review';
+
+export function blockedReason(
+  commission: CommissionRecord,
+  member: MemberFacts | undefined,
+  now: number = clock.now(),
+): string | null {
+  const status = presentedStatus(commission.status, commission.availableAt, now);
+  if (status === 'paid' || status === 'cancelled' || status === 'reversed' || status === 'clawed_back') return null;
+  if (status === 'review') return `${HELD_FOR_REVIEW}: ${commission.statusReason ?? 'an admin must look at it'}.`;
+  if (status === 'waiting_for_fulfilment') return NOT_FULFILLED;
+  if (status === 'on_hold') return onHoldUntil(commission.availableAt!);
+  if (status === 'available' && member && !member.hasPayoutAccount) return NO_PAYOUT_ACCOUNT;
   if (member && !member.hasDebitCard) return NO_DEBIT_CARD;
   return null;
 }
 
-export function toCommission(commission: CommissionRecord, member?: MemberFacts): Commission {
+export function toCommission(
+  commission: CommissionRecord,
+  member?: MemberFacts,
+  now: number = clock.now(),
+): Commission {
   return {
     id: commission.id,
     amount: dollars(commission.amountCents),
@@ -70,8 +89,12 @@ export function toCommission(commission: CommissionRecord, member?: MemberFacts)
     isPayed: commissionFlags(commission.status).isPayed,
     isInCustomersAccount: commissionFlags(commission.status).isInCustomersAccount,
     state: stateOf(commission),
-    blockedReason: blockedReason(commission, member),
+    blockedReason: blockedReason(commission, member, now),
     payoutFailure: commission.payoutFailure,
     created_at: commission.createdAt,
+    status: presentedStatus(commission.status, commission.availableAt, now),
+    availableAt: commission.availableAt === undefined ? null : new Date(commission.availableAt).toISOString(),
+    statusReason: commission.statusReason ?? null,
+    originalAmount: dollars(commission.originalCents ?? commission.amountCents),
   };
 }

@@ -42,6 +42,10 @@ export interface OrderRecord {
   fulfilledAt?: string;
   /** The carrier and tracking number the admin gave when marking it shipped, if any. */
   shipment?: Shipment;
+  /** Cents refunded so far (absent: none). */
+  refundedCents?: number;
+  /** The Stripe refunds (and lost disputes) already applied: each is applied once. */
+  refundIds?: Set<string>;
 }
 
 export interface CommissionRecord {
@@ -62,6 +66,14 @@ export interface CommissionRecord {
   payoutFailure: string | null;
   createdAt: string;
   updatedAt: string;
+  /** Epoch ms from which a fulfilled commission may be sent (fulfilment + COMMISSION_HOLD_DAYS); absent before the hold existed. */
+  availableAt?: number;
+  /** The commission before refunds took their share (absent: nothing was refunded, `amountCents` is it). */
+  originalCents?: number;
+  /** Why it was reduced or left the way to being paid, in words. */
+  statusReason?: string | null;
+  /** Held for review: the status it came from, to which a won dispute returns it. */
+  heldFrom?: CommissionStatus;
 }
 
 export interface OrderCounts {
@@ -157,9 +169,16 @@ export interface SalesStore {
   /**
    * Conditional on the transition table: ordered from not ordered, shipped from ordered, fulfilled
    * from shipped; moves the stage and counters, and keeps the mark's date (`<step>At`) and, for
-   * shipped, the shipment.
+   * shipped, the shipment. Fulfilled also moves the commission to processing with its `availableAt`
+   * (epoch ms, the end of its hold).
    */
-  markOrder(id: string, step: OrderStep, now: string, shipment?: Shipment | null): Promise<MarkOutcome>;
+  markOrder(
+    id: string,
+    step: OrderStep,
+    now: string,
+    shipment?: Shipment | null,
+    availableAt?: number,
+  ): Promise<MarkOutcome>;
   ordersPage(list: OrderListName, cursor: string | undefined, limit: number): Promise<Page<OrderRecord>>;
   /** A page of the orders a search finds, newest first (OrderSearch). */
   searchOrders(search: OrderSearch, cursor: string | undefined, limit: number): Promise<Page<OrderRecord>>;
@@ -172,7 +191,13 @@ export interface SalesStore {
   /** The member (a user) with this normalized e-mail, by its e-mail claim. */
   memberByEmail(normalizedEmail: string): Promise<{ id: string; email: string } | undefined>;
   orderCounts(): Promise<OrderCounts>;
-  commissionsPage(list: CommissionListName, cursor: string | undefined, limit: number): Promise<Page<CommissionRecord>>;
+  /** `now` (epoch ms): the To Stripe list holds only what can be sent at that time. */
+  commissionsPage(
+    list: CommissionListName,
+    cursor: string | undefined,
+    limit: number,
+    now?: number,
+  ): Promise<Page<CommissionRecord>>;
   commissionCounts(): Promise<CommissionCounts>;
   earnings(memberId: string): Promise<Earnings | undefined>;
   topEarners(cursor: string | undefined, limit: number): Promise<Page<Earnings>>;

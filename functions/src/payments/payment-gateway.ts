@@ -143,6 +143,47 @@ export interface PayoutEventData {
   created: number;
 }
 
+/** A refund of a card payment, all or part, in integer cents of USD. */
+export interface NewRefund {
+  paymentIntentId: string;
+  amountCents: number;
+  /** Stripe's reason (`requested_by_customer`, `duplicate`, `fraudulent`). */
+  reason: 'requested_by_customer' | 'duplicate' | 'fraudulent';
+  /** Our own key: the same key answers the same refund (Stripe keeps it 24 h). */
+  idempotencyKey: string;
+  metadata: Record<string, string>;
+}
+
+/** A refund as Stripe holds it. */
+export interface RefundState {
+  id: string;
+  amountCents: number;
+  /** `pending`, `requires_action`, `succeeded`, `failed` or `canceled`. */
+  status: string;
+  reason: string | null;
+  metadata: Record<string, string>;
+}
+
+/** A reversal of (part of) a transfer to a connected account: the amount comes back to the platform. */
+export interface NewTransferReversal {
+  transferId: string;
+  amountCents: number;
+  idempotencyKey: string;
+  metadata: Record<string, string>;
+}
+
+/** A dispute of a card payment (`charge.dispute.*`). */
+export interface DisputeData {
+  disputeId: string;
+  chargeId: string;
+  paymentIntentId: string | null;
+  amountCents: number;
+  /** Stripe's reason (`fraudulent`, `product_not_received`, …). */
+  reason: string;
+  /** `needs_response`, `under_review`, `won`, `lost`, `warning_closed`, … */
+  status: string;
+}
+
 /**
  * The two webhook endpoints of a Connect platform: `platform` (`/api/stripeWebhook`) receives the
  * platform account's own events, `connect` (`/api/stripeConnectWebhook`) the connected accounts'.
@@ -164,6 +205,8 @@ export type GatewayEvent =
   | ({ id: string; kind: 'payout.failed' } & PayoutEventData)
   | ({ id: string; kind: 'payout.paid' } & PayoutEventData)
   | { id: string; kind: 'transfer.created'; transferId: string; metadata: Record<string, string>; created: number }
+  | { id: string; kind: 'charge.refunded'; chargeId: string; paymentIntentId: string | null }
+  | { id: string; kind: 'charge.dispute.created' | 'charge.dispute.closed'; dispute: DisputeData }
   | { id: string; kind: 'other'; type: string };
 
 /** Every event also says its type (`kind` is that type for the events the portal acts on). */
@@ -219,6 +262,15 @@ export interface PaymentGateway {
    * retry for days.
    */
   verifyEvent(rawBody: string | Buffer, signature: string, endpoint: WebhookEndpoint): Promise<GatewayEvent>;
+  /**
+   * Refunds (part of) a card payment. More than is left to refund, or a payment refunded in full
+   * already, is a 409 DomainError in words; the same key answers the same refund.
+   */
+  createRefund(refund: NewRefund): Promise<RefundState>;
+  /** Every refund of a payment, newest first. */
+  listRefunds(paymentIntentId: string): Promise<RefundState[]>;
+  /** Reverses (part of) a transfer: the connected account gives the amount back to the platform. */
+  createTransferReversal(reversal: NewTransferReversal): Promise<{ id: string; amountCents: number }>;
 }
 
 /**

@@ -220,12 +220,23 @@ export interface WebhookDeps extends PayoutDeps {
   paymentSucceeded?: (payment: PaymentState) => Promise<unknown>;
   /** The transfers' and payouts' events (`payout.failed`, `payout.paid`, `transfer.created`). */
   moneyEvents?: (event: MoneyEvent) => Promise<unknown>;
+  /** A sale's refunds and disputes (`charge.refunded`, `charge.dispute.created`, `charge.dispute.closed`). */
+  saleEvents?: (event: SaleEvent) => Promise<unknown>;
   /** A line in the function's log (an event ignored, or refused as malformed). */
   log: (message: string, details: Record<string, unknown>) => Promise<void>;
 }
 
 /** The events of the commissions' money movement, handed to `WebhookDeps.moneyEvents`. */
 export type MoneyEvent = Extract<GatewayEvent, { kind: 'payout.failed' | 'payout.paid' | 'transfer.created' }>;
+
+/** The events of a sale's refunds and disputes, handed to `WebhookDeps.saleEvents`. */
+export type SaleEvent = Extract<
+  GatewayEvent,
+  { kind: 'charge.refunded' | 'charge.dispute.created' | 'charge.dispute.closed' }
+>;
+
+const isSaleEventOf = (event: GatewayEvent): event is SaleEvent =>
+  event.kind === 'charge.refunded' || event.kind === 'charge.dispute.created' || event.kind === 'charge.dispute.closed';
 
 /** What the invocation knows of itself: its deadline, for the event's claim. */
 export interface Invocation {
@@ -275,6 +286,8 @@ export async function receiveWebhook(
   const isMoneyEvent =
     event.kind === 'payout.failed' || event.kind === 'payout.paid' || event.kind === 'transfer.created';
   if (isMoneyEvent && !moneyEvents) return 'ignored';
+  const saleEvents = deps.saleEvents;
+  if (isSaleEventOf(event) && !saleEvents) return 'ignored';
   const known = event;
   return deps.processed.once(
     known.id,
@@ -288,6 +301,8 @@ export async function receiveWebhook(
           await deps.gateway.setManualPayouts(known.account.id, interval);
         }
       } else if (known.kind === 'payment_intent.succeeded') await paymentSucceeded?.(known.payment);
+      // Refunds and disputes: the order and its commission follow (commissions/refunds.ts).
+      else if (isSaleEventOf(known)) await saleEvents?.(known);
       // The transfers' and payouts' events move the commission they name (commissions/money-movement.ts).
       else await moneyEvents?.(known);
     },

@@ -705,6 +705,104 @@ export class Emulator {
     this.store.save();
   }
 
+  // Disputes
+
+  dispute(id: string, context: CallContext): Stripe.Dispute {
+    this.platformOnly(context);
+    const dispute = this.state.disputes[id];
+    if (!dispute) throw noSuch('dispute', id);
+    return dispute;
+  }
+
+  listDisputes(params: Params, context: CallContext) {
+    this.platformOnly(context);
+    const charge = optionalString(params, 'charge');
+    const intent = optionalString(params, 'payment_intent');
+    const disputes = Object.values(this.state.disputes).filter(
+      (dispute) => (!charge || dispute.charge === charge) && (!intent || dispute.payment_intent === intent),
+    );
+    return page(newestFirst(disputes), params, '/v1/disputes');
+  }
+
+  /**
+   * Evidence for a dispute (docs.stripe.com/testing, "Disputes": in test mode the evidence
+   * `uncategorized_text` decides): `winning_evidence` closes it won (the amount and the dispute fee
+   * come back, `charge.dispute.funds_reinstated`), `losing_evidence` closes it lost; either first
+   * goes `under_review` and closes after the answer (`charge.dispute.closed`). Other evidence is
+   * kept and leaves it under review. `submit=false` only stages the evidence.
+   */
+  updateDispute(id: string, params: Params, context: CallContext): Stripe.Dispute {
+    const dispute = this.dispute(id, context);
+    if (['won', 'lost', 'warning_closed'].includes(dispute.status)) {
+      throw new StripeApiError(
+        400,
+        'invalid_request_error',
+        `This dispute is already closed: ${dispute.id} has status ${dispute.status}.`,
+      );
+    }
+    const evidence = (params.evidence ?? {}) as Record<string, unknown>;
+    for (const [name, value] of Object.entries(evidence)) {
+      if (typeof value === 'string') (dispute.evidence as unknown as Record<string, unknown>)[name] = value;
+    }
+    dispute.metadata = mergeMetadata(dispute.metadata ?? {}, params);
+    const submit = params.submit === undefined || params.submit === 'true' || params.submit === true;
+    if (submit && Object.keys(evidence).length > 0) {
+      dispute.evidence_details = {
+        ...dispute.evidence_details,
+        has_evidence: true,
+        submission_count: (dispute.evidence_details?.submission_count ?? 0) + 1,
+      };
+      const inquiry = dispute.status.startsWith('warning_');
+      dispute.status = inquiry ? 'warning_under_review' : 'under_review';
+      const text = evidence.uncategorized_text;
+      if (text === 'winning_evidence' || text === 'losing_evidence') {
+        const disputeId = dispute.id;
+        this.later(() => this.closeDispute(disputeId, text === 'winning_evidence' ? 'won' : 'lost'));
+      }
+    }
+    this.emit('charge.dispute.updated', structuredClone(dispute), context);
+    return dispute;
+  }
+
+  /** Accepting a dispute (`POST /v1/disputes/{id}/close`): it is lost at once. */
+  acceptDispute(id: string, context: CallContext): Stripe.Dispute {
+    const dispute = this.dispute(id, context);
+    if (['won', 'lost', 'warning_closed'].includes(dispute.status)) return dispute;
+    this.closeDispute(id, 'lost');
+    return this.state.disputes[id]!;
+  }
+
+  private closeDispute(id: string, outcome: 'won' | 'lost'): void {
+    const dispute = this.state.disputes[id];
+    if (!dispute || ['won', 'lost', 'warning_closed'].includes(dispute.status)) return;
+    const context: CallContext = { owner: PLATFORM, requestId: '', idempotencyKey: undefined };
+    const inquiry = dispute.status.startsWith('warning_');
+    if (inquiry) {
+      dispute.status = 'warning_closed';
+    } else {
+      dispute.status = outcome;
+      if (outcome === 'won') {
+        // The amount and the dispute fee return to the balance.
+        dispute.balance_transactions = [
+          ...dispute.balance_transactions,
+          record(this.state, {
+            owner: PLATFORM,
+            amount: dispute.amount + DISPUTE_FEE_CENTS,
+            currency: dispute.currency,
+            type: 'adjustment',
+            source: String(dispute.charge),
+            description: `Chargeback reversal for ${String(dispute.charge)}`,
+            created: this.now,
+            availableOn: this.now,
+          }),
+        ];
+        this.emit('charge.dispute.funds_reinstated', structuredClone(dispute), context);
+      }
+    }
+    this.emit('charge.dispute.closed', structuredClone(dispute), context);
+    this.store.save();
+  }
+
   // Refunds
 
   /**

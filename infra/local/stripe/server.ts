@@ -66,6 +66,10 @@ function routes(emulator: Emulator): Route[] {
     route('GET', '/v1/transfers/{id}/reversals', (id, params, context) =>
       emulator.listTransferReversals(id, params, context),
     ),
+    route('GET', '/v1/disputes', (_, params, context) => emulator.listDisputes(params, context)),
+    route('GET', '/v1/disputes/{id}', (id, _, context) => emulator.dispute(id, context)),
+    route('POST', '/v1/disputes/{id}', (id, params, context) => emulator.updateDispute(id, params, context)),
+    route('POST', '/v1/disputes/{id}/close', (id, _, context) => emulator.acceptDispute(id, context)),
     route('POST', '/v1/refunds', (_, params, context) => emulator.createRefund(params, context)),
     route('GET', '/v1/refunds', (_, params, context) => emulator.listRefunds(params, context)),
     route('GET', '/v1/refunds/{id}', (id, _, context) => emulator.refund(id, context)),

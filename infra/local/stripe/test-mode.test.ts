@@ -558,6 +558,43 @@ describe('every test card and token', () => {
     expect((await stripe.charges.retrieve(String(intent.latest_charge))).disputed).toBe(true);
   });
 
+  it('closes a dispute won with winning_evidence (amount and fee back) and lost with losing_evidence (charge.dispute.closed)', async () => {
+    const disputeOf = async (intent: Stripe.PaymentIntent) => {
+      await emulator.idle();
+      const [dispute] = (await stripe.disputes.list({ payment_intent: intent.id })).data;
+      expect(dispute?.status).toBe('needs_response');
+      return dispute!;
+    };
+    const winning = await disputeOf(await pay(stripe, 3000, 'pm_card_createDispute'));
+    const before = usd((await stripe.balance.retrieve()).available);
+    const submitted = await stripe.disputes.update(winning.id, {
+      evidence: { uncategorized_text: 'winning_evidence' },
+    });
+    expect(submitted.status).toBe('under_review');
+    await emulator.idle();
+    expect((await stripe.disputes.retrieve(winning.id)).status).toBe('won');
+    // The $30.00 and the $15.00 dispute fee come back.
+    expect(usd((await stripe.balance.retrieve()).available) - before).toBe(3000 + 1500);
+
+    const losing = await disputeOf(await pay(stripe, 2000, 'pm_card_createDispute'));
+    await stripe.disputes.update(losing.id, { evidence: { uncategorized_text: 'losing_evidence' } });
+    await emulator.idle();
+    expect((await stripe.disputes.retrieve(losing.id)).status).toBe('lost');
+    const closed = (await stripe.events.list({ type: 'charge.dispute.closed', limit: 10 })).data.map(
+      (event) => event.data.object as Stripe.Dispute,
+    );
+    expect(closed.map((dispute) => [dispute.id, dispute.status])).toEqual([
+      [losing.id, 'lost'],
+      [winning.id, 'won'],
+    ]);
+    // A closed dispute takes no more evidence; accepting one (close) loses it at once.
+    expect(
+      (await caught(stripe.disputes.update(losing.id, { evidence: { uncategorized_text: 'x' } }))).message,
+    ).toContain('already closed');
+    const accepted = await disputeOf(await pay(stripe, 1000, 'pm_card_createDispute'));
+    expect((await stripe.disputes.close(accepted.id)).status).toBe('lost');
+  });
+
   it('takes 4000056755665555 as a debit card for standard payouts only, and lists instant only where Stripe says', async () => {
     const account = await stripe.accounts.create(customAccount);
     await stripe.accounts.update(account.id, completeIndividual);

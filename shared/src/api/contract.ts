@@ -54,6 +54,7 @@ import { changePassword, changePasswordResponse } from './calls/change-password'
 import { requestPasswordReset, requestPasswordResetResponse } from './calls/request-password-reset';
 import { resetPassword, resetPasswordResponse } from './calls/reset-password';
 import { replacePayoutMethod, replacePayoutMethodResponse } from './calls/replace-payout-method';
+import { refundOrder, refundOrderResponse } from './calls/refund-order';
 
 /**
  * Every /api call of spec section 7 (plus logout), all POST: each call's contract module
@@ -128,6 +129,7 @@ export const contract = {
   requestPasswordReset: entry(requestPasswordReset, requestPasswordResetResponse),
   resetPassword: entry(resetPassword, resetPasswordResponse),
   replacePayoutMethod: entry(replacePayoutMethod, replacePayoutMethodResponse),
+  refundOrder: entry(refundOrder, refundOrderResponse),
 };
 
 export type Contract = typeof contract;

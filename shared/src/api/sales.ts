@@ -115,6 +115,12 @@ export const Order = /* @__PURE__ */ pure(() =>
     shipment: z.optional(
       z.object({ carrier: z.string(), trackingNumber: z.string(), trackingUrl: z.nullable(z.string()) }),
     ),
+    /** What was refunded of `totalPayed` so far (by an admin here, or in Stripe's dashboard). */
+    refunded: Dollars,
+    /** none, partial (Partially refunded) or full (Refunded). */
+    refundState: z.enum(['none', 'partial', 'full']),
+    /** Whether the order was paid by card, so it can be refunded through Stripe. */
+    refundable: z.boolean(),
   }),
 );
 export type Order = z.infer<typeof Order>;
@@ -229,6 +235,25 @@ export const OrderResult = /* @__PURE__ */ pure(() => z.object({ order: Order })
 /** in processing → sent to Stripe (in the member's Stripe balance) → paid to their debit card. */
 export const CommissionState = /* @__PURE__ */ pure(() => z.enum(['processing', 'in_stripe', 'paid']));
 
+/**
+ * One status per commission, as people read it: waiting for fulfilment, on hold until `availableAt`,
+ * available, in Stripe, paid; the side exits cancelled, reversed, clawed back and held for review
+ * (with `statusReason`). shared/src/domain/sales-status.ts `presentedStatus`.
+ */
+export const PRESENTED_COMMISSION_STATUSES = [
+  'waiting_for_fulfilment',
+  'on_hold',
+  'available',
+  'in_stripe',
+  'paid',
+  'cancelled',
+  'reversed',
+  'clawed_back',
+  'review',
+] as const;
+export const CommissionStatus = /* @__PURE__ */ pure(() => z.enum(PRESENTED_COMMISSION_STATUSES));
+export type CommissionStatus = z.infer<typeof CommissionStatus>;
+
 export const Commission = /* @__PURE__ */ pure(() =>
   z.object({
     id: z.string(),
@@ -250,6 +275,14 @@ export const Commission = /* @__PURE__ */ pure(() =>
     /** Stripe's reason when the last payout failed (`payout.failed`); it is back among those to pay. */
     payoutFailure: z.nullable(z.string()),
     created_at: IsoTime,
+    /** The one status (the flags and `state` above are derived from it). */
+    status: CommissionStatus,
+    /** When it becomes (or became) available to send, once its order is fulfilled; null before, or when stored before the hold. */
+    availableAt: z.nullable(IsoTime),
+    /** Why it was reduced, cancelled, reversed, clawed back or is held ("Order refunded: …", "Dispute opened: …"), or null. */
+    statusReason: z.nullable(z.string()),
+    /** The commission before any refund took its share (equal to `amount` when nothing was refunded). */
+    originalAmount: Dollars,
   }),
 );
 export type Commission = z.infer<typeof Commission>;
@@ -304,6 +337,39 @@ export const TopEarnerPage = /* @__PURE__ */ pure(() =>
 
 /** An order and the commission it created (the admin's manual order). */
 export const AddOrderResponse = /* @__PURE__ */ pure(() =>
+  z.object({ order: Order, commission: z.nullable(Commission) }),
+);
+
+// ---------------------------------------------------------------------------------------------
+// Refunds
+
+/** Stripe's refund reasons, as the admin picks one. */
+export const REFUND_REASONS = ['requested_by_customer', 'duplicate', 'fraudulent'] as const;
+export const RefundReason = /* @__PURE__ */ pure(() =>
+  z.enum(REFUND_REASONS, { error: 'Choose why the order is refunded' }),
+);
+
+/** An admin refunds a card order, all that is left (no amount) or part of it, with a reason. */
+export const RefundOrderRequest = /* @__PURE__ */ pure(() =>
+  z.strictObject({
+    id: Id,
+    /** In integer cents; absent: everything not refunded yet. */
+    amountCents: z.optional(
+      z
+        .number({ error: 'Enter the amount to refund' })
+        .check(
+          z.int('Enter the amount in whole cents'),
+          z.gte(1, 'Enter an amount of at least $0.01'),
+          z.lte(100_000_000, 'Enter an amount of at most $1,000,000.00'),
+        ),
+    ),
+    reason: RefundReason,
+    /** The admin's own words, kept with the refund. */
+    note: z.optional(z.string().check(z.trim(), z.maxLength(500, 'Keep the note under 500 characters'))),
+  }),
+);
+/** The order after the refund, and its commission as it follows (null: a sale without a commission). */
+export const RefundOrderResponse = /* @__PURE__ */ pure(() =>
   z.object({ order: Order, commission: z.nullable(Commission) }),
 );
 

@@ -40,12 +40,16 @@ type Entity = keyof typeof LEGACY_NAMES;
 function legacyFlags(entity: Entity, status: string): Record<string, 0 | 1> {
   return entity === 'order'
     ? (LEGACY_ORDER_FLAGS[status as OrderStatus] as Record<string, 0 | 1>)
-    : (LEGACY_COMMISSION_FLAGS[status as CommissionStatus] as Record<string, 0 | 1>);
+    : ((LEGACY_COMMISSION_FLAGS[status as CommissionStatus] ?? {}) as Record<string, 0 | 1>);
 }
 
 /** `status = <status>`, or for an item stored before the status, the flags that status had. */
 function statusIs(entity: Entity, status: string): StatusExpression {
   const flags = Object.entries(legacyFlags(entity, status));
+  // A status that never existed as flags matches by its status only.
+  if (flags.length === 0) {
+    return { condition: '(#status = :statusFrom)', names: { '#status': 'status' }, values: { ':statusFrom': status } };
+  }
   const legacy = flags.map(([name, value]) => `#legacy_${name} = :legacy${value}`).join(' AND ');
   return {
     condition: `(#status = :statusFrom OR (attribute_not_exists(#status) AND ${legacy}))`,
@@ -67,6 +71,19 @@ function move(entity: Entity, from: string, to: string): StatusMove {
 /** The condition that an order is in `status` (no move), e.g. to reserve something first. */
 export const orderIs = (status: OrderStatus): StatusExpression => statusIs('order', status);
 export const commissionIs = (status: CommissionStatus): StatusExpression => statusIs('commission', status);
+
+/**
+ * The sendable condition: in processing and past its hold (an item stored before the hold has no
+ * `availableAt` and is available). `:sendableNow` is epoch ms.
+ */
+export function commissionSendable(now: number): StatusExpression {
+  const is = statusIs('commission', 'processing');
+  return {
+    condition: `(${is.condition} AND (attribute_not_exists(#availableAt) OR #availableAt <= :sendableNow))`,
+    names: { ...is.names, '#availableAt': 'availableAt' },
+    values: { ...is.values, ':sendableNow': now },
+  };
+}
 
 /** The write of an order's move `from` → `to`; throws for a move the transition table does not have. */
 export function orderMove(from: OrderStatus, to: OrderStatus): StatusMove {

@@ -118,7 +118,29 @@ export const keys = {
   mailClaim: (kind: string, eventId: string): Key => ({ pk: `MAIL#${kind}#${eventId}`, sk: 'MAIL' }),
   /** An order page link: the SHA-256 of its random token → the order. */
   orderLink: (tokenHash: string): Key => ({ pk: `ORDER_LINK#${tokenHash}`, sk: 'ORDER_LINK' }),
+  /**
+   * What a member owes the platform after clawbacks: `owedCents` (never below 0), ADDed to by each
+   * clawback and taken down (SET owedCents = owedCents - :netted, conditional) when a payout nets it.
+   */
+  memberOwed: (memberId: string): Key => ({ pk: `USER#${memberId}`, sk: 'OWED' }),
+  /** One clawback of a member: amount, reason, order and commission ids (the member and the admin read these). */
+  clawback: (memberId: string, time: string, id: string): Key => ({
+    pk: `USER#${memberId}`,
+    sk: `CLAWBACK#${time}#${id}`,
+  }),
 };
+
+/** The sort key prefix of a member's clawback entries. */
+export const CLAWBACK_PREFIX = 'CLAWBACK#';
+
+/**
+ * The To Stripe list's sort key of a fulfilled commission: its `availableAt` first, so the list of
+ * what can be sent now is one key range (`AVAILABLE#` … `AVAILABLE#<now>`); a commission whose order
+ * is open keeps `<createdAt>#<id>`, which sorts before it and is never in that range.
+ */
+export const AVAILABLE_PREFIX = 'AVAILABLE#';
+export const availableSortKey = (availableAt: number, id: string): string =>
+  `${AVAILABLE_PREFIX}${new Date(availableAt).toISOString()}#${id}`;
 
 /**
  * Shards of every item a sale would otherwise write in every transaction (the counters, a
@@ -188,7 +210,8 @@ const ORDER_STAGE: Record<OrderStatus, OrderStage | null> = {
 
 /** The commission list (gsi2) a commission is in: to Stripe while in processing, to be paid while in Stripe. */
 export function commissionStageOf(status: CommissionStatus): CommissionStage | null {
-  return status === 'paid' ? null : status === 'in_stripe' ? 'to_be_paid' : 'to_stripe';
+  if (status === 'in_stripe') return 'to_be_paid';
+  return status === 'order_open' || status === 'processing' || status === 'review' ? 'to_stripe' : null;
 }
 
 /**

@@ -150,3 +150,14 @@ export function youMakeCents(dropshipCents: number): number {
   const whole = (scaled - remainder) / 100;
   return remainder >= 50 ? whole + 1 : whole;
 }
+
+/**
+ * A commission's share of refunds, to the cent: round(C × R / T) rounded half up, in integers, for
+ * a commission of C cents after R of an order's T cents were refunded. Computed on the running
+ * refunded total, so partial refunds add up to exactly C when the order is refunded in full.
+ */
+export function commissionShareOfRefund(commissionCents: number, refundedCents: number, totalCents: number): number {
+  if (totalCents <= 0) return 0;
+  const refunded = Math.min(Math.max(refundedCents, 0), totalCents);
+  return Math.floor((2 * commissionCents * refunded + totalCents) / (2 * totalCents));
+}

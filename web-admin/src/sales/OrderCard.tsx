@@ -6,6 +6,7 @@ import { ErrorBanner } from '@portal/shared/ui/components/ErrorBanner';
 import { CloseIcon, ExternalLinkIcon } from '@portal/shared/ui/components/icons';
 import { ORDER_LISTS, orderStage, type WorkList } from './orderColumns';
 import { ShipmentFields, shipmentBody, shipmentErrors, type ShipmentDraft, EMPTY_SHIPMENT } from './ShipmentFields';
+import { RefundPanel, refundWords } from './RefundPanel';
 
 const money = (dollars: number) => formatMoney(Math.round(dollars * 100));
 
@@ -18,10 +19,12 @@ export interface OrderCardProps {
   onMarked: (order: Order, done: string) => void;
   /** The order had moved on already (409): the screen reloads its lists; the card stays with the message. */
   onConflict: () => void;
+  /** The order was refunded: the screen reloads its lists, closes the card and says `message`. */
+  onRefunded: (order: Order, message: string) => void;
 }
 
 /** One order, opened from a list: its facts, the product (shown on request), the customer and the list's mark button. */
-export function OrderCard({ order, list, onClose, onMarked, onConflict }: OrderCardProps) {
+export function OrderCard({ order, list, onClose, onMarked, onConflict, onRefunded }: OrderCardProps) {
   const { call } = useAuth();
   const headingRef = useRef<HTMLHeadingElement>(null);
   const productId = useId();
@@ -95,6 +98,10 @@ export function OrderCard({ order, list, onClose, onMarked, onConflict }: OrderC
         <div>
           <dt>Status</dt>
           <dd>{orderStage(order)}</dd>
+        </div>
+        <div>
+          <dt>Refunds</dt>
+          <dd data-testid="order-refund-state">{refundWords(order)}</dd>
         </div>
         <div>
           <dt>Quantity</dt>
@@ -204,6 +211,7 @@ export function OrderCard({ order, list, onClose, onMarked, onConflict }: OrderC
           }}
         />
       ) : null}
+      <RefundPanel order={order} onRefunded={onRefunded} />
       {mark ? (
         <div className="order-card__actions">
           <button type="button" className="button button--primary" onClick={onMark} disabled={busy} aria-busy={busy}>

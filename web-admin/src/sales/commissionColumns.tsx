@@ -2,6 +2,7 @@ import type { Commission } from '@portal/shared/api/sales';
 import type { DataColumn } from '@portal/shared/ui/components/LazyDataTable';
 import type { SearchField, SearchValue } from '@portal/shared/ui/components/TableSearch';
 import type { CommissionSearchFields } from './queries';
+import { commissionStatusText } from '@portal/shared/domain/sales-status';
 
 export const COMMISSION_STATE_LABEL: Record<Commission['state'], string> = {
   processing: 'In processing',
@@ -19,8 +20,11 @@ export const commissionColumns: DataColumn<Commission>[] = [
   {
     id: 'state',
     header: 'Status',
-    value: (row) => (row.payoutFailure ? `Payout failed: ${row.payoutFailure}` : COMMISSION_STATE_LABEL[row.state]),
-    minWidth: 120,
+    // Its one status: on hold until its date, available, …, clawed back or held for review with the reason.
+    value: (row) => commissionStatusText(row),
+    minWidth: 180,
+    flex: 2,
+    wrap: true,
     hideOnPhone: true,
   },
 ];

@@ -27,6 +27,9 @@ export function order(overrides: Partial<Order> = {}): Order {
     isShipped: 0,
     isFufilled: 0,
     created_at: '2026-11-21T20:08:00.000Z',
+    refunded: 0,
+    refundState: 'none',
+    refundable: true,
     ...overrides,
   };
 }
@@ -46,6 +49,10 @@ export function commission(overrides: Partial<Commission> = {}): Commission {
     blockedReason: null,
     payoutFailure: null,
     created_at: '2026-11-21T20:08:00.000Z',
+    status: 'available',
+    availableAt: null,
+    statusReason: null,
+    originalAmount: overrides.amount ?? 5,
     ...overrides,
   };
 }

@@ -44,6 +44,11 @@ export function OrderListScreen({ list }: { list: WorkList }) {
           onClose={() => setOpen(null)}
           onMarked={onMarked}
           onConflict={() => void reloadSales(queryClient)}
+          onRefunded={(_refunded, message) => {
+            setOpen(null);
+            setNotice(message);
+            void reloadSales(queryClient);
+          }}
         />
       ) : null}
       <ListFrame pages={pages} noun="orders">

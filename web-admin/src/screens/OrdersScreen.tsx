@@ -80,6 +80,11 @@ export function OrdersScreen() {
           onClose={() => setOpen(null)}
           onMarked={() => setOpen(null)}
           onConflict={() => void reloadSales(queryClient)}
+          onRefunded={(_refunded, message) => {
+            setOpen(null);
+            setNotice(message);
+            void reloadSales(queryClient);
+          }}
         />
       ) : null}
       <h2 className="sales-section-title">All orders</h2>

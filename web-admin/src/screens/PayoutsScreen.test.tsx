@@ -31,11 +31,14 @@ describe('/payouts', () => {
   it('shows every commission with the totals', async () => {
     const api = salesApi({
       getCommisions: () =>
-        commissionPage([commission(), commission({ id: 'c-2', amount: 12.5, state: 'paid', isPayed: 1 })], {
-          paid: 12.5,
-          processing: 1005,
-          count: 2,
-        }),
+        commissionPage(
+          [commission(), commission({ id: 'c-2', amount: 12.5, state: 'paid', status: 'paid', isPayed: 1 })],
+          {
+            paid: 12.5,
+            processing: 1005,
+            count: 2,
+          },
+        ),
     });
     renderAdminAt(api, '/admin/payouts');
     await waitFor(() => expect(gridRows()).toHaveLength(2));

@@ -1,29 +1,23 @@
 import type { Commission } from '@portal/shared/api/sales';
+import { commissionStatusText } from '@portal/shared/domain/sales-status';
 import { DataTable, type DataColumn } from '@portal/shared/ui/components/LazyDataTable';
 
-/** A commission's state in the member's words. */
-export const STATE_WORDS: Record<Commission['state'], string> = {
-  processing: 'In processing',
-  in_stripe: 'Sent to Stripe',
-  paid: 'Paid',
-};
-
-const stateText = (commission: Commission): string =>
-  commission.payoutFailure
-    ? `${STATE_WORDS[commission.state]}. Payout failed: ${commission.payoutFailure}`
-    : STATE_WORDS[commission.state];
+/** Its one status in words: on hold until its date, available, in Stripe, paid, or a side exit with its reason. */
+const stateText = (commission: Commission): string => commissionStatusText(commission);
+const needsRoom = (commission: Commission) => Boolean(commission.payoutFailure || commission.statusReason);
 
 const COLUMNS: readonly DataColumn<Commission>[] = [
   { id: 'created_at', header: 'Date', value: (row) => row.created_at, kind: 'date', minWidth: 230 },
   { id: 'product', header: 'Product', value: (row) => row.product_name, minWidth: 160, flex: 2, hideOnPhone: true },
   { id: 'orderID', header: 'Order ID', value: (row) => row.orderID, minWidth: 140, hideOnPhone: true },
   { id: 'amount', header: 'Amount', value: (row) => row.amount, kind: 'money', minWidth: 110 },
-  { id: 'state', header: 'State', value: stateText, minWidth: 160, flex: 2, wrap: true },
+  { id: 'state', header: 'Status', value: stateText, minWidth: 150, flex: 3, wrap: true },
 ];
 
 /**
- * The member's own commissions: date, product, order ID, amount and state (with the payout's
- * failure reason when the last payout failed), in the portal's table (AG Grid, its own chunk;
+ * The member's own commissions: date, product, order ID, amount and status (on hold until its
+ * date, available, in Stripe, paid; cancelled, reversed, clawed back or held for review with the
+ * reason; the payout's failure reason when the last payout failed), in the portal's table (AG Grid, its own chunk;
  * page sizes 5 to 50 and all, 5 first). The server's further pages load with 'Load more'.
  */
 export function CommissionTable({
@@ -46,7 +40,7 @@ export function CommissionTable({
         label="Your commissions, newest first"
         emptyMessage="No commissions yet."
         tableId="member.commissions"
-        rowHeight={(commission) => (commission.payoutFailure ? 72 : 48)}
+        rowHeight={(commission) => (needsRoom(commission) ? 96 : commission.status === 'on_hold' ? 64 : 48)}
       />
       {hasMore ? (
         <button

@@ -16,6 +16,10 @@ export function commission(overrides: Partial<Commission> = {}): Commission {
     blockedReason: null,
     payoutFailure: null,
     created_at: '2026-11-21T20:08:00.000Z',
+    status: 'available',
+    availableAt: null,
+    statusReason: null,
+    originalAmount: overrides.amount ?? 2.59,
     ...overrides,
   };
 }

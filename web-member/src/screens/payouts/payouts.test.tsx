@@ -300,7 +300,7 @@ describe('payout account', () => {
     ]);
   });
 
-  it('shows the member’s own commissions: date, product, order ID, amount, state in words and a payout failure', async () => {
+  it('shows the member’s own commissions: date, product, order ID, amount, status in words (on hold until its date) and a payout failure', async () => {
     const user = userEvent.setup();
     const items = [
       commission({
@@ -308,6 +308,7 @@ describe('payout account', () => {
         orderID: 'RP-PAID0001',
         amount: 12.5,
         state: 'paid',
+        status: 'paid',
         isPayed: 1,
         isInCustomersAccount: 1,
       }),
@@ -315,10 +316,18 @@ describe('payout account', () => {
         id: 'c-1',
         orderID: 'RP-STRIPE01',
         state: 'in_stripe',
+        status: 'in_stripe',
         isInCustomersAccount: 1,
         payoutFailure: 'The card was declined by the bank.',
       }),
-      ...Array.from({ length: 5 }, (_, index) => commission({ id: `c-p${index}`, orderID: `RP-PROC000${index}` })),
+      ...Array.from({ length: 5 }, (_, index) =>
+        commission({
+          id: `c-p${index}`,
+          orderID: `RP-PROC000${index}`,
+          status: 'on_hold',
+          availableAt: '2026-12-05T10:00:00.000Z',
+        }),
+      ),
     ];
     const api = member({ isAccountCreated: 1, stripeID: 'acct_1' });
     api.on('getCommisionsByUser', () => ({ body: commissionPage(items, { paid: 12.5, processing: 15.54 }) }));
@@ -331,7 +340,7 @@ describe('payout account', () => {
       within(table)
         .getAllByRole('columnheader')
         .map((cell) => cell.textContent?.trim()),
-    ).toEqual(['Date', 'Product', 'Order ID', 'Amount', 'State']);
+    ).toEqual(['Date', 'Product', 'Order ID', 'Amount', 'Status']);
     // Five a page by default.
     await waitFor(() => expect(gridRows(table)).toHaveLength(5));
     expect(cellTexts(first)).toEqual([
@@ -342,8 +351,8 @@ describe('payout account', () => {
       'Paid',
     ]);
     const failed = await findGridRow('c-1', table);
-    expect(failed.textContent).toContain('Sent to Stripe. Payout failed: The card was declined by the bank.');
-    expect((await findGridRow('c-p0', table)).textContent).toContain('In processing');
+    expect(failed.textContent).toContain('In Stripe. Payout failed: The card was declined by the bank.');
+    expect((await findGridRow('c-p0', table)).textContent).toContain('On hold until December 5th, 2026');
     const size = within(table).getByLabelText('Rows per page') as HTMLSelectElement;
     expect([...size.options].map((option) => option.textContent)).toEqual([
       '5',

@@ -1,0 +1,381 @@
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { commissionIs, commissionMove, updateExpression } from '@portal/shared/db/sales-status';
+import { CLAWBACK_PREFIX, availableSortKey, keys, shardOf } from '@portal/shared/db/table';
+import type {
+  Clawback,
+  LedgerCommission,
+  RefundApplication,
+  RefundStore,
+  RefundableOrder,
+} from '../commissions/refund-store';
+import { cancellationReasons, db, isConditionFailed, isTransactionConflict, backoff, tableName } from './dynamo-client';
+import { toCommissionRecord, toOrderRecord } from './dynamo-sales-items';
+
+/**
+ * Refunds and disputes on the table: the order's refunded total and applied refund ids, the
+ * commission's amount and status, the commissions' counters and the member's earnings (the
+ * commission's own shard of each), what the member owes and their clawback entries, in one
+ * transaction per refund, conditional on what was read.
+ */
+
+type Items = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>;
+
+async function read(key: { pk: string; sk: string }) {
+  return (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
+}
+
+async function updated(input: ConstructorParameters<typeof UpdateCommand>[0]): Promise<boolean> {
+  try {
+    await db().send(new UpdateCommand(input));
+    return true;
+  } catch (error) {
+    if (isConditionFailed(error)) return false;
+    throw error;
+  }
+}
+
+/** A transaction: false when any condition failed (the caller reads again), retried on a conflict. */
+async function transaction(items: Items): Promise<boolean> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await db().send(new TransactWriteCommand({ TransactItems: items }));
+      return true;
+    } catch (error) {
+      const reasons = cancellationReasons(error);
+      if (reasons?.some((reason) => reason.Code === 'ConditionalCheckFailed')) return false;
+      if (isTransactionConflict(error) && attempt < 5) {
+        await backoff(attempt);
+        continue;
+      }
+      throw error;
+    }
+  }
+}
+
+/** The refunded total as read: `refundedCents = :seen`, or absent when nothing was refunded. */
+const refundedIs = (seen: number | undefined) =>
+  seen ? 'refundedCents = :seenRefunded' : 'attribute_not_exists(refundedCents)';
+
+/** Counter and earnings deltas of taking `taken` cents from a commission whose money is at `base`. */
+function deltas(application: NonNullable<RefundApplication['commission']>) {
+  const { base, takenCents: taken, status, record } = application;
+  const exits = status !== record.status && status !== base && status !== 'review';
+  const counters: Record<string, number> = { totalCents: -taken };
+  const earnings: Record<string, number> = { totalCents: -taken };
+  if (base === 'paid') {
+    counters.paidCents = -taken;
+    earnings.paidCents = -taken;
+  } else {
+    counters.processingCents = -taken;
+    earnings.processingCents = -taken;
+    if (base === 'in_stripe') {
+      counters.toBePaidCents = -taken;
+      if (exits) counters.toBePaidCount = -1;
+    } else {
+      counters.toStripeCents = -taken;
+      if (exits) counters.toStripeCount = -1;
+    }
+  }
+  return { counters, earnings, exits };
+}
+
+const addExpression = (values: Record<string, number>) => ({
+  UpdateExpression: `ADD ${Object.keys(values)
+    .map((name) => `${name} :${name}`)
+    .join(', ')}`,
+  ExpressionAttributeValues: Object.fromEntries(Object.entries(values).map(([name, value]) => [`:${name}`, value])),
+});
+
+function commissionUpdate(application: RefundApplication, refundId: string): Items[number] {
+  const change = application.commission!;
+  const { record, status, reason, takenCents, base } = change;
+  const { exits } = deltas(change);
+  const set = [
+    'amountCents = :newAmount',
+    'originalCents = if_not_exists(originalCents, :oldAmount)',
+    'statusReason = :reason',
+    'updatedAt = :now',
+  ];
+  const remove: string[] = [];
+  if (exits) remove.push('gsi2pk', 'gsi2sk');
+  if (record.status === 'review' && status !== 'review') remove.push('heldFrom', 'disputeId');
+  if (base === 'in_stripe' && takenCents > 0) remove.push('reversalPending');
+  const values: Record<string, unknown> = {
+    ':newAmount': record.amountCents - takenCents,
+    ':oldAmount': record.amountCents,
+    ':reason': reason,
+    ':now': application.now,
+  };
+  const conditions = ['amountCents = :oldAmount'];
+  if (base === 'in_stripe' && takenCents > 0) {
+    conditions.push('reversalPending.refundId = :refundId');
+    values[':refundId'] = refundId;
+  }
+  if ((base === 'processing' || base === 'order_open') && takenCents > 0) {
+    conditions.push('attribute_not_exists(transferPendingAt)');
+  }
+  if (status !== record.status) {
+    // Released from review back to where it was (a lost dispute's partial share): its place in the lists again.
+    if (record.status === 'review' && status === 'processing' && record.availableAt !== undefined) {
+      set.push('gsi2sk = :availableSort');
+      values[':availableSort'] = availableSortKey(record.availableAt, record.id);
+    }
+    const move = commissionMove(record.status, status);
+    return {
+      Update: {
+        TableName: tableName(),
+        Key: keys.commission(record.id),
+        UpdateExpression: updateExpression(move, set, remove),
+        ConditionExpression: `${move.condition} AND ${conditions.join(' AND ')}`,
+        ExpressionAttributeNames: move.names,
+        ExpressionAttributeValues: { ...move.values, ...values },
+      },
+    };
+  }
+  const is = commissionIs(record.status);
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: keys.commission(record.id),
+      UpdateExpression: `SET ${set.join(', ')}${remove.length ? ` REMOVE ${remove.join(', ')}` : ''}`,
+      ConditionExpression: `${is.condition} AND ${conditions.join(' AND ')}`,
+      ExpressionAttributeNames: is.names,
+      ExpressionAttributeValues: { ...is.values, ...values },
+    },
+  };
+}
+
+export const dynamoRefunds: RefundStore = {
+  async getOrder(id) {
+    const item = await read(keys.order(id));
+    return item ? toOrderRecord(item) : undefined;
+  },
+
+  async orderOfPayment(paymentIntentId) {
+    const claim = await read(keys.paymentClaim(paymentIntentId));
+    return typeof claim?.orderId === 'string' ? this.getOrder(claim.orderId) : undefined;
+  },
+
+  async getCommission(id) {
+    const item = await read(keys.commission(id));
+    return item?.entity === 'commission' ? toCommissionRecord<LedgerCommission>(item) : undefined;
+  },
+
+  reserveRefund(order: RefundableOrder, pending) {
+    const seq = order.refundSeq ?? 0;
+    return updated({
+      TableName: tableName(),
+      Key: keys.order(order.id),
+      UpdateExpression: 'SET refundPending = :pending, refundSeq = :next',
+      ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(refundPending) AND ${
+        seq === 0 ? 'attribute_not_exists(refundSeq)' : 'refundSeq = :seq'
+      } AND ${refundedIs(order.refundedCents)}`,
+      ExpressionAttributeValues: {
+        ':pending': pending,
+        ':next': seq + 1,
+        ...(seq === 0 ? {} : { ':seq': seq }),
+        ...(order.refundedCents ? { ':seenRefunded': order.refundedCents } : {}),
+      },
+    });
+  },
+
+  releaseRefund(orderId, seq) {
+    return updated({
+      TableName: tableName(),
+      Key: keys.order(orderId),
+      UpdateExpression: 'REMOVE refundPending',
+      ConditionExpression: 'refundPending.seq = :seq',
+      ExpressionAttributeValues: { ':seq': seq },
+    });
+  },
+
+  clearRefundPending(orderId, seq) {
+    return this.releaseRefund(orderId, seq);
+  },
+
+  reserveReversal(commission, refundId, amountCents) {
+    const is = commissionIs('in_stripe');
+    return updated({
+      TableName: tableName(),
+      Key: keys.commission(commission.id),
+      UpdateExpression: 'SET reversalPending = :pending',
+      ConditionExpression: `${is.condition} AND amountCents = :amount AND attribute_not_exists(reversalPending) AND attribute_not_exists(payoutPendingAt)`,
+      ExpressionAttributeNames: is.names,
+      ExpressionAttributeValues: {
+        ...is.values,
+        ':pending': { refundId, amountCents },
+        ':amount': commission.amountCents,
+      },
+    });
+  },
+
+  async apply(application) {
+    const { order, refundId } = application;
+    const orderValues: Record<string, unknown> = {
+      ':refunded': application.newRefundedCents,
+      ':ids': new Set([refundId]),
+      ':id': refundId,
+      ':now': application.now,
+      ...(order.refundedCents ? { ':seenRefunded': order.refundedCents } : {}),
+    };
+    let orderCondition = `attribute_exists(pk) AND (attribute_not_exists(refundIds) OR NOT contains(refundIds, :id)) AND ${refundedIs(order.refundedCents)}`;
+    if (application.clearsPendingSeq !== undefined) {
+      orderCondition += ' AND refundPending.seq = :seq';
+      orderValues[':seq'] = application.clearsPendingSeq;
+    }
+    const items: Items = [
+      {
+        Update: {
+          TableName: tableName(),
+          Key: keys.order(order.id),
+          UpdateExpression: `SET refundedCents = :refunded, updatedAt = :now ADD refundIds :ids${
+            application.clearsPendingSeq !== undefined ? ' REMOVE refundPending' : ''
+          }`,
+          ConditionExpression: orderCondition,
+          ExpressionAttributeValues: orderValues,
+        },
+      },
+    ];
+    const change = application.commission;
+    if (change && (change.takenCents > 0 || change.status !== change.record.status)) {
+      const { record } = change;
+      items.push(commissionUpdate(application, refundId));
+      if (change.takenCents > 0) {
+        const { counters, earnings } = deltas(change);
+        items.push(
+          {
+            Update: {
+              TableName: tableName(),
+              Key: keys.commissionsCounterShard(shardOf(record.id)),
+              ...addExpression(counters),
+            },
+          },
+          {
+            Update: {
+              TableName: tableName(),
+              Key: keys.earningsShard(record.memberId, shardOf(record.id)),
+              ...addExpression(earnings),
+            },
+          },
+        );
+      }
+      if (change.clawback) {
+        const entry: Clawback = {
+          id: change.clawback.id,
+          memberId: record.memberId,
+          amountCents: change.takenCents,
+          reason: change.reason,
+          orderId: order.id,
+          orderID: order.orderID,
+          commissionId: record.id,
+          refundId,
+          createdAt: change.clawback.time,
+        };
+        items.push(
+          {
+            Update: {
+              TableName: tableName(),
+              Key: keys.memberOwed(record.memberId),
+              UpdateExpression: 'SET entity = :entity, memberId = :member ADD owedCents :owed',
+              ExpressionAttributeValues: {
+                ':entity': 'memberOwed',
+                ':member': record.memberId,
+                ':owed': change.takenCents,
+              },
+            },
+          },
+          {
+            Put: {
+              TableName: tableName(),
+              Item: {
+                ...keys.clawback(record.memberId, change.clawback.time, change.clawback.id),
+                entity: 'clawback',
+                ...entry,
+              },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+        );
+      }
+    }
+    return transaction(items);
+  },
+
+  holdForReview(commission, reason, disputeId, now) {
+    const from = commission.status;
+    const move = commissionMove(from, 'review');
+    return updated({
+      TableName: tableName(),
+      Key: keys.commission(commission.id),
+      // Out of the To Stripe range while held (its sort key leaves the AVAILABLE# range).
+      UpdateExpression: updateExpression(
+        move,
+        [
+          'heldFrom = :from',
+          'statusReason = :reason',
+          'disputeId = :dispute',
+          'updatedAt = :now',
+          ...(from === 'processing' ? ['gsi2sk = :held'] : []),
+        ],
+        [],
+      ),
+      ConditionExpression: `${move.condition} AND amountCents = :amount`,
+      ExpressionAttributeNames: move.names,
+      ExpressionAttributeValues: {
+        ...move.values,
+        ':from': from,
+        ':reason': reason,
+        ':dispute': disputeId,
+        ':now': now,
+        ':amount': commission.amountCents,
+        ...(from === 'processing' ? { ':held': `HELD#${commission.createdAt}#${commission.id}` } : {}),
+      },
+    });
+  },
+
+  release(commission, disputeId, reason, now) {
+    const to = commission.heldFrom ?? 'processing';
+    const move = commissionMove('review', to);
+    const backInList = to === 'processing';
+    return updated({
+      TableName: tableName(),
+      Key: keys.commission(commission.id),
+      UpdateExpression: updateExpression(
+        move,
+        ['statusReason = :reason', 'updatedAt = :now', ...(backInList ? ['gsi2sk = :sort'] : [])],
+        ['heldFrom', 'disputeId'],
+      ),
+      ConditionExpression: `${move.condition} AND disputeId = :dispute`,
+      ExpressionAttributeNames: move.names,
+      ExpressionAttributeValues: {
+        ...move.values,
+        ':reason': reason,
+        ':now': now,
+        ':dispute': disputeId,
+        ...(backInList
+          ? { ':sort': availableSortKey(commission.availableAt ?? Date.parse(commission.createdAt), commission.id) }
+          : {}),
+      },
+    });
+  },
+
+  async clawbacks(memberId) {
+    const [page, owed] = await Promise.all([
+      db().send(
+        new QueryCommand({
+          TableName: tableName(),
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': `USER#${memberId}`, ':prefix': CLAWBACK_PREFIX },
+          ScanIndexForward: false,
+          Limit: 100,
+        }),
+      ),
+      read(keys.memberOwed(memberId)),
+    ]);
+    const items = (page.Items ?? []).map((item) => {
+      const { pk: _pk, sk: _sk, entity: _entity, ...entry } = item;
+      return entry as Clawback;
+    });
+    return { items, owedCents: typeof owed?.owedCents === 'number' ? owed.owedCents : 0 };
+  },
+};

@@ -1,0 +1,346 @@
+import type { Commission, Order } from '@portal/shared/api/sales';
+import { formatMoney } from '@portal/shared/domain/format';
+import { commissionShareOfRefund } from '@portal/shared/domain/money';
+import {
+  FULL_REFUND_EXIT,
+  isLiveCommissionStatus,
+  type CommissionStatus,
+  type LiveCommissionStatus,
+} from '@portal/shared/domain/sales-status';
+import { DomainError, conflict } from '../errors';
+import { MoneyRefusal, type DisputeData, type PaymentGateway } from '../payments/payment-gateway';
+import { toCommission, toOrder } from '../orders/present';
+import type { LedgerCommission, RefundReason, RefundStore, RefundableOrder } from './refund-store';
+
+/**
+ * Refunds and disputes, and the commission that follows them. An admin's refund is reserved on the
+ * order first (a conditional write), then made at Stripe with a key from that reservation
+ * (`portal:refund:<orderId>:<seq>`), then applied; a refund made in Stripe's dashboard arrives as
+ * `charge.refunded` and is applied the same way. Each refund is applied once, by its Stripe id
+ * (the order keeps the ids it applied), whoever gets there first.
+ *
+ * The commission follows in proportion, to the cent: after refunds of R cents of an order of T
+ * cents, a commission of C cents keeps C − round(C × R / T) (rounded half up, as 'You Make' is),
+ * computed on the running total so that partial refunds add up to exactly C when the order is
+ * refunded in full. What it loses goes where its money is: not yet sent → the commission is reduced
+ * (cancelled at 0); in the member's Stripe balance → a transfer reversal of that amount (reversed at
+ * 0); paid out → a clawback entry and what the member owes grows (clawed back at 0).
+ */
+
+export interface RefundDeps {
+  store: RefundStore;
+  gateway: PaymentGateway;
+  now: () => number;
+}
+
+export const refundKey = (orderId: string, seq: number): string => `portal:refund:${orderId}:${seq}`;
+export const reversalKey = (commissionId: string, refundId: string): string =>
+  `portal:reversal:${commissionId}:${refundId}`;
+
+/** round(C × R / T) half up, in integers: the commission's share of R refunded cents of T (shared with the apps). */
+export const commissionShare = commissionShareOfRefund;
+
+const REASON_WORDS: Record<string, string> = {
+  requested_by_customer: 'requested by the customer',
+  duplicate: 'a duplicate payment',
+  fraudulent: 'a fraudulent payment',
+  dashboard: "refunded in Stripe's dashboard",
+};
+
+const EXIT_WORDS: Partial<Record<CommissionStatus, string>> = {
+  cancelled: 'cancelled',
+  reversed: "reversed (taken back from the member's Stripe balance)",
+  clawed_back: "clawed back (taken from the member's next payouts)",
+};
+
+export const NOT_A_CARD_ORDER = 'This order was entered by hand: it has no card payment to refund.';
+export const REFUNDED_IN_FULL = 'This order is refunded in full already.';
+export const tooMuch = (amountCents: number, leftCents: number, totalCents: number) =>
+  `A refund of ${formatMoney(amountCents)} is more than what is left to refund of this order: ${formatMoney(leftCents)} of the ${formatMoney(totalCents)} paid.`;
+
+const MAX_ROUNDS = 5;
+
+/** The order and its commission as the answers present them. */
+async function answer(deps: RefundDeps, orderId: string): Promise<{ order: Order; commission: Commission | null }> {
+  const order = await deps.store.getOrder(orderId);
+  if (!order) throw new DomainError('not-found', 'There is no order with this id.');
+  const commission = order.commissionId ? await deps.store.getCommission(order.commissionId) : undefined;
+  return { order: toOrder(order), commission: commission ? toCommission(commission, undefined, deps.now()) : null };
+}
+
+/**
+ * `/api/refundOrder`: refunds `amountCents` of a card order (all that is left when absent). A
+ * reservation pending from an earlier call (a crash, a lost answer, a concurrent click) is
+ * completed first with its own key: concurrent calls refund once.
+ */
+export async function refundOrder(
+  deps: RefundDeps,
+  body: { id: string; amountCents?: number; reason: RefundReason; note?: string },
+): Promise<{ order: Order; commission: Commission | null }> {
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const order = await deps.store.getOrder(body.id);
+    if (!order) {
+      throw new DomainError('not-found', 'There is no order with this id.', {
+        fields: { id: 'There is no order with this id.' },
+      });
+    }
+    if (!order.paymentIntentId) throw conflict(NOT_A_CARD_ORDER);
+    const pending = order.refundPending;
+    if (pending) {
+      await completeReserved(deps, order, pending);
+      // The same refund asked again (a retry, a second click): its answer. Another one: say what happened.
+      if (body.amountCents === undefined || body.amountCents === pending.amountCents) return answer(deps, order.id);
+      const after = await deps.store.getOrder(order.id);
+      throw conflict(
+        `Another refund of this order (${formatMoney(pending.amountCents)}) was under way and is done now: ${formatMoney(after?.refundedCents ?? 0)} refunded in all. Look at the order again before refunding more.`,
+      );
+    }
+    const refunded = order.refundedCents ?? 0;
+    const left = order.totalCents - refunded;
+    if (left <= 0) throw conflict(REFUNDED_IN_FULL);
+    const amount = body.amountCents ?? left;
+    if (amount > left) throw conflict(tooMuch(amount, left, order.totalCents));
+    const reservation = {
+      seq: order.refundSeq ?? 0,
+      amountCents: amount,
+      reason: body.reason,
+      ...(body.note ? { note: body.note } : {}),
+      at: new Date(deps.now()).toISOString(),
+    };
+    if (await deps.store.reserveRefund(order, reservation)) {
+      await completeReserved(deps, { ...order, refundPending: reservation }, reservation);
+      return answer(deps, order.id);
+    }
+    // Someone reserved or applied a refund meanwhile: read again.
+  }
+  throw conflict('This order changed several times at once; reload it and try again.');
+}
+
+/** Makes the reserved refund at Stripe (its own key) and applies it; a definite refusal frees the reservation. */
+async function completeReserved(
+  deps: RefundDeps,
+  order: RefundableOrder,
+  pending: NonNullable<RefundableOrder['refundPending']>,
+): Promise<void> {
+  let refund;
+  try {
+    refund = await deps.gateway.createRefund({
+      paymentIntentId: order.paymentIntentId!,
+      amountCents: pending.amountCents,
+      reason: pending.reason,
+      idempotencyKey: refundKey(order.id, pending.seq),
+      metadata: {
+        orderId: order.id,
+        orderID: order.orderID,
+        portalRefund: String(pending.seq),
+        portalReason: pending.reason,
+      },
+    });
+  } catch (error) {
+    // A definite refusal frees the reservation (the next try is a new key); a fault or a key in flight keeps it.
+    if (error instanceof MoneyRefusal) await deps.store.releaseRefund(order.id, pending.seq);
+    throw error;
+  }
+  await applyRefund(deps, order.id, {
+    id: refund.id,
+    amountCents: refund.amountCents,
+    words: REASON_WORDS[pending.reason] ?? pending.reason,
+    clearsPendingSeq: pending.seq,
+  });
+}
+
+interface AppliedRefund {
+  id: string;
+  amountCents: number;
+  words: string;
+  clearsPendingSeq?: number;
+  /** A lost dispute ends the review: the commission goes back to where it was, less its share. */
+  endsReview?: boolean;
+}
+
+/** Where a commission's money is: its status, or the status a review holds it from. */
+function baseOf(commission: LedgerCommission): LiveCommissionStatus | null {
+  if (isLiveCommissionStatus(commission.status)) return commission.status;
+  if (commission.status === 'review' && commission.heldFrom && isLiveCommissionStatus(commission.heldFrom)) {
+    return commission.heldFrom;
+  }
+  return null;
+}
+
+/**
+ * Applies one refund (by its Stripe id) to the order and its commission, once. Conditional on the
+ * order's refunded total and the commission's status and amount as read; a lost race reads again.
+ */
+export async function applyRefund(deps: RefundDeps, orderId: string, refund: AppliedRefund): Promise<void> {
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const order = await deps.store.getOrder(orderId);
+    if (!order) throw conflict('The refunded order is not recorded yet.');
+    if (order.refundIds?.has(refund.id)) {
+      if (refund.clearsPendingSeq !== undefined && order.refundPending?.seq === refund.clearsPendingSeq) {
+        await deps.store.clearRefundPending(order.id, refund.clearsPendingSeq);
+      }
+      return;
+    }
+    const newRefunded = Math.min(order.totalCents, (order.refundedCents ?? 0) + refund.amountCents);
+    const record = order.commissionId ? await deps.store.getCommission(order.commissionId) : undefined;
+    const now = new Date(deps.now()).toISOString();
+    const clears =
+      refund.clearsPendingSeq !== undefined && order.refundPending?.seq === refund.clearsPendingSeq
+        ? refund.clearsPendingSeq
+        : undefined;
+    const base = record ? baseOf(record) : null;
+    if (!record || !base) {
+      // No commission, or one with nothing left to take (cancelled, reversed, clawed back).
+      if (
+        await deps.store.apply({
+          order,
+          refundId: refund.id,
+          newRefundedCents: newRefunded,
+          clearsPendingSeq: clears,
+          now,
+        })
+      )
+        return;
+      continue;
+    }
+    const original = record.originalCents ?? record.amountCents;
+    const keeps = original - commissionShare(original, newRefunded, order.totalCents);
+    const taken = Math.max(0, record.amountCents - keeps);
+    const full = record.amountCents - taken === 0;
+    const status: CommissionStatus = full
+      ? FULL_REFUND_EXIT[base]
+      : record.status === 'review' && refund.endsReview
+        ? base
+        : record.status;
+    const exitWords = EXIT_WORDS[status];
+    const reason = full
+      ? `Order ${order.orderID} refunded in full (${refund.words}): the commission is ${exitWords ?? status}.`
+      : `Order ${order.orderID} partly refunded (${formatMoney(newRefunded)} of ${formatMoney(order.totalCents)}, ${refund.words}): the commission was reduced by ${formatMoney(original - keeps)}.`;
+
+    if (base === 'in_stripe' && taken > 0) {
+      // A transfer reversal of its share: reserved on the commission first (no payout may start), then Stripe, then our write.
+      const held = record.reversalPending;
+      if (held && held.refundId !== refund.id) {
+        throw conflict('Another refund of this order is being applied to its commission; try again in a minute.');
+      }
+      if (record.payoutPendingAt) {
+        throw conflict(
+          "A payout of this commission is under way; the refund's share is taken when it ends. Try again in a minute.",
+        );
+      }
+      if (!held && !(await deps.store.reserveReversal(record, refund.id, taken))) continue;
+      const transferId = record.transferId;
+      if (!transferId) throw new Error(`Commission ${record.id} is in Stripe without a transfer id`);
+      await deps.gateway.createTransferReversal({
+        transferId,
+        amountCents: held?.amountCents ?? taken,
+        idempotencyKey: reversalKey(record.id, refund.id),
+        metadata: { commissionId: record.id, orderId: order.id, refundId: refund.id },
+      });
+    } else if ((base === 'processing' || base === 'order_open') && taken > 0 && record.transferPendingAt) {
+      // A transfer of the full amount is under way: its outcome decides where the share is taken from.
+      throw conflict(
+        'A transfer of this commission to Stripe is under way; the refund is applied to it once that ends. Try again in a minute.',
+      );
+    }
+
+    const applied = await deps.store.apply({
+      order,
+      refundId: refund.id,
+      newRefundedCents: newRefunded,
+      clearsPendingSeq: clears,
+      commission: {
+        record,
+        base,
+        takenCents: taken,
+        status,
+        reason,
+        ...(base === 'paid' && taken > 0 ? { clawback: { id: `${record.id}:${refund.id}`, time: now } } : {}),
+      },
+      now,
+    });
+    if (applied) return;
+  }
+  throw conflict('The order changed several times while its refund was applied; it is applied on the next try.');
+}
+
+/**
+ * `charge.refunded`: every refund of the payment at Stripe not applied yet is applied (a refund we
+ * made ourselves is found by its id, so it is never counted twice). A payment whose order is not
+ * recorded yet answers non-2xx, so Stripe delivers the event again.
+ */
+export async function onChargeRefunded(deps: RefundDeps, paymentIntentId: string | null): Promise<void> {
+  if (!paymentIntentId) return;
+  const order = await deps.store.orderOfPayment(paymentIntentId);
+  if (!order) throw conflict('The refunded payment has no order recorded yet.');
+  const refunds = await deps.gateway.listRefunds(paymentIntentId);
+  // Oldest first, as they were made.
+  for (const refund of [...refunds].reverse()) {
+    if (refund.status !== 'succeeded' && refund.status !== 'pending') continue;
+    if (order.refundIds?.has(refund.id)) continue;
+    const ours = refund.metadata.portalReason;
+    const seq = refund.metadata.portalRefund;
+    await applyRefund(deps, order.id, {
+      id: refund.id,
+      amountCents: refund.amountCents,
+      words: REASON_WORDS[ours ?? (refund.reason ? refund.reason : 'dashboard')] ?? refund.reason ?? 'refunded',
+      ...(seq !== undefined && order.refundPending?.seq === Number(seq) ? { clearsPendingSeq: Number(seq) } : {}),
+    });
+  }
+}
+
+const DISPUTE_REASONS: Record<string, string> = {
+  fraudulent: 'the card holder says they did not make the payment',
+  product_not_received: 'the customer says the product was not received',
+  product_unacceptable: 'the customer says the product was not acceptable',
+  duplicate: 'the customer says the payment was a duplicate',
+  subscription_canceled: 'the customer says they cancelled',
+  unrecognized: 'the card holder does not recognise the payment',
+  credit_not_processed: 'the customer says a refund was not processed',
+  general: 'a general dispute',
+};
+const disputeWords = (reason: string) => DISPUTE_REASONS[reason] ?? reason.replaceAll('_', ' ');
+
+/**
+ * `charge.dispute.created`: the commission is held for review (from wherever it is), with the
+ * dispute's reason; `charge.dispute.closed`: won → back where it was; lost → the disputed amount is
+ * treated as a refund of the order (applied once, by the dispute's id), ending the review.
+ */
+export async function onDispute(
+  deps: RefundDeps,
+  kind: 'charge.dispute.created' | 'charge.dispute.closed',
+  dispute: DisputeData,
+): Promise<void> {
+  if (!dispute.paymentIntentId) return;
+  const order = await deps.store.orderOfPayment(dispute.paymentIntentId);
+  if (!order) throw conflict('The disputed payment has no order recorded yet.');
+  const now = () => new Date(deps.now()).toISOString();
+  if (kind === 'charge.dispute.created') {
+    if (!order.commissionId) return;
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      const commission = await deps.store.getCommission(order.commissionId);
+      if (!commission || !isLiveCommissionStatus(commission.status)) return;
+      const reason = `Dispute opened on order ${order.orderID}: ${disputeWords(dispute.reason)}.`;
+      if (await deps.store.holdForReview(commission, reason, dispute.disputeId, now())) return;
+    }
+    throw conflict('The commission changed several times while the dispute was recorded.');
+  }
+  if (dispute.status === 'lost') {
+    await applyRefund(deps, order.id, {
+      id: dispute.disputeId,
+      amountCents: dispute.amountCents,
+      words: `a dispute lost: ${disputeWords(dispute.reason)}`,
+      endsReview: true,
+    });
+    return;
+  }
+  // Won (or an inquiry closed without a chargeback): the commission goes back to where it was.
+  if (!order.commissionId) return;
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const commission = await deps.store.getCommission(order.commissionId);
+    if (!commission || commission.status !== 'review' || commission.disputeId !== dispute.disputeId) return;
+    const reason = `Dispute on order ${order.orderID} won: the commission is released.`;
+    if (await deps.store.release(commission, dispute.disputeId, reason, now())) return;
+  }
+  throw conflict('The commission changed several times while the dispute was closed.');
+}

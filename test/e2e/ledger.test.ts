@@ -1,0 +1,135 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import {
+  at,
+  DESKTOP,
+  expectAccessible,
+  ensureApprovedProduct,
+  logIn,
+  openBrowser,
+  pageErrors,
+  PHONE_390,
+  type BrowserSession,
+} from './browser';
+
+/**
+ * The money rules in a real browser against the started portal and its Stripe emulator: a customer
+ * buys through the member's share link; the admin refunds the order from its card, after a
+ * confirmation naming the refund and the seller's commission change (390 and 1280 px, axe); the
+ * member sees the commission's status in words (cancelled, with the reason).
+ */
+const PAYOUT_FORM = {
+  social_profile: 'https://social.example.com/riley',
+  first_name: 'Jenny',
+  last_name: 'Rosen',
+  phone: '2025550123',
+  street_address_1: '1 Main St',
+  city: 'Springfield',
+  state: 'IL',
+  zipcode: '62701',
+  // Stripe's test values: this date of birth and ID number verify at once.
+  dob_day: 1,
+  dob_month: 1,
+  dob_year: 1902,
+  tax_id: '222222222',
+  tos_accepted: true,
+};
+
+async function api(name: string, body: unknown, token?: string): Promise<unknown> {
+  const response = await fetch(at(`/api/${name}`), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${name} answered ${response.status}: ${await response.text()}`);
+  return response.json();
+}
+
+describe('refunds and commission statuses', () => {
+  let member: BrowserSession;
+  let admin: BrowserSession;
+  let orderNumber = '';
+
+  beforeAll(async () => {
+    await ensureApprovedProduct();
+    member = await openBrowser({ viewport: DESKTOP });
+    admin = await openBrowser({ viewport: PHONE_390 });
+  });
+
+  afterAll(async () => {
+    await member?.close();
+    await admin?.close();
+  });
+
+  it('a customer buys through the member’s link', async () => {
+    const { page } = member;
+    // The member's payout account, made through the API (the payout test walks its form): their
+    // commissions show on Payout Account.
+    const token = ((await api('login', inject('accounts').member)) as { access_token: string }).access_token;
+    const profile = (await api('checkAuth', {}, token).catch(() => undefined)) as
+      { userProfile?: { isAccountCreated?: number } } | undefined;
+    if (profile?.userProfile?.isAccountCreated !== 1) await api('createPayoutAccount', PAYOUT_FORM, token);
+    await logIn(page, inject('accounts').member);
+    await page.getByTestId('product-card').first().click();
+    await page.waitForURL(/\/member_product_detail\?id=/);
+    const link = await page.getByLabel('Your link').inputValue();
+    const shop = await member.context.newPage();
+    await shop.goto(link);
+    await shop.locator('h1#product-name').waitFor();
+    await shop.getByLabel('Full name').fill('Riley Refund');
+    await shop.getByLabel('E-mail').fill('riley@example.com');
+    await shop.getByLabel('Street address').fill('1600 Pennsylvania Ave NW');
+    await shop.getByLabel('City').fill('Washington');
+    await shop.getByLabel('State').selectOption('DC');
+    await shop.getByLabel('ZIP code').fill('20500');
+    await shop.getByLabel('Card number').pressSequentially('4242424242424242');
+    await shop.getByLabel('Expiry').pressSequentially('1234');
+    await shop.getByLabel('CVC').fill('123');
+    await shop.getByRole('button', { name: /^Pay / }).click();
+    await shop.getByTestId('thank-you').waitFor();
+    orderNumber = (await shop.getByTestId('order-number').textContent()) ?? '';
+    expect(orderNumber).toMatch(/^RP-[0-9A-Z]{8}$/);
+    await shop.close();
+  });
+
+  it('the admin refunds it from its card after a confirmation naming the amounts, at 390 and 1280 px', async () => {
+    const { page } = admin;
+    await logIn(page, inject('accounts').admin);
+    await page.setViewportSize(DESKTOP);
+    await page.goto(at('/admin/orders'));
+    await page.getByText(orderNumber, { exact: true }).first().click();
+    await page.setViewportSize(PHONE_390);
+    const card = page.getByRole('region', { name: `Order ${orderNumber}` });
+    await card.waitFor();
+    expect(await card.getByTestId('order-refund-state').textContent()).toBe('Not refunded');
+    await card.getByRole('button', { name: 'Refund…' }).click();
+    await card.getByLabel('Reason').selectOption('requested_by_customer');
+    await card.getByRole('button', { name: 'Review the refund' }).click();
+    const summary = card.getByTestId('refund-summary');
+    await summary.waitFor();
+    const text = (await summary.textContent()) ?? '';
+    expect(text).toMatch(/^\$[\d,]+\.\d{2} goes back to Riley Refund’s card \(all that is left of the \$/);
+    expect(text).toMatch(/commission goes down by \$[\d.]+, from \$[\d.]+ to \$0\.00/);
+    await expectAccessible(page);
+    await admin.screenshot('refund-confirm-390');
+    await page.setViewportSize(DESKTOP);
+    await expectAccessible(page);
+    await admin.screenshot('refund-confirm-1280');
+    await card.getByRole('button', { name: /^Refund \$/ }).click();
+    await page.getByText(new RegExp(`^Refunded \\$[\\d,.]+ of order ${orderNumber}\\.$`)).waitFor();
+    expect(pageErrors(admin)).toEqual([]);
+  });
+
+  it('the member sees the commission cancelled with its reason, and the others’ statuses in words', async () => {
+    const { page } = member;
+    for (const viewport of [PHONE_390, DESKTOP]) {
+      await page.setViewportSize(viewport);
+      await page.goto(at('/my_account/payout_account'));
+      const table = page.getByTestId('commission-table');
+      await table.waitFor();
+      await page.getByText(`Cancelled. Order ${orderNumber} refunded in full`).first().waitFor();
+      await expectAccessible(page);
+      await member.screenshot(`commission-statuses-${viewport.width}`);
+    }
+    expect(pageErrors(member)).toEqual([]);
+  });
+});

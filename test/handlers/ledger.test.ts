@@ -1,0 +1,460 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signature, startStripeEmulator, type StripeEmulator } from '../../infra/local/stripe';
+import { sdk } from '../../infra/local/stripe/testing';
+import { keys } from '../../shared/src/db/table';
+import { clock } from '../../functions/src/config/clock';
+import { COUNTERS_KEY, earningsKey, item } from './commission-fixtures';
+import { auth, call, payoutAccountForm, tokenFor, uniqueEmail, type CallResult } from './helpers';
+import { customer, product } from './sales-helpers';
+
+/**
+ * Money rules after the sale: the commission's hold, refunds (the admin's and Stripe's dashboard's),
+ * the commission following in proportion (cancelled, reversed, clawed back), and disputes, through
+ * the real `stripe` SDK against this file's own emulator. Its webhook deliveries are acknowledged
+ * and dropped: each test posts the events it means, freshly signed, so it decides how often and when
+ * an event arrives. The emulator's ledger (refunds, transfer reversals) is the witness.
+ */
+const secret = 'whsec_ledger_secret';
+const connectSecret = 'whsec_ledger_connect_secret';
+const dataDir = mkdtempSync(join(tmpdir(), 'ledger-'));
+let emulator: StripeEmulator;
+let endpoint: Server;
+let stripe: Stripe;
+let admin: string;
+
+const { handler: webhook } = await import('../../functions/src/handlers/stripe-webhook');
+const { handler: getPaymentIntent } = await import('../../functions/src/handlers/get-payment-intent');
+const { handler: confirmCheckout } = await import('../../functions/src/handlers/confirm-checkout');
+const { handler: markAsOrdered } = await import('../../functions/src/handlers/mark-as-ordered');
+const { handler: markAsShipped } = await import('../../functions/src/handlers/mark-as-shipped');
+const { handler: markAsFufilled } = await import('../../functions/src/handlers/mark-as-fulfilled');
+const { handler: addToStripe } = await import('../../functions/src/handlers/add-commission-to-stripe');
+const { handler: payToMember } = await import('../../functions/src/handlers/pay-commission-to-member');
+const { handler: refundOrder } = await import('../../functions/src/handlers/refund-order');
+const { refunds } = await import('../../functions/src/composition');
+
+const DAY = 24 * 3600 * 1000;
+
+beforeAll(async () => {
+  endpoint = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => response.writeHead(200).end('{}'));
+  });
+  await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', resolve));
+  const { port } = endpoint.address() as AddressInfo;
+  emulator = await startStripeEmulator({
+    dataDir,
+    webhooks: {
+      account: { url: `http://127.0.0.1:${port}/api/stripeWebhook`, secret },
+      connect: { url: `http://127.0.0.1:${port}/api/stripeConnectWebhook`, secret: connectSecret },
+    },
+    log: () => undefined,
+  });
+  process.env.STRIPE_API_URL = emulator.url;
+  process.env.STRIPE_WEBHOOK_SECRET = secret;
+  process.env.STRIPE_CONNECT_WEBHOOK_SECRET = connectSecret;
+  stripe = sdk(emulator.port, process.env.STRIPE_SECRET_KEY);
+  admin = await tokenFor(true);
+});
+
+afterAll(async () => {
+  await emulator?.stop();
+  await new Promise<void>((resolve) => endpoint?.close(() => resolve()));
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** Posts an event to the platform endpoint, freshly signed: a delivery or a redelivery. */
+function deliver(event: Stripe.Event): Promise<CallResult> {
+  const payload = JSON.stringify(event);
+  return call(webhook, {
+    rawBody: payload,
+    headers: { 'stripe-signature': signature(payload, secret, Math.floor(Date.now() / 1000)) },
+    path: '/api/stripeWebhook',
+  });
+}
+
+/** The emulator's events of a type about one payment intent, oldest first. */
+async function eventsOf(type: string, paymentIntentId: string): Promise<Stripe.Event[]> {
+  const found: Stripe.Event[] = [];
+  for await (const event of stripe.events.list({ type, limit: 100 })) {
+    const object = event.data.object as { payment_intent?: string | null; id: string };
+    if (object.payment_intent === paymentIntentId || object.id === paymentIntentId) found.push(event);
+  }
+  return found.reverse();
+}
+
+interface Seller {
+  id: string;
+  email: string;
+  accountId: string;
+  shareCode: string;
+}
+
+/** A member with a payout account and a debit card, and their share code. */
+async function seller(): Promise<Seller> {
+  const { handler: signup } = await import('../../functions/src/handlers/signup');
+  const { handler: create } = await import('../../functions/src/handlers/create-payout-account');
+  const { handler: addPayoutMethod } = await import('../../functions/src/handlers/add-payout-method');
+  const email = uniqueEmail('ledger');
+  const signed = await call(signup, { body: { email, password: 'long enough password' } });
+  const token = String(signed.body.access_token);
+  const profile = signed.body.userProfile as { id: string; shareCode: string };
+  const created = await call(create, { body: payoutAccountForm, headers: auth(token) });
+  expect(created.status).toBe(200);
+  const accountId = String((created.body.user as { stripeID: string }).stripeID);
+  const tok = await stripe.tokens.create({
+    card: { number: '4000056655665556', exp_month: '12', exp_year: '2034', cvc: '123', currency: 'usd' },
+  });
+  expect((await call(addPayoutMethod, { body: { id: accountId, token: tok.id }, headers: auth(token) })).status).toBe(
+    200,
+  );
+  return { id: profile.id, email, accountId, shareCode: profile.shareCode };
+}
+
+interface Sale {
+  orderId: string;
+  commissionId: string;
+  paymentIntentId: string;
+}
+
+/** A card checkout through the member's link ($unit × qty), recorded by the browser's report. */
+async function sale(who: Seller, unitCents: number, qty: number, card = 'pm_card_bypassPending'): Promise<Sale> {
+  const productId = await product(unitCents);
+  const created = await call(getPaymentIntent, {
+    body: { id: productId, amount: unitCents * qty, qty, ref: who.shareCode, customer },
+  });
+  expect(created.status).toBe(200);
+  const paymentIntentId = String(created.body.clientSecret).split('_secret_')[0]!;
+  await stripe.paymentIntents.confirm(paymentIntentId, { payment_method: card });
+  expect((await call(confirmCheckout, { body: { paymentIntentId } })).status).toBe(200);
+  const order = (await refunds.store.orderOfPayment(paymentIntentId))!;
+  return { orderId: order.id, commissionId: order.commissionId!, paymentIntentId };
+}
+
+const adminCall = (handler: Parameters<typeof call>[0], body: Record<string, unknown>) =>
+  call(handler, { body, headers: auth(admin) });
+
+async function fulfil(orderId: string) {
+  for (const handler of [markAsOrdered, markAsShipped, markAsFufilled]) {
+    expect((await adminCall(handler, { id: orderId })).status).toBe(200);
+  }
+}
+
+/** Runs `work` with the portal's clock at `at` (epoch ms). */
+async function at<T>(time: number, work: () => Promise<T>): Promise<T> {
+  const real = clock.now;
+  clock.now = () => time;
+  try {
+    return await work();
+  } finally {
+    clock.now = real;
+  }
+}
+
+/** Fulfilled, past its hold, sent to the member's Stripe balance (and paid out when asked). */
+async function moveMoney(sold: Sale, until: 'in_stripe' | 'paid') {
+  await fulfil(sold.orderId);
+  const commission = (await refunds.store.getCommission(sold.commissionId))!;
+  await at(commission.availableAt! + 1, async () => {
+    expect((await adminCall(addToStripe, { id: sold.commissionId })).status).toBe(200);
+    if (until === 'paid') expect((await adminCall(payToMember, { id: sold.commissionId })).status).toBe(200);
+  });
+}
+
+const refund = (orderId: string, body: Record<string, unknown> = {}) =>
+  adminCall(refundOrder, { id: orderId, reason: 'requested_by_customer', ...body });
+
+const stored = async (key: { pk: string; sk: string }) => (await item(key)) as Record<string, unknown>;
+const counters = async () => (await item(COUNTERS_KEY)) as Record<string, number>;
+const delta = (after: Record<string, number>, before: Record<string, number>, names: string[]) =>
+  Object.fromEntries(names.map((name) => [name, (after[name] ?? 0) - (before[name] ?? 0)]));
+const refundsAtStripe = async (paymentIntentId: string) =>
+  (await stripe.refunds.list({ payment_intent: paymentIntentId, limit: 100 })).data.map((refund) => refund.amount);
+
+describe('the commission hold', () => {
+  it('keeps a fulfilled commission on hold until COMMISSION_HOLD_DAYS after fulfilment: sending it is a 409 naming the date', async () => {
+    const who = await seller();
+    const sold = await sale(who, 2500, 1);
+    const fulfilledAt = clock.now();
+    await fulfil(sold.orderId);
+    const commission = (await refunds.store.getCommission(sold.commissionId))!;
+    expect(commission.status).toBe('processing');
+    expect(commission.availableAt! - fulfilledAt).toBeGreaterThanOrEqual(14 * DAY);
+    const early = await adminCall(addToStripe, { id: sold.commissionId });
+    expect(early.status).toBe(409);
+    const date = new Date(commission.availableAt!).toLocaleDateString('en-US', { month: 'long', timeZone: 'UTC' });
+    expect(early.body.message).toMatch(/^This commission is on hold until .+ UTC \(the refund window\)/);
+    expect(String(early.body.message)).toContain(date);
+    expect((await stripe.transfers.list({ destination: who.accountId })).data).toEqual([]);
+    expect((await stored(keys.commission(sold.commissionId))).transferPendingAt).toBeUndefined();
+
+    const sent = await at(commission.availableAt!, () => adminCall(addToStripe, { id: sold.commissionId }));
+    expect(sent.status).toBe(200);
+    expect(sent.body.commission).toMatchObject({ status: 'in_stripe', amount: 2.5 });
+    expect((await stripe.transfers.list({ destination: who.accountId })).data.map((t) => t.amount)).toEqual([250]);
+  });
+});
+
+describe('/api/refundOrder', () => {
+  it('refunds part, then the rest, of an order whose commission is not sent: reduced, then cancelled, counters to the cent', async () => {
+    const who = await seller();
+    const sold = await sale(who, 2499, 2); // $49.98; commission 2 × $2.50 = $5.00
+    await fulfil(sold.orderId);
+    const before = await counters();
+    const earningsBefore = (await item(earningsKey(who.id))) as Record<string, number>;
+
+    const part = await refund(sold.orderId, { amountCents: 1999 });
+    expect(part.status).toBe(200);
+    // round(500 × 1999 / 4998) = round(199.98) = 200 taken: $3.00 left.
+    expect(part.body.order).toMatchObject({ refunded: 19.99, refundState: 'partial', totalPayed: 49.98 });
+    expect(part.body.commission).toMatchObject({
+      amount: 3,
+      originalAmount: 5,
+      status: 'on_hold',
+      statusReason: expect.stringContaining('partly refunded ($19.99 of $49.98, requested by the customer)'),
+    });
+
+    const rest = await refund(sold.orderId);
+    expect(rest.status).toBe(200);
+    expect(rest.body.order).toMatchObject({ refunded: 49.98, refundState: 'full' });
+    expect(rest.body.commission).toMatchObject({ amount: 0, originalAmount: 5, status: 'cancelled', isPayed: 0 });
+    expect(await refundsAtStripe(sold.paymentIntentId)).toEqual([2999, 1999]);
+    expect(
+      delta(await counters(), before, ['totalCents', 'processingCents', 'toStripeCents', 'toStripeCount']),
+    ).toEqual({
+      totalCents: -500,
+      processingCents: -500,
+      toStripeCents: -500,
+      toStripeCount: -1,
+    });
+    const earnings = (await item(earningsKey(who.id))) as Record<string, number>;
+    expect(delta(earnings, earningsBefore, ['totalCents', 'processingCents', 'paidCents'])).toEqual({
+      totalCents: -500,
+      processingCents: -500,
+      paidCents: 0,
+    });
+    expect((await stored(keys.commission(sold.commissionId))).gsi2pk).toBeUndefined();
+
+    // Nothing is left: a third refund is refused in words and changes nothing.
+    const more = await refund(sold.orderId, { amountCents: 1 });
+    expect(more.status).toBe(409);
+    expect(more.body.message).toBe('This order is refunded in full already.');
+    // The webhook's charge.refunded, delivered three times each, applies nothing twice.
+    const events = await eventsOf('charge.refunded', sold.paymentIntentId);
+    expect(events).toHaveLength(2);
+    const orderBefore = await stored(keys.order(sold.orderId));
+    for (let round = 0; round < 3; round++) for (const event of events) expect((await deliver(event)).status).toBe(200);
+    expect(await stored(keys.order(sold.orderId))).toEqual(orderBefore);
+    expect(await stored(keys.commission(sold.commissionId))).toMatchObject({ amountCents: 0, status: 'cancelled' });
+  });
+
+  it('refuses more than is left to refund, and a hand-entered order, in words, changing nothing', async () => {
+    const who = await seller();
+    const sold = await sale(who, 1000, 1);
+    const tooMuch = await refund(sold.orderId, { amountCents: 1001 });
+    expect(tooMuch.status).toBe(409);
+    expect(tooMuch.body.message).toBe(
+      'A refund of $10.01 is more than what is left to refund of this order: $10.00 of the $10.00 paid.',
+    );
+    expect(await refundsAtStripe(sold.paymentIntentId)).toEqual([]);
+    expect((await stored(keys.order(sold.orderId))).refundPending).toBeUndefined();
+    const missing = await refund('no-such-order');
+    expect(missing.status).toBe(404);
+    const badReason = await adminCall(refundOrder, { id: sold.orderId, reason: 'because' });
+    expect(badReason.status).toBe(400);
+    const { handler: addOrder } = await import('../../functions/src/handlers/add-order');
+    const byHand = await adminCall(addOrder, { product_id: await product(1000), qty: 1, ref: who.shareCode });
+    expect(byHand.status).toBe(200);
+    const handEntered = await refund((byHand.body.order as { id: string }).id);
+    expect(handEntered.status).toBe(409);
+    expect(handEntered.body.message).toBe('This order was entered by hand: it has no card payment to refund.');
+    expect((byHand.body.order as { refundable: boolean }).refundable).toBe(false);
+  });
+
+  it('reverses the transfer of a commission in Stripe (not paid out) by its share, once', async () => {
+    const who = await seller();
+    const sold = await sale(who, 3000, 1); // commission $3.00
+    await moveMoney(sold, 'in_stripe');
+    const before = await counters();
+    const done = await refund(sold.orderId);
+    expect(done.status).toBe(200);
+    expect(done.body.commission).toMatchObject({ status: 'reversed', amount: 0, isInCustomersAccount: 0 });
+    const [transfer] = (await stripe.transfers.list({ destination: who.accountId })).data;
+    expect(transfer?.amount_reversed).toBe(300);
+    expect((await stripe.transfers.listReversals(transfer!.id)).data.map((reversal) => reversal.amount)).toEqual([300]);
+    expect(delta(await counters(), before, ['toBePaidCents', 'toBePaidCount', 'processingCents'])).toEqual({
+      toBePaidCents: -300,
+      toBePaidCount: -1,
+      processingCents: -300,
+    });
+    // Paying it out is refused in words.
+    const pay = await adminCall(payToMember, { id: sold.commissionId });
+    expect(pay.status).toBe(409);
+    expect(pay.body.message).toContain('was reversed');
+  });
+
+  it('claws back exactly the commission’s share of a refund after payout, to the cent, then the rest', async () => {
+    const who = await seller();
+    const sold = await sale(who, 3333, 3); // $99.99; commission 3 × $3.33 = $9.99
+    await moveMoney(sold, 'paid');
+    const before = await counters();
+    const part = await refund(sold.orderId, { amountCents: 1234 });
+    expect(part.status).toBe(200);
+    // round(999 × 1234 / 9999) = round(123.29) = 123
+    expect(part.body.commission).toMatchObject({ status: 'paid', amount: 8.76, originalAmount: 9.99 });
+    expect((await stored(keys.memberOwed(who.id))).owedCents).toBe(123);
+    const rest = await refund(sold.orderId);
+    expect(rest.status).toBe(200);
+    expect(rest.body.commission).toMatchObject({
+      status: 'clawed_back',
+      amount: 0,
+      statusReason: expect.stringContaining('clawed back'),
+    });
+    expect((await stored(keys.memberOwed(who.id))).owedCents).toBe(999);
+    const { items, owedCents } = await refunds.store.clawbacks(who.id);
+    expect(owedCents).toBe(999);
+    expect(items.map((entry) => entry.amountCents).sort((a, b) => a - b)).toEqual([123, 876]);
+    expect(items.every((entry) => entry.orderId === sold.orderId && entry.commissionId === sold.commissionId)).toBe(
+      true,
+    );
+    expect(delta(await counters(), before, ['paidCents', 'totalCents'])).toEqual({ paidCents: -999, totalCents: -999 });
+    // The money paid out stays paid out: no reversal, the claw back is netted later.
+    const [transfer] = (await stripe.transfers.list({ destination: who.accountId })).data;
+    expect(transfer?.amount_reversed).toBe(0);
+  });
+
+  it('refunds once for 20 concurrent calls', async () => {
+    const who = await seller();
+    const sold = await sale(who, 1500, 2);
+    await fulfil(sold.orderId);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => refund(sold.orderId)));
+    for (const answer of answers) {
+      if (answer.status === 200) expect(answer.body.order).toMatchObject({ refundState: 'full', refunded: 30 });
+      else {
+        expect(answer.status).toBe(409);
+        expect(String(answer.body.message)).toMatch(/refunded in full already|being made right now/);
+      }
+    }
+    expect(answers.some((answer) => answer.status === 200)).toBe(true);
+    expect(await refundsAtStripe(sold.paymentIntentId)).toEqual([3000]);
+    expect(await stored(keys.commission(sold.commissionId))).toMatchObject({ status: 'cancelled', amountCents: 0 });
+    expect((await stored(keys.order(sold.orderId))).refundedCents).toBe(3000);
+  });
+
+  it('heals a crash between Stripe’s refund and the table write: the retry applies the same refund once', async () => {
+    const who = await seller();
+    const sold = await sale(who, 2000, 1);
+    const real = refunds.store.apply;
+    refunds.store.apply = () => {
+      refunds.store.apply = real;
+      return Promise.reject(new Error('the table write failed after the refund'));
+    };
+    const crashed = await refund(sold.orderId, { amountCents: 500 });
+    expect(crashed.status).toBe(500);
+    expect(refunds.store.apply).toBe(real);
+    expect(await refundsAtStripe(sold.paymentIntentId)).toEqual([500]);
+    expect((await stored(keys.order(sold.orderId))).refundPending).toMatchObject({ seq: 0, amountCents: 500 });
+    const retried = await refund(sold.orderId, { amountCents: 500 });
+    expect(retried.status).toBe(200);
+    expect(retried.body.order).toMatchObject({ refunded: 5, refundState: 'partial' });
+    expect(await refundsAtStripe(sold.paymentIntentId)).toEqual([500]);
+    const order = await stored(keys.order(sold.orderId));
+    expect(order.refundPending).toBeUndefined();
+    expect(order.refundedCents).toBe(500);
+    // round(200 × 500 / 2000) = 50 taken
+    expect((await stored(keys.commission(sold.commissionId))).amountCents).toBe(150);
+  });
+});
+
+describe('charge.refunded (a refund made in Stripe’s dashboard)', () => {
+  it('applies the refund once, whatever the replays, and the commission follows', async () => {
+    const who = await seller();
+    const sold = await sale(who, 4000, 1); // commission $4.00
+    await fulfil(sold.orderId);
+    await stripe.refunds.create({ payment_intent: sold.paymentIntentId, amount: 1000 });
+    const [event] = await eventsOf('charge.refunded', sold.paymentIntentId);
+    for (let round = 0; round < 3; round++) expect((await deliver(event!)).status).toBe(200);
+    const order = await stored(keys.order(sold.orderId));
+    expect(order.refundedCents).toBe(1000);
+    expect(await stored(keys.commission(sold.commissionId))).toMatchObject({
+      amountCents: 300,
+      originalCents: 400,
+      statusReason: expect.stringContaining("refunded in Stripe's dashboard"),
+    });
+    // The admin's refund of the rest is counted beside it, not over it.
+    const rest = await refund(sold.orderId);
+    expect(rest.status).toBe(200);
+    expect(await refundsAtStripe(sold.paymentIntentId)).toEqual([3000, 1000]);
+    expect(rest.body.commission).toMatchObject({ amount: 0, status: 'cancelled' });
+  });
+});
+
+describe('disputes', () => {
+  async function disputed(who: Seller) {
+    const sold = await sale(who, 2000, 1, 'pm_card_createDispute'); // commission $2.00
+    await fulfil(sold.orderId);
+    await emulator.idle();
+    const [created] = await eventsOf('charge.dispute.created', sold.paymentIntentId);
+    const dispute = created!.data.object as Stripe.Dispute;
+    for (let round = 0; round < 3; round++) expect((await deliver(created!)).status).toBe(200);
+    return { sold, dispute };
+  }
+
+  it('holds the commission for review on charge.dispute.created, and a won dispute releases it where it was', async () => {
+    const who = await seller();
+    const { sold, dispute } = await disputed(who);
+    const held = await stored(keys.commission(sold.commissionId));
+    expect(held).toMatchObject({
+      status: 'review',
+      heldFrom: 'processing',
+      disputeId: dispute.id,
+      amountCents: 200,
+      statusReason: expect.stringContaining('Dispute opened on order'),
+    });
+    const commission = (await refunds.store.getCommission(sold.commissionId))!;
+    const refused = await at(commission.availableAt! + 1, () => adminCall(addToStripe, { id: sold.commissionId }));
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toContain('held for review');
+    expect((await stripe.transfers.list({ destination: who.accountId })).data).toEqual([]);
+
+    await stripe.disputes.update(dispute.id, { evidence: { uncategorized_text: 'winning_evidence' } });
+    await emulator.idle();
+    const [closed] = await eventsOf('charge.dispute.closed', sold.paymentIntentId);
+    expect((closed!.data.object as Stripe.Dispute).status).toBe('won');
+    for (let round = 0; round < 3; round++) expect((await deliver(closed!)).status).toBe(200);
+    expect(await stored(keys.commission(sold.commissionId))).toMatchObject({ status: 'processing', amountCents: 200 });
+    expect((await stored(keys.commission(sold.commissionId))).heldFrom).toBeUndefined();
+    const sent = await at(commission.availableAt! + 1, () => adminCall(addToStripe, { id: sold.commissionId }));
+    expect(sent.status).toBe(200);
+  });
+
+  it('treats a lost dispute as a full refund of the disputed amount: the order refunded, the commission cancelled, once', async () => {
+    const who = await seller();
+    const { sold, dispute } = await disputed(who);
+    const before = await counters();
+    await stripe.disputes.update(dispute.id, { evidence: { uncategorized_text: 'losing_evidence' } });
+    await emulator.idle();
+    const [closed] = await eventsOf('charge.dispute.closed', sold.paymentIntentId);
+    for (let round = 0; round < 3; round++) expect((await deliver(closed!)).status).toBe(200);
+    const order = await stored(keys.order(sold.orderId));
+    expect(order.refundedCents).toBe(2000);
+    expect([...(order.refundIds as Set<string>)]).toEqual([dispute.id]);
+    expect(await stored(keys.commission(sold.commissionId))).toMatchObject({
+      status: 'cancelled',
+      amountCents: 0,
+      statusReason: expect.stringContaining('a dispute lost'),
+    });
+    expect(delta(await counters(), before, ['totalCents', 'toStripeCount'])).toEqual({
+      totalCents: -200,
+      toStripeCount: -1,
+    });
+    // No refund was made at Stripe: the bank took the money back.
+    expect(await refundsAtStripe(sold.paymentIntentId)).toEqual([]);
+  });
+});

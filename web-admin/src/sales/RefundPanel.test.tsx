@@ -1,0 +1,85 @@
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { findGridRow, gridRows } from '@portal/shared/test/dataTableTesting';
+import { preloadDataTable } from '@portal/shared/ui/components/LazyDataTable';
+import { renderAdminAt } from '../screens/testing';
+import { counters, order, orderPage, salesApi } from './salesTesting';
+
+beforeAll(async () => {
+  await preloadDataTable();
+});
+
+afterEach(() => {
+  cleanup();
+});
+
+const firstCell = async (id: string) => (await findGridRow(id)).querySelector<HTMLElement>('[role="gridcell"]')!;
+
+describe('the order card’s refund', () => {
+  it('asks for a reason, then confirms the refund and the seller’s commission change before refunding', async () => {
+    let refunded = false;
+    const api = salesApi({
+      getOrders: () =>
+        orderPage([refunded ? order({ refunded: 10, refundState: 'partial' }) : order()], counters({ all: 1 })),
+      refundOrder: () => {
+        refunded = true;
+        return { body: { order: order({ refunded: 10, refundState: 'partial' }), commission: null } };
+      },
+    });
+    const user = userEvent.setup();
+    renderAdminAt(api, '/admin/orders');
+    await waitFor(() => expect(gridRows()).toHaveLength(1));
+    await user.click(await firstCell('o-1'));
+    const card = within(await screen.findByRole('region', { name: 'Order RP-7F3K9Q2M' }));
+    expect(card.getByTestId('order-refund-state').textContent).toBe('Not refunded');
+    await user.click(card.getByRole('button', { name: 'Refund…' }));
+    const amount = card.getByLabelText('Amount to refund (USD)') as HTMLInputElement;
+    expect(amount.value).toBe('49.98');
+    await user.clear(amount);
+    await user.type(amount, '60');
+    await user.click(card.getByRole('button', { name: 'Review the refund' }));
+    expect(card.getByText('At most $49.98 is left to refund of this order.')).toBeTruthy();
+    expect(card.getByText('Choose why the order is refunded')).toBeTruthy();
+    expect(api.callsTo('refundOrder')).toHaveLength(0);
+
+    await user.clear(amount);
+    await user.type(amount, '10.00');
+    await user.selectOptions(card.getByLabelText('Reason'), 'duplicate');
+    await user.click(card.getByRole('button', { name: 'Review the refund' }));
+    // 2 × $24.99 sold by ann.lee: a $5.00 commission; round(500 × 1000 / 4998) = $1.00 of it goes.
+    expect(card.getByRole('heading', { name: 'Refund $10.00 of order RP-7F3K9Q2M?' })).toBeTruthy();
+    expect(card.getByTestId('refund-summary').textContent).toContain(
+      'ann.lee@example.com’s commission goes down by $1.00, from $5.00 to $4.00',
+    );
+    expect(api.callsTo('refundOrder')).toHaveLength(0);
+    await user.click(card.getByRole('button', { name: 'Refund $10.00' }));
+    expect(await screen.findByText('Refunded $10.00 of order RP-7F3K9Q2M.')).toBeTruthy();
+    expect(api.callsTo('refundOrder')[0]?.body).toEqual({ id: 'o-1', amountCents: 1000, reason: 'duplicate' });
+    // Typing into the fields is slow on a shared machine: room beyond vitest's 5 s.
+  }, 30_000);
+
+  it('says a hand-entered order has no card payment to refund, and shows a refunded one as Refunded', async () => {
+    const api = salesApi({
+      getOrders: () =>
+        orderPage(
+          [
+            order({ refundable: false, source: 'admin' }),
+            order({ id: 'o-2', orderID: 'RP-22222222', refunded: 49.98, refundState: 'full' }),
+          ],
+          counters({ all: 2 }),
+        ),
+    });
+    const user = userEvent.setup();
+    renderAdminAt(api, '/admin/orders');
+    await waitFor(() => expect(gridRows()).toHaveLength(2));
+    await user.click(await firstCell('o-1'));
+    const card = within(await screen.findByRole('region', { name: 'Order RP-7F3K9Q2M' }));
+    expect(card.getByText('Entered by hand: there is no card payment to refund.')).toBeTruthy();
+    expect(card.queryByRole('button', { name: 'Refund…' })).toBeNull();
+    await user.click(await firstCell('o-2'));
+    const refunded = within(await screen.findByRole('region', { name: 'Order RP-22222222' }));
+    expect(refunded.getByTestId('order-refund-state').textContent).toBe('Refunded');
+    expect(refunded.queryByRole('button', { name: 'Refund…' })).toBeNull();
+  });
+});

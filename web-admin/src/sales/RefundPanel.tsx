@@ -1,0 +1,177 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { REFUND_REASONS, type Order } from '@portal/shared/api/sales';
+import { formatMoney } from '@portal/shared/domain/format';
+import { commissionShareOfRefund, parsePrice, youMakeCents } from '@portal/shared/domain/money';
+import { toApiError, useAuth } from '@portal/shared/ui/hooks/AuthProvider';
+import { ErrorBanner } from '@portal/shared/ui/components/ErrorBanner';
+import { FieldError, FormField } from '@portal/shared/ui/components/FormField';
+
+const cents = (dollars: number) => Math.round(dollars * 100);
+
+const REASON_LABEL: Record<(typeof REFUND_REASONS)[number], string> = {
+  requested_by_customer: 'Requested by the customer',
+  duplicate: 'Duplicate payment',
+  fraudulent: 'Fraudulent payment',
+};
+
+/** The order's refund state in words: "Refunded", "Partially refunded ($5.00 of $49.98)", or "Not refunded". */
+export function refundWords(order: Order): string {
+  if (order.refundState === 'full') return 'Refunded';
+  if (order.refundState === 'partial') {
+    return `Partially refunded (${formatMoney(cents(order.refunded))} of ${formatMoney(cents(order.totalPayed))})`;
+  }
+  return 'Not refunded';
+}
+
+/**
+ * What a refund of `amountCents` does to the seller's commission, in words: it loses its share in
+ * proportion to the order (shared/src/domain/money.ts commissionShareOfRefund, as the server).
+ */
+export function commissionChange(order: Order, amountCents: number): string {
+  if (!order.member) return 'No commission changes: no member’s share link sold this order.';
+  const total = cents(order.totalPayed);
+  const refunded = cents(order.refunded);
+  const commission = youMakeCents(cents(order.sell_price)) * order.qty;
+  const before = commission - commissionShareOfRefund(commission, refunded, total);
+  const after = commission - commissionShareOfRefund(commission, refunded + amountCents, total);
+  return `${order.member.email}’s commission goes down by ${formatMoney(before - after)}, from ${formatMoney(before)} to ${formatMoney(after)}: cancelled or reduced if not sent yet, reversed from their Stripe balance if sent, clawed back from their next payouts if paid.`;
+}
+
+/** The order card's refund: amount (all that is left by default) and reason, then a confirmation naming the amounts. */
+export function RefundPanel({ order, onRefunded }: { order: Order; onRefunded: (order: Order, done: string) => void }) {
+  const { call } = useAuth();
+  const id = useId();
+  const left = cents(order.totalPayed) - cents(order.refunded);
+  const [open, setOpen] = useState(false);
+  const [amount, setAmount] = useState((left / 100).toFixed(2));
+  const [reason, setReason] = useState<(typeof REFUND_REASONS)[number] | ''>('');
+  const [amountError, setAmountError] = useState<string | null>(null);
+  const [reasonError, setReasonError] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState<number | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const confirmRef = useRef<HTMLHeadingElement>(null);
+
+  useEffect(() => {
+    if (confirming !== null) confirmRef.current?.focus();
+  }, [confirming]);
+
+  if (!order.refundable) {
+    return <p className="order-card__note">Entered by hand: there is no card payment to refund.</p>;
+  }
+  if (left <= 0) return null;
+
+  const review = () => {
+    const parsed = parsePrice(amount);
+    let bad = false;
+    if (!parsed.ok) {
+      setAmountError(`Enter the amount in dollars and cents, e.g. ${(left / 100).toFixed(2)}`);
+      bad = true;
+    } else if (parsed.cents > left) {
+      setAmountError(`At most ${formatMoney(left)} is left to refund of this order.`);
+      bad = true;
+    } else setAmountError(null);
+    if (!reason) {
+      setReasonError('Choose why the order is refunded');
+      bad = true;
+    } else setReasonError(null);
+    if (!bad && parsed.ok) setConfirming(parsed.cents);
+  };
+
+  const refund = async () => {
+    if (confirming === null || !reason || busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const result = await call('refundOrder', {
+        id: order.id,
+        ...(confirming === left ? {} : { amountCents: confirming }),
+        reason,
+      });
+      onRefunded(result.order, `Refunded ${formatMoney(confirming)} of order ${order.orderID}.`);
+    } catch (caught) {
+      setError(toApiError(caught).message);
+      setConfirming(null);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (!open) {
+    return (
+      <div className="order-card__actions">
+        <button type="button" className="button button--danger-outline" onClick={() => setOpen(true)}>
+          Refund…
+        </button>
+      </div>
+    );
+  }
+  return (
+    <section className="refund" aria-labelledby={`${id}-title`}>
+      <h3 className="refund__title" id={`${id}-title`}>
+        Refund to the customer’s card
+      </h3>
+      {error ? <ErrorBanner title="Nothing was refunded" message={error} onDismiss={() => setError(null)} /> : null}
+      {confirming === null ? (
+        <>
+          <FormField
+            label="Amount to refund (USD)"
+            hint={`Up to ${formatMoney(left)} of the ${formatMoney(cents(order.totalPayed))} paid.`}
+            inputMode="decimal"
+            value={amount}
+            onChange={(event) => setAmount(event.target.value)}
+            error={amountError}
+          />
+          <div className={reasonError ? 'field field--invalid' : 'field'}>
+            <label className="field__label" htmlFor={`${id}-reason`}>
+              Reason
+            </label>
+            <select
+              id={`${id}-reason`}
+              className="field__input"
+              value={reason}
+              onChange={(event) => setReason(event.target.value as typeof reason)}
+              aria-invalid={reasonError ? true : undefined}
+              aria-describedby={reasonError ? `${id}-reason-error` : undefined}
+            >
+              <option value="">Choose a reason</option>
+              {REFUND_REASONS.map((value) => (
+                <option key={value} value={value}>
+                  {REASON_LABEL[value]}
+                </option>
+              ))}
+            </select>
+            {reasonError ? <FieldError id={`${id}-reason-error`} message={reasonError} /> : null}
+          </div>
+          <div className="confirm__buttons">
+            <button type="button" className="button button--primary" onClick={review}>
+              Review the refund
+            </button>
+            <button type="button" className="button button--secondary" onClick={() => setOpen(false)}>
+              Cancel
+            </button>
+          </div>
+        </>
+      ) : (
+        <div className="confirm" role="group" aria-labelledby={`${id}-confirm`}>
+          <h4 className="confirm__title" id={`${id}-confirm`} ref={confirmRef} tabIndex={-1}>
+            Refund {formatMoney(confirming)} of order {order.orderID}?
+          </h4>
+          <p className="confirm__text" data-testid="refund-summary">
+            {formatMoney(confirming)} goes back to {order.customer.name || 'the customer'}’s card (
+            {confirming === left ? 'all that is left' : `of ${formatMoney(left)} left`} of the{' '}
+            {formatMoney(cents(order.totalPayed))} paid). {commissionChange(order, confirming)}
+          </p>
+          <div className="confirm__buttons">
+            <button type="button" className="button button--danger" onClick={refund} disabled={busy} aria-busy={busy}>
+              {busy ? 'Refunding…' : `Refund ${formatMoney(confirming)}`}
+            </button>
+            <button type="button" className="button button--secondary" onClick={() => setConfirming(null)}>
+              Back
+            </button>
+          </div>
+        </div>
+      )}
+    </section>
+  );
+}
