@@ -9,6 +9,9 @@ import { dynamoSales } from './adapters/dynamo-sales';
 import { dynamoSaleRecorder } from './adapters/dynamo-sale-recorder';
 import { dynamoCommissionMoney } from './adapters/dynamo-commission-money';
 import { onMoneyEvent, type MoneyDeps } from './commissions/money-movement';
+import { dynamoPayoutBatches } from './adapters/dynamo-payout-batches';
+import type { BatchDeps } from './commissions/batches';
+import { moneySettings } from './config/money-settings';
 import { dynamoEmailVerifications } from './adapters/dynamo-email-verifications';
 import { createSesMailer } from './adapters/ses-mailer';
 import { s3Files } from './adapters/s3-files';
@@ -73,6 +76,14 @@ export const payouts: PayoutDeps = {
 };
 /** What moving a commission's money needs: the commission item and its counters, Stripe, the clock. */
 export const commissionMoney: MoneyDeps = { store: dynamoCommissionMoney, gateway: payments, now };
+/** What the payout batches need (commissions/batches.ts): the batch items, the member's profile, Stripe, the clock, the money settings. */
+export const payoutBatches: BatchDeps = {
+  batches: dynamoPayoutBatches,
+  money: dynamoCommissionMoney,
+  gateway: payments,
+  now,
+  settings: () => moneySettings(),
+};
 
 /** Written out, not spread from `payouts`: a spread is not side-effect free, and would put Stripe in every bundle. */
 export const webhooks: WebhookDeps = {

@@ -129,6 +129,10 @@ export const routes: readonly Route[] = [
   // Admin: the commission's transfer and payout (commissions/money-movement.ts).
   route('addCommisionToStripe', 'handlers/add-commission-to-stripe.ts', stripeWrites),
   route('payCommisionToMember', 'handlers/pay-commission-to-member.ts', stripeWrites),
+  // Payout batches (commissions/batches.ts): the admin's "Send all available" / "Pay all", the member's withdrawal.
+  route('runPayoutBatch', 'handlers/run-payout-batch.ts', stripeWrites),
+  route('getWithdrawalQuote', 'handlers/get-withdrawal-quote.ts', stripeReads),
+  route('withdraw', 'handlers/withdraw.ts', stripeWrites),
   // Public: Stripe signs it; no access token, so no signing key. The platform's own events.
   route('stripeWebhook', 'handlers/stripe-webhook.ts', {
     table: 'readwrite',

@@ -65,6 +65,9 @@ export const capabilityOf: Partial<Record<EndpointName, Capability>> = {
   getCommisionsByUser: 'Commissions',
   addCommisionToStripe: 'Commissions',
   payCommisionToMember: 'Commissions',
+  runPayoutBatch: 'Commissions',
+  getWithdrawalQuote: 'Commissions',
+  withdraw: 'Commissions',
 };
 
 /** The capability of a call by its name, or an error saying where to add it. */

@@ -77,6 +77,10 @@ const expected: Record<string, Answers> = {
   // The commission's transfer and payout (test/handlers/money-movement.test.ts).
   addCommisionToStripe: ADMINS,
   payCommisionToMember: ADMINS,
+  // Payout batches and withdrawals (test/handlers/payout-batches.test.ts).
+  runPayoutBatch: ADMINS,
+  getWithdrawalQuote: MEMBERS,
+  withdraw: MEMBERS,
 } satisfies Partial<Record<EndpointName, Answers>>;
 
 const MESSAGES: Record<401 | 403, string> = {

@@ -120,7 +120,8 @@ export const dynamoCommissionMoney: CommissionMoneyStore = {
       Key: commissionKey(id),
       UpdateExpression:
         'SET transferPendingAt = if_not_exists(transferPendingAt, :now), transferAttempt = if_not_exists(transferAttempt, :zero)',
-      ...withCondition(commissionIs('processing'), '', { ':now': now, ':zero': 0 }),
+      // Not while a payout batch holds it (commissions/batches.ts): the batch moves it.
+      ...withCondition(commissionIs('processing'), 'attribute_not_exists(batchId)', { ':now': now, ':zero': 0 }),
     });
   },
 
@@ -168,7 +169,7 @@ export const dynamoCommissionMoney: CommissionMoneyStore = {
       Key: commissionKey(id),
       UpdateExpression:
         'SET payoutAttempt = if_not_exists(payoutAttempt, :zero), payoutPendingAt = if_not_exists(payoutPendingAt, :now)',
-      ...withCondition(commissionIs('in_stripe'), '', { ':now': now, ':zero': 0 }),
+      ...withCondition(commissionIs('in_stripe'), 'attribute_not_exists(batchId)', { ':now': now, ':zero': 0 }),
     });
   },
 

@@ -609,8 +609,8 @@ export function createStripeGateway(settings: StripeGatewaySettings): PaymentGat
         // Instant costs the account Stripe's fee on top of the amount (debited from its balance):
         // only where the card takes it and the available balance covers both without touching what
         // the member's other commissions need (`keepCents`), else standard (free).
-        let method: 'instant' | 'standard' = 'standard';
-        if (card?.available_payout_methods?.includes('instant')) {
+        let method: 'instant' | 'standard' = payout.method ?? 'standard';
+        if (!payout.method && card?.available_payout_methods?.includes('instant')) {
           const balance = await client.balance.retrieve({}, options);
           const available = balance.available.find((funds) => funds.currency === 'usd')?.amount ?? 0;
           const needed = payout.amountCents + instantPayoutFeeCents(payout.amountCents) + (payout.keepCents ?? 0);
@@ -623,6 +623,24 @@ export function createStripeGateway(settings: StripeGatewaySettings): PaymentGat
           ),
         );
         return { id: created.id, status: created.status, method: created.method };
+      } catch (error) {
+        throw toMoneyError(error, 'payout');
+      }
+    },
+
+    payoutDestination: async (accountId) => {
+      try {
+        const client = await stripe();
+        const cards = await client.accounts.listExternalAccounts(accountId, { object: 'card', limit: 10 });
+        const card = cards.data.find(
+          (item): item is Stripe.Card => item.object === 'card' && item.default_for_currency === true,
+        );
+        if (!card) return undefined;
+        return {
+          last4: card.last4,
+          brand: card.brand,
+          instant: card.available_payout_methods?.includes('instant') ?? false,
+        };
       } catch (error) {
         throw toMoneyError(error, 'payout');
       }

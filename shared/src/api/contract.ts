@@ -42,6 +42,9 @@ import { addCommissionToStripe, addCommissionToStripeResponse } from './calls/ad
 import { payCommissionToMember, payCommissionToMemberResponse } from './calls/pay-commission-to-member';
 import { getCommissionsByUser, getCommissionsByUserResponse } from './calls/get-commissions-by-user';
 import { exportCsv, exportCsvResponse } from './calls/export-csv';
+import { runPayoutBatch, runPayoutBatchResponse } from './calls/run-payout-batch';
+import { getWithdrawalQuote, getWithdrawalQuoteResponse } from './calls/get-withdrawal-quote';
+import { withdraw, withdrawResponse } from './calls/withdraw';
 
 /**
  * Every /api call of spec section 7 (plus logout), all POST: each call's contract module
@@ -104,6 +107,9 @@ export const contract = {
   payCommisionToMember: entry(payCommissionToMember, payCommissionToMemberResponse),
   getCommisionsByUser: entry(getCommissionsByUser, getCommissionsByUserResponse),
   exportCsv: entry(exportCsv, exportCsvResponse),
+  runPayoutBatch: entry(runPayoutBatch, runPayoutBatchResponse),
+  getWithdrawalQuote: entry(getWithdrawalQuote, getWithdrawalQuoteResponse),
+  withdraw: entry(withdraw, withdrawResponse),
 };
 
 export type Contract = typeof contract;

@@ -102,6 +102,12 @@ export const keys = {
   }),
   /** A share code's claim → memberId: unique, written with the user (or lazily, once). */
   shareCode: (code: string): Key => ({ pk: `SHARE#${code}`, sk: 'SHARE' }),
+  /** A member's debt from clawbacks (`owedCents`): ledger adds to it, a batch transfer nets it. */
+  memberOwed: (memberId: string): Key => ({ pk: `USER#${memberId}`, sk: 'OWED' }),
+  /** One member's part of a payout batch: the commissions it carries and where their money is. */
+  payoutBatch: (batchId: string, memberId: string): Key => ({ pk: `BATCH#${batchId}`, sk: `MEMBER#${memberId}` }),
+  /** A member's payout lock: the batch open for them and until when a run works on it (one at a time). */
+  payoutLock: (memberId: string): Key => ({ pk: `USER#${memberId}`, sk: 'PAYOUT_LOCK' }),
 };
 
 /**

@@ -37,6 +37,8 @@ export const COMMISSION_TRANSITIONS = [
   { from: 'processing', to: 'in_stripe' },
   { from: 'in_stripe', to: 'paid' },
   { from: 'paid', to: 'in_stripe' },
+  // Settled in a payout batch against the member's clawback debt: no money moves (commissions/batches.ts).
+  { from: 'processing', to: 'paid' },
 ] as const satisfies readonly Transition<CommissionStatus>[];
 
 /** The status a move to `to` starts from, or undefined when no transition leads there from `from`. */
