@@ -152,8 +152,8 @@ export interface EventFunction {
   memoryMb: number;
   timeoutSeconds: number;
   access: Access;
-  /** What starts it: objects created in the imports bucket. */
-  trigger: 'importsBucket:ObjectCreated';
+  /** What starts it: objects created in the imports bucket, or a schedule (every day at 00:00 UTC). */
+  trigger: 'importsBucket:ObjectCreated' | 'schedule:daily';
 }
 
 export const eventFunctions: readonly EventFunction[] = [
@@ -165,5 +165,14 @@ export const eventFunctions: readonly EventFunction[] = [
     timeoutSeconds: 900,
     access: { table: 'readwrite', secrets: [], importsBucket: 'read' },
     trigger: 'importsBucket:ObjectCreated',
+  },
+  {
+    // The daily payouts (commissions/batches.ts): every member at or over the payout minimum.
+    name: 'dailyPayouts',
+    module: 'handlers/scheduled/daily-payouts.ts',
+    memoryMb: 512,
+    timeoutSeconds: 900,
+    access: { table: 'readwrite', secrets: ['stripeSecretKey'] },
+    trigger: 'schedule:daily',
   },
 ];

@@ -12,6 +12,7 @@ import { ensureTable, localAws, startDynamo } from './dynamo';
 import { LOCAL_IMPORTS_BUCKET, localS3Credentials, startS3, type S3Credentials } from './s3';
 import { startStripeEmulator } from './stripe';
 import { forwardObjectCreated, type EventForwarder } from './s3-events';
+import type { DailyPayoutsResult } from '../../functions/src/handlers/scheduled/daily-payouts';
 import { lockDataDir } from './data-lock';
 import { privateUmask, secureTree, writePrivateFile } from './files';
 import { createPortalServer } from './server';
@@ -250,6 +251,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     // The bucket notification: every object created in the imports bucket runs the import function.
     const forwarders: EventForwarder[] = [];
     for (const fn of eventFunctions) {
+      if (fn.trigger !== 'importsBucket:ObjectCreated') continue;
       forwarders.push(
         forwardObjectCreated(s3.server, await importHandler<(event: S3Event) => Promise<void>>(fn.module), say),
       );
@@ -335,6 +337,16 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
       const line = describeDemoSales(sales);
       if (line) say(sales.seeded ? `${line} (${((Date.now() - started) / 1000).toFixed(1)} s)` : line);
     }
+    // The daily payouts (EventBridge at 00:00 UTC in AWS): a timer, and a run now if one was missed.
+    const { startDailyPayouts } = await import('./daily-payouts');
+    const dailyPayouts = startDailyPayouts({
+      dataDir,
+      say,
+      run: async () =>
+        (await importHandler<() => Promise<DailyPayoutsResult>>('handlers/scheduled/daily-payouts.ts'))(),
+    });
+    stops.unshift(async () => dailyPayouts.stop());
+    await dailyPayouts.started;
     writePrivateFile(
       join(dataDir, 'portal.json'),
       JSON.stringify({ pid: process.pid, dynamoEndpoint: dynamo.endpoint, stripeEmulator: stripe.url }),

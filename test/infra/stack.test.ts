@@ -365,15 +365,39 @@ describe('functions', () => {
 
   it('starts each event function from its trigger: objects created in the imports bucket', () => {
     const notifications = Object.values(main.resources).filter((r) => r.Type === 'Custom::S3BucketNotifications');
-    expect(notifications).toHaveLength(eventFunctions.length > 0 ? 1 : 0);
-    for (const event of eventFunctions) {
-      expect(event.trigger).toBe('importsBucket:ObjectCreated');
+    const onObjects = eventFunctions.filter((event) => event.trigger === 'importsBucket:ObjectCreated');
+    expect(notifications).toHaveLength(onObjects.length > 0 ? 1 : 0);
+    for (const event of onObjects) {
       const fnId = logicalId(main.stack, main.stack.eventResources.get(event.name)!.function);
       const notification = notifications[0].Properties;
       expect(notification.BucketName).toEqual({ Ref: logicalId(main.stack, main.stack.importsBucket) });
       expect(notification.NotificationConfiguration.LambdaFunctionConfigurations).toContainEqual(
         expect.objectContaining({ Events: ['s3:ObjectCreated:*'], LambdaFunctionArn: { 'Fn::GetAtt': [fnId, 'Arn'] } }),
       );
+    }
+  });
+
+  it('runs the daily payouts every day at 00:00 UTC: an EventBridge rule targeting the function, allowed to invoke it', () => {
+    const scheduled = eventFunctions.filter((event) => event.trigger === 'schedule:daily');
+    expect(scheduled.map((event) => event.name)).toEqual(['dailyPayouts']);
+    const rules = Object.values(main.resources).filter((r) => r.Type === 'AWS::Events::Rule');
+    for (const event of scheduled) {
+      const fnId = logicalId(main.stack, main.stack.eventResources.get(event.name)!.function);
+      const rule = rules.find((r) =>
+        (r.Properties.Targets as { Arn: unknown }[]).some(
+          (target) => JSON.stringify(target.Arn) === JSON.stringify({ 'Fn::GetAtt': [fnId, 'Arn'] }),
+        ),
+      );
+      expect(rule?.Properties).toMatchObject({ ScheduleExpression: 'cron(0 0 * * ? *)', State: 'ENABLED' });
+      const permissions = Object.values(main.resources).filter(
+        (r) =>
+          r.Type === 'AWS::Lambda::Permission' &&
+          r.Properties.Principal === 'events.amazonaws.com' &&
+          JSON.stringify(r.Properties.FunctionName) === JSON.stringify({ 'Fn::GetAtt': [fnId, 'Arn'] }),
+      );
+      expect(permissions).toHaveLength(1);
+      // Stripe's secret key only, and the table: what paying out needs.
+      expect(event.access).toEqual({ table: 'readwrite', secrets: ['stripeSecretKey'] });
     }
   });
 });
