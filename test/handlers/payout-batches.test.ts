@@ -432,3 +432,48 @@ describe('/api/withdraw', () => {
     expect((await payoutsOf(who.accountId)).map((p) => [p.amount, p.method])).toEqual([[1500, 'standard']]);
   });
 });
+
+describe('the daily payouts', () => {
+  it('pays each member at or over the minimum once a day, and resumes a member whose run crashed mid-batch', async () => {
+    const { handler: daily } = await import('../../functions/src/handlers/scheduled/daily-payouts');
+    const { dailyBatchId } = await import('../../functions/src/commissions/batches');
+    const over = await member();
+    const under = await member();
+    const crashing = await member();
+    await commissionFor(over, 1200);
+    await commissionFor(under, 999);
+    await commissionFor(crashing, 700);
+    await commissionFor(crashing, 800);
+    const batchId = dailyBatchId(Date.now());
+
+    const real = payoutBatches.batches.recordPayout;
+    payoutBatches.batches.recordPayout = (batch, payoutId, now) =>
+      batch.memberId === crashing.id
+        ? Promise.reject(new Error('the table write failed after the payout'))
+        : real(batch, payoutId, now);
+    let first;
+    try {
+      first = await daily();
+    } finally {
+      payoutBatches.batches.recordPayout = real;
+    }
+    expect(first.batchId).toBe(batchId);
+    expect(first.attention.map((a) => a.memberEmail)).toContain(crashing.email);
+    expect((await payoutsOf(over.accountId)).map((p) => p.amount)).toEqual([1200]);
+    expect(await transfersTo(under.accountId)).toEqual([]);
+    expect((await payoutsOf(crashing.accountId)).map((p) => p.amount)).toEqual([1500]);
+    expect(await item(keys.payoutBatch(batchId, crashing.id))).toMatchObject({ state: 'transferred' });
+
+    // The same day again: the crashed member's batch completes with its payout; nobody is paid twice.
+    const second = await daily();
+    expect(second.attention.map((a) => a.memberEmail)).not.toContain(crashing.email);
+    expect((await payoutsOf(over.accountId)).map((p) => p.amount)).toEqual([1200]);
+    expect((await transfersTo(over.accountId)).map((t) => t.amount)).toEqual([1200]);
+    expect((await payoutsOf(crashing.accountId)).map((p) => p.amount)).toEqual([1500]);
+    expect((await transfersTo(crashing.accountId)).map((t) => t.amount)).toEqual([1500]);
+    expect(await item(keys.payoutBatch(batchId, crashing.id))).toMatchObject({ state: 'paid' });
+    expect(await item(keys.payoutBatch(batchId, under.id))).toBeUndefined();
+    const transfer = (await transfersTo(crashing.accountId))[0]!;
+    expect(transfer.metadata).toMatchObject({ batchId, memberId: crashing.id, commissionCount: '2' });
+  });
+});
