@@ -337,6 +337,16 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
       const line = describeDemoSales(sales);
       if (line) say(sales.seeded ? `${line} (${((Date.now() - started) / 1000).toFixed(1)} s)` : line);
     }
+    if (options.seedDemo) {
+      const { seedDemoPayouts, describeDemoPayouts } = await import('./demo-payouts');
+      const line = describeDemoPayouts(
+        await seedDemoPayouts({
+          memberEmail: demoAccounts.member.email,
+          stripeApiUrl: ownStripeKey ? undefined : stripe.url,
+        }),
+      );
+      if (line) say(line);
+    }
     // The daily payouts (EventBridge at 00:00 UTC in AWS): a timer, and a run now if one was missed.
     const { startDailyPayouts } = await import('./daily-payouts');
     const dailyPayouts = startDailyPayouts({
