@@ -11,6 +11,7 @@ import { dynamoCommissionMoney } from './adapters/dynamo-commission-money';
 import { onMoneyEvent, type MoneyDeps } from './commissions/money-movement';
 import { dynamoPayoutBatches } from './adapters/dynamo-payout-batches';
 import type { BatchDeps } from './commissions/batches';
+import { onBatchPayoutFailed } from './commissions/batch-events';
 import { moneySettings } from './config/money-settings';
 import { dynamoEmailVerifications } from './adapters/dynamo-email-verifications';
 import { createSesMailer } from './adapters/ses-mailer';
@@ -97,7 +98,11 @@ export const webhooks: WebhookDeps = {
   paymentSucceeded: (payment) =>
     recordPayment({ sales: dynamoSaleRecorder, products: { get: getProduct }, now }, payment),
   // Transfers' and payouts' events move the commission they name (commissions/money-movement.ts).
-  moneyEvents: (event) => onMoneyEvent(commissionMoney, event),
+  // A batch's payout (commissions/batches.ts) names its batch instead: its failure frees the batch's commissions.
+  moneyEvents: (event) =>
+    event.kind === 'payout.failed' && event.metadata.batchId
+      ? onBatchPayoutFailed({ batches: dynamoPayoutBatches, now }, event)
+      : onMoneyEvent(commissionMoney, event),
   log: async (message, details) => (await loadLogger()).warn(message, details),
 };
 

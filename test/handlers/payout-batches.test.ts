@@ -477,3 +477,47 @@ describe('the daily payouts', () => {
     expect(transfer.metadata).toMatchObject({ batchId, memberId: crashing.id, commissionCount: '2' });
   });
 });
+
+describe('a batch payout the card refuses (payout.failed)', () => {
+  it('puts the batch’s commissions back to be paid, free for the next batch, with the reason', async () => {
+    const { PAYOUT_FAILING_DEBIT_CARD } = await import('../../infra/local/stripe');
+    const who = await member(PAYOUT_FAILING_DEBIT_CARD);
+    const one = await commissionFor(who, 1300);
+    const two = await commissionFor(who, 1400);
+    const before = await counters();
+    const requestId = randomUUID();
+    const paid = await batch('pay', who.id, requestId);
+    expect(outcomeOf(paid)).toMatchObject({ state: 'paid', payout: 27 });
+    await emulator.idle();
+    const [payout] = await payoutsOf(who.accountId);
+    expect(payout).toMatchObject({ amount: 2700, status: 'failed' });
+
+    const stored = await item(keys.payoutBatch(`admin-${requestId}`, who.id));
+    expect(stored).toMatchObject({ state: 'payout_failed', payoutId: payout!.id });
+    for (const id of [one.id, two.id]) {
+      const commission = await item(commissionKey(id));
+      expect(commission).toMatchObject({
+        status: 'in_stripe',
+        payoutId: null,
+        failedPayoutId: payout!.id,
+        gsi2pk: 'COMMISSIONS#STAGE#to_be_paid',
+      });
+      expect(typeof commission?.payoutFailure).toBe('string');
+      expect(commission?.batchId).toBeUndefined();
+    }
+    // Sent, not paid: the counters say so.
+    expect(delta(await counters(), before, MOVING)).toEqual({
+      toStripeCount: -2,
+      toStripeCents: -2700,
+      toBePaidCount: 2,
+      toBePaidCents: 2700,
+      paidCents: 0,
+      processingCents: 0,
+    });
+    // The next "Pay all" takes them again: no new transfer (their money is in Stripe), a new payout.
+    const again = await batch('pay', who.id);
+    expect(outcomeOf(again)).toMatchObject({ state: 'paid', transfer: 0, payout: 27 });
+    expect(await transfersTo(who.accountId)).toHaveLength(1);
+    expect(await payoutsOf(who.accountId)).toHaveLength(2);
+  });
+});

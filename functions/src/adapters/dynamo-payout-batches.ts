@@ -453,6 +453,71 @@ export const dynamoPayoutBatches: PayoutBatchStore = {
     return (await transaction(items)).ok;
   },
 
+  async failPayout(batch, payoutId, failure, now) {
+    const carried = batch.commissions.filter((c) => c.from === 'in_stripe' || c.nettedCents < c.amountCents);
+    const items: TransactItems = [
+      {
+        Update: {
+          TableName: tableName(),
+          Key: batchKey(batch),
+          UpdateExpression: 'SET #state = :failed, failure = :failure, updatedAt = :now',
+          ConditionExpression: '#state = :paid AND payoutId = :payout',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: {
+            ':failed': 'payout_failed',
+            ':paid': 'paid',
+            ':payout': payoutId,
+            ':failure': failure,
+            ':now': now,
+          },
+        },
+      },
+    ];
+    for (const commission of carried) {
+      const move = commissionMove('paid', 'in_stripe');
+      items.push({
+        Update: {
+          TableName: tableName(),
+          Key: keys.commission(commission.id),
+          UpdateExpression: updateExpression(
+            move,
+            [
+              'payoutId = :null',
+              'failedPayoutId = :payout',
+              'payoutFailure = :failure',
+              'updatedAt = :now',
+              'gsi2pk = :stage',
+              'gsi2sk = :sort',
+            ],
+            ['paidAt', 'payoutPaidAt'],
+          ),
+          ConditionExpression: `${move.condition} AND payoutId = :payout`,
+          ExpressionAttributeNames: move.names,
+          ExpressionAttributeValues: {
+            ...move.values,
+            ':null': null,
+            ':payout': payoutId,
+            ':failure': failure,
+            ':now': now,
+            ':stage': TO_BE_PAID,
+            ':sort': `${commission.createdAt}#${commission.id}`,
+          },
+        },
+      });
+    }
+    const paidCents = total(carried);
+    items.push(
+      ...counters(batch, {
+        toBePaidCount: carried.length,
+        toBePaidCents: paidCents,
+        paidCents: -paidCents,
+        processingCents: paidCents,
+      }),
+      ...earnings(batch, -paidCents),
+    );
+    return (await transaction(items)).ok;
+  },
+
   async membersWithOpenCommissions() {
     const members = new Map<string, string>();
     for (const stage of ['to_stripe', 'to_be_paid'] as const) {

@@ -11,9 +11,11 @@ export type BatchKind = 'send' | 'pay' | 'daily' | 'withdraw';
 /**
  * `claimed`: the commissions are held by the batch, nothing at Stripe yet; `transferred`: the
  * transfer is recorded (or none was needed), the payout is still to make; `sent`, `paid`: done;
- * `released`: Stripe refused the transfer, the commissions and the debt are as before.
+ * `released`: Stripe refused the transfer, the commissions and the debt are as before;
+ * `payout_failed`: the card refused the payout after it was made (`payout.failed`): its commissions
+ * are back in Stripe to be paid, free for any batch or button.
  */
-export type StoredBatchState = 'claimed' | 'transferred' | 'sent' | 'paid' | 'released';
+export type StoredBatchState = 'claimed' | 'transferred' | 'sent' | 'paid' | 'released' | 'payout_failed';
 
 /** A commission as a batch carries it. */
 export interface BatchCommission {
@@ -103,6 +105,12 @@ export interface PayoutBatchStore {
   refusePayout(batch: MemberBatch, failure: string, now: string): Promise<boolean>;
   /** The payout recorded (or none needed): every carried commission in Stripe to paid, freed; counters and earnings. */
   recordPayout(batch: MemberBatch, payoutId: string | null, now: string): Promise<boolean>;
+  /**
+   * `payout.failed` for the batch's recorded payout: the batch to `payout_failed` with the reason,
+   * every commission it paid back to in Stripe and free (counters and earnings back), only while
+   * `payoutId` is the stored one.
+   */
+  failPayout(batch: MemberBatch, payoutId: string, failure: string, now: string): Promise<boolean>;
   /** Members with commissions in processing or in Stripe (the admin's "everyone", the daily job), with their e-mail. */
   membersWithOpenCommissions(): Promise<{ memberId: string; memberEmail: string }[]>;
 }

@@ -173,6 +173,14 @@ function describe(batch: MemberBatch): BatchOutcome {
   switch (batch.state) {
     case 'released':
       return outcome(who, batch.batchId, 'refused', batch.failure ?? 'Stripe refused the transfer.', batch);
+    case 'payout_failed':
+      return outcome(
+        who,
+        batch.batchId,
+        'refused',
+        `The payout of ${formatMoney(batch.payoutCents)} to ${batch.memberEmail}'s card failed: ${batch.failure ?? 'Stripe gave no reason'}. Its ${count} are back to be paid.`,
+        batch,
+      );
     case 'claimed':
     case 'transferred':
       return outcome(
@@ -392,7 +400,8 @@ async function advance(deps: BatchDeps, start: MemberBatch): Promise<BatchOutcom
     await deps.batches.unlock(batch.memberId, batch.batchId);
     return describe(batch);
   };
-  if (batch.state === 'released' || batch.state === 'sent' || batch.state === 'paid') return done();
+  if (batch.state === 'released' || batch.state === 'sent' || batch.state === 'paid' || batch.state === 'payout_failed')
+    return done();
   const profile = await deps.money.payoutProfile(batch.memberId);
   const accountId = profile?.stripeID;
 
