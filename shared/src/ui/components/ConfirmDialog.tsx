@@ -37,14 +37,18 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
     if (!dialog) return;
     if (open && !dialog.open) {
       const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-      dialog.showModal?.();
-      if (!dialog.showModal) dialog.setAttribute('open', '');
+      if (typeof dialog.showModal === 'function') dialog.showModal();
+      else dialog.setAttribute('open', '');
       cancelRef.current?.focus();
       return () => {
         if (opener?.isConnected) opener.focus();
       };
     }
-    if (!open && dialog.open) dialog.close();
+    if (!open && dialog.open) {
+      // A DOM without <dialog> methods (jsdom) has the attribute only.
+      if (typeof dialog.close === 'function') dialog.close();
+      else dialog.removeAttribute('open');
+    }
     return undefined;
   }, [open]);
 
