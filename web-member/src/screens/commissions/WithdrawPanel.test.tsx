@@ -58,7 +58,9 @@ describe('Withdraw on My Account', () => {
     expect(dialog.textContent).toContain('Stripe instant fee (you pay)$0.59');
     expect(api.callsTo('withdraw')).toHaveLength(0);
     await user.click(within(dialog).getByRole('button', { name: 'Withdraw $59.41' }));
-    await screen.findByText(/^Withdrew \$59\.41 to ann@example\.com/);
+    await screen.findByText(
+      "Withdrew $59.41 to your card ending 5556: an instant payout (Stripe's fee $0.59), there in minutes.",
+    );
     expect(api.callsTo('withdraw')).toHaveLength(1);
     expect(api.callsTo('withdraw')[0]?.body).toMatchObject({ receive: 59.41, fee: 0.59 });
     expect(String((api.callsTo('withdraw')[0]?.body as { requestId: string }).requestId)).toMatch(/^[0-9a-f-]{36}$/);

@@ -34,7 +34,13 @@ export function WithdrawPanel() {
     setError(null);
     try {
       const answer = await call('withdraw', { requestId, receive: terms.receive, fee: terms.fee });
-      setDone(answer.outcome.message.replace(/^Paid/, 'Withdrew'));
+      const paid = answer.outcome;
+      const card = terms.card ? ` ending ${terms.card.last4}` : '';
+      setDone(
+        paid.method === 'instant'
+          ? `Withdrew ${money(paid.payout)} to your card${card}: an instant payout (Stripe's fee ${money(paid.fee)}), there in minutes.`
+          : `Withdrew ${money(paid.payout)} to your card${card}: a standard payout, there in 1–2 business days.`,
+      );
       setRequestId(null);
     } catch (caught) {
       setError(toApiError(caught).message);
