@@ -331,7 +331,9 @@ describe('netting against the member’s clawback debt', () => {
     await owe(who.id, 50);
     const answer = await batch('pay', who.id);
     expect(answer.status).toBe(409);
-    expect(String(answer.body.message)).toMatch(/available balance is too low/);
+    expect(String(answer.body.message)).toMatch(
+      /^The platform's available balance is too low to send these commissions \(\$[\d,]+\.\d\d\)/,
+    );
     expect(await transfersTo(who.accountId)).toEqual([]);
     expect((await item(keys.memberOwed(who.id)))?.owedCents).toBe(50);
     for (const id of [big.id, small.id]) {

@@ -1,6 +1,7 @@
 import type Stripe from 'stripe';
 import * as z from 'zod/mini';
 import { DomainError, badRequest, conflict, unavailable } from '../errors';
+import { formatMoney } from '@portal/shared/domain/format';
 import {
   idempotencyKey,
   MALFORMED_EVENT,
@@ -229,7 +230,7 @@ const dateOf = (seconds: number) =>
  * The platform's available balance is short of `amountCents`: when enough becomes available, read
  * from the pending balance transactions' `available_on`, in words for the admin.
  */
-async function shortfall(client: Stripe, amountCents: number): Promise<MoneyRefusal> {
+async function shortfall(client: Stripe, amountCents: number, what = 'this commission'): Promise<MoneyRefusal> {
   const balance = await client.balance.retrieve();
   let available = balance.available.find((funds) => funds.currency === 'usd')?.amount ?? 0;
   const pending: Stripe.BalanceTransaction[] = [];
@@ -242,12 +243,12 @@ async function shortfall(client: Stripe, amountCents: number): Promise<MoneyRefu
     available += transaction.net;
     if (available >= amountCents) {
       return new MoneyRefusal(
-        `The platform's available balance is too low to send this commission: it becomes available on ${dateOf(transaction.available_on)}.`,
+        `The platform's available balance is too low to send ${what}: it becomes available on ${dateOf(transaction.available_on)}.`,
       );
     }
   }
   return new MoneyRefusal(
-    "The platform's available balance is too low to send this commission, and no pending funds cover it: add funds to the platform's Stripe balance.",
+    `The platform's available balance is too low to send ${what}, and no pending funds cover it: add funds to the platform's Stripe balance.`,
   );
 }
 
@@ -577,7 +578,11 @@ export function createStripeGateway(settings: StripeGatewaySettings): PaymentGat
           isStripeError(error) &&
           error.code === 'balance_insufficient'
         ) {
-          throw await shortfall(client, transfer.amountCents).catch(() => mapped);
+          // A batch's transfer carries several commissions (commissions/batches.ts).
+          const what = transfer.metadata.batchId
+            ? `these commissions (${formatMoney(transfer.amountCents)})`
+            : undefined;
+          throw await shortfall(client, transfer.amountCents, what).catch(() => mapped);
         }
         throw mapped;
       }
