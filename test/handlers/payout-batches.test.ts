@@ -424,6 +424,25 @@ describe('/api/withdraw', () => {
     expect(await item(keys.payoutLock(who.id))).toBeUndefined();
   });
 
+  it('with INSTANT_FEE_PAID_BY=platform, the transfer carries the fee and the member receives the whole balance', async () => {
+    const real = payoutBatches.settings;
+    payoutBatches.settings = () => ({ ...real(), INSTANT_FEE_PAID_BY: 'platform' });
+    try {
+      const who = await member();
+      await commissionFor(who, 2500);
+      const quoted = await quote(who);
+      expect(quoted.body).toMatchObject({ feePaidBy: 'platform', fee: 0.5, receive: 25, method: 'instant' });
+      const answer = await withdraw(who, { receive: 25, fee: 0.5 });
+      expect(answer.status).toBe(200);
+      expect((await transfersTo(who.accountId)).map((t) => t.amount)).toEqual([2550]);
+      expect((await payoutsOf(who.accountId)).map((p) => [p.amount, p.method])).toEqual([[2500, 'instant']]);
+      const balance = await stripe.balance.retrieve({}, { stripeAccount: who.accountId });
+      expect(balance.available.find((b) => b.currency === 'usd')?.amount ?? 0).toBe(0);
+    } finally {
+      payoutBatches.settings = real;
+    }
+  });
+
   it('pays standard, with no fee, to a card without instant payouts', async () => {
     const who = await member('4000056755665555');
     await commissionFor(who, 1500);
