@@ -14,6 +14,9 @@ import type { SummaryDeps } from './orders/admin-summary';
 import { onMoneyEvent, type MoneyDeps } from './commissions/money-movement';
 import { dynamoRefunds } from './adapters/dynamo-refunds';
 import { onChargeRefunded, onDispute, type RefundDeps } from './commissions/refunds';
+import { dynamoPayoutBatches } from './adapters/dynamo-payout-batches';
+import type { BatchDeps } from './commissions/batches';
+import { onBatchPayoutFailed } from './commissions/batch-events';
 import { dynamoEmailVerifications } from './adapters/dynamo-email-verifications';
 import { createSesMailer } from './adapters/ses-mailer';
 import { s3Files } from './adapters/s3-files';
@@ -123,6 +126,14 @@ export const payouts: PayoutDeps = {
 };
 /** What moving a commission's money needs: the commission item and its counters, Stripe, the clock. */
 export const commissionMoney: MoneyDeps = { store: dynamoCommissionMoney, gateway: payments, now };
+/** What the payout batches need (commissions/batches.ts): the batch items, the member's profile, Stripe, the clock, the money settings. */
+export const payoutBatches: BatchDeps = {
+  batches: dynamoPayoutBatches,
+  money: dynamoCommissionMoney,
+  gateway: payments,
+  now,
+  settings: () => moneySettings(),
+};
 
 /** Refunds and disputes: the order, its commission and what follows, Stripe, the clock. */
 export const refunds: RefundDeps = { store: dynamoRefunds, gateway: payments, now };
@@ -149,9 +160,13 @@ export const webhooks: WebhookDeps = {
       payment,
     ),
   // Transfers' and payouts' events move the commission they name (commissions/money-movement.ts);
-  // then the mails: the admins' "a payout failed", the member's "on its way" (once per payout).
+  // a batch's payout (commissions/batches.ts) names its batch instead: its failure frees the
+  // batch's commissions. Then the mails: the admins' "a payout failed", the member's "on its way" (once per payout).
   moneyEvents: async (event) => {
-    const moved = await onMoneyEvent(commissionMoney, event);
+    const moved =
+      event.kind === 'payout.failed' && event.metadata.batchId
+        ? await onBatchPayoutFailed({ batches: dynamoPayoutBatches, now }, event)
+        : await onMoneyEvent(commissionMoney, event);
     if (event.kind === 'payout.failed') {
       retryUnlessSent(
         await settled(() =>

@@ -146,6 +146,10 @@ export const routes: readonly Route[] = [
   route('payCommisionToMember', 'handlers/pay-commission-to-member.ts', { ...stripeWrites, mail: 'send' }),
   // Admin: a refund through Stripe; the commission follows (commissions/refunds.ts).
   route('refundOrder', 'handlers/refund-order.ts', stripeWrites),
+  // Payout batches (commissions/batches.ts): the admin's "Send all available" / "Pay all", the member's withdrawal.
+  route('runPayoutBatch', 'handlers/run-payout-batch.ts', stripeWrites),
+  route('getWithdrawalQuote', 'handlers/get-withdrawal-quote.ts', stripeReads),
+  route('withdraw', 'handlers/withdraw.ts', stripeWrites),
   // Public: Stripe signs it; no access token, so no signing key. The platform's own events.
   route('stripeWebhook', 'handlers/stripe-webhook.ts', {
     table: 'readwrite',
@@ -183,8 +187,8 @@ export interface EventFunction {
   memoryMb: number;
   timeoutSeconds: number;
   access: Access;
-  /** What starts it: objects created in the imports bucket, or each deploy that changes the stack. */
-  trigger: 'importsBucket:ObjectCreated' | 'afterDeploy';
+  /** What starts it: objects created in the imports bucket, a schedule (every day at 00:00 UTC), or each deploy that changes the stack. */
+  trigger: 'importsBucket:ObjectCreated' | 'schedule:daily' | 'afterDeploy';
   /** Native modules installed into the bundle for Lambda's linux-arm64 instead of bundled (infra/lib/bundling.ts). */
   nativeModules?: readonly string[];
 }
@@ -209,5 +213,14 @@ export const eventFunctions: readonly EventFunction[] = [
     timeoutSeconds: 900,
     access: { table: 'readwrite', secrets: [] },
     trigger: 'afterDeploy',
+  },
+  {
+    // The daily payouts (commissions/batches.ts): every member at or over the payout minimum.
+    name: 'dailyPayouts',
+    module: 'handlers/scheduled/daily-payouts.ts',
+    memoryMb: 512,
+    timeoutSeconds: 900,
+    access: { table: 'readwrite', secrets: ['stripeSecretKey'] },
+    trigger: 'schedule:daily',
   },
 ];

@@ -78,6 +78,9 @@ export const capabilityOf: Partial<Record<EndpointName, Capability>> = {
   addCommisionToStripe: 'Commissions',
   payCommisionToMember: 'Commissions',
   refundOrder: 'Commissions',
+  runPayoutBatch: 'Commissions',
+  getWithdrawalQuote: 'Commissions',
+  withdraw: 'Commissions',
 };
 
 /** The capability of a call by its name, or an error saying where to add it. */

@@ -72,6 +72,8 @@ import {
   type IBucket,
 } from 'aws-cdk-lib/aws-s3';
 import { LambdaDestination } from 'aws-cdk-lib/aws-s3-notifications';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Secret, type ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
@@ -488,6 +490,14 @@ export class PortalStack extends Stack {
             executeAfter: [this.table],
             executeOnHandlerChange: true,
             timeout: Duration.seconds(event.timeoutSeconds),
+          });
+          break;
+        case 'schedule:daily':
+          // Every day at 00:00 UTC; a failed run is retried by Lambda (asynchronous invocation), then queued.
+          new Rule(eventsScope, `${event.name}Schedule`, {
+            description: `${event.name}: every day at 00:00 UTC (${event.module})`,
+            schedule: Schedule.cron({ minute: '0', hour: '0' }),
+            targets: [new LambdaFunction(made.function, { retryAttempts: 2 })],
           });
           break;
       }

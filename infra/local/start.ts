@@ -13,6 +13,7 @@ import { LOCAL_IMAGES_BUCKET, LOCAL_IMPORTS_BUCKET, localS3Credentials, startS3,
 import { startImageServer } from './image-server';
 import { startStripeEmulator } from './stripe';
 import { forwardObjectCreated, type EventForwarder } from './s3-events';
+import type { DailyPayoutsResult } from '../../functions/src/handlers/scheduled/daily-payouts';
 import { lockDataDir } from './data-lock';
 import { privateUmask, secureTree, writePrivateFile } from './files';
 import { createPortalServer, type HostedImage } from './server';
@@ -299,6 +300,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     // The bucket notification: every object created in the imports bucket runs the import function.
     const forwarders: EventForwarder[] = [];
     for (const fn of eventFunctions) {
+      if (fn.trigger !== 'importsBucket:ObjectCreated') continue;
       forwarders.push(
         forwardObjectCreated(s3.server, await importHandler<(event: S3Event) => Promise<void>>(fn.module), say),
       );
@@ -395,7 +397,25 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
       const { seedDemoOrderPage, describeDemoOrderPage } = await import('./demo-order-page');
       const orderPage = describeDemoOrderPage(await seedDemoOrderPage(), url);
       if (orderPage) say(orderPage);
+      const { seedDemoPayouts, describeDemoPayouts } = await import('./demo-payouts');
+      const line = describeDemoPayouts(
+        await seedDemoPayouts({
+          memberEmail: demoAccounts.member.email,
+          stripeApiUrl: ownStripeKey ? undefined : stripe.url,
+        }),
+      );
+      if (line) say(line);
     }
+    // The daily payouts (EventBridge at 00:00 UTC in AWS): a timer, and a run now if one was missed.
+    const { startDailyPayouts } = await import('./daily-payouts');
+    const dailyPayouts = startDailyPayouts({
+      dataDir,
+      say,
+      run: async () =>
+        (await importHandler<() => Promise<DailyPayoutsResult>>('handlers/scheduled/daily-payouts.ts'))(),
+    });
+    stops.unshift(async () => dailyPayouts.stop());
+    await dailyPayouts.started;
     writePrivateFile(
       join(dataDir, 'portal.json'),
       JSON.stringify({ pid: process.pid, dynamoEndpoint: dynamo.endpoint, stripeEmulator: stripe.url }),

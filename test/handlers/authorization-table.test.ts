@@ -94,6 +94,10 @@ const expected: Record<string, Answers> = {
   resetPassword: PUBLIC,
   // A refund through Stripe; the commission follows (test/handlers/ledger.test.ts).
   refundOrder: ADMINS,
+  // Payout batches and withdrawals (test/handlers/payout-batches.test.ts).
+  runPayoutBatch: ADMINS,
+  getWithdrawalQuote: MEMBERS,
+  withdraw: MEMBERS,
 } satisfies Partial<Record<EndpointName, Answers>>;
 
 const MESSAGES: Record<401 | 403, string> = {

@@ -377,6 +377,30 @@ describe('functions', () => {
       );
     }
   });
+
+  it('runs the daily payouts every day at 00:00 UTC: an EventBridge rule targeting the function, allowed to invoke it', () => {
+    const scheduled = eventFunctions.filter((event) => event.trigger === 'schedule:daily');
+    expect(scheduled.map((event) => event.name)).toEqual(['dailyPayouts']);
+    const rules = Object.values(main.resources).filter((r) => r.Type === 'AWS::Events::Rule');
+    for (const event of scheduled) {
+      const fnId = logicalId(main.stack, main.stack.eventResources.get(event.name)!.function);
+      const rule = rules.find((r) =>
+        (r.Properties.Targets as { Arn: unknown }[]).some(
+          (target) => JSON.stringify(target.Arn) === JSON.stringify({ 'Fn::GetAtt': [fnId, 'Arn'] }),
+        ),
+      );
+      expect(rule?.Properties).toMatchObject({ ScheduleExpression: 'cron(0 0 * * ? *)', State: 'ENABLED' });
+      const permissions = Object.values(main.resources).filter(
+        (r) =>
+          r.Type === 'AWS::Lambda::Permission' &&
+          r.Properties.Principal === 'events.amazonaws.com' &&
+          JSON.stringify(r.Properties.FunctionName) === JSON.stringify({ 'Fn::GetAtt': [fnId, 'Arn'] }),
+      );
+      expect(permissions).toHaveLength(1);
+      // Stripe's secret key only, and the table: what paying out needs.
+      expect(event.access).toEqual({ table: 'readwrite', secrets: ['stripeSecretKey'] });
+    }
+  });
 });
 
 describe('room to grow: one nested stack per capability', () => {

@@ -126,8 +126,12 @@ export const dynamoCommissionMoney: CommissionMoneyStore = {
       Key: commissionKey(id),
       UpdateExpression:
         'SET transferPendingAt = if_not_exists(transferPendingAt, :now), transferAttempt = if_not_exists(transferAttempt, :zero)',
-      // The sendable condition: in processing and past its hold.
-      ...withCondition(commissionSendable(Date.parse(now)), '', { ':now': now, ':zero': 0 }),
+      // The sendable condition: in processing and past its hold; not while a payout batch holds it
+      // (commissions/batches.ts): the batch moves it.
+      ...withCondition(commissionSendable(Date.parse(now)), 'attribute_not_exists(batchId)', {
+        ':now': now,
+        ':zero': 0,
+      }),
     });
   },
 
@@ -175,8 +179,13 @@ export const dynamoCommissionMoney: CommissionMoneyStore = {
       Key: commissionKey(id),
       UpdateExpression:
         'SET payoutAttempt = if_not_exists(payoutAttempt, :zero), payoutPendingAt = if_not_exists(payoutPendingAt, :now)',
-      // Not while a refund's transfer reversal is reserved (commissions/refunds.ts): it takes its share first.
-      ...withCondition(commissionIs('in_stripe'), 'attribute_not_exists(reversalPending)', { ':now': now, ':zero': 0 }),
+      // Not while a refund's transfer reversal is reserved (commissions/refunds.ts): it takes its share
+      // first; nor while a payout batch holds it.
+      ...withCondition(
+        commissionIs('in_stripe'),
+        'attribute_not_exists(reversalPending) AND attribute_not_exists(batchId)',
+        { ':now': now, ':zero': 0 },
+      ),
     });
   },
 

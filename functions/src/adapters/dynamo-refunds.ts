@@ -106,7 +106,8 @@ function commissionUpdate(application: RefundApplication, refundId: string): Ite
     ':reason': reason,
     ':now': application.now,
   };
-  const conditions = ['amountCents = :oldAmount'];
+  // Never under a payout batch's feet: the batch's claim carries the amount it read (commissions/batches.ts).
+  const conditions = ['amountCents = :oldAmount', 'attribute_not_exists(batchId)'];
   if (base === 'in_stripe' && takenCents > 0) {
     conditions.push('reversalPending.refundId = :refundId');
     values[':refundId'] = refundId;
@@ -199,7 +200,7 @@ export const dynamoRefunds: RefundStore = {
       TableName: tableName(),
       Key: keys.commission(commission.id),
       UpdateExpression: 'SET reversalPending = :pending',
-      ConditionExpression: `${is.condition} AND amountCents = :amount AND attribute_not_exists(reversalPending) AND attribute_not_exists(payoutPendingAt)`,
+      ConditionExpression: `${is.condition} AND amountCents = :amount AND attribute_not_exists(reversalPending) AND attribute_not_exists(payoutPendingAt) AND attribute_not_exists(batchId)`,
       ExpressionAttributeNames: is.names,
       ExpressionAttributeValues: {
         ...is.values,

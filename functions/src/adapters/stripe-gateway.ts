@@ -1,6 +1,7 @@
 import type Stripe from 'stripe';
 import * as z from 'zod/mini';
 import { DomainError, badRequest, conflict, unavailable } from '../errors';
+import { formatMoney } from '@portal/shared/domain/format';
 import {
   idempotencyKey,
   MALFORMED_EVENT,
@@ -230,7 +231,7 @@ const dateOf = (seconds: number) =>
  * The platform's available balance is short of `amountCents`: when enough becomes available, read
  * from the pending balance transactions' `available_on`, in words for the admin.
  */
-async function shortfall(client: Stripe, amountCents: number): Promise<MoneyRefusal> {
+async function shortfall(client: Stripe, amountCents: number, what = 'this commission'): Promise<MoneyRefusal> {
   const balance = await client.balance.retrieve();
   let available = balance.available.find((funds) => funds.currency === 'usd')?.amount ?? 0;
   const pending: Stripe.BalanceTransaction[] = [];
@@ -243,12 +244,12 @@ async function shortfall(client: Stripe, amountCents: number): Promise<MoneyRefu
     available += transaction.net;
     if (available >= amountCents) {
       return new MoneyRefusal(
-        `The platform's available balance is too low to send this commission: it becomes available on ${dateOf(transaction.available_on)}.`,
+        `The platform's available balance is too low to send ${what}: it becomes available on ${dateOf(transaction.available_on)}.`,
       );
     }
   }
   return new MoneyRefusal(
-    "The platform's available balance is too low to send this commission, and no pending funds cover it: add funds to the platform's Stripe balance.",
+    `The platform's available balance is too low to send ${what}, and no pending funds cover it: add funds to the platform's Stripe balance.`,
   );
 }
 
@@ -673,7 +674,11 @@ export function createStripeGateway(settings: StripeGatewaySettings): PaymentGat
           isStripeError(error) &&
           error.code === 'balance_insufficient'
         ) {
-          throw await shortfall(client, transfer.amountCents).catch(() => mapped);
+          // A batch's transfer carries several commissions (commissions/batches.ts).
+          const what = transfer.metadata.batchId
+            ? `these commissions (${formatMoney(transfer.amountCents)})`
+            : undefined;
+          throw await shortfall(client, transfer.amountCents, what).catch(() => mapped);
         }
         throw mapped;
       }
@@ -705,8 +710,8 @@ export function createStripeGateway(settings: StripeGatewaySettings): PaymentGat
         // Instant costs the account Stripe's fee on top of the amount (debited from its balance):
         // only where the card takes it and the available balance covers both without touching what
         // the member's other commissions need (`keepCents`), else standard (free).
-        let method: 'instant' | 'standard' = 'standard';
-        if (card?.available_payout_methods?.includes('instant')) {
+        let method: 'instant' | 'standard' = payout.method ?? 'standard';
+        if (!payout.method && card?.available_payout_methods?.includes('instant')) {
           const balance = await client.balance.retrieve({}, options);
           const available = balance.available.find((funds) => funds.currency === 'usd')?.amount ?? 0;
           const needed = payout.amountCents + instantPayoutFeeCents(payout.amountCents) + (payout.keepCents ?? 0);
@@ -719,6 +724,24 @@ export function createStripeGateway(settings: StripeGatewaySettings): PaymentGat
           ),
         );
         return { id: created.id, status: created.status, method: created.method };
+      } catch (error) {
+        throw toMoneyError(error, 'payout');
+      }
+    },
+
+    payoutDestination: async (accountId) => {
+      try {
+        const client = await stripe();
+        const cards = await client.accounts.listExternalAccounts(accountId, { object: 'card', limit: 10 });
+        const card = cards.data.find(
+          (item): item is Stripe.Card => item.object === 'card' && item.default_for_currency === true,
+        );
+        if (!card) return undefined;
+        return {
+          last4: card.last4,
+          brand: card.brand,
+          instant: card.available_payout_methods?.includes('instant') ?? false,
+        };
       } catch (error) {
         throw toMoneyError(error, 'payout');
       }

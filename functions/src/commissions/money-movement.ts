@@ -28,6 +28,9 @@ export const payoutKey = (commissionId: string, attempt: number): string => `por
 
 export const VERIFYING =
   "Stripe is still verifying the member's payout account: it cannot receive transfers until that is done. Try again later.";
+/** A per-commission button on a commission a payout batch holds (commissions/batches.ts). */
+export const IN_BATCH =
+  'This commission is being moved in a payout batch right now ("Send all available", "Pay all", the daily payouts or a withdrawal): the batch sends and pays it. Reload the list in a moment.';
 export const CANNOT_TAKE_TRANSFERS_YET =
   "The member's payout account cannot receive transfers yet: Stripe needs some of their details corrected. Ask the member to check their payout account page.";
 
@@ -82,6 +85,7 @@ export async function addCommissionToStripe(deps: MoneyDeps, id: string): Promis
     return present(found, await deps.store.payoutProfile(found.memberId));
   }
   refuseUnsendable(found, deps.now());
+  if (found.batchId) throw conflict(IN_BATCH);
   const [accountId, profile] = await payableAccount(deps, found);
   // What the stored state already says, before asking Stripe (account.updated keeps it current).
   if (profile.transfers === 'pending') throw conflict(VERIFYING);
@@ -141,6 +145,7 @@ async function addCommissionToStripeAfterRace(deps: MoneyDeps, id: string): Prom
   if (commissionFlags(current.status).isInCustomersAccount === 1) {
     return present(current, await deps.store.payoutProfile(current.memberId));
   }
+  if (current.batchId) throw conflict(IN_BATCH);
   refuseUnsendable(current, deps.now());
   throw conflict('This commission changed at the same time; the list is reloaded.');
 }
@@ -189,11 +194,13 @@ export async function payCommissionToMember(deps: MoneyDeps, id: string): Promis
   if (found.status !== 'in_stripe') {
     throw conflict("This commission is not in the member's Stripe balance yet: send it to Stripe first.");
   }
+  if (found.batchId) throw conflict(IN_BATCH);
   const [accountId, profile] = await payableAccount(deps, found);
   const reserved = await deps.store.reservePayout(id, new Date(deps.now()).toISOString());
   if (!reserved) {
     const current = await load(deps, id);
     if (current.status === 'paid') return present(current, profile);
+    if (current.batchId) throw conflict(IN_BATCH);
     if (current.status !== 'in_stripe') refuseUnsendable(current, deps.now());
     throw conflict("A refund of this commission's order is being applied to it; try again in a minute.");
   }
@@ -202,7 +209,8 @@ export async function payCommissionToMember(deps: MoneyDeps, id: string): Promis
   const keepCents = Math.max(0, (await deps.store.unpaidCents(reserved.memberId)) - reserved.amountCents);
   const payout = await deps.gateway.createPayout({
     accountId,
-    amountCents: reserved.amountCents,
+    // What its transfer carried: a batch may have netted part of it against a clawback debt.
+    amountCents: reserved.amountCents - (reserved.nettedCents ?? 0),
     keepCents,
     idempotencyKey: payoutKey(id, attempt),
     metadata: { commissionId: id, attempt: String(attempt), orderID: reserved.orderID },

@@ -21,6 +21,13 @@ export interface CommissionRecord extends SaleCommission {
   /** Acknowledgements of Stripe's events, ISO times. */
   transferCreatedAt?: string;
   payoutPaidAt?: string;
+  /** The payout batch that holds it (commissions/batches.ts): no other batch or per-commission call moves it meanwhile. */
+  batchId?: string;
+  /**
+   * What a batch netted of it against the member's clawback debt: its transfer carried
+   * `amountCents - nettedCents`, so its payout pays that much.
+   */
+  nettedCents?: number;
 }
 
 /** What a member's profile says of their payout account. */

@@ -217,6 +217,13 @@ export async function applyRefund(deps: RefundDeps, orderId: string, refund: App
       ? `Order ${order.orderID} refunded in full (${refund.words}): the commission is ${exitWords ?? status}.`
       : `Order ${order.orderID} partly refunded (${formatMoney(newRefunded)} of ${formatMoney(order.totalCents)}, ${refund.words}): the commission was reduced by ${formatMoney(original - keeps)}.`;
 
+    if (taken > 0 && record.batchId) {
+      // A payout batch (commissions/batches.ts) holds it: the batch decides where its money is, then
+      // frees it; the refund's share is taken from wherever that leaves it.
+      throw conflict(
+        'A payout batch is moving this commission; the refund is applied to it once that ends. Try again in a minute.',
+      );
+    }
     if (base === 'in_stripe' && taken > 0) {
       // A transfer reversal of its share: reserved on the commission first (no payout may start), then Stripe, then our write.
       const held = record.reversalPending;

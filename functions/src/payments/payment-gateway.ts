@@ -127,8 +127,21 @@ export interface NewPayout {
    * fee is debited from the balance, so instant is chosen only where the fee leaves this untouched.
    */
   keepCents?: number;
+  /**
+   * The method asked for (a member's withdrawal, after showing its fee); absent: instant where the
+   * card takes it and the balance covers the fee beyond `keepCents`, else standard.
+   */
+  method?: 'instant' | 'standard';
   idempotencyKey: string;
   metadata: Record<string, string>;
+}
+
+/** The card a connected account's payouts go to, and whether it takes Instant Payouts. */
+export interface PayoutDestination {
+  last4: string;
+  brand: string;
+  /** The card lists `instant` in `available_payout_methods`. */
+  instant: boolean;
 }
 
 /** A payout event of a connected account (`payout.failed`, `payout.paid`). */
@@ -250,6 +263,8 @@ export interface PaymentGateway {
    * header): instant where the card takes it, else standard.
    */
   createPayout(payout: NewPayout): Promise<{ id: string; status: string; method: string }>;
+  /** The account's default debit card for USD payouts, or undefined when it has none. */
+  payoutDestination(accountId: string): Promise<PayoutDestination | undefined>;
   /**
    * Puts the account's payouts back to `manual` (one update, with an idempotency key per account
    * and the schedule it found), after an `account.updated` showed another schedule.

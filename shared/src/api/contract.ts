@@ -55,6 +55,9 @@ import { requestPasswordReset, requestPasswordResetResponse } from './calls/requ
 import { resetPassword, resetPasswordResponse } from './calls/reset-password';
 import { replacePayoutMethod, replacePayoutMethodResponse } from './calls/replace-payout-method';
 import { refundOrder, refundOrderResponse } from './calls/refund-order';
+import { runPayoutBatch, runPayoutBatchResponse } from './calls/run-payout-batch';
+import { getWithdrawalQuote, getWithdrawalQuoteResponse } from './calls/get-withdrawal-quote';
+import { withdraw, withdrawResponse } from './calls/withdraw';
 
 /**
  * Every /api call of spec section 7 (plus logout), all POST: each call's contract module
@@ -130,6 +133,9 @@ export const contract = {
   resetPassword: entry(resetPassword, resetPasswordResponse),
   replacePayoutMethod: entry(replacePayoutMethod, replacePayoutMethodResponse),
   refundOrder: entry(refundOrder, refundOrderResponse),
+  runPayoutBatch: entry(runPayoutBatch, runPayoutBatchResponse),
+  getWithdrawalQuote: entry(getWithdrawalQuote, getWithdrawalQuoteResponse),
+  withdraw: entry(withdraw, withdrawResponse),
 };
 
 export type Contract = typeof contract;

@@ -128,6 +128,10 @@ export const keys = {
     pk: `USER#${memberId}`,
     sk: `CLAWBACK#${time}#${id}`,
   }),
+  /** One member's part of a payout batch: the commissions it carries and where their money is. */
+  payoutBatch: (batchId: string, memberId: string): Key => ({ pk: `BATCH#${batchId}`, sk: `MEMBER#${memberId}` }),
+  /** A member's payout lock: the batch open for them and until when a run works on it (one at a time). */
+  payoutLock: (memberId: string): Key => ({ pk: `USER#${memberId}`, sk: 'PAYOUT_LOCK' }),
 };
 
 /** The sort key prefix of a member's clawback entries. */

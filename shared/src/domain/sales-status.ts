@@ -74,6 +74,8 @@ export const COMMISSION_TRANSITIONS = [
   { from: 'review', to: 'cancelled' },
   { from: 'review', to: 'reversed' },
   { from: 'review', to: 'clawed_back' },
+  // Settled in a payout batch against the member's clawback debt: no money moves (commissions/batches.ts).
+  { from: 'processing', to: 'paid' },
 ] as const satisfies readonly Transition<CommissionStatus>[];
 
 /**

@@ -13,6 +13,7 @@ import { useIsPhone } from '@portal/shared/ui/hooks/useIsPhone';
 import { commissionColumns } from '../sales/commissionColumns';
 import { useCommissions } from '../sales/queries';
 import { BackLink, ListFrame, type NoticeState } from '../sales/SalesUi';
+import { PayoutBatchPanel } from '../sales/PayoutBatchPanel';
 
 const SCREENS = {
   to_stripe: {
@@ -131,6 +132,7 @@ export function CommissionActionScreen({ list }: { list: keyof typeof SCREENS })
   return (
     <Page title={config.title} description={config.lead}>
       <BackLink to="/payouts" label="Payouts" />
+      <PayoutBatchPanel step={list === 'to_stripe' ? 'send' : 'pay'} />
       {error ? <ErrorBanner title="Nothing was moved" message={error} onDismiss={() => setError(null)} /> : null}
       <ListFrame pages={pages} noun="commissions">
         <DataTable

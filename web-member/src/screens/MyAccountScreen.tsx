@@ -9,6 +9,7 @@ import type { ReactNode } from 'react';
 import { CommissionTotals } from './commissions/CommissionTotals';
 import { useMyCommissions } from './commissions/useMyCommissions';
 import { MailPreferencesForm } from './MailPreferencesForm';
+import { WithdrawPanel } from './commissions/WithdrawPanel';
 
 /** '/my_account': the three set-up screens (spec section 2), their red badges, and the commission totals. */
 export function MyAccountScreen() {
@@ -56,6 +57,12 @@ export function MyAccountScreen() {
           Commissions
         </h2>
         <MyCommissionTotals />
+      </section>
+      <section aria-labelledby="withdraw" className="account-withdraw">
+        <h2 className="section-title" id="withdraw">
+          Withdraw
+        </h2>
+        <WithdrawPanel />
       </section>
       <section aria-labelledby="emails" className="account-emails">
         <h2 className="section-title" id="emails">

@@ -1,0 +1,116 @@
+/**
+ * The payout batches' items (commissions/batches.ts): a member's payout lock, their part of a
+ * batch, their clawback debt, and the commissions a batch claims and moves. Every write is
+ * conditional on the state the batch read, so two runs of one batch (a retry, a second tab) move
+ * each commission once.
+ */
+
+/** What a batch does with a member's commissions. */
+export type BatchKind = 'send' | 'pay' | 'daily' | 'withdraw';
+
+/**
+ * `claimed`: the commissions are held by the batch, nothing at Stripe yet; `transferred`: the
+ * transfer is recorded (or none was needed), the payout is still to make; `sent`, `paid`: done;
+ * `released`: Stripe refused the transfer, the commissions and the debt are as before;
+ * `payout_failed`: the card refused the payout after it was made (`payout.failed`): its commissions
+ * are back in Stripe to be paid, free for any batch or button.
+ */
+export type StoredBatchState = 'claimed' | 'transferred' | 'sent' | 'paid' | 'released' | 'payout_failed';
+
+/** A commission as a batch carries it. */
+export interface BatchCommission {
+  id: string;
+  amountCents: number;
+  /** The status it was claimed in. */
+  from: 'processing' | 'in_stripe';
+  /**
+   * Netted against the member's debt by this batch (from processing), or by an earlier one (an
+   * in-Stripe commission whose transfer carried less).
+   */
+  nettedCents: number;
+  chargeId?: string;
+  orderID: string;
+  createdAt: string;
+}
+
+/** A commission a batch could take (read from the member's list; the claim's conditions decide). */
+export type CandidateCommission = BatchCommission;
+
+/** One member's part of a batch: `BATCH#<batchId>` / `MEMBER#<memberId>`. */
+export interface MemberBatch {
+  batchId: string;
+  memberId: string;
+  memberEmail: string;
+  kind: BatchKind;
+  state: StoredBatchState;
+  commissions: BatchCommission[];
+  /** The debt read when the batch was claimed, and what the batch netted of it (the debt is lowered by the claim). */
+  owedSeenCents: number;
+  nettedCents: number;
+  /** The transfer to make (0: none): the processing commissions less what was netted, plus a fee the platform pays. */
+  transferCents: number;
+  /** The payout to make (0: none). */
+  payoutCents: number;
+  feeCents: number;
+  method: 'instant' | 'standard' | null;
+  transferId: string | null;
+  payoutId: string | null;
+  /** Moves on after Stripe refuses a payout definitely, so the next try is a new request. */
+  payoutAttempt: number;
+  failure: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The lock's answer: taken for this batch, or held for another (`busy` while a run works on it). */
+export type LockResult = { acquired: true } | { acquired: false; openBatchId: string; busy: boolean };
+
+/** The outcome of a claim: recorded, the batch existed already (another run of it), or a commission or the debt changed under it. */
+export type ClaimResult = 'claimed' | 'exists' | 'changed';
+
+export interface PayoutBatchStore {
+  /**
+   * Takes the member's lock for `batchId` while no other batch is open for them (the same batch
+   * may always enter: it is a retry), marking it busy until `busyUntil` (epoch ms).
+   */
+  lock(memberId: string, batchId: string, now: number, busyUntil: number): Promise<LockResult>;
+  /** The batch stays open but no run works on it (the next run of any batch for the member resumes it). */
+  pause(memberId: string, batchId: string): Promise<void>;
+  /** The batch is finished: the member's lock is free. */
+  unlock(memberId: string, batchId: string): Promise<void>;
+  get(batchId: string, memberId: string): Promise<MemberBatch | undefined>;
+  /**
+   * The member's commissions a batch could take, oldest first: available in processing (no
+   * `availableAt` or one passed) or in Stripe and unpaid, held by no batch and no per-commission
+   * call in flight.
+   */
+  candidates(memberId: string, now: number): Promise<CandidateCommission[]>;
+  /** The member's clawback debt in cents (0 when none). */
+  owed(memberId: string): Promise<number>;
+  /**
+   * One transaction: the batch item (if it does not exist), each commission marked with the batch
+   * (conditional on its status and on no batch or call holding it), and the debt lowered by what
+   * was netted (conditional on the value read).
+   */
+  claim(batch: MemberBatch): Promise<ClaimResult>;
+  /** Stripe refused the transfer: the batch released, its commissions free again, the debt given back. */
+  release(batch: MemberBatch, failure: string, now: string): Promise<boolean>;
+  /**
+   * The transfer recorded (or none needed): the processing commissions to in Stripe (wholly
+   * netted ones to paid, settled against the debt), counters and earnings; a `send` batch frees
+   * them and is done.
+   */
+  recordTransfer(batch: MemberBatch, transferId: string | null, now: string): Promise<boolean>;
+  /** Stripe refused the payout: the reason and the attempt moved on; the batch stays transferred. */
+  refusePayout(batch: MemberBatch, failure: string, now: string): Promise<boolean>;
+  /** The payout recorded (or none needed): every carried commission in Stripe to paid, freed; counters and earnings. */
+  recordPayout(batch: MemberBatch, payoutId: string | null, now: string): Promise<boolean>;
+  /**
+   * `payout.failed` for the batch's recorded payout: the batch to `payout_failed` with the reason,
+   * every commission it paid back to in Stripe and free (counters and earnings back), only while
+   * `payoutId` is the stored one.
+   */
+  failPayout(batch: MemberBatch, payoutId: string, failure: string, now: string): Promise<boolean>;
+  /** Members with commissions in processing or in Stripe (the admin's "everyone", the daily job), with their e-mail. */
+  membersWithOpenCommissions(): Promise<{ memberId: string; memberEmail: string }[]>;
+}

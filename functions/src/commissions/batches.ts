@@ -1,0 +1,584 @@
+import type { BatchOutcome, WithdrawalQuote } from '@portal/shared/api/payout-batches';
+import { formatMoney } from '@portal/shared/domain/format';
+import type { MoneySettings } from '../config/money-settings';
+import { DomainError, conflict } from '../errors';
+import { MoneyRefusal, type PaymentGateway } from '../payments/payment-gateway';
+import { NO_DEBIT_CARD, NO_PAYOUT_ACCOUNT } from '../orders/present';
+import type { BatchCommission, BatchKind, MemberBatch, PayoutBatchStore } from './batch-store';
+import type { CommissionMoneyStore, PayoutProfile } from './money-store';
+import { CANNOT_TAKE_TRANSFERS_YET, VERIFYING } from './money-movement';
+
+/**
+ * Fewer, larger money movements (issue 27; docs/decisions/0130-payout-batches.md). A member's
+ * part of a batch moves their available commissions in ONE transfer (to their Stripe balance) and
+ * ONE payout (to their debit card), whoever starts it: an admin's "Send all available" / "Pay all",
+ * the daily job, or the member's withdrawal. Each run goes:
+ *
+ * 1. **lock**: the member's payout lock names the open batch; another batch waits (a busy one
+ *    answers in words; an open one nobody works on is resumed first), the same batch may enter
+ *    again (a retry heals a crash);
+ * 2. **claim**, one transaction BEFORE Stripe: the batch item listing its commissions, each
+ *    commission marked with the batch (conditional on its status and on no batch or per-commission
+ *    call holding it), the member's clawback debt lowered by what the batch nets of it
+ *    (conditional on the value read);
+ * 3. **transfer** with `portal:batch:<batchId>:<memberId>:transfer:0`, naming `source_transaction`
+ *    only when it carries one card sale's commission (else it draws on the platform's available
+ *    balance), then its record (commissions to in Stripe) conditional on the claimed state;
+ * 4. **payout** with `portal:batch:<batchId>:<memberId>:payout:<attempt>`, then its record
+ *    (commissions to paid) conditional on the transferred state; the lock is freed.
+ *
+ * A crash anywhere leaves the batch's state: the next run of the same batch (or of any batch for
+ * that member) continues from it with the same keys, so Stripe answers the same objects.
+ */
+
+export interface BatchDeps {
+  batches: PayoutBatchStore;
+  money: Pick<CommissionMoneyStore, 'payoutProfile'>;
+  gateway: PaymentGateway;
+  now: () => number;
+  settings: () => MoneySettings;
+}
+
+/** At most this many commissions per member and batch: the claim and each record are one transaction (100 items). */
+export const MAX_BATCH_COMMISSIONS = 90;
+/** A run holds the member's lock this long; past it another run may resume the batch (the functions stop at 29 s). */
+export const BUSY_MS = 60_000;
+
+/** Stripe's Instant Payouts fee in the US: 1 % of the amount, at least 50¢ (docs/decisions/0050-instant-payout-fee.md). */
+export const instantFeeCents = (amountCents: number): number => Math.max(50, Math.round(amountCents / 100));
+
+/**
+ * An instant withdrawal of `payableCents`: Stripe debits the fee of the PAYOUT from the balance on
+ * top of it. Paid by the member: the largest payout whose amount plus its own fee fits the balance
+ * (so nothing is left behind); paid by the platform: the whole amount, the platform adding the fee
+ * to the transfer.
+ */
+export function instantSplit(
+  payableCents: number,
+  paidBy: MoneySettings['INSTANT_FEE_PAID_BY'],
+): { payoutCents: number; feeCents: number } {
+  if (paidBy === 'platform') return { payoutCents: payableCents, feeCents: instantFeeCents(payableCents) };
+  let payout = payableCents - instantFeeCents(payableCents);
+  while (payout + 1 + instantFeeCents(payout + 1) <= payableCents) payout++;
+  return { payoutCents: payout, feeCents: instantFeeCents(payout) };
+}
+
+export const transferKey = (batchId: string, memberId: string, attempt = 0): string =>
+  `portal:batch:${batchId}:${memberId}:transfer:${attempt}`;
+export const payoutKey = (batchId: string, memberId: string, attempt: number): string =>
+  `portal:batch:${batchId}:${memberId}:payout:${attempt}`;
+
+/** The daily job's batch id: one batch per member and UTC day. */
+export const dailyBatchId = (nowMs: number): string => `daily-${new Date(nowMs).toISOString().slice(0, 10)}`;
+
+const dollars = (cents: number) => cents / 100;
+const sum = (items: readonly BatchCommission[], of: (c: BatchCommission) => number) =>
+  items.reduce((total, item) => total + of(item), 0);
+const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
+
+/** What a member's batch would carry now, computed from the candidates and the debt. */
+export interface BatchPlan {
+  commissions: BatchCommission[];
+  owedSeenCents: number;
+  nettedCents: number;
+  /** Transfer without any fee. */
+  netTransferCents: number;
+  /** What is payable to the card before any fee: the net transfer plus what is already in Stripe. */
+  payableCents: number;
+}
+
+/**
+ * The netting rule: the debt is taken from the processing commissions, oldest first, never more
+ * than they carry (never a transfer below zero); each commission keeps what was netted of it, so
+ * its payout later pays the rest. In-Stripe commissions carry what their own transfer carried.
+ */
+export function plan(candidates: readonly BatchCommission[], owedCents: number, kind: BatchKind): BatchPlan {
+  const taken = candidates.filter((c) => kind !== 'send' || c.from === 'processing').slice(0, MAX_BATCH_COMMISSIONS);
+  let left = Math.max(0, owedCents);
+  const commissions = taken.map((commission) => {
+    if (commission.from !== 'processing') return commission;
+    const netted = Math.min(left, commission.amountCents);
+    left -= netted;
+    return { ...commission, nettedCents: netted };
+  });
+  const processing = commissions.filter((c) => c.from === 'processing');
+  const nettedCents = sum(processing, (c) => c.nettedCents);
+  const netTransferCents = sum(processing, (c) => c.amountCents) - nettedCents;
+  const inStripe = sum(
+    commissions.filter((c) => c.from === 'in_stripe'),
+    (c) => c.amountCents - c.nettedCents,
+  );
+  return {
+    commissions,
+    owedSeenCents: Math.max(0, owedCents),
+    nettedCents,
+    netTransferCents,
+    payableCents: netTransferCents + inStripe,
+  };
+}
+
+/** Why the member cannot be paid, in words for the person asking; null when they can. */
+function accountBlock(profile: PayoutProfile | undefined, forMember: boolean): string | null {
+  if (!profile) return 'The member no longer exists.';
+  if (profile.isAccountCreated !== 1 || !profile.stripeID)
+    return forMember ? 'Set up your payout account first (Payout Settings).' : NO_PAYOUT_ACCOUNT;
+  if (profile.isPayoutMethodAdded !== 1)
+    return forMember ? 'Add a debit card to your payout account first (Payout Settings).' : NO_DEBIT_CARD;
+  if (profile.transfers === 'pending')
+    return forMember ? 'Stripe is still verifying your payout account: try again later.' : VERIFYING;
+  if (profile.transfers === 'inactive')
+    return forMember
+      ? 'Stripe needs some of your details corrected before you can be paid: see Payout Settings.'
+      : CANNOT_TAKE_TRANSFERS_YET;
+  return null;
+}
+
+interface Who {
+  memberId: string;
+  memberEmail: string;
+}
+
+function outcome(
+  who: Who,
+  batchId: string,
+  state: BatchOutcome['state'],
+  message: string,
+  batch?: MemberBatch,
+): BatchOutcome {
+  return {
+    memberId: who.memberId,
+    memberEmail: who.memberEmail,
+    batchId,
+    state,
+    commissionCount: batch?.commissions.length ?? 0,
+    amount: dollars(batch ? sum(batch.commissions, (c) => c.amountCents) : 0),
+    netted: dollars(batch?.nettedCents ?? 0),
+    transfer: dollars(batch?.transferId ? batch.transferCents : 0),
+    payout: dollars(batch?.payoutId ? batch.payoutCents : 0),
+    fee: dollars(batch?.feeCents ?? 0),
+    method: batch?.payoutId ? batch.method : null,
+    transferId: batch?.transferId ?? null,
+    payoutId: batch?.payoutId ?? null,
+    message,
+  };
+}
+
+/** The outcome of a batch in its stored state, in words. */
+function describe(batch: MemberBatch): BatchOutcome {
+  const who = { memberId: batch.memberId, memberEmail: batch.memberEmail };
+  const count = plural(batch.commissions.length, 'commission');
+  const netted = batch.nettedCents
+    ? ` (${formatMoney(batch.nettedCents)} netted against the clawback debt of ${formatMoney(batch.owedSeenCents)})`
+    : '';
+  switch (batch.state) {
+    case 'released':
+      return outcome(who, batch.batchId, 'refused', batch.failure ?? 'Stripe refused the transfer.', batch);
+    case 'payout_failed':
+      return outcome(
+        who,
+        batch.batchId,
+        'refused',
+        `The payout of ${formatMoney(batch.payoutCents)} to ${batch.memberEmail}'s card failed: ${batch.failure ?? 'Stripe gave no reason'}. Its ${count} are back to be paid.`,
+        batch,
+      );
+    case 'claimed':
+    case 'transferred':
+      return outcome(
+        who,
+        batch.batchId,
+        'waiting',
+        `${formatMoney(batch.payoutCents)} for ${batch.memberEmail} is in their Stripe balance; the payout waits: ${batch.failure ?? 'it is retried by the next run.'}`,
+        batch,
+      );
+    case 'sent':
+      return outcome(
+        who,
+        batch.batchId,
+        batch.transferId ? 'sent' : 'settled',
+        batch.transferId
+          ? `Sent ${formatMoney(batch.transferCents)} to ${batch.memberEmail}'s Stripe balance in one transfer: ${count}${netted}.`
+          : `${count} of ${batch.memberEmail} settled against their clawback debt${netted}; no money moved.`,
+        batch,
+      );
+    case 'paid':
+      return outcome(
+        who,
+        batch.batchId,
+        batch.payoutId ? 'paid' : 'settled',
+        batch.payoutId
+          ? `Paid ${formatMoney(batch.payoutCents)} to ${batch.memberEmail}'s debit card (${batch.method === 'instant' ? 'instant' : 'standard, 1–2 business days'}${batch.feeCents ? `, Stripe's instant fee ${formatMoney(batch.feeCents)}` : ''}): ${count}${netted}.`
+          : `${count} of ${batch.memberEmail} settled against their clawback debt${netted}; no money moved.`,
+        batch,
+      );
+  }
+}
+
+/** For a withdrawal: what the confirmation showed, checked against the batch about to be claimed. */
+export interface WithdrawalTerms {
+  receiveCents: number;
+  feeCents: number;
+}
+
+export interface RunOptions {
+  batchId: string;
+  memberId: string;
+  memberEmail: string;
+  kind: BatchKind;
+  /** A withdrawal's confirmed terms: a batch that would differ is refused in words before anything is claimed. */
+  terms?: WithdrawalTerms;
+}
+
+/**
+ * One member's part of a batch, from wherever it stands to done (or to a refusal, or to a payout
+ * waiting for funds). Answers what happened in words; throws only on a fault (a 503 or 500; the
+ * batch then stays open for the next run).
+ */
+export async function runMemberBatch(deps: BatchDeps, options: RunOptions): Promise<BatchOutcome> {
+  const held = await takeLock(deps, options);
+  if (held) return held;
+  let claimed = false;
+  try {
+    let batch = await deps.batches.get(options.batchId, options.memberId);
+    if (!batch) {
+      const made = await claim(deps, options);
+      if ('message' in made) {
+        await deps.batches.unlock(options.memberId, options.batchId);
+        return made;
+      }
+      batch = made;
+    }
+    claimed = true;
+    return await advance(deps, batch);
+  } catch (error) {
+    // A claimed batch stays open: the next run (this one retried, or any other for the member)
+    // resumes it. Nothing claimed: the lock is free again.
+    // A claim whose answer was lost may have been written: the item says.
+    const open = claimed || (await deps.batches.get(options.batchId, options.memberId).catch(() => true)) !== undefined;
+    if (open) await deps.batches.pause(options.memberId, options.batchId).catch(() => undefined);
+    else await deps.batches.unlock(options.memberId, options.batchId).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Takes the member's lock for this batch, resuming an open batch nobody works on first; an outcome when it cannot. */
+async function takeLock(deps: BatchDeps, options: RunOptions): Promise<BatchOutcome | undefined> {
+  const who = { memberId: options.memberId, memberEmail: options.memberEmail };
+  for (let round = 0; round < 3; round++) {
+    const now = deps.now();
+    const lock = await deps.batches.lock(options.memberId, options.batchId, now, now + BUSY_MS);
+    if (lock.acquired) return undefined;
+    if (lock.busy) {
+      return outcome(
+        who,
+        options.batchId,
+        'busy',
+        options.kind === 'withdraw'
+          ? 'A withdrawal or payout of yours is already under way. Wait for it to finish, then try again.'
+          : `A payout for ${options.memberEmail} is already under way (another batch or their withdrawal): try again in a minute.`,
+      );
+    }
+    // An earlier batch is open (its payout waits, or its run stopped): finish it first.
+    const earlier = await deps.batches.get(lock.openBatchId, options.memberId);
+    if (!earlier) {
+      await deps.batches.unlock(options.memberId, lock.openBatchId);
+      continue;
+    }
+    const resumed = await runMemberBatch(deps, {
+      ...options,
+      batchId: earlier.batchId,
+      kind: earlier.kind,
+      terms: undefined,
+    });
+    if (resumed.state === 'waiting' || resumed.state === 'busy') {
+      return {
+        ...resumed,
+        message: `An earlier payout is not finished: ${resumed.message}`,
+      };
+    }
+  }
+  return outcome(who, options.batchId, 'busy', 'Another payout for this member keeps starting: try again in a minute.');
+}
+
+/** Plans and claims the batch: the batch item, or an outcome saying why nothing was claimed. */
+async function claim(deps: BatchDeps, options: RunOptions): Promise<MemberBatch | BatchOutcome> {
+  const who = { memberId: options.memberId, memberEmail: options.memberEmail };
+  const forMember = options.kind === 'withdraw';
+  const profile = await deps.money.payoutProfile(options.memberId);
+  const block = options.kind === 'send' ? sendBlock(profile) : accountBlock(profile, forMember);
+  if (block) return outcome(who, options.batchId, 'refused', block);
+  const settings = deps.settings();
+  for (let round = 0; round < 4; round++) {
+    const now = deps.now();
+    const [candidates, owed] = await Promise.all([
+      deps.batches.candidates(options.memberId, now),
+      deps.batches.owed(options.memberId),
+    ]);
+    const planned = plan(candidates, owed, options.kind);
+    if (planned.commissions.length === 0) {
+      return outcome(
+        who,
+        options.batchId,
+        'empty',
+        forMember
+          ? 'You have no available commissions to withdraw right now.'
+          : `Nothing to ${options.kind === 'send' ? 'send' : 'pay'} for ${options.memberEmail}: no available commission that no other payout holds.`,
+      );
+    }
+    const minimum = settings.PAYOUT_MINIMUM_CENTS;
+    if ((options.kind === 'daily' || options.kind === 'withdraw') && planned.payableCents < minimum) {
+      return outcome(
+        who,
+        options.batchId,
+        'below_minimum',
+        `${forMember ? 'Your' : `${options.memberEmail}'s`} available balance after clawbacks is ${formatMoney(planned.payableCents)}, below the payout minimum of ${formatMoney(minimum)}.`,
+      );
+    }
+    let method: MemberBatch['method'] = null;
+    let feeCents = 0;
+    let transferCents = planned.netTransferCents;
+    let payoutCents = options.kind === 'send' ? 0 : planned.payableCents;
+    if (options.kind === 'withdraw') {
+      const card = await deps.gateway.payoutDestination(profile!.stripeID!);
+      if (!card) return outcome(who, options.batchId, 'refused', 'Add a debit card to your payout account first.');
+      method = card.instant ? 'instant' : 'standard';
+      if (method === 'instant') {
+        // The fee is debited from the member's Stripe balance on top of the payout.
+        ({ payoutCents, feeCents } = instantSplit(planned.payableCents, settings.INSTANT_FEE_PAID_BY));
+        if (settings.INSTANT_FEE_PAID_BY === 'platform') transferCents += feeCents;
+      }
+      const terms = options.terms;
+      if (terms && (terms.receiveCents !== payoutCents || terms.feeCents !== feeCents)) {
+        throw conflict(
+          `Your available balance changed: you would now receive ${formatMoney(payoutCents)}${feeCents ? ` (instant fee ${formatMoney(feeCents)})` : ''}. Review the new amount and confirm again.`,
+        );
+      }
+    } else if (options.kind !== 'send') {
+      method = null; // instant where the card and the balance allow it (the gateway decides, decision 0050)
+    }
+    const at = new Date(now).toISOString();
+    const batch: MemberBatch = {
+      batchId: options.batchId,
+      memberId: options.memberId,
+      memberEmail: options.memberEmail,
+      kind: options.kind,
+      state: 'claimed',
+      commissions: planned.commissions,
+      owedSeenCents: planned.owedSeenCents,
+      nettedCents: planned.nettedCents,
+      transferCents,
+      payoutCents,
+      feeCents,
+      method,
+      transferId: null,
+      payoutId: null,
+      payoutAttempt: 0,
+      failure: null,
+      createdAt: at,
+      updatedAt: at,
+    };
+    const result = await deps.batches.claim(batch);
+    if (result === 'claimed') return batch;
+    if (result === 'exists') {
+      const existing = await deps.batches.get(options.batchId, options.memberId);
+      if (existing) return existing;
+    }
+    // A commission or the debt changed between the read and the claim: read and plan again.
+  }
+  throw conflict('The commissions of this member kept changing while the batch was being made: try again.');
+}
+
+/** A `send` needs an account that takes transfers; the card matters only for the payout. */
+function sendBlock(profile: PayoutProfile | undefined): string | null {
+  const block = accountBlock(profile, false);
+  return block === NO_DEBIT_CARD ? null : block;
+}
+
+/** From the batch's stored state to its end (or to a refusal, or to a payout waiting for funds). */
+async function advance(deps: BatchDeps, start: MemberBatch): Promise<BatchOutcome> {
+  let batch = start;
+  const done = async () => {
+    await deps.batches.unlock(batch.memberId, batch.batchId);
+    return describe(batch);
+  };
+  if (batch.state === 'released' || batch.state === 'sent' || batch.state === 'paid' || batch.state === 'payout_failed')
+    return done();
+  const profile = await deps.money.payoutProfile(batch.memberId);
+  const accountId = profile?.stripeID;
+
+  if (batch.state === 'claimed') {
+    let transferId: string | null = null;
+    if (batch.transferCents > 0) {
+      if (!accountId) return refuse(deps, batch, NO_PAYOUT_ACCOUNT);
+      const processing = batch.commissions.filter((c) => c.from === 'processing');
+      const single =
+        processing.length === 1 && batch.transferCents === processing[0]!.amountCents ? processing[0] : undefined;
+      try {
+        transferId = (
+          await deps.gateway.createTransfer({
+            amountCents: batch.transferCents,
+            destinationAccountId: accountId,
+            idempotencyKey: transferKey(batch.batchId, batch.memberId),
+            metadata: {
+              batchId: batch.batchId,
+              memberId: batch.memberId,
+              commissionCount: String(processing.length),
+            },
+            // One card sale's commission: funded from its charge (pending funds may go). More: the available balance.
+            ...(single?.chargeId ? { sourceTransaction: single.chargeId } : {}),
+          })
+        ).id;
+      } catch (error) {
+        if (error instanceof MoneyRefusal) return refuse(deps, batch, error.message);
+        throw error;
+      }
+    }
+    const now = new Date(deps.now()).toISOString();
+    const next = batch.kind === 'send' ? 'sent' : 'transferred';
+    if (!(await deps.batches.recordTransfer(batch, transferId, now))) {
+      const after = await deps.batches.get(batch.batchId, batch.memberId);
+      if (!after || after.state === 'claimed') throw new Error(`Batch ${batch.batchId}: the transfer record failed`);
+      batch = after;
+    } else {
+      batch = { ...batch, state: next, transferId, updatedAt: now };
+    }
+    if (batch.state !== 'transferred') return done();
+  }
+
+  if (batch.state === 'transferred') {
+    let payoutId: string | null = null;
+    if (batch.payoutCents > 0) {
+      if (!accountId) return wait(deps, batch, NO_PAYOUT_ACCOUNT);
+      try {
+        const payout = await deps.gateway.createPayout({
+          accountId,
+          amountCents: batch.payoutCents,
+          ...(batch.method ? { method: batch.method } : { keepCents: 0 }),
+          idempotencyKey: payoutKey(batch.batchId, batch.memberId, batch.payoutAttempt),
+          metadata: { batchId: batch.batchId, memberId: batch.memberId, attempt: String(batch.payoutAttempt) },
+        });
+        payoutId = payout.id;
+        if (!batch.method) batch = { ...batch, method: payout.method === 'instant' ? 'instant' : 'standard' };
+      } catch (error) {
+        if (error instanceof MoneyRefusal) return wait(deps, batch, error.message);
+        throw error;
+      }
+    }
+    const now = new Date(deps.now()).toISOString();
+    if (!(await deps.batches.recordPayout(batch, payoutId, now))) {
+      const after = await deps.batches.get(batch.batchId, batch.memberId);
+      if (!after || after.state !== 'paid') throw new Error(`Batch ${batch.batchId}: the payout record failed`);
+      batch = after;
+    } else {
+      batch = { ...batch, state: 'paid', payoutId, failure: null, updatedAt: now };
+    }
+  }
+  return done();
+}
+
+/** Stripe refused the transfer: nothing moved; the commissions and the debt are as before the claim. */
+async function refuse(deps: BatchDeps, batch: MemberBatch, failure: string): Promise<BatchOutcome> {
+  const now = new Date(deps.now()).toISOString();
+  if (!(await deps.batches.release(batch, failure, now))) {
+    const after = await deps.batches.get(batch.batchId, batch.memberId);
+    if (after && after.state !== 'claimed') return advance(deps, after);
+    throw new Error(`Batch ${batch.batchId}: the release failed`);
+  }
+  await deps.batches.unlock(batch.memberId, batch.batchId);
+  return describe({ ...batch, state: 'released', failure, updatedAt: now });
+}
+
+/** Stripe refused the payout: the batch stays transferred (the funds are in the member's Stripe balance), open for the next run. */
+async function wait(deps: BatchDeps, batch: MemberBatch, failure: string): Promise<BatchOutcome> {
+  const now = new Date(deps.now()).toISOString();
+  await deps.batches.refusePayout(batch, failure, now);
+  await deps.batches.pause(batch.memberId, batch.batchId);
+  return describe({ ...batch, failure, payoutAttempt: batch.payoutAttempt + 1 });
+}
+
+/**
+ * For the answer of a one-member call: what went wrong is a 409 in words, the rest is the outcome.
+ * A member's withdrawal that finds nothing (or too little) to pay is a 409 too.
+ */
+export function orConflict(result: BatchOutcome, options: { nothingIsRefused?: boolean } = {}): BatchOutcome {
+  const refused: BatchOutcome['state'][] = ['busy', 'refused', 'waiting'];
+  if (options.nothingIsRefused) refused.push('empty', 'below_minimum');
+  if (refused.includes(result.state)) throw conflict(result.message);
+  return result;
+}
+
+/** Everyone's part of an admin's batch or of the daily job, member by member until `deadline` (epoch ms). */
+export async function runForEveryone(
+  deps: BatchDeps,
+  options: { batchId: string; kind: BatchKind; deadline: number },
+): Promise<{ outcomes: BatchOutcome[]; remaining: number }> {
+  const members = await deps.batches.membersWithOpenCommissions();
+  const outcomes: BatchOutcome[] = [];
+  let index = 0;
+  for (; index < members.length && deps.now() < options.deadline; index++) {
+    const member = members[index]!;
+    try {
+      outcomes.push(await runMemberBatch(deps, { ...options, ...member }));
+    } catch (error) {
+      // One member's fault does not stop the others; their batch stays open for the next run.
+      const message =
+        error instanceof DomainError
+          ? error.message
+          : 'Stripe or the database did not answer; the next run continues this batch.';
+      outcomes.push(outcome(member, options.batchId, 'waiting', message));
+    }
+  }
+  return { outcomes, remaining: members.length - index };
+}
+
+/** The members an admin's call reaches: one (its e-mail read from their profile) or everyone. */
+export function summary(outcomes: readonly BatchOutcome[], remaining: number): string {
+  const moved = outcomes.filter((o) => o.state === 'paid' || o.state === 'sent' || o.state === 'settled');
+  const problems = outcomes.filter((o) => o.state === 'refused' || o.state === 'waiting' || o.state === 'busy');
+  const parts = [
+    moved.length ? `${plural(moved.length, 'member')} done` : 'Nothing moved',
+    ...(problems.length ? [`${plural(problems.length, 'member')} need attention (see below)`] : []),
+    ...(remaining ? [`${plural(remaining, 'member')} not reached in time: run it again`] : []),
+  ];
+  return `${parts.join('; ')}.`;
+}
+
+/** The withdrawal the member would make now (the confirmation's figures), without claiming anything. */
+export async function withdrawalQuote(deps: BatchDeps, memberId: string): Promise<WithdrawalQuote> {
+  const settings = deps.settings();
+  const profile = await deps.money.payoutProfile(memberId);
+  const [candidates, owed] = await Promise.all([
+    deps.batches.candidates(memberId, deps.now()),
+    deps.batches.owed(memberId),
+  ]);
+  const planned = plan(candidates, owed, 'withdraw');
+  const base = {
+    available: dollars(planned.payableCents),
+    minimum: dollars(settings.PAYOUT_MINIMUM_CENTS),
+    feePaidBy: settings.INSTANT_FEE_PAID_BY,
+  };
+  const block = accountBlock(profile, true);
+  const card = !block && profile?.stripeID ? await deps.gateway.payoutDestination(profile.stripeID) : undefined;
+  const reason =
+    block ??
+    (card ? null : 'Add a debit card to your payout account first (Payout Settings).') ??
+    (planned.payableCents < settings.PAYOUT_MINIMUM_CENTS
+      ? `You can withdraw once your available balance reaches ${formatMoney(settings.PAYOUT_MINIMUM_CENTS)}.`
+      : null);
+  if (reason || !card) {
+    return { ...base, canWithdraw: false, reason, method: null, fee: 0, receive: 0, card: card ?? null };
+  }
+  const method = card.instant ? 'instant' : 'standard';
+  const { payoutCents: receive, feeCents: fee } =
+    method === 'instant'
+      ? instantSplit(planned.payableCents, settings.INSTANT_FEE_PAID_BY)
+      : { payoutCents: planned.payableCents, feeCents: 0 };
+  return {
+    ...base,
+    canWithdraw: true,
+    reason: null,
+    method,
+    fee: dollars(fee),
+    receive: dollars(receive),
+    card: { last4: card.last4, brand: card.brand },
+  };
+}

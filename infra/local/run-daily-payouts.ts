@@ -1,0 +1,48 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { configureEnvironment, root } from './start';
+
+/**
+ * `npm run payouts:run`: runs the daily payouts now against the running portal (its table and its
+ * Stripe emulator), as its 00:00 UTC timer does: today's batch, so a second run the same day
+ * continues it and pays no one twice.
+ */
+function runningPortal(dataDir: string): { dynamoEndpoint: string; stripeEmulator: string } | undefined {
+  const marker = join(dataDir, 'portal.json');
+  if (!existsSync(marker)) return undefined;
+  const found = JSON.parse(readFileSync(marker, 'utf8')) as {
+    pid: number;
+    dynamoEndpoint: string;
+    stripeEmulator: string;
+  };
+  try {
+    process.kill(found.pid, 0);
+    return found;
+  } catch {
+    return undefined;
+  }
+}
+
+async function main(): Promise<void> {
+  const dataDir = join(root, '.local');
+  const portal = runningPortal(dataDir);
+  if (!portal) {
+    throw new Error(
+      'The portal is not running: start it with npm start (the payouts need its Stripe emulator), then run this again.',
+    );
+  }
+  process.umask(0o077);
+  configureEnvironment({ dataDir, dynamoEndpoint: portal.dynamoEndpoint, stripeApiUrl: portal.stripeEmulator });
+  const { handler } = await import('../../functions/src/handlers/scheduled/daily-payouts');
+  const result = await handler();
+  console.log(`Daily payouts ${result.batchId}: ${result.summary}`);
+  console.log(
+    `  paid: ${result.paid}, settled against debts: ${result.settled}, below the minimum: ${result.belowMinimum}`,
+  );
+  for (const problem of result.attention) console.log(`  ${problem.memberEmail}: ${problem.message}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

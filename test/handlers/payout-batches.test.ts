@@ -1,0 +1,544 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { keys } from '../../shared/src/db/table';
+import { db, tableName } from '../../functions/src/adapters/dynamo-client';
+import { startStripeEmulator, type StripeEmulator } from '../../infra/local/stripe';
+import { sdk } from '../../infra/local/stripe/testing';
+import { IN_BATCH } from '../../functions/src/commissions/money-movement';
+import { COUNTERS_KEY, commissionKey, createCommission, earningsKey, item } from './commission-fixtures';
+import { auth, call, tokenFor, uniqueEmail, type CallResult, payoutAccountForm } from './helpers';
+
+/**
+ * The payout batches (commissions/batches.ts) through the real `stripe` SDK against this file's
+ * own emulator, whose ledger is the witness: how many transfers and payouts each member got, of
+ * what amounts, and which commissions each batch carried in the table.
+ */
+const secret = 'whsec_payout_batches_secret';
+const connectSecret = 'whsec_payout_batches_connect_secret';
+const dataDir = mkdtempSync(join(tmpdir(), 'payout-batches-'));
+let emulator: StripeEmulator;
+let endpoint: Server;
+let stripe: Stripe;
+let admin: string;
+
+const { handler: webhook } = await import('../../functions/src/handlers/stripe-webhook');
+const { handler: connectWebhook } = await import('../../functions/src/handlers/stripe-connect-webhook');
+const { handler: addToStripe } = await import('../../functions/src/handlers/add-commission-to-stripe');
+const { handler: payToMember } = await import('../../functions/src/handlers/pay-commission-to-member');
+const { handler: runBatch } = await import('../../functions/src/handlers/run-payout-batch');
+const { handler: quoteHandler } = await import('../../functions/src/handlers/get-withdrawal-quote');
+const { handler: withdrawHandler } = await import('../../functions/src/handlers/withdraw');
+const { payoutBatches } = await import('../../functions/src/composition');
+
+beforeAll(async () => {
+  endpoint = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const connect = Boolean((JSON.parse(body.toString()) as { account?: string }).account);
+      void call(connect ? connectWebhook : webhook, {
+        rawBody: body,
+        headers: { 'stripe-signature': String(request.headers['stripe-signature']) },
+        path: connect ? '/api/stripeConnectWebhook' : '/api/stripeWebhook',
+      }).then((result) => response.writeHead(result.status).end(JSON.stringify(result.body)));
+    });
+  });
+  await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', resolve));
+  const { port } = endpoint.address() as AddressInfo;
+  emulator = await startStripeEmulator({
+    dataDir,
+    webhooks: {
+      account: { url: `http://127.0.0.1:${port}/api/stripeWebhook`, secret },
+      connect: { url: `http://127.0.0.1:${port}/api/stripeConnectWebhook`, secret: connectSecret },
+    },
+    webhookRetryDelaysMs: [50, 200],
+    log: () => undefined,
+  });
+  process.env.STRIPE_API_URL = emulator.url;
+  process.env.STRIPE_WEBHOOK_SECRET = secret;
+  process.env.STRIPE_CONNECT_WEBHOOK_SECRET = connectSecret;
+  stripe = sdk(emulator.port, process.env.STRIPE_SECRET_KEY);
+  admin = await tokenFor(true);
+  // The platform's available balance pays the batches' transfers.
+  await stripe.paymentIntents.create({
+    amount: 2_000_000,
+    currency: 'usd',
+    payment_method: 'pm_card_bypassPending',
+    confirm: true,
+  });
+});
+
+afterAll(async () => {
+  await emulator?.stop();
+  await new Promise<void>((resolve) => endpoint?.close(() => resolve()));
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+interface Member {
+  id: string;
+  email: string;
+  accountId: string;
+  token: string;
+}
+
+/** A member with a payout account and a debit card (instant payouts unless `card` says otherwise). */
+async function member(card = '4000056655665556'): Promise<Member> {
+  const { handler: signup } = await import('../../functions/src/handlers/signup');
+  const { handler: create } = await import('../../functions/src/handlers/create-payout-account');
+  const { handler: addPayoutMethod } = await import('../../functions/src/handlers/add-payout-method');
+  const email = uniqueEmail('batch');
+  const signed = await call(signup, { body: { email, password: 'long enough password' } });
+  const token = String(signed.body.access_token);
+  const id = String((signed.body.userProfile as { id: string }).id);
+  const created = await call(create, { body: payoutAccountForm, headers: auth(token) });
+  expect(created.status).toBe(200);
+  const accountId = String((created.body.user as { stripeID: string }).stripeID);
+  const tok = await stripe.tokens.create({
+    card: { number: card, exp_month: '12', exp_year: '2034', cvc: '123', currency: 'usd' },
+  });
+  expect((await call(addPayoutMethod, { body: { id: accountId, token: tok.id }, headers: auth(token) })).status).toBe(
+    200,
+  );
+  return { id, email, accountId, token };
+}
+
+const commissionFor = (who: Member, amountCents: number, chargeId?: string) =>
+  createCommission({ memberId: who.id, memberEmail: who.email, amountCents, ...(chargeId ? { chargeId } : {}) });
+
+const batch = (step: 'send' | 'pay', memberId?: string, requestId = randomUUID()) =>
+  call(runBatch, { body: { step, requestId, ...(memberId ? { memberId } : {}) }, headers: auth(admin) });
+
+const transfersTo = async (accountId: string) =>
+  (await stripe.transfers.list({ destination: accountId, limit: 100 })).data;
+const payoutsOf = async (accountId: string) =>
+  (await stripe.payouts.list({ limit: 100 }, { stripeAccount: accountId })).data;
+
+const counters = async () => (await item(COUNTERS_KEY)) as Record<string, number>;
+const delta = (after: Record<string, number>, before: Record<string, number>, names: string[]) =>
+  Object.fromEntries(names.map((name) => [name, (after[name] ?? 0) - (before[name] ?? 0)]));
+const MOVING = ['toStripeCount', 'toStripeCents', 'toBePaidCount', 'toBePaidCents', 'paidCents', 'processingCents'];
+
+async function owe(memberId: string, owedCents: number) {
+  await db().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...keys.memberOwed(memberId), entity: 'member-owed', memberId, owedCents },
+    }),
+  );
+}
+
+const outcomeOf = (answer: CallResult) => (answer.body.outcomes as Record<string, unknown>[])[0]!;
+
+describe('/api/runPayoutBatch for one member', () => {
+  it('"Pay all": one transfer of the available commissions (no source_transaction), one payout of everything, the batch listing them', async () => {
+    const who = await member();
+    const a = await commissionFor(who, 1000, 'ch_not_used_for_many');
+    const b = await commissionFor(who, 2345);
+    const sentAlone = await commissionFor(who, 500);
+    expect((await call(addToStripe, { body: { id: sentAlone.id }, headers: auth(admin) })).status).toBe(200);
+    const before = await counters();
+    const earningsBefore = (await item(earningsKey(who.id))) as Record<string, number>;
+
+    const requestId = randomUUID();
+    const answer = await batch('pay', who.id, requestId);
+    expect(answer.status).toBe(200);
+    expect(outcomeOf(answer)).toMatchObject({
+      state: 'paid',
+      commissionCount: 3,
+      amount: 38.45,
+      transfer: 33.45,
+      payout: 38.45,
+    });
+
+    const transfers = await transfersTo(who.accountId);
+    const batchTransfer = transfers.find((t) => t.metadata.batchId === `admin-${requestId}`)!;
+    expect(batchTransfer).toMatchObject({ amount: 3345, source_transaction: null });
+    expect(transfers).toHaveLength(2); // the per-commission one and the batch's
+    const payouts = await payoutsOf(who.accountId);
+    expect(payouts.map((p) => [p.amount, p.metadata?.batchId])).toEqual([[3845, `admin-${requestId}`]]);
+
+    const stored = await item(keys.payoutBatch(`admin-${requestId}`, who.id));
+    expect(stored).toMatchObject({ state: 'paid', transferId: batchTransfer.id, payoutId: payouts[0]!.id });
+    expect((stored!.commissions as { id: string }[]).map((c) => c.id).sort()).toEqual(
+      [a.id, b.id, sentAlone.id].sort(),
+    );
+    for (const id of [a.id, b.id, sentAlone.id]) {
+      const commission = await item(commissionKey(id));
+      expect(commission).toMatchObject({ status: 'paid', isPayed: 1, payoutId: payouts[0]!.id });
+      expect(commission?.batchId).toBeUndefined();
+    }
+    expect(delta(await counters(), before, MOVING)).toEqual({
+      toStripeCount: -2,
+      toStripeCents: -3345,
+      toBePaidCount: -1,
+      toBePaidCents: -500,
+      paidCents: 3845,
+      processingCents: -3845,
+    });
+    const earningsAfter = (await item(earningsKey(who.id))) as Record<string, number>;
+    expect(earningsAfter.paidCents! - (earningsBefore.paidCents ?? 0)).toBe(3845);
+    // The lock is free again.
+    expect(await item(keys.payoutLock(who.id))).toBeUndefined();
+    // Again: nothing left.
+    const again = await batch('pay', who.id);
+    expect(outcomeOf(again)).toMatchObject({ state: 'empty' });
+    expect(await transfersTo(who.accountId)).toHaveLength(2);
+  });
+
+  it('"Send all available" with one card sale names its charge as source_transaction and leaves it to be paid', async () => {
+    const who = await member();
+    const sale = await stripe.paymentIntents.create({
+      amount: 5000,
+      currency: 'usd',
+      payment_method: 'pm_card_visa',
+      confirm: true,
+    });
+    const chargeId = String(sale.latest_charge);
+    const commission = await commissionFor(who, 500, chargeId);
+    const answer = await batch('send', who.id);
+    expect(answer.status).toBe(200);
+    expect(outcomeOf(answer)).toMatchObject({ state: 'sent', transfer: 5, payout: 0 });
+    const [transfer] = await transfersTo(who.accountId);
+    expect(transfer).toMatchObject({ amount: 500, source_transaction: chargeId });
+    const stored = await item(commissionKey(commission.id));
+    expect(stored).toMatchObject({
+      status: 'in_stripe',
+      transferId: transfer!.id,
+      gsi2pk: 'COMMISSIONS#STAGE#to_be_paid',
+    });
+    expect(stored?.batchId).toBeUndefined();
+    expect(await payoutsOf(who.accountId)).toEqual([]);
+  });
+
+  it('moves money once for 50 concurrent "Pay all" calls: one transfer, one payout; the others answer in words', async () => {
+    const who = await member();
+    for (const amount of [1100, 1200, 1300]) await commissionFor(who, amount);
+    const answers = await Promise.all(Array.from({ length: 50 }, () => batch('pay', who.id)));
+    for (const answer of answers) {
+      if (answer.status === 200) expect(['paid', 'empty']).toContain(outcomeOf(answer).state);
+      else {
+        expect(answer.status).toBe(409);
+        expect(String(answer.body.message)).toMatch(/already under way/);
+      }
+    }
+    expect(answers.filter((a) => a.status === 200 && outcomeOf(a).state === 'paid')).toHaveLength(1);
+    expect((await transfersTo(who.accountId)).map((t) => t.amount)).toEqual([3600]);
+    expect((await payoutsOf(who.accountId)).map((p) => p.amount)).toEqual([3600]);
+  });
+
+  it('heals a crash between the transfer and the table: per-commission buttons refuse meanwhile, the retry completes with the same transfer', async () => {
+    const who = await member();
+    const one = await commissionFor(who, 1500);
+    const two = await commissionFor(who, 2500);
+    const before = await counters();
+    const real = payoutBatches.batches.recordTransfer;
+    payoutBatches.batches.recordTransfer = () => {
+      payoutBatches.batches.recordTransfer = real;
+      return Promise.reject(new Error('the table write failed after the transfer'));
+    };
+    const requestId = randomUUID();
+    const crashed = await batch('pay', who.id, requestId);
+    expect(crashed.status).toBe(500);
+    expect(payoutBatches.batches.recordTransfer).toBe(real);
+    expect((await transfersTo(who.accountId)).map((t) => t.amount)).toEqual([4000]);
+    expect(await item(commissionKey(one.id))).toMatchObject({ status: 'processing', batchId: `admin-${requestId}` });
+
+    // The spec's per-commission buttons cannot move what the batch holds.
+    const single = await call(addToStripe, { body: { id: one.id }, headers: auth(admin) });
+    expect(single.status).toBe(409);
+    expect(single.body.message).toBe(IN_BATCH);
+    // Another batch meanwhile: the open one is resumed first (not busy: the crashed run paused it).
+    const retried = await batch('pay', who.id, requestId);
+    expect(retried.status).toBe(200);
+    expect(outcomeOf(retried)).toMatchObject({ state: 'paid', transfer: 40, payout: 40 });
+    expect((await transfersTo(who.accountId)).map((t) => t.amount)).toEqual([4000]);
+    expect((await payoutsOf(who.accountId)).map((p) => p.amount)).toEqual([4000]);
+    for (const id of [one.id, two.id]) expect(await item(commissionKey(id))).toMatchObject({ status: 'paid' });
+    expect(delta(await counters(), before, MOVING)).toMatchObject({ toStripeCount: -2, paidCents: 4000 });
+  });
+
+  it('heals a crash between the payout and the table: any later batch for the member resumes it, one payout', async () => {
+    const who = await member();
+    const commission = await commissionFor(who, 1800);
+    const real = payoutBatches.batches.recordPayout;
+    payoutBatches.batches.recordPayout = () => {
+      payoutBatches.batches.recordPayout = real;
+      return Promise.reject(new Error('the table write failed after the payout'));
+    };
+    const first = randomUUID();
+    expect((await batch('pay', who.id, first)).status).toBe(500);
+    expect((await payoutsOf(who.accountId)).map((p) => p.amount)).toEqual([1800]);
+    // In Stripe and held by the batch: its own "Pay" button refuses rather than paying it twice.
+    const single = await call(payToMember, { body: { id: commission.id }, headers: auth(admin) });
+    expect(single.status).toBe(409);
+    expect(single.body.message).toBe(IN_BATCH);
+    // A new request (another admin's click): it finishes the open batch first, with the same payout.
+    const later = await batch('pay', who.id);
+    expect(later.status).toBe(200);
+    expect((await payoutsOf(who.accountId)).map((p) => p.amount)).toEqual([1800]);
+    expect(await item(keys.payoutBatch(`admin-${first}`, who.id))).toMatchObject({ state: 'paid' });
+    expect(await item(keys.payoutLock(who.id))).toBeUndefined();
+  });
+});
+
+describe('netting against the member’s clawback debt', () => {
+  it('takes the debt from the transfer, to the cent, settling wholly netted commissions without money', async () => {
+    const who = await member();
+    const first = await commissionFor(who, 1000);
+    const second = await commissionFor(who, 800);
+    const third = await commissionFor(who, 700);
+    await owe(who.id, 1500);
+    const before = await counters();
+    const answer = await batch('pay', who.id);
+    expect(answer.status).toBe(200);
+    expect(outcomeOf(answer)).toMatchObject({ state: 'paid', amount: 25, netted: 15, transfer: 10, payout: 10 });
+    expect((await transfersTo(who.accountId)).map((t) => t.amount)).toEqual([1000]);
+    expect((await payoutsOf(who.accountId)).map((p) => p.amount)).toEqual([1000]);
+    expect((await item(keys.memberOwed(who.id)))?.owedCents).toBe(0);
+    expect(await item(commissionKey(first.id))).toMatchObject({ status: 'paid', nettedCents: 1000, payoutId: null });
+    expect(await item(commissionKey(second.id))).toMatchObject({ status: 'paid', nettedCents: 500 });
+    expect(await item(commissionKey(third.id))).toMatchObject({ status: 'paid', nettedCents: 0 });
+    // Every commission counts as paid: the debt took its share.
+    expect(delta(await counters(), before, MOVING)).toMatchObject({ paidCents: 2500, processingCents: -2500 });
+  });
+
+  it('settles without any transfer or payout when the debt covers everything, keeping the rest of the debt', async () => {
+    const who = await member();
+    await commissionFor(who, 1000);
+    await commissionFor(who, 800);
+    await owe(who.id, 5000);
+    const answer = await batch('pay', who.id);
+    expect(outcomeOf(answer)).toMatchObject({ state: 'settled', netted: 18, transfer: 0, payout: 0 });
+    expect(await transfersTo(who.accountId)).toEqual([]);
+    expect(await payoutsOf(who.accountId)).toEqual([]);
+    expect((await item(keys.memberOwed(who.id)))?.owedCents).toBe(3200);
+  });
+
+  it('gives the netted debt back when Stripe refuses the transfer, and frees the commissions', async () => {
+    const who = await member();
+    const balance = await stripe.balance.retrieve();
+    const available = balance.available.find((entry) => entry.currency === 'usd')?.amount ?? 0;
+    const big = await commissionFor(who, available + 500_000);
+    const small = await commissionFor(who, 100);
+    await owe(who.id, 50);
+    const answer = await batch('pay', who.id);
+    expect(answer.status).toBe(409);
+    expect(String(answer.body.message)).toMatch(
+      /^The platform's available balance is too low to send these commissions \(\$[\d,]+\.\d\d\)/,
+    );
+    expect(await transfersTo(who.accountId)).toEqual([]);
+    expect((await item(keys.memberOwed(who.id)))?.owedCents).toBe(50);
+    for (const id of [big.id, small.id]) {
+      const stored = await item(commissionKey(id));
+      expect(stored).toMatchObject({ status: 'processing' });
+      expect(stored?.batchId).toBeUndefined();
+    }
+    expect(await item(keys.payoutLock(who.id))).toBeUndefined();
+  });
+});
+
+describe('/api/runPayoutBatch for everyone', () => {
+  it('pays each member with open commissions in one transfer and one payout each', async () => {
+    const ann = await member();
+    const bob = await member();
+    await commissionFor(ann, 1000);
+    await commissionFor(ann, 1001);
+    await commissionFor(bob, 2002);
+    const answer = await batch('pay');
+    expect(answer.status).toBe(200);
+    const outcomes = answer.body.outcomes as { memberId: string; state: string; payout: number }[];
+    expect(outcomes.find((o) => o.memberId === ann.id)).toMatchObject({ state: 'paid', payout: 20.01 });
+    expect(outcomes.find((o) => o.memberId === bob.id)).toMatchObject({ state: 'paid', payout: 20.02 });
+    expect((await transfersTo(ann.accountId)).map((t) => t.amount)).toEqual([2001]);
+    expect((await payoutsOf(bob.accountId)).map((p) => p.amount)).toEqual([2002]);
+  });
+});
+
+describe('/api/withdraw', () => {
+  const quote = (who: Member) => call(quoteHandler, { body: {}, headers: auth(who.token) });
+  const withdraw = (who: Member, body: Record<string, unknown>) =>
+    call(withdrawHandler, { body: { requestId: randomUUID(), ...body }, headers: auth(who.token) });
+
+  it('quotes the instant fee and the card, then pays instantly once for 50 concurrent requests', async () => {
+    const who = await member();
+    await commissionFor(who, 4000);
+    await commissionFor(who, 2000);
+    const quoted = await quote(who);
+    expect(quoted.status).toBe(200);
+    // Stripe's fee is 1 % of the payout (at least 50¢), debited on top of it; the member pays it
+    // (INSTANT_FEE_PAID_BY's default): $59.41 + 59¢ = $60.00 exactly ($59.42 would need $60.01).
+    expect(quoted.body).toMatchObject({
+      available: 60,
+      minimum: 10,
+      canWithdraw: true,
+      method: 'instant',
+      fee: 0.59,
+      feePaidBy: 'member',
+      receive: 59.41,
+      card: { last4: '5556' },
+    });
+    const answers = await Promise.all(Array.from({ length: 50 }, () => withdraw(who, { receive: 59.41, fee: 0.59 })));
+    const ok = answers.filter((a) => a.status === 200);
+    expect(ok).toHaveLength(1);
+    expect(ok[0]!.body.outcome).toMatchObject({ state: 'paid', payout: 59.41, fee: 0.59, method: 'instant' });
+    for (const answer of answers.filter((a) => a.status !== 200)) {
+      expect(answer.status).toBe(409);
+      expect(String(answer.body.message)).toMatch(/already under way|no available commissions/);
+    }
+    expect((await transfersTo(who.accountId)).map((t) => t.amount)).toEqual([6000]);
+    const payouts = await payoutsOf(who.accountId);
+    expect(payouts.map((p) => [p.amount, p.method])).toEqual([[5941, 'instant']]);
+    // The member's Stripe balance: the transfer less the payout and Stripe's fee, nothing left over.
+    const balance = await stripe.balance.retrieve({}, { stripeAccount: who.accountId });
+    expect(balance.available.find((b) => b.currency === 'usd')?.amount ?? 0).toBe(0);
+  });
+
+  it('refuses below the minimum and when the balance changed since the confirmation, in words, moving nothing', async () => {
+    const who = await member();
+    await commissionFor(who, 900);
+    const low = await quote(who);
+    expect(low.body).toMatchObject({
+      canWithdraw: false,
+      reason: 'You can withdraw once your available balance reaches $10.00.',
+    });
+    const below = await withdraw(who, { receive: 8.5, fee: 0.5 });
+    expect(below.status).toBe(409);
+    expect(below.body.message).toBe(
+      'Your available balance after clawbacks is $9.00, below the payout minimum of $10.00.',
+    );
+    await commissionFor(who, 600);
+    const changed = await withdraw(who, { receive: 8.5, fee: 0.5 });
+    expect(changed.status).toBe(409);
+    expect(changed.body.message).toBe(
+      'Your available balance changed: you would now receive $14.50 (instant fee $0.50). Review the new amount and confirm again.',
+    );
+    expect(await transfersTo(who.accountId)).toEqual([]);
+    expect(await item(keys.payoutLock(who.id))).toBeUndefined();
+  });
+
+  it('with INSTANT_FEE_PAID_BY=platform, the transfer carries the fee and the member receives the whole balance', async () => {
+    const real = payoutBatches.settings;
+    payoutBatches.settings = () => ({ ...real(), INSTANT_FEE_PAID_BY: 'platform' });
+    try {
+      const who = await member();
+      await commissionFor(who, 2500);
+      const quoted = await quote(who);
+      expect(quoted.body).toMatchObject({ feePaidBy: 'platform', fee: 0.5, receive: 25, method: 'instant' });
+      const answer = await withdraw(who, { receive: 25, fee: 0.5 });
+      expect(answer.status).toBe(200);
+      expect((await transfersTo(who.accountId)).map((t) => t.amount)).toEqual([2550]);
+      expect((await payoutsOf(who.accountId)).map((p) => [p.amount, p.method])).toEqual([[2500, 'instant']]);
+      const balance = await stripe.balance.retrieve({}, { stripeAccount: who.accountId });
+      expect(balance.available.find((b) => b.currency === 'usd')?.amount ?? 0).toBe(0);
+    } finally {
+      payoutBatches.settings = real;
+    }
+  });
+
+  it('pays standard, with no fee, to a card without instant payouts', async () => {
+    const who = await member('4000056755665555');
+    await commissionFor(who, 1500);
+    const quoted = await quote(who);
+    expect(quoted.body).toMatchObject({ method: 'standard', fee: 0, receive: 15, card: { last4: '5555' } });
+    const answer = await withdraw(who, { receive: 15, fee: 0 });
+    expect(answer.status).toBe(200);
+    expect((await payoutsOf(who.accountId)).map((p) => [p.amount, p.method])).toEqual([[1500, 'standard']]);
+  });
+});
+
+describe('the daily payouts', () => {
+  it('pays each member at or over the minimum once a day, and resumes a member whose run crashed mid-batch', async () => {
+    const { handler: daily } = await import('../../functions/src/handlers/scheduled/daily-payouts');
+    const { dailyBatchId } = await import('../../functions/src/commissions/batches');
+    const over = await member();
+    const under = await member();
+    const crashing = await member();
+    await commissionFor(over, 1200);
+    await commissionFor(under, 999);
+    await commissionFor(crashing, 700);
+    await commissionFor(crashing, 800);
+    const batchId = dailyBatchId(Date.now());
+
+    const real = payoutBatches.batches.recordPayout;
+    payoutBatches.batches.recordPayout = (batch, payoutId, now) =>
+      batch.memberId === crashing.id
+        ? Promise.reject(new Error('the table write failed after the payout'))
+        : real(batch, payoutId, now);
+    let first;
+    try {
+      first = await daily();
+    } finally {
+      payoutBatches.batches.recordPayout = real;
+    }
+    expect(first.batchId).toBe(batchId);
+    expect(first.attention.map((a) => a.memberEmail)).toContain(crashing.email);
+    expect((await payoutsOf(over.accountId)).map((p) => p.amount)).toEqual([1200]);
+    expect(await transfersTo(under.accountId)).toEqual([]);
+    expect((await payoutsOf(crashing.accountId)).map((p) => p.amount)).toEqual([1500]);
+    expect(await item(keys.payoutBatch(batchId, crashing.id))).toMatchObject({ state: 'transferred' });
+
+    // The same day again: the crashed member's batch completes with its payout; nobody is paid twice.
+    const second = await daily();
+    expect(second.attention.map((a) => a.memberEmail)).not.toContain(crashing.email);
+    expect((await payoutsOf(over.accountId)).map((p) => p.amount)).toEqual([1200]);
+    expect((await transfersTo(over.accountId)).map((t) => t.amount)).toEqual([1200]);
+    expect((await payoutsOf(crashing.accountId)).map((p) => p.amount)).toEqual([1500]);
+    expect((await transfersTo(crashing.accountId)).map((t) => t.amount)).toEqual([1500]);
+    expect(await item(keys.payoutBatch(batchId, crashing.id))).toMatchObject({ state: 'paid' });
+    expect(await item(keys.payoutBatch(batchId, under.id))).toBeUndefined();
+    const transfer = (await transfersTo(crashing.accountId))[0]!;
+    expect(transfer.metadata).toMatchObject({ batchId, memberId: crashing.id, commissionCount: '2' });
+  });
+});
+
+describe('a batch payout the card refuses (payout.failed)', () => {
+  it('puts the batch’s commissions back to be paid, free for the next batch, with the reason', async () => {
+    const { PAYOUT_FAILING_DEBIT_CARD } = await import('../../infra/local/stripe');
+    const who = await member(PAYOUT_FAILING_DEBIT_CARD);
+    const one = await commissionFor(who, 1300);
+    const two = await commissionFor(who, 1400);
+    const before = await counters();
+    const requestId = randomUUID();
+    const paid = await batch('pay', who.id, requestId);
+    expect(outcomeOf(paid)).toMatchObject({ state: 'paid', payout: 27 });
+    await emulator.idle();
+    const [payout] = await payoutsOf(who.accountId);
+    expect(payout).toMatchObject({ amount: 2700, status: 'failed' });
+
+    const stored = await item(keys.payoutBatch(`admin-${requestId}`, who.id));
+    expect(stored).toMatchObject({ state: 'payout_failed', payoutId: payout!.id });
+    for (const id of [one.id, two.id]) {
+      const commission = await item(commissionKey(id));
+      expect(commission).toMatchObject({
+        status: 'in_stripe',
+        payoutId: null,
+        failedPayoutId: payout!.id,
+        gsi2pk: 'COMMISSIONS#STAGE#to_be_paid',
+      });
+      expect(typeof commission?.payoutFailure).toBe('string');
+      expect(commission?.batchId).toBeUndefined();
+    }
+    // Sent, not paid: the counters say so.
+    expect(delta(await counters(), before, MOVING)).toEqual({
+      toStripeCount: -2,
+      toStripeCents: -2700,
+      toBePaidCount: 2,
+      toBePaidCents: 2700,
+      paidCents: 0,
+      processingCents: 0,
+    });
+    // The next "Pay all" takes them again: no new transfer (their money is in Stripe), a new payout.
+    const again = await batch('pay', who.id);
+    expect(outcomeOf(again)).toMatchObject({ state: 'paid', transfer: 0, payout: 27 });
+    expect(await transfersTo(who.accountId)).toHaveLength(1);
+    expect(await payoutsOf(who.accountId)).toHaveLength(2);
+  });
+});

@@ -1,0 +1,100 @@
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+import { authAnswer, fakeApi, renderWithAuth } from '@portal/shared/test/testing';
+import { MemberApp } from '../../MemberApp';
+import { commissionPage } from './testing';
+
+afterEach(cleanup);
+
+const quote = {
+  available: 60,
+  minimum: 10,
+  canWithdraw: true,
+  reason: null,
+  method: 'instant',
+  fee: 0.59,
+  feePaidBy: 'member',
+  receive: 59.41,
+  card: { last4: '5556', brand: 'Visa' },
+};
+
+const outcome = {
+  memberId: 'm1',
+  memberEmail: 'ann@example.com',
+  batchId: 'withdraw-x',
+  state: 'paid',
+  commissionCount: 2,
+  amount: 60,
+  netted: 0,
+  transfer: 60,
+  payout: 59.41,
+  fee: 0.59,
+  method: 'instant',
+  transferId: 'tr_1',
+  payoutId: 'po_1',
+  message: "Paid $59.41 to ann@example.com's debit card (instant, Stripe's instant fee $0.59): 2 commissions.",
+};
+
+const member = (handlers: Parameters<typeof fakeApi>[0]) =>
+  fakeApi({
+    checkAuth: () => ({ body: authAnswer({ isAccountCreated: 1, isPayoutMethodAdded: 1 }) }),
+    getCommisionsByUser: () => ({ body: commissionPage([]) }),
+    ...handlers,
+  });
+
+describe('Withdraw on My Account', () => {
+  it('confirms the amount, the instant fee and the card’s last four, then withdraws what was confirmed', async () => {
+    const user = userEvent.setup();
+    const api = member({
+      getWithdrawalQuote: () => ({ body: quote }),
+      withdraw: () => ({ body: { outcome } }),
+    });
+    renderWithAuth(<MemberApp />, api, { path: '/my_account' });
+    expect((await screen.findByTestId('withdraw-available')).textContent).toBe('$60.00');
+    await user.click(screen.getByRole('button', { name: 'Withdraw $59.41' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Withdraw $59.41?' });
+    expect(dialog.textContent).toContain('Instant payout to your Visa card ending 5556');
+    expect(dialog.textContent).toContain('Stripe instant fee (you pay)$0.59');
+    expect(api.callsTo('withdraw')).toHaveLength(0);
+    await user.click(within(dialog).getByRole('button', { name: 'Withdraw $59.41' }));
+    await screen.findByText(
+      "Withdrew $59.41 to your card ending 5556: an instant payout (Stripe's fee $0.59), there in minutes.",
+    );
+    expect(api.callsTo('withdraw')).toHaveLength(1);
+    expect(api.callsTo('withdraw')[0]?.body).toMatchObject({ receive: 59.41, fee: 0.59 });
+    expect(String((api.callsTo('withdraw')[0]?.body as { requestId: string }).requestId)).toMatch(/^[0-9a-f-]{36}$/);
+  }, 20_000);
+
+  it('shows the refusal in the dialog in words, and the reason instead of the button below the minimum', async () => {
+    const user = userEvent.setup();
+    const busy = 'A withdrawal or payout of yours is already under way. Wait for it to finish, then try again.';
+    const api = member({
+      getWithdrawalQuote: () => ({ body: quote }),
+      withdraw: () => ({ status: 409, body: { message: busy } }),
+    });
+    renderWithAuth(<MemberApp />, api, { path: '/my_account' });
+    await user.click(await screen.findByRole('button', { name: 'Withdraw $59.41' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Withdraw $59.41?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Withdraw $59.41' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(busy);
+    cleanup();
+
+    const low = member({
+      getWithdrawalQuote: () => ({
+        body: {
+          ...quote,
+          available: 9,
+          canWithdraw: false,
+          reason: 'You can withdraw once your available balance reaches $10.00.',
+          method: null,
+          fee: 0,
+          receive: 0,
+        },
+      }),
+    });
+    renderWithAuth(<MemberApp />, low, { path: '/my_account' });
+    await screen.findByText('You can withdraw once your available balance reaches $10.00.');
+    await waitFor(() => expect(screen.queryByRole('button', { name: /^Withdraw/ })).toBeNull());
+  }, 20_000);
+});
