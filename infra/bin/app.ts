@@ -1,6 +1,7 @@
 import { App } from 'aws-cdk-lib';
 import { addPortalChecks } from '../lib/checks';
 import { PortalStack } from '../lib/portal-stack';
+import { moneySettingsFromContext } from '../lib/settings';
 
 /**
  * The CDK app: one environment-agnostic stack, so `npm run synth` needs no AWS account, and
@@ -17,6 +18,7 @@ const adminMailTo: unknown = app.node.tryGetContext('adminMailTo');
 new PortalStack(app, 'ResellerPortal', {
   description: 'Reseller portal: member and admin apps, /api functions, one DynamoDB table',
   analyticsReporting: false,
+  settings: moneySettingsFromContext((key) => app.node.tryGetContext(key)),
   ...(typeof mailFrom === 'string' && mailFrom !== ''
     ? {
         mail: {

@@ -146,6 +146,13 @@ export interface PortalStackProps extends StackProps {
    * mails ("a payout failed", "a dispute was opened"); without it those are not sent.
    */
   readonly mail?: { readonly from: string; readonly identity?: string; readonly adminsTo?: string };
+  /**
+   * The money rules' settings (functions/src/config/money-settings.ts: COMMISSION_HOLD_DAYS,
+   * PAYOUT_MINIMUM_CENTS, INSTANT_FEE_PAID_BY, SELF_PURCHASE), set on every function that reads
+   * the table; absent ones take their defaults. The CDK app reads them from contexts
+   * (`-c commissionHoldDays=30` …) and checks them before the synth.
+   */
+  readonly settings?: Readonly<Record<string, string>>;
 }
 
 /** What the stack makes for every function. */
@@ -199,6 +206,7 @@ export interface CapabilityStackProps {
   readonly routes: readonly Route[];
   readonly functionsDir: string;
   readonly mail?: PortalStackProps['mail'];
+  readonly settings?: PortalStackProps['settings'];
   readonly shared: SharedResources;
 }
 
@@ -256,6 +264,7 @@ export class CapabilityStack extends NestedStack {
       const made = appFunction(new Construct(this, route.name), route, deps, {
         functionsDir: props.functionsDir,
         mail: props.mail,
+        settings: props.settings,
         description: `POST ${route.path} (${route.module})`,
       });
       // The functions that mail put links to the site in them: SITE_URL is the distribution's origin.
@@ -477,6 +486,7 @@ export class PortalStack extends Stack {
         functionsDir,
         description: `${event.name}: ${event.trigger} (${event.module})`,
         onFailure: this.failedEvents,
+        settings: props.settings,
       });
       switch (event.trigger) {
         case 'importsBucket:ObjectCreated':
@@ -622,6 +632,7 @@ export class PortalStack extends Stack {
         routes: own,
         functionsDir,
         mail: props.mail,
+        settings: props.settings,
         shared: {
           apiId: this.api.apiId,
           tableName: this.table.tableName,
@@ -806,6 +817,7 @@ function appFunction(
     description: string;
     onFailure?: Queue;
     mail?: PortalStackProps['mail'];
+    settings?: PortalStackProps['settings'];
   },
 ): FunctionResources {
   const { access } = spec;
@@ -819,6 +831,7 @@ function appFunction(
 
   const environment: Record<string, string> = {
     TABLE_NAME: deps.tableName,
+    ...options.settings,
     ...functionEnvironment,
     ...(functionNodeOptions ? { NODE_OPTIONS: functionNodeOptions } : {}),
   };

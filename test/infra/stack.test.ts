@@ -5,6 +5,7 @@ import path from 'node:path';
 import vm from 'node:vm';
 import { App, Aws, Stack, Validations } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
@@ -101,6 +102,7 @@ function build(
     bundle?: boolean;
     failOnFindings?: boolean;
     mail?: { from: string; identity?: string };
+    settings?: Record<string, string>;
   } = {},
 ): Built {
   const app = new App({
@@ -117,6 +119,7 @@ function build(
     eventFunctions: options.eventFunctions,
     siteDist: options.siteDist ?? { member: path.join(emptyDir, 'member'), admin: path.join(emptyDir, 'admin') },
     ...(options.mail ? { mail: options.mail } : {}),
+    ...(options.settings ? { settings: options.settings } : {}),
   });
   addPortalChecks(app);
   const template = Template.fromStack(stack);
@@ -585,7 +588,12 @@ describe('least privilege', () => {
   };
   let synthetic: Built;
   beforeAll(() => {
-    synthetic = build({ routes: [readRoute, uploadRoute, secretRoute], eventFunctions: [], bundle: false });
+    synthetic = build({
+      routes: [readRoute, uploadRoute, secretRoute],
+      eventFunctions: [],
+      bundle: false,
+      settings: { COMMISSION_HOLD_DAYS: '30', INSTANT_FEE_PAID_BY: 'platform' },
+    });
   });
 
   const statements = (built: Built, made: FunctionResources, prefix: string) =>
@@ -593,6 +601,13 @@ describe('least privilege', () => {
       actionsOf(s).some((a) => a.startsWith(prefix)),
     );
   const route = (built: Built, name: string) => built.stack.routeResources.get(name)!;
+
+  it('every function gets the money settings the app was given (contexts), as the functions read them', () => {
+    for (const made of synthetic.stack.routeResources.values()) {
+      const fn = Stack.of(made.function).resolve((made.function.node.defaultChild as CfnFunction).environment);
+      expect(fn.variables).toMatchObject({ COMMISSION_HOLD_DAYS: '30', INSTANT_FEE_PAID_BY: 'platform' });
+    }
+  });
 
   it('a read route can read the table and its indexes but not write', () => {
     expect(synthetic.stack.eventResources.size).toBe(0);
