@@ -1,5 +1,6 @@
 import type { UserProfile } from '@portal/shared/api/schemas';
-import { DEFAULT_MAIL_PREFERENCES, type MailPreferences } from '@portal/shared/api/order-page';
+import type { MailPreferences } from '@portal/shared/api/order-page';
+import { DEFAULT_MAIL_PREFERENCES } from '@portal/shared/domain/mail-preferences';
 import { newShareCode } from '@portal/shared/domain/crockford';
 
 /** A stored user: the profile the apps see, plus what only the server may read. */

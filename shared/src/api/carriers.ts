@@ -14,6 +14,11 @@
  *   "GM" and 16 to 18 digits (eCommerce), or a UPU S10 number;
  * - Other: whatever the carrier prints (1 to 60 visible characters), shown without a link.
  */
+/** The shipment fields' messages (the admin's form shows them as the server says them). */
+export const CARRIER_WITHOUT_NUMBER = 'Enter the tracking number the carrier gave, or leave the carrier empty.';
+export const NUMBER_WITHOUT_CARRIER = 'Choose the carrier of this tracking number.';
+export const NAME_THE_CARRIER = 'Name the carrier, so the customer knows whose site to look on.';
+
 export const KNOWN_CARRIERS = ['usps', 'ups', 'fedex', 'dhl'] as const;
 export type KnownCarrier = (typeof KNOWN_CARRIERS)[number];
 export const CARRIERS = [...KNOWN_CARRIERS, 'other'] as const;

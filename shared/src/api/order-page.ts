@@ -1,4 +1,7 @@
 import {
+  CARRIER_WITHOUT_NUMBER,
+  NAME_THE_CARRIER,
+  NUMBER_WITHOUT_CARRIER,
   CARRIERS,
   MAX_CARRIER_NAME_LENGTH,
   MAX_TRACKING_LENGTH,
@@ -15,9 +18,7 @@ import * as z from './zod';
  * order shipped (/api/markAsShipped), and the member's mail preferences (/api/saveMailPreferences).
  */
 
-export const CARRIER_WITHOUT_NUMBER = 'Enter the tracking number the carrier gave, or leave the carrier empty.';
-export const NUMBER_WITHOUT_CARRIER = 'Choose the carrier of this tracking number.';
-export const NAME_THE_CARRIER = 'Name the carrier, so the customer knows whose site to look on.';
+export { CARRIER_WITHOUT_NUMBER, NAME_THE_CARRIER, NUMBER_WITHOUT_CARRIER };
 export const NAME_ONLY_FOR_OTHER = 'A carrier name is only needed when the carrier is "Other".';
 
 /**
@@ -158,6 +159,5 @@ export const MailPreferences = /* @__PURE__ */ pure(() =>
   }),
 );
 export type MailPreferences = z.infer<typeof MailPreferences>;
-export const DEFAULT_MAIL_PREFERENCES: MailPreferences = { saleMails: true, payoutMails: true };
 
 export const MailPreferencesResult = /* @__PURE__ */ pure(() => z.object({ mailPreferences: MailPreferences }));

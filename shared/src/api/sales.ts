@@ -1,4 +1,5 @@
 import { pure } from './pure';
+import { REFUND_REASONS } from './refund-reasons';
 import * as z from './zod';
 import { CheckoutId, MAX_QTY, MIN_QTY, ShareCode } from './checkout';
 import { Customer } from './customer';
@@ -343,8 +344,7 @@ export const AddOrderResponse = /* @__PURE__ */ pure(() =>
 // ---------------------------------------------------------------------------------------------
 // Refunds
 
-/** Stripe's refund reasons, as the admin picks one. */
-export const REFUND_REASONS = ['requested_by_customer', 'duplicate', 'fraudulent'] as const;
+export { REFUND_REASONS };
 export const RefundReason = /* @__PURE__ */ pure(() =>
   z.enum(REFUND_REASONS, { error: 'Choose why the order is refunded' }),
 );

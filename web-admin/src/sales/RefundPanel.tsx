@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { REFUND_REASONS, type Order } from '@portal/shared/api/sales';
+import type { Order } from '@portal/shared/api/sales';
+import { REFUND_REASONS } from '@portal/shared/api/refund-reasons';
 import { formatMoney } from '@portal/shared/domain/format';
 import { commissionShareOfRefund, parsePrice, youMakeCents } from '@portal/shared/domain/money';
 import { toApiError, useAuth } from '@portal/shared/ui/hooks/AuthProvider';

@@ -1,5 +1,8 @@
 import { useId } from 'react';
 import {
+  CARRIER_WITHOUT_NUMBER,
+  NAME_THE_CARRIER,
+  NUMBER_WITHOUT_CARRIER,
   CARRIERS,
   CARRIER_LABELS,
   MAX_CARRIER_NAME_LENGTH,
@@ -9,12 +12,7 @@ import {
   trackingProblem,
   type Carrier,
 } from '@portal/shared/api/carriers';
-import {
-  CARRIER_WITHOUT_NUMBER,
-  NAME_THE_CARRIER,
-  NUMBER_WITHOUT_CARRIER,
-  type MarkAsShippedRequest,
-} from '@portal/shared/api/order-page';
+import type { MarkAsShippedRequest } from '@portal/shared/api/order-page';
 import { FieldError, FormField, fieldDescription } from '@portal/shared/ui/components/FormField';
 
 /** What the admin typed: the carrier ('' for none), its name for "Other", the tracking number. */

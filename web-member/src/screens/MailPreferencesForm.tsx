@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { DEFAULT_MAIL_PREFERENCES, type MailPreferences } from '@portal/shared/api/order-page';
+import type { MailPreferences } from '@portal/shared/api/order-page';
+import { DEFAULT_MAIL_PREFERENCES } from '@portal/shared/domain/mail-preferences';
 import { toApiError, useAuth } from '@portal/shared/ui/hooks/AuthProvider';
 import { ErrorBanner } from '@portal/shared/ui/components/ErrorBanner';
 import './mailPreferences.css';
