@@ -231,6 +231,7 @@ describe('admin', () => {
     );
     expect(items).toEqual([
       ['Product Import', '/admin/product_import'],
+      ['Catalogue', '/admin/catalogue'],
       ['Orders', '/admin/orders'],
       ['Payouts', '/admin/payouts'],
     ]);

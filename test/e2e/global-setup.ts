@@ -25,6 +25,9 @@ declare module 'vitest' {
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const dataDir = mkdtempSync(join(tmpdir(), 'portal-e2e-'));
+  // No hold on commissions here (0 is a valid setting): the browser walks send and pay what they
+  // sold at once; the hold itself is held by the handler tests (ledger, commissions-read).
+  process.env.COMMISSION_HOLD_DAYS ??= '0';
   const portal = await startPortal({ port: 0, dataDir, quiet: true });
   project.provide('portalUrl', portal.url);
   project.provide('accounts', portal.accounts);

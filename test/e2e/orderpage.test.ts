@@ -100,7 +100,9 @@ describe('the order page, at 390 and 1280 px', () => {
       await page.setViewportSize(viewport);
       await page.goto(at('/admin/orders/not_shipped_yet'));
       await page.getByRole('heading', { level: 1, name: 'Not shipped yet' }).waitFor();
-      await page.getByText(orderID, { exact: true }).first().click();
+      // A phone shows each order as a card with its Open button; a desktop opens the row clicked.
+      if (viewport.width < 640) await page.getByRole('button', { name: `Open order ${orderID}` }).click();
+      else await page.getByText(orderID, { exact: true }).first().click();
       await page.getByRole('heading', { level: 2, name: `Order ${orderID}` }).waitFor();
 
       await page.getByLabel('Carrier', { exact: true }).selectOption('ups');
