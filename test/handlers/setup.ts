@@ -10,6 +10,11 @@ import { ensureTable, localAws } from '../../infra/local/dynamo';
  * environment the stack gives the functions in AWS, pointed at the local engines.
  */
 const tableName = `test-${randomBytes(6).toString('hex')}`;
+// The money rules with their defaults (functions/src/config/money-settings.ts), whatever this
+// process inherited: the browser tests' portal, started in the same vitest process, holds none.
+for (const setting of ['COMMISSION_HOLD_DAYS', 'PAYOUT_MINIMUM_CENTS', 'INSTANT_FEE_PAID_BY', 'SELF_PURCHASE']) {
+  delete process.env[setting];
+}
 Object.assign(process.env, {
   TABLE_NAME: tableName,
   DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
