@@ -356,10 +356,6 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
       }
     }
     if (options.seedDemo) {
-      const { seedDemoCatalogueMoves } = await import('./demo-admin-catalogue');
-      if (await seedDemoCatalogueMoves()) say('Seeded the catalogue lists: two products banned, one withdrawn.');
-    }
-    if (options.seedDemo) {
       const { seedDemoMember } = await import('./demo-member');
       const member = await seedDemoMember({
         email: demoAccounts.member.email,
@@ -391,6 +387,11 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
       }).finally(() => (holdWebhooks = false));
       const line = describeDemoSales(sales);
       if (line) say(sales.seeded ? `${line} (${((Date.now() - started) / 1000).toFixed(1)} s)` : line);
+    }
+    if (options.seedDemo) {
+      // After the sales: a product withdrawn or banned can no longer be bought, but its sales stand.
+      const { seedDemoCatalogueMoves } = await import('./demo-admin-catalogue');
+      if (await seedDemoCatalogueMoves()) say('Seeded the catalogue lists: two products banned, one withdrawn.');
     }
     if (options.seedDemo) {
       // The customer's order page: carriers on the shipped demo orders, and one page's link (every start).
