@@ -1,0 +1,51 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPortal } from '../../infra/local/start';
+
+/**
+ * `npm start` on a fresh data folder, as a newcomer runs it: a portal of its own (its own engines,
+ * the built apps) with every capability's demo data seeded in the order the start seeds it. Each
+ * seed has its own test; this one holds them together (a withdrawn demo product once stopped the
+ * demo sales' checkouts, and with them the whole start).
+ */
+describe('npm start on a fresh data folder', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'portal-demo-start-'));
+  let portal: Awaited<ReturnType<typeof startPortal>>;
+
+  beforeAll(async () => {
+    portal = await startPortal({ port: 0, dataDir, seedDemo: true, quiet: true });
+  }, 600_000);
+
+  afterAll(async () => {
+    await portal?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  async function api<T>(name: string, body: unknown, token?: string): Promise<T> {
+    const response = await fetch(`${portal.url}/api/${name}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`${name} answered ${response.status}: ${await response.text()}`);
+    return (await response.json()) as T;
+  }
+  const logIn = async (account: { email: string; password: string }) =>
+    (await api<{ access_token: string }>('login', account)).access_token;
+
+  it('starts with the demo sales, the catalogue lists and a member who can withdraw', async () => {
+    const admin = await logIn(portal.accounts.admin);
+    const orders = await api<{ counters: { all: number } }>('getOrders', { limit: 5 }, admin);
+    expect(orders.counters.all).toBe(36);
+    const withdrawn = await api<{ items: unknown[] }>('getCatalogueProducts', { list: 'withdrawn' }, admin);
+    expect(withdrawn.items).toHaveLength(1);
+    const banned = await api<{ items: unknown[] }>('getCatalogueProducts', { list: 'banned' }, admin);
+    expect(banned.items).toHaveLength(2);
+
+    const member = await logIn(portal.accounts.member);
+    const quote = await api<{ canWithdraw: boolean; reason: string | null }>('getWithdrawalQuote', {}, member);
+    expect(quote).toMatchObject({ canWithdraw: true, reason: null });
+  });
+});
