@@ -99,8 +99,8 @@ export function compare(snapshot: Snapshot): Difference[] {
     const member = memberOf(memberId);
     return member ? `member ${member.name}` : `member ${memberId ?? 'unknown'}`;
   };
-  const commissionWords = (commission: LedgerCommission): string =>
-    `Commission ${commission.id} (order ${commission.orderID}, ${memberWords(commission.memberId)})`;
+  const commissionWords = (commission: LedgerCommission, start = true): string =>
+    `${start ? 'C' : 'c'}ommission ${commission.id} (order ${commission.orderID}, ${memberWords(commission.memberId)})`;
 
   // Stripe's charges of the period: each succeeded one is an order of ours.
   for (const charge of snapshot.period.charges) {
@@ -289,7 +289,7 @@ export function compare(snapshot: Snapshot): Difference[] {
           add({
             kind: 'status',
             subject: 'transfer',
-            text: `Transfer ${transfer.id} of ${commissionWords(commission)} went to ${transfer.destination ?? 'no account'} in Stripe, but the member's account is ${member.stripeID} in our ledger.`,
+            text: `Transfer ${transfer.id} of ${commissionWords(commission, false)} went to ${transfer.destination ?? 'no account'} in Stripe, but the member's account is ${member.stripeID} in our ledger.`,
             stripeIds: [transfer.id, ...(transfer.destination ? [transfer.destination] : []), member.stripeID],
             ledgerIds: [commission.id],
           });
@@ -300,7 +300,7 @@ export function compare(snapshot: Snapshot): Difference[] {
           add({
             kind: 'amount',
             subject: 'transfer',
-            text: `Transfer ${transfer.id} of ${commissionWords(commission)} is ${money(net)} in Stripe (${money(
+            text: `Transfer ${transfer.id} of ${commissionWords(commission, false)} is ${money(net)} in Stripe (${money(
               transfer.amountCents,
             )} less ${money(transfer.reversedCents)} reversed) but the commission keeps ${money(kept)} in our ledger.`,
             stripeIds: [transfer.id],
@@ -347,7 +347,7 @@ export function compare(snapshot: Snapshot): Difference[] {
         add({
           kind: 'amount',
           subject: 'payout',
-          text: `Payout ${payout.id} of ${commissionWords(commission)} is ${money(payout.amountCents)} in Stripe but ${money(
+          text: `Payout ${payout.id} of ${commissionWords(commission, false)} is ${money(payout.amountCents)} in Stripe but ${money(
             expected,
           )} in our ledger.`,
           stripeIds: [payout.id],
