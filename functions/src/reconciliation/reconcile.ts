@@ -1,4 +1,4 @@
-import { dayStart } from '@portal/shared/api/calls/reconcile';
+import { dayStart } from '@portal/shared/api/reconcile-period';
 import { batchKey, compare, type Difference, type Snapshot } from './compare';
 import type {
   LedgerBatch,

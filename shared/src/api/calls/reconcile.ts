@@ -2,6 +2,7 @@ import type { Call } from '../call';
 import { pure } from '../pure';
 import { REQUIRED } from '../schemas';
 import * as z from '../zod';
+import { RECONCILE_MAX_DAYS, dayStart, periodDays } from '../reconcile-period';
 
 /**
  * POST /api/reconcile (admin): compares our ledger with Stripe's over a period of whole UTC days,
@@ -10,22 +11,9 @@ import * as z from '../zod';
  * naming the objects on both sides. docs/decisions/0210-reconciliation-by-keys.md.
  */
 
-/** The longest period one run compares: a quarter. */
-export const RECONCILE_MAX_DAYS = 92;
+export { RECONCILE_MAX_DAYS };
 
-const DAY_MS = 86_400_000;
 const DATE_MESSAGE = 'Enter a date as YYYY-MM-DD, for example 2026-11-01.';
-
-/** Epoch ms of a YYYY-MM-DD day's start (UTC), or NaN when it is not a real date (2026-02-30). */
-export function dayStart(day: string): number {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return Number.NaN;
-  const time = Date.parse(`${day}T00:00:00.000Z`);
-  return Number.isNaN(time) || new Date(time).toISOString().slice(0, 10) !== day ? Number.NaN : time;
-}
-
-/** The days a period covers, both ends counted (2026-11-01 to 2026-11-01 is 1 day). */
-export const periodDays = (from: string, to: string): number =>
-  Math.round((dayStart(to) - dayStart(from)) / DAY_MS) + 1;
 
 const Day = /* @__PURE__ */ pure(() =>
   z.string({ error: REQUIRED }).check(
