@@ -135,9 +135,7 @@ function ReconcileResult({ result, headingRef }: { result: Result; headingRef: R
   return (
     <section className="reconcile-result" aria-labelledby="reconcile-result-title">
       <h2 id="reconcile-result-title" className="reconcile-result__title" tabIndex={-1} ref={headingRef}>
-        {differences.length === 0
-          ? `${result.from} to ${result.to}: no differences`
-          : `${result.from} to ${result.to}: ${plural(differences.length, 'difference')}`}
+        {result.from} to {result.to}
       </h2>
       <p className="reconcile-result__compared">{compared}</p>
       {differences.length === 0 ? (
@@ -145,28 +143,33 @@ function ReconcileResult({ result, headingRef }: { result: Result; headingRef: R
           Our ledger and Stripe agree on every object of the period.
         </EmptyState>
       ) : (
-        <ol className="reconcile-list">
-          {differences.map((difference, index) => (
-            <li key={`${index}-${difference.stripeIds.join(',')}`} className="card reconcile-item">
-              <p className="reconcile-item__what">
-                <span className={`reconcile-item__tag reconcile-item__tag--${difference.kind}`}>
-                  {SUBJECT[difference.subject]}: {KIND[difference.kind]}
-                </span>
-              </p>
-              <p className="reconcile-item__text">{difference.text}</p>
-              <dl className="reconcile-item__ids">
-                <div>
-                  <dt>Stripe</dt>
-                  <dd>{difference.stripeIds.length ? difference.stripeIds.join(', ') : 'nothing'}</dd>
-                </div>
-                <div>
-                  <dt>Our ledger</dt>
-                  <dd>{difference.ledgerIds.length ? difference.ledgerIds.join(', ') : 'nothing'}</dd>
-                </div>
-              </dl>
-            </li>
-          ))}
-        </ol>
+        <>
+          <p className="reconcile-result__count">
+            <strong>{plural(differences.length, 'difference')}</strong>
+          </p>
+          <ol className="reconcile-list">
+            {differences.map((difference, index) => (
+              <li key={`${index}-${difference.stripeIds.join(',')}`} className="card reconcile-item">
+                <p className="reconcile-item__what">
+                  <span className={`reconcile-item__tag reconcile-item__tag--${difference.kind}`}>
+                    {SUBJECT[difference.subject]}: {KIND[difference.kind]}
+                  </span>
+                </p>
+                <p className="reconcile-item__text">{difference.text}</p>
+                <dl className="reconcile-item__ids">
+                  <div>
+                    <dt>Stripe</dt>
+                    <dd>{difference.stripeIds.length ? difference.stripeIds.join(', ') : 'nothing'}</dd>
+                  </div>
+                  <div>
+                    <dt>Our ledger</dt>
+                    <dd>{difference.ledgerIds.length ? difference.ledgerIds.join(', ') : 'nothing'}</dd>
+                  </div>
+                </dl>
+              </li>
+            ))}
+          </ol>
+        </>
       )}
     </section>
   );
