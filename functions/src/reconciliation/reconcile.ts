@@ -125,8 +125,9 @@ export async function reconcile(deps: ReconcileDeps, from: string, to: string): 
   };
 
   // 2. Stripe's payments to our orders (the payment claim), and the period's orders' own commissions.
+  const paidOrders = new Set([...orders.values()].map((order) => order.paymentIntentId));
   const payments = unique([...charges, ...refunds].map((object) => object.paymentIntentId)).filter(
-    (paymentIntentId) => ![...orders.values()].some((order) => order.paymentIntentId === paymentIntentId),
+    (paymentIntentId) => !paidOrders.has(paymentIntentId),
   );
   for (const order of await mapLimit(payments, PARALLEL, (paymentIntentId) => ledger.orderOfPayment(paymentIntentId))) {
     if (order) orders.set(order.id, order);
@@ -190,11 +191,9 @@ export async function reconcile(deps: ReconcileDeps, from: string, to: string): 
       ),
     ]);
     // A card order recorded without its charge id: its payment's charge.
+    const charged = new Set([...known.charges.values()].map((charge) => charge.paymentIntentId));
     const paidWithoutCharge = allOrders.filter(
-      (order) =>
-        order.paymentIntentId &&
-        !order.chargeId &&
-        ![...known.charges.values()].some((charge) => charge.paymentIntentId === order.paymentIntentId),
+      (order) => order.paymentIntentId && !order.chargeId && !charged.has(order.paymentIntentId),
     );
     const found = await mapLimit(paidWithoutCharge, PARALLEL, (order) =>
       stripe.chargeOfPayment(order.paymentIntentId!),
