@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStripeEmulator, type StripeEmulator } from '../../infra/local/stripe';
 import { sdk } from '../../infra/local/stripe/testing';
 import { s3Events } from './catalogue-helpers';
-import { allItems, auth, call, tokenFor } from './helpers';
+import { createCommission } from './commission-fixtures';
+import { allItems, auth, call, payoutAccountForm, tokenFor, uniqueEmail } from './helpers';
 
 /**
  * Reconciliation (reconcile): our ledger against the emulator's, on the demo's data as a fresh
@@ -123,6 +124,48 @@ describe('reconcile', () => {
         text: `Refund ${refund.id} of $1.00 of charge ${String(refund.charge)} (order ${order.orderID}) on ${today()} is in Stripe but not in our ledger.`,
         stripeIds: [refund.id, String(refund.charge)],
         ledgerIds: [order.orderID],
+      },
+    ]);
+  });
+
+  it('lists a commission paid in our ledger whose payout failed in Stripe, when payout.failed never came', async () => {
+    const before = (await reconcile()).differences.length;
+    // A member paid to the card that takes payouts and fails them (4000056655665572).
+    const { handler: signup } = await import('../../functions/src/handlers/signup');
+    const { handler: create } = await import('../../functions/src/handlers/create-payout-account');
+    const { handler: addPayoutMethod } = await import('../../functions/src/handlers/add-payout-method');
+    const { handler: send } = await import('../../functions/src/handlers/add-commission-to-stripe');
+    const { handler: pay } = await import('../../functions/src/handlers/pay-commission-to-member');
+    const email = uniqueEmail('recon');
+    const signed = await call(signup, { body: { email, password: 'long enough password' } });
+    const token = String(signed.body.access_token);
+    const memberId = String((signed.body.userProfile as { id: string }).id);
+    const created = await call(create, { body: payoutAccountForm, headers: auth(token) });
+    const accountId = String((created.body.user as { stripeID: string }).stripeID);
+    const card = await stripe().tokens.create({
+      card: { number: '4000056655665572', exp_month: '12', exp_year: '2034', cvc: '123', currency: 'usd' },
+    });
+    expect(
+      (await call(addPayoutMethod, { body: { id: accountId, token: card.id }, headers: auth(token) })).status,
+    ).toBe(200);
+    const commission = await createCommission({ memberId, memberEmail: email, amountCents: 1500 });
+    expect((await call(send, { body: { id: commission.id }, headers: auth(admin) })).status).toBe(200);
+    expect((await call(pay, { body: { id: commission.id }, headers: auth(admin) })).status).toBe(200);
+    // The card network answers later: the payout fails at Stripe; no webhook reaches this table.
+    await emulator.idle();
+    const [payout] = (await stripe().payouts.list({ limit: 1 }, { stripeAccount: accountId })).data;
+    expect(payout).toMatchObject({ status: 'failed', metadata: { commissionId: commission.id } });
+
+    const differences = (await reconcile()).differences;
+    expect(differences).toHaveLength(before + 1);
+    const stored = (await allItems()).find((one) => one.pk === `COMMISSION#${commission.id}`)!;
+    expect(differences.filter((one) => one.subject === 'payout')).toEqual([
+      {
+        kind: 'status',
+        subject: 'payout',
+        text: `Commission ${commission.id} (order ${String(stored.orderID)}, member Jenny Rosen) is paid in our ledger but payout ${payout!.id} of $15.00 is failed in Stripe (The bank could not process this payout.).`,
+        stripeIds: [payout!.id, accountId],
+        ledgerIds: [commission.id, String(stored.orderID)],
       },
     ]);
   });
