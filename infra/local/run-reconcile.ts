@@ -97,6 +97,9 @@ async function main(): Promise<number> {
       );
     }
     process.env.AWS_REGION ??= process.env.AWS_DEFAULT_REGION;
+    // AWS's own DynamoDB and Stripe's own API, with the key the deployed functions use: a local
+    // endpoint or a key in this shell (npm run stripe:check's) must not stand in for them.
+    for (const name of ['DYNAMODB_ENDPOINT', 'STRIPE_API_URL', 'STRIPE_SECRET_KEY']) delete process.env[name];
     Object.assign(process.env, { TABLE_NAME: args.table, STRIPE_SECRET_KEY_ARN: args.stripeSecretArn });
   } else {
     const { configureEnvironment, root } = await import('./start');
