@@ -26,6 +26,9 @@ import { createPictureHost, type PictureHost } from './pictures/host-pictures';
 import { amazonLocationPlaces } from './adapters/amazon-location-places';
 import type { AddressSearch } from './addresses/address-search';
 import { createStripeGateway } from './adapters/stripe-gateway';
+import { createStripeRecords } from './adapters/stripe-records';
+import { dynamoReconciliation } from './adapters/dynamo-reconciliation';
+import type { ReconcileDeps } from './reconciliation/reconcile';
 import { createAuthenticator } from './auth/authenticate';
 import { createLoginLimiter, createSignupLimiter } from './auth/rate-limit';
 import { createSessions } from './auth/sessions';
@@ -133,6 +136,15 @@ export const payoutBatches: BatchDeps = {
   gateway: payments,
   now,
   settings: () => moneySettings(),
+};
+
+/** Reconciliation (reconciliation/reconcile.ts): Stripe's money objects and our ledger's records, read only. */
+export const reconciliation: ReconcileDeps = {
+  stripe: /* @__PURE__ */ createStripeRecords({
+    secretKey: () => getSecret('stripeSecretKey'),
+    apiUrl: () => env().STRIPE_API_URL,
+  }),
+  ledger: dynamoReconciliation,
 };
 
 /** Refunds and disputes: the order, its commission and what follows, Stripe, the clock. */

@@ -150,6 +150,8 @@ export const routes: readonly Route[] = [
   route('runPayoutBatch', 'handlers/run-payout-batch.ts', stripeWrites),
   route('getWithdrawalQuote', 'handlers/get-withdrawal-quote.ts', stripeReads),
   route('withdraw', 'handlers/withdraw.ts', stripeWrites),
+  // Admin: compares the ledger with Stripe's over a period (reconciliation/reconcile.ts); reads only.
+  route('reconcile', 'handlers/reconcile.ts', stripeReads, 1024),
   // Public: Stripe signs it; no access token, so no signing key. The platform's own events.
   route('stripeWebhook', 'handlers/stripe-webhook.ts', {
     table: 'readwrite',

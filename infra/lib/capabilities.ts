@@ -80,6 +80,7 @@ export const capabilityOf: Partial<Record<EndpointName, Capability>> = {
   refundOrder: 'Commissions',
   runPayoutBatch: 'Commissions',
   getWithdrawalQuote: 'Commissions',
+  reconcile: 'Commissions',
   withdraw: 'Commissions',
 };
 

@@ -234,6 +234,7 @@ describe('admin', () => {
       ['Catalogue', '/admin/catalogue'],
       ['Orders', '/admin/orders'],
       ['Payouts', '/admin/payouts'],
+      ['Reconciliation', '/admin/reconciliation'],
     ]);
     expect(await drawer.getByRole('switch', { name: 'Admin Mode' }).isChecked()).toBe(true);
     await expectAccessible(page);

@@ -43,6 +43,15 @@ describe('npm start on a fresh data folder', () => {
     expect(withdrawn.items).toHaveLength(1);
     const banned = await api<{ items: unknown[] }>('getCatalogueProducts', { list: 'banned' }, admin);
     expect(banned.items).toHaveLength(2);
+    // Reconciliation: the demo's ledger and the emulator's agree, held webhooks delivered and all.
+    const day = (ago: number) => new Date(Date.now() - ago * 86_400_000).toISOString().slice(0, 10);
+    const reconciled = await api<{ differences: { text: string }[]; checked: { orders: number } }>(
+      'reconcile',
+      { from: day(91), to: day(0) },
+      admin,
+    );
+    expect(reconciled.differences.map((difference) => difference.text)).toEqual([]);
+    expect(reconciled.checked.orders).toBe(36);
 
     const member = await logIn(portal.accounts.member);
     const quote = await api<{ canWithdraw: boolean; reason: string | null }>('getWithdrawalQuote', {}, member);

@@ -98,6 +98,8 @@ const expected: Record<string, Answers> = {
   runPayoutBatch: ADMINS,
   getWithdrawalQuote: MEMBERS,
   withdraw: MEMBERS,
+  // Reconciliation of our ledger with Stripe's (test/handlers/reconcile.test.ts).
+  reconcile: ADMINS,
 } satisfies Partial<Record<EndpointName, Answers>>;
 
 const MESSAGES: Record<401 | 403, string> = {

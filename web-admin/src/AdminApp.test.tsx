@@ -53,6 +53,7 @@ describe('admin app', () => {
       ['Catalogue', '/admin/catalogue'],
       ['Orders', '/admin/orders'],
       ['Payouts', '/admin/payouts'],
+      ['Reconciliation', '/admin/reconciliation'],
     ]);
     expect((screen.getByRole('switch', { name: 'Admin Mode' }) as HTMLInputElement).checked).toBe(true);
   });

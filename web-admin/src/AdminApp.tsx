@@ -1,7 +1,7 @@
 import { Route, Routes } from 'react-router-dom';
 import { AppShell, type MenuItem } from '@portal/shared/ui/components/AppShell';
 import type { AuthView } from '@portal/shared/ui/hooks/AuthProvider';
-import { BoxIcon, ReceiptIcon, UploadIcon, WalletIcon } from '@portal/shared/ui/components/icons';
+import { BoxIcon, CheckIcon, ReceiptIcon, UploadIcon, WalletIcon } from '@portal/shared/ui/components/icons';
 import { LazyScreen } from '@portal/shared/ui/components/LoadBoundary';
 import { NotFoundScreen } from '@portal/shared/ui/components/NotFoundScreen';
 import { AdminHomeScreen } from './screens/AdminHomeScreen';
@@ -13,6 +13,7 @@ import { PayoutsScreen } from './screens/PayoutsScreen';
 import { ProductImportScreen } from './screens/ProductImportScreen';
 import { TopEarnersScreen } from './screens/TopEarnersScreen';
 import { CatalogueScreen } from './catalogue/CatalogueScreen';
+import { ReconciliationScreen } from './reconciliation/ReconciliationScreen';
 
 /** The admin-mode menu; routes are relative to the app's base, /admin. */
 export function adminMenu(auth: AuthView): MenuItem[] {
@@ -22,6 +23,7 @@ export function adminMenu(auth: AuthView): MenuItem[] {
     { to: '/catalogue', label: 'Catalogue', icon: <BoxIcon /> },
     { to: '/orders', label: 'Orders', icon: <ReceiptIcon /> },
     { to: '/payouts', label: 'Payouts', icon: <WalletIcon /> },
+    { to: '/reconciliation', label: 'Reconciliation', icon: <CheckIcon /> },
   ];
 }
 
@@ -46,6 +48,7 @@ export function AdminApp() {
         <Route path="payouts/to_stripe" element={<CommissionActionScreen key="to_stripe" list="to_stripe" />} />
         <Route path="payouts/to_be_payed" element={<CommissionActionScreen key="to_be_payed" list="to_be_payed" />} />
         <Route path="payouts/top_earners" element={<TopEarnersScreen />} />
+        <Route path="reconciliation" element={<ReconciliationScreen />} />
         <Route path="*" element={<NotFoundScreen homeLabel="Go to the admin home" />} />
       </Route>
     </Routes>

@@ -30,7 +30,16 @@ import {
   release,
   sums,
 } from './money';
-import { amount, currency, mergeMetadata, optionalString, page, requiredString, type Params } from './params';
+import {
+  amount,
+  createdFilter,
+  currency,
+  mergeMetadata,
+  optionalString,
+  page,
+  requiredString,
+  type Params,
+} from './params';
 import { cardPaymentMethod, cardToConfirm, checkClientSecret, newPaymentIntent } from './payments';
 import { MAIN_PLATFORM, PLATFORM, type Store } from './store';
 import type { WebhookSender } from './webhooks';
@@ -525,7 +534,10 @@ export class Emulator {
   listCharges(params: Params, context: CallContext) {
     this.platformOnly(context);
     const intent = optionalString(params, 'payment_intent');
-    const charges = Object.values(this.state.charges).filter((charge) => !intent || charge.payment_intent === intent);
+    const created = createdFilter(params);
+    const charges = Object.values(this.state.charges).filter(
+      (charge) => (!intent || charge.payment_intent === intent) && created(charge.created),
+    );
     return page(newestFirst(charges), params, '/v1/charges');
   }
 
@@ -916,8 +928,12 @@ export class Emulator {
     this.platformOnly(context);
     const charge = optionalString(params, 'charge');
     const intent = optionalString(params, 'payment_intent');
+    const created = createdFilter(params);
     const refunds = Object.values(this.state.refunds).filter(
-      (refund) => (!charge || refund.charge === charge) && (!intent || refund.payment_intent === intent),
+      (refund) =>
+        (!charge || refund.charge === charge) &&
+        (!intent || refund.payment_intent === intent) &&
+        created(refund.created),
     );
     return page(newestFirst(refunds), params, '/v1/refunds');
   }
@@ -1110,8 +1126,9 @@ export class Emulator {
   listTransfers(params: Params, context: CallContext) {
     this.platformOnly(context);
     const destination = optionalString(params, 'destination');
+    const created = createdFilter(params);
     const transfers = Object.values(this.state.transfers).filter(
-      (transfer) => !destination || transfer.destination === destination,
+      (transfer) => (!destination || transfer.destination === destination) && created(transfer.created),
     );
     return page(newestFirst(transfers), params, '/v1/transfers');
   }
@@ -1265,7 +1282,10 @@ export class Emulator {
 
   listPayouts(params: Params, context: CallContext) {
     const status = optionalString(params, 'status');
-    const payouts = (this.state.payouts[context.owner] ?? []).filter((payout) => !status || payout.status === status);
+    const created = createdFilter(params);
+    const payouts = (this.state.payouts[context.owner] ?? []).filter(
+      (payout) => (!status || payout.status === status) && created(payout.created),
+    );
     return page(newestFirst(payouts), params, '/v1/payouts');
   }
 }

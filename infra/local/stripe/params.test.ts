@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { StripeApiError } from './errors';
-import { amount, mergeMetadata, page, parseParams } from './params';
+import { amount, createdFilter, mergeMetadata, page, parseParams } from './params';
 
 describe('form parameters', () => {
   it('nests brackets and reads both array forms, as Stripe does', () => {
@@ -53,5 +53,27 @@ describe('form parameters', () => {
       url: '/v1/x',
     });
     expect(page(items, parseParams('starting_after=b'), '/v1/x').data).toEqual([{ id: 'c' }]);
+  });
+
+  it('filters by created as Stripe reads it: an exact time or gt, gte, lt, lte', () => {
+    const times = [99, 100, 150, 200, 201];
+    const kept = (text: string) => times.filter(createdFilter(parseParams(text)));
+    expect(kept('')).toEqual(times);
+    expect(kept('created=150')).toEqual([150]);
+    expect(kept('created[gte]=100&created[lte]=200')).toEqual([100, 150, 200]);
+    expect(kept('created[gt]=100&created[lt]=200')).toEqual([150]);
+    const refusal = (text: string) => {
+      try {
+        createdFilter(parseParams(text));
+      } catch (error) {
+        return error instanceof StripeApiError ? error.body('req_1').error : undefined;
+      }
+      return undefined;
+    };
+    expect(refusal('created[gte]=yesterday')).toMatchObject({
+      code: 'parameter_invalid_integer',
+      param: 'created[gte]',
+    });
+    expect(refusal('created[after]=1')).toMatchObject({ code: 'parameter_unknown', param: 'created[after]' });
   });
 });

@@ -96,3 +96,34 @@ export function page<T extends { id: string }>(
   const data = items.slice(start, start + limit);
   return { object: 'list', data, has_more: start + limit < items.length, url };
 }
+
+const RANGE_KEYS = ['gt', 'gte', 'lt', 'lte'] as const;
+
+/**
+ * A list call's `created` filter, as Stripe reads it: an exact Unix time (`created=1700000000`) or
+ * a range (`created[gte]=…&created[lt]=…`, any of gt, gte, lt, lte), each an integer. Answers a
+ * test for an object's `created`; no filter lets everything through. An unknown key or a value
+ * that is not an integer is Stripe's 400 naming the parameter.
+ */
+export function createdFilter(params: Params): (created: number) => boolean {
+  const given = at(params, 'created');
+  if (given === undefined) return () => true;
+  if (typeof given === 'string') {
+    const exact = optionalInteger(params, 'created')!;
+    return (created) => created === exact;
+  }
+  if (typeof given !== 'object' || given === null || Array.isArray(given)) {
+    throw invalid('created', `Invalid integer: ${JSON.stringify(given)}`, 'parameter_invalid_integer');
+  }
+  for (const key of Object.keys(given)) {
+    if (!(RANGE_KEYS as readonly string[]).includes(key)) {
+      throw invalid(`created[${key}]`, `Received unknown parameter: created[${key}]`, 'parameter_unknown');
+    }
+  }
+  const [gt, gte, lt, lte] = RANGE_KEYS.map((key) => optionalInteger(params, 'created', key));
+  return (created) =>
+    (gt === undefined || created > gt) &&
+    (gte === undefined || created >= gte) &&
+    (lt === undefined || created < lt) &&
+    (lte === undefined || created <= lte);
+}
