@@ -12,6 +12,7 @@ import {
 import { StripeFaults, sdk, type Fault } from '../../infra/local/stripe/testing';
 import { COUNTERS_KEY, commissionKey, createCommission, item } from './commission-fixtures';
 import { auth, call, payoutAccountForm, tokenFor, uniqueEmail } from './helpers';
+import { INSTANT_DEBIT_CARD, payableMember as newPayableMember } from './sales-helpers';
 
 /**
  * What Stripe's faults do to the three calls that make something at Stripe: the member's payout
@@ -30,7 +31,6 @@ let admin: string;
 
 const { handler: signup } = await import('../../functions/src/handlers/signup');
 const { handler: createAccount } = await import('../../functions/src/handlers/create-payout-account');
-const { handler: addPayoutMethod } = await import('../../functions/src/handlers/add-payout-method');
 const { handler: addToStripe } = await import('../../functions/src/handlers/add-commission-to-stripe');
 const { handler: payToMember } = await import('../../functions/src/handlers/pay-commission-to-member');
 const { handler: connectWebhook } = await import('../../functions/src/handlers/stripe-connect-webhook');
@@ -85,21 +85,11 @@ const accountsOf = async (userId: string) =>
 
 /** A member with a payout account and a debit card, whose commissions can be moved. */
 let payable: { id: string; email: string; accountId: string } | undefined;
-async function payableMember(cardNumber = '4000056655665556') {
-  if (payable && cardNumber === '4000056655665556') return payable;
-  const { id, token } = await signedUp();
-  const created = await call(createAccount, { body: payoutAccountForm, headers: auth(token) });
-  expect(created.status).toBe(200);
-  const accountId = String((created.body.user as { stripeID: string }).stripeID);
-  const card = await stripe.tokens.create({
-    card: { number: cardNumber, exp_month: '12', exp_year: '2034', cvc: '123', currency: 'usd' },
-  });
-  expect((await call(addPayoutMethod, { body: { id: accountId, token: card.id }, headers: auth(token) })).status).toBe(
-    200,
-  );
-  const email = String((created.body.user as { email: string }).email);
+async function payableMember(cardNumber = INSTANT_DEBIT_CARD) {
+  if (payable && cardNumber === INSTANT_DEBIT_CARD) return payable;
+  const { id, email, accountId } = await newPayableMember(stripe, { card: cardNumber });
   const made = { id, email, accountId };
-  if (cardNumber === '4000056655665556') payable = made;
+  if (cardNumber === INSTANT_DEBIT_CARD) payable = made;
   return made;
 }
 

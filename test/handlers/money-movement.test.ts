@@ -15,7 +15,8 @@ import {
 } from '../../infra/local/stripe';
 import { sdk } from '../../infra/local/stripe/testing';
 import { COUNTERS_KEY, commissionKey, createCommission, earningsKey, item } from './commission-fixtures';
-import { auth, call, tokenFor, uniqueEmail, type CallResult, payoutAccountForm } from './helpers';
+import { auth, call, tokenFor, type CallResult } from './helpers';
+import { debitCardToken, INSTANT_DEBIT_CARD, member as signedUpMember, payableMember } from './sales-helpers';
 
 /**
  * The commission's money movement through the real `stripe` SDK against this file's own emulator,
@@ -126,26 +127,9 @@ interface Member {
 async function member(
   options: { account?: boolean; card?: string | null; form?: Record<string, unknown> } = {},
 ): Promise<Member> {
-  const { handler: signup } = await import('../../functions/src/handlers/signup');
-  const { handler: create } = await import('../../functions/src/handlers/create-payout-account');
-  const { handler: addPayoutMethod } = await import('../../functions/src/handlers/add-payout-method');
-  const email = uniqueEmail('money');
-  const signed = await call(signup, { body: { email, password: 'long enough password' } });
-  const token = String(signed.body.access_token);
-  const id = String((signed.body.userProfile as { id: string }).id);
-  if (options.account === false) return { id, email, accountId: null };
-  const created = await call(create, { body: { ...payoutAccountForm, ...options.form }, headers: auth(token) });
-  expect(created.status).toBe(200);
-  const accountId = String((created.body.user as { stripeID: string }).stripeID);
-  const card = options.card === undefined ? '4000056655665556' : options.card;
-  if (card) {
-    const tok = await stripe.tokens.create({
-      card: { number: card, exp_month: '12', exp_year: '2034', cvc: '123', currency: 'usd' },
-    });
-    const added = await call(addPayoutMethod, { body: { id: accountId, token: tok.id }, headers: auth(token) });
-    expect(added.status).toBe(200);
-  }
-  return { id, email, accountId, token };
+  if (options.account !== false) return payableMember(stripe, options);
+  const { id, email } = await signedUpMember();
+  return { id, email, accountId: null };
 }
 
 /** Marks the member's card as added in the table only (no Stripe call): the portal's own gate passes. */
@@ -587,11 +571,9 @@ describe('/api/payCommisionToMember', () => {
     expect(present(failed as never).payoutFailure).toBe('The bank could not process this payout.');
 
     // The member puts a working card first; the second payout (attempt 1, a new key) is paid.
-    const good = await stripe.tokens.create({
-      card: { number: '4000056655665556', exp_month: '12', exp_year: '2034', cvc: '123', currency: 'usd' },
-    });
+    const good = await debitCardToken(stripe, INSTANT_DEBIT_CARD);
     await stripe.accounts.createExternalAccount(who.accountId!, {
-      external_account: good.id,
+      external_account: good,
       default_for_currency: true,
     });
     const second = await pay(commission.id);

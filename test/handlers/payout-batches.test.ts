@@ -13,7 +13,8 @@ import { startStripeEmulator, type StripeEmulator } from '../../infra/local/stri
 import { sdk } from '../../infra/local/stripe/testing';
 import { IN_BATCH } from '../../functions/src/commissions/money-movement';
 import { COUNTERS_KEY, commissionKey, createCommission, earningsKey, item } from './commission-fixtures';
-import { auth, call, tokenFor, uniqueEmail, type CallResult, payoutAccountForm } from './helpers';
+import { auth, call, tokenFor, type CallResult } from './helpers';
+import { payableMember, type PayableMember } from './sales-helpers';
 
 /**
  * The payout batches (commissions/batches.ts) through the real `stripe` SDK against this file's
@@ -82,33 +83,10 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-interface Member {
-  id: string;
-  email: string;
-  accountId: string;
-  token: string;
-}
+type Member = PayableMember;
 
 /** A member with a payout account and a debit card (instant payouts unless `card` says otherwise). */
-async function member(card = '4000056655665556'): Promise<Member> {
-  const { handler: signup } = await import('../../functions/src/handlers/signup');
-  const { handler: create } = await import('../../functions/src/handlers/create-payout-account');
-  const { handler: addPayoutMethod } = await import('../../functions/src/handlers/add-payout-method');
-  const email = uniqueEmail('batch');
-  const signed = await call(signup, { body: { email, password: 'long enough password' } });
-  const token = String(signed.body.access_token);
-  const id = String((signed.body.userProfile as { id: string }).id);
-  const created = await call(create, { body: payoutAccountForm, headers: auth(token) });
-  expect(created.status).toBe(200);
-  const accountId = String((created.body.user as { stripeID: string }).stripeID);
-  const tok = await stripe.tokens.create({
-    card: { number: card, exp_month: '12', exp_year: '2034', cvc: '123', currency: 'usd' },
-  });
-  expect((await call(addPayoutMethod, { body: { id: accountId, token: tok.id }, headers: auth(token) })).status).toBe(
-    200,
-  );
-  return { id, email, accountId, token };
-}
+const member = (card?: string) => payableMember(stripe, { card });
 
 const commissionFor = (who: Member, amountCents: number, chargeId?: string) =>
   createCommission({ memberId: who.id, memberEmail: who.email, amountCents, ...(chargeId ? { chargeId } : {}) });

@@ -10,7 +10,7 @@ import { db, tableName } from '../../functions/src/adapters/dynamo-client';
 import { signature, startStripeEmulator, type StripeEmulator } from '../../infra/local/stripe';
 import { sdk } from '../../infra/local/stripe/testing';
 import { DynamoFaults } from './dynamo-faults';
-import { allItems, call, uniqueEmail, type CallResult, payoutAccountForm } from './helpers';
+import { allItems, call, type CallResult } from './helpers';
 
 /**
  * The webhook as Stripe (here the emulator) calls it: this file starts its own emulator, whose
@@ -79,16 +79,12 @@ const stored = async (userId: string) => (await allItems()).find((item) => item.
 /** A member with a payout account at this file's emulator. */
 async function memberWithAccount(): Promise<{ userId: string; token: string; accountId: string }> {
   // Imported after beforeAll pointed the functions at this file's emulator.
-  const { handler: signup } = await import('../../functions/src/handlers/signup');
-  const { handler: create } = await import('../../functions/src/handlers/create-payout-account');
-  const signed = await call(signup, { body: { email: uniqueEmail('webhook'), password: 'long enough password' } });
-  const token = String(signed.body.access_token);
-  const created = await call(create, { body: payoutAccountForm, headers: { authorization: `Bearer ${token}` } });
-  expect(created.status).toBe(200);
-  const user = created.body.user as { id: string; stripeID: string };
+  const { payableMember } = await import('./sales-helpers');
+  const stripe = sdk(emulator.port, process.env.STRIPE_SECRET_KEY);
+  const { id: userId, token, accountId } = await payableMember(stripe, { card: null });
   // The account's own events (its verification) are delivered before the test goes on.
   await emulator.idle();
-  return { userId: user.id, token, accountId: user.stripeID };
+  return { userId, token, accountId };
 }
 
 /** Events made here happen after the account's creation: `created` from a minute on, one second apart. */
