@@ -16,6 +16,7 @@ import { handler as addCommisionToStripe } from '../../functions/src/handlers/ad
 import { COUNTERS_KEY, commissionKey, createCommission, item } from './commission-fixtures';
 import { DynamoFaults } from './dynamo-faults';
 import { allItems, auth, call, tokenFor, uniqueEmail } from './helpers';
+import { fundPlatform } from './own-stripe';
 import { addedOrder, member, payableMember, product, stripeAtEmulator } from './sales-helpers';
 
 /**
@@ -188,13 +189,7 @@ describe('sending a commission to Stripe', () => {
 
   /** A member with a payout account and a debit card, and a fulfilled commission of theirs; the platform funded. */
   async function payableCommission(amountCents: number) {
-    await stripe.paymentIntents.create({
-      amount: amountCents * 2,
-      currency: 'usd',
-      // Lands in the available balance at once (a card payment's funds are pending for days).
-      payment_method: 'pm_card_bypassPending',
-      confirm: true,
-    });
+    await fundPlatform(stripe, amountCents * 2);
     const seller = await payableMember(stripe);
     const commission = await createCommission({ memberId: seller.id, memberEmail: seller.email, amountCents });
     const transfers = async () => (await stripe.transfers.list({ destination: seller.accountId, limit: 100 })).data;

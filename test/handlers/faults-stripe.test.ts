@@ -1,17 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  PAYOUT_FAILING_DEBIT_CARD,
-  signature,
-  startStripeEmulator,
-  type StripeEmulator,
-} from '../../infra/local/stripe';
-import { StripeFaults, sdk, type Fault } from '../../infra/local/stripe/testing';
+import { PAYOUT_FAILING_DEBIT_CARD, signature, type StripeEmulator } from '../../infra/local/stripe';
+import { StripeFaults, type Fault } from '../../infra/local/stripe/testing';
 import { COUNTERS_KEY, commissionKey, createCommission, item } from './commission-fixtures';
 import { auth, call, payoutAccountForm, tokenFor, uniqueEmail } from './helpers';
+import { fundPlatform, ownStripe, type OwnStripe } from './own-stripe';
 import { INSTANT_DEBIT_CARD, payableMember as newPayableMember } from './sales-helpers';
 
 /**
@@ -23,8 +16,8 @@ import { INSTANT_DEBIT_CARD, payableMember as newPayableMember } from './sales-h
  * attempt's timeout is cut to 300 ms here, so a late answer costs well under a second.
  */
 process.env.STRIPE_TIMEOUT_MS = '300';
-const dataDir = mkdtempSync(join(tmpdir(), 'faults-stripe-'));
 const faults = new StripeFaults();
+let own: OwnStripe | undefined;
 let emulator: StripeEmulator;
 let stripe: Stripe;
 let admin: string;
@@ -36,25 +29,15 @@ const { handler: payToMember } = await import('../../functions/src/handlers/pay-
 const { handler: connectWebhook } = await import('../../functions/src/handlers/stripe-connect-webhook');
 
 beforeAll(async () => {
-  emulator = await startStripeEmulator({ dataDir, log: () => undefined, faults });
-  process.env.STRIPE_API_URL = emulator.url;
-  stripe = sdk(emulator.port, process.env.STRIPE_SECRET_KEY);
+  own = await ownStripe('faults-stripe', { faults });
+  ({ emulator, stripe } = own);
   admin = await tokenFor(true);
-  await stripe.paymentIntents.create({
-    amount: 500_000,
-    currency: 'usd',
-    // Lands in the available balance at once (a card payment's funds are pending for days).
-    payment_method: 'pm_card_bypassPending',
-    confirm: true,
-  });
+  await fundPlatform(stripe, 500_000);
 });
 
 afterEach(() => faults.clear());
 
-afterAll(async () => {
-  await emulator?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => own?.stop());
 
 /** The four faults; `delay` holds the answer past the 300 ms timeout. */
 const FAULTS: [name: string, fault: Fault][] = [

@@ -1,16 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signature, startStripeEmulator, type StripeEmulator } from '../../infra/local/stripe';
-import { sdk } from '../../infra/local/stripe/testing';
+import { signature, type StripeEmulator } from '../../infra/local/stripe';
 import { keys } from '../../shared/src/db/table';
 import { clock } from '../../functions/src/config/clock';
 import { COUNTERS_KEY, earningsKey, item } from './commission-fixtures';
 import { auth, call, tokenFor, type CallResult } from './helpers';
+import { ownStripe, type OwnStripe } from './own-stripe';
 import { customer, markFulfilled, paidCheckout, payableMember, product, type PayableMember } from './sales-helpers';
 
 /**
@@ -22,9 +17,8 @@ import { customer, markFulfilled, paidCheckout, payableMember, product, type Pay
  */
 const secret = 'whsec_ledger_secret';
 const connectSecret = 'whsec_ledger_connect_secret';
-const dataDir = mkdtempSync(join(tmpdir(), 'ledger-'));
+let own: OwnStripe | undefined;
 let emulator: StripeEmulator;
-let endpoint: Server;
 let stripe: Stripe;
 let admin: string;
 
@@ -38,32 +32,15 @@ const { refunds } = await import('../../functions/src/composition');
 const DAY = 24 * 3600 * 1000;
 
 beforeAll(async () => {
-  endpoint = createServer((request, response) => {
-    request.resume();
-    request.on('end', () => response.writeHead(200).end('{}'));
+  own = await ownStripe('ledger', {
+    secrets: { account: secret, connect: connectSecret },
+    receive: () => Promise.resolve({ status: 200, body: {} }),
   });
-  await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', resolve));
-  const { port } = endpoint.address() as AddressInfo;
-  emulator = await startStripeEmulator({
-    dataDir,
-    webhooks: {
-      account: { url: `http://127.0.0.1:${port}/api/stripeWebhook`, secret },
-      connect: { url: `http://127.0.0.1:${port}/api/stripeConnectWebhook`, secret: connectSecret },
-    },
-    log: () => undefined,
-  });
-  process.env.STRIPE_API_URL = emulator.url;
-  process.env.STRIPE_WEBHOOK_SECRET = secret;
-  process.env.STRIPE_CONNECT_WEBHOOK_SECRET = connectSecret;
-  stripe = sdk(emulator.port, process.env.STRIPE_SECRET_KEY);
+  ({ emulator, stripe } = own);
   admin = await tokenFor(true);
 });
 
-afterAll(async () => {
-  await emulator?.stop();
-  await new Promise<void>((resolve) => endpoint?.close(() => resolve()));
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => own?.stop());
 
 /** Posts an event to the platform endpoint, freshly signed: a delivery or a redelivery. */
 function deliver(event: Stripe.Event): Promise<CallResult> {
