@@ -1,6 +1,4 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../functions/src/adapters/dynamo-client';
@@ -23,6 +21,7 @@ import { NO_SUCH_ORDER_LINK } from '../../shared/src/api/order-page';
 import { signature } from '../../infra/local/stripe';
 import { createCommission } from './commission-fixtures';
 import { allItems, auth, call, tokenFor, uniqueEmail } from './helpers';
+import { mailsTo as allMailsTo, type StoredMail } from './outbox';
 import {
   customer,
   deliver,
@@ -42,24 +41,9 @@ const ADMINS = ['ops-one@example.com', 'ops-two@example.com'];
 process.env.ADMIN_MAIL_TO = ADMINS.join(', ');
 const stripe = stripeAtEmulator();
 const admin = await tokenFor(true);
-const outbox = () => process.env.MAIL_OUTBOX_DIR!;
-
-interface StoredMail {
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-  link?: { label: string; url: string };
-}
-
 /** The mails to an address, without sign-up's verification mail. */
-function mailsTo(email: string): StoredMail[] {
-  if (!existsSync(outbox())) return [];
-  return readdirSync(outbox())
-    .sort()
-    .map((name) => JSON.parse(readFileSync(join(outbox(), name), 'utf8')) as StoredMail)
-    .filter((mail) => mail.to === email && !mail.subject.startsWith('Verify your e-mail'));
-}
+const mailsTo = (email: string): StoredMail[] =>
+  allMailsTo(email).filter((mail) => !mail.subject.startsWith('Verify your e-mail'));
 
 const tokenOf = (mail: StoredMail): string => new URL(mail.link!.url).hash.slice(1);
 

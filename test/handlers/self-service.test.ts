@@ -1,5 +1,3 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { db, tableName } from '../../functions/src/adapters/dynamo-client';
@@ -28,6 +26,7 @@ import { USED_VERIFICATION_LINK } from '../../shared/src/api/email';
 import { PASSWORD_IS_COMMON } from '../../shared/src/api/schemas';
 import { keys } from '../../shared/src/db/table';
 import { allItems, auth, call, cookieFrom, uniqueEmail, uniqueIp } from './helpers';
+import { mailsTo, type StoredMail } from './outbox';
 import { debitCardToken, payableMember as newPayableMember, product, stripeAtEmulator } from './sales-helpers';
 
 /**
@@ -37,22 +36,6 @@ import { debitCardToken, payableMember as newPayableMember, product, stripeAtEmu
  * other sessions, a forgotten password's single-use link, and a replaced debit card.
  */
 const PASSWORD = 'a long enough password';
-const outbox = () => process.env.MAIL_OUTBOX_DIR!;
-
-interface StoredMail {
-  to: string;
-  subject: string;
-  text: string;
-  link?: { label: string; url: string };
-}
-
-function mailsTo(email: string): StoredMail[] {
-  if (!existsSync(outbox())) return [];
-  return readdirSync(outbox())
-    .sort()
-    .map((name) => JSON.parse(readFileSync(join(outbox(), name), 'utf8')) as StoredMail)
-    .filter((mail) => mail.to === email);
-}
 const tokenOf = (mail: StoredMail | undefined): string => new URL(mail!.link!.url).searchParams.get('token')!;
 
 interface Member {
