@@ -20,9 +20,16 @@ export interface Delivery {
 }
 
 export interface OwnStripe {
-  emulator: StripeEmulator;
-  /** The real `stripe` SDK pointed at it. */
-  stripe: Stripe;
+  readonly emulator: StripeEmulator;
+  /** The real `stripe` SDK pointed at it (on the same port after `wipe`). */
+  readonly stripe: Stripe;
+  /** The emulator's folder (its `state.json`), removed by `wipe` and `stop`. */
+  readonly dataDir: string;
+  /**
+   * Stops the emulator, removes its folder and starts it again on the same port with no state, as
+   * removing `.local/stripe/` between two `npm start`s would.
+   */
+  wipe(): Promise<void>;
   /** Stops the emulator and the endpoint, and removes the emulator's folder. */
   stop(): Promise<void>;
 }
@@ -67,15 +74,24 @@ export async function ownStripe(
       connect: { url: `http://127.0.0.1:${port}/api/stripeConnectWebhook`, secret: secrets.connect },
     };
   }
-  const emulator = await startStripeEmulator({ ...settings, dataDir, webhooks, log: () => undefined });
+  let emulator = await startStripeEmulator({ ...settings, dataDir, webhooks, log: () => undefined });
   process.env.STRIPE_API_URL = emulator.url;
   if (secrets) {
     process.env.STRIPE_WEBHOOK_SECRET = secrets.account;
     process.env.STRIPE_CONNECT_WEBHOOK_SECRET = secrets.connect;
   }
   return {
-    emulator,
+    get emulator() {
+      return emulator;
+    },
     stripe: sdk(emulator.port, process.env.STRIPE_SECRET_KEY),
+    dataDir,
+    async wipe() {
+      const { port } = emulator;
+      await emulator.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+      emulator = await startStripeEmulator({ ...settings, dataDir, port, webhooks, log: () => undefined });
+    },
     async stop() {
       await emulator.stop();
       await new Promise<void>((resolve) => (endpoint ? endpoint.close(() => resolve()) : resolve()));
