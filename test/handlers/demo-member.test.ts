@@ -1,10 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStripeEmulator, type StripeEmulator } from '../../infra/local/stripe';
-import { sdk } from '../../infra/local/stripe/testing';
 import { allItems, call, uniqueIp } from './helpers';
+import { ownStripe, type OwnStripe } from './own-stripe';
 
 /**
  * The demo member starts payable (infra/local/demo-member.ts), from empty data: this file's own
@@ -13,18 +9,13 @@ import { allItems, call, uniqueIp } from './helpers';
  */
 const EMAIL = 'member@example.com';
 const PASSWORD = 'member-demo-password';
-const dataDir = mkdtempSync(join(tmpdir(), 'demo-member-'));
-let emulator: StripeEmulator;
+let own: OwnStripe;
 
 beforeAll(async () => {
-  emulator = await startStripeEmulator({ dataDir, log: () => undefined });
-  // Before the functions make their Stripe client.
-  process.env.STRIPE_API_URL = emulator.url;
+  // Pointed at it before the functions make their Stripe client.
+  own = await ownStripe('demo-member');
 });
-afterAll(async () => {
-  await emulator?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => own?.stop());
 
 const seed = async () => {
   const { seedDemoMember } = await import('../../infra/local/demo-member');
@@ -34,7 +25,7 @@ const seed = async () => {
     stripeSecretKey: process.env.STRIPE_SECRET_KEY!,
   });
 };
-const stripe = () => sdk(emulator.port, process.env.STRIPE_SECRET_KEY);
+const stripe = () => own.stripe;
 
 async function loggedIn(): Promise<{ token: string; profile: Record<string, unknown> }> {
   const { handler: login } = await import('../../functions/src/handlers/login');
@@ -101,10 +92,7 @@ describe('the demo member starts payable', () => {
 
   it('seeds a new account when the emulator’s state was wiped but the table was not', async () => {
     const { profile: was } = await loggedIn();
-    const port = emulator.port;
-    await emulator.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-    emulator = await startStripeEmulator({ dataDir, port, log: () => undefined });
+    await own.wipe();
 
     const again = await seed();
     expect(again).toMatchObject({ seeded: true, reseeded: true });

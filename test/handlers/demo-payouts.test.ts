@@ -1,10 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStripeEmulator, type StripeEmulator } from '../../infra/local/stripe';
 import { s3Events } from './catalogue-helpers';
 import { auth, call } from './helpers';
+import { ownStripe, type OwnStripe } from './own-stripe';
 
 /**
  * The payouts' demo (infra/local/demo-payouts.ts) from empty data, as a fresh `npm start` seeds it
@@ -13,17 +11,12 @@ import { auth, call } from './helpers';
  */
 const EMAIL = 'member@example.com';
 const PASSWORD = 'member-demo-password';
-const dataDir = mkdtempSync(join(tmpdir(), 'demo-payouts-'));
-let emulator: StripeEmulator;
+let own: OwnStripe;
 
 beforeAll(async () => {
-  emulator = await startStripeEmulator({ dataDir, log: () => undefined });
-  process.env.STRIPE_API_URL = emulator.url;
+  own = await ownStripe('demo-payouts');
 });
-afterAll(async () => {
-  await emulator?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => own?.stop());
 
 describe('the payouts demo', () => {
   it('leaves the demo member able to withdraw over the minimum, instantly to their debit card, once', async () => {
@@ -37,14 +30,14 @@ describe('the payouts demo', () => {
     await ensureAccount(EMAIL, PASSWORD, false);
     await seedDemoCatalogue({
       origin: 'http://localhost:3000',
-      imagesDir: join(dataDir, 'images'),
+      imagesDir: join(own.dataDir, 'images'),
       afterUpload: () => s3Events.idle(),
     });
-    const stripe = { stripeApiUrl: emulator.url, stripeSecretKey: process.env.STRIPE_SECRET_KEY! };
+    const stripe = { stripeApiUrl: own.emulator.url, stripeSecretKey: process.env.STRIPE_SECRET_KEY! };
     await seedDemoMember({ email: EMAIL, ...stripe });
     await seedDemoSales({ memberEmail: EMAIL, ...stripe });
 
-    const outcome = await seedDemoPayouts({ memberEmail: EMAIL, stripeApiUrl: emulator.url });
+    const outcome = await seedDemoPayouts({ memberEmail: EMAIL, stripeApiUrl: own.emulator.url });
     expect(outcome.seeded).toBe(true);
     if (!outcome.seeded) return;
     expect(outcome.quote).toMatchObject({
@@ -64,7 +57,7 @@ describe('the payouts demo', () => {
     expect(shown.status).toBe(200);
     expect(shown.body).toEqual(outcome.quote);
 
-    expect(await seedDemoPayouts({ memberEmail: EMAIL, stripeApiUrl: emulator.url })).toEqual({
+    expect(await seedDemoPayouts({ memberEmail: EMAIL, stripeApiUrl: own.emulator.url })).toEqual({
       seeded: false,
       reason: 'present',
     });

@@ -1,11 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStripeEmulator, type StripeEmulator } from '../../infra/local/stripe';
-import { sdk } from '../../infra/local/stripe/testing';
 import { auth, s3Events, tokenFor } from './catalogue-helpers';
 import { allItems, call, uniqueIp } from './helpers';
+import { ownStripe, type OwnStripe } from './own-stripe';
 
 /**
  * The demo sales (infra/local/demo-sales.ts), from empty data as a fresh `npm start` seeds them:
@@ -14,20 +11,15 @@ import { allItems, call, uniqueIp } from './helpers';
  */
 const EMAIL = 'member@example.com';
 const PASSWORD = 'member-demo-password';
-const dataDir = mkdtempSync(join(tmpdir(), 'demo-sales-'));
-let emulator: StripeEmulator;
+let fileStripe: OwnStripe;
 
 beforeAll(async () => {
-  emulator = await startStripeEmulator({ dataDir, log: () => undefined });
-  // Before the functions make their Stripe client.
-  process.env.STRIPE_API_URL = emulator.url;
+  // Pointed at it before the functions make their Stripe client.
+  fileStripe = await ownStripe('demo-sales');
 });
-afterAll(async () => {
-  await emulator?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => fileStripe?.stop());
 
-const stripe = () => sdk(emulator.port, process.env.STRIPE_SECRET_KEY);
+const stripe = () => fileStripe.stripe;
 const seedSales = async () => {
   const { seedDemoSales } = await import('../../infra/local/demo-sales');
   return seedDemoSales({
@@ -76,7 +68,7 @@ describe('the demo sales', () => {
     expect(await ensureAccount(EMAIL, PASSWORD, false)).toBe('created');
     await seedDemoCatalogue({
       origin: 'http://localhost:3000',
-      imagesDir: join(dataDir, 'images'),
+      imagesDir: join(fileStripe.dataDir, 'images'),
       afterUpload: () => s3Events.idle(),
     });
     await seedDemoMember({
@@ -196,10 +188,7 @@ describe('the demo sales', () => {
   });
 
   it('says so, and moves nothing, when the emulator’s state was wiped but the table was not', async () => {
-    const port = emulator.port;
-    await emulator.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-    emulator = await startStripeEmulator({ dataDir, port, log: () => undefined });
+    await fileStripe.wipe();
     const before = (await allItems()).filter((item) => item.entity !== 'Session' && item.entity !== 'Family');
     expect(await seedSales()).toMatchObject({ seeded: false, reason: 'emulator-wiped' });
     const after = (await allItems()).filter((item) => item.entity !== 'Session' && item.entity !== 'Family');

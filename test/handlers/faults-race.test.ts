@@ -1,10 +1,9 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { afterEach, describe, expect, inject, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { keys } from '../../shared/src/db/table';
 import { db, tableName } from '../../functions/src/adapters/dynamo-client';
 import { dynamoProducts } from '../../functions/src/adapters/dynamo-products';
 import { dynamoSales } from '../../functions/src/adapters/dynamo-sales';
-import { handler as addOrder } from '../../functions/src/handlers/add-order';
 import { handler as approveProduct } from '../../functions/src/handlers/approve-product';
 import { handler as banProduct } from '../../functions/src/handlers/ban-product';
 import { handler as markAsOrdered } from '../../functions/src/handlers/mark-as-ordered';
@@ -14,13 +13,11 @@ import { RACE_LOST } from '../../functions/src/http/api-handler';
 import { alreadyMarked } from '../../functions/src/orders/manage';
 import { NOT_IN_REVIEW } from '../../functions/src/products/moderation';
 import { handler as addCommisionToStripe } from '../../functions/src/handlers/add-commission-to-stripe';
-import { handler as addPayoutMethod } from '../../functions/src/handlers/add-payout-method';
-import { handler as createPayoutAccount } from '../../functions/src/handlers/create-payout-account';
-import { sdk } from '../../infra/local/stripe/testing';
 import { COUNTERS_KEY, commissionKey, createCommission, item } from './commission-fixtures';
 import { DynamoFaults } from './dynamo-faults';
-import { allItems, auth, call, payoutAccountForm, tokenFor, uniqueEmail } from './helpers';
-import { customer, member, product } from './sales-helpers';
+import { allItems, auth, call, tokenFor, uniqueEmail } from './helpers';
+import { fundPlatform } from './own-stripe';
+import { addedOrder, member, payableMember, product, stripeAtEmulator } from './sales-helpers';
 
 /**
  * A conditional write or a transaction that loses a race. Where the race can be staged for real,
@@ -42,15 +39,7 @@ const stored = async (key: { pk: string; sk: string }) =>
 /** The order counters as the lists answer them: the sums of their shards. */
 const orderCounters = () => dynamoSales.orderCounts();
 
-async function newOrder(): Promise<string> {
-  const seller = await member();
-  const result = await call(addOrder, {
-    body: { product_id: await product(1000), qty: 1, ref: seller.shareCode, customer },
-    headers: auth(admin),
-  });
-  expect(result.status).toBe(200);
-  return (result.body.order as { id: string }).id;
-}
+const newOrder = async (): Promise<string> => (await addedOrder(admin, await member(), await product(1000))).order.id;
 
 describe('marking an order', () => {
   it('markAsShipped loses to another admin marking it at the same moment: 409 in words, counted once', async () => {
@@ -196,28 +185,14 @@ describe('signing up with an address being signed up at the same moment', () => 
 });
 
 describe('sending a commission to Stripe', () => {
-  const stripe = sdk(Number(new URL(inject('stripeApiUrl')).port), process.env.STRIPE_SECRET_KEY);
+  const stripe = stripeAtEmulator();
 
   /** A member with a payout account and a debit card, and a fulfilled commission of theirs; the platform funded. */
   async function payableCommission(amountCents: number) {
-    await stripe.paymentIntents.create({
-      amount: amountCents * 2,
-      currency: 'usd',
-      // Lands in the available balance at once (a card payment's funds are pending for days).
-      payment_method: 'pm_card_bypassPending',
-      confirm: true,
-    });
-    const seller = await member();
-    const created = await call(createPayoutAccount, { body: payoutAccountForm, headers: auth(seller.token) });
-    expect(created.status).toBe(200);
-    const accountId = String((created.body.user as { stripeID: string }).stripeID);
-    const card = await stripe.tokens.create({
-      card: { number: '4000056655665556', exp_month: '12', exp_year: '2034', cvc: '123', currency: 'usd' },
-    });
-    const added = await call(addPayoutMethod, { body: { id: accountId, token: card.id }, headers: auth(seller.token) });
-    expect(added.status).toBe(200);
+    await fundPlatform(stripe, amountCents * 2);
+    const seller = await payableMember(stripe);
     const commission = await createCommission({ memberId: seller.id, memberEmail: seller.email, amountCents });
-    const transfers = async () => (await stripe.transfers.list({ destination: accountId, limit: 100 })).data;
+    const transfers = async () => (await stripe.transfers.list({ destination: seller.accountId, limit: 100 })).data;
     return { id: commission.id, transfers };
   }
   const send = (id: string) => call(addCommisionToStripe, { body: { id }, headers: auth(admin) });

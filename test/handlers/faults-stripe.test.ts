@@ -1,17 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  PAYOUT_FAILING_DEBIT_CARD,
-  signature,
-  startStripeEmulator,
-  type StripeEmulator,
-} from '../../infra/local/stripe';
-import { StripeFaults, sdk, type Fault } from '../../infra/local/stripe/testing';
+import { PAYOUT_FAILING_DEBIT_CARD, signature, type StripeEmulator } from '../../infra/local/stripe';
+import { StripeFaults, type Fault } from '../../infra/local/stripe/testing';
 import { COUNTERS_KEY, commissionKey, createCommission, item } from './commission-fixtures';
 import { auth, call, payoutAccountForm, tokenFor, uniqueEmail } from './helpers';
+import { fundPlatform, ownStripe, type OwnStripe } from './own-stripe';
+import { INSTANT_DEBIT_CARD, payableMember as newPayableMember } from './sales-helpers';
 
 /**
  * What Stripe's faults do to the three calls that make something at Stripe: the member's payout
@@ -22,39 +16,28 @@ import { auth, call, payoutAccountForm, tokenFor, uniqueEmail } from './helpers'
  * attempt's timeout is cut to 300 ms here, so a late answer costs well under a second.
  */
 process.env.STRIPE_TIMEOUT_MS = '300';
-const dataDir = mkdtempSync(join(tmpdir(), 'faults-stripe-'));
 const faults = new StripeFaults();
+let own: OwnStripe | undefined;
 let emulator: StripeEmulator;
 let stripe: Stripe;
 let admin: string;
 
 const { handler: signup } = await import('../../functions/src/handlers/signup');
 const { handler: createAccount } = await import('../../functions/src/handlers/create-payout-account');
-const { handler: addPayoutMethod } = await import('../../functions/src/handlers/add-payout-method');
 const { handler: addToStripe } = await import('../../functions/src/handlers/add-commission-to-stripe');
 const { handler: payToMember } = await import('../../functions/src/handlers/pay-commission-to-member');
 const { handler: connectWebhook } = await import('../../functions/src/handlers/stripe-connect-webhook');
 
 beforeAll(async () => {
-  emulator = await startStripeEmulator({ dataDir, log: () => undefined, faults });
-  process.env.STRIPE_API_URL = emulator.url;
-  stripe = sdk(emulator.port, process.env.STRIPE_SECRET_KEY);
+  own = await ownStripe('faults-stripe', { faults });
+  ({ emulator, stripe } = own);
   admin = await tokenFor(true);
-  await stripe.paymentIntents.create({
-    amount: 500_000,
-    currency: 'usd',
-    // Lands in the available balance at once (a card payment's funds are pending for days).
-    payment_method: 'pm_card_bypassPending',
-    confirm: true,
-  });
+  await fundPlatform(stripe, 500_000);
 });
 
 afterEach(() => faults.clear());
 
-afterAll(async () => {
-  await emulator?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => own?.stop());
 
 /** The four faults; `delay` holds the answer past the 300 ms timeout. */
 const FAULTS: [name: string, fault: Fault][] = [
@@ -85,21 +68,11 @@ const accountsOf = async (userId: string) =>
 
 /** A member with a payout account and a debit card, whose commissions can be moved. */
 let payable: { id: string; email: string; accountId: string } | undefined;
-async function payableMember(cardNumber = '4000056655665556') {
-  if (payable && cardNumber === '4000056655665556') return payable;
-  const { id, token } = await signedUp();
-  const created = await call(createAccount, { body: payoutAccountForm, headers: auth(token) });
-  expect(created.status).toBe(200);
-  const accountId = String((created.body.user as { stripeID: string }).stripeID);
-  const card = await stripe.tokens.create({
-    card: { number: cardNumber, exp_month: '12', exp_year: '2034', cvc: '123', currency: 'usd' },
-  });
-  expect((await call(addPayoutMethod, { body: { id: accountId, token: card.id }, headers: auth(token) })).status).toBe(
-    200,
-  );
-  const email = String((created.body.user as { email: string }).email);
+async function payableMember(cardNumber = INSTANT_DEBIT_CARD) {
+  if (payable && cardNumber === INSTANT_DEBIT_CARD) return payable;
+  const { id, email, accountId } = await newPayableMember(stripe, { card: cardNumber });
   const made = { id, email, accountId };
-  if (cardNumber === '4000056655665556') payable = made;
+  if (cardNumber === INSTANT_DEBIT_CARD) payable = made;
   return made;
 }
 

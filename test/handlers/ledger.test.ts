@@ -1,17 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signature, startStripeEmulator, type StripeEmulator } from '../../infra/local/stripe';
-import { sdk } from '../../infra/local/stripe/testing';
+import { signature, type StripeEmulator } from '../../infra/local/stripe';
 import { keys } from '../../shared/src/db/table';
 import { clock } from '../../functions/src/config/clock';
 import { COUNTERS_KEY, earningsKey, item } from './commission-fixtures';
-import { auth, call, payoutAccountForm, tokenFor, uniqueEmail, type CallResult } from './helpers';
-import { customer, product } from './sales-helpers';
+import { auth, call, tokenFor, type CallResult } from './helpers';
+import { ownStripe, type OwnStripe } from './own-stripe';
+import { customer, markFulfilled, paidCheckout, payableMember, product, type PayableMember } from './sales-helpers';
 
 /**
  * Money rules after the sale: the commission's hold, refunds (the admin's and Stripe's dashboard's),
@@ -22,18 +17,13 @@ import { customer, product } from './sales-helpers';
  */
 const secret = 'whsec_ledger_secret';
 const connectSecret = 'whsec_ledger_connect_secret';
-const dataDir = mkdtempSync(join(tmpdir(), 'ledger-'));
+let own: OwnStripe | undefined;
 let emulator: StripeEmulator;
-let endpoint: Server;
 let stripe: Stripe;
 let admin: string;
 
 const { handler: webhook } = await import('../../functions/src/handlers/stripe-webhook');
-const { handler: getPaymentIntent } = await import('../../functions/src/handlers/get-payment-intent');
 const { handler: confirmCheckout } = await import('../../functions/src/handlers/confirm-checkout');
-const { handler: markAsOrdered } = await import('../../functions/src/handlers/mark-as-ordered');
-const { handler: markAsShipped } = await import('../../functions/src/handlers/mark-as-shipped');
-const { handler: markAsFufilled } = await import('../../functions/src/handlers/mark-as-fulfilled');
 const { handler: addToStripe } = await import('../../functions/src/handlers/add-commission-to-stripe');
 const { handler: payToMember } = await import('../../functions/src/handlers/pay-commission-to-member');
 const { handler: refundOrder } = await import('../../functions/src/handlers/refund-order');
@@ -42,32 +32,15 @@ const { refunds } = await import('../../functions/src/composition');
 const DAY = 24 * 3600 * 1000;
 
 beforeAll(async () => {
-  endpoint = createServer((request, response) => {
-    request.resume();
-    request.on('end', () => response.writeHead(200).end('{}'));
+  own = await ownStripe('ledger', {
+    secrets: { account: secret, connect: connectSecret },
+    receive: () => Promise.resolve({ status: 200, body: {} }),
   });
-  await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', resolve));
-  const { port } = endpoint.address() as AddressInfo;
-  emulator = await startStripeEmulator({
-    dataDir,
-    webhooks: {
-      account: { url: `http://127.0.0.1:${port}/api/stripeWebhook`, secret },
-      connect: { url: `http://127.0.0.1:${port}/api/stripeConnectWebhook`, secret: connectSecret },
-    },
-    log: () => undefined,
-  });
-  process.env.STRIPE_API_URL = emulator.url;
-  process.env.STRIPE_WEBHOOK_SECRET = secret;
-  process.env.STRIPE_CONNECT_WEBHOOK_SECRET = connectSecret;
-  stripe = sdk(emulator.port, process.env.STRIPE_SECRET_KEY);
+  ({ emulator, stripe } = own);
   admin = await tokenFor(true);
 });
 
-afterAll(async () => {
-  await emulator?.stop();
-  await new Promise<void>((resolve) => endpoint?.close(() => resolve()));
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => own?.stop());
 
 /** Posts an event to the platform endpoint, freshly signed: a delivery or a redelivery. */
 function deliver(event: Stripe.Event): Promise<CallResult> {
@@ -89,33 +62,10 @@ async function eventsOf(type: string, paymentIntentId: string): Promise<Stripe.E
   return found.reverse();
 }
 
-interface Seller {
-  id: string;
-  email: string;
-  accountId: string;
-  shareCode: string;
-}
+type Seller = PayableMember;
 
 /** A member with a payout account and a debit card, and their share code. */
-async function seller(): Promise<Seller> {
-  const { handler: signup } = await import('../../functions/src/handlers/signup');
-  const { handler: create } = await import('../../functions/src/handlers/create-payout-account');
-  const { handler: addPayoutMethod } = await import('../../functions/src/handlers/add-payout-method');
-  const email = uniqueEmail('ledger');
-  const signed = await call(signup, { body: { email, password: 'long enough password' } });
-  const token = String(signed.body.access_token);
-  const profile = signed.body.userProfile as { id: string; shareCode: string };
-  const created = await call(create, { body: payoutAccountForm, headers: auth(token) });
-  expect(created.status).toBe(200);
-  const accountId = String((created.body.user as { stripeID: string }).stripeID);
-  const tok = await stripe.tokens.create({
-    card: { number: '4000056655665556', exp_month: '12', exp_year: '2034', cvc: '123', currency: 'usd' },
-  });
-  expect((await call(addPayoutMethod, { body: { id: accountId, token: tok.id }, headers: auth(token) })).status).toBe(
-    200,
-  );
-  return { id: profile.id, email, accountId, shareCode: profile.shareCode };
-}
+const seller = () => payableMember(stripe);
 
 interface Sale {
   orderId: string;
@@ -125,13 +75,11 @@ interface Sale {
 
 /** A card checkout through the member's link ($unit × qty), recorded by the browser's report. */
 async function sale(who: Seller, unitCents: number, qty: number, card = 'pm_card_bypassPending'): Promise<Sale> {
-  const productId = await product(unitCents);
-  const created = await call(getPaymentIntent, {
-    body: { id: productId, amount: unitCents * qty, qty, ref: who.shareCode, customer },
+  const paymentIntentId = await paidCheckout(stripe, await product(unitCents), unitCents, qty, {
+    ref: who.shareCode,
+    customer,
+    paymentMethod: card,
   });
-  expect(created.status).toBe(200);
-  const paymentIntentId = String(created.body.clientSecret).split('_secret_')[0]!;
-  await stripe.paymentIntents.confirm(paymentIntentId, { payment_method: card });
   expect((await call(confirmCheckout, { body: { paymentIntentId } })).status).toBe(200);
   const order = (await refunds.store.orderOfPayment(paymentIntentId))!;
   return { orderId: order.id, commissionId: order.commissionId!, paymentIntentId };
@@ -140,11 +88,7 @@ async function sale(who: Seller, unitCents: number, qty: number, card = 'pm_card
 const adminCall = (handler: Parameters<typeof call>[0], body: Record<string, unknown>) =>
   call(handler, { body, headers: auth(admin) });
 
-async function fulfil(orderId: string) {
-  for (const handler of [markAsOrdered, markAsShipped, markAsFufilled]) {
-    expect((await adminCall(handler, { id: orderId })).status).toBe(200);
-  }
-}
+const fulfil = (orderId: string) => markFulfilled(admin, orderId);
 
 /** Runs `work` with the portal's clock at `at` (epoch ms). */
 async function at<T>(time: number, work: () => Promise<T>): Promise<T> {

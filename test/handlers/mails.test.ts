@@ -1,16 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type Stripe from 'stripe';
-import { afterEach, describe, expect, inject, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../functions/src/adapters/dynamo-client';
 import { dynamoMailClaims } from '../../functions/src/adapters/dynamo-mail-claims';
 import { disputeOpened, mailer } from '../../functions/src/composition';
 import { clock } from '../../functions/src/config/clock';
 import { MAIL_LEASE_MS } from '../../functions/src/email/send-once';
-import { handler as getPaymentIntent } from '../../functions/src/handlers/get-payment-intent';
-import { handler as webhook } from '../../functions/src/handlers/stripe-webhook';
 import { handler as connectWebhook } from '../../functions/src/handlers/stripe-connect-webhook';
 import { handler as confirmCheckout } from '../../functions/src/handlers/confirm-checkout';
 import { handler as addOrder } from '../../functions/src/handlers/add-order';
@@ -24,10 +19,18 @@ import { handler as login } from '../../functions/src/handlers/login';
 import { keys } from '../../shared/src/db/table';
 import { NO_SUCH_ORDER_LINK } from '../../shared/src/api/order-page';
 import { signature } from '../../infra/local/stripe';
-import { sdk } from '../../infra/local/stripe/testing';
 import { createCommission } from './commission-fixtures';
 import { allItems, auth, call, tokenFor, uniqueEmail } from './helpers';
-import { customer, member, product } from './sales-helpers';
+import { mailsTo as allMailsTo, type StoredMail } from './outbox';
+import {
+  customer,
+  deliver,
+  member,
+  paidCheckout as paidCheckoutAt,
+  product,
+  stripeAtEmulator,
+  succeededEvent as succeededEventAt,
+} from './sales-helpers';
 
 /**
  * The mails of orders and money against the real engines (DynamoDB Local, the Stripe emulator,
@@ -36,62 +39,25 @@ import { customer, member, product } from './sales-helpers';
  */
 const ADMINS = ['ops-one@example.com', 'ops-two@example.com'];
 process.env.ADMIN_MAIL_TO = ADMINS.join(', ');
-const stripe = sdk(Number(new URL(inject('stripeApiUrl')).port), process.env.STRIPE_SECRET_KEY);
+const stripe = stripeAtEmulator();
 const admin = await tokenFor(true);
-const outbox = () => process.env.MAIL_OUTBOX_DIR!;
-
-interface StoredMail {
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-  link?: { label: string; url: string };
-}
-
 /** The mails to an address, without sign-up's verification mail. */
-function mailsTo(email: string): StoredMail[] {
-  if (!existsSync(outbox())) return [];
-  return readdirSync(outbox())
-    .sort()
-    .map((name) => JSON.parse(readFileSync(join(outbox(), name), 'utf8')) as StoredMail)
-    .filter((mail) => mail.to === email && !mail.subject.startsWith('Verify your e-mail'));
-}
+const mailsTo = (email: string): StoredMail[] =>
+  allMailsTo(email).filter((mail) => !mail.subject.startsWith('Verify your e-mail'));
 
 const tokenOf = (mail: StoredMail): string => new URL(mail.link!.url).hash.slice(1);
 
-async function paidCheckout(productId: string, unitCents: number, options: { ref?: string; email: string }) {
-  const created = await call(getPaymentIntent, {
-    body: {
-      id: productId,
-      amount: unitCents,
-      qty: 1,
-      ref: options.ref,
-      customer: { ...customer, email: options.email },
-    },
+/** A checkout of one at `unitCents` paid by the customer at `email`, through the member's link `ref`. */
+const paidCheckout = (productId: string, unitCents: number, options: { ref?: string; email: string }) =>
+  paidCheckoutAt(stripe, productId, unitCents, 1, {
+    ref: options.ref,
+    customer: { ...customer, email: options.email },
   });
-  expect(created.status).toBe(200);
-  const intentId = String(created.body.clientSecret).split('_secret_')[0]!;
-  const confirmed = await stripe.paymentIntents.confirm(intentId, { payment_method: 'pm_card_visa' });
-  expect(confirmed.status).toBe('succeeded');
-  return intentId;
-}
-
-async function succeededEvent(intentId: string): Promise<string> {
-  for await (const event of stripe.events.list({ type: 'payment_intent.succeeded', limit: 100 })) {
-    if ((event.data.object as Stripe.PaymentIntent).id === intentId) return JSON.stringify(event);
-  }
-  throw new Error(`no payment_intent.succeeded event for ${intentId}`);
-}
+const succeededEvent = (intentId: string) => succeededEventAt(stripe, intentId);
 
 const signed = (payload: string, secret: string) => ({
   'stripe-signature': signature(payload, secret, Math.floor(Date.now() / 1000)),
 });
-const deliver = (payload: string) =>
-  call(webhook, {
-    rawBody: payload,
-    headers: signed(payload, process.env.STRIPE_WEBHOOK_SECRET!),
-    path: '/api/stripeWebhook',
-  });
 const deliverConnect = (payload: string) =>
   call(connectWebhook, {
     rawBody: payload,

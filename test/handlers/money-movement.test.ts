@@ -1,21 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../functions/src/adapters/dynamo-client';
-import {
-  PAYOUT_FAILING_DEBIT_CARD,
-  signature,
-  startStripeEmulator,
-  type StripeEmulator,
-} from '../../infra/local/stripe';
-import { sdk } from '../../infra/local/stripe/testing';
+import { PAYOUT_FAILING_DEBIT_CARD, signature, type StripeEmulator } from '../../infra/local/stripe';
 import { COUNTERS_KEY, commissionKey, createCommission, earningsKey, item } from './commission-fixtures';
-import { auth, call, tokenFor, uniqueEmail, type CallResult, payoutAccountForm } from './helpers';
+import { auth, call, tokenFor, type CallResult } from './helpers';
+import { fundPlatform, ownStripe, toEndpointOf, type OwnStripe } from './own-stripe';
+import { debitCardToken, INSTANT_DEBIT_CARD, member as signedUpMember, payableMember } from './sales-helpers';
 
 /**
  * The commission's money movement through the real `stripe` SDK against this file's own emulator,
@@ -25,9 +16,8 @@ import { auth, call, tokenFor, uniqueEmail, type CallResult, payoutAccountForm }
  */
 const secret = 'whsec_money_movement_secret';
 const connectSecret = 'whsec_money_movement_connect_secret';
-const dataDir = mkdtempSync(join(tmpdir(), 'money-movement-'));
+let own: OwnStripe | undefined;
 let emulator: StripeEmulator;
-let endpoint: Server;
 let stripe: Stripe;
 let admin: string;
 
@@ -47,67 +37,36 @@ const releaseWebhooks = () => {
 const deliveries: { type: string; status: number }[] = [];
 
 beforeAll(async () => {
-  endpoint = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const deliver = () =>
-        void post(Buffer.concat(chunks), String(request.headers['stripe-signature'])).then((result) => {
-          deliveries.push({
-            type: (JSON.parse(Buffer.concat(chunks).toString()) as { type: string }).type,
-            status: result.status,
+  own = await ownStripe('money-movement', {
+    secrets: { account: secret, connect: connectSecret },
+    receive: ({ body, signature: header }) =>
+      new Promise((answer) => {
+        const deliver = () =>
+          void post(body, header).then((result) => {
+            deliveries.push({ type: (JSON.parse(body.toString()) as { type: string }).type, status: result.status });
+            answer(result);
           });
-          response.writeHead(result.status).end(JSON.stringify(result.body));
-        });
-      if (held) held.push(deliver);
-      else deliver();
-    });
-  });
-  await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', resolve));
-  const { port } = endpoint.address() as AddressInfo;
-  emulator = await startStripeEmulator({
-    dataDir,
-    webhooks: {
-      account: { url: `http://127.0.0.1:${port}/api/stripeWebhook`, secret },
-      connect: { url: `http://127.0.0.1:${port}/api/stripeConnectWebhook`, secret: connectSecret },
-    },
+        if (held) held.push(deliver);
+        else deliver();
+      }),
     webhookRetryDelaysMs: [50, 200],
-    log: () => undefined,
   });
-  process.env.STRIPE_API_URL = emulator.url;
-  process.env.STRIPE_WEBHOOK_SECRET = secret;
-  process.env.STRIPE_CONNECT_WEBHOOK_SECRET = connectSecret;
-  stripe = sdk(emulator.port, process.env.STRIPE_SECRET_KEY);
+  ({ emulator, stripe } = own);
   admin = await tokenFor(true);
   // The platform's balance, from customers' card payments, pays the transfers.
-  await stripe.paymentIntents.create({
-    amount: 500_000,
-    currency: 'usd',
-    // Lands in the available balance at once (a card payment's funds are pending for days).
-    payment_method: 'pm_card_bypassPending',
-    confirm: true,
-  });
+  await fundPlatform(stripe, 500_000);
 });
 
 afterAll(async () => {
   releaseWebhooks();
-  await emulator?.stop();
-  await new Promise<void>((resolve) => endpoint?.close(() => resolve()));
-  rmSync(dataDir, { recursive: true, force: true });
+  await own?.stop();
 });
 
 /**
  * To the endpoint Stripe sends the event to: a connected account's event (it names the account)
  * to the Connect endpoint, the platform's own to the platform endpoint.
  */
-function post(body: string | Buffer, header: string): Promise<CallResult> {
-  const connect = Boolean((JSON.parse(body.toString()) as { account?: string }).account);
-  return call(connect ? connectWebhook : webhook, {
-    rawBody: body,
-    headers: { 'stripe-signature': header },
-    path: connect ? '/api/stripeConnectWebhook' : '/api/stripeWebhook',
-  });
-}
+const post = toEndpointOf(webhook, connectWebhook);
 
 /** Posts a stored event again, freshly signed: what Stripe's redelivery looks like. */
 function replay(event: Stripe.Event): Promise<CallResult> {
@@ -126,26 +85,9 @@ interface Member {
 async function member(
   options: { account?: boolean; card?: string | null; form?: Record<string, unknown> } = {},
 ): Promise<Member> {
-  const { handler: signup } = await import('../../functions/src/handlers/signup');
-  const { handler: create } = await import('../../functions/src/handlers/create-payout-account');
-  const { handler: addPayoutMethod } = await import('../../functions/src/handlers/add-payout-method');
-  const email = uniqueEmail('money');
-  const signed = await call(signup, { body: { email, password: 'long enough password' } });
-  const token = String(signed.body.access_token);
-  const id = String((signed.body.userProfile as { id: string }).id);
-  if (options.account === false) return { id, email, accountId: null };
-  const created = await call(create, { body: { ...payoutAccountForm, ...options.form }, headers: auth(token) });
-  expect(created.status).toBe(200);
-  const accountId = String((created.body.user as { stripeID: string }).stripeID);
-  const card = options.card === undefined ? '4000056655665556' : options.card;
-  if (card) {
-    const tok = await stripe.tokens.create({
-      card: { number: card, exp_month: '12', exp_year: '2034', cvc: '123', currency: 'usd' },
-    });
-    const added = await call(addPayoutMethod, { body: { id: accountId, token: tok.id }, headers: auth(token) });
-    expect(added.status).toBe(200);
-  }
-  return { id, email, accountId, token };
+  if (options.account !== false) return payableMember(stripe, options);
+  const { id, email } = await signedUpMember();
+  return { id, email, accountId: null };
 }
 
 /** Marks the member's card as added in the table only (no Stripe call): the portal's own gate passes. */
@@ -351,12 +293,7 @@ describe('/api/addCommisionToStripe after Stripe’s key may have expired', () =
 
     // The cause fixed (funds available now, enough for the tests after this one too), the retry goes
     // at once: Stripe does not replay the refusal.
-    await stripe.paymentIntents.create({
-      amount: 500_000,
-      currency: 'usd',
-      payment_method: 'pm_card_bypassPending',
-      confirm: true,
-    });
+    await fundPlatform(stripe, 500_000);
     const sent = await send(commission.id);
     expect(sent.status).toBe(200);
     const transfers = await transfersTo(who.accountId!);
@@ -587,11 +524,9 @@ describe('/api/payCommisionToMember', () => {
     expect(present(failed as never).payoutFailure).toBe('The bank could not process this payout.');
 
     // The member puts a working card first; the second payout (attempt 1, a new key) is paid.
-    const good = await stripe.tokens.create({
-      card: { number: '4000056655665556', exp_month: '12', exp_year: '2034', cvc: '123', currency: 'usd' },
-    });
+    const good = await debitCardToken(stripe, INSTANT_DEBIT_CARD);
     await stripe.accounts.createExternalAccount(who.accountId!, {
-      external_account: good.id,
+      external_account: good,
       default_for_currency: true,
     });
     const second = await pay(commission.id);

@@ -21,6 +21,7 @@ import {
   member,
   product,
   stripeAtEmulator,
+  addedOrder,
 } from './sales-helpers';
 
 /**
@@ -205,13 +206,7 @@ describe('/api/addOrder', () => {
 
 describe('the order marks', () => {
   async function newOrder() {
-    const seller = await member();
-    const result = await call(addOrder, {
-      body: { product_id: await product(1000), qty: 1, ref: seller.shareCode, customer },
-      headers: auth(admin),
-    });
-    const order = result.body.order as { id: string };
-    const commission = result.body.commission as { id: string };
+    const { order, commission } = await addedOrder(admin, await member(), await product(1000));
     return { id: order.id, commissionId: commission.id };
   }
   const mark = (handler: typeof markAsOrdered, id: string) => call(handler, { body: { id }, headers: auth(admin) });

@@ -1,19 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../../shared/src/db/table';
 import { db, tableName } from '../../functions/src/adapters/dynamo-client';
-import { startStripeEmulator, type StripeEmulator } from '../../infra/local/stripe';
-import { sdk } from '../../infra/local/stripe/testing';
+import type { StripeEmulator } from '../../infra/local/stripe';
 import { IN_BATCH } from '../../functions/src/commissions/money-movement';
 import { COUNTERS_KEY, commissionKey, createCommission, earningsKey, item } from './commission-fixtures';
-import { auth, call, tokenFor, uniqueEmail, type CallResult, payoutAccountForm } from './helpers';
+import { auth, call, tokenFor, type CallResult } from './helpers';
+import { fundPlatform, ownStripe, toEndpointOf, type OwnStripe } from './own-stripe';
+import { payableMember, type PayableMember } from './sales-helpers';
 
 /**
  * The payout batches (commissions/batches.ts) through the real `stripe` SDK against this file's
@@ -22,9 +18,8 @@ import { auth, call, tokenFor, uniqueEmail, type CallResult, payoutAccountForm }
  */
 const secret = 'whsec_payout_batches_secret';
 const connectSecret = 'whsec_payout_batches_connect_secret';
-const dataDir = mkdtempSync(join(tmpdir(), 'payout-batches-'));
+let own: OwnStripe | undefined;
 let emulator: StripeEmulator;
-let endpoint: Server;
 let stripe: Stripe;
 let admin: string;
 
@@ -38,77 +33,24 @@ const { handler: withdrawHandler } = await import('../../functions/src/handlers/
 const { payoutBatches } = await import('../../functions/src/composition');
 
 beforeAll(async () => {
-  endpoint = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const body = Buffer.concat(chunks);
-      const connect = Boolean((JSON.parse(body.toString()) as { account?: string }).account);
-      void call(connect ? connectWebhook : webhook, {
-        rawBody: body,
-        headers: { 'stripe-signature': String(request.headers['stripe-signature']) },
-        path: connect ? '/api/stripeConnectWebhook' : '/api/stripeWebhook',
-      }).then((result) => response.writeHead(result.status).end(JSON.stringify(result.body)));
-    });
-  });
-  await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', resolve));
-  const { port } = endpoint.address() as AddressInfo;
-  emulator = await startStripeEmulator({
-    dataDir,
-    webhooks: {
-      account: { url: `http://127.0.0.1:${port}/api/stripeWebhook`, secret },
-      connect: { url: `http://127.0.0.1:${port}/api/stripeConnectWebhook`, secret: connectSecret },
-    },
+  const post = toEndpointOf(webhook, connectWebhook);
+  own = await ownStripe('payout-batches', {
+    secrets: { account: secret, connect: connectSecret },
+    receive: ({ body, signature }) => post(body, signature),
     webhookRetryDelaysMs: [50, 200],
-    log: () => undefined,
   });
-  process.env.STRIPE_API_URL = emulator.url;
-  process.env.STRIPE_WEBHOOK_SECRET = secret;
-  process.env.STRIPE_CONNECT_WEBHOOK_SECRET = connectSecret;
-  stripe = sdk(emulator.port, process.env.STRIPE_SECRET_KEY);
+  ({ emulator, stripe } = own);
   admin = await tokenFor(true);
   // The platform's available balance pays the batches' transfers.
-  await stripe.paymentIntents.create({
-    amount: 2_000_000,
-    currency: 'usd',
-    payment_method: 'pm_card_bypassPending',
-    confirm: true,
-  });
+  await fundPlatform(stripe, 2_000_000);
 });
 
-afterAll(async () => {
-  await emulator?.stop();
-  await new Promise<void>((resolve) => endpoint?.close(() => resolve()));
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => own?.stop());
 
-interface Member {
-  id: string;
-  email: string;
-  accountId: string;
-  token: string;
-}
+type Member = PayableMember;
 
 /** A member with a payout account and a debit card (instant payouts unless `card` says otherwise). */
-async function member(card = '4000056655665556'): Promise<Member> {
-  const { handler: signup } = await import('../../functions/src/handlers/signup');
-  const { handler: create } = await import('../../functions/src/handlers/create-payout-account');
-  const { handler: addPayoutMethod } = await import('../../functions/src/handlers/add-payout-method');
-  const email = uniqueEmail('batch');
-  const signed = await call(signup, { body: { email, password: 'long enough password' } });
-  const token = String(signed.body.access_token);
-  const id = String((signed.body.userProfile as { id: string }).id);
-  const created = await call(create, { body: payoutAccountForm, headers: auth(token) });
-  expect(created.status).toBe(200);
-  const accountId = String((created.body.user as { stripeID: string }).stripeID);
-  const tok = await stripe.tokens.create({
-    card: { number: card, exp_month: '12', exp_year: '2034', cvc: '123', currency: 'usd' },
-  });
-  expect((await call(addPayoutMethod, { body: { id: accountId, token: tok.id }, headers: auth(token) })).status).toBe(
-    200,
-  );
-  return { id, email, accountId, token };
-}
+const member = (card?: string) => payableMember(stripe, { card });
 
 const commissionFor = (who: Member, amountCents: number, chargeId?: string) =>
   createCommission({ memberId: who.id, memberEmail: who.email, amountCents, ...(chargeId ? { chargeId } : {}) });

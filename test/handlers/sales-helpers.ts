@@ -8,7 +8,7 @@ import { sdk } from '../../infra/local/stripe/testing';
 import { productIdFromSpuNo } from '../../shared/src/domain/csv-product';
 import { dynamoProducts } from '../../functions/src/adapters/dynamo-products';
 import type { ProductRecord } from '../../functions/src/products/product-store';
-import { allItems, call, uniqueEmail } from './helpers';
+import { allItems, auth, call, payoutAccountForm, uniqueEmail } from './helpers';
 
 /** A product stored as the import and an admin would leave it: approved, or banned after approval. */
 export async function product(
@@ -74,6 +74,46 @@ export async function member(): Promise<Member> {
   return { id: profile.id, email, token: String(result.body.access_token), shareCode: profile.shareCode };
 }
 
+/** Stripe's test Visa debit card: added as a payout method, it takes instant payouts. */
+export const INSTANT_DEBIT_CARD = '4000056655665556';
+
+/** A token for a US debit card at the emulator `stripe` talks to, as Stripe.js makes it in the browser. */
+export const debitCardToken = async (stripe: Stripe, number: string) =>
+  (await stripe.tokens.create({ card: { number, exp_month: '12', exp_year: '2034', cvc: '123', currency: 'usd' } })).id;
+
+export interface PayableMember extends Member {
+  accountId: string;
+}
+
+/**
+ * A member signed up, with a payout account made by /api/createPayoutAccount (the valid form, with
+ * `form` over it) and the debit card `card` (instant payouts unless it says otherwise; null: none)
+ * added by /api/addPayoutMethod, its token made at the emulator `stripe` talks to: the functions'
+ * emulator, whether the shared one or a file's own.
+ */
+export async function payableMember(
+  stripe: Stripe,
+  options: { card?: string | null; form?: Record<string, unknown> } = {},
+): Promise<PayableMember> {
+  // Imported on first use, as signup is: after a file's beforeAll pointed the functions at its emulator.
+  const { handler: createPayoutAccount } = await import('../../functions/src/handlers/create-payout-account');
+  const { handler: addPayoutMethod } = await import('../../functions/src/handlers/add-payout-method');
+  const who = await member();
+  const created = await call(createPayoutAccount, {
+    body: { ...payoutAccountForm, ...options.form },
+    headers: auth(who.token),
+  });
+  expect(created.status).toBe(200);
+  const accountId = String((created.body.user as { stripeID: string }).stripeID);
+  const card = options.card === undefined ? INSTANT_DEBIT_CARD : options.card;
+  if (card) {
+    const token = await debitCardToken(stripe, card);
+    const added = await call(addPayoutMethod, { body: { id: accountId, token }, headers: auth(who.token) });
+    expect(added.status).toBe(200);
+  }
+  return { ...who, accountId };
+}
+
 export const customer = {
   name: 'Ada Buyer',
   email: 'ada@example.com',
@@ -85,21 +125,25 @@ export const stripeAtEmulator = () => sdk(Number(new URL(inject('stripeApiUrl'))
 
 /**
  * A checkout paid at the Stripe emulator: the intent made by getPaymentIntent's logic, confirmed
- * with pm_card_visa as the customer's browser would. Answers the payment intent's id.
+ * with `paymentMethod` (pm_card_visa unless said) as the customer's browser would. Answers the
+ * payment intent's id.
  */
 export async function paidCheckout(
   stripe: Stripe,
   productId: string,
   unitCents: number,
   qty: number,
-  options: { ref?: string; customer?: typeof customer } = {},
+  {
+    paymentMethod = 'pm_card_visa',
+    ...options
+  }: { ref?: string; customer?: typeof customer; paymentMethod?: string } = {},
 ): Promise<string> {
   const created = await call(getPaymentIntent, {
     body: { id: productId, amount: unitCents * qty, qty, ...options },
   });
   expect(created.status).toBe(200);
   const intentId = String(created.body.clientSecret).split('_secret_')[0]!;
-  const confirmed = await stripe.paymentIntents.confirm(intentId, { payment_method: 'pm_card_visa' });
+  const confirmed = await stripe.paymentIntents.confirm(intentId, { payment_method: paymentMethod });
   expect(confirmed.status).toBe('succeeded');
   return intentId;
 }
@@ -125,3 +169,24 @@ export const deliver = (payload: string) =>
 /** The stored items of one entity that match. */
 export const itemsOf = async (entity: string, match: (item: Record<string, unknown>) => boolean) =>
   (await allItems()).filter((item) => item.entity === entity && match(item));
+
+/** A sale through the member's link entered by an admin (/api/addOrder): its order and commission. */
+export async function addedOrder(admin: string, seller: Member, productId: string, qty = 1) {
+  const { handler: addOrder } = await import('../../functions/src/handlers/add-order');
+  const result = await call(addOrder, {
+    body: { product_id: productId, qty, ref: seller.shareCode, customer },
+    headers: auth(admin),
+  });
+  expect(result.status).toBe(200);
+  return result.body as { order: { id: string }; commission: { id: string } };
+}
+
+/** The order marked ordered, shipped and fulfilled by an admin, each step answering 200. */
+export async function markFulfilled(admin: string, orderId: string) {
+  const { handler: markAsOrdered } = await import('../../functions/src/handlers/mark-as-ordered');
+  const { handler: markAsShipped } = await import('../../functions/src/handlers/mark-as-shipped');
+  const { handler: markAsFufilled } = await import('../../functions/src/handlers/mark-as-fulfilled');
+  for (const handler of [markAsOrdered, markAsShipped, markAsFufilled]) {
+    expect((await call(handler, { body: { id: orderId }, headers: auth(admin) })).status).toBe(200);
+  }
+}

@@ -1,7 +1,5 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { afterEach, describe, expect, inject, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { db, tableName } from '../../functions/src/adapters/dynamo-client';
 import { clock } from '../../functions/src/config/clock';
 import { RESET_LIMITS, RESET_LINK_VALID_MS } from '../../functions/src/email/password-reset';
@@ -17,10 +15,7 @@ import { handler as changePassword } from '../../functions/src/handlers/change-p
 import { handler as requestPasswordReset } from '../../functions/src/handlers/request-password-reset';
 import { handler as resetPassword } from '../../functions/src/handlers/reset-password';
 import { handler as getSharedProduct } from '../../functions/src/handlers/get-shared-product';
-import { handler as createPayoutAccount } from '../../functions/src/handlers/create-payout-account';
-import { handler as addPayoutMethod } from '../../functions/src/handlers/add-payout-method';
 import { handler as replacePayoutMethod } from '../../functions/src/handlers/replace-payout-method';
-import { sdk } from '../../infra/local/stripe/testing';
 import {
   ADDRESS_INCOMPLETE,
   DISPLAY_NAME_NO_EMAIL,
@@ -30,8 +25,9 @@ import {
 import { USED_VERIFICATION_LINK } from '../../shared/src/api/email';
 import { PASSWORD_IS_COMMON } from '../../shared/src/api/schemas';
 import { keys } from '../../shared/src/db/table';
-import { allItems, auth, call, cookieFrom, payoutAccountForm, uniqueEmail, uniqueIp } from './helpers';
-import { product } from './sales-helpers';
+import { allItems, auth, call, cookieFrom, uniqueEmail, uniqueIp } from './helpers';
+import { mailsTo, type StoredMail } from './outbox';
+import { debitCardToken, payableMember as newPayableMember, product, stripeAtEmulator } from './sales-helpers';
 
 /**
  * A member's self-service (issue 28) against DynamoDB Local, the Stripe emulator and this file's
@@ -40,22 +36,6 @@ import { product } from './sales-helpers';
  * other sessions, a forgotten password's single-use link, and a replaced debit card.
  */
 const PASSWORD = 'a long enough password';
-const outbox = () => process.env.MAIL_OUTBOX_DIR!;
-
-interface StoredMail {
-  to: string;
-  subject: string;
-  text: string;
-  link?: { label: string; url: string };
-}
-
-function mailsTo(email: string): StoredMail[] {
-  if (!existsSync(outbox())) return [];
-  return readdirSync(outbox())
-    .sort()
-    .map((name) => JSON.parse(readFileSync(join(outbox(), name), 'utf8')) as StoredMail)
-    .filter((mail) => mail.to === email);
-}
 const tokenOf = (mail: StoredMail | undefined): string => new URL(mail!.link!.url).searchParams.get('token')!;
 
 interface Member {
@@ -386,22 +366,12 @@ describe('/api/requestPasswordReset and /api/resetPassword', () => {
 });
 
 describe('/api/replacePayoutMethod', () => {
-  const stripe = sdk(Number(new URL(inject('stripeApiUrl')).port), process.env.STRIPE_SECRET_KEY);
-  const cardToken = async (number: string) =>
-    (await stripe.tokens.create({ card: { number, exp_month: '12', exp_year: '2034', cvc: '123', currency: 'usd' } }))
-      .id;
+  const stripe = stripeAtEmulator();
+  const cardToken = (number: string) => debitCardToken(stripe, number);
 
   async function payableMember() {
-    const member = await newMember('card');
-    const account = await call(createPayoutAccount, { body: payoutAccountForm, headers: auth(member.token) });
-    expect(account.status).toBe(200);
-    const accountId = String((account.body.user as { stripeID: string }).stripeID);
-    const added = await call(addPayoutMethod, {
-      body: { id: accountId, token: await cardToken('4000056655665556') },
-      headers: auth(member.token),
-    });
-    expect(added.status).toBe(200);
-    return { member, accountId };
+    const member = await newPayableMember(stripe);
+    return { member, accountId: member.accountId };
   }
 
   it('makes the new card the default and deletes the old one; the same request again changes nothing', async () => {

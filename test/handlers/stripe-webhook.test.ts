@@ -1,16 +1,12 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { db, tableName } from '../../functions/src/adapters/dynamo-client';
-import { signature, startStripeEmulator, type StripeEmulator } from '../../infra/local/stripe';
+import { signature, type StripeEmulator } from '../../infra/local/stripe';
 import { sdk } from '../../infra/local/stripe/testing';
 import { DynamoFaults } from './dynamo-faults';
-import { allItems, call, uniqueEmail, type CallResult, payoutAccountForm } from './helpers';
+import { allItems, call, type CallResult } from './helpers';
+import { ownStripe, type OwnStripe } from './own-stripe';
 
 /**
  * The webhook as Stripe (here the emulator) calls it: this file starts its own emulator, whose
@@ -21,10 +17,9 @@ import { allItems, call, uniqueEmail, type CallResult, payoutAccountForm } from 
 process.env.POWERTOOLS_LOG_LEVEL = 'WARN';
 const secret = 'whsec_webhook_test_secret';
 const connectSecret = 'whsec_connect_webhook_test_secret';
-const dataDir = mkdtempSync(join(tmpdir(), 'stripe-webhook-'));
 const deliveries: CallResult[] = [];
+let own: OwnStripe | undefined;
 let emulator: StripeEmulator;
-let endpoint: Server;
 
 const { handler: webhook } = await import('../../functions/src/handlers/stripe-webhook');
 const { handler: connectWebhook } = await import('../../functions/src/handlers/stripe-connect-webhook');
@@ -36,59 +31,36 @@ const markerOf = async (eventId: string) =>
   (await allItems()).filter((item) => item.pk === 'STRIPE_EVENT' && item.sk === marker(eventId));
 
 beforeAll(async () => {
-  endpoint = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const connect = request.url === '/api/stripeConnectWebhook';
-      void call(connect ? connectWebhook : webhook, {
-        rawBody: Buffer.concat(chunks),
-        contentType: String(request.headers['content-type']),
-        headers: { 'stripe-signature': String(request.headers['stripe-signature']) },
-        path: request.url ?? '/api/stripeWebhook',
-      }).then((result) => {
-        deliveries.push(result);
-        response.writeHead(result.status).end(JSON.stringify(result.body));
+  own = await ownStripe('stripe-webhook', {
+    // A Connect platform's two endpoints, each with its own secret: each delivery goes to the handler of its URL.
+    secrets: { account: secret, connect: connectSecret },
+    receive: async ({ path, body, signature: header, contentType }) => {
+      const result = await call(path === '/api/stripeConnectWebhook' ? connectWebhook : webhook, {
+        rawBody: body,
+        contentType,
+        headers: { 'stripe-signature': header },
+        path,
       });
-    });
-  });
-  await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', resolve));
-  const { port } = endpoint.address() as AddressInfo;
-  emulator = await startStripeEmulator({
-    dataDir,
-    // A Connect platform's two endpoints, each with its own secret.
-    webhooks: {
-      account: { url: `http://127.0.0.1:${port}/api/stripeWebhook`, secret },
-      connect: { url: `http://127.0.0.1:${port}/api/stripeConnectWebhook`, secret: connectSecret },
+      deliveries.push(result);
+      return result;
     },
     webhookRetryDelaysMs: [],
-    log: () => undefined,
   });
-  process.env.STRIPE_API_URL = emulator.url;
-  process.env.STRIPE_WEBHOOK_SECRET = secret;
-  process.env.STRIPE_CONNECT_WEBHOOK_SECRET = connectSecret;
+  ({ emulator } = own);
 });
-afterAll(async () => {
-  await emulator?.stop();
-  await new Promise<void>((resolve) => endpoint?.close(() => resolve()));
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => own?.stop());
 
 const stored = async (userId: string) => (await allItems()).find((item) => item.id === userId);
 
 /** A member with a payout account at this file's emulator. */
 async function memberWithAccount(): Promise<{ userId: string; token: string; accountId: string }> {
   // Imported after beforeAll pointed the functions at this file's emulator.
-  const { handler: signup } = await import('../../functions/src/handlers/signup');
-  const { handler: create } = await import('../../functions/src/handlers/create-payout-account');
-  const signed = await call(signup, { body: { email: uniqueEmail('webhook'), password: 'long enough password' } });
-  const token = String(signed.body.access_token);
-  const created = await call(create, { body: payoutAccountForm, headers: { authorization: `Bearer ${token}` } });
-  expect(created.status).toBe(200);
-  const user = created.body.user as { id: string; stripeID: string };
+  const { payableMember } = await import('./sales-helpers');
+  const stripe = sdk(emulator.port, process.env.STRIPE_SECRET_KEY);
+  const { id: userId, token, accountId } = await payableMember(stripe, { card: null });
   // The account's own events (its verification) are delivered before the test goes on.
   await emulator.idle();
-  return { userId: user.id, token, accountId: user.stripeID };
+  return { userId, token, accountId };
 }
 
 /** Events made here happen after the account's creation: `created` from a minute on, one second apart. */

@@ -2,17 +2,14 @@ import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db, tableName } from '../../functions/src/adapters/dynamo-client';
 import { upgradeSalesItems } from '../../functions/src/adapters/dynamo-sales-upgrade';
-import { handler as addOrder } from '../../functions/src/handlers/add-order';
 import { handler as getCommissions } from '../../functions/src/handlers/get-commissions';
 import { handler as getOrders } from '../../functions/src/handlers/get-orders';
-import { handler as markAsFufilled } from '../../functions/src/handlers/mark-as-fulfilled';
 import { handler as markAsOrdered } from '../../functions/src/handlers/mark-as-ordered';
-import { handler as markAsShipped } from '../../functions/src/handlers/mark-as-shipped';
 import { NO_MEMBER_WITH_EMAIL } from '../../functions/src/orders/manage';
 import { keys } from '../../shared/src/db/table';
 import { ONE_SEARCH_AT_A_TIME, ORDER_NUMBER_FORMAT, SEARCH_ALL_ORDERS_ONLY } from '../../shared/src/api/sales';
 import { allItems, auth, call, tokenFor } from './helpers';
-import { customer, member, product, type Member } from './sales-helpers';
+import { addedOrder, markFulfilled, member, product, type Member } from './sales-helpers';
 
 /**
  * Searching All orders (order number, member, product, status) and All commissions (member,
@@ -51,14 +48,8 @@ const searchCommissions = (body: Record<string, unknown>) =>
   call(getCommissions, { body: { limit: 500, ...body }, headers: auth(admin) });
 const idsOf = (result: { body: Record<string, unknown> }) => (result.body.items as { id: string }[]).map((o) => o.id);
 
-async function recordOrder(productId: string, seller: Member): Promise<OrderAnswer> {
-  const result = await call(addOrder, {
-    body: { product_id: productId, qty: 1, ref: seller.shareCode, customer },
-    headers: auth(admin),
-  });
-  expect(result.status).toBe(200);
-  return result.body.order as OrderAnswer;
-}
+const recordOrder = async (productId: string, seller: Member) =>
+  (await addedOrder(admin, seller, productId)).order as OrderAnswer;
 
 beforeAll(async () => {
   [sellerA, sellerB] = await Promise.all([member(), member()]);
@@ -75,9 +66,7 @@ beforeAll(async () => {
   orderOfB = await recordOrder(lamp, sellerB);
   // A's oldest order goes all the way to fulfilled; their newest is ordered.
   const oldest = ordersOfA[2]!;
-  for (const mark of [markAsOrdered, markAsShipped, markAsFufilled]) {
-    expect((await call(mark, { body: { id: oldest.id }, headers: auth(admin) })).status).toBe(200);
-  }
+  await markFulfilled(admin, oldest.id);
   expect((await call(markAsOrdered, { body: { id: ordersOfA[0]!.id }, headers: auth(admin) })).status).toBe(200);
 }, 60_000);
 

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { dynamoUsers } from '../../functions/src/adapters/dynamo-users';
@@ -14,30 +14,13 @@ import {
   USED_VERIFICATION_LINK,
 } from '../../shared/src/api/email';
 import { allItems, auth, call, cookieFrom, uniqueEmail } from './helpers';
+import { mailsTo, outbox, type StoredMail } from './outbox';
 
 /**
  * /api/verifyEmail against DynamoDB Local, mail in this file's outbox folder (MAIL_OUTBOX_DIR,
  * test/handlers/setup.ts): send, verify, the single use, the expiry, the send limits.
  */
-const outbox = () => process.env.MAIL_OUTBOX_DIR!;
-
-interface StoredMail {
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-  link: { label: string; url: string };
-}
-
-function mailsTo(email: string): StoredMail[] {
-  if (!existsSync(outbox())) return [];
-  return readdirSync(outbox())
-    .sort()
-    .map((name) => JSON.parse(readFileSync(join(outbox(), name), 'utf8')) as StoredMail)
-    .filter((mail) => mail.to === email);
-}
-
-const tokenOf = (mail: StoredMail): string => new URL(mail.link.url).searchParams.get('token')!;
+const tokenOf = (mail: StoredMail): string => new URL(mail.link!.url).searchParams.get('token')!;
 
 async function member() {
   const email = uniqueEmail('verify');
@@ -64,9 +47,9 @@ describe('sign-up', () => {
     const mails = mailsTo(email);
     expect(mails).toHaveLength(1);
     const [mail] = mails;
-    expect(mail!.link.url).toMatch(/^http:\/\/127\.0\.0\.1:3999\/verify_email\?token=[A-Za-z0-9_-]{43}$/);
-    expect(mail!.text).toContain(mail!.link.url);
-    expect(mail!.html).toContain(mail!.link.url);
+    expect(mail!.link!.url).toMatch(/^http:\/\/127\.0\.0\.1:3999\/verify_email\?token=[A-Za-z0-9_-]{43}$/);
+    expect(mail!.text).toContain(mail!.link!.url);
+    expect(mail!.html).toContain(mail!.link!.url);
     expect(statSync(outbox()).mode & 0o777).toBe(0o700);
     for (const name of readdirSync(outbox())) expect(statSync(join(outbox(), name)).mode & 0o777).toBe(0o600);
   });

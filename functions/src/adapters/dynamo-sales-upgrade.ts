@@ -1,7 +1,14 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  GetCommand,
+  PutCommand,
+  UpdateCommand,
+  paginateQuery,
+  type QueryCommandInput,
+  type UpdateCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { AVAILABLE_PREFIX, LEGACY_STAGE_PARTITIONS, availableSortKey, lists } from '@portal/shared/db/table';
 import { commissionStatusOf } from '@portal/shared/domain/sales-status';
-import { db, isConditionFailed, tableName } from './dynamo-client';
+import { db, tableName, writtenUnlessConditionFails } from './dynamo-client';
 import { orderSearchKeys } from './dynamo-sale-recorder';
 
 /**
@@ -17,39 +24,47 @@ import { orderSearchKeys } from './dynamo-sale-recorder';
 export async function upgradeSalesItems(): Promise<{ moved: number; searchable: number }> {
   let moved = 0;
   for (const [legacy, current] of Object.entries(LEGACY_STAGE_PARTITIONS)) {
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await db().send(
-        new QueryCommand({
-          TableName: tableName(),
-          IndexName: 'gsi2',
-          KeyConditionExpression: 'gsi2pk = :legacy',
-          ExpressionAttributeValues: { ':legacy': legacy },
-          ProjectionExpression: 'pk, sk',
-          ExclusiveStartKey: start,
-        }),
-      );
-      for (const item of page.Items ?? []) {
-        try {
-          await db().send(
-            new UpdateCommand({
-              TableName: tableName(),
-              Key: { pk: item.pk, sk: item.sk },
-              UpdateExpression: 'SET gsi2pk = :current',
-              ConditionExpression: 'gsi2pk = :legacy',
-              ExpressionAttributeValues: { ':legacy': legacy, ':current': current },
-            }),
-          );
-          moved++;
-        } catch (error) {
-          if (!isConditionFailed(error)) throw error;
-        }
-      }
-      start = page.LastEvaluatedKey;
-    } while (start);
+    moved += await updateEach(
+      {
+        IndexName: 'gsi2',
+        KeyConditionExpression: 'gsi2pk = :legacy',
+        ExpressionAttributeValues: { ':legacy': legacy },
+        ProjectionExpression: 'pk, sk',
+      },
+      () => ({
+        UpdateExpression: 'SET gsi2pk = :current',
+        ConditionExpression: 'gsi2pk = :legacy',
+        ExpressionAttributeValues: { ':legacy': legacy, ':current': current },
+      }),
+    );
   }
   const searchable = await addOrderSearchKeys();
   return { moved: moved + (await sortFulfilledByAvailability()), searchable };
+}
+
+type Item = Record<string, unknown>;
+type ItemUpdate = Omit<UpdateCommandInput, 'TableName' | 'Key'>;
+
+/**
+ * Reads every page of a query of the table and updates each item it answers by `update` (none
+ * where it answers undefined), each update conditional on what was read: answers how many were
+ * written; an item whose condition failed (moved on meanwhile) is left as it is.
+ */
+async function updateEach(
+  query: Omit<QueryCommandInput, 'TableName'>,
+  update: (item: Item) => ItemUpdate | undefined,
+): Promise<number> {
+  let written = 0;
+  for await (const page of paginateQuery({ client: db() }, { ...query, TableName: tableName() })) {
+    for (const item of page.Items ?? []) {
+      const change = update(item);
+      if (!change) continue;
+      const key = { pk: item.pk, sk: item.sk };
+      const command = new UpdateCommand({ ...change, TableName: tableName(), Key: key });
+      if (await writtenUnlessConditionFails(() => db().send(command))) written++;
+    }
+  }
+  return written;
 }
 
 /**
@@ -58,42 +73,27 @@ export async function upgradeSalesItems(): Promise<{ moved: number; searchable: 
  * available) and its place is `<createdAt>#<id>`: it gets `AVAILABLE#<createdAt>#<id>`, once,
  * conditional on its place and status as read.
  */
-async function sortFulfilledByAvailability(): Promise<number> {
-  const partition = lists.commissionsAt('to_stripe').partition;
-  let moved = 0;
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'gsi2',
-        KeyConditionExpression: 'gsi2pk = :partition AND gsi2sk < :available',
-        ExpressionAttributeValues: { ':partition': partition, ':available': AVAILABLE_PREFIX },
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of page.Items ?? []) {
-      if (commissionStatusOf(item) !== 'processing' || typeof item.id !== 'string') continue;
+function sortFulfilledByAvailability(): Promise<number> {
+  return updateEach(
+    {
+      IndexName: 'gsi2',
+      KeyConditionExpression: 'gsi2pk = :partition AND gsi2sk < :available',
+      ExpressionAttributeValues: {
+        ':partition': lists.commissionsAt('to_stripe').partition,
+        ':available': AVAILABLE_PREFIX,
+      },
+    },
+    (item) => {
+      if (commissionStatusOf(item) !== 'processing' || typeof item.id !== 'string') return undefined;
       const since = Date.parse(String(item.createdAt));
-      if (Number.isNaN(since)) continue;
-      try {
-        await db().send(
-          new UpdateCommand({
-            TableName: tableName(),
-            Key: { pk: item.pk, sk: item.sk },
-            UpdateExpression: 'SET gsi2sk = :sort',
-            ConditionExpression: 'gsi2sk = :was AND attribute_not_exists(availableAt)',
-            ExpressionAttributeValues: { ':sort': availableSortKey(since, item.id), ':was': item.gsi2sk },
-          }),
-        );
-        moved++;
-      } catch (error) {
-        if (!isConditionFailed(error)) throw error;
-      }
-    }
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return moved;
+      if (Number.isNaN(since)) return undefined;
+      return {
+        UpdateExpression: 'SET gsi2sk = :sort',
+        ConditionExpression: 'gsi2sk = :was AND attribute_not_exists(availableAt)',
+        ExpressionAttributeValues: { ':sort': availableSortKey(since, item.id), ':was': item.gsi2sk },
+      };
+    },
+  );
 }
 
 /** Marks that every order stored before the search keys has them (decision 0140). */
@@ -107,48 +107,32 @@ const SEARCH_KEYS_DONE = { pk: 'UPGRADE#order-search-keys', sk: 'UPGRADE' };
 async function addOrderSearchKeys(): Promise<number> {
   const done = await db().send(new GetCommand({ TableName: tableName(), Key: SEARCH_KEYS_DONE, ConsistentRead: true }));
   if (done.Item) return 0;
-  let given = 0;
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :orders',
-        ExpressionAttributeValues: { ':orders': lists.orders.partition },
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of page.Items ?? []) {
-      if (typeof item.gsi4pk === 'string') continue;
+  const given = await updateEach(
+    {
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :orders',
+      ExpressionAttributeValues: { ':orders': lists.orders.partition },
+    },
+    (item) => {
+      if (typeof item.gsi4pk === 'string') return undefined;
       const searchKeys = orderSearchKeys({
         id: String(item.id),
         orderID: String(item.orderID),
         product_id: String(item.product_id),
         createdAt: String(item.createdAt),
       });
-      try {
-        await db().send(
-          new UpdateCommand({
-            TableName: tableName(),
-            Key: { pk: item.pk, sk: item.sk },
-            UpdateExpression: 'SET gsi3pk = :numberPk, gsi3sk = :numberSk, gsi4pk = :productPk, gsi4sk = :productSk',
-            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(gsi4pk)',
-            ExpressionAttributeValues: {
-              ':numberPk': searchKeys.gsi3pk,
-              ':numberSk': searchKeys.gsi3sk,
-              ':productPk': searchKeys.gsi4pk,
-              ':productSk': searchKeys.gsi4sk,
-            },
-          }),
-        );
-        given++;
-      } catch (error) {
-        if (!isConditionFailed(error)) throw error;
-      }
-    }
-    start = page.LastEvaluatedKey;
-  } while (start);
+      return {
+        UpdateExpression: 'SET gsi3pk = :numberPk, gsi3sk = :numberSk, gsi4pk = :productPk, gsi4sk = :productSk',
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(gsi4pk)',
+        ExpressionAttributeValues: {
+          ':numberPk': searchKeys.gsi3pk,
+          ':numberSk': searchKeys.gsi3sk,
+          ':productPk': searchKeys.gsi4pk,
+          ':productSk': searchKeys.gsi4sk,
+        },
+      };
+    },
+  );
   await db().send(new PutCommand({ TableName: tableName(), Item: { ...SEARCH_KEYS_DONE, entity: 'upgrade' } }));
   return given;
 }

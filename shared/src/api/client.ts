@@ -42,6 +42,16 @@ export type ApiClient = <N extends EndpointName>(
   options?: CallOptions,
 ) => Promise<ResponseOf<N>>;
 
+/**
+ * A call made as the signed-in person: the caller (the apps' auth store, ui/hooks/authStore.ts)
+ * adds the access token, so the options do not name one.
+ */
+export type AuthenticatedCall = <N extends EndpointName>(
+  name: N,
+  body: RequestOf<N> | FormData,
+  options?: Omit<CallOptions, 'accessToken'>,
+) => Promise<ResponseOf<N>>;
+
 /** Every call of the contract is `POST /api/<name>` (contract.ts; asserted by client.test.ts). */
 export const pathOf = (name: EndpointName): string => `/api/${name}`;
 

@@ -6,7 +6,7 @@ import {
   type QueryKey,
 } from '@tanstack/react-query';
 import type { ImportedProduct, ImportedProductCard, ImportIssue, ProductCard, ProductDetail } from '../api/products';
-import type { AuthStore } from '../ui/hooks/authStore';
+import type { AuthenticatedCall } from '../api/client';
 import { queryKeys } from './keys';
 
 /**
@@ -15,7 +15,7 @@ import { queryKeys } from './keys';
  * adds the access token, and on a 401 refreshes it once (single-flight) and retries.
  */
 
-type Call = AuthStore['call'];
+type Call = AuthenticatedCall;
 
 /** Products per page: fills two, three and four columns evenly. */
 export const CATALOGUE_PAGE_SIZE = 24;

@@ -11,7 +11,7 @@ import { CheckIcon } from '@portal/shared/ui/components/icons';
 import { Loading } from '@portal/shared/ui/components/Loading';
 import { LoadMore } from '@portal/shared/ui/components/LoadMore';
 import { Page } from '@portal/shared/ui/components/Page';
-import { importDetailPath } from '../screens/productImportRoutes';
+import { importDetailPath } from '../import/routes';
 import { CATALOGUE_LISTS, catalogueQuery, reloadCatalogue, type CatalogueCard, type CatalogueList } from './queries';
 import './catalogue.css';
 

@@ -138,12 +138,3 @@ export function searchErrors(error: unknown, fields: readonly string[]): Record<
   const about = Object.entries(refused).filter(([name]) => fields.includes(name));
   return about.length > 0 ? Object.fromEntries(about) : null;
 }
-
-/** What a list says in its place while the search above it is refused (the reason is at the field). */
-export function SearchRefused({ noun }: { noun: string }) {
-  return (
-    <p className="sales-search-refused" role="status">
-      No {noun} are shown: correct the search above.
-    </p>
-  );
-}

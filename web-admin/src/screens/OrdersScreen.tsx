@@ -5,7 +5,7 @@ import { formatCount } from '@portal/shared/domain/format';
 import { useCursorPages } from '@portal/shared/ui/hooks/CursorPages';
 import { DataTable } from '@portal/shared/ui/components/LazyDataTable';
 import { Page } from '@portal/shared/ui/components/Page';
-import { TableSearch, emptySearch, type SearchValue } from '@portal/shared/ui/components/TableSearch';
+import { SearchedList, emptySearch, type SearchValue } from '@portal/shared/ui/components/TableSearch';
 import { OrderCard } from '../sales/OrderCard';
 import {
   ORDER_LISTS,
@@ -16,7 +16,7 @@ import {
 } from '../sales/orderColumns';
 import { reloadSales, useOrders } from '../sales/queries';
 import { RecordOrderForm } from '../sales/RecordOrderForm';
-import { CountLink, ExportCsvButton, ListFrame, SearchRefused, SuccessNotice, searchErrors } from '../sales/SalesUi';
+import { CountLink, ExportCsvButton, ListFrame, SuccessNotice, searchErrors } from '../sales/SalesUi';
 
 /**
  * '/admin/orders': every order, newest first, with the counters (kept with the orders, no scans),
@@ -88,17 +88,15 @@ export function OrdersScreen() {
         />
       ) : null}
       <h2 className="sales-section-title">All orders</h2>
-      <TableSearch
+      <SearchedList
         label="Search orders"
+        noun="orders"
         fields={ORDER_SEARCH_FIELDS}
         statuses={ORDER_STATUS_CHOICES}
         value={search}
         onSearch={setSearch}
-        fieldErrors={refused ?? undefined}
-      />
-      {refused ? (
-        <SearchRefused noun="orders" />
-      ) : (
+        refused={refused}
+      >
         <ListFrame pages={pages} noun="orders">
           <DataTable
             rows={pages.items}
@@ -111,7 +109,7 @@ export function OrdersScreen() {
             onRowActivate={setOpen}
           />
         </ListFrame>
-      )}
+      </SearchedList>
     </Page>
   );
 }

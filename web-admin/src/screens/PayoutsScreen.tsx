@@ -3,7 +3,7 @@ import { formatCount, formatMoney } from '@portal/shared/domain/format';
 import { useCursorPages } from '@portal/shared/ui/hooks/CursorPages';
 import { DataTable } from '@portal/shared/ui/components/LazyDataTable';
 import { Page } from '@portal/shared/ui/components/Page';
-import { TableSearch, emptySearch, type SearchValue } from '@portal/shared/ui/components/TableSearch';
+import { SearchedList, emptySearch, type SearchValue } from '@portal/shared/ui/components/TableSearch';
 import {
   COMMISSION_SEARCH_FIELDS,
   COMMISSION_STATUS_CHOICES,
@@ -11,7 +11,7 @@ import {
   commissionSearchOf,
 } from '../sales/commissionColumns';
 import { useCommissions } from '../sales/queries';
-import { CountLink, ExportCsvButton, ListFrame, SearchRefused, SuccessNotice, searchErrors } from '../sales/SalesUi';
+import { CountLink, ExportCsvButton, ListFrame, SuccessNotice, searchErrors } from '../sales/SalesUi';
 
 const cents = (dollars: number) => Math.round(dollars * 100);
 
@@ -63,17 +63,15 @@ export function PayoutsScreen() {
         <CountLink to="/payouts/top_earners" label="Top Earners" count={null} hideCount />
       </nav>
       <h2 className="sales-section-title">All commissions</h2>
-      <TableSearch
+      <SearchedList
         label="Search commissions"
+        noun="commissions"
         fields={COMMISSION_SEARCH_FIELDS}
         statuses={COMMISSION_STATUS_CHOICES}
         value={search}
         onSearch={setSearch}
-        fieldErrors={refused ?? undefined}
-      />
-      {refused ? (
-        <SearchRefused noun="commissions" />
-      ) : (
+        refused={refused}
+      >
         <ListFrame pages={pages} noun="commissions">
           <DataTable
             rows={pages.items}
@@ -84,7 +82,7 @@ export function PayoutsScreen() {
             tableId="admin.commissions.all"
           />
         </ListFrame>
-      )}
+      </SearchedList>
     </Page>
   );
 }

@@ -14,7 +14,7 @@ import { DetailFrame, PendingText, ProductDetailView } from '@portal/shared/ui/c
 import { ProductLoadStatus } from '@portal/shared/ui/components/ProductLoadStatus';
 import { productLoad } from '@portal/shared/ui/hooks/productLoad';
 import { SafeHtml } from '@portal/shared/ui/components/SafeHtml';
-import { PRODUCT_IMPORT_PATH as BACK, type ImportScreenState } from './productImportRoutes';
+import { PRODUCT_IMPORT_PATH as BACK, type ImportScreenState } from '../import/routes';
 import '@portal/shared/ui/styles/imports.css';
 
 const STATUS: Record<ImportedProduct['status'], { label: string; tone: string }> = {

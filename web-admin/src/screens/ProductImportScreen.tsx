@@ -23,7 +23,7 @@ import { ImportJobReport } from '../import/ImportJobReport';
 import { checkFile, SUPPLIER_COLUMNS, uploadCsv, type UploadProgress } from '../import/upload';
 import { isFinished, useImportJob } from '../import/useImportJob';
 import { LazyProductImportDetailScreen } from './lazyScreens';
-import { importDetailPath, type ImportScreenState } from './productImportRoutes';
+import { importDetailPath, type ImportScreenState } from '../import/routes';
 import '@portal/shared/ui/styles/imports.css';
 
 /**

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { FieldError, fieldDescription } from './FormField';
 import '../styles/dataTable.css';
 
@@ -22,19 +22,7 @@ export const emptySearch = (by: string): SearchValue => ({ by, text: '', status:
 
 export const isSearching = (value: SearchValue): boolean => value.text.trim() !== '' || value.status !== '';
 
-/**
- * The search above a paged list: what to search by (order number, member, product…), the text, and
- * a status, sent when the person presses Search (or Enter); Clear goes back to the whole list.
- * The server searches (the list is paged there); its refusal of a field shows under that field.
- */
-export function TableSearch({
-  label,
-  fields,
-  statuses,
-  value,
-  onSearch,
-  fieldErrors,
-}: {
+export interface TableSearchProps {
   /** The form's name ('Search orders'). */
   label: string;
   fields: readonly SearchField[];
@@ -44,7 +32,14 @@ export function TableSearch({
   onSearch: (value: SearchValue) => void;
   /** The server's words about a field of the search, by request field name (`orderNumber`, `status`). */
   fieldErrors?: Readonly<Record<string, string>>;
-}) {
+}
+
+/**
+ * The search above a paged list: what to search by (order number, member, product…), the text, and
+ * a status, sent when the person presses Search (or Enter); Clear goes back to the whole list.
+ * The server searches (the list is paged there); its refusal of a field shows under that field.
+ */
+export function TableSearch({ label, fields, statuses, value, onSearch, fieldErrors }: TableSearchProps) {
   const id = useId();
   // What the person is typing; `value` changes only through this form (Search, Clear).
   const [draft, setDraft] = useState<SearchValue>(value);
@@ -138,5 +133,35 @@ export function TableSearch({
         ) : null}
       </div>
     </form>
+  );
+}
+
+/**
+ * A paged list searched on the server: the search above it and, under it, the list (`children`);
+ * while the server refuses the search (`refused`: its words by field, each shown at its field), a
+ * line in the list's place says so instead.
+ */
+export function SearchedList({
+  noun,
+  refused,
+  children,
+  ...search
+}: Omit<TableSearchProps, 'fieldErrors'> & {
+  /** What the list holds, in the plural ('orders'). */
+  noun: string;
+  refused: Readonly<Record<string, string>> | null;
+  children: ReactNode;
+}) {
+  return (
+    <>
+      <TableSearch {...search} fieldErrors={refused ?? undefined} />
+      {refused ? (
+        <p className="table-search__refused" role="status">
+          No {noun} are shown: correct the search above.
+        </p>
+      ) : (
+        children
+      )}
+    </>
   );
 }
