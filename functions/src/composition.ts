@@ -156,6 +156,7 @@ export const webhooks: WebhookDeps = {
         products: { get: getProduct },
         now,
         recorded: async (order) => retryUnlessSent(await settled(() => saleRecorded(mails, order))),
+        selfPurchase: () => moneySettings().SELF_PURCHASE,
       },
       payment,
     ),
@@ -242,6 +243,7 @@ export const sale: SaleDeps = {
   now,
   // An admin's order: the member's "you made a sale" (no receipt: the customer paid no checkout).
   recorded: (order) => mailQuietly('sale', order.id, saleRecorded(mails, order)),
+  selfPurchase: () => moneySettings().SELF_PURCHASE,
 };
 /** The browser's report of its payment: the sale, and Stripe to check the payment at. */
 export const confirm: ConfirmDeps = {
@@ -251,6 +253,7 @@ export const confirm: ConfirmDeps = {
   gateway: payments,
   // The receipt and the member's mail; the customer's answer never waits on a failed mail (the webhook sends it).
   recorded: (order) => mailQuietly('receipt', order.id, saleRecorded(mails, order)),
+  selfPurchase: () => moneySettings().SELF_PURCHASE,
 };
 
 export const sessions = /* @__PURE__ */ createSessions(dynamoSessions, now);
