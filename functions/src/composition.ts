@@ -26,6 +26,10 @@ import { createPictureHost, type PictureHost } from './pictures/host-pictures';
 import { amazonLocationPlaces } from './adapters/amazon-location-places';
 import type { AddressSearch } from './addresses/address-search';
 import { createStripeGateway } from './adapters/stripe-gateway';
+import { dynamoCheckoutOwners, dynamoOpenIntents } from './adapters/dynamo-open-intents';
+import { dynamoCommissionReview } from './adapters/dynamo-commission-review';
+import type { ReviewDeps } from './commissions/review';
+import type { CancelDeps } from './payments/open-intents';
 import { createAuthenticator } from './auth/authenticate';
 import { createLoginLimiter, createSignupLimiter } from './auth/rate-limit';
 import { createSessions } from './auth/sessions';
@@ -135,6 +139,9 @@ export const payoutBatches: BatchDeps = {
   settings: () => moneySettings(),
 };
 
+/** An admin's release or cancel of a commission held at its sale (commissions/review.ts). */
+export const commissionReview: ReviewDeps = { store: dynamoCommissionReview, now };
+
 /** Refunds and disputes: the order, its commission and what follows, Stripe, the clock. */
 export const refunds: RefundDeps = { store: dynamoRefunds, gateway: payments, now };
 
@@ -206,7 +213,16 @@ export const webhooks: WebhookDeps = {
 };
 
 /** What the customer's checkout needs: the approved products and Stripe. */
-export const checkout: CheckoutDeps = { products: dynamoProducts, gateway: payments };
+export const checkout: CheckoutDeps = {
+  products: dynamoProducts,
+  gateway: payments,
+  // Each intent recorded open under its product; the member's own checkout told by their session (orders/abuse.ts).
+  intents: dynamoOpenIntents,
+  owners: dynamoCheckoutOwners,
+  now,
+};
+/** A ban or withdrawal cancels the product's open checkouts at Stripe, in bounded batches (payments/open-intents.ts). */
+export const productIntents: CancelDeps = { intents: dynamoOpenIntents, gateway: payments, now };
 
 /** The orders, commissions, counters and earnings (one table). */
 export const sales: SalesStore = dynamoSales;

@@ -1,4 +1,5 @@
 import type { ProductStatus } from '@portal/shared/domain/product-status';
+import { SELF_PURCHASE_METADATA, SELF_PURCHASE_SESSION } from '../payments/checkout-metadata';
 
 /**
  * The money rules' abuse section (issue 27): a member buying through their own share link, and a
@@ -8,10 +9,6 @@ import type { ProductStatus } from '@portal/shared/domain/product-status';
 
 /** Why a commission is held for an admin's review without a dispute: the admin may release or cancel it. */
 export type HeldFor = 'self_purchase' | 'banned_product';
-
-/** The metadata a checkout's payment intent carries when the member's own session made it. */
-export const SELF_PURCHASE_METADATA = 'self_purchase';
-export const SELF_PURCHASE_SESSION = 'session';
 
 /**
  * An e-mail address as one person's mailbox: trimmed and lower-cased; the `+tag` of the local part

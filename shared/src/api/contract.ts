@@ -58,6 +58,7 @@ import { refundOrder, refundOrderResponse } from './calls/refund-order';
 import { runPayoutBatch, runPayoutBatchResponse } from './calls/run-payout-batch';
 import { getWithdrawalQuote, getWithdrawalQuoteResponse } from './calls/get-withdrawal-quote';
 import { withdraw, withdrawResponse } from './calls/withdraw';
+import { reviewHeldCommission, reviewHeldCommissionResponse } from './calls/review-held-commission';
 
 /**
  * Every /api call of spec section 7 (plus logout), all POST: each call's contract module
@@ -136,6 +137,7 @@ export const contract = {
   runPayoutBatch: entry(runPayoutBatch, runPayoutBatchResponse),
   getWithdrawalQuote: entry(getWithdrawalQuote, getWithdrawalQuoteResponse),
   withdraw: entry(withdraw, withdrawResponse),
+  reviewHeldCommission: entry(reviewHeldCommission, reviewHeldCommissionResponse),
 };
 
 export type Contract = typeof contract;
