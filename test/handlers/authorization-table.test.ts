@@ -98,6 +98,8 @@ const expected: Record<string, Answers> = {
   runPayoutBatch: ADMINS,
   getWithdrawalQuote: MEMBERS,
   withdraw: MEMBERS,
+  // An admin's decision on a commission held at its sale (test/handlers/abuse.test.ts).
+  reviewHeldCommission: ADMINS,
 } satisfies Partial<Record<EndpointName, Answers>>;
 
 const MESSAGES: Record<401 | 403, string> = {
