@@ -152,6 +152,7 @@ export const routes: readonly Route[] = [
   route('runPayoutBatch', 'handlers/run-payout-batch.ts', stripeWrites),
   // Admin: release or cancel a commission held for review at its sale (commissions/review.ts).
   route('reviewHeldCommission', 'handlers/review-held-commission.ts', writes),
+  route('getHeldCommissions', 'handlers/get-held-commissions.ts', reads),
   route('getWithdrawalQuote', 'handlers/get-withdrawal-quote.ts', stripeReads),
   route('withdraw', 'handlers/withdraw.ts', stripeWrites),
   // Public: Stripe signs it; no access token, so no signing key. The platform's own events.

@@ -9,6 +9,7 @@ import { handler as getOrders } from '../../functions/src/handlers/get-orders';
 import { handler as getCommissions } from '../../functions/src/handlers/get-commissions';
 import { handler as getCommissionsByUser } from '../../functions/src/handlers/get-commissions-by-user';
 import { handler as reviewHeldCommission } from '../../functions/src/handlers/review-held-commission';
+import { handler as getHeldCommissions } from '../../functions/src/handlers/get-held-commissions';
 import { handler as markAsOrdered } from '../../functions/src/handlers/mark-as-ordered';
 import { handler as markAsShipped } from '../../functions/src/handlers/mark-as-shipped';
 import { handler as markAsFufilled } from '../../functions/src/handlers/mark-as-fulfilled';
@@ -190,6 +191,19 @@ describe('the admin’s review of a held commission', () => {
   it('shows why, releases it back to where it was, and answers a second decision with a 409 in words', async () => {
     const { commission } = await held();
     const id = String(commission.id);
+    const heldIds = async () => {
+      const page = await call(getHeldCommissions, { body: { limit: 500 }, headers: auth(admin) });
+      expect(page.status).toBe(200);
+      return (page.body.items as { id: string; reviewable?: boolean; blockedReason: string | null }[]).filter(
+        (row) => row.id === id,
+      );
+    };
+    expect(await heldIds()).toEqual([
+      expect.objectContaining({
+        reviewable: true,
+        blockedReason: 'Held for review: Bought through own link (same e-mail).',
+      }),
+    ]);
     const released = await decide(id, 'release');
     expect(released.status).toBe(200);
     expect(released.body.commission).toMatchObject({
@@ -203,6 +217,7 @@ describe('the admin’s review of a held commission', () => {
     expect(stored).not.toHaveProperty('heldFrom');
     expect(stored).not.toHaveProperty('heldFor');
 
+    expect(await heldIds()).toEqual([]);
     const again = await decide(id, 'cancel');
     expect(again.status).toBe(409);
     expect(again.body.message).toBe('This commission is no longer held for review: someone decided on it already.');

@@ -1,9 +1,18 @@
-import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { commissionMove, updateExpression } from '@portal/shared/db/sales-status';
-import { availableSortKey, keys, shardOf } from '@portal/shared/db/table';
+import { availableSortKey, keys, lists, shardOf } from '@portal/shared/db/table';
 import type { ReviewStore } from '../commissions/review';
 import type { CommissionRecord } from '../orders/sales-store';
-import { backoff, cancellationReasons, db, isConditionFailed, isTransactionConflict, tableName } from './dynamo-client';
+import {
+  backoff,
+  cancellationReasons,
+  db,
+  decodeCursor,
+  encodeCursor,
+  isConditionFailed,
+  isTransactionConflict,
+  tableName,
+} from './dynamo-client';
 import { toCommissionRecord } from './dynamo-sales-items';
 
 /**
@@ -21,6 +30,32 @@ const held = (commission: CommissionRecord) => ({
 });
 
 export const dynamoCommissionReview: ReviewStore = {
+  async heldPage(cursor, limit) {
+    const list = lists.commissionsHeld;
+    const page = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: list.index,
+        KeyConditionExpression: 'gsi4pk = :partition',
+        // A held one a refund ended keeps its place until here: only those still held are shown.
+        FilterExpression: '#status = :review',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':partition': list.partition, ':review': 'review' },
+        ScanIndexForward: false,
+        Limit: limit,
+        ExclusiveStartKey: decodeCursor(cursor, {
+          attributes: ['pk', 'sk', 'gsi4pk', 'gsi4sk'],
+          equals: { gsi4pk: list.partition },
+          startsWith: { pk: 'COMMISSION#' },
+        }),
+      }),
+    );
+    return {
+      items: (page.Items ?? []).map((item) => toCommissionRecord(item)),
+      nextCursor: encodeCursor(page.LastEvaluatedKey),
+    };
+  },
+
   async getCommission(id) {
     const item = (
       await db().send(new GetCommand({ TableName: tableName(), Key: keys.commission(id), ConsistentRead: true }))
@@ -43,7 +78,7 @@ export const dynamoCommissionReview: ReviewStore = {
           UpdateExpression: updateExpression(
             move,
             ['statusReason = :reason', 'updatedAt = :now', ...(fulfilled ? ['gsi2sk = :sort'] : [])],
-            ['heldFrom', 'heldFor'],
+            ['heldFrom', 'heldFor', 'gsi4pk', 'gsi4sk'],
           ),
           ConditionExpression: `${move.condition} AND ${guard.condition}`,
           ExpressionAttributeNames: move.names,
@@ -85,7 +120,7 @@ export const dynamoCommissionReview: ReviewStore = {
               'statusReason = :reason',
               'updatedAt = :now',
             ],
-            ['heldFrom', 'heldFor', 'gsi2pk', 'gsi2sk'],
+            ['heldFrom', 'heldFor', 'gsi2pk', 'gsi2sk', 'gsi4pk', 'gsi4sk'],
           ),
           ConditionExpression: `${move.condition} AND ${guard.condition}`,
           ExpressionAttributeNames: move.names,

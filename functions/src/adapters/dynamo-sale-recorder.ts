@@ -91,6 +91,10 @@ export function commissionItem(commission: CommissionRecord): Record<string, unk
     ...(stage ? { gsi2pk: lists.commissionsAt(stage).partition, gsi2sk: sort } : {}),
     gsi3pk: lists.commissionsOf(commission.memberId).partition,
     gsi3sk: sort,
+    // Held at its sale: in the admin's Held for review list until decided (commissions/review.ts).
+    ...(commission.status === 'review' && commission.heldFor
+      ? { gsi4pk: lists.commissionsHeld.partition, gsi4sk: sort }
+      : {}),
   };
 }
 

@@ -9,6 +9,11 @@ import { DomainError, conflict } from '../errors';
  * A dispute's hold (no `heldFor`) is decided by the dispute (commissions/refunds.ts).
  */
 export interface ReviewStore {
+  /** A page of the commissions held at their sale, newest first (gsi4 `COMMISSIONS#HELD`). */
+  heldPage(
+    cursor: string | undefined,
+    limit: number,
+  ): Promise<{ items: CommissionRecord[]; nextCursor: string | null }>;
   getCommission(id: string): Promise<CommissionRecord | undefined>;
   /** review → the status it was held from (order_open, or processing once its order was fulfilled). */
   release(commission: CommissionRecord, reason: string, now: string): Promise<boolean>;

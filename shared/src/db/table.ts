@@ -205,6 +205,8 @@ export const lists = {
   orderNumbered: (orderID: string) => ({ index: 'gsi3', partition: `ORDERS#NUMBER#${orderID}` }) as const,
   /** A product's orders. (gsi4) */
   ordersOfProduct: (productId: string) => ({ index: 'gsi4', partition: `ORDERS#PRODUCT#${productId}` }) as const,
+  /** Commissions held at their sale for an admin's review (orders/abuse.ts), until decided. (gsi4) */
+  commissionsHeld: { index: 'gsi4', partition: 'COMMISSIONS#HELD' },
   /** Members by total commissions, read descending. (gsi1, sk = 15-digit cents + '#' + memberId) */
   topEarners: { index: 'gsi1', partition: 'TOP_EARNERS' },
 } as const;
