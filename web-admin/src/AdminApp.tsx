@@ -13,6 +13,7 @@ import { PayoutsScreen } from './screens/PayoutsScreen';
 import { ProductImportScreen } from './screens/ProductImportScreen';
 import { TopEarnersScreen } from './screens/TopEarnersScreen';
 import { CatalogueScreen } from './catalogue/CatalogueScreen';
+import { HeldCommissionsScreen } from './screens/HeldCommissionsScreen';
 
 /** The admin-mode menu; routes are relative to the app's base, /admin. */
 export function adminMenu(auth: AuthView): MenuItem[] {
@@ -46,6 +47,7 @@ export function AdminApp() {
         <Route path="payouts/to_stripe" element={<CommissionActionScreen key="to_stripe" list="to_stripe" />} />
         <Route path="payouts/to_be_payed" element={<CommissionActionScreen key="to_be_payed" list="to_be_payed" />} />
         <Route path="payouts/top_earners" element={<TopEarnersScreen />} />
+        <Route path="payouts/held" element={<HeldCommissionsScreen />} />
         <Route path="*" element={<NotFoundScreen homeLabel="Go to the admin home" />} />
       </Route>
     </Routes>
