@@ -81,8 +81,9 @@ export function HeldCommissionsScreen() {
     const action: DataColumn<Commission> = {
       id: 'action',
       header: 'Decision',
-      minWidth: 230,
-      flex: 2,
+      // Wide enough for the reason on two lines and both buttons on one.
+      minWidth: 340,
+      flex: 3,
       wrap: true,
       render: (row) => (
         <div className="row-action">
@@ -111,9 +112,9 @@ export function HeldCommissionsScreen() {
         </div>
       ),
     };
-    // The reason is in the action cell; the product is in the order.
+    // The reason is in the action cell; the product and the date are the order's (the order ID names it).
     const shown = commissionColumns
-      .filter((column) => column.id !== 'state' && column.id !== 'product')
+      .filter((column) => column.id !== 'state' && column.id !== 'product' && column.id !== 'created_at')
       .map((column) => (column.id === 'member' ? { ...column, hideOnPhone: true } : column));
     return [...shown, action];
   }, []);
@@ -134,7 +135,7 @@ export function HeldCommissionsScreen() {
           rowId={(row) => row.id}
           label="Held for review"
           emptyMessage="No commissions are held for review."
-          rowHeight={() => (phone ? 190 : 110)}
+          rowHeight={() => (phone ? 190 : 140)}
           tableId="admin.commissions.held"
         />
       </ListFrame>
