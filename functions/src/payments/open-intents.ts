@@ -52,7 +52,7 @@ export interface CancelBudget {
   maxMs: number;
 }
 
-export const CANCEL_BUDGET: CancelBudget = { concurrency: 5, pageSize: 25, maxIntents: 200, maxMs: 12_000 };
+export const CANCEL_BUDGET: CancelBudget = { concurrency: 5, pageSize: 25, maxIntents: 200, maxMs: 8_000 };
 
 export interface CancelReport {
   /** Cancelled at Stripe by this call (or found cancelled already). */
