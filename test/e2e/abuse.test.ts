@@ -32,6 +32,23 @@ interface Held {
   amount: string;
 }
 
+const PAYOUT_FORM = {
+  social_profile: 'https://social.example.com/dana',
+  first_name: 'Jenny',
+  last_name: 'Rosen',
+  phone: '2025550123',
+  street_address_1: '1 Main St',
+  city: 'Springfield',
+  state: 'IL',
+  zipcode: '62701',
+  // Stripe's test values: this date of birth and ID number verify at once.
+  dob_day: 1,
+  dob_month: 1,
+  dob_year: 1902,
+  tax_id: '222222222',
+  tos_accepted: true,
+};
+
 describe('commissions held for review', () => {
   let admin: BrowserSession;
   const held: Held[] = [];
@@ -134,5 +151,36 @@ describe('commissions held for review', () => {
     await expectAccessible(page);
     await admin.screenshot('held-after-cancel-390');
     expect(pageErrors(admin)).toEqual([]);
+  });
+
+  it('the member sees the released one back on its way and the cancelled one with why, at 390 and 1280 px', async () => {
+    // The member's commissions show on Payout Account once they have one (made through the API here).
+    const token = (await api<{ access_token: string }>('login', inject('accounts').member)).access_token;
+    const profile = await api<{ userProfile?: { isAccountCreated?: number } }>('checkAuth', {}, token).catch(
+      () => undefined,
+    );
+    if (profile?.userProfile?.isAccountCreated !== 1) await api('createPayoutAccount', PAYOUT_FORM, token);
+    const member = await openBrowser({ viewport: PHONE_390 });
+    try {
+      await logIn(member.page, inject('accounts').member);
+      for (const viewport of [PHONE_390, DESKTOP]) {
+        await member.page.setViewportSize(viewport);
+        await member.page.goto(at('/my_account/payout_account'));
+        await member.page.getByTestId('commission-table').waitFor();
+        await member.page
+          .getByText('Cancelled. Cancelled after review: bought through own link (same e-mail)')
+          .first()
+          .waitFor();
+        await member.page
+          .getByText('Waiting for fulfilment. Released after review: bought through own link (same e-mail)')
+          .first()
+          .waitFor();
+        await expectAccessible(member.page);
+        await member.screenshot(`held-member-${viewport.width}`);
+      }
+      expect(pageErrors(member)).toEqual([]);
+    } finally {
+      await member.close();
+    }
   });
 });

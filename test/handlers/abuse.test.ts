@@ -209,7 +209,7 @@ describe('the admin’s review of a held commission', () => {
     expect(released.body.commission).toMatchObject({
       status: 'waiting_for_fulfilment',
       amount: 2.5,
-      statusReason: 'Released after review (bought through own link (same e-mail))',
+      statusReason: 'Released after review: bought through own link (same e-mail)',
     });
     expect(released.body.commission).not.toHaveProperty('reviewable');
     const stored = await read(keys.commission(id));
@@ -254,7 +254,7 @@ describe('the admin’s review of a held commission', () => {
       status: 'cancelled',
       amount: 0,
       originalAmount: 5,
-      statusReason: 'Cancelled after review (bought through own link (same e-mail))',
+      statusReason: 'Cancelled after review: bought through own link (same e-mail)',
     });
     const after = (await item(COUNTERS_KEY))!;
     expect(after.totalCents).toBe(Number(counters.totalCents) - 500);
@@ -393,7 +393,7 @@ describe('a payment confirmed anyway', () => {
     });
     expect(released.body.commission).toMatchObject({
       status: 'cancelled',
-      statusReason: 'Cancelled after review (product was banned before payment)',
+      statusReason: 'Cancelled after review: product was banned before payment',
     });
   });
 });

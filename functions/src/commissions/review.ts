@@ -33,7 +33,7 @@ export const DISPUTE_HOLD =
 
 /** The reason the member and the admin read after the decision, from the reason of the hold. */
 const decided = (decision: 'release' | 'cancel', held: string | null | undefined): string =>
-  `${decision === 'release' ? 'Released' : 'Cancelled'} after review${held ? ` (${held.charAt(0).toLowerCase()}${held.slice(1)})` : ''}`;
+  `${decision === 'release' ? 'Released' : 'Cancelled'} after review${held ? `: ${held.charAt(0).toLowerCase()}${held.slice(1)}` : ''}`;
 
 export async function reviewHeldCommission(
   deps: ReviewDeps,
