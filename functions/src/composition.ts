@@ -29,6 +29,10 @@ import { createStripeGateway } from './adapters/stripe-gateway';
 import { createStripeRecords } from './adapters/stripe-records';
 import { dynamoReconciliation } from './adapters/dynamo-reconciliation';
 import type { ReconcileDeps } from './reconciliation/reconcile';
+import { dynamoCheckoutOwners, dynamoOpenIntents } from './adapters/dynamo-open-intents';
+import { dynamoCommissionReview } from './adapters/dynamo-commission-review';
+import type { ReviewDeps } from './commissions/review';
+import type { CancelDeps } from './payments/open-intents';
 import { createAuthenticator } from './auth/authenticate';
 import { createLoginLimiter, createSignupLimiter } from './auth/rate-limit';
 import { createSessions } from './auth/sessions';
@@ -146,6 +150,8 @@ export const reconciliation: ReconcileDeps = {
   }),
   ledger: dynamoReconciliation,
 };
+/** An admin's release or cancel of a commission held at its sale (commissions/review.ts). */
+export const commissionReview: ReviewDeps = { store: dynamoCommissionReview, now };
 
 /** Refunds and disputes: the order, its commission and what follows, Stripe, the clock. */
 export const refunds: RefundDeps = { store: dynamoRefunds, gateway: payments, now };
@@ -168,6 +174,7 @@ export const webhooks: WebhookDeps = {
         products: { get: getProduct },
         now,
         recorded: async (order) => retryUnlessSent(await settled(() => saleRecorded(mails, order))),
+        selfPurchase: () => moneySettings().SELF_PURCHASE,
       },
       payment,
     ),
@@ -217,7 +224,16 @@ export const webhooks: WebhookDeps = {
 };
 
 /** What the customer's checkout needs: the approved products and Stripe. */
-export const checkout: CheckoutDeps = { products: dynamoProducts, gateway: payments };
+export const checkout: CheckoutDeps = {
+  products: dynamoProducts,
+  gateway: payments,
+  // Each intent recorded open under its product; the member's own checkout told by their session (orders/abuse.ts).
+  intents: dynamoOpenIntents,
+  owners: dynamoCheckoutOwners,
+  now,
+};
+/** A ban or withdrawal cancels the product's open checkouts at Stripe, in bounded batches (payments/open-intents.ts). */
+export const productIntents: CancelDeps = { intents: dynamoOpenIntents, gateway: payments, now };
 
 /** The orders, commissions, counters and earnings (one table). */
 export const sales: SalesStore = dynamoSales;
@@ -254,6 +270,7 @@ export const sale: SaleDeps = {
   now,
   // An admin's order: the member's "you made a sale" (no receipt: the customer paid no checkout).
   recorded: (order) => mailQuietly('sale', order.id, saleRecorded(mails, order)),
+  selfPurchase: () => moneySettings().SELF_PURCHASE,
 };
 /** The browser's report of its payment: the sale, and Stripe to check the payment at. */
 export const confirm: ConfirmDeps = {
@@ -263,6 +280,7 @@ export const confirm: ConfirmDeps = {
   gateway: payments,
   // The receipt and the member's mail; the customer's answer never waits on a failed mail (the webhook sends it).
   recorded: (order) => mailQuietly('receipt', order.id, saleRecorded(mails, order)),
+  selfPurchase: () => moneySettings().SELF_PURCHASE,
 };
 
 export const sessions = /* @__PURE__ */ createSessions(dynamoSessions, now);

@@ -91,13 +91,14 @@ export const routes: readonly Route[] = [
   route('getImportIssues', 'handlers/get-import-issues.ts', reads),
   route('getRejectedRowsCsv', 'handlers/get-rejected-rows-csv.ts', reads),
   route('approveProduct', 'handlers/approve-product.ts', writes),
-  route('banProduct', 'handlers/ban-product.ts', writes),
+  // Cancels the product's open checkouts at Stripe (payments/open-intents.ts).
+  route('banProduct', 'handlers/ban-product.ts', stripeWrites),
   route('getUnApprovedProducts', 'handlers/get-unapproved-products.ts', reads),
   route('getImportedProduct', 'handlers/get-imported-product.ts', reads),
   route('getApprovedProducts', 'handlers/get-approved-products.ts', reads),
   route('getApprovedProduct', 'handlers/get-approved-product.ts', reads),
   route('getCatalogueProducts', 'handlers/get-catalogue-products.ts', reads),
-  route('withdrawProduct', 'handlers/withdraw-product.ts', writes),
+  route('withdrawProduct', 'handlers/withdraw-product.ts', stripeWrites),
   route('returnProductToReview', 'handlers/return-product-to-review.ts', writes),
   // The admin home's figures: counter shards and two bounded Query counts.
   route('getAdminSummary', 'handlers/get-admin-summary.ts', reads),
@@ -116,7 +117,8 @@ export const routes: readonly Route[] = [
   // Public (a link verifies without a session); sending a link needs one, checked by the handler.
   route('verifyEmail', 'handlers/verify-email.ts', { ...writes, mail: 'send' }),
   // Public (the customer's checkout on a share link, no login): reads the product, creates the intent at Stripe.
-  route('getPaymentIntent', 'handlers/get-payment-intent.ts', { table: 'read', secrets: ['stripeSecretKey'] }),
+  // Writes the intent's open item (payments/open-intents.ts).
+  route('getPaymentIntent', 'handlers/get-payment-intent.ts', { table: 'readwrite', secrets: ['stripeSecretKey'] }),
   // The sales loop (issue 15). Public: the customer's page on a share link; reads only, no secret.
   route('getSharedProduct', 'handlers/get-shared-product.ts', { table: 'read', secrets: [] }, 256),
   // Public: reads the payment at Stripe and records its order.
@@ -148,6 +150,9 @@ export const routes: readonly Route[] = [
   route('refundOrder', 'handlers/refund-order.ts', stripeWrites),
   // Payout batches (commissions/batches.ts): the admin's "Send all available" / "Pay all", the member's withdrawal.
   route('runPayoutBatch', 'handlers/run-payout-batch.ts', stripeWrites),
+  // Admin: release or cancel a commission held for review at its sale (commissions/review.ts).
+  route('reviewHeldCommission', 'handlers/review-held-commission.ts', writes),
+  route('getHeldCommissions', 'handlers/get-held-commissions.ts', reads),
   route('getWithdrawalQuote', 'handlers/get-withdrawal-quote.ts', stripeReads),
   route('withdraw', 'handlers/withdraw.ts', stripeWrites),
   // Admin: compares the ledger with Stripe's over a period (reconciliation/reconcile.ts); reads only.

@@ -82,6 +82,8 @@ export const capabilityOf: Partial<Record<EndpointName, Capability>> = {
   getWithdrawalQuote: 'Commissions',
   reconcile: 'Commissions',
   withdraw: 'Commissions',
+  reviewHeldCommission: 'Commissions',
+  getHeldCommissions: 'Commissions',
 };
 
 /** The capability of a call by its name, or an error saying where to add it. */

@@ -407,6 +407,18 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
       );
       if (line) say(line);
     }
+    if (options.seedDemo) {
+      // The money rules' abuse section: a self-purchase whose commission is held for review (demo-abuse.ts).
+      const { seedDemoAbuse, describeDemoAbuse } = await import('./demo-abuse');
+      const abuse = describeDemoAbuse(
+        await seedDemoAbuse({
+          memberEmail: demoAccounts.member.email,
+          stripeApiUrl: ownStripeKey ? undefined : stripe.url,
+          stripeSecretKey: secrets.stripeSecretKey,
+        }),
+      );
+      if (abuse) say(abuse);
+    }
     // The daily payouts (EventBridge at 00:00 UTC in AWS): a timer, and a run now if one was missed.
     const { startDailyPayouts } = await import('./daily-payouts');
     const dailyPayouts = startDailyPayouts({

@@ -38,7 +38,20 @@ describe('npm start on a fresh data folder', () => {
   it('starts with the demo sales, the catalogue lists and a member who can withdraw', async () => {
     const admin = await logIn(portal.accounts.admin);
     const orders = await api<{ counters: { all: number } }>('getOrders', { limit: 5 }, admin);
-    expect(orders.counters.all).toBe(36);
+    // The 36 demo sales and the demo member's self-purchase (demo-abuse.ts).
+    expect(orders.counters.all).toBe(37);
+    const held = await api<{ items: { status: string; statusReason: string | null; member: { email: string } }[] }>(
+      'getHeldCommissions',
+      {},
+      admin,
+    );
+    expect(held.items).toEqual([
+      expect.objectContaining({
+        status: 'review',
+        statusReason: 'Bought through own link (same e-mail)',
+        member: expect.objectContaining({ email: portal.accounts.member.email }),
+      }),
+    ]);
     const withdrawn = await api<{ items: unknown[] }>('getCatalogueProducts', { list: 'withdrawn' }, admin);
     expect(withdrawn.items).toHaveLength(1);
     const banned = await api<{ items: unknown[] }>('getCatalogueProducts', { list: 'banned' }, admin);

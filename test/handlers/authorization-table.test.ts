@@ -100,6 +100,9 @@ const expected: Record<string, Answers> = {
   withdraw: MEMBERS,
   // Reconciliation of our ledger with Stripe's (test/handlers/reconcile.test.ts).
   reconcile: ADMINS,
+  // An admin's decision on a commission held at its sale (test/handlers/abuse.test.ts).
+  reviewHeldCommission: ADMINS,
+  getHeldCommissions: ADMINS,
 } satisfies Partial<Record<EndpointName, Answers>>;
 
 const MESSAGES: Record<401 | 403, string> = {

@@ -14,6 +14,7 @@ import { ProductImportScreen } from './screens/ProductImportScreen';
 import { TopEarnersScreen } from './screens/TopEarnersScreen';
 import { CatalogueScreen } from './catalogue/CatalogueScreen';
 import { ReconciliationScreen } from './reconciliation/ReconciliationScreen';
+import { HeldCommissionsScreen } from './screens/HeldCommissionsScreen';
 
 /** The admin-mode menu; routes are relative to the app's base, /admin. */
 export function adminMenu(auth: AuthView): MenuItem[] {
@@ -49,6 +50,7 @@ export function AdminApp() {
         <Route path="payouts/to_be_payed" element={<CommissionActionScreen key="to_be_payed" list="to_be_payed" />} />
         <Route path="payouts/top_earners" element={<TopEarnersScreen />} />
         <Route path="reconciliation" element={<ReconciliationScreen />} />
+        <Route path="payouts/held" element={<HeldCommissionsScreen />} />
         <Route path="*" element={<NotFoundScreen homeLabel="Go to the admin home" />} />
       </Route>
     </Routes>

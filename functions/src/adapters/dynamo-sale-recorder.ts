@@ -91,6 +91,10 @@ export function commissionItem(commission: CommissionRecord): Record<string, unk
     ...(stage ? { gsi2pk: lists.commissionsAt(stage).partition, gsi2sk: sort } : {}),
     gsi3pk: lists.commissionsOf(commission.memberId).partition,
     gsi3sk: sort,
+    // Held at its sale: in the admin's Held for review list until decided (commissions/review.ts).
+    ...(commission.status === 'review' && commission.heldFor
+      ? { gsi4pk: lists.commissionsHeld.partition, gsi4sk: sort }
+      : {}),
   };
 }
 
@@ -133,6 +137,10 @@ export function saleTransaction(order: OrderRecord, commission: CommissionRecord
       },
     });
   }
+  // The checkout's open intent is paid: a ban no longer needs to cancel it (orders/abuse.ts).
+  if (order.paymentIntentId && order.source === 'checkout') {
+    items.push({ Delete: { TableName: table, Key: keys.openIntent(order.product_id, order.paymentIntentId) } });
+  }
   items.push({
     Update: {
       TableName: table,
@@ -142,7 +150,30 @@ export function saleTransaction(order: OrderRecord, commission: CommissionRecord
       ExpressionAttributeValues: { ':entity': 'counter', ':one': 1 },
     },
   });
-  if (commission) {
+  if (commission?.status === 'cancelled') {
+    // No commission (a self-purchase with SELF_PURCHASE=no_commission): counted, no cents, in no stage list.
+    items.push(
+      { Put: { TableName: table, Item: commissionItem(commission), ConditionExpression: 'attribute_not_exists(pk)' } },
+      {
+        Update: {
+          TableName: table,
+          Key: keys.commissionsCounterShard(shard),
+          UpdateExpression: 'SET entity = :entity ADD #count :one',
+          ExpressionAttributeNames: { '#count': 'count' },
+          ExpressionAttributeValues: { ':entity': 'counter', ':one': 1 },
+        },
+      },
+      {
+        Update: {
+          TableName: table,
+          Key: keys.earningsShard(commission.memberId, shard),
+          UpdateExpression: 'SET entity = :entity ADD #count :one',
+          ExpressionAttributeNames: { '#count': 'count' },
+          ExpressionAttributeValues: { ':entity': 'earningsShard', ':one': 1 },
+        },
+      },
+    );
+  } else if (commission) {
     const amount = commission.amountCents;
     items.push(
       { Put: { TableName: table, Item: commissionItem(commission), ConditionExpression: 'attribute_not_exists(pk)' } },

@@ -648,6 +648,23 @@ export function createStripeGateway(settings: StripeGatewaySettings): PaymentGat
         }
       }),
 
+    cancelPaymentIntent: (id, key) =>
+      mapped(async () => {
+        const client = await stripe();
+        try {
+          const canceled = await patient(() =>
+            client.paymentIntents.cancel(id, { cancellation_reason: 'abandoned' }, { idempotencyKey: key }),
+          );
+          return { status: canceled.status };
+        } catch (error) {
+          // Paid, or cancelled already (by a retry, the dashboard, or Stripe): its status says which.
+          if (isStripeError(error) && error.code === 'payment_intent_unexpected_state') {
+            return { status: (await client.paymentIntents.retrieve(id)).status };
+          }
+          throw error;
+        }
+      }),
+
     createTransfer: async (transfer) => {
       const client = await stripe();
       try {

@@ -1,8 +1,11 @@
 import { banProduct } from '@portal/shared/api/calls/ban-product';
-import { apiHandler, products } from '../composition';
+import { apiHandler, productIntents, products } from '../composition';
+import { cancelOpenIntents } from '../payments/open-intents';
 import { assertModerated } from '../products/moderation';
 
 export const handler = apiHandler(banProduct, async ({ body }) => {
   assertModerated(await products.ban(body.id, new Date().toISOString()));
-  return { id: body.id, status: 'banned' as const };
+  // Its checkouts not yet paid are cancelled at Stripe, in bounded batches (docs/decisions/0201).
+  const { cancelled, notCancelled, more } = await cancelOpenIntents(productIntents, body.id);
+  return { id: body.id, status: 'banned' as const, openCheckouts: { cancelled, notCancelled, more } };
 });

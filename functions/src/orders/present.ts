@@ -38,6 +38,7 @@ export function toOrder(order: OrderRecord): Order {
     refunded: dollars(order.refundedCents ?? 0),
     refundState: !order.refundedCents ? 'none' : order.refundedCents >= order.totalCents ? 'full' : 'partial',
     refundable: Boolean(order.paymentIntentId),
+    ...(order.flag ? { flag: order.flag } : {}),
   };
 }
 
@@ -96,5 +97,6 @@ export function toCommission(
     availableAt: commission.availableAt === undefined ? null : new Date(commission.availableAt).toISOString(),
     statusReason: commission.statusReason ?? null,
     originalAmount: dollars(commission.originalCents ?? commission.amountCents),
+    ...(commission.status === 'review' && commission.heldFor ? { reviewable: true } : {}),
   };
 }

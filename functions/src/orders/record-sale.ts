@@ -9,6 +9,14 @@ import type { PaymentGateway, PaymentState } from '../payments/payment-gateway';
 import type { ProductRepository } from '../products/product-store';
 import type { CommissionRecord, OrderRecord, RecordOutcome, SalesStore } from './sales-store';
 import { shownPictures } from '../products/present';
+import {
+  bannedBeforePayment,
+  isOffSale,
+  selfPurchaseNoCommission,
+  selfPurchaseOf,
+  selfPurchaseReview,
+  type HeldFor,
+} from './abuse';
 
 export interface SaleDeps {
   sales: Pick<SalesStore, 'memberOfShareCode' | 'recordSale' | 'orderOfPayment'>;
@@ -19,6 +27,11 @@ export interface SaleDeps {
    * with it (composition.ts wires notifications/mails.ts; each is sent once per order).
    */
   recorded?: (order: OrderRecord) => Promise<unknown>;
+  /**
+   * SELF_PURCHASE (config/money-settings.ts): a member buying through their own link earns nothing
+   * (`no_commission`) or their commission is held for an admin's review (`review`, the default).
+   */
+  selfPurchase?: () => 'no_commission' | 'review';
 }
 
 export interface ConfirmDeps extends SaleDeps {
@@ -38,6 +51,8 @@ export interface Sale {
   paymentIntentId: string | null;
   /** The payment's charge (a checkout's), which funds the commission's transfer. */
   chargeId?: string | null;
+  /** The payment intent's metadata (a checkout's): it says whether the member's own session made it. */
+  metadata?: Record<string, string>;
 }
 
 /** A buyer nobody named: the order keeps empty fields rather than invented ones. */
@@ -116,6 +131,11 @@ export async function recordSale(deps: SaleDeps, sale: Sale): Promise<RecordOutc
     status: 'not_ordered',
     createdAt,
   };
+  // Paid for a product banned or withdrawn before the payment (a confirm that beat the cancel):
+  // recorded, since the customer paid, and flagged for the admin rather than credited.
+  const productStatus = product?.status;
+  const offSale = sale.source === 'checkout' && isOffSale(productStatus) ? productStatus : undefined;
+  if (offSale) order.flag = bannedBeforePayment(offSale);
   const commission: CommissionRecord | null =
     member && commissionId
       ? {
@@ -134,9 +154,40 @@ export async function recordSale(deps: SaleDeps, sale: Sale): Promise<RecordOutc
           payoutFailure: null,
           createdAt,
           updatedAt: createdAt,
+          ...abuseHold(deps, sale, member.email, offSale),
         }
       : null;
   return deps.sales.recordSale(order, commission);
+}
+
+/**
+ * The commission's state at its sale when a money rule of abuse applies (orders/abuse.ts): held for
+ * review (`review`, held from `order_open`, with its reason and `heldFor`), or with
+ * SELF_PURCHASE=no_commission a self-purchase's commission cancelled at 0 (its amount kept as
+ * `originalCents`). Nothing when none applies.
+ */
+function abuseHold(
+  deps: SaleDeps,
+  sale: Sale,
+  memberEmail: string,
+  offSale: 'banned' | 'withdrawn' | undefined,
+): Partial<CommissionRecord> {
+  const held = (heldFor: HeldFor, reason: string): Partial<CommissionRecord> => ({
+    status: 'review',
+    heldFrom: 'order_open',
+    heldFor,
+    statusReason: reason,
+  });
+  if (offSale) return held('banned_product', bannedBeforePayment(offSale));
+  const how = selfPurchaseOf(memberEmail, sale.customer.email, sale.metadata);
+  if (!how) return {};
+  if ((deps.selfPurchase?.() ?? 'review') === 'review') return held('self_purchase', selfPurchaseReview(how));
+  return {
+    status: 'cancelled',
+    amountCents: 0,
+    originalCents: commissionCents(sale.unitCents, sale.qty),
+    statusReason: selfPurchaseNoCommission(how),
+  };
 }
 
 /** The buyer of a paid checkout: the form's (on the intent's shipping and metadata), else what Stripe has. */
@@ -187,6 +238,7 @@ export async function recordPayment(deps: SaleDeps, payment: PaymentState): Prom
     source: 'checkout',
     paymentIntentId: payment.id,
     chargeId: payment.chargeId,
+    metadata: payment.metadata,
   });
   await deps.recorded?.(recorded.order);
   return recorded;

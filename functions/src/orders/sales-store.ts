@@ -1,6 +1,7 @@
 import type { Customer } from '@portal/shared/api/customer';
 import type { Shipment } from '@portal/shared/api/order-page';
 import type { CommissionStatus, OrderStatus } from '@portal/shared/domain/sales-status';
+import type { HeldFor } from './abuse';
 
 /**
  * The sales data as the orders and commissions capabilities need it (one table; the layout is in
@@ -46,6 +47,8 @@ export interface OrderRecord {
   refundedCents?: number;
   /** The Stripe refunds (and lost disputes) already applied: each is applied once. */
   refundIds?: Set<string>;
+  /** Flagged for the admin, in words: paid for a product banned or withdrawn before the payment (orders/abuse.ts). */
+  flag?: string;
 }
 
 export interface CommissionRecord {
@@ -74,6 +77,8 @@ export interface CommissionRecord {
   statusReason?: string | null;
   /** Held for review: the status it came from, to which a won dispute returns it. */
   heldFrom?: CommissionStatus;
+  /** Held at its sale for an admin's review (orders/abuse.ts), who may release or cancel it; absent for a dispute's hold. */
+  heldFor?: HeldFor;
 }
 
 export interface OrderCounts {

@@ -7,10 +7,25 @@ import { DomainError, badRequest } from '../errors';
 import { PRODUCT_WITHDRAWN } from '../products/moderation';
 import type { ProductRepository } from '../products/product-store';
 import type { PaymentGateway } from './payment-gateway';
+import { OPEN_INTENT_DAYS, cancelIntentKey, type OpenIntentStore } from './open-intents';
+import { SELF_PURCHASE_METADATA, SELF_PURCHASE_SESSION } from './checkout-metadata';
 
 export interface CheckoutDeps {
   products: Pick<ProductRepository, 'get'>;
-  gateway: Pick<PaymentGateway, 'createPaymentIntent'>;
+  gateway: Pick<PaymentGateway, 'createPaymentIntent'> & Partial<Pick<PaymentGateway, 'cancelPaymentIntent'>>;
+  /** Each intent made is recorded open under its product, while the product is still sold (open-intents.ts). */
+  intents?: Pick<OpenIntentStore, 'track'>;
+  /** Who owns a share code, and whose session a refresh token is (the member's own checkout). */
+  owners?: CheckoutOwners;
+  /** Epoch ms. */
+  now?: () => number;
+}
+
+export interface CheckoutOwners {
+  /** The member a share code names (their user id). */
+  ofShareCode(code: string): Promise<string | undefined>;
+  /** The user a live refresh token (its cookie's value) belongs to. */
+  ofSession(refreshToken: string, nowMs: number): Promise<string | undefined>;
 }
 
 /** The body of /api/getPaymentIntent as validated (`PaymentIntentRequest`'s output). */
@@ -21,6 +36,10 @@ export interface PaymentIntentAsk {
   ref?: string | undefined;
   checkoutId?: string | undefined;
   customer?: Customer | undefined;
+  /** The caller's refresh token cookie, when the browser sent one (never stored or logged). */
+  refreshToken?: string | undefined;
+  /** Set by createCheckoutPaymentIntent: the member's own session makes this checkout. */
+  ownSession?: boolean;
 }
 
 /**
@@ -38,9 +57,32 @@ export function paymentIntentKey(ask: PaymentIntentAsk, amountCents: number): st
   const buyer = ask.customer
     ? createHash('sha256').update(JSON.stringify(ask.customer)).digest('base64url').slice(0, 16)
     : '-';
-  return ['portal', 'payment-intent', ask.id, String(ask.qty), ask.ref ?? '-', String(amountCents), buyer, nonce].join(
-    ':',
-  );
+  return [
+    'portal',
+    'payment-intent',
+    ask.id,
+    String(ask.qty),
+    ask.ref ?? '-',
+    String(amountCents),
+    buyer,
+    nonce,
+    // The metadata differs when the member's own session makes the checkout: another request.
+    ...(ask.ownSession ? ['own'] : []),
+  ].join(':');
+}
+
+/**
+ * Whether the member whose share code the checkout carries is the one checking out: the refresh
+ * token cookie the browser sent with this call (it travels with every /api call of the origin) is
+ * a live session of that member. Two reads, only when both a code and a cookie are there.
+ */
+async function isOwnSession(deps: CheckoutDeps, ask: PaymentIntentAsk): Promise<boolean> {
+  if (!deps.owners || !ask.ref || !ask.refreshToken) return false;
+  const [owner, caller] = await Promise.all([
+    deps.owners.ofShareCode(ask.ref.trim().toUpperCase()),
+    deps.owners.ofSession(ask.refreshToken, deps.now?.() ?? Date.now()),
+  ]);
+  return owner !== undefined && owner === caller;
 }
 
 /**
@@ -77,6 +119,8 @@ export async function createCheckoutPaymentIntent(
     const message = `The price changed to ${formatMoney(totalCents)}. Review the order and try again.`;
     throw badRequest(message, { amount: message });
   }
+  const ownSession = await isOwnSession(deps, ask);
+  const keyed: PaymentIntentAsk = { ...ask, ownSession };
   const created = await deps.gateway.createPaymentIntent({
     amountCents: totalCents,
     description: `${ask.qty} × ${product.approved.product_name}`.slice(0, 200),
@@ -87,6 +131,8 @@ export async function createCheckoutPaymentIntent(
       ...(ask.ref ? { ref: ask.ref } : {}),
       ...(ask.checkoutId ? { checkout_id: ask.checkoutId } : {}),
       ...(ask.customer ? { customer_name: ask.customer.name, customer_email: ask.customer.email } : {}),
+      // The sale holds or cancels its commission (orders/abuse.ts).
+      ...(ownSession ? { [SELF_PURCHASE_METADATA]: SELF_PURCHASE_SESSION } : {}),
     },
     ...(ask.customer
       ? {
@@ -103,7 +149,24 @@ export async function createCheckoutPaymentIntent(
           receiptEmail: ask.customer.email,
         }
       : {}),
-    idempotencyKey: paymentIntentKey(ask, totalCents),
+    idempotencyKey: paymentIntentKey(keyed, totalCents),
   });
+  await trackOpen(deps, product.id, created.id);
   return { clientSecret: created.clientSecret, amount: created.amountCents, currency: 'usd' };
+}
+
+/**
+ * The intent is recorded open under its product, on the condition that the product is still sold:
+ * a ban or withdrawal that came between the product's read and now made the condition fail, and
+ * the intent is cancelled at once (the customer never gets its secret). docs/decisions/0201.
+ */
+async function trackOpen(deps: CheckoutDeps, productId: string, paymentIntentId: string): Promise<void> {
+  if (!deps.intents) return;
+  const now = deps.now?.() ?? Date.now();
+  const expiresAt = Math.floor(now / 1000) + OPEN_INTENT_DAYS * 24 * 3600;
+  if (await deps.intents.track(productId, paymentIntentId, expiresAt)) return;
+  await deps.gateway.cancelPaymentIntent?.(paymentIntentId, cancelIntentKey(paymentIntentId));
+  throw new DomainError('not-found', 'This product is no longer available.', {
+    fields: { id: 'This product is no longer available.' },
+  });
 }

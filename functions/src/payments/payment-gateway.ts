@@ -249,6 +249,12 @@ export interface PaymentGateway {
   /** A payment intent as it is now at the provider; an unknown id is a 404 DomainError. */
   retrievePaymentIntent(id: string): Promise<PaymentState>;
   /**
+   * Cancels a payment intent nobody has paid (Stripe's `cancellation_reason: abandoned`), with our
+   * key; one that can no longer be cancelled (succeeded, canceled already) answers its status
+   * rather than an error, so a retry ends where the first call did.
+   */
+  cancelPaymentIntent(id: string, idempotencyKey: string): Promise<{ status: string }>;
+  /**
    * A USD transfer to a connected account. A refusal the admin can act on (the account cannot take
    * transfers yet, the platform's balance is too low) is a 409 DomainError saying so.
    */

@@ -401,6 +401,47 @@ describe('payment intents and the balance', () => {
   });
 });
 
+describe('cancelling a payment intent', () => {
+  it('cancels from requires_payment_method or requires_confirmation with its reason, emits payment_intent.canceled, and refuses a confirmation after', async () => {
+    const waiting = await stripe.paymentIntents.create({ amount: 1200, currency: 'usd' });
+    const canceled = await stripe.paymentIntents.cancel(waiting.id, { cancellation_reason: 'abandoned' });
+    expect(canceled).toMatchObject({ id: waiting.id, status: 'canceled', cancellation_reason: 'abandoned' });
+    expect(canceled.canceled_at).toEqual(expect.any(Number));
+    const [event] = (await stripe.events.list({ type: 'payment_intent.canceled', limit: 1 })).data;
+    expect((event?.data.object as Stripe.PaymentIntent).id).toBe(waiting.id);
+
+    const withMethod = await stripe.paymentIntents.create({
+      amount: 1200,
+      currency: 'usd',
+      payment_method: 'pm_card_visa',
+    });
+    expect((await stripe.paymentIntents.cancel(withMethod.id)).status).toBe('canceled');
+    const confirmAfter = await caught(stripe.paymentIntents.confirm(withMethod.id));
+    expect(confirmAfter.statusCode).toBe(400);
+    expect(confirmAfter.code).toBe('payment_intent_unexpected_state');
+    expect((await stripe.paymentIntents.retrieve(withMethod.id)).status).toBe('canceled');
+  });
+
+  it('refuses to cancel a succeeded or canceled intent with Stripe’s answer', async () => {
+    const paid = await stripe.paymentIntents.create({
+      amount: 1500,
+      currency: 'usd',
+      payment_method: 'pm_card_visa',
+      confirm: true,
+    });
+    const refused = await caught(stripe.paymentIntents.cancel(paid.id));
+    expect(refused.statusCode).toBe(400);
+    expect(refused.code).toBe('payment_intent_unexpected_state');
+    expect(refused.message).toBe(
+      'You cannot cancel this PaymentIntent because it has a status of succeeded. Only a PaymentIntent with one of the following statuses may be canceled: requires_payment_method, requires_capture, requires_confirmation, requires_action, processing.',
+    );
+    const open = await stripe.paymentIntents.create({ amount: 900, currency: 'usd' });
+    await stripe.paymentIntents.cancel(open.id);
+    const twice = await caught(stripe.paymentIntents.cancel(open.id));
+    expect(twice.message).toContain('it has a status of canceled');
+  });
+});
+
 describe('payment intents: limits, options and the list', () => {
   it('refuses an amount under $0.50 or over $999,999.99 as Stripe does, creating nothing', async () => {
     const before = (await stripe.paymentIntents.list({ limit: 100 })).data.length;

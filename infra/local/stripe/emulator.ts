@@ -49,6 +49,16 @@ export const API_VERSION = '2024-04-10';
 /** The API version events carry: the `stripe` SDK's own (`Stripe.API_VERSION`), as a webhook endpoint made for it receives. */
 export const EVENT_API_VERSION: string = Stripe.API_VERSION;
 
+/** The statuses Stripe cancels a payment intent from (POST /v1/payment_intents/{id}/cancel), in its error's order. */
+export const CANCELABLE_INTENT_STATUSES = [
+  'requires_payment_method',
+  'requires_capture',
+  'requires_confirmation',
+  'requires_action',
+  'processing',
+] as const;
+const CANCELLATION_REASONS = ['duplicate', 'fraudulent', 'requested_by_customer', 'abandoned'] as const;
+
 /** Metadata that makes a payout fail (`payout.failed`) instead of being paid: the emulator's own switch. */
 export const FAIL_PAYOUT_METADATA = { key: 'emulator_outcome', value: 'failed' } as const;
 
@@ -521,6 +531,37 @@ export class Emulator {
     const intent = this.paymentIntent(id, context);
     if (context.publishable) checkClientSecret(intent, params);
     this.confirm(intent, params, context);
+    return intent;
+  }
+
+  /**
+   * Cancels a payment intent as Stripe documents it: from requires_payment_method,
+   * requires_confirmation, requires_action, requires_capture or processing, with an optional
+   * `cancellation_reason` (duplicate, fraudulent, requested_by_customer, abandoned); `canceled_at`
+   * set and a `payment_intent.canceled` event. Any other status (succeeded, canceled) is Stripe's
+   * 400 `payment_intent_unexpected_state`. A canceled intent can no longer be confirmed.
+   */
+  cancelPaymentIntent(id: string, params: Params, context: CallContext): Stripe.PaymentIntent {
+    const intent = this.paymentIntent(id, context);
+    const reason = optionalString(params, 'cancellation_reason');
+    if (reason !== undefined && !(CANCELLATION_REASONS as readonly string[]).includes(reason)) {
+      throw invalid(
+        'cancellation_reason',
+        'Invalid cancellation_reason: must be one of duplicate, fraudulent, requested_by_customer, or abandoned',
+      );
+    }
+    if (!(CANCELABLE_INTENT_STATUSES as readonly string[]).includes(intent.status)) {
+      throw new StripeApiError(
+        400,
+        'invalid_request_error',
+        `You cannot cancel this PaymentIntent because it has a status of ${intent.status}. Only a PaymentIntent with one of the following statuses may be canceled: ${CANCELABLE_INTENT_STATUSES.join(', ')}.`,
+        { code: 'payment_intent_unexpected_state' },
+      );
+    }
+    intent.status = 'canceled';
+    intent.canceled_at = this.now;
+    intent.cancellation_reason = (reason ?? null) as Stripe.PaymentIntent.CancellationReason | null;
+    this.emit('payment_intent.canceled', structuredClone(intent), context);
     return intent;
   }
 

@@ -82,6 +82,9 @@ function routes(emulator: Emulator): Route[] {
     route('POST', '/v1/payment_intents/{id}/confirm', (id, params, context) =>
       emulator.confirmPaymentIntent(id, params, context),
     ),
+    route('POST', '/v1/payment_intents/{id}/cancel', (id, params, context) =>
+      emulator.cancelPaymentIntent(id, params, context),
+    ),
     route('GET', '/v1/events', (_, params, context) => emulator.listEvents(params, context)),
     route('GET', '/v1/events/{id}', (id, _, context) => emulator.retrieveEvent(id, context)),
   ];

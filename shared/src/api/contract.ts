@@ -59,6 +59,8 @@ import { runPayoutBatch, runPayoutBatchResponse } from './calls/run-payout-batch
 import { getWithdrawalQuote, getWithdrawalQuoteResponse } from './calls/get-withdrawal-quote';
 import { withdraw, withdrawResponse } from './calls/withdraw';
 import { reconcile, reconcileResponse } from './calls/reconcile';
+import { reviewHeldCommission, reviewHeldCommissionResponse } from './calls/review-held-commission';
+import { getHeldCommissions, getHeldCommissionsResponse } from './calls/get-held-commissions';
 
 /**
  * Every /api call of spec section 7 (plus logout), all POST: each call's contract module
@@ -138,6 +140,8 @@ export const contract = {
   getWithdrawalQuote: entry(getWithdrawalQuote, getWithdrawalQuoteResponse),
   withdraw: entry(withdraw, withdrawResponse),
   reconcile: entry(reconcile, reconcileResponse),
+  reviewHeldCommission: entry(reviewHeldCommission, reviewHeldCommissionResponse),
+  getHeldCommissions: entry(getHeldCommissions, getHeldCommissionsResponse),
 };
 
 export type Contract = typeof contract;

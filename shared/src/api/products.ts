@@ -121,7 +121,17 @@ export const ImportedProductPage = /* @__PURE__ */ pure(() =>
   }),
 );
 
-export const ModerationResult = /* @__PURE__ */ pure(() => z.object({ id: z.string(), status: ReviewFacts.status }));
+export const ModerationResult = /* @__PURE__ */ pure(() =>
+  z.object({
+    id: z.string(),
+    status: ReviewFacts.status,
+    /**
+     * A ban or withdrawal: the product's checkouts not yet paid, cancelled at Stripe; those left
+     * open (Stripe failed, or more than one call's budget) are flagged if they are paid.
+     */
+    openCheckouts: z.optional(z.object({ cancelled: z.number(), notCancelled: z.number(), more: z.boolean() })),
+  }),
+);
 
 /** The admin's catalogue lists: what members see, banned, withdrawn. */
 export const CatalogueListName = /* @__PURE__ */ pure(() => z.enum(['approved', 'banned', 'withdrawn']));

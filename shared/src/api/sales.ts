@@ -122,6 +122,8 @@ export const Order = /* @__PURE__ */ pure(() =>
     refundState: z.enum(['none', 'partial', 'full']),
     /** Whether the order was paid by card, so it can be refunded through Stripe. */
     refundable: z.boolean(),
+    /** Flagged for the admin, in words ("Product was banned before payment"); absent when not. */
+    flag: z.optional(z.string()),
   }),
 );
 export type Order = z.infer<typeof Order>;
@@ -284,6 +286,11 @@ export const Commission = /* @__PURE__ */ pure(() =>
     statusReason: z.nullable(z.string()),
     /** The commission before any refund took its share (equal to `amount` when nothing was refunded). */
     originalAmount: Dollars,
+    /**
+     * Held at its sale for an admin's review (a self-purchase, a product banned before payment):
+     * the admin may release it or cancel it (reviewHeldCommission). Absent when not.
+     */
+    reviewable: z.optional(z.boolean()),
   }),
 );
 export type Commission = z.infer<typeof Commission>;

@@ -132,7 +132,18 @@ export const keys = {
   payoutBatch: (batchId: string, memberId: string): Key => ({ pk: `BATCH#${batchId}`, sk: `MEMBER#${memberId}` }),
   /** A member's payout lock: the batch open for them and until when a run works on it (one at a time). */
   payoutLock: (memberId: string): Key => ({ pk: `USER#${memberId}`, sk: 'PAYOUT_LOCK' }),
+  /**
+   * A checkout's payment intent not yet paid, in its product's partition (TTL): a ban or withdrawal
+   * cancels them at Stripe by one Query of the partition; the sale's transaction deletes it.
+   */
+  openIntent: (productId: string, paymentIntentId: string): Key => ({
+    pk: `${OPEN_INTENTS_PREFIX}${productId}`,
+    sk: `PI#${paymentIntentId}`,
+  }),
 };
+
+/** The partition prefix of a product's open payment intents (keys.openIntent). */
+export const OPEN_INTENTS_PREFIX = 'OPEN_INTENTS#';
 
 /** The sort key prefix of a member's clawback entries. */
 export const CLAWBACK_PREFIX = 'CLAWBACK#';
@@ -194,6 +205,8 @@ export const lists = {
   orderNumbered: (orderID: string) => ({ index: 'gsi3', partition: `ORDERS#NUMBER#${orderID}` }) as const,
   /** A product's orders. (gsi4) */
   ordersOfProduct: (productId: string) => ({ index: 'gsi4', partition: `ORDERS#PRODUCT#${productId}` }) as const,
+  /** Commissions held at their sale for an admin's review (orders/abuse.ts), until decided. (gsi4) */
+  commissionsHeld: { index: 'gsi4', partition: 'COMMISSIONS#HELD' },
   /** Members by total commissions, read descending. (gsi1, sk = 15-digit cents + '#' + memberId) */
   topEarners: { index: 'gsi1', partition: 'TOP_EARNERS' },
 } as const;

@@ -14,6 +14,7 @@ import { Page } from '@portal/shared/ui/components/Page';
 import { importDetailPath } from '../import/routes';
 import { CATALOGUE_LISTS, catalogueQuery, reloadCatalogue, type CatalogueCard, type CatalogueList } from './queries';
 import './catalogue.css';
+import { openCheckoutsWords } from '@portal/shared/domain/open-checkouts';
 
 const LIST_LABEL: Record<CatalogueList, string> = {
   approved: 'Approved',
@@ -184,11 +185,13 @@ function CatalogueRow({
     setBusy(true);
     setProblem(null);
     try {
-      if (action === 'withdraw') await call('withdrawProduct', { id: product.id });
-      else await call('returnProductToReview', { id: product.id });
+      const moved =
+        action === 'withdraw'
+          ? await call('withdrawProduct', { id: product.id })
+          : await call('returnProductToReview', { id: product.id });
       onMoved(
         action === 'withdraw'
-          ? `“${name}” was withdrawn: members no longer see it, and its share links say so.`
+          ? `“${name}” was withdrawn: members no longer see it, and its share links say so. ${openCheckoutsWords(moved.openCheckouts)}`.trim()
           : `“${name}” is back in review: find it in Product Import to approve or ban it.`,
       );
       reloadCatalogue(client);

@@ -86,6 +86,12 @@ export function OrderCard({ order, list, onClose, onMarked, onConflict, onRefund
           Close
         </button>
       </div>
+      {order.flag ? (
+        <p className="order-card__flag" role="note">
+          Flagged: {order.flag}. The customer paid, so the order stands; its commission is held in Payouts → Held for
+          review.
+        </p>
+      ) : null}
       <dl className="order-card__facts">
         <div>
           <dt>Order date</dt>

@@ -28,7 +28,15 @@ export const orderColumns: DataColumn<Order>[] = [
   { id: 'product', header: 'Product', value: (order) => order.product_name, minWidth: 100, flex: 2 },
   { id: 'total', header: 'Total', value: (order) => order.totalPayed, kind: 'money', minWidth: 100 },
   { id: 'member', header: 'Member', value: (order) => order.member?.email ?? '—', minWidth: 200, hideOnPhone: true },
-  { id: 'stage', header: 'Status', value: orderStage, minWidth: 130, hideOnPhone: true },
+  {
+    id: 'stage',
+    header: 'Status',
+    // A flagged order (paid for a product banned before the payment) says so beside its step.
+    value: (order) => (order.flag ? `${orderStage(order)}. Flagged: ${order.flag}` : orderStage(order)),
+    minWidth: 130,
+    wrap: true,
+    hideOnPhone: true,
+  },
 ];
 
 /** The three work lists: their paths (as the spec spells them), names and mark calls. */

@@ -61,6 +61,7 @@ export function PayoutsScreen() {
         <CountLink to="/payouts/to_stripe" label="To Stripe" count={null} hideCount />
         <CountLink to="/payouts/to_be_payed" label="To Be Payed" count={null} hideCount />
         <CountLink to="/payouts/top_earners" label="Top Earners" count={null} hideCount />
+        <CountLink to="/payouts/held" label="Held for review" count={null} hideCount />
       </nav>
       <h2 className="sales-section-title">All commissions</h2>
       <SearchedList

@@ -16,6 +16,7 @@ import { productLoad } from '@portal/shared/ui/hooks/productLoad';
 import { SafeHtml } from '@portal/shared/ui/components/SafeHtml';
 import { PRODUCT_IMPORT_PATH as BACK, type ImportScreenState } from '../import/routes';
 import '@portal/shared/ui/styles/imports.css';
+import { openCheckoutsWords } from '@portal/shared/domain/open-checkouts';
 
 const STATUS: Record<ImportedProduct['status'], { label: string; tone: string }> = {
   review: { label: 'Waiting for review', tone: 'pill--info' },
@@ -250,12 +251,12 @@ function Moderation({ product, pending }: { product: ImportedProduct; pending: b
     moderate.mutate(
       action === 'approve' ? { action, id: product.id, version: product.version } : { action, id: product.id },
       {
-        onSuccess: () => {
+        onSuccess: (result) => {
           const state: ImportScreenState = {
             notice:
               action === 'approve'
                 ? `Approved “${product.product_name}”. Members can now see it.`
-                : `Banned “${product.product_name}”. Members will not see it, and later imports leave it as it is.`,
+                : `Banned “${product.product_name}”. Members will not see it, and later imports leave it as it is. ${openCheckoutsWords(result.openCheckouts)}`.trim(),
           };
           navigate(BACK, { state });
         },

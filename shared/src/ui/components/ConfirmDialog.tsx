@@ -20,6 +20,8 @@ export interface ConfirmDialogProps {
   error?: string | null;
   onConfirm: () => void;
   onCancel: () => void;
+  /** The dismiss button's words (default "Cancel"), where the action itself is a cancel. */
+  dismissLabel?: string;
 }
 
 /**
@@ -88,7 +90,7 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
           ) : null}
           <div className="confirm-dialog__actions">
             <button ref={cancelRef} type="button" className="button button--ghost" onClick={onCancel} disabled={busy}>
-              Cancel
+              {props.dismissLabel ?? 'Cancel'}
             </button>
             <button
               type="button"
