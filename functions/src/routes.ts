@@ -147,9 +147,9 @@ export const routes: readonly Route[] = [
   // Admin: a refund through Stripe; the commission follows (commissions/refunds.ts).
   route('refundOrder', 'handlers/refund-order.ts', stripeWrites),
   // Payout batches (commissions/batches.ts): the admin's "Send all available" / "Pay all", the member's withdrawal.
-  route('runPayoutBatch', 'handlers/run-payout-batch.ts', stripeWrites),
+  route('runPayoutBatch', 'handlers/run-payout-batch.ts', { ...stripeWrites, mail: 'send' }),
   route('getWithdrawalQuote', 'handlers/get-withdrawal-quote.ts', stripeReads),
-  route('withdraw', 'handlers/withdraw.ts', stripeWrites),
+  route('withdraw', 'handlers/withdraw.ts', { ...stripeWrites, mail: 'send' }),
   // Public: Stripe signs it; no access token, so no signing key. The platform's own events.
   route('stripeWebhook', 'handlers/stripe-webhook.ts', {
     table: 'readwrite',

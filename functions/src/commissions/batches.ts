@@ -37,6 +37,8 @@ export interface BatchDeps {
   gateway: PaymentGateway;
   now: () => number;
   settings: () => MoneySettings;
+  /** Called once a batch's payout is recorded (and on each later run of a paid batch); must not throw. */
+  paidOut?: (batch: MemberBatch) => Promise<void>;
 }
 
 /** At most this many commissions per member and batch: the claim and each record are one transaction (100 items). */
@@ -398,6 +400,9 @@ async function advance(deps: BatchDeps, start: MemberBatch): Promise<BatchOutcom
   let batch = start;
   const done = async () => {
     await deps.batches.unlock(batch.memberId, batch.batchId);
+    // The member's "your payout is on its way", once per payout (a retry of a paid batch sends it
+    // if the first run died before it; so does the payout's `payout.paid`).
+    if (batch.state === 'paid' && batch.payoutId) await deps.paidOut?.(batch);
     return describe(batch);
   };
   if (batch.state === 'released' || batch.state === 'sent' || batch.state === 'paid' || batch.state === 'payout_failed')
@@ -457,7 +462,11 @@ async function advance(deps: BatchDeps, start: MemberBatch): Promise<BatchOutcom
           metadata: { batchId: batch.batchId, memberId: batch.memberId, attempt: String(batch.payoutAttempt) },
         });
         payoutId = payout.id;
-        if (!batch.method) batch = { ...batch, method: payout.method === 'instant' ? 'instant' : 'standard' };
+        batch = {
+          ...batch,
+          method: batch.method ?? (payout.method === 'instant' ? 'instant' : 'standard'),
+          arrivalDate: payout.arrivalDate,
+        };
       } catch (error) {
         if (error instanceof MoneyRefusal) return wait(deps, batch, error.message);
         throw error;
