@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../../shared/src/db/table';
 import { db, tableName } from '../../functions/src/adapters/dynamo-client';
-import { startStripeEmulator, type StripeEmulator } from '../../infra/local/stripe';
+import { signature, startStripeEmulator, type StripeEmulator } from '../../infra/local/stripe';
 import { sdk } from '../../infra/local/stripe/testing';
 import { IN_BATCH } from '../../functions/src/commissions/money-movement';
 import { COUNTERS_KEY, commissionKey, createCommission, earningsKey, item } from './commission-fixtures';
@@ -27,6 +27,9 @@ let emulator: StripeEmulator;
 let endpoint: Server;
 let stripe: Stripe;
 let admin: string;
+let dropConnect = false;
+const OPS = 'payout-batches-ops@example.com';
+process.env.ADMIN_MAIL_TO = OPS;
 
 const { handler: webhook } = await import('../../functions/src/handlers/stripe-webhook');
 const { handler: connectWebhook } = await import('../../functions/src/handlers/stripe-connect-webhook');
@@ -44,6 +47,8 @@ beforeAll(async () => {
     request.on('end', () => {
       const body = Buffer.concat(chunks);
       const connect = Boolean((JSON.parse(body.toString()) as { account?: string }).account);
+      // A test that decides which payout events arrive acknowledges the emulator's own and drops them.
+      if (connect && dropConnect) return void response.writeHead(200).end('{}');
       void call(connect ? connectWebhook : webhook, {
         rawBody: body,
         headers: { 'stripe-signature': String(request.headers['stripe-signature']) },
@@ -133,6 +138,37 @@ async function owe(memberId: string, owedCents: number) {
       Item: { ...keys.memberOwed(memberId), entity: 'member-owed', memberId, owedCents },
     }),
   );
+}
+
+/** Posts a connected account's event to the Connect endpoint, freshly signed: a delivery or a redelivery. */
+const deliverConnect = (payload: string) =>
+  call(connectWebhook, {
+    rawBody: payload,
+    headers: { 'stripe-signature': signature(payload, connectSecret, Math.floor(Date.now() / 1000)) },
+    path: '/api/stripeConnectWebhook',
+  });
+
+/** The emulator's one event of `type` about the member's payout, as Stripe delivered it (its replays are this payload). */
+async function payoutEvent(type: 'payout.paid' | 'payout.failed', payout: Stripe.Payout, accountId: string) {
+  const events = await stripe.events.list({ type, limit: 100 }, { stripeAccount: accountId });
+  const found = events.data.filter((event) => (event.data.object as Stripe.Payout).id === payout.id);
+  expect(found).toHaveLength(1);
+  return JSON.stringify(found[0]);
+}
+
+interface StoredMail {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/** The mails to an address in the handlers' outbox, without sign-up's verification mail. */
+function mailsTo(email: string): StoredMail[] {
+  const outbox = process.env.MAIL_OUTBOX_DIR!;
+  if (!existsSync(outbox)) return [];
+  return readdirSync(outbox)
+    .map((name) => JSON.parse(readFileSync(join(outbox, name), 'utf8')) as StoredMail)
+    .filter((mail) => mail.to === email && !mail.subject.startsWith('Verify your e-mail'));
 }
 
 const outcomeOf = (answer: CallResult) => (answer.body.outcomes as Record<string, unknown>[])[0]!;
@@ -266,6 +302,11 @@ describe('/api/runPayoutBatch for one member', () => {
   });
 
   it('heals a crash between the payout and the table: any later batch for the member resumes it, one payout', async () => {
+    // Stripe's payout.paid would complete the batch too (below): dropped here, so the later batch is what heals it.
+    dropConnect = true;
+    onTestFinished(() => {
+      dropConnect = false;
+    });
     const who = await member();
     const commission = await commissionFor(who, 1800);
     const real = payoutBatches.batches.recordPayout;
@@ -515,6 +556,14 @@ describe('a batch payout the card refuses (payout.failed)', () => {
 
     const stored = await item(keys.payoutBatch(`admin-${requestId}`, who.id));
     expect(stored).toMatchObject({ state: 'payout_failed', payoutId: payout!.id });
+    // The admins' "a payout failed": once, naming the member and the batch's payout, however often it is delivered.
+    const failedEvent = await payoutEvent('payout.failed', payout!, who.accountId);
+    for (let round = 0; round < 3; round++) expect((await deliverConnect(failedEvent)).status).toBe(200);
+    expect(
+      mailsTo(OPS)
+        .filter((mail) => mail.text.includes(who.email))
+        .map((mail) => mail.subject),
+    ).toEqual([`A payout failed: $27.00 to ${who.email}`]);
     for (const id of [one.id, two.id]) {
       const commission = await item(commissionKey(id));
       expect(commission).toMatchObject({
@@ -540,5 +589,92 @@ describe('a batch payout the card refuses (payout.failed)', () => {
     expect(outcomeOf(again)).toMatchObject({ state: 'paid', transfer: 0, payout: 27 });
     expect(await transfersTo(who.accountId)).toHaveLength(1);
     expect(await payoutsOf(who.accountId)).toHaveLength(2);
+  });
+});
+
+describe('a batch payout the card takes (payout.paid)', () => {
+  it('mails the member "on its way" once per batch payout, naming the amount and the arrival date, across the run, its retry and three replays of payout.paid', async () => {
+    const { mailDate } = await import('../../functions/src/email/templates');
+    const who = await member('4000056755665555'); // standard: it arrives the next day
+    const commissions = [await commissionFor(who, 1300), await commissionFor(who, 1450)];
+    const requestId = randomUUID();
+    expect(outcomeOf(await batch('pay', who.id, requestId))).toMatchObject({ state: 'paid', payout: 27.5 });
+    await emulator.idle(); // the emulator's own payout.paid delivered
+    expect(outcomeOf(await batch('pay', who.id, requestId))).toMatchObject({ state: 'paid' });
+    const [payout] = await payoutsOf(who.accountId);
+    expect(payout).toMatchObject({ amount: 2750, status: 'paid', method: 'standard' });
+    const event = await payoutEvent('payout.paid', payout!, who.accountId);
+    for (let round = 0; round < 3; round++) expect((await deliverConnect(event)).status).toBe(200);
+
+    const mails = mailsTo(who.email);
+    expect(mails.map((mail) => mail.subject)).toEqual(['Your payout of $27.50 is on its way']);
+    expect(mails[0]!.text).toContain(`It should reach your card by ${mailDate(payout!.arrival_date * 1000)}.`);
+    expect(mails[0]!.text).toContain('for 2 commissions');
+    const stored = await item(keys.payoutBatch(`admin-${requestId}`, who.id));
+    expect(stored).toMatchObject({ state: 'paid', payoutId: payout!.id, arrivalDate: payout!.arrival_date });
+    expect(typeof stored?.payoutPaidAt).toBe('string');
+    for (const { id } of commissions) expect(await item(commissionKey(id))).toMatchObject({ status: 'paid' });
+  });
+
+  it('completes a batch whose payout record was lost: its commissions to paid with that payout, once, the lock freed; replays change nothing', async () => {
+    const who = await member();
+    const one = await commissionFor(who, 2100);
+    const two = await commissionFor(who, 900);
+    const before = await counters();
+    const real = payoutBatches.batches.recordPayout;
+    payoutBatches.batches.recordPayout = () => {
+      payoutBatches.batches.recordPayout = real;
+      return Promise.reject(new Error('the table write failed after the payout'));
+    };
+    const requestId = randomUUID();
+    expect((await batch('pay', who.id, requestId)).status).toBe(500);
+    const batchKey = keys.payoutBatch(`admin-${requestId}`, who.id);
+    // Stripe's own delivery of payout.paid completes it; then three replays of that event.
+    await emulator.idle();
+    const [payout] = await payoutsOf(who.accountId);
+    expect(payout).toMatchObject({ amount: 3000, status: 'paid' });
+
+    const event = await payoutEvent('payout.paid', payout!, who.accountId);
+    for (let round = 0; round < 3; round++) expect((await deliverConnect(event)).status).toBe(200);
+    expect(await item(batchKey)).toMatchObject({ state: 'paid', payoutId: payout!.id });
+    for (const { id } of [one, two]) {
+      const commission = await item(commissionKey(id));
+      expect(commission).toMatchObject({ status: 'paid', payoutId: payout!.id });
+      expect(commission?.batchId).toBeUndefined();
+    }
+    expect(await item(keys.payoutLock(who.id))).toBeUndefined();
+    expect(delta(await counters(), before, MOVING)).toEqual({
+      toStripeCount: -2,
+      toStripeCents: -3000,
+      toBePaidCount: 0,
+      toBePaidCents: 0,
+      paidCents: 3000,
+      processingCents: -3000,
+    });
+    expect(mailsTo(who.email).map((mail) => mail.subject)).toEqual(['Your payout of $30.00 is on its way']);
+    // Nothing is left to pay, and nothing moved twice at Stripe.
+    expect(outcomeOf(await batch('pay', who.id))).toMatchObject({ state: 'empty' });
+    expect((await transfersTo(who.accountId)).map((t) => t.amount)).toEqual([3000]);
+    expect(await payoutsOf(who.accountId)).toHaveLength(1);
+  });
+
+  it('is not mailed to a member who turned payout mails off', async () => {
+    const { handler: saveMailPreferences } = await import('../../functions/src/handlers/save-mail-preferences');
+    const who = await member();
+    const saved = await call(saveMailPreferences, {
+      body: { saleMails: true, payoutMails: false },
+      headers: auth(who.token),
+      path: '/api/saveMailPreferences',
+    });
+    expect(saved.status).toBe(200);
+    await commissionFor(who, 1600);
+    expect(outcomeOf(await batch('pay', who.id))).toMatchObject({ state: 'paid' });
+    await emulator.idle();
+    expect(mailsTo(who.email)).toEqual([]);
+    const [payout] = await payoutsOf(who.accountId);
+    expect(await item(keys.mailClaim('payout', payout!.id))).toMatchObject({
+      status: 'skipped',
+      skipped: 'turned off by the member',
+    });
   });
 });
