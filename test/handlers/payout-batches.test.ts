@@ -678,3 +678,43 @@ describe('a batch payout the card takes (payout.paid)', () => {
     });
   });
 });
+
+describe('a batch payout Stripe refuses at the create', () => {
+  it('keeps the batch transferred with the reason on it and on its commissions, the attempt moved on; the next run pays once under the new key', async () => {
+    const who = await member();
+    const sale = await stripe.paymentIntents.create({
+      amount: 30_000,
+      currency: 'usd',
+      payment_method: 'pm_card_visa',
+      confirm: true,
+    });
+    // One card sale's commission: its transfer is funded from the charge, pending in the member's balance.
+    const commission = await commissionFor(who, 2200, String(sale.latest_charge));
+    const requestId = randomUUID();
+    const refused = await batch('pay', who.id, requestId);
+    expect(refused.status).toBe(409);
+    expect(String(refused.body.message)).toMatch(
+      /^\$22\.00 for .* is in their Stripe balance; the payout waits: The member's Stripe balance is too low/,
+    );
+    const batchKey = keys.payoutBatch(`admin-${requestId}`, who.id);
+    const stored = await item(batchKey);
+    expect(stored).toMatchObject({ state: 'transferred', payoutAttempt: 1, payoutId: null });
+    expect(String(stored?.failure)).toMatch(/^The member's Stripe balance is too low/);
+    expect(await item(commissionKey(commission.id))).toMatchObject({
+      status: 'in_stripe',
+      batchId: `admin-${requestId}`,
+      payoutFailure: stored?.failure,
+    });
+    expect(await payoutsOf(who.accountId)).toEqual([]);
+
+    // Funds available within Stripe's 24 h: the attempt's new key is a new request.
+    await stripe.transfers.create({ amount: 2200, currency: 'usd', destination: who.accountId });
+    const paid = await batch('pay', who.id, requestId);
+    expect(paid.status).toBe(200);
+    expect(outcomeOf(paid)).toMatchObject({ state: 'paid', payout: 22 });
+    const payouts = await payoutsOf(who.accountId);
+    expect(payouts.map((payout) => [payout.amount, payout.metadata?.attempt])).toEqual([[2200, '1']]);
+    expect(await item(commissionKey(commission.id))).toMatchObject({ status: 'paid', payoutFailure: null });
+    expect(await item(batchKey)).toMatchObject({ state: 'paid', failure: null });
+  });
+});
