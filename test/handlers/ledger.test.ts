@@ -372,6 +372,42 @@ describe('/api/refundOrder', () => {
   });
 });
 
+describe('the top earners after refunds', () => {
+  it('lowers the member’s place by what a refund takes, and again by a clawback, in the list the Top Earners page reads', async () => {
+    const { handler: getTopEarners } = await import('../../functions/src/handlers/get-top-earners');
+    const { topEarnerSortKey } = await import('../../shared/src/db/table');
+    const who = await seller();
+    const first = await sale(who, 5000, 1); // commission $5.00
+    const second = await sale(who, 3000, 1); // commission $3.00
+    const place = async () => (await stored(keys.earnings(who.id))) as Record<string, unknown>;
+    expect(await place()).toMatchObject({ rankCents: 800, gsi1sk: topEarnerSortKey(800, who.id), rankCount: 2 });
+
+    await fulfil(first.orderId);
+    expect((await refund(first.orderId, { amountCents: 2500 })).status).toBe(200); // half: $2.50 taken
+    expect(await place()).toMatchObject({ rankCents: 550, gsi1sk: topEarnerSortKey(550, who.id), rankCount: 2 });
+
+    await moveMoney(second, 'paid');
+    expect((await refund(second.orderId)).status).toBe(200); // clawed back: $3.00
+    expect(await place()).toMatchObject({ rankCents: 250, gsi1sk: topEarnerSortKey(250, who.id) });
+
+    // What the page shows: the member among the top earners with $2.50, counted once.
+    let cursor: string | undefined;
+    let found: Record<string, unknown> | undefined;
+    do {
+      const page = await adminCall(getTopEarners, { limit: 100, ...(cursor ? { cursor } : {}) });
+      expect(page.status).toBe(200);
+      const items = page.body.items as Record<string, unknown>[];
+      found ??= items.find((entry) => entry.id === who.id);
+      cursor = (page.body.nextCursor as string | null) ?? undefined;
+    } while (!found && cursor);
+    expect(found).toMatchObject({ email: who.email, count: 2, totalCommisions: 2.5 });
+    // A sale's refresh that read the totals before the refund cannot put the old place back.
+    const { refreshRank } = await import('../../functions/src/adapters/dynamo-sale-recorder');
+    await refreshRank(who.id, who.email);
+    expect(await place()).toMatchObject({ rankCents: 250 });
+  });
+});
+
 describe('charge.refunded (a refund made in Stripe’s dashboard)', () => {
   it('applies the refund once, whatever the replays, and the commission follows', async () => {
     const who = await seller();
