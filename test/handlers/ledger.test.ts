@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -405,6 +406,89 @@ describe('the top earners after refunds', () => {
     const { refreshRank } = await import('../../functions/src/adapters/dynamo-sale-recorder');
     await refreshRank(who.id, who.email);
     expect(await place()).toMatchObject({ rankCents: 250 });
+  });
+});
+
+describe('a refund and a payout batch on one commission', () => {
+  const runBatch = async (memberId: string, requestId: string) => {
+    const { handler } = await import('../../functions/src/handlers/run-payout-batch');
+    return adminCall(handler, { step: 'pay', memberId, requestId });
+  };
+  const payoutsOf = async (accountId: string) =>
+    (await stripe.payouts.list({ limit: 100 }, { stripeAccount: accountId })).data;
+
+  it('a refund while a batch holds the commission answers 409 "try again"; once the batch ends the retry applies the same refund, as a clawback; money moved once', async () => {
+    const { payoutBatches } = await import('../../functions/src/composition');
+    const who = await seller();
+    const sold = await sale(who, 6000, 1); // commission $6.00
+    await fulfil(sold.orderId);
+    const { availableAt } = (await refunds.store.getCommission(sold.commissionId))!;
+    const requestId = randomUUID();
+    // The batch stops between its transfer and its record: it holds the commission (batchId).
+    const real = payoutBatches.batches.recordTransfer;
+    payoutBatches.batches.recordTransfer = () => {
+      payoutBatches.batches.recordTransfer = real;
+      return Promise.reject(new Error('the table write failed after the transfer'));
+    };
+    expect((await at(availableAt! + 1, () => runBatch(who.id, requestId))).status).toBe(500);
+    expect(await stored(keys.commission(sold.commissionId))).toMatchObject({ batchId: `admin-${requestId}` });
+
+    const during = await refund(sold.orderId);
+    expect(during.status).toBe(409);
+    expect(during.body.message).toBe(
+      'A payout batch is moving this commission; the refund is applied to it once that ends. Try again in a minute.',
+    );
+    expect(await stored(keys.commission(sold.commissionId))).toMatchObject({ status: 'processing', amountCents: 600 });
+
+    const finished = await at(availableAt! + 1, () => runBatch(who.id, requestId));
+    expect(finished.status).toBe(200);
+    expect(await stored(keys.commission(sold.commissionId))).toMatchObject({ status: 'paid', amountCents: 600 });
+
+    const after = await refund(sold.orderId);
+    expect(after.status).toBe(200);
+    expect(after.body.commission).toMatchObject({ status: 'clawed_back', amount: 0 });
+    expect((await stored(keys.memberOwed(who.id))).owedCents).toBe(600);
+    // The emulator's ledger: one refund, one transfer, one payout.
+    expect(await refundsAtStripe(sold.paymentIntentId)).toEqual([6000]);
+    expect((await stripe.transfers.list({ destination: who.accountId })).data.map((t) => t.amount)).toEqual([600]);
+    expect((await payoutsOf(who.accountId)).map((p) => p.amount)).toEqual([600]);
+  });
+
+  it('a batch while a refund’s reversal is reserved leaves that commission out; once the refund ends the batch pays what is left; money moved once', async () => {
+    const who = await seller();
+    const sold = await sale(who, 4000, 1); // commission $4.00
+    await moveMoney(sold, 'in_stripe');
+    // The refund stops between reserving its reversal and making it.
+    const real = refunds.gateway.createTransferReversal;
+    refunds.gateway.createTransferReversal = () => {
+      refunds.gateway.createTransferReversal = real;
+      return Promise.reject(new Error('the process died before the reversal'));
+    };
+    expect((await refund(sold.orderId, { amountCents: 2000 })).status).toBe(500);
+    expect(refunds.gateway.createTransferReversal).toBe(real);
+    expect(await stored(keys.commission(sold.commissionId))).toMatchObject({
+      status: 'in_stripe',
+      amountCents: 400,
+      reversalPending: { amountCents: 200 },
+    });
+
+    const during = await runBatch(who.id, randomUUID());
+    expect(during.status).toBe(200);
+    expect((during.body.outcomes as Record<string, unknown>[])[0]).toMatchObject({ state: 'empty', payout: 0 });
+    expect(await payoutsOf(who.accountId)).toEqual([]);
+
+    const retried = await refund(sold.orderId, { amountCents: 2000 });
+    expect(retried.status).toBe(200);
+    expect(retried.body.commission).toMatchObject({ status: 'in_stripe', amount: 2 });
+    const after = await runBatch(who.id, randomUUID());
+    expect(after.status).toBe(200);
+    expect((after.body.outcomes as Record<string, unknown>[])[0]).toMatchObject({ state: 'paid', payout: 2 });
+    expect(await stored(keys.commission(sold.commissionId))).toMatchObject({ status: 'paid', amountCents: 200 });
+    // The emulator's ledger: one refund, one transfer reversed by its share once, one payout of the rest.
+    expect(await refundsAtStripe(sold.paymentIntentId)).toEqual([2000]);
+    const [transfer] = (await stripe.transfers.list({ destination: who.accountId })).data;
+    expect([transfer?.amount, transfer?.amount_reversed]).toEqual([400, 200]);
+    expect((await payoutsOf(who.accountId)).map((p) => p.amount)).toEqual([200]);
   });
 });
 

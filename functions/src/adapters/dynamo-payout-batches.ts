@@ -250,7 +250,8 @@ export const dynamoPayoutBatches: PayoutBatchStore = {
         });
         if (status === 'processing' && !item.transferPendingAt && (availableAt === undefined || availableAt <= now)) {
           found.push(candidate('processing'));
-        } else if (status === 'in_stripe' && !item.payoutPendingAt) {
+        } else if (status === 'in_stripe' && !item.payoutPendingAt && !item.reversalPending) {
+          // A refund's transfer reversal reserved on it (commissions/refunds.ts) takes its share first: skipped until then.
           found.push(candidate('in_stripe'));
         }
       }

@@ -85,8 +85,8 @@ export interface PayoutBatchStore {
   get(batchId: string, memberId: string): Promise<MemberBatch | undefined>;
   /**
    * The member's commissions a batch could take, oldest first: available in processing (no
-   * `availableAt` or one passed) or in Stripe and unpaid, held by no batch and no per-commission
-   * call in flight.
+   * `availableAt` or one passed) or in Stripe and unpaid, held by no batch, no per-commission
+   * call in flight and no refund's reversal.
    */
   candidates(memberId: string, now: number): Promise<CandidateCommission[]>;
   /** The member's clawback debt in cents (0 when none). */
