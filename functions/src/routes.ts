@@ -150,6 +150,8 @@ export const routes: readonly Route[] = [
   route('runPayoutBatch', 'handlers/run-payout-batch.ts', { ...stripeWrites, mail: 'send' }),
   route('getWithdrawalQuote', 'handlers/get-withdrawal-quote.ts', stripeReads),
   route('withdraw', 'handlers/withdraw.ts', { ...stripeWrites, mail: 'send' }),
+  // Admin: the member's payout card, named by a payout's confirmation.
+  route('getMemberPayoutCard', 'handlers/get-member-payout-card.ts', stripeReads),
   // Public: Stripe signs it; no access token, so no signing key. The platform's own events.
   route('stripeWebhook', 'handlers/stripe-webhook.ts', {
     table: 'readwrite',

@@ -81,6 +81,7 @@ export const capabilityOf: Partial<Record<EndpointName, Capability>> = {
   runPayoutBatch: 'Commissions',
   getWithdrawalQuote: 'Commissions',
   withdraw: 'Commissions',
+  getMemberPayoutCard: 'Commissions',
 };
 
 /** The capability of a call by its name, or an error saying where to add it. */

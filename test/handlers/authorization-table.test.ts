@@ -98,6 +98,7 @@ const expected: Record<string, Answers> = {
   runPayoutBatch: ADMINS,
   getWithdrawalQuote: MEMBERS,
   withdraw: MEMBERS,
+  getMemberPayoutCard: ADMINS,
 } satisfies Partial<Record<EndpointName, Answers>>;
 
 const MESSAGES: Record<401 | 403, string> = {

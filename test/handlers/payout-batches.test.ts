@@ -718,3 +718,19 @@ describe('a batch payout Stripe refuses at the create', () => {
     expect(await item(batchKey)).toMatchObject({ state: 'paid', failure: null });
   });
 });
+
+describe('/api/getMemberPayoutCard', () => {
+  it('names the debit card a member is paid to, for the payout’s confirmation; none, or no such member, in words', async () => {
+    const { handler } = await import('../../functions/src/handlers/get-member-payout-card');
+    const read = (memberId: string) => call(handler, { body: { memberId }, headers: auth(admin) });
+    const instant = await member();
+    expect((await read(instant.id)).body).toEqual({
+      memberId: instant.id,
+      card: { last4: '5556', brand: 'Visa', instant: true },
+    });
+    const standard = await member('4000056755665555');
+    expect((await read(standard.id)).body).toMatchObject({ card: { last4: '5555', instant: false } });
+    const unknown = await read(randomUUID());
+    expect([unknown.status, unknown.body.message]).toEqual([404, 'No such member.']);
+  });
+});

@@ -1,4 +1,4 @@
-import type { BatchOutcome, WithdrawalQuote } from '@portal/shared/api/payout-batches';
+import type { BatchOutcome, MemberPayoutCard, WithdrawalQuote } from '@portal/shared/api/payout-batches';
 import { formatMoney } from '@portal/shared/domain/format';
 import type { MoneySettings } from '../config/money-settings';
 import { DomainError, conflict } from '../errors';
@@ -590,4 +590,15 @@ export async function withdrawalQuote(deps: BatchDeps, memberId: string): Promis
     receive: dollars(receive),
     card: { last4: card.last4, brand: card.brand },
   };
+}
+
+/** The member's payout card as a payout's confirmation names it; a 404 in words for no such member. */
+export async function memberPayoutCard(deps: BatchDeps, memberId: string): Promise<MemberPayoutCard> {
+  const profile = await deps.money.payoutProfile(memberId);
+  if (!profile) throw new DomainError('not-found', 'No such member.');
+  const card =
+    profile.stripeID && profile.isPayoutMethodAdded === 1
+      ? await deps.gateway.payoutDestination(profile.stripeID)
+      : undefined;
+  return { memberId, card: card ? { last4: card.last4, brand: card.brand, instant: card.instant } : null };
 }

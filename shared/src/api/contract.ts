@@ -57,6 +57,7 @@ import { replacePayoutMethod, replacePayoutMethodResponse } from './calls/replac
 import { refundOrder, refundOrderResponse } from './calls/refund-order';
 import { runPayoutBatch, runPayoutBatchResponse } from './calls/run-payout-batch';
 import { getWithdrawalQuote, getWithdrawalQuoteResponse } from './calls/get-withdrawal-quote';
+import { getMemberPayoutCard, getMemberPayoutCardResponse } from './calls/get-member-payout-card';
 import { withdraw, withdrawResponse } from './calls/withdraw';
 
 /**
@@ -136,6 +137,7 @@ export const contract = {
   runPayoutBatch: entry(runPayoutBatch, runPayoutBatchResponse),
   getWithdrawalQuote: entry(getWithdrawalQuote, getWithdrawalQuoteResponse),
   withdraw: entry(withdraw, withdrawResponse),
+  getMemberPayoutCard: entry(getMemberPayoutCard, getMemberPayoutCardResponse),
 };
 
 export type Contract = typeof contract;
