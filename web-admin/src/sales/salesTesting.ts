@@ -85,6 +85,12 @@ export function salesApi(handlers: Parameters<typeof fakeApi>[0] = {}): FakeApi 
     getCommisionsToStripe: () => commissionPage([]),
     getCommisionsToBePayed: () => commissionPage([]),
     getTopEarners: () => ({ body: { items: [], nextCursor: null } }),
+    getMemberPayoutCard: (request) => ({
+      body: {
+        memberId: String((request.body as { memberId: string }).memberId),
+        card: { last4: '5556', brand: 'Visa', instant: true },
+      },
+    }),
     ...handlers,
   });
 }
