@@ -152,6 +152,8 @@ export const routes: readonly Route[] = [
   route('withdraw', 'handlers/withdraw.ts', { ...stripeWrites, mail: 'send' }),
   // Admin: the member's payout card, named by a payout's confirmation.
   route('getMemberPayoutCard', 'handlers/get-member-payout-card.ts', stripeReads),
+  // Admin: the card an order was paid with, named by a refund's confirmation.
+  route('getOrderPaymentCard', 'handlers/get-order-payment-card.ts', stripeReads),
   // Public: Stripe signs it; no access token, so no signing key. The platform's own events.
   route('stripeWebhook', 'handlers/stripe-webhook.ts', {
     table: 'readwrite',

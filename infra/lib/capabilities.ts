@@ -82,6 +82,7 @@ export const capabilityOf: Partial<Record<EndpointName, Capability>> = {
   getWithdrawalQuote: 'Commissions',
   withdraw: 'Commissions',
   getMemberPayoutCard: 'Commissions',
+  getOrderPaymentCard: 'Commissions',
 };
 
 /** The capability of a call by its name, or an error saying where to add it. */

@@ -99,6 +99,7 @@ const expected: Record<string, Answers> = {
   getWithdrawalQuote: MEMBERS,
   withdraw: MEMBERS,
   getMemberPayoutCard: ADMINS,
+  getOrderPaymentCard: ADMINS,
 } satisfies Partial<Record<EndpointName, Answers>>;
 
 const MESSAGES: Record<401 | 403, string> = {

@@ -373,6 +373,18 @@ describe('/api/refundOrder', () => {
   });
 });
 
+describe('/api/getOrderPaymentCard', () => {
+  it('names the card an order was paid with, for the refund’s confirmation; an unknown order in words', async () => {
+    const { handler } = await import('../../functions/src/handlers/get-order-payment-card');
+    const who = await seller();
+    const sold = await sale(who, 1500, 1); // paid with 4000 0000 0000 0077
+    const answer = await adminCall(handler, { id: sold.orderId });
+    expect(answer.body).toEqual({ orderId: sold.orderId, card: { last4: '0077', brand: 'visa' } });
+    const unknown = await adminCall(handler, { id: randomUUID() });
+    expect([unknown.status, unknown.body.message]).toEqual([404, 'There is no order with this id.']);
+  });
+});
+
 describe('the top earners after refunds', () => {
   it('lowers the member’s place by what a refund takes, and again by a clawback, in the list the Top Earners page reads', async () => {
     const { handler: getTopEarners } = await import('../../functions/src/handlers/get-top-earners');

@@ -753,6 +753,17 @@ export function createStripeGateway(settings: StripeGatewaySettings): PaymentGat
       }
     },
 
+    chargeCard: (chargeId) =>
+      mapped(async () => {
+        try {
+          const card = (await (await stripe()).charges.retrieve(chargeId)).payment_method_details?.card;
+          return card?.last4 ? { last4: card.last4, brand: card.brand ?? 'card' } : undefined;
+        } catch (error) {
+          if (isStripeError(error) && error.code === 'resource_missing') return undefined;
+          throw error;
+        }
+      }),
+
     setManualPayouts: async (accountId, found) => {
       try {
         const client = await stripe();

@@ -278,6 +278,8 @@ export interface PaymentGateway {
   createPayout(payout: NewPayout): Promise<CreatedPayout>;
   /** The account's default debit card for USD payouts, or undefined when it has none. */
   payoutDestination(accountId: string): Promise<PayoutDestination | undefined>;
+  /** The card a charge was paid with (its last four and brand), or undefined when it was not a card or is unknown. */
+  chargeCard(chargeId: string): Promise<{ last4: string; brand: string } | undefined>;
   /**
    * Puts the account's payouts back to `manual` (one update, with an idempotency key per account
    * and the schedule it found), after an `account.updated` showed another schedule.

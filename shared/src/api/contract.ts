@@ -58,6 +58,7 @@ import { refundOrder, refundOrderResponse } from './calls/refund-order';
 import { runPayoutBatch, runPayoutBatchResponse } from './calls/run-payout-batch';
 import { getWithdrawalQuote, getWithdrawalQuoteResponse } from './calls/get-withdrawal-quote';
 import { getMemberPayoutCard, getMemberPayoutCardResponse } from './calls/get-member-payout-card';
+import { getOrderPaymentCard, getOrderPaymentCardResponse } from './calls/get-order-payment-card';
 import { withdraw, withdrawResponse } from './calls/withdraw';
 
 /**
@@ -138,6 +139,7 @@ export const contract = {
   getWithdrawalQuote: entry(getWithdrawalQuote, getWithdrawalQuoteResponse),
   withdraw: entry(withdraw, withdrawResponse),
   getMemberPayoutCard: entry(getMemberPayoutCard, getMemberPayoutCardResponse),
+  getOrderPaymentCard: entry(getOrderPaymentCard, getOrderPaymentCardResponse),
 };
 
 export type Contract = typeof contract;
