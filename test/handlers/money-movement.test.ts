@@ -680,6 +680,8 @@ describe('/api/payCommisionToMember refused by Stripe at the create', () => {
       payoutId: payouts[0]!.id,
       payoutFailure: null,
       payoutAttempt: 1,
+      // Kept for the member's "on its way" mail, which names it.
+      payoutArrivalDate: payouts[0]!.arrival_date,
     });
     expect(delta(await counters(), before, MOVING)).toMatchObject({ toBePaidCount: -1, paidCents: 2000 });
   });

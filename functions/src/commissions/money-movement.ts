@@ -228,7 +228,7 @@ export async function payCommissionToMember(deps: MoneyDeps, id: string): Promis
     throw error;
   }
   const now = new Date(deps.now()).toISOString();
-  if (await deps.store.completePayout(reserved, attempt, payout.id, now)) {
+  if (await deps.store.completePayout(reserved, attempt, payout.id, now, payout.arrivalDate)) {
     return present({ ...reserved, status: 'paid', payoutId: payout.id, payoutFailure: null, updatedAt: now }, profile);
   }
   const current = await load(deps, id);

@@ -137,10 +137,13 @@ export async function sendPayoutOnItsWay(deps: MailDeps, commissionId: string): 
     const member = await deps.users.get(commission.memberId);
     if (!member?.email) return { skip: 'member unknown' };
     if (!mailPreferencesOf(member).payoutMails) return { skip: 'turned off by the member' };
+    // What the payout carried (a batch may have netted part against a clawback) and when it arrives, as stored with it.
+    const paid = commission as typeof commission & { nettedCents?: number; payoutArrivalDate?: number | null };
     return payoutSentMail({
       to: member.email,
-      amountCents: commission.amountCents,
+      amountCents: commission.amountCents - (paid.nettedCents ?? 0),
       orderID: commission.orderID,
+      arrivalDate: typeof paid.payoutArrivalDate === 'number' ? paid.payoutArrivalDate * 1000 : null,
       settingsUrl: at(deps, MY_ACCOUNT_PATH),
     });
   });
