@@ -16,7 +16,8 @@ import { dynamoRefunds } from './adapters/dynamo-refunds';
 import { onChargeRefunded, onDispute, type RefundDeps } from './commissions/refunds';
 import { dynamoPayoutBatches } from './adapters/dynamo-payout-batches';
 import type { BatchDeps } from './commissions/batches';
-import { onBatchPayoutFailed } from './commissions/batch-events';
+import type { MemberBatch } from './commissions/batch-store';
+import { onBatchPayoutFailed, onBatchPayoutPaid } from './commissions/batch-events';
 import { dynamoEmailVerifications } from './adapters/dynamo-email-verifications';
 import { createSesMailer } from './adapters/ses-mailer';
 import { s3Files } from './adapters/s3-files';
@@ -72,6 +73,7 @@ import {
   sendDisputeOpened,
   sendPayoutFailed,
   sendPayoutOnItsWay,
+  sendBatchPayoutOnItsWay,
   sendShipped,
   type MailDeps,
 } from './notifications/mails';
@@ -182,11 +184,19 @@ export const webhooks: WebhookDeps = {
   // a batch's payout (commissions/batches.ts) names its batch instead: its failure frees the
   // batch's commissions. Then the mails: the admins' "a payout failed", the member's "on its way" (once per payout).
   moneyEvents: async (event) => {
+    if (event.kind === 'payout.paid' && event.metadata.batchId) {
+      // A batch's payout: its record completed if the run died before it, then the member's mail, once per payout.
+      const batch = await onBatchPayoutPaid({ batches: dynamoPayoutBatches, now }, event);
+      if (batch) retryUnlessSent(await settled(async () => [await sendBatchPayoutOnItsWay(mails, batch)]));
+      return batch !== undefined;
+    }
     const moved =
       event.kind === 'payout.failed' && event.metadata.batchId
         ? await onBatchPayoutFailed({ batches: dynamoPayoutBatches, now }, event)
         : await onMoneyEvent(commissionMoney, event);
     if (event.kind === 'payout.failed') {
+      const { batchId, memberId } = event.metadata;
+      const batch = batchId && memberId ? await dynamoPayoutBatches.get(batchId, memberId) : undefined;
       retryUnlessSent(
         await settled(() =>
           sendPayoutFailed(mails, {
@@ -194,6 +204,7 @@ export const webhooks: WebhookDeps = {
             payoutId: event.payoutId,
             failure: event.failure,
             commissionId: event.metadata.commissionId,
+            ...(batch ? { batch } : {}),
           }),
         ),
       );
@@ -417,6 +428,9 @@ export const disputeOpened = async (dispute: DisputeFacts): Promise<void> =>
 /** The member's "your payout is on its way" once the payout of a commission is recorded. */
 export const payoutOnItsWay = (commissionId: string): Promise<void> =>
   mailQuietly('payout', commissionId, sendPayoutOnItsWay(mails, commissionId));
+/** The member's "your payout is on its way" for a batch's payout, once per payout; a failed mail is logged (`payout.paid` sends it). */
+export const batchPayoutOnItsWay = (batch: MemberBatch): Promise<void> =>
+  mailQuietly('payout', batch.batchId, sendBatchPayoutOnItsWay(mails, batch));
 /** Forgotten passwords: asking for a single-use reset link by mail (email/password-reset.ts). */
 export const passwordResetRequests = /* @__PURE__ */ createPasswordResetRequests({
   store: dynamoPasswordResets,

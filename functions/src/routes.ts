@@ -149,14 +149,18 @@ export const routes: readonly Route[] = [
   // Admin: a refund through Stripe; the commission follows (commissions/refunds.ts).
   route('refundOrder', 'handlers/refund-order.ts', stripeWrites),
   // Payout batches (commissions/batches.ts): the admin's "Send all available" / "Pay all", the member's withdrawal.
-  route('runPayoutBatch', 'handlers/run-payout-batch.ts', stripeWrites),
+  route('runPayoutBatch', 'handlers/run-payout-batch.ts', { ...stripeWrites, mail: 'send' }),
   // Admin: release or cancel a commission held for review at its sale (commissions/review.ts).
   route('reviewHeldCommission', 'handlers/review-held-commission.ts', writes),
   route('getHeldCommissions', 'handlers/get-held-commissions.ts', reads),
   route('getWithdrawalQuote', 'handlers/get-withdrawal-quote.ts', stripeReads),
-  route('withdraw', 'handlers/withdraw.ts', stripeWrites),
+  route('withdraw', 'handlers/withdraw.ts', { ...stripeWrites, mail: 'send' }),
   // Admin: compares the ledger with Stripe's over a period (reconciliation/reconcile.ts); reads only.
   route('reconcile', 'handlers/reconcile.ts', stripeReads, 1024),
+  // Admin: the member's payout card, named by a payout's confirmation.
+  route('getMemberPayoutCard', 'handlers/get-member-payout-card.ts', stripeReads),
+  // Admin: the card an order was paid with, named by a refund's confirmation.
+  route('getOrderPaymentCard', 'handlers/get-order-payment-card.ts', stripeReads),
   // Public: Stripe signs it; no access token, so no signing key. The platform's own events.
   route('stripeWebhook', 'handlers/stripe-webhook.ts', {
     table: 'readwrite',

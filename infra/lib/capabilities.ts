@@ -84,6 +84,8 @@ export const capabilityOf: Partial<Record<EndpointName, Capability>> = {
   withdraw: 'Commissions',
   reviewHeldCommission: 'Commissions',
   getHeldCommissions: 'Commissions',
+  getMemberPayoutCard: 'Commissions',
+  getOrderPaymentCard: 'Commissions',
 };
 
 /** The capability of a call by its name, or an error saying where to add it. */

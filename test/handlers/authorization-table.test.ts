@@ -103,6 +103,8 @@ const expected: Record<string, Answers> = {
   // An admin's decision on a commission held at its sale (test/handlers/abuse.test.ts).
   reviewHeldCommission: ADMINS,
   getHeldCommissions: ADMINS,
+  getMemberPayoutCard: ADMINS,
+  getOrderPaymentCard: ADMINS,
 } satisfies Partial<Record<EndpointName, Answers>>;
 
 const MESSAGES: Record<401 | 403, string> = {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signature, type StripeEmulator } from '../../infra/local/stripe';
@@ -313,6 +314,137 @@ describe('/api/refundOrder', () => {
     expect(order.refundedCents).toBe(500);
     // round(200 × 500 / 2000) = 50 taken
     expect((await stored(keys.commission(sold.commissionId))).amountCents).toBe(150);
+  });
+});
+
+describe('/api/getOrderPaymentCard', () => {
+  it('names the card an order was paid with, for the refund’s confirmation; an unknown order in words', async () => {
+    const { handler } = await import('../../functions/src/handlers/get-order-payment-card');
+    const who = await seller();
+    const sold = await sale(who, 1500, 1); // paid with 4000 0000 0000 0077
+    const answer = await adminCall(handler, { id: sold.orderId });
+    expect(answer.body).toEqual({ orderId: sold.orderId, card: { last4: '0077', brand: 'visa' } });
+    const unknown = await adminCall(handler, { id: randomUUID() });
+    expect([unknown.status, unknown.body.message]).toEqual([404, 'There is no order with this id.']);
+  });
+});
+
+describe('the top earners after refunds', () => {
+  it('lowers the member’s place by what a refund takes, and again by a clawback, in the list the Top Earners page reads', async () => {
+    const { handler: getTopEarners } = await import('../../functions/src/handlers/get-top-earners');
+    const { topEarnerSortKey } = await import('../../shared/src/db/table');
+    const who = await seller();
+    const first = await sale(who, 5000, 1); // commission $5.00
+    const second = await sale(who, 3000, 1); // commission $3.00
+    const place = async () => (await stored(keys.earnings(who.id))) as Record<string, unknown>;
+    expect(await place()).toMatchObject({ rankCents: 800, gsi1sk: topEarnerSortKey(800, who.id), rankCount: 2 });
+
+    await fulfil(first.orderId);
+    expect((await refund(first.orderId, { amountCents: 2500 })).status).toBe(200); // half: $2.50 taken
+    expect(await place()).toMatchObject({ rankCents: 550, gsi1sk: topEarnerSortKey(550, who.id), rankCount: 2 });
+
+    await moveMoney(second, 'paid');
+    expect((await refund(second.orderId)).status).toBe(200); // clawed back: $3.00
+    expect(await place()).toMatchObject({ rankCents: 250, gsi1sk: topEarnerSortKey(250, who.id) });
+
+    // What the page shows: the member among the top earners with $2.50, counted once.
+    let cursor: string | undefined;
+    let found: Record<string, unknown> | undefined;
+    do {
+      const page = await adminCall(getTopEarners, { limit: 100, ...(cursor ? { cursor } : {}) });
+      expect(page.status).toBe(200);
+      const items = page.body.items as Record<string, unknown>[];
+      found ??= items.find((entry) => entry.id === who.id);
+      cursor = (page.body.nextCursor as string | null) ?? undefined;
+    } while (!found && cursor);
+    expect(found).toMatchObject({ email: who.email, count: 2, totalCommisions: 2.5 });
+    // A sale's refresh that read the totals before the refund cannot put the old place back.
+    const { refreshRank } = await import('../../functions/src/adapters/dynamo-sale-recorder');
+    await refreshRank(who.id, who.email);
+    expect(await place()).toMatchObject({ rankCents: 250 });
+  });
+});
+
+describe('a refund and a payout batch on one commission', () => {
+  const runBatch = async (memberId: string, requestId: string) => {
+    const { handler } = await import('../../functions/src/handlers/run-payout-batch');
+    return adminCall(handler, { step: 'pay', memberId, requestId });
+  };
+  const payoutsOf = async (accountId: string) =>
+    (await stripe.payouts.list({ limit: 100 }, { stripeAccount: accountId })).data;
+
+  it('a refund while a batch holds the commission answers 409 "try again"; once the batch ends the retry applies the same refund, as a clawback; money moved once', async () => {
+    const { payoutBatches } = await import('../../functions/src/composition');
+    const who = await seller();
+    const sold = await sale(who, 6000, 1); // commission $6.00
+    await fulfil(sold.orderId);
+    const { availableAt } = (await refunds.store.getCommission(sold.commissionId))!;
+    const requestId = randomUUID();
+    // The batch stops between its transfer and its record: it holds the commission (batchId).
+    const real = payoutBatches.batches.recordTransfer;
+    payoutBatches.batches.recordTransfer = () => {
+      payoutBatches.batches.recordTransfer = real;
+      return Promise.reject(new Error('the table write failed after the transfer'));
+    };
+    expect((await at(availableAt! + 1, () => runBatch(who.id, requestId))).status).toBe(500);
+    expect(await stored(keys.commission(sold.commissionId))).toMatchObject({ batchId: `admin-${requestId}` });
+
+    const during = await refund(sold.orderId);
+    expect(during.status).toBe(409);
+    expect(during.body.message).toBe(
+      'A payout batch is moving this commission; the refund is applied to it once that ends. Try again in a minute.',
+    );
+    expect(await stored(keys.commission(sold.commissionId))).toMatchObject({ status: 'processing', amountCents: 600 });
+
+    const finished = await at(availableAt! + 1, () => runBatch(who.id, requestId));
+    expect(finished.status).toBe(200);
+    expect(await stored(keys.commission(sold.commissionId))).toMatchObject({ status: 'paid', amountCents: 600 });
+
+    const after = await refund(sold.orderId);
+    expect(after.status).toBe(200);
+    expect(after.body.commission).toMatchObject({ status: 'clawed_back', amount: 0 });
+    expect((await stored(keys.memberOwed(who.id))).owedCents).toBe(600);
+    // The emulator's ledger: one refund, one transfer, one payout.
+    expect(await refundsAtStripe(sold.paymentIntentId)).toEqual([6000]);
+    expect((await stripe.transfers.list({ destination: who.accountId })).data.map((t) => t.amount)).toEqual([600]);
+    expect((await payoutsOf(who.accountId)).map((p) => p.amount)).toEqual([600]);
+  });
+
+  it('a batch while a refund’s reversal is reserved leaves that commission out; once the refund ends the batch pays what is left; money moved once', async () => {
+    const who = await seller();
+    const sold = await sale(who, 4000, 1); // commission $4.00
+    await moveMoney(sold, 'in_stripe');
+    // The refund stops between reserving its reversal and making it.
+    const real = refunds.gateway.createTransferReversal;
+    refunds.gateway.createTransferReversal = () => {
+      refunds.gateway.createTransferReversal = real;
+      return Promise.reject(new Error('the process died before the reversal'));
+    };
+    expect((await refund(sold.orderId, { amountCents: 2000 })).status).toBe(500);
+    expect(refunds.gateway.createTransferReversal).toBe(real);
+    expect(await stored(keys.commission(sold.commissionId))).toMatchObject({
+      status: 'in_stripe',
+      amountCents: 400,
+      reversalPending: { amountCents: 200 },
+    });
+
+    const during = await runBatch(who.id, randomUUID());
+    expect(during.status).toBe(200);
+    expect((during.body.outcomes as Record<string, unknown>[])[0]).toMatchObject({ state: 'empty', payout: 0 });
+    expect(await payoutsOf(who.accountId)).toEqual([]);
+
+    const retried = await refund(sold.orderId, { amountCents: 2000 });
+    expect(retried.status).toBe(200);
+    expect(retried.body.commission).toMatchObject({ status: 'in_stripe', amount: 2 });
+    const after = await runBatch(who.id, randomUUID());
+    expect(after.status).toBe(200);
+    expect((after.body.outcomes as Record<string, unknown>[])[0]).toMatchObject({ state: 'paid', payout: 2 });
+    expect(await stored(keys.commission(sold.commissionId))).toMatchObject({ status: 'paid', amountCents: 200 });
+    // The emulator's ledger: one refund, one transfer reversed by its share once, one payout of the rest.
+    expect(await refundsAtStripe(sold.paymentIntentId)).toEqual([2000]);
+    const [transfer] = (await stripe.transfers.list({ destination: who.accountId })).data;
+    expect([transfer?.amount, transfer?.amount_reversed]).toEqual([400, 200]);
+    expect((await payoutsOf(who.accountId)).map((p) => p.amount)).toEqual([200]);
   });
 });
 

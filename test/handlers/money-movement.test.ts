@@ -569,6 +569,59 @@ describe('/api/payCommisionToMember', () => {
   });
 });
 
+describe('/api/payCommisionToMember refused by Stripe at the create', () => {
+  it('keeps the reason for the admin and moves the attempt on, so the try after the cause is fixed is a new payout, not the refusal replayed', async () => {
+    const who = await member();
+    // A card sale whose funds are still pending: its commission's transfer lands pending in the member's balance too.
+    const sale = await stripe.paymentIntents.create({
+      amount: 20_000,
+      currency: 'usd',
+      payment_method: 'pm_card_visa',
+      confirm: true,
+    });
+    const commission = await createCommission({
+      memberId: who.id,
+      memberEmail: who.email,
+      amountCents: 2000,
+      chargeId: String(sale.latest_charge),
+    });
+    expect((await send(commission.id)).status).toBe(200);
+    const before = await counters();
+
+    const refused = await pay(commission.id);
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe(
+      "The member's Stripe balance is too low for this payout: the commission's funds are not available in it yet. Try again later.",
+    );
+    const stored = await item(commissionKey(commission.id));
+    expect(stored).toMatchObject({
+      status: 'in_stripe',
+      payoutAttempt: 1,
+      payoutFailure: refused.body.message,
+      gsi2pk: 'COMMISSIONS#STAGE#to_be_paid',
+    });
+    expect(stored?.payoutPendingAt).toBeUndefined();
+    expect(await payoutsOf(who.accountId!)).toEqual([]);
+
+    // The cause fixed within Stripe's 24 h (funds available in the member's balance): the same key
+    // would replay the refusal; the next attempt's key is a new request, and pays once.
+    await stripe.transfers.create({ amount: 2000, currency: 'usd', destination: who.accountId! });
+    const paid = await pay(commission.id);
+    expect(paid.status).toBe(200);
+    const payouts = await payoutsOf(who.accountId!);
+    expect(payouts.map((payout) => [payout.amount, payout.metadata?.attempt])).toEqual([[2000, '1']]);
+    expect(await item(commissionKey(commission.id))).toMatchObject({
+      status: 'paid',
+      payoutId: payouts[0]!.id,
+      payoutFailure: null,
+      payoutAttempt: 1,
+      // Kept for the member's "on its way" mail, which names it.
+      payoutArrivalDate: payouts[0]!.arrival_date,
+    });
+    expect(delta(await counters(), before, MOVING)).toMatchObject({ toBePaidCount: -1, paidCents: 2000 });
+  });
+});
+
 describe('webhook deliveries', () => {
   it('answered every event the emulator sent with 200', async () => {
     await emulator.idle();

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../../shared/src/db/table';
 import { db, tableName } from '../../functions/src/adapters/dynamo-client';
-import type { StripeEmulator } from '../../infra/local/stripe';
+import { signature, type StripeEmulator } from '../../infra/local/stripe';
 import { IN_BATCH } from '../../functions/src/commissions/money-movement';
 import { COUNTERS_KEY, commissionKey, createCommission, earningsKey, item } from './commission-fixtures';
 import { auth, call, tokenFor, type CallResult } from './helpers';
+import { mailsTo as mailsInOutbox } from './outbox';
 import { fundPlatform, ownStripe, toEndpointOf, type OwnStripe } from './own-stripe';
 import { payableMember, type PayableMember } from './sales-helpers';
 
@@ -22,6 +23,9 @@ let own: OwnStripe | undefined;
 let emulator: StripeEmulator;
 let stripe: Stripe;
 let admin: string;
+let dropConnect = false;
+const OPS = 'payout-batches-ops@example.com';
+process.env.ADMIN_MAIL_TO = OPS;
 
 const { handler: webhook } = await import('../../functions/src/handlers/stripe-webhook');
 const { handler: connectWebhook } = await import('../../functions/src/handlers/stripe-connect-webhook');
@@ -36,7 +40,9 @@ beforeAll(async () => {
   const post = toEndpointOf(webhook, connectWebhook);
   own = await ownStripe('payout-batches', {
     secrets: { account: secret, connect: connectSecret },
-    receive: ({ body, signature }) => post(body, signature),
+    receive: async ({ path, body, signature }) =>
+      // A test that decides which payout events arrive acknowledges the emulator's own and drops them.
+      path === '/api/stripeConnectWebhook' && dropConnect ? { status: 200, body: {} } : post(body, signature),
     webhookRetryDelaysMs: [50, 200],
   });
   ({ emulator, stripe } = own);
@@ -76,6 +82,26 @@ async function owe(memberId: string, owedCents: number) {
     }),
   );
 }
+
+/** Posts a connected account's event to the Connect endpoint, freshly signed: a delivery or a redelivery. */
+const deliverConnect = (payload: string) =>
+  call(connectWebhook, {
+    rawBody: payload,
+    headers: { 'stripe-signature': signature(payload, connectSecret, Math.floor(Date.now() / 1000)) },
+    path: '/api/stripeConnectWebhook',
+  });
+
+/** The emulator's one event of `type` about the member's payout, as Stripe delivered it (its replays are this payload). */
+async function payoutEvent(type: 'payout.paid' | 'payout.failed', payout: Stripe.Payout, accountId: string) {
+  const events = await stripe.events.list({ type, limit: 100 }, { stripeAccount: accountId });
+  const found = events.data.filter((event) => (event.data.object as Stripe.Payout).id === payout.id);
+  expect(found).toHaveLength(1);
+  return JSON.stringify(found[0]);
+}
+
+/** The mails to an address in the handlers' outbox, without sign-up's verification mail. */
+const mailsTo = (email: string) =>
+  mailsInOutbox(email).filter((mail) => !mail.subject.startsWith('Verify your e-mail'));
 
 const outcomeOf = (answer: CallResult) => (answer.body.outcomes as Record<string, unknown>[])[0]!;
 
@@ -208,6 +234,11 @@ describe('/api/runPayoutBatch for one member', () => {
   });
 
   it('heals a crash between the payout and the table: any later batch for the member resumes it, one payout', async () => {
+    // Stripe's payout.paid would complete the batch too (below): dropped here, so the later batch is what heals it.
+    dropConnect = true;
+    onTestFinished(() => {
+      dropConnect = false;
+    });
     const who = await member();
     const commission = await commissionFor(who, 1800);
     const real = payoutBatches.batches.recordPayout;
@@ -457,6 +488,14 @@ describe('a batch payout the card refuses (payout.failed)', () => {
 
     const stored = await item(keys.payoutBatch(`admin-${requestId}`, who.id));
     expect(stored).toMatchObject({ state: 'payout_failed', payoutId: payout!.id });
+    // The admins' "a payout failed": once, naming the member and the batch's payout, however often it is delivered.
+    const failedEvent = await payoutEvent('payout.failed', payout!, who.accountId);
+    for (let round = 0; round < 3; round++) expect((await deliverConnect(failedEvent)).status).toBe(200);
+    expect(
+      mailsTo(OPS)
+        .filter((mail) => mail.text.includes(who.email))
+        .map((mail) => mail.subject),
+    ).toEqual([`A payout failed: $27.00 to ${who.email}`]);
     for (const id of [one.id, two.id]) {
       const commission = await item(commissionKey(id));
       expect(commission).toMatchObject({
@@ -482,5 +521,148 @@ describe('a batch payout the card refuses (payout.failed)', () => {
     expect(outcomeOf(again)).toMatchObject({ state: 'paid', transfer: 0, payout: 27 });
     expect(await transfersTo(who.accountId)).toHaveLength(1);
     expect(await payoutsOf(who.accountId)).toHaveLength(2);
+  });
+});
+
+describe('a batch payout the card takes (payout.paid)', () => {
+  it('mails the member "on its way" once per batch payout, naming the amount and the arrival date, across the run, its retry and three replays of payout.paid', async () => {
+    const { mailDate } = await import('../../functions/src/email/templates');
+    const who = await member('4000056755665555'); // standard: it arrives the next day
+    const commissions = [await commissionFor(who, 1300), await commissionFor(who, 1450)];
+    const requestId = randomUUID();
+    expect(outcomeOf(await batch('pay', who.id, requestId))).toMatchObject({ state: 'paid', payout: 27.5 });
+    await emulator.idle(); // the emulator's own payout.paid delivered
+    expect(outcomeOf(await batch('pay', who.id, requestId))).toMatchObject({ state: 'paid' });
+    const [payout] = await payoutsOf(who.accountId);
+    expect(payout).toMatchObject({ amount: 2750, status: 'paid', method: 'standard' });
+    const event = await payoutEvent('payout.paid', payout!, who.accountId);
+    for (let round = 0; round < 3; round++) expect((await deliverConnect(event)).status).toBe(200);
+
+    const mails = mailsTo(who.email);
+    expect(mails.map((mail) => mail.subject)).toEqual(['Your payout of $27.50 is on its way']);
+    expect(mails[0]!.text).toContain(`It should reach your card by ${mailDate(payout!.arrival_date * 1000)}.`);
+    expect(mails[0]!.text).toContain('for 2 commissions');
+    const stored = await item(keys.payoutBatch(`admin-${requestId}`, who.id));
+    expect(stored).toMatchObject({ state: 'paid', payoutId: payout!.id, arrivalDate: payout!.arrival_date });
+    expect(typeof stored?.payoutPaidAt).toBe('string');
+    for (const { id } of commissions) expect(await item(commissionKey(id))).toMatchObject({ status: 'paid' });
+  });
+
+  it('completes a batch whose payout record was lost: its commissions to paid with that payout, once, the lock freed; replays change nothing', async () => {
+    const who = await member();
+    const one = await commissionFor(who, 2100);
+    const two = await commissionFor(who, 900);
+    const before = await counters();
+    const real = payoutBatches.batches.recordPayout;
+    payoutBatches.batches.recordPayout = () => {
+      payoutBatches.batches.recordPayout = real;
+      return Promise.reject(new Error('the table write failed after the payout'));
+    };
+    const requestId = randomUUID();
+    expect((await batch('pay', who.id, requestId)).status).toBe(500);
+    const batchKey = keys.payoutBatch(`admin-${requestId}`, who.id);
+    // Stripe's own delivery of payout.paid completes it; then three replays of that event.
+    await emulator.idle();
+    const [payout] = await payoutsOf(who.accountId);
+    expect(payout).toMatchObject({ amount: 3000, status: 'paid' });
+
+    const event = await payoutEvent('payout.paid', payout!, who.accountId);
+    for (let round = 0; round < 3; round++) expect((await deliverConnect(event)).status).toBe(200);
+    expect(await item(batchKey)).toMatchObject({ state: 'paid', payoutId: payout!.id });
+    for (const { id } of [one, two]) {
+      const commission = await item(commissionKey(id));
+      expect(commission).toMatchObject({ status: 'paid', payoutId: payout!.id });
+      expect(commission?.batchId).toBeUndefined();
+    }
+    expect(await item(keys.payoutLock(who.id))).toBeUndefined();
+    expect(delta(await counters(), before, MOVING)).toEqual({
+      toStripeCount: -2,
+      toStripeCents: -3000,
+      toBePaidCount: 0,
+      toBePaidCents: 0,
+      paidCents: 3000,
+      processingCents: -3000,
+    });
+    expect(mailsTo(who.email).map((mail) => mail.subject)).toEqual(['Your payout of $30.00 is on its way']);
+    // Nothing is left to pay, and nothing moved twice at Stripe.
+    expect(outcomeOf(await batch('pay', who.id))).toMatchObject({ state: 'empty' });
+    expect((await transfersTo(who.accountId)).map((t) => t.amount)).toEqual([3000]);
+    expect(await payoutsOf(who.accountId)).toHaveLength(1);
+  });
+
+  it('is not mailed to a member who turned payout mails off', async () => {
+    const { handler: saveMailPreferences } = await import('../../functions/src/handlers/save-mail-preferences');
+    const who = await member();
+    const saved = await call(saveMailPreferences, {
+      body: { saleMails: true, payoutMails: false },
+      headers: auth(who.token),
+      path: '/api/saveMailPreferences',
+    });
+    expect(saved.status).toBe(200);
+    await commissionFor(who, 1600);
+    expect(outcomeOf(await batch('pay', who.id))).toMatchObject({ state: 'paid' });
+    await emulator.idle();
+    expect(mailsTo(who.email)).toEqual([]);
+    const [payout] = await payoutsOf(who.accountId);
+    expect(await item(keys.mailClaim('payout', payout!.id))).toMatchObject({
+      status: 'skipped',
+      skipped: 'turned off by the member',
+    });
+  });
+});
+
+describe('a batch payout Stripe refuses at the create', () => {
+  it('keeps the batch transferred with the reason on it and on its commissions, the attempt moved on; the next run pays once under the new key', async () => {
+    const who = await member();
+    const sale = await stripe.paymentIntents.create({
+      amount: 30_000,
+      currency: 'usd',
+      payment_method: 'pm_card_visa',
+      confirm: true,
+    });
+    // One card sale's commission: its transfer is funded from the charge, pending in the member's balance.
+    const commission = await commissionFor(who, 2200, String(sale.latest_charge));
+    const requestId = randomUUID();
+    const refused = await batch('pay', who.id, requestId);
+    expect(refused.status).toBe(409);
+    expect(String(refused.body.message)).toMatch(
+      /^\$22\.00 for .* is in their Stripe balance; the payout waits: The member's Stripe balance is too low/,
+    );
+    const batchKey = keys.payoutBatch(`admin-${requestId}`, who.id);
+    const stored = await item(batchKey);
+    expect(stored).toMatchObject({ state: 'transferred', payoutAttempt: 1, payoutId: null });
+    expect(String(stored?.failure)).toMatch(/^The member's Stripe balance is too low/);
+    expect(await item(commissionKey(commission.id))).toMatchObject({
+      status: 'in_stripe',
+      batchId: `admin-${requestId}`,
+      payoutFailure: stored?.failure,
+    });
+    expect(await payoutsOf(who.accountId)).toEqual([]);
+
+    // Funds available within Stripe's 24 h: the attempt's new key is a new request.
+    await stripe.transfers.create({ amount: 2200, currency: 'usd', destination: who.accountId });
+    const paid = await batch('pay', who.id, requestId);
+    expect(paid.status).toBe(200);
+    expect(outcomeOf(paid)).toMatchObject({ state: 'paid', payout: 22 });
+    const payouts = await payoutsOf(who.accountId);
+    expect(payouts.map((payout) => [payout.amount, payout.metadata?.attempt])).toEqual([[2200, '1']]);
+    expect(await item(commissionKey(commission.id))).toMatchObject({ status: 'paid', payoutFailure: null });
+    expect(await item(batchKey)).toMatchObject({ state: 'paid', failure: null });
+  });
+});
+
+describe('/api/getMemberPayoutCard', () => {
+  it('names the debit card a member is paid to, for the payout’s confirmation; none, or no such member, in words', async () => {
+    const { handler } = await import('../../functions/src/handlers/get-member-payout-card');
+    const read = (memberId: string) => call(handler, { body: { memberId }, headers: auth(admin) });
+    const instant = await member();
+    expect((await read(instant.id)).body).toEqual({
+      memberId: instant.id,
+      card: { last4: '5556', brand: 'Visa', instant: true },
+    });
+    const standard = await member('4000056755665555');
+    expect((await read(standard.id)).body).toMatchObject({ card: { last4: '5555', instant: false } });
+    const unknown = await read(randomUUID());
+    expect([unknown.status, unknown.body.message]).toEqual([404, 'No such member.']);
   });
 });

@@ -715,10 +715,12 @@ describe('least privilege', () => {
       'markAsShipped',
       'payCommisionToMember',
       'requestPasswordReset',
+      'runPayoutBatch',
       'signup',
       'stripeConnectWebhook',
       'stripeWebhook',
       'verifyEmail',
+      'withdraw',
     ]);
     for (const { spec, made } of appFunctions(main.stack)) {
       const ses = statementsOf(main.resources, logicalId(main.stack, made.role)).filter((s) =>

@@ -189,7 +189,7 @@ export const dynamoCommissionMoney: CommissionMoneyStore = {
     });
   },
 
-  completePayout(commission, attempt, payoutId, now) {
+  completePayout(commission, attempt, payoutId, now, arrivalDate) {
     const amount = commission.amountCents;
     const move = commissionMove('in_stripe', 'paid');
     return transaction([
@@ -199,11 +199,18 @@ export const dynamoCommissionMoney: CommissionMoneyStore = {
           Key: commissionKey(commission.id),
           UpdateExpression: updateExpression(
             move,
-            ['payoutId = :payout', 'payoutFailure = :null', 'paidAt = :now', 'updatedAt = :now'],
+            [
+              'payoutId = :payout',
+              'payoutFailure = :null',
+              'payoutArrivalDate = :arrival',
+              'paidAt = :now',
+              'updatedAt = :now',
+            ],
             ['gsi2pk', 'gsi2sk', 'payoutPendingAt'],
           ),
           ...withCondition(move, 'payoutAttempt = :attempt', {
             ':payout': payoutId,
+            ':arrival': arrivalDate ?? null,
             ':null': null,
             ':now': now,
             ':attempt': attempt,

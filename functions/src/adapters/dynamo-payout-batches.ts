@@ -1,5 +1,5 @@
 import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { commissionIs, commissionMove, updateExpression } from '@portal/shared/db/sales-status';
+import { commissionIs, commissionMove, updateExpression, type StatusMove } from '@portal/shared/db/sales-status';
 import { keys, lists, shardOf } from '@portal/shared/db/table';
 import { commissionStatusOf } from '@portal/shared/domain/sales-status';
 import type {
@@ -8,6 +8,7 @@ import type {
   ClaimResult,
   MemberBatch,
   PayoutBatchStore,
+  StoredBatchState,
 } from '../commissions/batch-store';
 import { backoff, cancellationReasons, db, isConditionFailed, isTransactionConflict, tableName } from './dynamo-client';
 
@@ -83,6 +84,74 @@ const toBatch = (item: Record<string, unknown>): MemberBatch => {
 };
 
 const total = (items: readonly BatchCommission[]) => items.reduce((sum, item) => sum + item.amountCents, 0);
+
+/** The commissions the batch's payout carries: those in Stripe, and those its transfer carried (not wholly netted). */
+const paidBy = (batch: MemberBatch) =>
+  batch.commissions.filter((c) => c.from === 'in_stripe' || c.nettedCents < c.amountCents);
+
+/**
+ * A record step's first item: the batch item moved on from `from`, its attributes SET from
+ * `set` (name → value), while its state is `from` and `also` holds.
+ */
+function batchMove(
+  batch: MemberBatch,
+  from: StoredBatchState,
+  set: Record<string, unknown>,
+  also?: { condition: string; values: Record<string, unknown> },
+): TransactItems[number] {
+  const fields = Object.entries(set);
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: batchKey(batch),
+      UpdateExpression: `SET ${fields.map((_, index) => `#f${index} = :f${index}`).join(', ')}`,
+      ConditionExpression: `#state = :from${also ? ` AND ${also.condition}` : ''}`,
+      ExpressionAttributeNames: {
+        '#state': 'state',
+        ...Object.fromEntries(fields.map(([name], index) => [`#f${index}`, name])),
+      },
+      ExpressionAttributeValues: {
+        ':from': from,
+        ...Object.fromEntries(fields.map(([, value], index) => [`:f${index}`, value])),
+        ...also?.values,
+      },
+    },
+  };
+}
+
+/**
+ * A commission the step moves (along `move`, the transition table's, when its status changes),
+ * with its SET and REMOVE, while `condition` holds (and its status is the move's).
+ */
+function carried(
+  id: string,
+  step: { move?: StatusMove; set?: string[]; remove?: string[]; condition: string; values: Record<string, unknown> },
+): TransactItems[number] {
+  const { move } = step;
+  const set = step.set ?? [];
+  const remove = step.remove ?? [];
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: keys.commission(id),
+      UpdateExpression: move
+        ? updateExpression(move, set, remove)
+        : `${set.length ? `SET ${set.join(', ')}` : ''}${remove.length ? `${set.length ? ' ' : ''}REMOVE ${remove.join(', ')}` : ''}`,
+      ConditionExpression: move ? `${move.condition} AND ${step.condition}` : step.condition,
+      ...(move ? { ExpressionAttributeNames: move.names } : {}),
+      ExpressionAttributeValues: { ...move?.values, ...step.values },
+    },
+  };
+}
+
+/** One record step: the batch item's move, the commissions', then counters and earnings, in one transaction. */
+async function record(
+  batchItem: TransactItems[number],
+  commissions: TransactItems,
+  totals: TransactItems,
+): Promise<boolean> {
+  return (await transaction([batchItem, ...commissions, ...totals])).ok;
+}
 
 export const dynamoPayoutBatches: PayoutBatchStore = {
   async lock(memberId, batchId, now, busyUntil) {
@@ -181,7 +250,8 @@ export const dynamoPayoutBatches: PayoutBatchStore = {
         });
         if (status === 'processing' && !item.transferPendingAt && (availableAt === undefined || availableAt <= now)) {
           found.push(candidate('processing'));
-        } else if (status === 'in_stripe' && !item.payoutPendingAt) {
+        } else if (status === 'in_stripe' && !item.payoutPendingAt && !item.reversalPending) {
+          // A refund's transfer reversal reserved on it (commissions/refunds.ts) takes its share first: skipped until then.
           found.push(candidate('in_stripe'));
         }
       }
@@ -256,33 +326,17 @@ export const dynamoPayoutBatches: PayoutBatchStore = {
     return (result.failedAt.includes(0) ? 'exists' : 'changed') satisfies ClaimResult;
   },
 
-  async release(batch, failure, now) {
-    const items: TransactItems = [
-      {
-        Update: {
-          TableName: tableName(),
-          Key: batchKey(batch),
-          UpdateExpression: 'SET #state = :released, failure = :failure, updatedAt = :now',
-          ConditionExpression: '#state = :claimed',
-          ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: {
-            ':released': 'released',
-            ':claimed': 'claimed',
-            ':failure': failure,
-            ':now': now,
-          },
-        },
-      },
-      ...batch.commissions.map((commission) => ({
-        Update: {
-          TableName: tableName(),
-          Key: keys.commission(commission.id),
-          UpdateExpression: commission.from === 'processing' ? 'REMOVE batchId, nettedCents' : 'REMOVE batchId',
-          ConditionExpression: 'batchId = :batch',
-          ExpressionAttributeValues: { ':batch': batch.batchId },
-        },
-      })),
-      ...(batch.nettedCents > 0
+  release(batch, failure, now) {
+    return record(
+      batchMove(batch, 'claimed', { state: 'released', failure, updatedAt: now }),
+      batch.commissions.map((commission) =>
+        carried(commission.id, {
+          remove: commission.from === 'processing' ? ['batchId', 'nettedCents'] : ['batchId'],
+          condition: 'batchId = :batch',
+          values: { ':batch': batch.batchId },
+        }),
+      ),
+      batch.nettedCents > 0
         ? [
             {
               Update: {
@@ -293,210 +347,135 @@ export const dynamoPayoutBatches: PayoutBatchStore = {
               },
             },
           ]
-        : []),
-    ];
-    return (await transaction(items)).ok;
+        : [],
+    );
   },
 
-  async recordTransfer(batch, transferId, now) {
+  recordTransfer(batch, transferId, now) {
     const next = batch.kind === 'send' ? 'sent' : 'transferred';
     const processing = batch.commissions.filter((c) => c.from === 'processing');
     const settled = processing.filter((c) => c.nettedCents >= c.amountCents);
     const moved = processing.filter((c) => c.nettedCents < c.amountCents);
-    const items: TransactItems = [
-      {
-        Update: {
-          TableName: tableName(),
-          Key: batchKey(batch),
-          UpdateExpression: 'SET #state = :next, transferId = :transfer, updatedAt = :now',
-          ConditionExpression: '#state = :claimed',
-          ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: { ':next': next, ':claimed': 'claimed', ':transfer': transferId, ':now': now },
-        },
-      },
-    ];
-    for (const commission of moved) {
-      const move = commissionMove('processing', 'in_stripe');
-      items.push({
-        Update: {
-          TableName: tableName(),
-          Key: keys.commission(commission.id),
-          UpdateExpression: updateExpression(
-            move,
-            ['transferId = :transfer', 'transferredAt = :now', 'updatedAt = :now', 'gsi2pk = :stage'],
-            // A `send` frees them at once: each may then be paid by its own button or a later batch.
-            batch.kind === 'send' ? ['batchId'] : [],
-          ),
-          ConditionExpression: `${move.condition} AND batchId = :batch`,
-          ExpressionAttributeNames: move.names,
-          ExpressionAttributeValues: {
-            ...move.values,
-            ':transfer': transferId,
-            ':now': now,
-            ':stage': TO_BE_PAID,
-            ':batch': batch.batchId,
-          },
-        },
-      });
-    }
-    for (const commission of settled) {
-      const move = commissionMove('processing', 'paid');
-      items.push({
-        Update: {
-          TableName: tableName(),
-          Key: keys.commission(commission.id),
-          UpdateExpression: updateExpression(
-            move,
-            ['settledBatchId = :batch', 'paidAt = :now', 'updatedAt = :now'],
-            ['gsi2pk', 'gsi2sk', 'batchId'],
-          ),
-          ConditionExpression: `${move.condition} AND batchId = :batch`,
-          ExpressionAttributeNames: move.names,
-          ExpressionAttributeValues: { ...move.values, ':now': now, ':batch': batch.batchId },
-        },
-      });
-    }
     const settledCents = total(settled);
-    items.push(
-      ...counters(batch, {
-        toStripeCount: -processing.length,
-        toStripeCents: -total(processing),
-        toBePaidCount: moved.length,
-        toBePaidCents: total(moved),
-        paidCents: settledCents,
-        processingCents: -settledCents,
-      }),
-      ...earnings(batch, settledCents),
-    );
-    return (await transaction(items)).ok;
-  },
-
-  async refusePayout(batch, failure, now) {
-    try {
-      await db().send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: batchKey(batch),
-          UpdateExpression: 'SET failure = :failure, payoutAttempt = payoutAttempt + :one, updatedAt = :now',
-          ConditionExpression: '#state = :transferred AND payoutAttempt = :attempt',
-          ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: {
-            ':failure': failure,
-            ':one': 1,
-            ':now': now,
-            ':transferred': 'transferred',
-            ':attempt': batch.payoutAttempt,
-          },
+    return record(
+      batchMove(batch, 'claimed', { state: next, transferId, updatedAt: now }),
+      [
+        ...moved.map((commission) =>
+          carried(commission.id, {
+            move: commissionMove('processing', 'in_stripe'),
+            set: ['transferId = :transfer', 'transferredAt = :now', 'updatedAt = :now', 'gsi2pk = :stage'],
+            // A `send` frees them at once: each may then be paid by its own button or a later batch.
+            remove: batch.kind === 'send' ? ['batchId'] : [],
+            condition: 'batchId = :batch',
+            values: { ':transfer': transferId, ':now': now, ':stage': TO_BE_PAID, ':batch': batch.batchId },
+          }),
+        ),
+        ...settled.map((commission) =>
+          carried(commission.id, {
+            move: commissionMove('processing', 'paid'),
+            set: ['settledBatchId = :batch', 'paidAt = :now', 'updatedAt = :now'],
+            remove: ['gsi2pk', 'gsi2sk', 'batchId'],
+            condition: 'batchId = :batch',
+            values: { ':now': now, ':batch': batch.batchId },
+          }),
+        ),
+      ],
+      [
+        ...counters(batch, {
+          toStripeCount: -processing.length,
+          toStripeCents: -total(processing),
+          toBePaidCount: moved.length,
+          toBePaidCents: total(moved),
+          paidCents: settledCents,
+          processingCents: -settledCents,
         }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailed(error)) return false;
-      throw error;
-    }
-  },
-
-  async recordPayout(batch, payoutId, now) {
-    const carried = batch.commissions.filter((c) => c.from === 'in_stripe' || c.nettedCents < c.amountCents);
-    const items: TransactItems = [
-      {
-        Update: {
-          TableName: tableName(),
-          Key: batchKey(batch),
-          UpdateExpression:
-            'SET #state = :paid, payoutId = :payout, #method = :method, failure = :null, updatedAt = :now',
-          ConditionExpression: '#state = :transferred AND payoutAttempt = :attempt',
-          ExpressionAttributeNames: { '#state': 'state', '#method': 'method' },
-          ExpressionAttributeValues: {
-            ':paid': 'paid',
-            ':transferred': 'transferred',
-            ':payout': payoutId,
-            ':method': batch.method,
-            ':null': null,
-            ':now': now,
-            ':attempt': batch.payoutAttempt,
-          },
-        },
-      },
-    ];
-    for (const commission of carried) {
-      const move = commissionMove('in_stripe', 'paid');
-      items.push({
-        Update: {
-          TableName: tableName(),
-          Key: keys.commission(commission.id),
-          UpdateExpression: updateExpression(
-            move,
-            ['payoutId = :payout', 'payoutFailure = :null', 'paidAt = :now', 'updatedAt = :now'],
-            ['gsi2pk', 'gsi2sk', 'batchId', 'payoutPendingAt'],
-          ),
-          ConditionExpression: `${move.condition} AND batchId = :batch`,
-          ExpressionAttributeNames: move.names,
-          ExpressionAttributeValues: {
-            ...move.values,
-            ':payout': payoutId,
-            ':null': null,
-            ':now': now,
-            ':batch': batch.batchId,
-          },
-        },
-      });
-    }
-    const paidCents = total(carried);
-    items.push(
-      ...counters(batch, {
-        toBePaidCount: -carried.length,
-        toBePaidCents: -paidCents,
-        paidCents,
-        processingCents: -paidCents,
-      }),
-      ...earnings(batch, paidCents),
+        ...earnings(batch, settledCents),
+      ],
     );
-    return (await transaction(items)).ok;
   },
 
-  async failPayout(batch, payoutId, failure, now) {
-    const carried = batch.commissions.filter((c) => c.from === 'in_stripe' || c.nettedCents < c.amountCents);
-    const items: TransactItems = [
-      {
-        Update: {
-          TableName: tableName(),
-          Key: batchKey(batch),
-          UpdateExpression: 'SET #state = :failed, failure = :failure, updatedAt = :now',
-          ConditionExpression: '#state = :paid AND payoutId = :payout',
-          ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: {
-            ':failed': 'payout_failed',
-            ':paid': 'paid',
-            ':payout': payoutId,
-            ':failure': failure,
-            ':now': now,
-          },
+  refusePayout(batch, failure, now) {
+    // The reason on each commission the payout would carry too: the admin's lists and home show it.
+    return record(
+      batchMove(
+        batch,
+        'transferred',
+        { failure, payoutAttempt: batch.payoutAttempt + 1, updatedAt: now },
+        { condition: 'payoutAttempt = :attempt', values: { ':attempt': batch.payoutAttempt } },
+      ),
+      paidBy(batch).map((commission) =>
+        carried(commission.id, {
+          set: ['payoutFailure = :failure', 'updatedAt = :now'],
+          condition: 'batchId = :batch',
+          values: { ':failure': failure, ':now': now, ':batch': batch.batchId },
+        }),
+      ),
+      [],
+    );
+  },
+
+  recordPayout(batch, payoutId, now) {
+    const paid = paidBy(batch);
+    const paidCents = total(paid);
+    return record(
+      batchMove(
+        batch,
+        'transferred',
+        {
+          state: 'paid',
+          payoutId,
+          method: batch.method,
+          arrivalDate: batch.arrivalDate ?? null,
+          failure: null,
+          updatedAt: now,
         },
-      },
-    ];
-    for (const commission of carried) {
-      const move = commissionMove('paid', 'in_stripe');
-      items.push({
-        Update: {
-          TableName: tableName(),
-          Key: keys.commission(commission.id),
-          UpdateExpression: updateExpression(
-            move,
-            [
-              'payoutId = :null',
-              'failedPayoutId = :payout',
-              'payoutFailure = :failure',
-              'updatedAt = :now',
-              'gsi2pk = :stage',
-              'gsi2sk = :sort',
-            ],
-            ['paidAt', 'payoutPaidAt'],
-          ),
-          ConditionExpression: `${move.condition} AND payoutId = :payout`,
-          ExpressionAttributeNames: move.names,
-          ExpressionAttributeValues: {
-            ...move.values,
+        { condition: 'payoutAttempt = :attempt', values: { ':attempt': batch.payoutAttempt } },
+      ),
+      paid.map((commission) =>
+        carried(commission.id, {
+          move: commissionMove('in_stripe', 'paid'),
+          set: ['payoutId = :payout', 'payoutFailure = :null', 'paidAt = :now', 'updatedAt = :now'],
+          remove: ['gsi2pk', 'gsi2sk', 'batchId', 'payoutPendingAt'],
+          condition: 'batchId = :batch',
+          values: { ':payout': payoutId, ':null': null, ':now': now, ':batch': batch.batchId },
+        }),
+      ),
+      [
+        ...counters(batch, {
+          toBePaidCount: -paid.length,
+          toBePaidCents: -paidCents,
+          paidCents,
+          processingCents: -paidCents,
+        }),
+        ...earnings(batch, paidCents),
+      ],
+    );
+  },
+
+  failPayout(batch, payoutId, failure, now) {
+    const paid = paidBy(batch);
+    const paidCents = total(paid);
+    return record(
+      batchMove(
+        batch,
+        'paid',
+        { state: 'payout_failed', failure, updatedAt: now },
+        { condition: 'payoutId = :payout', values: { ':payout': payoutId } },
+      ),
+      paid.map((commission) =>
+        carried(commission.id, {
+          move: commissionMove('paid', 'in_stripe'),
+          set: [
+            'payoutId = :null',
+            'failedPayoutId = :payout',
+            'payoutFailure = :failure',
+            'updatedAt = :now',
+            'gsi2pk = :stage',
+            'gsi2sk = :sort',
+          ],
+          remove: ['paidAt', 'payoutPaidAt'],
+          condition: 'payoutId = :payout',
+          values: {
             ':null': null,
             ':payout': payoutId,
             ':failure': failure,
@@ -504,20 +483,37 @@ export const dynamoPayoutBatches: PayoutBatchStore = {
             ':stage': TO_BE_PAID,
             ':sort': `${commission.createdAt}#${commission.id}`,
           },
-        },
-      });
-    }
-    const paidCents = total(carried);
-    items.push(
-      ...counters(batch, {
-        toBePaidCount: carried.length,
-        toBePaidCents: paidCents,
-        paidCents: -paidCents,
-        processingCents: paidCents,
-      }),
-      ...earnings(batch, -paidCents),
+        }),
+      ),
+      [
+        ...counters(batch, {
+          toBePaidCount: paid.length,
+          toBePaidCents: paidCents,
+          paidCents: -paidCents,
+          processingCents: paidCents,
+        }),
+        ...earnings(batch, -paidCents),
+      ],
     );
-    return (await transaction(items)).ok;
+  },
+
+  async acknowledgePayoutPaid(batch, payoutId, paidAt) {
+    try {
+      await db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: batchKey(batch),
+          UpdateExpression: 'SET payoutPaidAt = if_not_exists(payoutPaidAt, :at)',
+          ConditionExpression: '#state = :paid AND payoutId = :payout',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: { ':at': paidAt, ':paid': 'paid', ':payout': payoutId },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailed(error)) return false;
+      throw error;
+    }
   },
 
   async membersWithOpenCommissions() {

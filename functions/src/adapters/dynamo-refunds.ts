@@ -10,6 +10,8 @@ import type {
 } from '../commissions/refund-store';
 import { cancellationReasons, db, isConditionFailed, isTransactionConflict, backoff, tableName } from './dynamo-client';
 import { toCommissionRecord, toOrderRecord } from './dynamo-sales-items';
+import { refreshRank } from './dynamo-sale-recorder';
+import { loadLogger } from '../config/logger';
 
 /**
  * Refunds and disputes on the table: the order's refunded total and applied refund ids, the
@@ -52,6 +54,22 @@ async function transaction(items: Items): Promise<boolean> {
   }
 }
 
+/**
+ * The member's top-earners place after a refund took from their commission: their totals went
+ * down. A failed refresh does not undo the refund: logged, and made good by the member's next sale
+ * or refund.
+ */
+async function lowerRank(memberId: string, memberEmail: string): Promise<void> {
+  try {
+    await refreshRank(memberId, memberEmail);
+  } catch (error) {
+    (await loadLogger()).warn('Top earners place not refreshed after a refund; the next sale or refund refreshes it', {
+      memberId,
+      error,
+    });
+  }
+}
+
 /** The refunded total as read: `refundedCents = :seen`, or absent when nothing was refunded. */
 const refundedIs = (seen: number | undefined) =>
   seen ? 'refundedCents = :seenRefunded' : 'attribute_not_exists(refundedCents)';
@@ -61,7 +79,8 @@ function deltas(application: NonNullable<RefundApplication['commission']>) {
   const { base, takenCents: taken, status, record } = application;
   const exits = status !== record.status && status !== base && status !== 'review';
   const counters: Record<string, number> = { totalCents: -taken };
-  const earnings: Record<string, number> = { totalCents: -taken };
+  // `rankMoves`: the top-earners place is refreshed after (dynamo-sale-recorder.ts refreshRank).
+  const earnings: Record<string, number> = { totalCents: -taken, rankMoves: 1 };
   if (base === 'paid') {
     counters.paidCents = -taken;
     earnings.paidCents = -taken;
@@ -299,7 +318,9 @@ export const dynamoRefunds: RefundStore = {
         );
       }
     }
-    return transaction(items);
+    const applied = await transaction(items);
+    if (applied && change && change.takenCents > 0) await lowerRank(change.record.memberId, change.record.memberEmail);
+    return applied;
   },
 
   holdForReview(commission, reason, disputeId, now) {

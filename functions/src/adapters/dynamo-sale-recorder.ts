@@ -218,11 +218,8 @@ export function toEarnings(item: Record<string, unknown>): Earnings {
   };
 }
 
-/**
- * A member's totals: the sum of their earnings shards and of the totals kept before the shards
- * (the EARNINGS item's own `count`/`totalCents`/`paidCents`/`processingCents`), one Query.
- */
-export async function earnings(memberId: string): Promise<Earnings | undefined> {
+/** A member's earnings items: their shards and the EARNINGS item (totals of before, the rank), one Query. */
+async function earningsItems(memberId: string): Promise<Record<string, unknown>[]> {
   const found: Record<string, unknown>[] = [];
   let start: Record<string, unknown> | undefined;
   do {
@@ -238,28 +235,46 @@ export async function earnings(memberId: string): Promise<Earnings | undefined> 
     found.push(...(page.Items ?? []));
     start = page.LastEvaluatedKey;
   } while (start);
+  return found;
+}
+
+const sumOf = (found: readonly Record<string, unknown>[], name: string) =>
+  found.reduce((total, item) => total + num(item[name]), 0);
+
+function earningsOf(memberId: string, found: readonly Record<string, unknown>[]): Earnings | undefined {
   if (found.length === 0) return undefined;
   const base = found.find((item) => item.sk === EARNINGS_PREFIX);
-  const sum = (name: string) => found.reduce((total, item) => total + num(item[name]), 0);
   return {
     memberId,
     memberEmail: String(base?.memberEmail ?? ''),
-    count: sum('count'),
-    totalCents: sum('totalCents'),
-    paidCents: sum('paidCents'),
-    processingCents: sum('processingCents'),
+    count: sumOf(found, 'count'),
+    totalCents: sumOf(found, 'totalCents'),
+    paidCents: sumOf(found, 'paidCents'),
+    processingCents: sumOf(found, 'processingCents'),
   };
 }
 
 /**
+ * A member's totals: the sum of their earnings shards and of the totals kept before the shards
+ * (the EARNINGS item's own `count`/`totalCents`/`paidCents`/`processingCents`), one Query.
+ */
+export async function earnings(memberId: string): Promise<Earnings | undefined> {
+  return earningsOf(memberId, await earningsItems(memberId));
+}
+
+/**
  * The member's place among the top earners, from the sum of their shards: written on the EARNINGS
- * item unless a later refresh wrote a higher count already (counts and totals only grow). Each
- * sale refreshes after its transaction, so the last one to finish writes what all of them made;
- * a refresh that failed is made good by the member's next sale or the same payment's next report.
+ * item unless a later refresh wrote a newer one already. What orders the refreshes is the rank
+ * version, the sum of the shards' `count` (a sale ADDs 1) and `rankMoves` (a refund that takes
+ * from a commission ADDs 1): it only grows, and every change of the totals moves it, so the last
+ * refresh to read the newest sums wins whether a sale raised them or a refund lowered them. A
+ * refresh that failed is made good by the member's next sale or refund (or the same one's retry).
  */
 export async function refreshRank(memberId: string, memberEmail: string): Promise<void> {
-  const sums = await earnings(memberId);
+  const found = await earningsItems(memberId);
+  const sums = earningsOf(memberId, found);
   if (!sums) return;
+  const version = sums.count + sumOf(found, 'rankMoves');
   try {
     await db().send(
       new UpdateCommand({
@@ -267,14 +282,17 @@ export async function refreshRank(memberId: string, memberEmail: string): Promis
         Key: keys.earnings(memberId),
         UpdateExpression:
           'SET entity = :entity, memberId = :member, memberEmail = :email, rankCount = :count, rankCents = :total, ' +
-          'gsi1pk = :top, gsi1sk = :rank',
-        ConditionExpression: 'attribute_not_exists(rankCount) OR rankCount < :count',
+          'rankVersion = :version, gsi1pk = :top, gsi1sk = :rank',
+        // Items ranked before the version: by their count, as then.
+        ConditionExpression:
+          '(attribute_not_exists(rankVersion) AND (attribute_not_exists(rankCount) OR rankCount <= :count)) OR rankVersion < :version',
         ExpressionAttributeValues: {
           ':entity': 'earnings',
           ':member': memberId,
           ':email': memberEmail,
           ':count': sums.count,
           ':total': sums.totalCents,
+          ':version': version,
           ':top': lists.topEarners.partition,
           ':rank': topEarnerSortKey(sums.totalCents, memberId),
         },

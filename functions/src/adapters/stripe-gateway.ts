@@ -262,6 +262,9 @@ function payoutData(event: Stripe.Event & { data: { object: Stripe.Payout } }) {
     metadata: payout.metadata ?? {},
     failure: payout.failure_message ?? payout.failure_code ?? null,
     created: event.created,
+    amountCents: typeof payout.amount === 'number' ? payout.amount : null,
+    arrivalDate: typeof payout.arrival_date === 'number' ? payout.arrival_date : null,
+    method: typeof payout.method === 'string' ? payout.method : null,
   };
 }
 
@@ -308,6 +311,9 @@ const PayoutObject = z.object({
   metadata: Metadata,
   failure_message: z.optional(z.nullable(z.string())),
   failure_code: z.optional(z.nullable(z.string())),
+  amount: z.optional(z.number()),
+  arrival_date: z.optional(z.number()),
+  method: z.optional(z.string()),
 });
 const TransferObject = z.object({ id: z.string(), object: z.literal('transfer'), metadata: Metadata });
 const ChargeObject = z.object({
@@ -740,7 +746,7 @@ export function createStripeGateway(settings: StripeGatewaySettings): PaymentGat
             { ...options, idempotencyKey: payout.idempotencyKey },
           ),
         );
-        return { id: created.id, status: created.status, method: created.method };
+        return { id: created.id, status: created.status, method: created.method, arrivalDate: created.arrival_date };
       } catch (error) {
         throw toMoneyError(error, 'payout');
       }
@@ -763,6 +769,17 @@ export function createStripeGateway(settings: StripeGatewaySettings): PaymentGat
         throw toMoneyError(error, 'payout');
       }
     },
+
+    chargeCard: (chargeId) =>
+      mapped(async () => {
+        try {
+          const card = (await (await stripe()).charges.retrieve(chargeId)).payment_method_details?.card;
+          return card?.last4 ? { last4: card.last4, brand: card.brand ?? 'card' } : undefined;
+        } catch (error) {
+          if (isStripeError(error) && error.code === 'resource_missing') return undefined;
+          throw error;
+        }
+      }),
 
     setManualPayouts: async (accountId, found) => {
       try {

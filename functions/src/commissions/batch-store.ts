@@ -57,6 +57,10 @@ export interface MemberBatch {
   payoutId: string | null;
   /** Moves on after Stripe refuses a payout definitely, so the next try is a new request. */
   payoutAttempt: number;
+  /** Stripe's `arrival_date` of the recorded payout (epoch seconds), when known. */
+  arrivalDate?: number | null;
+  /** When Stripe said the payout was paid (`payout.paid`, the event's time, ISO). */
+  payoutPaidAt?: string;
   failure: string | null;
   createdAt: string;
   updatedAt: string;
@@ -81,8 +85,8 @@ export interface PayoutBatchStore {
   get(batchId: string, memberId: string): Promise<MemberBatch | undefined>;
   /**
    * The member's commissions a batch could take, oldest first: available in processing (no
-   * `availableAt` or one passed) or in Stripe and unpaid, held by no batch and no per-commission
-   * call in flight.
+   * `availableAt` or one passed) or in Stripe and unpaid, held by no batch, no per-commission
+   * call in flight and no refund's reversal.
    */
   candidates(memberId: string, now: number): Promise<CandidateCommission[]>;
   /** The member's clawback debt in cents (0 when none). */
@@ -101,7 +105,10 @@ export interface PayoutBatchStore {
    * them and is done.
    */
   recordTransfer(batch: MemberBatch, transferId: string | null, now: string): Promise<boolean>;
-  /** Stripe refused the payout: the reason and the attempt moved on; the batch stays transferred. */
+  /**
+   * Stripe refused the payout: the reason (on the batch and on each commission it would pay, for
+   * the admin) and the attempt moved on; the batch stays transferred.
+   */
   refusePayout(batch: MemberBatch, failure: string, now: string): Promise<boolean>;
   /** The payout recorded (or none needed): every carried commission in Stripe to paid, freed; counters and earnings. */
   recordPayout(batch: MemberBatch, payoutId: string | null, now: string): Promise<boolean>;
@@ -111,6 +118,8 @@ export interface PayoutBatchStore {
    * `payoutId` is the stored one.
    */
   failPayout(batch: MemberBatch, payoutId: string, failure: string, now: string): Promise<boolean>;
+  /** `payout.paid` for the batch's recorded payout: its time kept once; false when the batch is not paid by that payout. */
+  acknowledgePayoutPaid(batch: MemberBatch, payoutId: string, paidAt: string): Promise<boolean>;
   /** Members with commissions in processing or in Stripe (the admin's "everyone", the daily job), with their e-mail. */
   membersWithOpenCommissions(): Promise<{ memberId: string; memberEmail: string }[]>;
 }

@@ -1,4 +1,4 @@
-import type { BatchOutcome, WithdrawalQuote } from '@portal/shared/api/payout-batches';
+import type { BatchOutcome, MemberPayoutCard, WithdrawalQuote } from '@portal/shared/api/payout-batches';
 import { formatMoney } from '@portal/shared/domain/format';
 import type { MoneySettings } from '../config/money-settings';
 import { DomainError, conflict } from '../errors';
@@ -37,6 +37,8 @@ export interface BatchDeps {
   gateway: PaymentGateway;
   now: () => number;
   settings: () => MoneySettings;
+  /** Called once a batch's payout is recorded (and on each later run of a paid batch); must not throw. */
+  paidOut?: (batch: MemberBatch) => Promise<void>;
 }
 
 /** At most this many commissions per member and batch: the claim and each record are one transaction (100 items). */
@@ -398,6 +400,9 @@ async function advance(deps: BatchDeps, start: MemberBatch): Promise<BatchOutcom
   let batch = start;
   const done = async () => {
     await deps.batches.unlock(batch.memberId, batch.batchId);
+    // The member's "your payout is on its way", once per payout (a retry of a paid batch sends it
+    // if the first run died before it; so does the payout's `payout.paid`).
+    if (batch.state === 'paid' && batch.payoutId) await deps.paidOut?.(batch);
     return describe(batch);
   };
   if (batch.state === 'released' || batch.state === 'sent' || batch.state === 'paid' || batch.state === 'payout_failed')
@@ -457,7 +462,11 @@ async function advance(deps: BatchDeps, start: MemberBatch): Promise<BatchOutcom
           metadata: { batchId: batch.batchId, memberId: batch.memberId, attempt: String(batch.payoutAttempt) },
         });
         payoutId = payout.id;
-        if (!batch.method) batch = { ...batch, method: payout.method === 'instant' ? 'instant' : 'standard' };
+        batch = {
+          ...batch,
+          method: batch.method ?? (payout.method === 'instant' ? 'instant' : 'standard'),
+          arrivalDate: payout.arrivalDate,
+        };
       } catch (error) {
         if (error instanceof MoneyRefusal) return wait(deps, batch, error.message);
         throw error;
@@ -581,4 +590,15 @@ export async function withdrawalQuote(deps: BatchDeps, memberId: string): Promis
     receive: dollars(receive),
     card: { last4: card.last4, brand: card.brand },
   };
+}
+
+/** The member's payout card as a payout's confirmation names it; a 404 in words for no such member. */
+export async function memberPayoutCard(deps: BatchDeps, memberId: string): Promise<MemberPayoutCard> {
+  const profile = await deps.money.payoutProfile(memberId);
+  if (!profile) throw new DomainError('not-found', 'No such member.');
+  const card =
+    profile.stripeID && profile.isPayoutMethodAdded === 1
+      ? await deps.gateway.payoutDestination(profile.stripeID)
+      : undefined;
+  return { memberId, card: card ? { last4: card.last4, brand: card.brand, instant: card.instant } : null };
 }

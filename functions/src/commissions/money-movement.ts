@@ -177,7 +177,8 @@ const SIDE_EXIT_WORDS = {
 
 /**
  * `/api/payCommisionToMember`: in Stripe → paid to the member's debit card. Only from in Stripe and
- * not paid; the payout's key carries the attempt, which moves on only after a `payout.failed`.
+ * not paid; the payout's key carries the attempt, which moves on after a `payout.failed` or a
+ * definite refusal of the create (never after a fault).
  * A paid commission answers as it is.
  */
 export async function payCommissionToMember(deps: MoneyDeps, id: string): Promise<Commission> {
@@ -207,16 +208,27 @@ export async function payCommissionToMember(deps: MoneyDeps, id: string): Promis
   const attempt = reserved.payoutAttempt ?? 0;
   // The member's other unpaid commissions (an upper bound of what their balance holds for them).
   const keepCents = Math.max(0, (await deps.store.unpaidCents(reserved.memberId)) - reserved.amountCents);
-  const payout = await deps.gateway.createPayout({
-    accountId,
-    // What its transfer carried: a batch may have netted part of it against a clawback debt.
-    amountCents: reserved.amountCents - (reserved.nettedCents ?? 0),
-    keepCents,
-    idempotencyKey: payoutKey(id, attempt),
-    metadata: { commissionId: id, attempt: String(attempt), orderID: reserved.orderID },
-  });
+  let payout: Awaited<ReturnType<PaymentGateway['createPayout']>>;
+  try {
+    payout = await deps.gateway.createPayout({
+      accountId,
+      // What its transfer carried: a batch may have netted part of it against a clawback debt.
+      amountCents: reserved.amountCents - (reserved.nettedCents ?? 0),
+      keepCents,
+      idempotencyKey: payoutKey(id, attempt),
+      metadata: { commissionId: id, attempt: String(attempt), orderID: reserved.orderID },
+    });
+  } catch (error) {
+    // A definite refusal (the member's balance too low, the account gone): the reason kept for the
+    // admin and the attempt moved on, so the try after its cause is fixed is a new request rather
+    // than the refusal Stripe replays for 24 h under the same key. A fault keeps the key.
+    if (error instanceof MoneyRefusal) {
+      await deps.store.failPendingPayout(id, attempt, error.message, new Date(deps.now()).toISOString());
+    }
+    throw error;
+  }
   const now = new Date(deps.now()).toISOString();
-  if (await deps.store.completePayout(reserved, attempt, payout.id, now)) {
+  if (await deps.store.completePayout(reserved, attempt, payout.id, now, payout.arrivalDate)) {
     return present({ ...reserved, status: 'paid', payoutId: payout.id, payoutFailure: null, updatedAt: now }, profile);
   }
   const current = await load(deps, id);

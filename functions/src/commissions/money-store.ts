@@ -21,6 +21,8 @@ export interface CommissionRecord extends SaleCommission {
   /** Acknowledgements of Stripe's events, ISO times. */
   transferCreatedAt?: string;
   payoutPaidAt?: string;
+  /** Stripe's `arrival_date` of its recorded payout (epoch seconds), when known. */
+  payoutArrivalDate?: number | null;
   /** The payout batch that holds it (commissions/batches.ts): no other batch or per-commission call moves it meanwhile. */
   batchId?: string;
   /**
@@ -69,7 +71,14 @@ export interface CommissionMoneyStore {
    * In Stripe → paid, with the payout of `attempt`: the commission (out of gsi2), the counters and
    * the member's earnings in one transaction. False when it was paid already or the attempt moved on.
    */
-  completePayout(commission: CommissionRecord, attempt: number, payoutId: string, now: string): Promise<boolean>;
+  completePayout(
+    commission: CommissionRecord,
+    attempt: number,
+    payoutId: string,
+    now: string,
+    /** Stripe's `arrival_date` of the payout (epoch seconds), kept for the member's mail. */
+    arrivalDate?: number | null,
+  ): Promise<boolean>;
   /**
    * `payout.failed` after the payout was recorded: paid → back to be paid (gsi2 to_be_paid), the
    * attempt + 1, the reason, counters and earnings reversed; only while `payoutId` is the stored one.

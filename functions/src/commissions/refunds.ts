@@ -351,3 +351,11 @@ export async function onDispute(
   }
   throw conflict('The commission changed several times while the dispute was closed.');
 }
+
+/** The card an order was paid with, for the refund's confirmation; a 404 in words for no such order. */
+export async function orderPaymentCard(deps: RefundDeps, orderId: string) {
+  const order = await deps.store.getOrder(orderId);
+  if (!order) throw new DomainError('not-found', 'There is no order with this id.');
+  const card = order.chargeId ? await deps.gateway.chargeCard(order.chargeId) : undefined;
+  return { orderId, card: card ?? null };
+}

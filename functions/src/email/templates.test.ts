@@ -155,6 +155,22 @@ describe("the member's mails", () => {
     expect(mail.subject).toBe('Your payout of $0.99 is on its way');
     expect(mail.html).toContain('$0.99');
   });
+
+  it('"your payout is on its way" for a batch names the commissions and the arrival date', () => {
+    const mail = payoutSentMail({
+      to: 'm@example.com',
+      amountCents: 2750,
+      orderID: null,
+      commissionCount: 2,
+      arrivalDate: Date.UTC(2026, 11, 10, 0, 0, 0),
+      method: 'standard',
+      settingsUrl: 'https://portal.example.com/my_account',
+    });
+    expect(mail.subject).toBe('Your payout of $27.50 is on its way');
+    expect(mail.text).toContain('We have paid $27.50 for 2 commissions out to your debit card.');
+    expect(mail.text).toContain('It should reach your card by December 10, 2026.');
+    expect(mail.text).not.toContain('For order');
+  });
 });
 
 describe("the admins' mails", () => {

@@ -220,21 +220,36 @@ export function saleMail(facts: SaleFacts): OutgoingMail {
 
 export interface PayoutSentFacts {
   to: string;
+  /** What reaches the card. */
   amountCents: number;
-  orderID: string;
+  /** The one order it pays (a commission's own payout), or null for a batch's. */
+  orderID: string | null;
+  /** How many commissions it pays (a batch's payout), when more than one. */
+  commissionCount?: number;
+  /** Stripe's `arrival_date` (epoch ms), when known. */
+  arrivalDate?: number | null;
+  /** `instant` or `standard`, when known. */
+  method?: string | null;
   settingsUrl: string;
 }
 
-/** The member's "your payout is on its way". */
+/** The member's "your payout is on its way": the amount and when the bank should show it. */
 export function payoutSentMail(facts: PayoutSentFacts): OutgoingMail {
+  const arrival = facts.arrivalDate
+    ? `It should reach your card by ${mailDate(facts.arrivalDate)}.`
+    : 'Your bank usually shows it within 30 minutes for an instant payout, or within a few business days otherwise.';
+  const many = facts.commissionCount && facts.commissionCount > 1 ? facts.commissionCount : 0;
   return render(facts.to, `Your payout of ${formatMoney(facts.amountCents)} is on its way`, {
     greeting: 'Hello,',
     paragraphs: [
-      `We have paid ${formatMoney(facts.amountCents)} out to your debit card. Your bank usually shows it within 30 minutes for an instant payout, or within a few business days otherwise.`,
+      `We have paid ${formatMoney(facts.amountCents)}${many ? ` for ${many} commissions` : ''} out to your debit card. ${arrival}`,
     ],
     facts: [
       { label: 'Amount', value: formatMoney(facts.amountCents) },
-      { label: 'For order', value: facts.orderID },
+      ...(facts.arrivalDate ? [{ label: 'Expected by', value: mailDate(facts.arrivalDate) }] : []),
+      ...(facts.method ? [{ label: 'Payout', value: facts.method === 'instant' ? 'Instant' : 'Standard' }] : []),
+      ...(facts.orderID ? [{ label: 'For order', value: facts.orderID }] : []),
+      ...(many ? [{ label: 'Commissions', value: String(many) }] : []),
     ],
     action: { label: 'See your commissions', url: facts.settingsUrl },
     footer: 'You get this mail for each payout. Turn it off on My Account, under "E-mails".',

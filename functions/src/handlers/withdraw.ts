@@ -1,5 +1,5 @@
 import { withdraw } from '@portal/shared/api/calls/withdraw';
-import { apiHandler, payoutBatches } from '../composition';
+import { apiHandler, batchPayoutOnItsWay, payoutBatches } from '../composition';
 import { orConflict, runMemberBatch } from '../commissions/batches';
 import { member } from '../payments/payouts';
 
@@ -9,13 +9,16 @@ const cents = (dollars: number) => Math.round(dollars * 100);
 export const handler = apiHandler(withdraw, async ({ body, user }) => {
   const me = member(user);
   const outcome = orConflict(
-    await runMemberBatch(payoutBatches, {
-      batchId: `withdraw-${body.requestId}`,
-      memberId: me.id,
-      memberEmail: me.email,
-      kind: 'withdraw',
-      terms: { receiveCents: cents(body.receive), feeCents: cents(body.fee) },
-    }),
+    await runMemberBatch(
+      { ...payoutBatches, paidOut: batchPayoutOnItsWay },
+      {
+        batchId: `withdraw-${body.requestId}`,
+        memberId: me.id,
+        memberEmail: me.email,
+        kind: 'withdraw',
+        terms: { receiveCents: cents(body.receive), feeCents: cents(body.fee) },
+      },
+    ),
     { nothingIsRefused: true },
   );
   return { outcome };

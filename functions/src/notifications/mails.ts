@@ -26,7 +26,8 @@ import type { CommissionRecord, OrderRecord, SalesStore } from '../orders/sales-
  * | receipt                   | customer    | order                | a checkout recorded (webhook or confirmCheckout)   |
  * | shipped                   | customer    | order                | markAsShipped (and its retry)                      |
  * | sale ("you made a sale")  | member      | commission           | a sale with a commission recorded (any source)     |
- * | payout ("on its way")     | member      | payout               | payCommisionToMember once the payout is recorded   |
+ * | payout ("on its way")     | member      | payout               | payCommisionToMember / a batch once the payout is  |
+ * |                           |             |                      | recorded, and `payout.paid`                        |
  * | payout-failed             | each admin  | payout.failed event  | the Connect webhook                                |
  * | dispute                   | each admin  | dispute event        | `charge.dispute.created` (wired by the ledger)     |
  *
@@ -136,10 +137,51 @@ export async function sendPayoutOnItsWay(deps: MailDeps, commissionId: string): 
     const member = await deps.users.get(commission.memberId);
     if (!member?.email) return { skip: 'member unknown' };
     if (!mailPreferencesOf(member).payoutMails) return { skip: 'turned off by the member' };
+    // What the payout carried (a batch may have netted part against a clawback) and when it arrives, as stored with it.
+    const paid = commission as typeof commission & { nettedCents?: number; payoutArrivalDate?: number | null };
     return payoutSentMail({
       to: member.email,
-      amountCents: commission.amountCents,
+      amountCents: commission.amountCents - (paid.nettedCents ?? 0),
       orderID: commission.orderID,
+      arrivalDate: typeof paid.payoutArrivalDate === 'number' ? paid.payoutArrivalDate * 1000 : null,
+      settingsUrl: at(deps, MY_ACCOUNT_PATH),
+    });
+  });
+}
+
+/** A payout batch's part for one member as its mails read it (commissions/batch-store.ts `MemberBatch`). */
+export interface BatchPayout {
+  memberId: string;
+  memberEmail: string;
+  state: string;
+  payoutId: string | null;
+  payoutCents: number;
+  commissions: readonly unknown[];
+  /** Stripe's `arrival_date`, epoch seconds. */
+  arrivalDate?: number | null;
+  method: string | null;
+}
+
+/**
+ * The member's "your payout is on its way" for a payout batch's payout (commissions/batches.ts):
+ * once per payout, not per commission, naming what reaches the card and when; unless they turned
+ * it off. The batch's run sends it once the payout is recorded, and `payout.paid` again (the
+ * claim `MAIL#payout#<payoutId>` makes it one mail).
+ */
+export function sendBatchPayoutOnItsWay(deps: MailDeps, batch: BatchPayout): Promise<SendOutcome | 'not-paid'> {
+  const payoutId = batch.payoutId;
+  if (batch.state !== 'paid' || !payoutId || batch.payoutCents <= 0) return Promise.resolve('not-paid');
+  return sendOnce(deps, 'payout', payoutId, async () => {
+    const member = await deps.users.get(batch.memberId);
+    if (!member?.email) return { skip: 'member unknown' };
+    if (!mailPreferencesOf(member).payoutMails) return { skip: 'turned off by the member' };
+    return payoutSentMail({
+      to: member.email,
+      amountCents: batch.payoutCents,
+      orderID: null,
+      commissionCount: batch.commissions.length,
+      arrivalDate: batch.arrivalDate ? batch.arrivalDate * 1000 : null,
+      method: batch.method,
       settingsUrl: at(deps, MY_ACCOUNT_PATH),
     });
   });
@@ -174,6 +216,8 @@ export interface PayoutFailure {
   failure: string | null;
   /** The commission the payout carried (its metadata), if any. */
   commissionId: string | undefined;
+  /** A batch's payout: the member and the amount, from the batch (its commissions are many). */
+  batch?: Pick<BatchPayout, 'memberEmail' | 'payoutCents'>;
 }
 
 /** The admins' "a payout failed", once per `payout.failed` event and admin. */
@@ -182,8 +226,8 @@ export async function sendPayoutFailed(deps: MailDeps, failed: PayoutFailure): P
   return toEachAdmin(deps, 'payout-failed', failed.eventId, async (to) =>
     payoutFailedMail({
       to,
-      memberEmail: commission?.memberEmail ?? 'a member',
-      amountCents: commission?.amountCents ?? null,
+      memberEmail: failed.batch?.memberEmail ?? commission?.memberEmail ?? 'a member',
+      amountCents: failed.batch?.payoutCents ?? commission?.amountCents ?? null,
       failure: failed.failure ?? 'Stripe gave no reason.',
       payoutId: failed.payoutId,
       orderID: commission?.orderID ?? null,

@@ -144,6 +144,15 @@ export interface PayoutDestination {
   instant: boolean;
 }
 
+/** A payout as Stripe answered its create. */
+export interface CreatedPayout {
+  id: string;
+  status: string;
+  method: string;
+  /** Stripe's `arrival_date`: when the payout is expected at the bank, epoch seconds. */
+  arrivalDate: number | null;
+}
+
 /** A payout event of a connected account (`payout.failed`, `payout.paid`). */
 export interface PayoutEventData {
   payoutId: string;
@@ -154,6 +163,10 @@ export interface PayoutEventData {
   failure: string | null;
   /** The event's `created`, epoch seconds. */
   created: number;
+  /** The payout's `amount` in cents, `arrival_date` (epoch seconds) and `method`, when the event carries them. */
+  amountCents?: number | null;
+  arrivalDate?: number | null;
+  method?: string | null;
 }
 
 /** A refund of a card payment, all or part, in integer cents of USD. */
@@ -268,9 +281,11 @@ export interface PaymentGateway {
    * A payout of the connected account's balance to its default debit card (`Stripe-Account`
    * header): instant where the card takes it, else standard.
    */
-  createPayout(payout: NewPayout): Promise<{ id: string; status: string; method: string }>;
+  createPayout(payout: NewPayout): Promise<CreatedPayout>;
   /** The account's default debit card for USD payouts, or undefined when it has none. */
   payoutDestination(accountId: string): Promise<PayoutDestination | undefined>;
+  /** The card a charge was paid with (its last four and brand), or undefined when it was not a card or is unknown. */
+  chargeCard(chargeId: string): Promise<{ last4: string; brand: string } | undefined>;
   /**
    * Puts the account's payouts back to `manual` (one update, with an idempotency key per account
    * and the schedule it found), after an `account.updated` showed another schedule.

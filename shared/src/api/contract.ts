@@ -57,6 +57,8 @@ import { replacePayoutMethod, replacePayoutMethodResponse } from './calls/replac
 import { refundOrder, refundOrderResponse } from './calls/refund-order';
 import { runPayoutBatch, runPayoutBatchResponse } from './calls/run-payout-batch';
 import { getWithdrawalQuote, getWithdrawalQuoteResponse } from './calls/get-withdrawal-quote';
+import { getMemberPayoutCard, getMemberPayoutCardResponse } from './calls/get-member-payout-card';
+import { getOrderPaymentCard, getOrderPaymentCardResponse } from './calls/get-order-payment-card';
 import { withdraw, withdrawResponse } from './calls/withdraw';
 import { reconcile, reconcileResponse } from './calls/reconcile';
 import { reviewHeldCommission, reviewHeldCommissionResponse } from './calls/review-held-commission';
@@ -142,6 +144,8 @@ export const contract = {
   reconcile: entry(reconcile, reconcileResponse),
   reviewHeldCommission: entry(reviewHeldCommission, reviewHeldCommissionResponse),
   getHeldCommissions: entry(getHeldCommissions, getHeldCommissionsResponse),
+  getMemberPayoutCard: entry(getMemberPayoutCard, getMemberPayoutCardResponse),
+  getOrderPaymentCard: entry(getOrderPaymentCard, getOrderPaymentCardResponse),
 };
 
 export type Contract = typeof contract;

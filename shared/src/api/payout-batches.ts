@@ -107,3 +107,14 @@ export const WithdrawRequest = /* @__PURE__ */ pure(() =>
   }),
 );
 export const WithdrawResponse = /* @__PURE__ */ pure(() => z.object({ outcome: BatchOutcome }));
+
+/** Admin: the debit card a member's payouts go to, for a money action's confirmation. */
+export const MemberPayoutCardRequest = /* @__PURE__ */ pure(() => z.strictObject({ memberId: Id }));
+export const MemberPayoutCard = /* @__PURE__ */ pure(() =>
+  z.object({
+    memberId: z.string(),
+    /** The member's default debit card for USD payouts; null when they have none at Stripe. */
+    card: z.nullable(z.object({ last4: z.string(), brand: z.string(), instant: z.boolean() })),
+  }),
+);
+export type MemberPayoutCard = z.infer<typeof MemberPayoutCard>;

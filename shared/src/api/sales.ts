@@ -380,6 +380,16 @@ export const RefundOrderResponse = /* @__PURE__ */ pure(() =>
   z.object({ order: Order, commission: z.nullable(Commission) }),
 );
 
+/** Admin: the card an order was paid with, named by the refund's confirmation. */
+export const OrderPaymentCardRequest = /* @__PURE__ */ pure(() => z.strictObject({ id: Id }));
+export const OrderPaymentCard = /* @__PURE__ */ pure(() =>
+  z.object({
+    orderId: z.string(),
+    /** null: an admin's phone order, or a payment Stripe no longer shows. */
+    card: z.nullable(z.object({ last4: z.string(), brand: z.string() })),
+  }),
+);
+
 // ---------------------------------------------------------------------------------------------
 // Exports (formula-escaped CSV, as the rejected-rows download)
 

@@ -39,5 +39,6 @@ export const queryKeys = {
     all: ['payouts'] as const,
     list: (list: string) => [...queryKeys.payouts.all, 'list', list] as const,
     topEarners: () => [...queryKeys.payouts.all, 'topEarners'] as const,
+    memberCard: (memberId: string) => [...queryKeys.payouts.all, 'memberCard', memberId] as const,
   },
 } as const;

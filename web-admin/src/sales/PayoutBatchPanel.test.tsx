@@ -63,6 +63,28 @@ describe('"Send all available" and "Pay all"', () => {
     expect(api.callsTo('runPayoutBatch')[0]?.body).toMatchObject({ step: 'send', memberId: 'm-1' });
   }, 20_000);
 
+  it('"Pay all" for one member names their debit card’s last four, read for the confirmation', async () => {
+    const user = userEvent.setup();
+    const api = salesApi({
+      getCommisionsToBePayed: () =>
+        commissionPage([commission({ id: 'c-9', amount: 41.25, member: bob, state: 'in_stripe' })]),
+      getMemberPayoutCard: () => ({
+        body: { memberId: bob.id, card: { last4: '4242', brand: 'Visa', instant: false } },
+      }),
+    });
+    renderAdminAt(api, '/admin/payouts/to_be_payed');
+    const select = (await screen.findByLabelText('Member')) as HTMLSelectElement;
+    await screen.findByRole('option', { name: 'bob@example.com ($41.25)' });
+    await user.selectOptions(select, bob.id);
+    await user.click(screen.getByRole('button', { name: 'Pay all' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Pay all: $41.25?' });
+    await within(dialog).findByText('Visa ending 4242');
+    expect(dialog.textContent).toContain('$41.25 is paid out to bob@example.com’s debit card ending 4242');
+    expect(api.callsTo('getMemberPayoutCard')[0]?.body).toEqual({ memberId: bob.id });
+    expect((within(dialog).getByRole('button', { name: 'Pay $41.25' }) as HTMLButtonElement).disabled).toBe(false);
+    expect(api.callsTo('runPayoutBatch')).toHaveLength(0);
+  }, 20_000);
+
   it('"Pay all" for everyone counts the rows in Stripe too, and a refusal stays in the dialog in words', async () => {
     const user = userEvent.setup();
     const busy =

@@ -1,4 +1,4 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useMemo, useState } from 'react';
 import type { BatchOutcome } from '@portal/shared/api/payout-batches';
 import type { Commission } from '@portal/shared/api/sales';
@@ -99,6 +99,15 @@ export function PayoutBatchPanel({ step }: { step: 'send' | 'pay' }) {
   };
 
   const who = memberId ? (chosen[0]?.email ?? 'this member') : plural(chosen.length, 'member');
+  // "Pay all" for one member names their debit card: read when the confirmation opens.
+  const naming = step === 'pay' && memberId !== '' && requestId !== null;
+  const card = useQuery({
+    queryKey: queryKeys.payouts.memberCard(memberId),
+    queryFn: () => call('getMemberPayoutCard', { memberId }),
+    enabled: naming,
+    staleTime: 60_000,
+  });
+  const cardWords = card.data?.card ? `${card.data.card.brand} ending ${card.data.card.last4}` : null;
   return (
     <section className="payout-batch" aria-labelledby={`${selectId}-heading`}>
       <h2 className="sales-section-title" id={`${selectId}-heading`}>
@@ -151,8 +160,10 @@ export function PayoutBatchPanel({ step }: { step: 'send' | 'pay' }) {
         figures={[
           { label: 'Members', value: String(chosen.length) },
           { label: 'Commissions', value: String(count) },
+          ...(naming ? [{ label: 'Card', value: cardWords ?? '—' }] : []),
           { label: 'Amount', value: formatMoney(total) },
         ]}
+        confirmDisabled={naming && !cardWords}
         confirmLabel={`${config.confirm} ${formatMoney(total)}`}
         busyLabel={config.busy}
         busy={busy}
@@ -163,9 +174,20 @@ export function PayoutBatchPanel({ step }: { step: 'send' | 'pay' }) {
         <p>
           {step === 'send'
             ? `${formatMoney(total)} goes to the Stripe balance of ${who}, one transfer each.`
-            : `${formatMoney(total)} is paid out to the debit card of ${who}, one transfer and one payout each.`}{' '}
+            : naming
+              ? `${formatMoney(total)} is paid out to ${who}’s ${cardWords ? `debit card ending ${card.data!.card!.last4}` : 'debit card'}, one transfer and one payout.`
+              : `${formatMoney(total)} is paid out to the debit card of ${who}, one transfer and one payout each.`}{' '}
           A member’s clawback debt is taken from it first; the result says what moved.
         </p>
+        {naming && card.isPending ? <p role="status">Looking up {who}’s debit card…</p> : null}
+        {naming && card.isError ? (
+          <p role="alert">
+            The member’s debit card could not be read ({toApiError(card.error).message}): cancel and try again.
+          </p>
+        ) : null}
+        {naming && card.data && !card.data.card ? (
+          <p role="alert">{who} has no debit card at Stripe to pay out to: ask them to add one.</p>
+        ) : null}
       </ConfirmDialog>
     </section>
   );

@@ -52,6 +52,9 @@ describe('the order card’s refund', () => {
     expect(card.getByTestId('refund-summary').textContent).toContain(
       'ann.lee@example.com’s commission goes down by $1.00, from $5.00 to $4.00',
     );
+    // The card the money goes back to, by its last four, read for the confirmation.
+    await waitFor(() => expect(card.getByTestId('refund-summary').textContent).toContain('’s card ending 4242'));
+    expect(api.callsTo('getOrderPaymentCard')[0]?.body).toEqual({ id: 'o-1' });
     expect(api.callsTo('refundOrder')).toHaveLength(0);
     await user.click(card.getByRole('button', { name: 'Refund $10.00' }));
     expect(await screen.findByText('Refunded $10.00 of order RP-7F3K9Q2M.')).toBeTruthy();

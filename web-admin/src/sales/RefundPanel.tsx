@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import type { Order } from '@portal/shared/api/sales';
 import { REFUND_REASONS } from '@portal/shared/api/refund-reasons';
@@ -52,6 +53,14 @@ export function RefundPanel({ order, onRefunded }: { order: Order; onRefunded: (
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const confirmRef = useRef<HTMLHeadingElement>(null);
+  // The confirmation names the card the money goes back to: read when it opens.
+  const card = useQuery({
+    queryKey: ['orders', 'paymentCard', order.id],
+    queryFn: () => call('getOrderPaymentCard', { id: order.id }),
+    enabled: confirming !== null,
+    staleTime: 5 * 60_000,
+  });
+  const cardWords = card.data?.card ? `card ending ${card.data.card.last4}` : 'card';
 
   useEffect(() => {
     if (confirming !== null) confirmRef.current?.focus();
@@ -159,12 +168,22 @@ export function RefundPanel({ order, onRefunded }: { order: Order; onRefunded: (
             Refund {formatMoney(confirming)} of order {order.orderID}?
           </h4>
           <p className="confirm__text" data-testid="refund-summary">
-            {formatMoney(confirming)} goes back to {order.customer.name || 'the customer'}’s card (
+            {formatMoney(confirming)} goes back to {order.customer.name || 'the customer'}’s {cardWords} (
             {confirming === left ? 'all that is left' : `of ${formatMoney(left)} left`} of the{' '}
             {formatMoney(cents(order.totalPayed))} paid). {commissionChange(order, confirming)}
           </p>
+          {card.isPending ? <p role="status">Looking up the card it was paid with…</p> : null}
+          {card.isError ? (
+            <p role="alert">The card it was paid with could not be read ({toApiError(card.error).message}).</p>
+          ) : null}
           <div className="confirm__buttons">
-            <button type="button" className="button button--danger" onClick={refund} disabled={busy} aria-busy={busy}>
+            <button
+              type="button"
+              className="button button--danger"
+              onClick={refund}
+              disabled={busy || card.isPending}
+              aria-busy={busy}
+            >
               {busy ? 'Refunding…' : `Refund ${formatMoney(confirming)}`}
             </button>
             <button type="button" className="button button--secondary" onClick={() => setConfirming(null)}>

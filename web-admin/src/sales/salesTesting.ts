@@ -85,6 +85,15 @@ export function salesApi(handlers: Parameters<typeof fakeApi>[0] = {}): FakeApi 
     getCommisionsToStripe: () => commissionPage([]),
     getCommisionsToBePayed: () => commissionPage([]),
     getTopEarners: () => ({ body: { items: [], nextCursor: null } }),
+    getOrderPaymentCard: (request) => ({
+      body: { orderId: String((request.body as { id: string }).id), card: { last4: '4242', brand: 'visa' } },
+    }),
+    getMemberPayoutCard: (request) => ({
+      body: {
+        memberId: String((request.body as { memberId: string }).memberId),
+        card: { last4: '5556', brand: 'Visa', instant: true },
+      },
+    }),
     ...handlers,
   });
 }

@@ -1,11 +1,12 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { useMemo, useRef, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { Commission } from '@portal/shared/api/sales';
 import { formatMoney } from '@portal/shared/domain/format';
 import { queryKeys } from '@portal/shared/query/keys';
 import { toApiError, useAuth } from '@portal/shared/ui/hooks/AuthProvider';
 import { useCursorPages } from '@portal/shared/ui/hooks/CursorPages';
+import { ConfirmDialog } from '@portal/shared/ui/components/ConfirmDialog';
 import { ErrorBanner } from '@portal/shared/ui/components/ErrorBanner';
 import { DataTable, type DataColumn } from '@portal/shared/ui/components/LazyDataTable';
 import { Page } from '@portal/shared/ui/components/Page';
@@ -53,11 +54,20 @@ export function CommissionActionScreen({ list }: { list: keyof typeof SCREENS })
   const pages = useCursorPages(useCommissions(list));
   const [busyId, setBusyId] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState<Commission | null>(null);
   const inFlight = useRef(false);
+  // A payout names the member's debit card: read when its confirmation opens.
+  const paying = list === 'to_be_payed' && confirming !== null;
+  const card = useQuery({
+    queryKey: queryKeys.payouts.memberCard(confirming?.member.id ?? ''),
+    queryFn: () => call('getMemberPayoutCard', { memberId: confirming!.member.id }),
+    enabled: paying,
+    staleTime: 60_000,
+  });
 
-  const columns = useMemo<DataColumn<Commission>[]>(() => {
-    const act = async (row: Commission) => {
-      // One action at a time: a second click (or another row's) waits for the answer.
+  // The confirmed action: one at a time (a second click, or another row's, waits for the answer).
+  const act = useCallback(
+    async (row: Commission) => {
       if (inFlight.current) return;
       inFlight.current = true;
       setBusyId(row.id);
@@ -74,8 +84,13 @@ export function CommissionActionScreen({ list }: { list: keyof typeof SCREENS })
       } finally {
         inFlight.current = false;
         setBusyId(null);
+        setConfirming(null);
       }
-    };
+    },
+    [call, config, navigate, queryClient],
+  );
+
+  const columns = useMemo<DataColumn<Commission>[]>(() => {
     const action: DataColumn<Commission> = {
       id: 'action',
       header: 'Action',
@@ -96,7 +111,11 @@ export function CommissionActionScreen({ list }: { list: keyof typeof SCREENS })
               disabled={row.blockedReason !== null || busyId !== null}
               aria-busy={busy}
               aria-describedby={row.blockedReason || row.payoutFailure ? reasonId : undefined}
-              onClick={() => void act(row)}
+              onClick={() => {
+                if (inFlight.current) return;
+                setError(null);
+                setConfirming(row);
+              }}
             >
               {busy ? config.busy : config.button}
             </button>
@@ -120,7 +139,7 @@ export function CommissionActionScreen({ list }: { list: keyof typeof SCREENS })
       .filter((column) => column.id !== 'state' && column.id !== 'product')
       .map((column) => (column.id === 'member' ? { ...column, hideOnPhone: true } : column));
     return [...shown, action];
-  }, [busyId, call, config, navigate, queryClient]);
+  }, [busyId, config]);
 
   // The action cell: the button, each reason under it, and on a phone the order and member above it.
   const phone = useIsPhone();
@@ -134,6 +153,61 @@ export function CommissionActionScreen({ list }: { list: keyof typeof SCREENS })
       <BackLink to="/payouts" label="Payouts" />
       <PayoutBatchPanel step={list === 'to_stripe' ? 'send' : 'pay'} />
       {error ? <ErrorBanner title="Nothing was moved" message={error} onDismiss={() => setError(null)} /> : null}
+      {confirming ? (
+        <ConfirmDialog
+          open
+          title={
+            list === 'to_stripe'
+              ? `Send ${money(confirming)} to ${confirming.member.email}’s Stripe balance?`
+              : card.data?.card
+                ? `Pay ${money(confirming)} to the card ending ${card.data.card.last4}?`
+                : `Pay ${money(confirming)} to ${confirming.member.email}’s debit card?`
+          }
+          figures={[
+            { label: 'Member', value: confirming.member.email },
+            { label: 'Order', value: confirming.orderID },
+            ...(list === 'to_be_payed'
+              ? [
+                  {
+                    label: 'Card',
+                    value: card.data?.card ? `${card.data.card.brand} ending ${card.data.card.last4}` : '—',
+                  },
+                ]
+              : []),
+            { label: 'Amount', value: money(confirming) },
+          ]}
+          confirmLabel={list === 'to_stripe' ? `Send ${money(confirming)}` : `Pay ${money(confirming)}`}
+          busyLabel={config.busy}
+          busy={busyId !== null}
+          confirmDisabled={paying && !card.data?.card}
+          onConfirm={() => void act(confirming)}
+          onCancel={() => setConfirming(null)}
+        >
+          {list === 'to_stripe' ? (
+            <p>
+              The commission for order {confirming.orderID} goes to {confirming.member.email}’s Stripe balance in one
+              transfer; paying it out to their debit card is the next step.
+            </p>
+          ) : card.isPending ? (
+            <p role="status">Looking up {confirming.member.email}’s debit card…</p>
+          ) : card.isError ? (
+            <p role="alert">
+              The member’s debit card could not be read ({toApiError(card.error).message}): nothing can be paid until it
+              is. Cancel and try again.
+            </p>
+          ) : card.data.card ? (
+            <p>
+              {money(confirming)} is paid out from {confirming.member.email}’s Stripe balance to their{' '}
+              {card.data.card.brand} debit card ending {card.data.card.last4}
+              {card.data.card.instant ? ', instantly where their balance covers Stripe’s fee' : ''}.
+            </p>
+          ) : (
+            <p role="alert">
+              {confirming.member.email} has no debit card at Stripe to pay out to: ask them to add one.
+            </p>
+          )}
+        </ConfirmDialog>
+      ) : null}
       <ListFrame pages={pages} noun="commissions">
         <DataTable
           rows={pages.items}

@@ -16,6 +16,8 @@ afterEach(() => {
 });
 
 const rowOf = async (id: string) => within(await findGridRow(id));
+/** The money action's confirmation, once open. */
+const dialog = async () => within(await screen.findByRole('dialog'));
 
 describe('/payouts', () => {
   it('says when there are no commissions yet, and links to the three lists', async () => {
@@ -78,6 +80,12 @@ describe('/payouts', () => {
     renderAdminAt(api, '/admin/payouts/to_stripe');
     await waitFor(() => expect(gridRows()).toHaveLength(1));
     await user.click((await rowOf('c-ready')).getByRole('button', { name: 'Send to Stripe' }));
+    // Nothing moves before the confirmation, which names the amount, the member and the order.
+    const confirm = await dialog();
+    expect(confirm.getByRole('heading').textContent).toBe('Send $5.00 to ann.lee@example.com’s Stripe balance?');
+    expect(confirm.getByText('RP-7F3K9Q2M')).toBeTruthy();
+    expect(api.callsTo('addCommisionToStripe')).toHaveLength(0);
+    await user.click(confirm.getByRole('button', { name: 'Send $5.00' }));
     const busy = (await (await rowOf('c-ready')).findByRole('button', { name: 'Sending…' })) as HTMLButtonElement;
     expect(busy.disabled).toBe(true);
     await user.click(busy);
@@ -111,6 +119,10 @@ describe('/payouts', () => {
     expect(api.callsTo('addCommisionToStripe')).toHaveLength(0);
     (await actionCell('c-ready')).focus();
     await user.keyboard('{Enter}');
+    // The confirmation takes the focus (Cancel first: Enter again does not confirm by accident).
+    const confirm = await dialog();
+    await waitFor(() => expect(document.activeElement?.textContent).toBe('Cancel'));
+    await user.click(confirm.getByRole('button', { name: 'Send $5.00' }));
     await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/payouts'));
     expect(api.callsTo('addCommisionToStripe')[0]?.body).toEqual({ id: 'c-ready' });
   });
@@ -133,6 +145,14 @@ describe('/payouts', () => {
     await waitFor(() => expect(gridRows()).toHaveLength(1));
     expect((await rowOf('c-failed')).getByText('Last payout failed: The card was declined')).toBeTruthy();
     await user.click((await rowOf('c-failed')).getByRole('button', { name: 'Pay to debit card' }));
+    // The confirmation names the amount, the member and their card's last four, read for it.
+    const confirm = await dialog();
+    expect(await confirm.findByRole('heading', { name: 'Pay $5.00 to the card ending 5556?' })).toBeTruthy();
+    expect(confirm.getByText('Visa ending 5556')).toBeTruthy();
+    expect(confirm.getByText('ann.lee@example.com')).toBeTruthy();
+    expect(api.callsTo('getMemberPayoutCard')[0]?.body).toEqual({ memberId: expect.any(String) });
+    expect(api.callsTo('payCommisionToMember')).toHaveLength(0);
+    await user.click(confirm.getByRole('button', { name: 'Pay $5.00' }));
     expect(
       await screen.findByText('Started the payout of $5.00 for order RP-7F3K9Q2M to ann.lee@example.com’s debit card.'),
     ).toBeTruthy();
@@ -148,11 +168,31 @@ describe('/payouts', () => {
     renderAdminAt(api, '/admin/payouts/to_be_payed');
     await waitFor(() => expect(gridRows()).toHaveLength(1));
     await userEvent.click((await rowOf('c-1')).getByRole('button', { name: 'Pay to debit card' }));
+    await userEvent.click(await (await dialog()).findByRole('button', { name: 'Pay $5.00' }));
     expect(
       await screen.findByText('Order RP-7F3K9Q2M (ann.lee@example.com): The member has no debit card yet.'),
     ).toBeTruthy();
     expect(screen.getByTestId('where').textContent).toBe('/payouts/to_be_payed');
     await waitFor(() => expect(api.callsTo('getCommisionsToBePayed')).toHaveLength(2));
+  });
+
+  it('To Be Payed: a member without a debit card at Stripe cannot be confirmed, and Cancel moves nothing', async () => {
+    const api = salesApi({
+      getCommisionsToBePayed: () => commissionPage([commission({ id: 'c-1', state: 'in_stripe' })]),
+      getMemberPayoutCard: () => ({ body: { memberId: 'm-1', card: null } }),
+    });
+    const user = userEvent.setup();
+    renderAdminAt(api, '/admin/payouts/to_be_payed');
+    await waitFor(() => expect(gridRows()).toHaveLength(1));
+    await user.click((await rowOf('c-1')).getByRole('button', { name: 'Pay to debit card' }));
+    const confirm = await dialog();
+    expect(
+      await confirm.findByText('ann.lee@example.com has no debit card at Stripe to pay out to: ask them to add one.'),
+    ).toBeTruthy();
+    expect((confirm.getByRole('button', { name: 'Pay $5.00' }) as HTMLButtonElement).disabled).toBe(true);
+    await user.click(confirm.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(api.callsTo('payCommisionToMember')).toHaveLength(0);
   });
 
   it('Top Earners: e-mail, number of commissions and total, highest first; empty says so', async () => {

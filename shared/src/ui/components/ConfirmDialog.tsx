@@ -16,6 +16,8 @@ export interface ConfirmDialogProps {
   confirmLabel: string;
   busyLabel: string;
   busy: boolean;
+  /** The confirm button waits (what it names is still being read); Cancel stays available. */
+  confirmDisabled?: boolean;
   /** Why the action was refused, shown in the dialog. */
   error?: string | null;
   onConfirm: () => void;
@@ -96,7 +98,7 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
               type="button"
               className="button button--primary"
               onClick={props.onConfirm}
-              disabled={busy}
+              disabled={busy || props.confirmDisabled === true}
               aria-busy={busy}
             >
               {busy ? props.busyLabel : props.confirmLabel}
