@@ -16,10 +16,10 @@ import { startLandingData } from './landingData';
 afterEach(resetEarlyScript);
 
 describe('the member page’s early requests (src/earlyScreens.ts) and the app taking their answers', () => {
-  it('member home: the app asks nothing itself, finds its first page, and the first card’s picture is preloaded', async () => {
+  it('member home: the app asks nothing itself, finds its first page, and the first screenful’s pictures are preloaded', async () => {
     const card = productCard({ image: 'https://img.example.test/first.jpg' });
-    // Six cards: the first four are the first screenful; only the first one's picture, the page's
-    // largest paint, is preloaded; the others load as the list asks for them.
+    // Six cards: the first four are the first screenful (one without a picture, one sharing an
+    // address); the fifth and sixth are below it and load as the list asks for them.
     const items = [
       card,
       productCard({ id: 'p-2', image: 'https://img.example.test/second.jpg' }),
@@ -51,7 +51,10 @@ describe('the member page’s early requests (src/earlyScreens.ts) and the app t
     ]);
     expect(store.getState().status).toBe('authenticated');
     await vi.waitFor(() =>
-      expect(preloads()).toEqual([{ href: 'https://img.example.test/first.jpg', fetchpriority: 'high' }]),
+      expect(preloads()).toEqual([
+        { href: 'https://img.example.test/first.jpg', fetchpriority: 'high' },
+        { href: 'https://img.example.test/second.jpg', fetchpriority: 'high' },
+      ]),
     );
   });
 

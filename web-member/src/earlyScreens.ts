@@ -1,4 +1,4 @@
-import { CATALOGUE_PAGE_SIZE } from '@portal/shared/query/catalogue';
+import { CATALOGUE_FIRST_SCREENFUL, CATALOGUE_PAGE_SIZE } from '@portal/shared/query/catalogue';
 import { call, decodedSegment, type EarlyScreens } from '@portal/shared/ui/early/pageScript';
 import { PICTURE_SIZES } from '@portal/shared/domain/pictures';
 import type { PictureSource } from '@portal/shared/api/products';
@@ -20,13 +20,12 @@ const firstPicture = (
 export const memberEarlyScreens: EarlyScreens = (path, params) => {
   if (path === '/') {
     // The catalogue's first page (shared/src/query/catalogue.ts, approvedProductsQuery), and the
-    // first card's picture, the page's largest paint. The other pictures of the first screenful
-    // load when the list shows (at high priority, CATALOGUE_FIRST_SCREENFUL): preloaded with the
-    // first, they shared the line with React DOM's chunk, which every card waits for, and the
-    // first card showed about 0.1 s later on a slow line (decision 0190).
+    // pictures of its first screenful of cards, which the list asks for at high priority.
     return {
       afterSession: call('getApprovedProducts', { limit: CATALOGUE_PAGE_SIZE }, (page) =>
-        page.items.slice(0, 1).map((item) => firstPicture(item.image, item.picture, PICTURE_SIZES.card)),
+        page.items
+          .slice(0, CATALOGUE_FIRST_SCREENFUL)
+          .map((item) => firstPicture(item.image, item.picture, PICTURE_SIZES.card)),
       ),
     };
   }

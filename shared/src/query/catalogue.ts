@@ -21,8 +21,7 @@ type Call = AuthStore['call'];
 export const CATALOGUE_PAGE_SIZE = 24;
 /**
  * The catalogue's cards a phone shows before scrolling (two rows of two): their pictures load
- * first (`fetchpriority="high"`); the page's early script preloads the first of them, the largest
- * paint, with the first page (web-member/src/earlyScreens.ts).
+ * first (`fetchpriority="high"`), and the page's early script preloads them with the first page.
  */
 export const CATALOGUE_FIRST_SCREENFUL = 4;
 export const REVIEW_PAGE_SIZE = 24;
