@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { appChunkGroups } from '../shared/src/build/chunks.ts';
 import { earlyScript } from '../shared/src/build/early-script.ts';
 import { precompressed } from '../shared/src/build/precompress.ts';
 import { screenChunksOf } from '../shared/src/build/preload-chunks.ts';
@@ -29,37 +30,16 @@ export default defineConfig(({ command }) => ({
     screenChunksOf({
       shop: ['/src/screens/shop/ShopScreen.tsx'],
       detail: ['/src/screens/ProductDetailScreen.tsx'],
+      account: ['/src/screens/MyAccountScreen.tsx'],
     }),
   ],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
     chunkSizeWarningLimit: productionBuild.chunkSizeWarningLimit,
-    // The API's schemas and zod (everything under shared/src/api but the client, which the entry
-    // carries) are one chunk, not six small ones: the screens that check a form load it, and each
-    // request is one more in the queue (issue 16). No first screen needs it: a production build
-    // does not check answers (shared/src/api/client.ts).
-    rolldownOptions: {
-      output: {
-        codeSplitting: {
-          groups: [
-            { name: 'api', test: /[\\/](shared[\\/]src[\\/]api[\\/](?!client)[^\\/]+\.ts|node_modules[\\/]zod[\\/])/ },
-            // The libraries each in a file of their own (React first, so the router's group does not
-            // take it in), fetched in parallel with the app's entry (issue 16). The bundler's runtime
-            // and Vite's preload helper, which every page loads too, ride with React: alone they were
-            // two more requests of half a kilobyte each before the first paint, each waiting its turn
-            // for one of the browser's six connections and carrying a kilobyte of headers.
-            {
-              name: 'react',
-              test: /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]|^\0(rolldown\/runtime|vite\/preload-helper)/,
-              priority: 2,
-            },
-            { name: 'router', test: /[\\/]node_modules[\\/]react-router(-dom)?[\\/]/, priority: 1 },
-            { name: 'query', test: /[\\/]node_modules[\\/]@tanstack[\\/]/, priority: 1 },
-          ],
-        },
-      },
-    },
+    // The API's schemas and zod in one chunk no first screen loads, the libraries each in a file
+    // of their own (shared/src/build/chunks.ts).
+    rolldownOptions: { checks: productionBuild.checks, output: { codeSplitting: { groups: appChunkGroups } } },
   },
   ...(command === 'build'
     ? { resolve: productionBuild.resolve, define: productionBuild.define, oxc: productionBuild.oxc }

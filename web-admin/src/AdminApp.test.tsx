@@ -1,9 +1,13 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { pageNavigation } from '@portal/shared/ui/components/navigation';
 import { authAnswer, fakeApi, renderWithAuth, unauthorized, type FakeApi } from '@portal/shared/test/testing';
 import { AdminApp } from './AdminApp';
+import { preloadLazyScreens } from './screens/routeScreens';
+
+// Every screen is a chunk of its own: loaded once here, so that no test waits on a first import.
+beforeAll(preloadLazyScreens, 60_000);
 
 let assign: ReturnType<typeof vi.spyOn>;
 

@@ -4,17 +4,19 @@ import type { AuthView } from '@portal/shared/ui/hooks/AuthProvider';
 import { BoxIcon, CheckIcon, ReceiptIcon, UploadIcon, WalletIcon } from '@portal/shared/ui/components/icons';
 import { LazyScreen } from '@portal/shared/ui/components/LoadBoundary';
 import { NotFoundScreen } from '@portal/shared/ui/components/NotFoundScreen';
-import { AdminHomeScreen } from './screens/AdminHomeScreen';
 import { LazyProductImportDetailScreen } from './screens/lazyScreens';
-import { CommissionActionScreen } from './screens/CommissionActionScreen';
-import { OrderListScreen } from './screens/OrderListScreen';
-import { OrdersScreen } from './screens/OrdersScreen';
-import { PayoutsScreen } from './screens/PayoutsScreen';
-import { ProductImportScreen } from './screens/ProductImportScreen';
-import { TopEarnersScreen } from './screens/TopEarnersScreen';
-import { CatalogueScreen } from './catalogue/CatalogueScreen';
-import { ReconciliationScreen } from './reconciliation/ReconciliationScreen';
-import { HeldCommissionsScreen } from './screens/HeldCommissionsScreen';
+import {
+  LazyAdminHomeScreen,
+  LazyCatalogueScreen,
+  LazyCommissionActionScreen,
+  LazyOrderListScreen,
+  LazyOrdersScreen,
+  LazyPayoutsScreen,
+  LazyProductImportScreen,
+  LazyTopEarnersScreen,
+  LazyReconciliationScreen,
+  LazyHeldCommissionsScreen,
+} from './screens/routeScreens';
 
 /** The admin-mode menu; routes are relative to the app's base, /admin. */
 export function adminMenu(auth: AuthView): MenuItem[] {
@@ -33,24 +35,39 @@ export function AdminApp() {
   return (
     <Routes>
       <Route element={<AppShell app="admin" menu={adminMenu} />}>
-        <Route index element={<AdminHomeScreen />} />
-        <Route path="product_import" element={<ProductImportScreen />} />
+        <Route index element={<LazyScreen screen={LazyAdminHomeScreen} />} />
+        <Route path="product_import" element={<LazyScreen screen={LazyProductImportScreen} />} />
         <Route
           path="product_import_detail"
           element={<LazyScreen screen={LazyProductImportDetailScreen} loadingLabel="Loading the product…" />}
         />
-        <Route path="catalogue" element={<CatalogueScreen />} />
-        <Route path="orders" element={<OrdersScreen />} />
+        <Route path="catalogue" element={<LazyScreen screen={LazyCatalogueScreen} />} />
+        <Route path="orders" element={<LazyScreen screen={LazyOrdersScreen} />} />
         {/* The work lists, spelled as the spec spells them. */}
-        <Route path="orders/not_ordered_yet" element={<OrderListScreen key="not_ordered" list="not_ordered" />} />
-        <Route path="orders/not_shipped_yet" element={<OrderListScreen key="not_shipped" list="not_shipped" />} />
-        <Route path="orders/not_fufilled_yet" element={<OrderListScreen key="not_fufilled" list="not_fufilled" />} />
-        <Route path="payouts" element={<PayoutsScreen />} />
-        <Route path="payouts/to_stripe" element={<CommissionActionScreen key="to_stripe" list="to_stripe" />} />
-        <Route path="payouts/to_be_payed" element={<CommissionActionScreen key="to_be_payed" list="to_be_payed" />} />
-        <Route path="payouts/top_earners" element={<TopEarnersScreen />} />
-        <Route path="reconciliation" element={<ReconciliationScreen />} />
-        <Route path="payouts/held" element={<HeldCommissionsScreen />} />
+        <Route
+          path="orders/not_ordered_yet"
+          element={<LazyScreen key="not_ordered" screen={LazyOrderListScreen} props={{ list: 'not_ordered' }} />}
+        />
+        <Route
+          path="orders/not_shipped_yet"
+          element={<LazyScreen key="not_shipped" screen={LazyOrderListScreen} props={{ list: 'not_shipped' }} />}
+        />
+        <Route
+          path="orders/not_fufilled_yet"
+          element={<LazyScreen key="not_fufilled" screen={LazyOrderListScreen} props={{ list: 'not_fufilled' }} />}
+        />
+        <Route path="payouts" element={<LazyScreen screen={LazyPayoutsScreen} />} />
+        <Route
+          path="payouts/to_stripe"
+          element={<LazyScreen key="to_stripe" screen={LazyCommissionActionScreen} props={{ list: 'to_stripe' }} />}
+        />
+        <Route
+          path="payouts/to_be_payed"
+          element={<LazyScreen key="to_be_payed" screen={LazyCommissionActionScreen} props={{ list: 'to_be_payed' }} />}
+        />
+        <Route path="payouts/top_earners" element={<LazyScreen screen={LazyTopEarnersScreen} />} />
+        <Route path="reconciliation" element={<LazyScreen screen={LazyReconciliationScreen} />} />
+        <Route path="payouts/held" element={<LazyScreen screen={LazyHeldCommissionsScreen} />} />
         <Route path="*" element={<NotFoundScreen homeLabel="Go to the admin home" />} />
       </Route>
     </Routes>

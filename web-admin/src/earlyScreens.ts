@@ -12,14 +12,16 @@ import { SALES_PAGE_SIZE } from './sales/pageSize';
 export const adminEarlyScreens: EarlyScreens = (path) => {
   if (path === '/admin/orders') {
     // Orders' first page, all orders (sales/queries.ts, ordersQuery).
-    return { afterSession: call('getOrders', { limit: SALES_PAGE_SIZE, type: 'all' }) };
+    return { afterSession: call('getOrders', { limit: SALES_PAGE_SIZE, type: 'all' }), screen: 'orders' };
   }
   if (path === '/admin/product_import') {
     // The review list's first page (shared/src/query/catalogue.ts, reviewListQuery).
     return {
       afterSession: call('getUnApprovedProducts', { limit: REVIEW_PAGE_SIZE }, (page) => page.items[0]?.image),
+      screen: 'import',
     };
   }
-  if (path === '/admin' || path.startsWith('/admin/')) return { sessionOnly: true };
+  if (path === '/admin') return { sessionOnly: true, screen: 'home' };
+  if (path.startsWith('/admin/')) return { sessionOnly: true };
   return undefined;
 };

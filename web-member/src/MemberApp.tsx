@@ -4,11 +4,11 @@ import type { AuthView } from '@portal/shared/ui/hooks/AuthProvider';
 import { BoxIcon, WalletIcon } from '@portal/shared/ui/components/icons';
 import { LazyScreen } from '@portal/shared/ui/components/LoadBoundary';
 import { NotFoundScreen } from '@portal/shared/ui/components/NotFoundScreen';
-import { MyAccountScreen } from './screens/MyAccountScreen';
 import {
   LazyAddPayoutMethodScreen,
   LazyCreatePayoutAccountScreen,
   LazyLoginScreen,
+  LazyMyAccountScreen,
   LazyMyProfileScreen,
   LazyPayoutAccountScreen,
   LazyPayoutMethodsScreen,
@@ -58,7 +58,7 @@ export function MemberApp() {
           path="member_product_detail"
           element={<LazyScreen screen={LazyProductDetailScreen} loadingLabel="Loading the product…" />}
         />
-        <Route path="my_account" element={<MyAccountScreen />} />
+        <Route path="my_account" element={<LazyScreen screen={LazyMyAccountScreen} />} />
         <Route path="my_account/payout_account" element={<LazyScreen screen={LazyPayoutAccountScreen} />} />
         <Route
           path="my_account/create_payout_account"

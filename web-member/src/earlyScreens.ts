@@ -41,7 +41,7 @@ export const memberEarlyScreens: EarlyScreens = (path, params) => {
       screen: 'detail',
     };
   }
-  if (path === '/my_account') return { sessionOnly: true };
+  if (path === '/my_account') return { sessionOnly: true, screen: 'account' };
   const shop = /^\/shop\/([^/]+)$/.exec(path);
   if (shop) {
     // The shop page's one public read (screens/shop/sharedProductQuery.ts), no session check.

@@ -95,6 +95,60 @@ describe.each(['web-member', 'web-admin'] as const)('%s production build', (app)
     expect(zod).toEqual([]);
   });
 
+  it('names each early-loaded screen’s chunks in the page, and none of them is another screen’s', () => {
+    const base = app === 'web-admin' ? '/admin/' : '/';
+    const content = /<meta name="portal-screen-chunks" content="([^"]+)">/.exec(result.html)?.[1];
+    expect(content).toBeDefined();
+    const screens = JSON.parse(content!.replaceAll('&quot;', '"')) as Record<string, { js: string[]; css: string[] }>;
+    const expected =
+      app === 'web-admin'
+        ? { home: 'AdminHomeScreen', import: 'ProductImportScreen', orders: 'OrdersScreen' }
+        : { shop: 'ShopScreen', detail: 'ProductDetailScreen', account: 'MyAccountScreen' };
+    expect(Object.keys(screens).sort()).toEqual(Object.keys(expected).sort());
+    const screenChunk =
+      /^(AdminHomeScreen|ProductImportScreen|ProductImportDetailScreen|CatalogueScreen|OrdersScreen|OrderListScreen|PayoutsScreen|CommissionActionScreen|TopEarnersScreen|ShopScreen|ProductDetailScreen|MyAccountScreen|TrackOrderScreen|MyProfileScreen|LoginScreen|SignupScreen)-/;
+    for (const [name, own] of Object.entries(expected)) {
+      const files = screens[name]!.js.map((href) => href.slice(`${base}assets/`.length));
+      // Its own screen's chunk first, then what that imports; no other screen's chunk and no grid.
+      expect(files[0], name).toMatch(new RegExp(`^${own}-`));
+      expect(
+        files.filter((file) => screenChunk.test(file) && !file.startsWith(`${own}-`)),
+        name,
+      ).toEqual([]);
+      expect(
+        files.filter((file) => /^(DataTable|sanitize-description|api)-/.test(file)),
+        name,
+      ).toEqual([]);
+      for (const file of [...files, ...screens[name]!.css.map((href) => href.slice(`${base}assets/`.length))]) {
+        expect(existsSync(join(result.outDir, 'assets', file)), file).toBe(true);
+      }
+    }
+  });
+
+  it('runs no screen’s code from its entry: every screen is a chunk the page loads when it is opened', () => {
+    const base = app === 'web-admin' ? '/admin/' : '/';
+    const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(result.html)![1]!;
+    const runs = new Set<string>();
+    const visit = (file: string) => {
+      if (runs.has(file)) return;
+      runs.add(file);
+      const code = readFileSync(join(result.outDir, 'assets', file), 'utf8');
+      for (const match of code.matchAll(
+        /\bimport\s*(?:[\w{},\s*$]+\sfrom\s*|(?:\{[^}]*\}|[\w$]+)\s*from\s*)?"\.\/([\w.-]+\.js)"/g,
+      )) {
+        visit(match[1]!);
+      }
+    };
+    visit(entry.slice(`${base}assets/`.length));
+    const code = [...runs].map((file) => readFileSync(join(result.outDir, 'assets', file), 'utf8')).join('\n');
+    // Strings of screens that the first load of another address does not show.
+    const others =
+      app === 'web-admin'
+        ? ['Need to be ordered', 'Record an order', 'Top earners', 'The import could not be found']
+        : ['Commissions You Made', 'Send me an e-mail'];
+    expect(others.filter((text) => code.includes(text))).toEqual([]);
+  });
+
   it('writes beside every script and style sheet its brotli form, which decodes to the file and is smaller', () => {
     const built = result.files.filter((file) => /\.(js|css)$/.test(file.name));
     expect(built.length).toBeGreaterThan(2);

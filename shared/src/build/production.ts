@@ -17,4 +17,13 @@ export const productionBuild = {
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },
   oxc: { jsx: { runtime: 'automatic', development: false } },
   chunkSizeWarningLimit: 800,
-} as const satisfies Pick<UserConfig, 'resolve' | 'define' | 'oxc'> & { chunkSizeWarningLimit: number };
+  /**
+   * Rolldown warns when plugins take a large share of the build; the brotli pass (precompress.ts,
+   * quality 11 on every script and style sheet) takes seconds by design, more on a busy machine, so
+   * that warning said nothing a reader could act on and came and went with the load.
+   */
+  checks: { bundlerTimings: false },
+} as const satisfies Pick<UserConfig, 'resolve' | 'define' | 'oxc'> & {
+  chunkSizeWarningLimit: number;
+  checks: { bundlerTimings: boolean };
+};

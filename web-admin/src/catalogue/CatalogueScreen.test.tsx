@@ -1,8 +1,12 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { salesApi } from '../sales/salesTesting';
 import { renderAdminAt } from '../screens/testing';
+import { preloadLazyScreens } from '../screens/routeScreens';
+
+// Every screen is a chunk of its own: loaded once here, so that no test waits on a first import.
+beforeAll(preloadLazyScreens, 60_000);
 
 afterEach(() => cleanup());
 

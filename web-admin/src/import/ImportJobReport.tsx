@@ -9,6 +9,7 @@ import { ErrorBanner } from '@portal/shared/ui/components/ErrorBanner';
 import { AlertIcon, CheckIcon, DownloadIcon } from '@portal/shared/ui/components/icons';
 import { Loading } from '@portal/shared/ui/components/Loading';
 import { isFinished } from './useImportJob';
+import { saveTextFile } from '../saveTextFile';
 import '@portal/shared/ui/styles/imports.css';
 
 export interface ImportJobReportProps {
@@ -247,21 +248,6 @@ function IssuesList({ job }: { job: ImportJob }) {
       <LoadMore pages={pages} noun="issues" auto={false} />
     </section>
   );
-}
-
-/** Saves a text as a file through a temporary object URL and link. */
-export function saveTextFile(fileName: string, text: string, type = 'text/csv;charset=utf-8'): void {
-  // A byte-order mark so that spreadsheet programs read the file as UTF-8.
-  const blob = new Blob([text.startsWith('\uFEFF') ? text : `\uFEFF${text}`], { type });
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.style.display = 'none';
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 function DownloadRejectedRows({ job }: { job: ImportJob }) {

@@ -4,6 +4,10 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { preloadDataTable } from '@portal/shared/ui/components/LazyDataTable';
 import { renderAdminAt } from '../screens/testing';
 import { commission, commissionPage, salesApi } from './salesTesting';
+import { preloadLazyScreens } from '../screens/routeScreens';
+
+// Every screen is a chunk of its own: loaded once here, so that no test waits on a first import.
+beforeAll(preloadLazyScreens, 60_000);
 
 beforeAll(async () => {
   await preloadDataTable();

@@ -5,6 +5,10 @@ import { findGridRow, gridRows } from '@portal/shared/test/dataTableTesting';
 import { preloadDataTable } from '@portal/shared/ui/components/LazyDataTable';
 import { renderAdminAt } from '../screens/testing';
 import { counters, order, orderPage, salesApi } from './salesTesting';
+import { preloadLazyScreens } from '../screens/routeScreens';
+
+// Every screen is a chunk of its own: loaded once here, so that no test waits on a first import.
+beforeAll(preloadLazyScreens, 60_000);
 
 beforeAll(async () => {
   await preloadDataTable();

@@ -8,7 +8,7 @@ import { LoadMore } from '@portal/shared/ui/components/LoadMore';
 import type { CursorPages } from '@portal/shared/ui/hooks/CursorPages';
 import { Loading } from '@portal/shared/ui/components/Loading';
 import { formatCount } from '@portal/shared/domain/format';
-import { saveTextFile } from '../import/ImportJobReport';
+import { saveTextFile } from '../saveTextFile';
 import './sales.css';
 
 /** What a screen hands to the one it goes to after an action (router state). */

@@ -6,6 +6,10 @@ import { findGridRow, gridRows } from '@portal/shared/test/dataTableTesting';
 import { preloadDataTable } from '@portal/shared/ui/components/LazyDataTable';
 import { counters, order, orderPage, salesApi } from '../sales/salesTesting';
 import { renderAdminAt } from './testing';
+import { preloadLazyScreens } from './routeScreens';
+
+// Every screen is a chunk of its own: loaded once here, so that no test waits on a first import.
+beforeAll(preloadLazyScreens, 60_000);
 
 beforeAll(async () => {
   await preloadDataTable();

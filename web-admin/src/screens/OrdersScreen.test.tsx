@@ -5,6 +5,10 @@ import { cellTexts, findGridRow, gridRows } from '@portal/shared/test/dataTableT
 import { preloadDataTable } from '@portal/shared/ui/components/LazyDataTable';
 import { counters, order, orderPage, salesApi } from '../sales/salesTesting';
 import { renderAdminAt } from './testing';
+import { preloadLazyScreens } from './routeScreens';
+
+// Every screen is a chunk of its own: loaded once here, so that no test waits on a first import.
+beforeAll(preloadLazyScreens, 60_000);
 
 beforeAll(async () => {
   // The grid's chunk, loaded before the screens render (as the browser would have it by the first table).

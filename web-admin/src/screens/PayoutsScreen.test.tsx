@@ -6,6 +6,10 @@ import { preloadDataTable } from '@portal/shared/ui/components/LazyDataTable';
 import { deferred, type FakeReply } from '@portal/shared/test/testing';
 import { commission, commissionPage, salesApi } from '../sales/salesTesting';
 import { renderAdminAt } from './testing';
+import { preloadLazyScreens } from './routeScreens';
+
+// Every screen is a chunk of its own: loaded once here, so that no test waits on a first import.
+beforeAll(preloadLazyScreens, 60_000);
 
 beforeAll(async () => {
   await preloadDataTable();

@@ -1,6 +1,6 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { importedProduct } from '@portal/shared/test/catalogueTesting';
 import {
   authAnswer,
@@ -11,6 +11,10 @@ import {
   showMainPicture,
 } from '@portal/shared/test/testing';
 import { renderAdminAt } from './testing';
+import { preloadLazyScreens } from './routeScreens';
+
+// Every screen is a chunk of its own: loaded once here, so that no test waits on a first import.
+beforeAll(preloadLazyScreens, 60_000);
 
 afterEach(cleanup);
 

@@ -1,12 +1,16 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ImportJob } from '@portal/shared/api/products';
 import { importedProduct, importJob } from '@portal/shared/test/catalogueTesting';
 import { authAnswer, fakeApi, type FakeApi, type FakeHandler } from '@portal/shared/test/testing';
 import { renderAdminAt } from './testing';
 import { DIRECT_UPLOAD_MAX_BYTES } from '../import/upload';
 import { importPolling } from '../import/useImportJob';
+import { preloadLazyScreens } from './routeScreens';
+
+// Every screen is a chunk of its own: loaded once here, so that no test waits on a first import.
+beforeAll(preloadLazyScreens, 60_000);
 
 /** A stand-in for the browser's XMLHttpRequest: records the presigned POST and answers 204. */
 class FakeXhr {

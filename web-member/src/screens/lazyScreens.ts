@@ -9,6 +9,16 @@ export const LazyProductDetailScreen = lazyWithPreload(() =>
 );
 
 /**
+ * My Account (the set-up links, the commission totals, the withdrawal and the mail choices): a
+ * chunk of its own, so that the home's first script carries the product list and nothing else
+ * (issue 26); the page opened at /my_account loads it from the first moment (the early script's
+ * preload and preloadLandingScreen below).
+ */
+export const LazyMyAccountScreen = lazyWithPreload(() =>
+  import('./MyAccountScreen').then((module) => module.MyAccountScreen),
+);
+
+/**
  * The payout screens (the payout account form with its schema, the card entry): one chunk each,
  * loaded when opened, so the first screen's bundle does not carry them. Stripe.js is a further
  * chunk of the card entry, loaded only with a real publishable key.
@@ -63,9 +73,10 @@ export const LazyResetPasswordScreen = lazyWithPreload(() =>
 
 /**
  * The lazy screen of the address the page was opened at, loading from the first moment (main.tsx
- * calls it before the first render), so its chunk arrives with the page's other requests.
+ * calls it before the first render), so its chunk arrives with the page's other requests. Settles
+ * when the chunk has loaded or failed; undefined for a screen in the entry.
  */
-export function preloadLandingScreen(pathname: string): void {
+export function preloadLandingScreen(pathname: string): Promise<unknown> | undefined {
   const screen =
     {
       '/login': LazyLoginScreen,
@@ -74,6 +85,7 @@ export function preloadLandingScreen(pathname: string): void {
       '/forgot_password': LazyForgotPasswordScreen,
       '/reset_password': LazyResetPasswordScreen,
       '/member_product_detail': LazyProductDetailScreen,
+      '/my_account': LazyMyAccountScreen,
       '/my_account/my_profile': LazyMyProfileScreen,
       '/my_account/payout_account': LazyPayoutAccountScreen,
       '/my_account/create_payout_account': LazyCreatePayoutAccountScreen,
@@ -82,7 +94,7 @@ export function preloadLandingScreen(pathname: string): void {
       '/track_order': LazyTrackOrderScreen,
     }[pathname.replace(/\/+$/, '') || '/'] ?? (pathname.startsWith('/shop/') ? LazyShopScreen : undefined);
   // A failed load is tried again by the screen's own render.
-  void screen?.preload().catch(() => undefined);
+  return screen?.preload().catch(() => undefined);
 }
 
 /** Loads every lazy screen's chunk (the tests do, so that no test waits on a first import). */
@@ -90,6 +102,7 @@ export async function preloadLazyScreens(): Promise<void> {
   await Promise.all(
     [
       LazyProductDetailScreen,
+      LazyMyAccountScreen,
       LazyCreatePayoutAccountScreen,
       LazyPayoutAccountScreen,
       LazyPayoutMethodsScreen,

@@ -51,19 +51,21 @@ export class LoadBoundary extends Component<LoadBoundaryProps, { failed: boolean
 
 /**
  * A screen that is a chunk of its own (`lazyWithPreload`): a loading state while the chunk
- * arrives, and, when it cannot be loaded, says so in the page with Retry.
+ * arrives, and, when it cannot be loaded, says so in the page with Retry. `props` are the screen's
+ * own (a work list's `list`), required where the screen requires them.
  */
-export function LazyScreen({
+export function LazyScreen<P extends object = object>({
   screen: Screen,
   loadingLabel = 'Loading…',
+  props,
 }: {
-  screen: PreloadableComponent<object>;
+  screen: PreloadableComponent<P>;
   loadingLabel?: string;
-}) {
+} & (object extends P ? { props?: NoInfer<P> } : { props: NoInfer<P> })) {
   return (
     <LoadBoundary title="This page could not be loaded" retry={Screen.preload}>
       <Suspense fallback={<Loading label={loadingLabel} />}>
-        <Screen />
+        <Screen {...(props as P)} />
       </Suspense>
     </LoadBoundary>
   );

@@ -174,3 +174,36 @@ export function useIntentWithin(
   }, [list, itemAttribute]);
   return setList;
 }
+
+/** How long the first render waits for the opened screen's chunk at most (then it shows its loading state). */
+export const LANDING_WAIT_MS = 3_000;
+
+/**
+ * Runs `render` once the opened screen's chunk (`landing`: its preload, or nothing for a screen in
+ * the entry) has loaded or failed, or after `waitMs`. The app's first render then finds the screen
+ * ready instead of suspending on it: a screen that suspends shows its loading state, and React
+ * holds back the screen that replaces a loading state for 300 ms after the loading state appeared
+ * (its Suspense throttle), which delayed the admin Orders page's first content by 0.3 s whenever
+ * the session check answered before the screen's chunk had arrived. The page shows the same
+ * loading state meanwhile (index.html's boot markup); a failed load renders at once, and the
+ * screen's own LoadBoundary offers Retry.
+ */
+export function renderWhenLandingReady(
+  landing: Promise<unknown> | undefined,
+  render: () => void,
+  waitMs = LANDING_WAIT_MS,
+): void {
+  if (!landing) {
+    render();
+    return;
+  }
+  let done = false;
+  const once = () => {
+    if (done) return;
+    done = true;
+    clearTimeout(timer);
+    render();
+  };
+  const timer = setTimeout(once, waitMs);
+  landing.then(once, once);
+}

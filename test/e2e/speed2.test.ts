@@ -1,0 +1,99 @@
+import type { Request } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import {
+  at,
+  DESKTOP,
+  expectAccessible,
+  logIn,
+  openBrowser,
+  pageErrors,
+  PHONE_390,
+  type BrowserSession,
+} from './browser';
+
+/**
+ * Issue 26's first loads in a real browser, at 390 and 1280 px: each admin screen is a chunk of its
+ * own, and a page asks for its own screen's chunk only (the early script preloads it beside the
+ * app's first scripts); following a link loads the next screen's chunk and shows it; My Account is
+ * a chunk of its own that the member home does not ask for. Each screen is checked by axe.
+ */
+
+const VIEWPORTS = [PHONE_390, DESKTOP] as const;
+
+/** The screen chunks the app has (assets/<Screen>-<hash>.js), by the name the build gives them. */
+const SCREEN_CHUNK =
+  /\/assets\/(AdminHomeScreen|ProductImportScreen|ProductImportDetailScreen|CatalogueScreen|OrdersScreen|OrderListScreen|PayoutsScreen|CommissionActionScreen|TopEarnersScreen|MyAccountScreen|ProductDetailScreen|ShopScreen)-[\w-]+\.js$/;
+
+/** The screen chunks a page asked for while `during` ran, by name. */
+async function screenChunksRequested(session: BrowserSession, during: () => Promise<void>): Promise<string[]> {
+  const names = new Set<string>();
+  const onRequest = (request: Request) => {
+    const match = SCREEN_CHUNK.exec(new URL(request.url()).pathname);
+    if (match) names.add(match[1]!);
+  };
+  session.page.on('request', onRequest);
+  try {
+    await during();
+  } finally {
+    session.page.off('request', onRequest);
+  }
+  return [...names].sort();
+}
+
+describe('each screen loads its own code, at 390 and 1280 px', () => {
+  let session: BrowserSession;
+
+  beforeAll(async () => {
+    session = await openBrowser({ viewport: DESKTOP });
+    await logIn(session.page, inject('accounts').admin);
+  }, 120_000);
+
+  afterAll(async () => {
+    await session?.close();
+  });
+
+  it.each(VIEWPORTS)(
+    'admin Orders asks for its own screen only; Product Import then loads and shows (%o)',
+    async (viewport) => {
+      const { page } = session;
+      await page.setViewportSize(viewport);
+      const opened = await screenChunksRequested(session, async () => {
+        await page.goto(at('/admin/orders'));
+        await page.getByRole('heading', { level: 1, name: 'Orders' }).waitFor();
+        await page.getByTestId('orders-total').filter({ hasNotText: '…' }).waitFor();
+      });
+      expect(opened).toEqual(['OrdersScreen']);
+      await expectAccessible(page);
+
+      const next = await screenChunksRequested(session, async () => {
+        await page.getByRole('button', { name: 'Open menu' }).click();
+        await page.getByRole('dialog').getByRole('link', { name: 'Product Import' }).click();
+        await page.waitForURL(at('/admin/product_import'));
+        await page.getByRole('heading', { level: 1, name: 'Product Import' }).waitFor();
+      });
+      expect(next).toEqual(['ProductImportScreen']);
+      await expectAccessible(page);
+      expect(pageErrors(session)).toEqual([]);
+    },
+  );
+
+  it.each(VIEWPORTS)('the member home does not ask for My Account, which loads when opened (%o)', async (viewport) => {
+    const { page } = session;
+    await page.setViewportSize(viewport);
+    const home = await screenChunksRequested(session, async () => {
+      await page.goto(at('/'));
+      await page.getByRole('heading', { level: 1, name: 'Product List' }).waitFor();
+    });
+    expect(home).not.toContain('MyAccountScreen');
+
+    const account = await screenChunksRequested(session, async () => {
+      await page.goto(at('/my_account'));
+      await page.getByRole('heading', { level: 1, name: 'My Account' }).waitFor();
+      await page.getByRole('heading', { level: 2, name: 'Commissions', exact: true }).waitFor();
+    });
+    expect(account).toEqual(['MyAccountScreen']);
+    await session.screenshot(`speed2-my-account-${viewport.width}`, { fullPage: false });
+    await expectAccessible(page);
+    expect(pageErrors(session)).toEqual([]);
+  });
+});
