@@ -158,10 +158,13 @@ export const commissionReview: ReviewDeps = { store: dynamoCommissionReview, now
 /** Refunds and disputes: the order, its commission and what follows, Stripe, the clock. */
 export const refunds: RefundDeps = { store: dynamoRefunds, gateway: payments, now };
 
-/** Written out, not spread from `payouts`: a spread is not side-effect free, and would put Stripe in every bundle. */
-export const webhooks: WebhookDeps = {
-  users: dynamoUsers,
-  accounts: dynamoPayoutAccounts,
+/**
+ * Stripe's two endpoints, each with only its own events' code (payment-gateway.ts `endpointOfEvent`),
+ * so neither bundle carries the other's: the platform's payments, refunds, disputes and transfers;
+ * the connected accounts' account updates and payouts. Written out, not spread from `payouts`: a
+ * spread is not side-effect free, and would put Stripe in every bundle.
+ */
+export const platformWebhooks: WebhookDeps = {
   gateway: payments,
   now,
   processed: dynamoProcessedEvents,
@@ -180,9 +183,38 @@ export const webhooks: WebhookDeps = {
       },
       payment,
     ),
-  // Transfers' and payouts' events move the commission they name (commissions/money-movement.ts);
-  // a batch's payout (commissions/batches.ts) names its batch instead: its failure frees the
-  // batch's commissions. Then the mails: the admins' "a payout failed", the member's "on its way" (once per payout).
+  // transfer.created moves the commission it names (commissions/money-movement.ts).
+  moneyEvents: (event) => onMoneyEvent(commissionMoney, event),
+  // Refunds and disputes: the order and its commission follow (commissions/refunds.ts).
+  // then, for a dispute opened, the admins' mail (once per event).
+  saleEvents: async (event) => {
+    if (event.kind === 'charge.refunded') return onChargeRefunded(refunds, event.paymentIntentId);
+    await onDispute(refunds, event.kind, event.dispute);
+    if (event.kind === 'charge.dispute.created') {
+      const { disputeId, chargeId, amountCents, reason } = event.dispute;
+      await disputeOpened({
+        eventId: event.id,
+        disputeId,
+        chargeId,
+        amountCents,
+        reason,
+        evidenceDueBy: null,
+        orderID: null,
+      });
+    }
+  },
+  log: async (message, details) => (await loadLogger()).warn(message, details),
+};
+
+export const connectWebhooks: WebhookDeps = {
+  gateway: payments,
+  now,
+  processed: dynamoProcessedEvents,
+  // account.updated keeps the member's payout account state current (payments/payouts.ts accountUpdated).
+  accountUpdates: { users: dynamoUsers, accounts: dynamoPayoutAccounts },
+  // Payouts' events move the commission they name (commissions/money-movement.ts); a batch's
+  // payout (commissions/batches.ts) names its batch instead: its failure frees the batch's
+  // commissions. Then the mails: the admins' "a payout failed", the member's "on its way" (once per payout).
   moneyEvents: async (event) => {
     if (event.kind === 'payout.paid' && event.metadata.batchId) {
       // A batch's payout: its record completed if the run died before it, then the member's mail, once per payout.
@@ -212,24 +244,6 @@ export const webhooks: WebhookDeps = {
       retryUnlessSent(await settled(async () => [await sendPayoutOnItsWay(mails, event.metadata.commissionId!)]));
     }
     return moved;
-  },
-  // Refunds and disputes: the order and its commission follow (commissions/refunds.ts).
-  // then, for a dispute opened, the admins' mail (once per event).
-  saleEvents: async (event) => {
-    if (event.kind === 'charge.refunded') return onChargeRefunded(refunds, event.paymentIntentId);
-    await onDispute(refunds, event.kind, event.dispute);
-    if (event.kind === 'charge.dispute.created') {
-      const { disputeId, chargeId, amountCents, reason } = event.dispute;
-      await disputeOpened({
-        eventId: event.id,
-        disputeId,
-        chargeId,
-        amountCents,
-        reason,
-        evidenceDueBy: null,
-        orderID: null,
-      });
-    }
   },
   log: async (message, details) => (await loadLogger()).warn(message, details),
 };
@@ -308,15 +322,20 @@ export const publicApiHandler = /* @__PURE__ */ createPublicApiHandler();
 
 /**
  * Stripe's two webhook endpoints (platform and Connect) are one handler told which endpoint it is:
- * the endpoint picks the signing secret and which events belong there (payments/payouts.ts,
+ * the endpoint picks the signing secret and which events belong there, and its deps carry only
+ * those events' code (payments/payouts.ts
  * `receiveWebhook`). The signature is checked on the body exactly as it arrived.
  */
-export const webhookHandler = (call: typeof stripeWebhook | typeof stripeConnectWebhook, endpoint: WebhookEndpoint) =>
+export const webhookHandler = (
+  call: typeof stripeWebhook | typeof stripeConnectWebhook,
+  endpoint: WebhookEndpoint,
+  deps: WebhookDeps,
+) =>
   publicApiHandler(call, async ({ event, lambda }) => {
     const raw = event.body ?? '';
     const body = event.isBase64Encoded ? Buffer.from(raw, 'base64') : raw;
     await receiveWebhook(
-      webhooks,
+      deps,
       body,
       event.headers['stripe-signature'],
       endpoint,

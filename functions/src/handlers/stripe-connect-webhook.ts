@@ -1,5 +1,5 @@
 import { stripeConnectWebhook } from '@portal/shared/api/calls/stripe-connect-webhook';
-import { webhookHandler } from '../composition';
+import { connectWebhooks, webhookHandler } from '../composition';
 
 /** Stripe's Connect endpoint: the connected accounts' events (`account.updated`, payouts, external accounts), signed with `stripeConnectWebhookSecret`. */
-export const handler = webhookHandler(stripeConnectWebhook, 'connect');
+export const handler = webhookHandler(stripeConnectWebhook, 'connect', connectWebhooks);

@@ -214,8 +214,10 @@ export async function accountUpdated(
   return deps.accounts.setPayoutAccountState(userId, status.id, stateOf({ ...current, asOf }, deps.now()), true);
 }
 
-export interface WebhookDeps extends PayoutDeps {
+export interface WebhookDeps extends Pick<PayoutDeps, 'gateway' | 'now'> {
   processed: ProcessedEvents;
+  /** `account.updated` (the Connect endpoint): the member and their payout account; absent, ignored. */
+  accountUpdates?: Pick<PayoutDeps, 'users' | 'accounts'>;
   /** `payment_intent.succeeded`: records the checkout's order (idempotent per payment); absent, ignored. */
   paymentSucceeded?: (payment: PaymentState) => Promise<unknown>;
   /** The transfers' and payouts' events (`payout.failed`, `payout.paid`, `transfer.created`). */
@@ -280,6 +282,8 @@ export async function receiveWebhook(
     return 'ignored';
   }
   if (event.kind === 'other') return 'ignored';
+  const accountUpdates = deps.accountUpdates;
+  if (event.kind === 'account.updated' && !accountUpdates) return 'ignored';
   const paymentSucceeded = deps.paymentSucceeded;
   if (event.kind === 'payment_intent.succeeded' && !paymentSucceeded) return 'ignored';
   const moneyEvents = deps.moneyEvents;
@@ -293,7 +297,7 @@ export async function receiveWebhook(
     known.id,
     async () => {
       if (known.kind === 'account.updated') {
-        await accountUpdated(deps, known.userId, known.account);
+        await accountUpdated({ ...accountUpdates!, gateway: deps.gateway, now: deps.now }, known.userId, known.account);
         // The portal pays each commission out itself: another schedule is put back to manual.
         const interval = known.account.payoutInterval;
         if (known.userId && interval && interval !== 'manual') {
