@@ -24,6 +24,7 @@ import { paymentOrderIds } from '../../functions/src/orders/record-sale';
 import { keys } from '../../shared/src/db/table';
 import { COUNTERS_KEY, earningsKey, item } from './commission-fixtures';
 import { auth, call, cookieFrom, tokenFor, uniqueEmail } from './helpers';
+import { mailsTo } from './outbox';
 import { customer, deliver, member, product, stripeAtEmulator, succeededEvent } from './sales-helpers';
 
 /**
@@ -126,6 +127,9 @@ describe('a member buying through their own link', () => {
     });
     // The open intent is gone with the sale.
     expect(await read(keys.openIntent(id, intentId))).toBeUndefined();
+    // The buyer has their receipt; the member no "you made a sale" for a commission held at its sale.
+    expect(mailsTo(`${local!.toLowerCase()}+gift@${domain}`).length).toBeGreaterThan(0);
+    expect(mailsTo(seller.email).filter((mail) => mail.subject.startsWith('You made a sale'))).toEqual([]);
 
     const counters = await item(COUNTERS_KEY);
     for (let replay = 0; replay < 3; replay++) expect((await deliver(event)).status).toBe(200);

@@ -103,6 +103,10 @@ export function sendSale(deps: MailDeps, order: OrderRecord, commission: Commiss
     const member = await deps.users.get(commission.memberId);
     if (!member?.email) return { skip: 'member unknown' };
     if (!mailPreferencesOf(member).saleMails) return { skip: 'turned off by the member' };
+    // A sale that broke an abuse rule (orders/abuse.ts: a self-purchase, a product banned before
+    // payment) earns nothing yet, or nothing at all: no "you made a sale" with a date it would not keep.
+    if (commission.heldFor) return { skip: `commission held at its sale (${commission.heldFor})` };
+    if (commission.status === 'cancelled') return { skip: 'no commission' };
     return saleMail({
       to: member.email,
       orderID: order.orderID,
