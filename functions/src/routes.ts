@@ -231,7 +231,8 @@ export const eventFunctions: readonly EventFunction[] = [
     module: 'handlers/scheduled/daily-payouts.ts',
     memoryMb: 512,
     timeoutSeconds: 900,
-    access: { table: 'readwrite', secrets: ['stripeSecretKey'] },
+    // Mails each member's "your payout is on its way" as the payout is recorded.
+    access: { table: 'readwrite', secrets: ['stripeSecretKey'], mail: 'send' },
     trigger: 'schedule:daily',
   },
 ];

@@ -484,6 +484,7 @@ export class PortalStack extends Stack {
     for (const event of eventFunctions) {
       const made = appFunction(new Construct(eventsScope, event.name), event, this.functionDeps(), {
         functionsDir,
+        mail: props.mail,
         description: `${event.name}: ${event.trigger} (${event.module})`,
         onFailure: this.failedEvents,
         settings: props.settings,
@@ -599,6 +600,10 @@ export class PortalStack extends Stack {
       logBucket: this.logsBucket,
       logFilePrefix: 'cloudfront/',
     });
+    // The event functions that mail (the daily payouts' "your payout is on its way") link to the site too.
+    for (const { event, function: fn } of eventResources.values()) {
+      if (event.access.mail) fn.addEnvironment('SITE_URL', `https://${this.distribution.distributionDomainName}`);
+    }
     Validations.of(this.distribution).acknowledge(
       {
         id: 'AwsSolutions-CFR1',

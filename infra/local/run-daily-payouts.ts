@@ -7,13 +7,14 @@ import { configureEnvironment, root } from './start';
  * Stripe emulator), as its 00:00 UTC timer does: today's batch, so a second run the same day
  * continues it and pays no one twice.
  */
-function runningPortal(dataDir: string): { dynamoEndpoint: string; stripeEmulator: string } | undefined {
+function runningPortal(dataDir: string): { dynamoEndpoint: string; stripeEmulator: string; url?: string } | undefined {
   const marker = join(dataDir, 'portal.json');
   if (!existsSync(marker)) return undefined;
   const found = JSON.parse(readFileSync(marker, 'utf8')) as {
     pid: number;
     dynamoEndpoint: string;
     stripeEmulator: string;
+    url?: string;
   };
   try {
     process.kill(found.pid, 0);
@@ -33,6 +34,8 @@ async function main(): Promise<void> {
   }
   process.umask(0o077);
   configureEnvironment({ dataDir, dynamoEndpoint: portal.dynamoEndpoint, stripeApiUrl: portal.stripeEmulator });
+  // The members' "your payout is on its way" links to the running portal.
+  if (portal.url) process.env.SITE_URL = portal.url;
   const { handler } = await import('../../functions/src/handlers/scheduled/daily-payouts');
   const result = await handler();
   console.log(`Daily payouts ${result.batchId}: ${result.summary}`);

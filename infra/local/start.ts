@@ -431,7 +431,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     await dailyPayouts.started;
     writePrivateFile(
       join(dataDir, 'portal.json'),
-      JSON.stringify({ pid: process.pid, dynamoEndpoint: dynamo.endpoint, stripeEmulator: stripe.url }),
+      JSON.stringify({ pid: process.pid, dynamoEndpoint: dynamo.endpoint, stripeEmulator: stripe.url, url }),
     );
     return {
       url,

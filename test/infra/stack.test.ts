@@ -401,7 +401,7 @@ describe('functions', () => {
       );
       expect(permissions).toHaveLength(1);
       // Stripe's secret key only, and the table: what paying out needs.
-      expect(event.access).toEqual({ table: 'readwrite', secrets: ['stripeSecretKey'] });
+      expect(event.access).toEqual({ table: 'readwrite', secrets: ['stripeSecretKey'], mail: 'send' });
     }
   });
 });
@@ -712,6 +712,7 @@ describe('least privilege', () => {
       'addOrder',
       'changeEmail',
       'confirmCheckout',
+      'dailyPayouts',
       'markAsShipped',
       'payCommisionToMember',
       'requestPasswordReset',

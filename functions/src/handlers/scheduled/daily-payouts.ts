@@ -1,5 +1,5 @@
 import type { Context } from 'aws-lambda';
-import { payoutBatches } from '../../composition';
+import { batchPayoutOnItsWay, payoutBatches } from '../../composition';
 import { dailyBatchId, runForEveryone, summary } from '../../commissions/batches';
 import { loadLogger } from '../../config/logger';
 
@@ -33,11 +33,15 @@ export const handler = async (
   const now = payoutBatches.now();
   const batchId = dailyBatchId(now);
   const budget = context ? context.getRemainingTimeInMillis() : DEFAULT_BUDGET_MS;
-  const { outcomes, remaining } = await runForEveryone(payoutBatches, {
-    batchId,
-    kind: 'daily',
-    deadline: now + budget - TIME_RESERVE_MS,
-  });
+  // With each member's "your payout is on its way" once their payout is recorded (once per payout).
+  const { outcomes, remaining } = await runForEveryone(
+    { ...payoutBatches, paidOut: batchPayoutOnItsWay },
+    {
+      batchId,
+      kind: 'daily',
+      deadline: now + budget - TIME_RESERVE_MS,
+    },
+  );
   const result: DailyPayoutsResult = {
     batchId,
     paid: outcomes.filter((o) => o.state === 'paid').length,
