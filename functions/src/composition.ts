@@ -306,13 +306,16 @@ export const apiHandler = /* @__PURE__ */ createApiHandler(
 /** Public calls that never act for a caller use this one: no token code in their bundles. */
 export const publicApiHandler = /* @__PURE__ */ createPublicApiHandler();
 
+/** Stripe's webhooks answer uncompressed: their answers are for Stripe's delivery log, never a browser. */
+const webhookApiHandler = /* @__PURE__ */ createPublicApiHandler({ compress: false });
+
 /**
  * Stripe's two webhook endpoints (platform and Connect) are one handler told which endpoint it is:
  * the endpoint picks the signing secret and which events belong there (payments/payouts.ts,
  * `receiveWebhook`). The signature is checked on the body exactly as it arrived.
  */
 export const webhookHandler = (call: typeof stripeWebhook | typeof stripeConnectWebhook, endpoint: WebhookEndpoint) =>
-  publicApiHandler(call, async ({ event, lambda }) => {
+  webhookApiHandler(call, async ({ event, lambda }) => {
     const raw = event.body ?? '';
     const body = event.isBase64Encoded ? Buffer.from(raw, 'base64') : raw;
     await receiveWebhook(
