@@ -12,6 +12,7 @@ import { deployedBundles } from './test/infra/bundles-plugin';
  */
 const BUNDLE_TESTS = [
   'accounts',
+  'api-compression',
   'authorization-table',
   'authorization',
   'catalogue',

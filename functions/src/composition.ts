@@ -320,6 +320,9 @@ export const apiHandler = /* @__PURE__ */ createApiHandler(
 /** Public calls that never act for a caller use this one: no token code in their bundles. */
 export const publicApiHandler = /* @__PURE__ */ createPublicApiHandler();
 
+/** Stripe's webhooks answer uncompressed: their answers are for Stripe's delivery log, never a browser. */
+const webhookApiHandler = /* @__PURE__ */ createPublicApiHandler({ compress: false });
+
 /**
  * Stripe's two webhook endpoints (platform and Connect) are one handler told which endpoint it is:
  * the endpoint picks the signing secret and which events belong there, and its deps carry only
@@ -331,7 +334,7 @@ export const webhookHandler = (
   endpoint: WebhookEndpoint,
   deps: WebhookDeps,
 ) =>
-  publicApiHandler(call, async ({ event, lambda }) => {
+  webhookApiHandler(call, async ({ event, lambda }) => {
     const raw = event.body ?? '';
     const body = event.isBase64Encoded ? Buffer.from(raw, 'base64') : raw;
     await receiveWebhook(

@@ -590,6 +590,8 @@ export class PortalStack extends Stack {
           viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
           allowedMethods: AllowedMethods.ALLOW_ALL,
           cachePolicy: CachePolicy.CACHING_DISABLED,
+          // CloudFront does not compress here; the functions do, by the browser's own Accept-Encoding,
+          // which this policy forwards (functions/src/http/compress.ts, decision 0191).
           originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
           responseHeadersPolicy: securityHeaders,
         },

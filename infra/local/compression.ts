@@ -2,6 +2,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
+import type { ContentEncoding } from '../../functions/src/http/compress';
 
 /**
  * What CloudFront does for the app buckets (`compress: true` on the site behaviors with the
@@ -35,27 +36,8 @@ export const COMPRESSIBLE_EXTENSIONS: ReadonlySet<string> = new Set([
 export const MIN_COMPRESS_BYTES = 1_000;
 export const MAX_COMPRESS_BYTES = 10_000_000;
 
-export type ContentEncoding = 'br' | 'gzip';
-
-/**
- * The encoding to answer with for an Accept-Encoding header: br when accepted (q > 0), else gzip
- * (also for `*`), else none. Small enough to keep here rather than add a negotiation library: the
- * choice is only ever among these two codings and identity.
- */
-export function chooseEncoding(acceptEncoding: string | string[] | undefined): ContentEncoding | undefined {
-  const header = Array.isArray(acceptEncoding) ? acceptEncoding.join(',') : (acceptEncoding ?? '');
-  const accepted = new Map<string, number>();
-  for (const part of header.split(',')) {
-    const [name = '', ...params] = part.trim().toLowerCase().split(';');
-    if (!name) continue;
-    const q = params.map((param) => /^\s*q\s*=\s*([0-9.]+)\s*$/.exec(param)?.[1]).find(Boolean);
-    accepted.set(name.trim(), q === undefined ? 1 : Number(q));
-  }
-  const weight = (coding: string) => accepted.get(coding) ?? accepted.get('*') ?? 0;
-  if (weight('br') > 0) return 'br';
-  if (weight('gzip') > 0) return 'gzip';
-  return undefined;
-}
+// One negotiation for the apps' files here and the API's answers (functions/src/http/compress.ts).
+export { chooseEncoding, type ContentEncoding } from '../../functions/src/http/compress';
 
 /** Whether a file of this name and size is sent compressed when the browser accepts it. */
 export function isCompressible(file: string, size: number): boolean {

@@ -1,5 +1,6 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { lambdaContext, toApiEvent, type ApiHandler } from '../../infra/local/api-event';
 import { db, tableName } from '../../functions/src/adapters/dynamo-client';
 import { contract, type Call, type EndpointName } from '../../shared/src/api/contract';
@@ -24,6 +25,8 @@ export interface CallResult {
   body: Record<string, unknown>;
   cookies: string[];
   headers: Record<string, string>;
+  /** The answer's body in bytes as sent to the browser (compressed when it was). */
+  wireBytes: number;
 }
 
 /**
@@ -74,14 +77,33 @@ export async function call(handler: ApiHandler, options: CallOptions = {}): Prom
     lambdaContext('test', options.deadlineMs ?? 60_000),
   )) as APIGatewayProxyStructuredResultV2;
   const status = result.statusCode ?? 200;
-  const body = result.body ? (JSON.parse(result.body) as Record<string, unknown>) : {};
+  const text = answerText(result);
+  const body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
   checkAnswer(handler, status, body);
   return {
     status,
     body,
     cookies: result.cookies ?? [],
     headers: (result.headers ?? {}) as Record<string, string>,
+    wireBytes: result.isBase64Encoded
+      ? Buffer.from(result.body ?? '', 'base64').length
+      : Buffer.byteLength(result.body ?? ''),
   };
+}
+
+/**
+ * The answer's body as a browser reads it: a compressed answer (sent when the test's request
+ * accepts it: functions/src/http/compress.ts) decoded from base64 and decompressed by its
+ * Content-Encoding, as API Gateway and the browser do.
+ */
+function answerText(result: APIGatewayProxyStructuredResultV2): string {
+  const raw = result.body ?? '';
+  if (!result.isBase64Encoded) return raw;
+  const bytes = Buffer.from(raw, 'base64');
+  const encoding = (result.headers ?? {})['content-encoding'];
+  if (encoding === 'br') return brotliDecompressSync(bytes).toString('utf8');
+  if (encoding === 'gzip') return gunzipSync(bytes).toString('utf8');
+  return bytes.toString('utf8');
 }
 
 /** The refresh token a response set as a cookie, as the browser would send it back. */

@@ -1,5 +1,5 @@
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { createServer, get } from 'node:http';
+import { createServer, get, request as nodeRequest } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,6 +33,27 @@ function rawGet(path: string, acceptEncoding?: string) {
         response.on('error', reject);
       });
       request.on('error', reject);
+    },
+  );
+}
+/** A POST with its raw (still encoded) answer, as API Gateway passes a compressed answer on. */
+function rawPost(path: string, body: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>(
+    (resolve, reject) => {
+      const request = nodeRequest(`${base}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+      });
+      request.on('response', (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }),
+        );
+        response.on('error', reject);
+      });
+      request.on('error', reject);
+      request.end(body);
     },
   );
 }
@@ -266,6 +287,42 @@ describe('local server', () => {
     );
     const { 'content-security-policy': _csp, ...others } = securityHeaders([UPLOAD_ORIGIN]);
     for (const [name, value] of Object.entries(others)) expect(answer.headers.get(name), name).toBe(value);
+  });
+});
+
+describe('local server: the API’s compressed answers (as API Gateway passes them on)', () => {
+  // A real call's JSON answer over 1,000 bytes that sets no cookie: signup's 400 naming 60 unknown fields.
+  const refused = JSON.stringify(Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`unknown_field_${i}`, i])));
+
+  it('sends the bytes the function compressed, with its Content-Encoding and Vary, when the browser accepts brotli', async () => {
+    const answer = await rawPost('/api/signup', refused, { 'accept-encoding': 'gzip, deflate, br, zstd' });
+    expect(answer.status).toBe(400);
+    expect(answer.headers['content-encoding']).toBe('br');
+    expect(answer.headers.vary).toBe('Accept-Encoding');
+    expect(answer.headers['cache-control']).toBe('no-store');
+    expect(answer.headers['x-content-type-options']).toBe('nosniff');
+    const body = JSON.parse(brotliDecompressSync(answer.body).toString('utf8')) as { fields: Record<string, string> };
+    expect(body.fields.unknown_field_59).toBe('Unknown field: remove it.');
+    const plain = await rawPost('/api/signup', refused, {});
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toBe('Accept-Encoding');
+    expect(JSON.parse(plain.body.toString('utf8'))).toEqual(body);
+    expect(answer.body.length).toBeLessThan(plain.body.length / 3);
+  });
+
+  it('sends gzip to a browser that refuses brotli, and fetch reads either as JSON, as the apps’ client does', async () => {
+    const gzip = await rawPost('/api/signup', refused, { 'accept-encoding': 'br;q=0, gzip' });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    const plain = JSON.parse(gunzipSync(gzip.body).toString('utf8')) as unknown;
+    for (const accept of ['br', 'gzip']) {
+      const answer = await fetch(`${base}/api/signup`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'accept-encoding': accept },
+        body: refused,
+      });
+      expect(answer.headers.get('content-encoding')).toBe(accept);
+      expect(await answer.json()).toEqual(plain);
+    }
   });
 });
 

@@ -6,6 +6,7 @@ import type { ErrorBody } from '@portal/shared/api/schemas';
 import type * as z from '@portal/shared/api/zod';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { loadLogger, recordInvocation } from '../config/logger';
+import { negotiateAnswer } from './compress';
 import {
   DomainError,
   awsErrorKind,
@@ -213,6 +214,31 @@ function awsFault(error: unknown): DomainError | undefined {
   return kind === 'throttled' ? unavailable(BUSY) : kind === 'race' ? conflict(RACE_LOST) : undefined;
 }
 
+/**
+ * The answer compressed as the request accepts it (compress.ts: JSON answers without cookies,
+ * brotli or gzip from 1,000 bytes, base64 for API Gateway). Used first, so that it runs last: after
+ * the handler's answer and after the error mapper's. A failure to compress (none is expected of
+ * zlib on a string) sends the answer as it is, never an error.
+ */
+const compressAnswer: MiddlewareObj<ApiEvent, Result> = {
+  after: compressResponse,
+  onError: compressResponse,
+};
+
+async function compressResponse(request: { event: ApiEvent; response: Result | undefined | null }): Promise<void> {
+  const response = request.response;
+  if (!response) return;
+  let acceptEncoding: string | undefined;
+  for (const [name, value] of Object.entries(request.event.headers ?? {})) {
+    if (name.toLowerCase() === 'accept-encoding') acceptEncoding = value;
+  }
+  try {
+    request.response = await negotiateAnswer(response, acceptEncoding);
+  } catch {
+    // The answer goes as it is.
+  }
+}
+
 /** The invocation's Lambda context, for the logger's lines (the logger itself loads on first use). */
 const invocationContext: MiddlewareObj<ApiEvent, Result> = {
   before: ({ context }) => recordInvocation(context as Context | undefined),
@@ -266,7 +292,7 @@ export function createApiHandler<User extends Caller>(resolveCaller: Authenticat
     decide: (context: HandlerContext<Request<C>, User>) => Promise<Answer<C>>,
     options: ApiHandlerOptions = {},
   ) {
-    return middyStack(call, resolveCaller, decide, options.callerIfPresent ?? false);
+    return middyStack(call, resolveCaller, decide, options.callerIfPresent ?? false, options.compress ?? true);
   };
 }
 
@@ -276,14 +302,14 @@ export function createApiHandler<User extends Caller>(resolveCaller: Authenticat
  * stores stay out of those bundles, which carry the Stripe SDK and have a size budget. Building a
  * non-public call with it fails at cold start.
  */
-export function createPublicApiHandler() {
+export function createPublicApiHandler(options: Pick<ApiHandlerOptions, 'compress'> = {}) {
   const noCaller: Authenticate<never> = () => Promise.resolve(undefined);
   return function publicApiHandler<C extends Call>(
     call: C,
     decide: (context: HandlerContext<Request<C>, never>) => Promise<Answer<C>>,
   ) {
     if (call.role !== 'public') throw new Error(`${call.name}: ${call.role} calls need apiHandler`);
-    return middyStack(call, noCaller, decide, false);
+    return middyStack(call, noCaller, decide, false, options.compress ?? true);
   };
 }
 
@@ -293,6 +319,11 @@ interface ApiHandlerOptions {
    * so the handler sees `user`; without a token `user` stays undefined.
    */
   callerIfPresent?: boolean;
+  /**
+   * Whether answers are compressed as the request accepts (compress.ts); true unless said. False for
+   * Stripe's webhooks: their answers are for Stripe's delivery log, never a browser.
+   */
+  compress?: boolean;
 }
 
 function middyStack<C extends Call, User extends Caller>(
@@ -300,6 +331,7 @@ function middyStack<C extends Call, User extends Caller>(
   resolveCaller: Authenticate<User>,
   decide: (context: HandlerContext<Request<C>, User>) => Promise<Answer<C>>,
   callerIfPresent: boolean,
+  compress: boolean,
 ) {
   const base = async (event: ApiEvent<User>, lambda?: Context): Promise<Result> => {
     const cookies: string[] = [];
@@ -313,7 +345,9 @@ function middyStack<C extends Call, User extends Caller>(
     });
     return json(200, body, { cookies });
   };
-  const handler = middy<ApiEvent<User>, Result>(base)
+  const handler = middy<ApiEvent<User>, Result>(base);
+  if (compress) handler.use(compressAnswer);
+  handler
     .use(errorMapper)
     // Never the event: bodies hold passwords and tax IDs (POWERTOOLS_LOGGER_LOG_EVENT cannot turn it on).
     .use(invocationContext)
