@@ -400,6 +400,9 @@ describe('createTransfer, findTransfer and createPayout', () => {
           id: 'po_1',
           object: 'payout',
           metadata: { commissionId: 'c1', attempt: '0' },
+          amount: 1250,
+          arrival_date: 1_700_086_400,
+          method: 'instant',
           failure_code: 'could_not_process',
           failure_message: 'The bank could not process this payout.',
         },
@@ -413,6 +416,9 @@ describe('createTransfer, findTransfer and createPayout', () => {
       metadata: { commissionId: 'c1', attempt: '0' },
       failure: 'The bank could not process this payout.',
       created: 1_700_000_100,
+      amountCents: 1250,
+      arrivalDate: 1_700_086_400,
+      method: 'instant',
     });
     const transfer = JSON.stringify({
       id: 'evt_tr',
