@@ -9,6 +9,7 @@ import {
   pageErrors,
   PHONE_390,
   type BrowserSession,
+  api,
 } from './browser';
 
 /**
@@ -17,15 +18,6 @@ import {
  * sees why in Payouts → Held for review, releases one and cancels the other, each after a
  * confirmation naming the amount, the member and the order (390 and 1280 px, axe).
  */
-async function api<T>(name: string, body: unknown, token?: string): Promise<T> {
-  const response = await fetch(at(`/api/${name}`), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${name} answered ${response.status}: ${await response.text()}`);
-  return (await response.json()) as T;
-}
 
 interface Held {
   orderID: string;

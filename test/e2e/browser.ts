@@ -145,3 +145,14 @@ export async function ensureApprovedProduct(): Promise<void> {
   const { version } = await callApi<{ version: string }>('getImportedProduct', { id: product.id }, adminToken);
   await callApi('approveProduct', { id: product.id, version }, adminToken);
 }
+
+/** One JSON call to the started portal's API (as the admin or member whose access token is given); a non-2xx answer throws with its body. */
+export async function api<T>(name: string, body: unknown, token?: string): Promise<T> {
+  const response = await fetch(at(`/api/${name}`), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${name} answered ${response.status}: ${await response.text()}`);
+  return (await response.json()) as T;
+}

@@ -11,6 +11,7 @@ import {
   pageErrors,
   PHONE_390,
   type BrowserSession,
+  api,
 } from './browser';
 
 /**
@@ -23,16 +24,6 @@ import {
 
 const VIEWPORTS = [PHONE_390, DESKTOP] as const;
 const COMMON_PASSWORD_MESSAGE = 'This password is too common';
-
-async function api<T>(name: string, body: unknown, token?: string): Promise<T> {
-  const response = await fetch(at(`/api/${name}`), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${name} answered ${response.status}: ${await response.text()}`);
-  return (await response.json()) as T;
-}
 
 /** Where the page is, without its origin. */
 const pathOf = (page: Page) => {

@@ -11,6 +11,7 @@ import {
   expectAccessible,
   openBrowser,
   type BrowserSession,
+  api,
 } from './browser';
 
 /**
@@ -21,16 +22,6 @@ import {
  */
 
 const VIEWPORTS = [PHONE_390, DESKTOP] as const;
-
-async function api<T>(name: string, body: unknown, token?: string): Promise<T> {
-  const response = await fetch(at(`/api/${name}`), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${name} answered ${response.status}: ${await response.text()}`);
-  return (await response.json()) as T;
-}
 
 type Session = { access_token: string; userProfile: { id: string; shareCode: string | null } };
 

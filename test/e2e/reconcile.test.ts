@@ -12,6 +12,7 @@ import {
   openBrowser,
   pageErrors,
   type BrowserSession,
+  api,
 } from './browser';
 
 /**
@@ -23,16 +24,6 @@ import {
  */
 
 const VIEWPORTS = [PHONE_390, DESKTOP] as const;
-
-async function api<T>(name: string, body: unknown, token?: string): Promise<T> {
-  const response = await fetch(at(`/api/${name}`), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${name} answered ${response.status}: ${await response.text()}`);
-  return (await response.json()) as T;
-}
 
 const today = () => new Date().toISOString().slice(0, 10);
 

@@ -9,6 +9,7 @@ import {
   pageErrors,
   PHONE_390,
   type BrowserSession,
+  api,
 } from './browser';
 
 /**
@@ -38,16 +39,6 @@ const PAYOUT_FORM = {
   tax_id: '222222222',
   tos_accepted: true,
 };
-
-async function api<T>(name: string, body: unknown, token?: string): Promise<T> {
-  const response = await fetch(at(`/api/${name}`), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${name} answered ${response.status}: ${await response.text()}`);
-  return (await response.json()) as T;
-}
 
 async function logInAs(page: Page, account: { email: string; password: string }) {
   await page.goto(at('/login'));
