@@ -106,8 +106,10 @@ describe('refunds and commission statuses', () => {
     await card.getByRole('button', { name: 'Review the refund' }).click();
     const summary = card.getByTestId('refund-summary');
     await summary.waitFor();
+    // The card's last four are read from Stripe as the confirmation opens: wait for them.
+    await summary.getByText(/card ending \d{4}/).waitFor();
     const text = (await summary.textContent()) ?? '';
-    expect(text).toMatch(/^\$[\d,]+\.\d{2} goes back to Riley Refund’s card \(all that is left of the \$/);
+    expect(text).toMatch(/^\$[\d,]+\.\d{2} goes back to Riley Refund’s card ending \d{4} \(all that is left of the \$/);
     expect(text).toMatch(/commission goes down by \$[\d.]+, from \$[\d.]+ to \$0\.00/);
     await expectAccessible(page);
     await admin.screenshot('refund-confirm-390');
