@@ -6,6 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { formatTable, type BenchSection } from './section';
 import { cardPictureBytes } from './web-pictures';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../../test/chromium';
+import { localCertificate } from '../../infra/local/tls-cert';
+import { startTlsFront } from '../../infra/local/tls-front';
 
 /**
  * The apps at the speed of a static page (issue 16): Lighthouse 13 (mobile form factor, simulated
@@ -33,6 +35,8 @@ const ONLY = process.env.BENCH_WEB_ONLY?.toLowerCase();
 /** Lighthouse runs per page (BENCH_WEB_RUNS, default 3); the median run by score is printed. */
 const RUNS = Math.max(1, Number(process.env.BENCH_WEB_RUNS ?? 3));
 const LCP_MS = 2_000;
+/** How the browser reaches the portal: `h2` (default) as CloudFront serves it, or `http1`. */
+const PROTOCOL = process.env.BENCH_WEB_PROTOCOL === 'http1' ? 'http1' : 'h2';
 /** The repository's root (the apps are built from here). */
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TBT_MS = 150;
@@ -56,6 +60,8 @@ interface Figures {
   jsTransfer: number;
   jsDecoded: number;
   jsFiles: number;
+  /** The protocol of the page's document, as Chromium logged it (`h2`, `http/1.1`). */
+  protocol: string;
 }
 
 type Audit = { numericValue?: number; details?: { items?: unknown[]; debugData?: Record<string, unknown> } };
@@ -86,6 +92,7 @@ function figuresOf(lhr: {
     jsTransfer: scripts.reduce((sum, item) => sum + Number(item.transferSize ?? 0), 0),
     jsDecoded: scripts.reduce((sum, item) => sum + Number(item.resourceSize ?? 0), 0),
     jsFiles: scripts.length,
+    protocol: String(((requests?.items ?? []) as Record<string, unknown>[])[0]?.protocol ?? 'unknown'),
   };
 }
 
@@ -118,12 +125,23 @@ export const webPages: BenchSection = {
     const { startPortal } = await import('../../infra/local/start');
     const portal = await startPortal({ port: 0, dataDir, quiet: true, seedDemo: true, buildWeb: false });
     const { launch } = await import('chrome-launcher');
+    // The browser reaches the portal as it reaches CloudFront: TLS and HTTP/2, one connection for
+    // the whole page (tls-front.ts, with a certificate made for this run that Chromium trusts by its
+    // key and no other). BENCH_WEB_PROTOCOL=http1 measures the local server's HTTP/1.1 instead.
+    const certificate = PROTOCOL === 'h2' ? await localCertificate() : undefined;
+    const front = certificate
+      ? await startTlsFront({ target: portal.url, key: certificate.key, cert: certificate.cert })
+      : undefined;
     const chrome = await launch({
       chromePath: CHROMIUM_PATH,
-      chromeFlags: [...CHROMIUM_FLAGS],
+      chromeFlags: [
+        ...CHROMIUM_FLAGS,
+        ...(certificate ? [`--ignore-certificate-errors-spki-list=${certificate.spkiSha256}`] : []),
+      ],
     });
     try {
       const origin = portal.url;
+      const pageOrigin = front?.url ?? origin;
       async function login(account: { email: string; password: string }) {
         const response = await fetch(`${origin}/api/login`, {
           method: 'POST',
@@ -189,7 +207,7 @@ export const webPages: BenchSection = {
           await cdp.send('Network.setCookie', {
             name: 'refresh_token',
             value: cookie,
-            url: `${origin}/api/`,
+            url: `${pageOrigin}/api/`,
             path: '/api',
             httpOnly: true,
             secure: true,
@@ -197,7 +215,7 @@ export const webPages: BenchSection = {
           });
         }
         const result = await lighthouse(
-          `${origin}${spec.path}`,
+          `${pageOrigin}${spec.path}`,
           {
             logLevel: 'error',
             output: 'json',
@@ -224,11 +242,14 @@ export const webPages: BenchSection = {
         if (lhr.runtimeError) throw new Error(`Lighthouse on ${spec.path}: ${lhr.runtimeError.message}`);
         const finalPath = new URL(lhr.finalDisplayedUrl).pathname;
         const warnings = [...lhr.runWarnings];
-        if (finalPath !== new URL(`${origin}${spec.path}`).pathname) {
+        const figures = figuresOf(lhr);
+        const expected = PROTOCOL === 'h2' ? 'h2' : 'http/1.1';
+        if (figures.protocol !== expected) warnings.push(`served over ${figures.protocol}, not ${expected}`);
+        if (finalPath !== new URL(`${pageOrigin}${spec.path}`).pathname) {
           warnings.push(`ended on ${finalPath}, not ${spec.path}`);
         }
         await page.close();
-        return { figures: figuresOf(lhr), warnings };
+        return { figures, warnings };
       }
 
       let ok = true;
@@ -298,12 +319,13 @@ export const webPages: BenchSection = {
       lines.push(
         '',
         `Goals: member pages perf >= ${MEMBER.score}, admin pages >= ${ADMIN.score}; LCP <= ${LCP_MS / 1000} s, TBT <= ${TBT_MS} ms, CLS < ${CLS}, accessibility 1.00.`,
-        `Lighthouse ${version}, ${chromium}, mobile form factor, simulated throttling (150 ms RTT, 1.6 Mbit/s, 4x CPU); each page cold (cache emptied), logged in by its refresh cookie where it needs a session; the median of ${RUNS} run(s) by score.`,
+        `Lighthouse ${version}, ${chromium}, mobile form factor, simulated throttling (150 ms RTT, 1.6 Mbit/s, 4x CPU); ${PROTOCOL === 'h2' ? 'served over TLS and HTTP/2 as CloudFront serves it (the local TLS front before the local server)' : 'served over HTTP/1.1 by the local server itself (BENCH_WEB_PROTOCOL=http1)'}; each page cold (cache emptied), logged in by its refresh cookie where it needs a session; the median of ${RUNS} run(s) by score.`,
         `Load average (1, 5, 15 min) at the end: ${load} on ${cpus().length} cores.`,
       );
       return { ok, lines };
     } finally {
       await chrome.kill();
+      await front?.stop();
       await portal.stop();
       rmSync(dataDir, { recursive: true, force: true });
     }
