@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { deployedBundles } from './test/infra/bundles-plugin';
+import { deployedBundles } from './test/infra/bundles-plugin.ts';
 
 /**
  * The handler tests the `bundles` project runs again against the deployed bundles: every file
