@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { buildInfo } from '../shared/src/build/build-info.ts';
 import { appChunkGroups } from '../shared/src/build/chunks.ts';
 import { earlyScript } from '../shared/src/build/early-script.ts';
 import { precompressed } from '../shared/src/build/precompress.ts';
@@ -27,6 +28,8 @@ export default defineConfig(({ command }) => ({
     earlyScript(fileURLToPath(new URL('./src/early.ts', import.meta.url))),
     // Each script and style sheet also as <file>.br, brotli's best, for the browsers that take it.
     precompressed(),
+    // build.json: whether this build checks every answer (a test build), so a deploy can refuse it.
+    buildInfo(),
     screenChunksOf({
       shop: ['/src/screens/shop/ShopScreen.tsx'],
       detail: ['/src/screens/ProductDetailScreen.tsx'],

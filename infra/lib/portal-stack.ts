@@ -691,6 +691,16 @@ export class PortalStack extends Stack {
         `${path.relative(repoRoot, site.dir) || site.dir} has no index.html, so the ${site.name} app is not uploaded: run \`npm run build:web\` first (\`npm run deploy\` does).`,
       );
     }
+    for (const site of built) {
+      // A build made inside Vitest (the browser tests build the apps for the portal they start)
+      // checks every API answer and loads the schemas with the first call: never upload one.
+      const reason = testBuildReason(site.dir);
+      if (reason) {
+        Annotations.of(this).addError(
+          `${path.relative(repoRoot, site.dir) || site.dir} ${reason}, so it is not what the ${site.name} app should ship: run \`npm run build:web\` before \`cdk deploy\` (\`npm run deploy\` does).`,
+        );
+      }
+    }
     if (built.length > 0) {
       // One role and one log group shared by the deployments' handler (a singleton function).
       const deployLogs = new LogGroup(this, 'SiteDeploymentLogs', { retention: RetentionDays.ONE_MONTH });
@@ -963,4 +973,21 @@ export function nativeModuleHooks(modules: readonly string[]) {
     beforeInstall: (): string[] => [],
     afterBundling: (_inputDir: string, outputDir: string): string[] => nativeModuleCommands(pinned, outputDir, cache),
   };
+}
+
+/**
+ * Why a built app must not be uploaded, or undefined when it may: its `build.json` (written by
+ * shared/src/build/build-info.ts) is missing, unreadable, or says the build checks every answer.
+ */
+function testBuildReason(dir: string): string | undefined {
+  let info: unknown;
+  try {
+    info = JSON.parse(readFileSync(path.join(dir, 'build.json'), 'utf8'));
+  } catch {
+    return 'has no readable build.json (it was built by an older version or by hand)';
+  }
+  if (typeof info !== 'object' || info === null || (info as { checksAnswers?: unknown }).checksAnswers !== false) {
+    return 'is a build made for tests (built where NODE_ENV was not production: it checks every API answer and loads the schemas with the first call)';
+  }
+  return undefined;
 }

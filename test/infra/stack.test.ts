@@ -156,6 +156,7 @@ beforeAll(() => {
   for (const app of ['member', 'admin']) {
     mkdirSync(path.join(siteDir, app));
     writeFileSync(path.join(siteDir, app, 'index.html'), `<!doctype html><title>${app}</title>`);
+    writeFileSync(path.join(siteDir, app, 'build.json'), JSON.stringify({ checksAnswers: false }));
   }
   // The real route table, bundled for real: a handler that fails to bundle fails here.
   main = build({
@@ -1105,6 +1106,33 @@ describe('site deployment', () => {
       },
     ];
     expect(brotli).toEqual([...expected(member, undefined), ...expected(admin, 'admin/')]);
+  });
+
+  it('refuses a build made for tests, or one that does not say how it was built, in words', () => {
+    const dirs = mkdtempSync(path.join(tmpdir(), 'portal-infra-test-build-'));
+    try {
+      const site = (name: string, info?: string) => {
+        mkdirSync(path.join(dirs, name));
+        writeFileSync(path.join(dirs, name, 'index.html'), '<!doctype html><title>app</title>');
+        if (info !== undefined) writeFileSync(path.join(dirs, name, 'build.json'), info);
+        return path.join(dirs, name);
+      };
+      const testBuild = build({
+        routes: routes.slice(0, 1),
+        bundle: false,
+        siteDist: { member: site('member', '{"checksAnswers":true}'), admin: site('admin') },
+      });
+      const errors = Annotations.fromStack(testBuild.stack)
+        .findError('*', Match.anyValue())
+        .map((entry) => String(entry.entry.data));
+      expect(errors).toHaveLength(2);
+      expect(errors[0]).toMatch(/member is a build made for tests .* run `npm run build:web` before `cdk deploy`/);
+      expect(errors[1]).toMatch(/admin has no readable build\.json .* run `npm run build:web`/);
+      // A production build is taken as it is.
+      expect(Annotations.fromStack(main.stack).findError('*', Match.stringLikeRegexp('build:web'))).toEqual([]);
+    } finally {
+      rmSync(dirs, { recursive: true, force: true });
+    }
   });
 
   it('skips the upload with a warning when the apps are not built', () => {

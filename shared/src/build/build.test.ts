@@ -52,6 +52,10 @@ describe.each(['web-member', 'web-admin'] as const)('%s production build', (app)
     expect(result.said).toEqual([]);
   }, 120_000);
 
+  it('says in build.json that it checks every answer, as a build inside Vitest does (a deploy refuses it)', () => {
+    expect(JSON.parse(readFileSync(join(result.outDir, 'build.json'), 'utf8'))).toEqual({ checksAnswers: true });
+  });
+
   it('has one chunk over 500 kB, the lazy grid (AG Grid)', () => {
     const big = result.files.filter((file) => file.name.endsWith('.js') && file.size > 500 * 1000);
     expect(big.map((file) => file.name.replace(/-[\w-]{8}\.js$/, ''))).toEqual(['DataTable']);
