@@ -1,8 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { sdk } from '../../infra/local/stripe/testing';
 import {
   DESKTOP,
   PHONE_390,
@@ -12,8 +9,8 @@ import {
   openBrowser,
   pageErrors,
   type BrowserSession,
-  api,
 } from './browser';
+import { fundPlatform, payoutMember, portalStripe } from './payout-member';
 
 /**
  * The admin's Reconciliation screen in a real browser against the started portal and its Stripe
@@ -33,47 +30,11 @@ describe('Reconciliation, at 390 and 1280 px', () => {
   let accountId = '';
 
   beforeAll(async () => {
-    const dataDir = inject('portalDataDir');
-    const stripeKey = (JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8')) as { stripeSecretKey: string })
-      .stripeSecretKey;
-    const stripePort = Number(
-      new URL(
-        (JSON.parse(readFileSync(join(dataDir, 'portal.json'), 'utf8')) as { stripeEmulator: string }).stripeEmulator,
-      ).port,
-    );
     // A member with a verified payout account, made through the API.
-    const email = `e2e-recon-${randomUUID().slice(0, 8)}@example.com`;
-    const password = 'e2e-recon-password';
-    await api('signup', { email, password });
-    const member = await api<{ access_token: string }>('login', { email, password });
-    const created = await api<{ user: { stripeID: string } }>(
-      'createPayoutAccount',
-      {
-        social_profile: 'https://social.example.com/e2e.recon',
-        first_name: 'Rae',
-        last_name: 'Recon',
-        phone: '2025550123',
-        street_address_1: '1 Main St',
-        city: 'Springfield',
-        state: 'IL',
-        zipcode: '62701',
-        dob_day: 1,
-        dob_month: 1,
-        dob_year: 1902,
-        tax_id: '222222222',
-        tos_accepted: true,
-      },
-      member.access_token,
-    );
-    accountId = created.user.stripeID;
+    accountId = (await payoutMember({ tag: 'recon', firstName: 'Rae', lastName: 'Recon' })).accountId;
     // By hand at Stripe: funds for the platform, then a transfer to the member our ledger never made.
-    const stripe = sdk(stripePort, stripeKey);
-    const funding = await stripe.paymentIntents.create({
-      amount: 5_000,
-      currency: 'usd',
-      payment_method: 'pm_card_bypassPending',
-      confirm: true,
-    });
+    const stripe = portalStripe();
+    const funding = await fundPlatform(stripe, 5_000);
     const transfer = await stripe.transfers.create(
       { amount: 1_234, currency: 'usd', destination: accountId, source_transaction: String(funding.latest_charge) },
       { idempotencyKey: `e2e-recon-${randomUUID()}` },
