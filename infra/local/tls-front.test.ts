@@ -26,6 +26,12 @@ beforeAll(async () => {
         response.socket?.destroy();
         return;
       }
+      if (request.url === '/half') {
+        // Headers and part of the body, then the connection drops.
+        response.writeHead(200, { 'content-type': 'text/plain' });
+        response.write('x'.repeat(1000), () => response.socket?.destroy());
+        return;
+      }
       response.writeHead(201, {
         'content-type': 'text/plain',
         'set-cookie': ['a=1; Secure', 'b=2; Secure'],
@@ -122,6 +128,22 @@ describe('the local TLS front (CloudFront’s HTTP/2 before the local server)', 
     const broken = await h2('/broken');
     expect(broken.status).toBe(502);
     expect(broken.body).toBe('The local server did not answer.');
+    expect((await h2('/after')).status).toBe(201);
+  });
+
+  it('cuts the answer short when the local server drops it midway, over HTTP/2 and HTTP/1.1, and goes on serving', async () => {
+    await expect(h2('/half')).rejects.toThrow();
+    const { request } = await import('node:https');
+    const http1 = await new Promise<string>((resolve) => {
+      const call = request(`${front.url}/half`, { ca: certificate.cert }, (response) => {
+        response.on('data', () => {});
+        response.on('error', () => resolve('cut'));
+        response.on('end', () => resolve(response.complete ? 'complete' : 'cut'));
+      });
+      call.on('error', () => resolve('cut'));
+      call.end();
+    });
+    expect(http1).toBe('cut');
     expect((await h2('/after')).status).toBe(201);
   });
 

@@ -1,10 +1,16 @@
-import { request as httpRequest, Agent, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
+import {
+  request as httpRequest,
+  Agent,
+  type IncomingHttpHeaders,
+  type OutgoingHttpHeaders,
+  type ServerResponse,
+} from 'node:http';
 import {
   constants as h2,
   createSecureServer,
   type Http2SecureServer,
+  Http2ServerResponse,
   type Http2ServerRequest,
-  type Http2ServerResponse,
 } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
@@ -73,6 +79,9 @@ export async function startTlsFront(options: TlsFrontOptions): Promise<TlsFront>
       },
       (answer) => {
         response.writeHead(answer.statusCode ?? 502, forwardedHeaders(answer.headers));
+        answer.on('error', () => abort(response));
+        // A browser that leaves mid-answer frees the local server's connection too.
+        response.on('close', () => answer.destroy());
         answer.pipe(response as unknown as NodeJS.WritableStream);
       },
     );
@@ -82,9 +91,12 @@ export async function startTlsFront(options: TlsFrontOptions): Promise<TlsFront>
         response.writeHead(502, { 'content-type': 'text/plain; charset=utf-8' });
         response.end('The local server did not answer.');
       } else {
-        response.stream.close(h2.NGHTTP2_INTERNAL_ERROR);
+        abort(response);
       }
     });
+    // A browser that leaves mid-request: the request to the local server ends with it.
+    request.on('aborted', () => upstream.destroy());
+    request.on('error', () => upstream.destroy());
     request.pipe(upstream);
   }
 
@@ -126,4 +138,11 @@ export async function startTlsFront(options: TlsFrontOptions): Promise<TlsFront>
         for (const socket of sockets) socket.destroy();
       }),
   };
+}
+
+/** Ends an answer cut short: the HTTP/2 stream reset, or the HTTP/1.1 connection closed. */
+function abort(response: Http2ServerResponse): void {
+  if (response instanceof Http2ServerResponse) response.stream.close(h2.NGHTTP2_INTERNAL_ERROR);
+  // allowHTTP1: an HTTP/1.1 client's answer is Node's http.ServerResponse, typed as the HTTP/2 one.
+  else (response as unknown as ServerResponse).destroy();
 }
