@@ -1,9 +1,16 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
- * Builds the two apps with Vite when their sources are newer than their last build, so a
- * second `npm start` serves at once. The same `vite build` runs before `cdk deploy`.
+ * Builds the two apps with Vite when their sources are newer than their last build, or when the
+ * last build is of the other kind, so a second `npm start` serves at once. The same `vite build`
+ * runs before `cdk deploy`.
+ *
+ * Two kinds: a build made where NODE_ENV is `test` or `development` (the browser tests, inside
+ * Vitest) checks every API answer against its contract and loads the schemas with the first call;
+ * one made where it is `production` or unset (`npm start`, `npm run build:web`) does not. Each build
+ * says which it is in `build.json` (shared/src/build/build-info.ts), so `npm start` after `npm test`
+ * does not serve the tests' build, nor the tests the portal's.
  */
 const apps = ['web-member', 'web-admin'] as const;
 
@@ -19,9 +26,26 @@ function newest(path: string): number {
   return latest;
 }
 
-function isBuildCurrent(root: string, app: string): boolean {
-  const built = join(root, app, 'dist', 'index.html');
+/** Whether a Vite build made in this process checks every answer (Vite's `import.meta.env.DEV`). */
+export function buildsCheckAnswers(env: { NODE_ENV?: string } = process.env): boolean {
+  return env.NODE_ENV !== undefined && env.NODE_ENV !== 'production';
+}
+
+/** What a build's `build.json` says it checks; undefined when it does not say (an older build). */
+function checksAnswersOf(dist: string): boolean | undefined {
+  try {
+    const info = JSON.parse(readFileSync(join(dist, 'build.json'), 'utf8')) as { checksAnswers?: unknown };
+    return typeof info.checksAnswers === 'boolean' ? info.checksAnswers : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function isBuildCurrent(root: string, app: string, checksAnswers = buildsCheckAnswers()): boolean {
+  const dist = join(root, app, 'dist');
+  const built = join(dist, 'index.html');
   if (!existsSync(built)) return false;
+  if (checksAnswersOf(dist) !== checksAnswers) return false;
   const sources = Math.max(newest(join(root, app)), newest(join(root, 'shared', 'src')));
   return statSync(built).mtimeMs >= sources;
 }

@@ -216,7 +216,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
   }
 
   say(
-    'Starting DynamoDB Local, the S3 server and the Stripe emulator, and building the apps if their sources changed…',
+    'Starting DynamoDB Local, the S3 server and the Stripe emulator, and building the apps if their sources changed (or the last build was the browser tests’)…',
   );
   // The emulator posts its signed events to the portal's two webhook routes once the portal listens.
   let webhookUrl: string | undefined;

@@ -123,11 +123,9 @@ export const webPages: BenchSection = {
   description:
     'Lighthouse 13 (mobile, simulated slow 4G and 4x CPU), cold and logged in, on six screens of a fresh portal with the demo data',
   async run() {
-    // Both apps built here, as `npm run build:web` builds them: the build a portal would reuse may be
-    // one the browser tests made inside Vitest, whose NODE_ENV ('test') makes Vite's
-    // `import.meta.env.DEV` true, so that every first call also loaded the API's schemas and zod
-    // (about 18 KiB more before the largest paint), and startPortal serves any build newer than the
-    // sources as it is.
+    // Both apps built here, as `npm run build:web` builds them, whatever this process's NODE_ENV:
+    // a build made where it is 'test' (inside Vitest) checks every answer and loads the API's
+    // schemas and zod with the first call, about 18 KiB more before the largest paint.
     const { build } = await import('vite');
     for (const app of ['web-member', 'web-admin']) {
       await build({ root: join(ROOT, app), configFile: join(ROOT, app, 'vite.config.ts'), logLevel: 'warn' });
