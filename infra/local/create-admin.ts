@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensureAccount } from './accounts';
 import { secureDir } from './files';
 import { ensureTable, startDynamo, type LocalDynamo } from './dynamo';
 import { TABLE_NAME, configureEnvironment, root } from './start';
+import { runningPortal } from './portal-marker';
 
 /**
  * `npm run create-admin -- <email> [--password <password>]`: makes <email> an administrator in
@@ -15,18 +15,6 @@ import { TABLE_NAME, configureEnvironment, root } from './start';
  */
 const usage =
   'Usage: npm run create-admin -- <email> [--password <password>] [--table <TableName> [--region <region>]]';
-
-function runningPortal(dataDir: string): string | undefined {
-  const marker = join(dataDir, 'portal.json');
-  if (!existsSync(marker)) return undefined;
-  const { pid, dynamoEndpoint } = JSON.parse(readFileSync(marker, 'utf8')) as { pid: number; dynamoEndpoint: string };
-  try {
-    process.kill(pid, 0);
-    return dynamoEndpoint;
-  } catch {
-    return undefined;
-  }
-}
 
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
@@ -45,7 +33,7 @@ async function main(): Promise<void> {
     const dataDir = join(root, '.local');
     process.umask(0o077);
     secureDir(dataDir);
-    let endpoint = runningPortal(dataDir);
+    let endpoint = runningPortal(dataDir)?.dynamoEndpoint;
     if (!endpoint) {
       local = await startDynamo({ dataDir: join(dataDir, 'dynamodb') });
       endpoint = local.endpoint;

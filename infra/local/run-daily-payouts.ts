@@ -1,29 +1,12 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { configureEnvironment, root } from './start';
+import { runningPortal } from './portal-marker';
 
 /**
  * `npm run payouts:run`: runs the daily payouts now against the running portal (its table and its
  * Stripe emulator), as its 00:00 UTC timer does: today's batch, so a second run the same day
  * continues it and pays no one twice.
  */
-function runningPortal(dataDir: string): { dynamoEndpoint: string; stripeEmulator: string; url?: string } | undefined {
-  const marker = join(dataDir, 'portal.json');
-  if (!existsSync(marker)) return undefined;
-  const found = JSON.parse(readFileSync(marker, 'utf8')) as {
-    pid: number;
-    dynamoEndpoint: string;
-    stripeEmulator: string;
-    url?: string;
-  };
-  try {
-    process.kill(found.pid, 0);
-    return found;
-  } catch {
-    return undefined;
-  }
-}
-
 async function main(): Promise<void> {
   const dataDir = join(root, '.local');
   const portal = runningPortal(dataDir);

@@ -1,7 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ReconcileRequest } from '@portal/shared/api/calls/reconcile';
 import type { Reconciliation } from '../../functions/src/reconciliation/reconcile';
+import { runningPortal } from './portal-marker';
 
 /**
  * `npm run reconcile -- --from YYYY-MM-DD --to YYYY-MM-DD`: compares our ledger with Stripe's over
@@ -70,22 +70,6 @@ export function formatReconciliation(result: Reconciliation): string {
     for (const difference of result.differences) lines.push(`  - ${difference.text}`);
   }
   return lines.join('\n');
-}
-
-function runningPortal(dataDir: string): { dynamoEndpoint: string; stripeEmulator: string } | undefined {
-  const marker = join(dataDir, 'portal.json');
-  if (!existsSync(marker)) return undefined;
-  const found = JSON.parse(readFileSync(marker, 'utf8')) as {
-    pid: number;
-    dynamoEndpoint: string;
-    stripeEmulator: string;
-  };
-  try {
-    process.kill(found.pid, 0);
-    return found;
-  } catch {
-    return undefined;
-  }
 }
 
 async function main(): Promise<number> {

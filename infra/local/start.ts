@@ -16,6 +16,7 @@ import { forwardObjectCreated, type EventForwarder } from './s3-events';
 import type { DailyPayoutsResult } from '../../functions/src/handlers/scheduled/daily-payouts';
 import { lockDataDir } from './data-lock';
 import { privateUmask, secureTree, writePrivateFile } from './files';
+import { writePortalMarker } from './portal-marker';
 import { createPortalServer, type HostedImage } from './server';
 
 /**
@@ -429,10 +430,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     });
     stops.unshift(async () => dailyPayouts.stop());
     await dailyPayouts.started;
-    writePrivateFile(
-      join(dataDir, 'portal.json'),
-      JSON.stringify({ pid: process.pid, dynamoEndpoint: dynamo.endpoint, stripeEmulator: stripe.url, url }),
-    );
+    writePortalMarker(dataDir, { pid: process.pid, dynamoEndpoint: dynamo.endpoint, stripeEmulator: stripe.url, url });
     return {
       url,
       stripeUrl: stripe.url,
