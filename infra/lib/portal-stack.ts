@@ -86,6 +86,7 @@ import {
   type Route,
   type SecretName,
 } from '../../functions/src/routes';
+import { readBuildInfo } from '@portal/shared/build/build-info';
 import { table as tableDefinition } from '@portal/shared/db/table';
 import {
   functionBundling,
@@ -980,13 +981,9 @@ export function nativeModuleHooks(modules: readonly string[]) {
  * shared/src/build/build-info.ts) is missing, unreadable, or says the build checks every answer.
  */
 function testBuildReason(dir: string): string | undefined {
-  let info: unknown;
-  try {
-    info = JSON.parse(readFileSync(path.join(dir, 'build.json'), 'utf8'));
-  } catch {
-    return 'has no readable build.json (it was built by an older version or by hand)';
-  }
-  if (typeof info !== 'object' || info === null || (info as { checksAnswers?: unknown }).checksAnswers !== false) {
+  const info = readBuildInfo(dir);
+  if (!info) return 'has no readable build.json (it was built by an older version or by hand)';
+  if (info.checksAnswers) {
     return 'is a build made for tests (built where NODE_ENV was not production: it checks every API answer and loads the schemas with the first call)';
   }
   return undefined;

@@ -1,5 +1,6 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { readBuildInfo } from '@portal/shared/build/build-info';
 
 /**
  * Builds the two apps with Vite when their sources are newer than their last build, or when the
@@ -31,21 +32,11 @@ export function buildsCheckAnswers(env: { NODE_ENV?: string } = process.env): bo
   return env.NODE_ENV !== undefined && env.NODE_ENV !== 'production';
 }
 
-/** What a build's `build.json` says it checks; undefined when it does not say (an older build). */
-function checksAnswersOf(dist: string): boolean | undefined {
-  try {
-    const info = JSON.parse(readFileSync(join(dist, 'build.json'), 'utf8')) as { checksAnswers?: unknown };
-    return typeof info.checksAnswers === 'boolean' ? info.checksAnswers : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 export function isBuildCurrent(root: string, app: string, checksAnswers = buildsCheckAnswers()): boolean {
   const dist = join(root, app, 'dist');
   const built = join(dist, 'index.html');
   if (!existsSync(built)) return false;
-  if (checksAnswersOf(dist) !== checksAnswers) return false;
+  if (readBuildInfo(dist)?.checksAnswers !== checksAnswers) return false;
   const sources = Math.max(newest(join(root, app)), newest(join(root, 'shared', 'src')));
   return statSync(built).mtimeMs >= sources;
 }

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Plugin } from 'vite';
 
 /** The file beside `index.html` that says how an app was built. */
@@ -30,4 +32,14 @@ export function buildInfo(): Plugin {
       this.emitFile({ type: 'asset', fileName: BUILD_INFO_FILE, source: `${JSON.stringify(info)}\n` });
     },
   };
+}
+
+/** What a built app's `build.json` says; undefined when it has none, or none that says it. */
+export function readBuildInfo(dist: string): BuildInfo | undefined {
+  try {
+    const info = JSON.parse(readFileSync(join(dist, BUILD_INFO_FILE), 'utf8')) as { checksAnswers?: unknown };
+    return typeof info.checksAnswers === 'boolean' ? { checksAnswers: info.checksAnswers } : undefined;
+  } catch {
+    return undefined;
+  }
 }
