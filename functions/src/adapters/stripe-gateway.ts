@@ -123,6 +123,34 @@ function isStripeError(error: unknown): error is Stripe.errors.StripeError {
 let sdk: Promise<typeof Stripe> | undefined;
 const loadSdk = (): Promise<typeof Stripe> => (sdk ??= import('stripe').then((module) => module.default));
 
+/**
+ * The SDK's client, made on first use (the secret key comes from Secrets Manager at cold start, and
+ * the SDK is loaded then: `loadSdk`), so a function that imports an adapter but never calls Stripe
+ * makes none; a failed make is tried again by the next call. The API version is pinned: the shapes
+ * the adapters read are this version's (the SDK's own), whatever the account's default. The SDK
+ * retries a timeout, a dropped connection, a 409 and a 5xx RETRIES times.
+ */
+export function lazyStripeClient(
+  settings: { secretKey: () => Promise<string>; apiUrl: () => string | undefined },
+  timeoutMs: () => number,
+): () => Promise<Stripe> {
+  let client: Promise<Stripe> | undefined;
+  return () => {
+    client ??= Promise.all([settings.secretKey(), loadSdk()]).then(
+      ([key, Stripe]) =>
+        new Stripe(key, {
+          ...connectionOptions(settings.apiUrl()),
+          apiVersion: API_VERSION,
+          maxNetworkRetries: RETRIES,
+          timeout: timeoutMs(),
+          appInfo: { name: 'reseller-portal' },
+        }),
+    );
+    client.catch(() => (client = undefined));
+    return client;
+  };
+}
+
 /** Stripe did not answer (a timeout, a dropped connection, a 5xx or a 429 after the retries). */
 const unanswered = (error: Stripe.errors.StripeError) =>
   ['StripeConnectionError', 'StripeAPIError', 'StripeRateLimitError'].includes(error.type);
@@ -486,22 +514,7 @@ export function toPaymentState(intent: Stripe.PaymentIntent): PaymentState {
  * anyone makes no client.
  */
 export function createStripeGateway(settings: StripeGatewaySettings): PaymentGateway {
-  let client: Promise<Stripe> | undefined;
-  const stripe = (): Promise<Stripe> => {
-    client ??= Promise.all([settings.secretKey(), loadSdk()]).then(
-      ([key, Stripe]) =>
-        new Stripe(key, {
-          ...connectionOptions(settings.apiUrl()),
-          // Pinned: the shapes this adapter reads are this version's (the SDK's own), whatever the account's default.
-          apiVersion: API_VERSION,
-          maxNetworkRetries: RETRIES,
-          timeout: settings.timeoutMs?.() ?? TIMEOUT_MS,
-          appInfo: { name: 'reseller-portal' },
-        }),
-    );
-    client.catch(() => (client = undefined));
-    return client;
-  };
+  const stripe = lazyStripeClient(settings, () => settings.timeoutMs?.() ?? TIMEOUT_MS);
   const mapped = async <T>(work: () => Promise<T>): Promise<T> => {
     try {
       return await work();

@@ -7,7 +7,7 @@ import type {
   StripeReversal,
   StripeTransfer,
 } from '../reconciliation/records';
-import { API_VERSION, connectionOptions, toDomainError } from './stripe-gateway';
+import { lazyStripeClient, toDomainError } from './stripe-gateway';
 
 /**
  * Reconciliation's reads of Stripe (reconciliation/reconcile.ts), with the `stripe` SDK: every
@@ -26,9 +26,6 @@ export interface StripeRecordsSettings {
 /** Each read's timeout: a list page of 100 objects answers well within it. */
 const TIMEOUT_MS = 10_000;
 const PAGE = 100;
-
-let sdk: Promise<typeof Stripe> | undefined;
-const loadSdk = (): Promise<typeof Stripe> => (sdk ??= import('stripe').then((module) => module.default));
 
 const metadataOf = (metadata: Stripe.Metadata | null | undefined): Record<string, string> => ({ ...(metadata ?? {}) });
 const idOf = (value: string | { id: string } | null | undefined): string | null =>
@@ -79,21 +76,7 @@ const isMissing = (error: unknown): boolean =>
     (error as { code?: unknown }).code === 'account_invalid');
 
 export function createStripeRecords(settings: StripeRecordsSettings): StripeRecords {
-  let client: Promise<Stripe> | undefined;
-  const stripe = (): Promise<Stripe> => {
-    client ??= Promise.all([settings.secretKey(), loadSdk()]).then(
-      ([key, Stripe]) =>
-        new Stripe(key, {
-          ...connectionOptions(settings.apiUrl()),
-          apiVersion: API_VERSION,
-          maxNetworkRetries: 2,
-          timeout: TIMEOUT_MS,
-          appInfo: { name: 'reseller-portal' },
-        }),
-    );
-    client.catch(() => (client = undefined));
-    return client;
-  };
+  const stripe = lazyStripeClient(settings, () => TIMEOUT_MS);
   const mapped = async <T>(work: (client: Stripe) => Promise<T>): Promise<T> => {
     try {
       return await work(await stripe());
