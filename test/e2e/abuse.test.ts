@@ -11,6 +11,7 @@ import {
   type BrowserSession,
   api,
 } from './browser';
+import { ensureDemoMemberPayoutAccount } from './payout-member';
 
 /**
  * The money rules' abuse section in a real browser against the started portal: two phone orders of
@@ -23,23 +24,6 @@ interface Held {
   orderID: string;
   amount: string;
 }
-
-const PAYOUT_FORM = {
-  social_profile: 'https://social.example.com/dana',
-  first_name: 'Jenny',
-  last_name: 'Rosen',
-  phone: '2025550123',
-  street_address_1: '1 Main St',
-  city: 'Springfield',
-  state: 'IL',
-  zipcode: '62701',
-  // Stripe's test values: this date of birth and ID number verify at once.
-  dob_day: 1,
-  dob_month: 1,
-  dob_year: 1902,
-  tax_id: '222222222',
-  tos_accepted: true,
-};
 
 describe('commissions held for review', () => {
   let admin: BrowserSession;
@@ -147,11 +131,7 @@ describe('commissions held for review', () => {
 
   it('the member sees the released one back on its way and the cancelled one with why, at 390 and 1280 px', async () => {
     // The member's commissions show on Payout Account once they have one (made through the API here).
-    const token = (await api<{ access_token: string }>('login', inject('accounts').member)).access_token;
-    const profile = await api<{ userProfile?: { isAccountCreated?: number } }>('checkAuth', {}, token).catch(
-      () => undefined,
-    );
-    if (profile?.userProfile?.isAccountCreated !== 1) await api('createPayoutAccount', PAYOUT_FORM, token);
+    await ensureDemoMemberPayoutAccount();
     const member = await openBrowser({ viewport: PHONE_390 });
     try {
       await logIn(member.page, inject('accounts').member);

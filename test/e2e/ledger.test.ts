@@ -10,6 +10,7 @@ import {
   PHONE_390,
   type BrowserSession,
 } from './browser';
+import { ensureDemoMemberPayoutAccount } from './payout-member';
 
 /**
  * The money rules in a real browser against the started portal and its Stripe emulator: a customer
@@ -17,33 +18,6 @@ import {
  * confirmation naming the refund and the seller's commission change (390 and 1280 px, axe); the
  * member sees the commission's status in words (cancelled, with the reason).
  */
-const PAYOUT_FORM = {
-  social_profile: 'https://social.example.com/riley',
-  first_name: 'Jenny',
-  last_name: 'Rosen',
-  phone: '2025550123',
-  street_address_1: '1 Main St',
-  city: 'Springfield',
-  state: 'IL',
-  zipcode: '62701',
-  // Stripe's test values: this date of birth and ID number verify at once.
-  dob_day: 1,
-  dob_month: 1,
-  dob_year: 1902,
-  tax_id: '222222222',
-  tos_accepted: true,
-};
-
-async function api(name: string, body: unknown, token?: string): Promise<unknown> {
-  const response = await fetch(at(`/api/${name}`), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${name} answered ${response.status}: ${await response.text()}`);
-  return response.json();
-}
-
 describe('refunds and commission statuses', () => {
   let member: BrowserSession;
   let admin: BrowserSession;
@@ -64,10 +38,7 @@ describe('refunds and commission statuses', () => {
     const { page } = member;
     // The member's payout account, made through the API (the payout test walks its form): their
     // commissions show on Payout Account.
-    const token = ((await api('login', inject('accounts').member)) as { access_token: string }).access_token;
-    const profile = (await api('checkAuth', {}, token).catch(() => undefined)) as
-      { userProfile?: { isAccountCreated?: number } } | undefined;
-    if (profile?.userProfile?.isAccountCreated !== 1) await api('createPayoutAccount', PAYOUT_FORM, token);
+    await ensureDemoMemberPayoutAccount();
     await logIn(page, inject('accounts').member);
     await page.getByTestId('product-card').first().click();
     await page.waitForURL(/\/member_product_detail\?id=/);

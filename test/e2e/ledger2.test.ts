@@ -18,8 +18,8 @@ describe('a commission’s payout confirmation, at 390 and 1280 px', () => {
 
   beforeAll(async () => {
     stripe = portalStripe();
-    await fundPlatform(stripe, 100_000);
-    member = await payoutMember({ tag: 'pay', firstName: 'Pat', lastName: 'Payee', debitCard: { stripe } });
+    await fundPlatform(100_000);
+    member = await payoutMember({ tag: 'pay', firstName: 'Pat', lastName: 'Payee', debitCard: true });
     // Two fulfilled orders on the member's link, their commissions sent to the member's Stripe balance.
     await fulfilledOrders(member, { count: 2, qty: 3, toStripe: true });
   });

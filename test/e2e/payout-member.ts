@@ -3,7 +3,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type Stripe from 'stripe';
 import { inject } from 'vitest';
+import { runningPortal } from '../../infra/local/portal-marker';
 import { sdk } from '../../infra/local/stripe/testing';
+import { payoutAccountForm } from '../fixtures/payout-account';
 import { api, ensureApprovedProduct } from './browser';
 
 /**
@@ -20,15 +22,14 @@ export function portalStripe(): Stripe {
   const { stripeSecretKey } = JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8')) as {
     stripeSecretKey: string;
   };
-  const { stripeEmulator } = JSON.parse(readFileSync(join(dataDir, 'portal.json'), 'utf8')) as {
-    stripeEmulator: string;
-  };
-  return sdk(Number(new URL(stripeEmulator).port), stripeSecretKey);
+  const portal = runningPortal(dataDir);
+  if (!portal) throw new Error(`No portal is running on ${dataDir}.`);
+  return sdk(Number(new URL(portal.stripeEmulator).port), stripeSecretKey);
 }
 
 /** A card payment to the platform that is available at once: funds for transfers and payouts. */
-export function fundPlatform(stripe: Stripe, amount: number): Promise<Stripe.PaymentIntent> {
-  return stripe.paymentIntents.create({
+export function fundPlatform(amount: number): Promise<Stripe.PaymentIntent> {
+  return portalStripe().paymentIntents.create({
     amount,
     currency: 'usd',
     payment_method: 'pm_card_bypassPending',
@@ -52,7 +53,7 @@ export async function payoutMember(options: {
   tag: string;
   firstName: string;
   lastName: string;
-  debitCard?: { stripe: Stripe };
+  debitCard?: boolean;
 }): Promise<PayoutMember> {
   const email = `e2e-${options.tag}-${randomUUID().slice(0, 8)}@example.com`;
   const password = `e2e-${options.tag}-password`;
@@ -61,25 +62,16 @@ export async function payoutMember(options: {
   const created = await api<{ user: { stripeID: string } }>(
     'createPayoutAccount',
     {
+      ...payoutAccountForm,
       social_profile: `https://social.example.com/e2e.${options.tag}`,
       first_name: options.firstName,
       last_name: options.lastName,
-      phone: '2025550123',
-      street_address_1: '1 Main St',
-      city: 'Springfield',
-      state: 'IL',
-      zipcode: '62701',
-      dob_day: 1,
-      dob_month: 1,
-      dob_year: 1902,
-      tax_id: '222222222',
-      tos_accepted: true,
     },
     session.access_token,
   );
   const accountId = created.user.stripeID;
   if (options.debitCard) {
-    const token = await options.debitCard.stripe.tokens.create({
+    const token = await portalStripe().tokens.create({
       card: { number: '4000056655665556', exp_month: '12', exp_year: '2034', cvc: '123', currency: 'usd' },
     });
     await api('addPayoutMethod', { id: accountId, token: token.id }, session.access_token);
@@ -117,4 +109,13 @@ export async function fulfilledOrders(
     orders.push(added);
   }
   return { adminToken, orders };
+}
+
+/** The demo member's payout account, made through the API unless the member has one already. */
+export async function ensureDemoMemberPayoutAccount(): Promise<void> {
+  const token = (await api<{ access_token: string }>('login', inject('accounts').member)).access_token;
+  const profile = await api<{ userProfile?: { isAccountCreated?: number } }>('checkAuth', {}, token).catch(
+    () => undefined,
+  );
+  if (profile?.userProfile?.isAccountCreated !== 1) await api('createPayoutAccount', payoutAccountForm, token);
 }

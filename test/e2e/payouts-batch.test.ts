@@ -19,9 +19,9 @@ describe('payout batches and withdrawals, at 390 and 1280 px', () => {
   beforeAll(async () => {
     // The portal's own emulator and key: the platform's balance must hold funds.
     stripe = portalStripe();
-    await fundPlatform(stripe, 100_000);
+    await fundPlatform(100_000);
     // A member with a verified payout account and a debit card that takes instant payouts.
-    member = await payoutMember({ tag: 'batch', firstName: 'Bea', lastName: 'Batch', debitCard: { stripe } });
+    member = await payoutMember({ tag: 'batch', firstName: 'Bea', lastName: 'Batch', debitCard: true });
     // Two fulfilled orders on the member's link: commissions over the $10 minimum.
     await fulfilledOrders(member, { count: 2, qty: 9 });
   });

@@ -34,7 +34,7 @@ describe('Reconciliation, at 390 and 1280 px', () => {
     accountId = (await payoutMember({ tag: 'recon', firstName: 'Rae', lastName: 'Recon' })).accountId;
     // By hand at Stripe: funds for the platform, then a transfer to the member our ledger never made.
     const stripe = portalStripe();
-    const funding = await fundPlatform(stripe, 5_000);
+    const funding = await fundPlatform(5_000);
     const transfer = await stripe.transfers.create(
       { amount: 1_234, currency: 'usd', destination: accountId, source_transaction: String(funding.latest_charge) },
       { idempotencyKey: `e2e-recon-${randomUUID()}` },

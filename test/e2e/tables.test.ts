@@ -11,6 +11,7 @@ import {
   type BrowserSession,
   api,
 } from './browser';
+import { payoutAccountForm } from '../fixtures/payout-account';
 
 /**
  * Issue 28, "Tables", in a real browser at 390 and 1280 px: every table is usable from its first
@@ -23,23 +24,6 @@ import {
 const VIEWPORTS = [PHONE_390, DESKTOP] as const;
 const ORDER_COLUMNS = ['Order date', 'Order ID', 'Product', 'Total', 'Member', 'Status'];
 const ORDERS = 12;
-/** A payout account form the Stripe emulator verifies at once (Stripe's test values). */
-const PAYOUT_FORM = {
-  social_profile: 'https://social.example.com/jenny',
-  first_name: 'Jenny',
-  last_name: 'Rosen',
-  phone: '2025550123',
-  street_address_1: '1 Main St',
-  city: 'Springfield',
-  state: 'IL',
-  zipcode: '62701',
-  dob_day: 1,
-  dob_month: 1,
-  dob_year: 1902,
-  tax_id: '222222222',
-  tos_accepted: true,
-};
-
 async function logInAs(page: Page, account: { email: string; password: string }) {
   await page.goto(at('/login'));
   await page.getByLabel('Email', { exact: true }).fill(account.email);
@@ -201,7 +185,7 @@ describe('tables from their first paint, at 390 and 1280 px', () => {
     type Session = { access_token: string; userProfile: { shareCode: string | null } };
     const account = { email: `e2e-tables-${Date.now()}@example.com`, password: 'e2e-tables-password-41' };
     const seller = await api<Session>('signup', account);
-    await api('createPayoutAccount', PAYOUT_FORM, seller.access_token);
+    await api('createPayoutAccount', payoutAccountForm, seller.access_token);
     const admin = await api<Session>('login', inject('accounts').admin);
     const { items } = await api<{ items: { id: string }[] }>('getApprovedProducts', { limit: 1 }, seller.access_token);
     for (let index = 0; index < 3; index++)

@@ -150,19 +150,4 @@ export async function tokenFor(isAdmin: boolean): Promise<string> {
 export const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
 /** A valid payout account form (the createPayoutAccount body) for a member's account at the emulator. */
-export const payoutAccountForm = {
-  social_profile: 'https://social.example.com/jenny',
-  first_name: 'Jenny',
-  last_name: 'Rosen',
-  phone: '2025550123',
-  street_address_1: '1 Main St',
-  city: 'Springfield',
-  state: 'IL',
-  zipcode: '62701',
-  // Stripe's test values: this date of birth and ID number verify at once.
-  dob_day: 1,
-  dob_month: 1,
-  dob_year: 1902,
-  tax_id: '222222222',
-  tos_accepted: true,
-};
+export { payoutAccountForm } from '../fixtures/payout-account';
