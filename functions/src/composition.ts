@@ -383,7 +383,7 @@ const chooseMailer = (): Promise<Mailer> => {
   }
   if (!MAIL_FROM) {
     return Promise.reject(
-      new Error('E-mail is not configured: deploy with the mailFrom context (README, "E-mail (SES)")'),
+      new Error('E-mail is not configured: deploy with the mailFrom context (docs/deploy.md, "E-mail (SES)")'),
     );
   }
   return (chosenMailer ??= Promise.resolve(createSesMailer(() => MAIL_FROM)));

@@ -9,7 +9,7 @@ import { moneySettingsFromContext } from '../lib/settings';
  */
 const app = new App();
 
-/** The e-mail sender (README, "E-mail (SES)"): `-c mailFrom=no-reply@example.com [-c mailIdentity=example.com]`. */
+/** The e-mail sender (docs/deploy.md, "E-mail (SES)"): `-c mailFrom=no-reply@example.com [-c mailIdentity=example.com]`. */
 const mailFrom: unknown = app.node.tryGetContext('mailFrom');
 const mailIdentity: unknown = app.node.tryGetContext('mailIdentity');
 /** Who gets the administrators' mails: `-c adminMailTo=ops@example.com[,other@example.com]`. */

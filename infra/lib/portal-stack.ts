@@ -450,7 +450,7 @@ export class PortalStack extends Stack {
     if (!props.mail && routes.some((route) => route.access.mail)) {
       Annotations.of(this).addWarningV2(
         'portal:mail-not-configured',
-        'No sender for e-mail: deploy with -c mailFrom=<address on a verified SES identity> (README, "E-mail (SES)"); until then sign-up sends no verification link and /api/verifyEmail cannot send one.',
+        'No sender for e-mail: deploy with -c mailFrom=<address on a verified SES identity> (docs/deploy.md, "E-mail (SES)"); until then sign-up sends no verification link and /api/verifyEmail cannot send one.',
       );
     }
 

@@ -50,7 +50,7 @@ export interface LocalDynamo {
   client: DynamoDBClient;
   /**
    * The machine's own non-loopback addresses on which DynamoDB Local answers too: its Jetty server
-   * binds every interface and has no option for one address (see README). Empty when none does.
+   * binds every interface and has no option for one address (see docs/running-locally.md, "Local security"). Empty when none does.
    */
   exposedOn: string[];
   /** The Java process's id (the bench pins it to one core). */

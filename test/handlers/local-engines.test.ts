@@ -134,7 +134,7 @@ describe.skipIf(!ownAddress)(`what listens where (tried on this machine's own ${
   });
 
   it('DynamoDB Local answers on every interface (it has no option for one), and the start sees it', async () => {
-    // The limitation the README states; should DynamoDB Local ever bind loopback only, this fails: update the docs.
+    // The limitation docs/running-locally.md states; should DynamoDB Local ever bind loopback only, this fails: update the docs.
     const port = Number(new URL(dynamoEndpoint).port);
     expect(await accepts('127.0.0.1', port)).toBe(true);
     expect(await reachableBeyondLoopback(port)).toContain(ownAddress);

@@ -3,7 +3,7 @@ import type { Mailer } from '../email/mailer';
 
 /**
  * Mail in AWS: Amazon SES v2 SendEmail with simple content (text and HTML), from MAIL_FROM, a
- * verified SES identity (README: "E-mail (SES)"). The function's role may `ses:SendEmail` on
+ * verified SES identity (docs/deploy.md: "E-mail (SES)"). The function's role may `ses:SendEmail` on
  * that identity only. The client comes from the Lambda runtime's SDK (`@aws-sdk/*` is external),
  * and only the functions that send mail reach this module.
  */

@@ -217,7 +217,7 @@ export interface DisputeData {
  */
 export type WebhookEndpoint = 'platform' | 'connect';
 
-/** The event types each endpoint subscribes to (README, "Stripe"); an event of another endpoint's kind is ignored. */
+/** The event types each endpoint subscribes to (docs/deploy.md, "Stripe: setting up a new account"); an event of another endpoint's kind is ignored. */
 const CONNECT_EVENT = /^(account\.updated|account\.external_account\.[a-z_]+|payout\.[a-z_]+)$/;
 export const endpointOfEvent = (type: string): WebhookEndpoint => (CONNECT_EVENT.test(type) ? 'connect' : 'platform');
 
