@@ -16,7 +16,7 @@ export const functionBundling = {
   target: 'node24',
   /**
    * Provided by the Lambda Node.js runtime; measured to start faster than bundling the SDK
-   * (`npm run bench -- bundles`, docs/architecture.md "Cold starts").
+   * (`npm run bench -- bundles`, docs/decisions/0007-aws-sdk-external.md).
    */
   externalModules: ['@aws-sdk/*'],
   format: 'cjs',
@@ -26,7 +26,7 @@ export const functionBundling = {
  * NODE_OPTIONS of every function, none now (the stack sets the variable only when this is not
  * empty). `--enable-source-maps` made Node read and parse each bundle's map at every cold start;
  * the logger maps a logged error's stack through the map instead, on the first error
- * (functions/src/config/source-stack.ts; docs/architecture.md "Cold starts").
+ * (functions/src/config/source-stack.ts; docs/decisions/0008-source-maps-on-error.md).
  */
 export const functionNodeOptions: string = '';
 

@@ -403,7 +403,7 @@ export const dynamoProducts: ProductRepository = {
     // Plain BatchWrites, no condition: only the holder of the catalogue write lease creates
     // products, on states it read while holding it, so nothing it puts can exist meanwhile
     // (run-import.ts). A conditional create costs DynamoDB a transaction per 100 products, which
-    // held the import to 0.64 of the raw write rate on DynamoDB Local (docs/architecture.md).
+    // held the import to 0.64 of the raw write rate on DynamoDB Local (docs/architecture.md#the-import-path).
     await batchWriteAll(products.map((product) => ({ PutRequest: { Item: productItem(product) } })));
   },
 

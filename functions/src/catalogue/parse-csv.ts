@@ -172,8 +172,7 @@ const LINE_FEED = 0x0a;
  * next is parsed. A source can give 1 MiB chunks (a file read with a large highWaterMark); parsed
  * whole, such a chunk's 1 500 records (about 2 MB of strings and arrays) were all made before the
  * first was checked: out of the core's cache by then, and alive through the young-generation
- * collections meanwhile. Pass 2 took about a tenth less CPU with 64 KiB slices (docs/architecture.md,
- * "What bounds the import on two cores"). A UTF-8 character cut at a slice's end is fine: csv-parse
+ * collections meanwhile. Pass 2 took about a tenth less CPU with 64 KiB slices (docs/decisions/0022-import-per-row-work.md). A UTF-8 character cut at a slice's end is fine: csv-parse
  * keeps a value's bytes until it ends.
  */
 const PARSE_SLICE_BYTES = 64 * 1024;

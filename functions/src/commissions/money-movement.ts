@@ -10,7 +10,7 @@ import type { CommissionMoneyStore, CommissionRecord, PayoutProfile } from './mo
  * card (a payout). Each Stripe call carries a key derived from the commission and the step, and
  * our write is conditional on the state the call started from, so a retry after a crash between
  * Stripe and the table replays the same transfer or payout and completes the write, and any number
- * of concurrent calls make one transfer and one state change. docs/architecture.md, "Money movement".
+ * of concurrent calls make one transfer and one state change. docs/architecture.md#payments-stripe-connect.
  */
 
 export interface MoneyDeps {

@@ -6,7 +6,7 @@ import { dirname, resolve } from 'node:path';
  * Stack traces in our source files, read through the bundle's source map only when an error is
  * logged. The functions used to run with `--enable-source-maps`, with which Node reads and parses
  * every bundle's map (and scans the bundle) at cold start, about a tenth of a function's import
- * time (docs/architecture.md "Cold starts"); now a container that logs no error never reads it.
+ * time (docs/decisions/0008-source-maps-on-error.md); now a container that logs no error never reads it.
  * Node's own `module.SourceMap` (what `--enable-source-maps` uses) does the lookup: no library.
  *
  * Only files with a `<file>.map` beside them are mapped (our bundles; the runtime's SDK and Node's

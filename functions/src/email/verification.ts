@@ -7,7 +7,7 @@ import type { Mailer, OutgoingMail } from './mailer';
 import type { VerificationStore } from './verification-store';
 
 /**
- * E-mail verification (docs/architecture.md, "E-mail verification"):
+ * E-mail verification (docs/architecture.md#other-capabilities, decision 0026):
  *
  * - a link carries 32 random bytes (base64url); the table keeps only their SHA-256, with the
  *   user, the address and an expiry 24 hours out (checked on use; TTL deletes the item later);

@@ -5,7 +5,7 @@ import type { HeldFor } from './abuse';
 
 /**
  * The sales data as the orders and commissions capabilities need it (one table; the layout is in
- * docs/architecture.md, "Sales data", and its keys in shared/src/db/table.ts). Money is integer cents.
+ * docs/architecture.md#data-one-dynamodb-table, and its keys in shared/src/db/table.ts). Money is integer cents.
  */
 
 export type Flag = 0 | 1;

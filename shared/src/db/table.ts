@@ -90,7 +90,7 @@ export const keys = {
     pk: `IMPORT#${jobId}`,
     sk: `ISSUE#${String(sequence).padStart(9, '0')}`,
   }),
-  // The sales loop (issue 15; docs/architecture.md, "Sales data").
+  // The sales loop (issue 15; docs/architecture.md#data-one-dynamodb-table).
   order: (orderId: string): Key => ({ pk: `ORDER#${orderId}`, sk: 'ORDER' }),
   /** One order per card payment: put with attribute_not_exists in the order's transaction. */
   paymentClaim: (paymentIntentId: string): Key => ({ pk: `PAYMENT#${paymentIntentId}`, sk: 'PAYMENT' }),
