@@ -136,6 +136,24 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
+    // a handler reads the one clock (functions/src/config/clock.ts), which tests move; never the system's
+    files: ['functions/src/handlers/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+          message: 'Read the one clock: new Date(clock.now()) (functions/src/config/clock.ts).',
+        },
+        {
+          selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']",
+          message: 'Read the one clock: clock.now() (functions/src/config/clock.ts).',
+        },
+      ],
+    },
+  },
+  {
     // a file outside every element would escape the policies: in the code that ships, name its place first
     files: ['functions/src/**', 'shared/src/**'],
     rules: { 'boundaries/no-unknown-files': 'error' },

@@ -1,3 +1,4 @@
+import { clock } from '../config/clock';
 import { uploadProducts } from '@portal/shared/api/calls/upload-products';
 import { MAX_DIRECT_UPLOAD_BYTES } from '@portal/shared/api/products';
 import { apiHandler, files, importJobs, products } from '../composition';
@@ -17,7 +18,7 @@ export const handler = apiHandler(uploadProducts, async ({ event }) => {
     MAX_DIRECT_UPLOAD_BYTES,
   );
   assertCsvName(file.fileName);
-  const job = queuedJob(file.fileName, files.bucket(), new Date().toISOString());
+  const job = queuedJob(file.fileName, files.bucket(), new Date(clock.now()).toISOString());
   await importJobs.create(job);
   await files.put(job.key, file.data, 'text/csv');
   const page = await products.inReview(undefined, DEFAULT_PAGE_SIZE);
