@@ -6,7 +6,9 @@ import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOpti
  * Stored form: `scrypt$<log2 N>$<r>$<p>$<salt b64url>$<hash b64url>`, so the cost can be
  * raised later and old hashes still verify.
  */
-const LOG2_N = 17;
+export const LOG2_N = 17;
+/** The lowest cost a test run may ask for: still a real scrypt, about 2 ms a hash here. */
+const TEST_LOG2_N_FLOOR = 10;
 const R = 8;
 const P = 1;
 const KEY_LENGTH = 64;
@@ -21,10 +23,24 @@ function scrypt(password: string, salt: Buffer, logN: number, r: number, p: numb
   );
 }
 
+/**
+ * The cost of a new hash: always 2^17, except inside a Vitest run (VITEST is set by Vitest itself,
+ * never by the stack or npm start), where PASSWORD_HASH_LOG2_N_IN_TESTS may lower it for the
+ * hashes the tests make (vitest.config.ts sets 12): at 2^17 each of the suite's hundreds of
+ * sign-ups and demo accounts cost 333 ms of a core here. Verification reads the cost from the stored
+ * hash, so every rule is exercised the same way; passwords.test.ts pins the production cost.
+ */
+export function hashCost(environment: NodeJS.ProcessEnv = process.env): number {
+  const asked = Number(environment.PASSWORD_HASH_LOG2_N_IN_TESTS);
+  const inTests = environment.VITEST === 'true';
+  return inTests && Number.isInteger(asked) && asked >= TEST_LOG2_N_FLOOR && asked <= LOG2_N ? asked : LOG2_N;
+}
+
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const key = await scrypt(password, salt, LOG2_N, R, P);
-  return ['scrypt', LOG2_N, R, P, salt.toString('base64url'), key.toString('base64url')].join('$');
+  const logN = hashCost();
+  const key = await scrypt(password, salt, logN, R, P);
+  return ['scrypt', logN, R, P, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
