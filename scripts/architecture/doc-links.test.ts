@@ -4,7 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The docs stay true to the code: every `docs/….md#anchor` a source file or a doc names is a
+ * The docs stay true to the code: every anchor into a docs page that a source file or a doc names is a
  * heading of that page, every `docs/…` path a file names exists, a code comment names a section of
  * architecture.md by its anchor (never by a quoted title, which goes stale unseen), and every path
  * of our source tree that a decision record names still exists.

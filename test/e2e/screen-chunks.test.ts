@@ -92,7 +92,7 @@ describe('each screen loads its own code, at 390 and 1280 px', () => {
       await page.getByRole('heading', { level: 2, name: 'Commissions', exact: true }).waitFor();
     });
     expect(account).toEqual(['MyAccountScreen']);
-    await session.screenshot(`speed2-my-account-${viewport.width}`, { fullPage: false });
+    await session.screenshot(`screen-chunks-my-account-${viewport.width}`, { fullPage: false });
     await expectAccessible(page);
     expect(pageErrors(session)).toEqual([]);
   });

@@ -53,7 +53,7 @@ describe('a commission’s payout confirmation, at 390 and 1280 px', () => {
           await dialog.getByRole('button', { name: 'Cancel' }).evaluate((el) => el === document.activeElement),
         ).toBe(true);
         await expectAccessible(page);
-        await session.screenshot(`ledger2-pay-confirm-${viewport.width}`, { fullPage: false });
+        await session.screenshot(`payout-confirmation-pay-confirm-${viewport.width}`, { fullPage: false });
         if (viewport === PHONE_390) {
           await dialog.getByRole('button', { name: 'Cancel' }).click();
           await dialog.waitFor({ state: 'hidden' });
@@ -63,7 +63,7 @@ describe('a commission’s payout confirmation, at 390 and 1280 px', () => {
         await dialog.getByRole('button', { name: /^Pay \$\d/ }).click();
         await page.getByText(/^Started the payout of \$\d+\.\d\d for order .* debit card\.$/).waitFor();
         await expectAccessible(page);
-        await session.screenshot(`ledger2-pay-done-${viewport.width}`, { fullPage: false });
+        await session.screenshot(`payout-confirmation-pay-done-${viewport.width}`, { fullPage: false });
         expect((await stripe.payouts.list({}, { stripeAccount: member.accountId })).data).toHaveLength(1);
       });
     });
