@@ -74,7 +74,7 @@ export interface Portal {
 
 export interface LocalSecrets {
   tokenSigningKey: string;
-  /** Any `sk_test_…` key opens the emulator; a random one per data folder, as a real key would be. */
+  /** The only secret key the emulator accepts (any other is answered 401, as Stripe does); a random one per data folder. */
   stripeSecretKey: string;
   /** The emulator signs the platform's own events with it, `/api/stripeWebhook` verifies them with it. */
   stripeWebhookSecret: string;
@@ -230,6 +230,8 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     startS3({ dataDir: join(dataDir, 's3'), spoolDir: join(dataDir, 's3-incoming'), credentials: s3Credentials }),
     startStripeEmulator({
       dataDir: join(dataDir, 'stripe'),
+      // The data folder's own key, and only it: no one else on the machine can read or move anything.
+      secretKey: secrets.stripeSecretKey,
       webhooks: {
         account: { url: () => (holdWebhooks ? undefined : webhookUrl), secret: secrets.stripeWebhookSecret },
         connect: {

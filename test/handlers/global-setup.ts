@@ -23,12 +23,14 @@ export async function setup(project: TestProject): Promise<void> {
   [dynamo, s3, stripe] = await Promise.all([
     startDynamo(),
     startS3({ dataDir: join(s3Dir, 's3'), spoolDir: join(s3Dir, 's3-incoming'), credentials: s3Credentials }),
+    // It makes a key of this run's own and accepts no other: every handler test's Stripe client uses it.
     startStripeEmulator({ dataDir: join(s3Dir, 'stripe'), log: () => undefined }),
   ]);
   project.provide('dynamoEndpoint', dynamo.endpoint);
   project.provide('s3Endpoint', s3.endpoint);
   project.provide('s3Credentials', s3Credentials);
   project.provide('stripeApiUrl', stripe.url);
+  project.provide('stripeSecretKey', stripe.secretKey);
   project.provide('stripeDataDir', join(s3Dir, 'stripe'));
   project.provide('engineDataDir', s3Dir);
 }
@@ -44,6 +46,8 @@ declare module 'vitest' {
     s3Credentials: S3Credentials;
     s3Endpoint: string;
     stripeApiUrl: string;
+    /** The only secret key the emulator accepts (the functions' STRIPE_SECRET_KEY). */
+    stripeSecretKey: string;
     /** The emulator's own state (the one place a tax ID may be kept: it stands for Stripe). */
     stripeDataDir: string;
     /** The folder holding the S3 server's files and the emulator's state. */

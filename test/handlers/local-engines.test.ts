@@ -3,6 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, s
 import { Socket } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localAws, reachableBeyondLoopback } from '../../infra/local/dynamo';
 import { LOCAL_IMPORTS_BUCKET } from '../../infra/local/s3';
@@ -94,6 +95,33 @@ describe('the local Stripe emulator is wired in', () => {
     expect(process.env.STRIPE_WEBHOOK_SECRET).toBe(secrets.stripeWebhookSecret);
     expect(process.env.STRIPE_API_URL).toBe(portal.stripeUrl);
     expect(portal.stripeUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  });
+
+  it('accepts only the data folder’s own key: a made-up sk_test_ key gets Stripe’s 401 and changes nothing', async () => {
+    const port = Number(new URL(portal.stripeUrl).port);
+    const { stripeSecretKey } = JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8')) as Record<
+      string,
+      string
+    >;
+    const own = sdk(port, stripeSecretKey);
+    const accountsBefore = (await own.accounts.list()).data.map((account) => account.id);
+    const madeUp = sdk(port, 'sk_test_anyoneOnThisMachineCouldTypeThis');
+    for (const call of [
+      madeUp.accounts.list(),
+      madeUp.charges.list(),
+      madeUp.accounts.create({ country: 'US', type: 'custom', capabilities: { transfers: { requested: true } } }),
+    ]) {
+      const error: unknown = await call.then(
+        () => undefined,
+        (reason: unknown) => reason,
+      );
+      expect(error).toBeInstanceOf(Stripe.errors.StripeAuthenticationError);
+      expect((error as Stripe.errors.StripeError).statusCode).toBe(401);
+      expect((error as Stripe.errors.StripeError).message).toBe(
+        'Invalid API Key provided: sk_test_****************************This',
+      );
+    }
+    expect((await own.accounts.list()).data.map((account) => account.id)).toEqual(accountsBefore);
   });
 
   it('keeps its accounts under the data folder, so a restart finds them', async () => {

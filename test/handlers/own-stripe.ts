@@ -74,7 +74,9 @@ export async function ownStripe(
       connect: { url: `http://127.0.0.1:${port}/api/stripeConnectWebhook`, secret: secrets.connect },
     };
   }
-  let emulator = await startStripeEmulator({ ...settings, dataDir, webhooks, log: () => undefined });
+  // The functions' key (setup.ts) is the one this emulator accepts, as the shared one does.
+  const secretKey = process.env.STRIPE_SECRET_KEY;
+  let emulator = await startStripeEmulator({ ...settings, dataDir, secretKey, webhooks, log: () => undefined });
   process.env.STRIPE_API_URL = emulator.url;
   if (secrets) {
     process.env.STRIPE_WEBHOOK_SECRET = secrets.account;
@@ -84,13 +86,13 @@ export async function ownStripe(
     get emulator() {
       return emulator;
     },
-    stripe: sdk(emulator.port, process.env.STRIPE_SECRET_KEY),
+    stripe: sdk(emulator.port, emulator.secretKey),
     dataDir,
     async wipe() {
       const { port } = emulator;
       await emulator.stop();
       rmSync(dataDir, { recursive: true, force: true });
-      emulator = await startStripeEmulator({ ...settings, dataDir, port, webhooks, log: () => undefined });
+      emulator = await startStripeEmulator({ ...settings, dataDir, port, secretKey, webhooks, log: () => undefined });
     },
     async stop() {
       await emulator.stop();

@@ -23,7 +23,7 @@ let admin: string;
 let reconcileHandler: Parameters<typeof call>[0];
 
 beforeAll(async () => {
-  emulator = await startStripeEmulator({ dataDir, log: () => undefined });
+  emulator = await startStripeEmulator({ dataDir, secretKey: process.env.STRIPE_SECRET_KEY, log: () => undefined });
   // Before the functions make their Stripe client.
   process.env.STRIPE_API_URL = emulator.url;
   const { ensureAccount } = await import('../../infra/local/accounts');

@@ -25,7 +25,8 @@ Object.assign(process.env, {
   AWS_SECRET_ACCESS_KEY: inject('s3Credentials').secretAccessKey,
   TOKEN_SIGNING_KEY: randomBytes(48).toString('base64url'),
   STRIPE_API_URL: inject('stripeApiUrl'),
-  STRIPE_SECRET_KEY: `sk_test_${randomBytes(24).toString('hex')}`,
+  // The emulator's own key (global-setup.ts): it accepts no other.
+  STRIPE_SECRET_KEY: inject('stripeSecretKey'),
   STRIPE_WEBHOOK_SECRET: `whsec_${randomBytes(24).toString('hex')}`,
   STRIPE_CONNECT_WEBHOOK_SECRET: `whsec_${randomBytes(24).toString('hex')}`,
   STRIPE_PUBLISHABLE_KEY: `pk_test_${randomBytes(24).toString('hex')}`,

@@ -258,6 +258,46 @@ describe('/api/stripeWebhook', () => {
     expect(await markerOf(`evt_forged_${userId}`)).toHaveLength(0);
   });
 
+  it('refuses a Stripe-Signature header that is not as Stripe sends it (two t=, empty or unknown parts), however well signed, claiming nothing', async () => {
+    const { userId, accountId } = await memberWithAccount();
+    const before = (await stored(userId))?.payoutAccount;
+    const body = accountEvent(`evt_two_t_${userId}`, accountId, userId, false);
+    const v1At = (timestamp: number) => signature(body, connectSecret, timestamp).split(',')[1]!;
+    const year = 365 * 24 * 3600;
+    const asStripeSendsIt = signature(body, connectSecret, now());
+    for (const header of [
+      // The red team's: a valid signature for a time a year ahead, behind a t= of now (the SDK
+      // checks the signature on the last t=, the future check read the first).
+      `t=${now()},t=${now() + year},${v1At(now() + year)}`,
+      // A t= long past in front of a valid one of now.
+      `t=${now() - year},t=${now()},${v1At(now())}`,
+      // The same t= twice, and other shapes Stripe never sends.
+      `t=${now()},t=${now()},${v1At(now())}`,
+      `${asStripeSendsIt},`,
+      `,${asStripeSendsIt}`,
+      `t=${now()},,${v1At(now())}`,
+      `${asStripeSendsIt},v2=${'0'.repeat(64)}`,
+      `${asStripeSendsIt},v1=`,
+      `t=,${v1At(now())}`,
+      `t=${now()}`,
+      `${v1At(now())},t`,
+      ` ${asStripeSendsIt}`,
+      `t=${now()}, ${v1At(now())}`,
+    ]) {
+      const answer = await post(body, header);
+      expect(`${header} ${answer.status}`).toBe(`${header} 400`);
+      expect(answer.body.message).toBe(
+        'The Stripe-Signature header is not one Stripe sends: it must hold one t= and one or more v1= (v0= may follow), comma-separated, and nothing else.',
+      );
+    }
+    expect((await stored(userId))?.payoutAccount).toEqual(before);
+    expect(await markerOf(`evt_two_t_${userId}`)).toHaveLength(0);
+    // The event as Stripe signs it (a second secret's v1= and a v0= as a roll and test mode add them) is applied.
+    const rolled = `${asStripeSendsIt},${signature(body, 'whsec_rolled_secret', now()).split(',')[1]},v0=${'a'.repeat(64)}`;
+    expect((await post(body, rolled)).status).toBe(200);
+    expect(await markerOf(`evt_two_t_${userId}`)).toHaveLength(1);
+  });
+
   it('creates accounts with manual payouts, and puts one back to manual (once, with a log line) when account.updated shows another schedule', async () => {
     const { accountId } = await memberWithAccount();
     const stripe = sdk(emulator.port, process.env.STRIPE_SECRET_KEY);

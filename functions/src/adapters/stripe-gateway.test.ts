@@ -20,7 +20,7 @@ const CONNECT_SECRET = 'whsec_gateway_connect';
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'stripe-gateway-'));
-  emulator = await startStripeEmulator({ dataDir, log: () => undefined });
+  emulator = await startStripeEmulator({ dataDir, secretKey: KEY, log: () => undefined });
   gateway = createStripeGateway({
     secretKey: async () => KEY,
     webhookSecret: async () => WEBHOOK_SECRET,

@@ -298,10 +298,29 @@ function payoutData(event: Stripe.Event & { data: { object: Stripe.Payout } }) {
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
-/** The `t=` of a Stripe-Signature header (epoch seconds); constructEvent has checked it is there. */
+/**
+ * The `t=` of a Stripe-Signature header (epoch seconds), from a header exactly as Stripe sends it
+ * (docs.stripe.com/webhooks, "Verify manually"): `t=<seconds>`, once, then one `v1=<hex>` per
+ * signing secret and possibly `v0=<hex>`, comma-separated, nothing else. Anything else is refused
+ * before the signature is looked at: with two `t=`, the SDK checks the signature on the last and
+ * this check would read another, so a signature made for any time could pass as a recent one.
+ */
 function signedAt(header: string): number {
-  const t = /(?:^|,)\s*t=(\d+)/.exec(header)?.[1];
-  return t ? Number(t) : 0;
+  const refuse = () =>
+    badRequest(
+      'The Stripe-Signature header is not one Stripe sends: it must hold one t= and one or more v1= (v0= may follow), comma-separated, and nothing else.',
+    );
+  const timestamps: string[] = [];
+  let signatures = 0;
+  for (const part of header.split(',')) {
+    const [, scheme, value] = /^(t|v1|v0)=(.*)$/.exec(part) ?? [];
+    if (scheme === 't' && /^\d{1,12}$/.test(value ?? '')) timestamps.push(value!);
+    else if ((scheme === 'v1' || scheme === 'v0') && /^[0-9a-f]{64}$/.test(value ?? '')) {
+      if (scheme === 'v1') signatures++;
+    } else throw refuse();
+  }
+  if (timestamps.length !== 1 || signatures === 0) throw refuse();
+  return Number(timestamps[0]);
 }
 
 /**
@@ -812,6 +831,8 @@ export function createStripeGateway(settings: StripeGatewaySettings): PaymentGat
 
     verifyEvent: async (rawBody, signature, endpoint) => {
       const secretOf = endpoint === 'connect' ? settings.connectWebhookSecret : settings.webhookSecret;
+      // Before anything else: a header that is not Stripe's form (two t=, empty or unknown parts).
+      const timestamp = signedAt(signature);
       const [client, secret] = await Promise.all([stripe(), secretOf()]);
       let verified: unknown;
       try {
@@ -820,7 +841,7 @@ export function createStripeGateway(settings: StripeGatewaySettings): PaymentGat
         throw badRequest('The webhook signature does not match.');
       }
       // constructEvent refuses only a timestamp too far in the past; one as far in the future is as suspect.
-      if (signedAt(signature) > nowSeconds() + WEBHOOK_TOLERANCE_SECONDS) {
+      if (timestamp > nowSeconds() + WEBHOOK_TOLERANCE_SECONDS) {
         throw badRequest('The webhook timestamp is in the future, beyond the 300 s tolerance.');
       }
       return toGatewayEvent(verified);

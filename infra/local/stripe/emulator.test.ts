@@ -33,6 +33,8 @@ beforeAll(async () => {
   receiver = await webhookReceiver({ failFirst: 1 });
   emulator = await startStripeEmulator({
     dataDir,
+    // A key of this test's own (Stripe shows it as sk_test_****ator in its messages).
+    secretKey: 'sk_test_emulator',
     webhookUrl: receiver.url,
     webhookSecret: WEBHOOK_SECRET,
     webhookRetryDelaysMs: [1, 1, 1],
@@ -41,7 +43,7 @@ beforeAll(async () => {
     publishableKey: PUBLISHABLE_KEY,
     faults,
   });
-  stripe = sdk(emulator.port);
+  stripe = sdk(emulator.port, emulator.secretKey);
 });
 
 afterAll(async () => {
@@ -100,6 +102,73 @@ describe('authentication', () => {
     expect(error).toBeInstanceOf(Stripe.errors.StripeAuthenticationError);
     expect(error.statusCode).toBe(401);
     expect(error.message).toMatch(/^Invalid API Key provided: /);
+  });
+
+  it('refuses a made-up sk_test_ key as Stripe refuses an invalid key (401), and it changes nothing; its own key works', async () => {
+    // A buyer's payment: what a made-up key reached for (the buyer's e-mail and address, a refund).
+    const intent = await stripe.paymentIntents.create({
+      amount: 2500,
+      currency: 'usd',
+      payment_method: 'pm_card_visa',
+      confirm: true,
+      receipt_email: 'buyer@example.com',
+      shipping: {
+        name: 'Bea Buyer',
+        address: { line1: '1 Main St', city: 'Springfield', state: 'IL', postal_code: '62701', country: 'US' },
+      },
+    });
+    const charge = String(intent.latest_charge);
+    const eventsBefore = (await stripe.events.list({ limit: 100 })).data.map((event) => event.id);
+    const madeUp = sdk(emulator.port, 'sk_test_madeUpByAnyoneOnThisMachine1234');
+    const expected = 'Invalid API Key provided: sk_test_***************************1234';
+    for (const call of [
+      madeUp.charges.retrieve(charge),
+      madeUp.charges.list(),
+      madeUp.paymentIntents.retrieve(intent.id),
+      madeUp.refunds.create({ payment_intent: intent.id, amount: 2500 }),
+      madeUp.accounts.list(),
+    ]) {
+      const error = await caught(call);
+      expect(error).toBeInstanceOf(Stripe.errors.StripeAuthenticationError);
+      expect(error.statusCode).toBe(401);
+      expect(error.type).toBe('StripeAuthenticationError');
+      expect(error.rawType).toBe('invalid_request_error');
+      expect(error.code).toBeUndefined();
+      expect(error.message).toBe(expected);
+    }
+    // Stripe's body, as the wire carries it: the type and the message, no code.
+    const response = await fetch(`${emulator.url}/v1/charges/${charge}`, {
+      headers: { Authorization: 'Bearer sk_test_madeUpByAnyoneOnThisMachine1234' },
+    });
+    expect(response.status).toBe(401);
+    const body = (await response.json()) as { error: Record<string, unknown> };
+    expect(body.error).toMatchObject({ type: 'invalid_request_error', message: expected });
+    expect(body.error.code).toBeUndefined();
+    expect(JSON.stringify(body)).not.toContain('buyer@example.com');
+    // Nothing moved: no refund, no event; the platform's own key reads the buyer's payment as it was.
+    expect((await stripe.refunds.list({ payment_intent: intent.id })).data).toEqual([]);
+    const kept = await stripe.charges.retrieve(charge);
+    expect(kept.amount_refunded).toBe(0);
+    expect(kept.receipt_email).toBe('buyer@example.com');
+    expect((await stripe.events.list({ limit: 100 })).data.map((event) => event.id)).toEqual(eventsBefore);
+  });
+
+  it('refuses a key of another mode or kind, and its own key with anything around it', async () => {
+    for (const key of [
+      'sk_live_madeUpByAnyoneOnThisMachine1234',
+      'rk_test_madeUpByAnyoneOnThisMachine1234',
+      `${emulator.secretKey}x`,
+      emulator.secretKey.slice(0, -1),
+      emulator.secretKey.toUpperCase(),
+    ]) {
+      const error = await caught(sdk(emulator.port, key).balance.retrieve());
+      expect(error).toBeInstanceOf(Stripe.errors.StripeAuthenticationError);
+      expect(error.message).toMatch(/^Invalid API Key provided: /);
+    }
+    const twice = await fetch(`${emulator.url}/v1/balance`, {
+      headers: { Authorization: `Bearer ${emulator.secretKey} ${emulator.secretKey}` },
+    });
+    expect(twice.status).toBe(401);
   });
 
   /** A request exactly as a browser sends it: form-encoded, the publishable key as the bearer. */
@@ -194,7 +263,7 @@ describe('authentication', () => {
 
   it('answers an unknown path with 404 invalid_request_error', async () => {
     const response = await fetch(`${emulator.url}/v1/subscriptions`, {
-      headers: { Authorization: 'Bearer sk_test_x' },
+      headers: { Authorization: `Bearer ${emulator.secretKey}` },
     });
     expect(response.status).toBe(404);
     expect(((await response.json()) as { error: { type: string } }).error.type).toBe('invalid_request_error');
@@ -278,7 +347,7 @@ describe('accounts', () => {
     expect(query.param).toBe('colour');
     const response = await fetch(`${emulator.url}/v1/accounts/${account.id}`, {
       method: 'POST',
-      headers: { Authorization: 'Bearer sk_test_x', 'Content-Type': 'application/x-www-form-urlencoded' },
+      headers: { Authorization: `Bearer ${emulator.secretKey}`, 'Content-Type': 'application/x-www-form-urlencoded' },
       body: 'metadata[any_key]=1&tos_acceptance[date]=1700000000&expand[]=individual',
     });
     expect(response.status).toBe(200);
@@ -741,12 +810,19 @@ describe('persistence', () => {
     const account = await onboarded();
     await fundPlatform(900);
     await stripe.transfers.create({ amount: 900, currency: 'usd', destination: account.id });
-    const port = emulator.port;
+    const { port, secretKey } = emulator;
     await emulator.stop();
     expect(statSync(dataDir).mode & 0o777).toBe(0o700);
     expect(statSync(join(dataDir, 'state.json')).mode & 0o777).toBe(0o600);
 
-    emulator = await startStripeEmulator({ dataDir, port, log: () => undefined, onExchange: record, faults });
+    emulator = await startStripeEmulator({
+      dataDir,
+      port,
+      secretKey,
+      log: () => undefined,
+      onExchange: record,
+      faults,
+    });
     const again = await stripe.accounts.retrieve(account.id);
     expect(again.capabilities?.transfers).toBe('active');
     expect(again.payouts_enabled).toBe(true);
@@ -758,7 +834,7 @@ describe('persistence', () => {
 describe('faults for one test', () => {
   /** A client that retries as the adapter's does (same idempotency key on every retry), with a short timeout. */
   const retrying = (timeout = 80_000) =>
-    new Stripe('sk_test_emulator', {
+    new Stripe(emulator.secretKey, {
       host: '127.0.0.1',
       port: emulator.port,
       protocol: 'http',

@@ -71,7 +71,7 @@ export interface CallContext {
   publishable?: boolean;
   /** The key as Stripe shows it in errors (`sk_test_****…abcd`). */
   maskedKey?: string;
-  /** The platform the key opens (`main` unless `platformKeys` makes it another). */
+  /** The platform the key opens (`main` unless `otherPlatformKeys` makes it another). */
   platform?: string;
 }
 

@@ -25,7 +25,7 @@ beforeAll(async () => {
     log: () => undefined,
     onExchange: (exchange) => void exchanges.push(exchange),
   });
-  stripe = sdk(emulator.port);
+  stripe = sdk(emulator.port, emulator.secretKey);
 });
 
 afterAll(async () => {

@@ -1,8 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { Clock, type EmulatorClock } from './clock';
 import { Emulator } from './emulator';
 import type { StripeFaults } from './faults';
-import { createEmulatorServer, type Exchange } from './server';
+import { createEmulatorServer, keyDigest, type Exchange } from './server';
 import { Store } from './store';
 import { STRIPE_TEST_MODE_RETRY_DELAYS_MS, Waiter, WebhookSender } from './webhooks';
 
@@ -48,7 +49,15 @@ export interface StripeEmulatorOptions {
    */
   verificationDelayMs?: number;
   /**
-   * The publishable key (`pk_test_…`) paired with the secret keys: accepted, as at Stripe, only
+   * The platform's secret key (`sk_test_…`), the only one it accepts, as Stripe accepts only an
+   * account's own keys: `npm start` gives the data folder's (`.local/secrets.json`), a test its
+   * own; without it the emulator makes one for this start (`emulator.secretKey`). Every other key
+   * is answered as Stripe answers it: 401 "Invalid API Key provided", and the key this data
+   * folder's emulator held before (a start with a new key rolls it) 401 `api_key_expired`.
+   */
+  secretKey?: string;
+  /**
+   * The publishable key (`pk_test_…`) paired with the secret key: accepted, as at Stripe, only
    * for the calls a browser makes (card tokens, confirming a payment intent). Without it no
    * publishable key is accepted.
    */
@@ -59,11 +68,10 @@ export interface StripeEmulatorOptions {
   /** Sees every request and its answer (the OpenAPI conformance test records them). */
   onExchange?: (exchange: Exchange) => void;
   /**
-   * This platform's secret keys. Given, any other `sk_test_…` key is another platform's: it
-   * cannot reach this platform's accounts (403, as Stripe answers) nor they its. Absent, every
-   * `sk_test_…` key is this platform's.
+   * Test only: the secret keys of other platforms at the same Stripe. Each opens a platform of its
+   * own, which cannot reach this platform's accounts (403, as Stripe answers) nor they its.
    */
-  platformKeys?: readonly string[];
+  otherPlatformKeys?: readonly string[];
   /** Test only: the faults to throw (`new StripeFaults()` from testing.ts, then `inject(...)`). */
   faults?: StripeFaults;
 }
@@ -71,6 +79,8 @@ export interface StripeEmulatorOptions {
 export interface StripeEmulator {
   /** `http://127.0.0.1:<port>` */
   url: string;
+  /** The secret key it accepts (the one given, or the one it made). */
+  secretKey: string;
   host: string;
   port: number;
   /** Resolves when every payout has settled and every event is delivered (or given up). */
@@ -78,6 +88,24 @@ export interface StripeEmulator {
   /** The emulator's clock: real time plus an offset; `advance(ms)` runs what became due. */
   clock: EmulatorClock;
   stop(): Promise<void>;
+}
+
+/** Keeps at most this many expired keys' digests. */
+const EXPIRED_KEYS_KEPT = 20;
+
+/**
+ * Records the key this start accepts in the state (its digest): the key a previous start accepted,
+ * when it was another, is expired from now on, as a rolled key is at Stripe. Gives the expired digests.
+ */
+function rollSecretKey(store: Store, digest: string): string[] {
+  const known = store.state.secretKeys;
+  if (known?.current === digest) return known.expired;
+  const expired = [...(known ? [known.current] : []), ...(known?.expired ?? [])]
+    .filter((one) => one !== digest)
+    .slice(0, EXPIRED_KEYS_KEPT);
+  store.state.secretKeys = { current: digest, expired };
+  store.save();
+  return expired;
 }
 
 /**
@@ -90,7 +118,12 @@ export async function startStripeEmulator(options: StripeEmulatorOptions): Promi
   const log = options.log ?? ((line: string) => console.warn(line));
   const clock = new Clock();
   const waiter = new Waiter(() => clock.now());
+  const secretKey = options.secretKey ?? `sk_test_${randomBytes(24).toString('hex')}`;
+  if (!/^sk_test_[A-Za-z0-9_]+$/.test(secretKey)) {
+    throw new Error('The Stripe emulator takes a test-mode secret key (sk_test_ and letters, digits or _).');
+  }
   const store = new Store(options.dataDir);
+  const expiredDigests = rollSecretKey(store, keyDigest(secretKey));
   const fallback: WebhookEndpoint | undefined =
     options.webhookUrl && options.webhookSecret
       ? { url: options.webhookUrl, secret: options.webhookSecret }
@@ -143,10 +176,14 @@ export async function startStripeEmulator(options: StripeEmulatorOptions): Promi
   ticker.unref();
   const server = createEmulatorServer(emulator, store, {
     onExchange: options.onExchange,
-    publishableKey: options.publishableKey,
+    keys: {
+      secretKey,
+      publishableKey: options.publishableKey,
+      otherPlatformKeys: options.otherPlatformKeys,
+      expiredDigests,
+    },
     faults: options.faults,
     clock,
-    platformKeys: options.platformKeys,
   });
   const host = '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
@@ -161,6 +198,7 @@ export async function startStripeEmulator(options: StripeEmulatorOptions): Promi
   };
   return {
     url: `http://${host}:${port}`,
+    secretKey,
     host,
     port,
     idle,

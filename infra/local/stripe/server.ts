@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { loadParameterCheck } from './documented';
 import type { Clock } from './clock';
@@ -107,19 +107,56 @@ const PUBLISHABLE_CALLS: readonly { method: string; pattern: RegExp }[] = [
 const masked = (key: string) =>
   key.length > 12 ? `${key.slice(0, 8)}${'*'.repeat(key.length - 12)}${key.slice(-4)}` : key;
 
+/** A key's SHA-256: what the emulator compares (in constant time) and what its state remembers of a key. */
+export const keyDigest = (key: string): string => createHash('sha256').update(key, 'utf8').digest('hex');
+
+const sameDigest = (a: string, b: string) =>
+  a.length === b.length && timingSafeEqual(Buffer.from(a, 'hex'), Buffer.from(b, 'hex'));
+
+/** The keys the emulator accepts, as a Stripe account has its own. */
+export interface EmulatorKeys {
+  /** This platform's secret key (`sk_test_…`): every call. */
+  secretKey: string;
+  /** The pair's publishable key (`pk_test_…`): the browser's calls only (PUBLISHABLE_CALLS). */
+  publishableKey?: string | undefined;
+  /** Test only: other platforms' secret keys, each opening a platform of its own at the same Stripe. */
+  otherPlatformKeys?: readonly string[] | undefined;
+  /** Digests (keyDigest) of the secret keys this data folder's platform held before: expired, as a rolled key is. */
+  expiredDigests?: readonly string[] | undefined;
+}
+
+interface Caller {
+  key: string;
+  /** `main`, or another platform (otherPlatformKeys) named by a hash of its key. */
+  platform: string;
+  publishable: boolean;
+}
+
 /**
- * Any test-mode secret key is accepted; the publishable key of the emulator's pair (`pk_test_…`,
- * when one is configured) is accepted for the browser's calls only, and refused elsewhere as
- * Stripe refuses it; everything else is refused as Stripe refuses an unknown key.
+ * Only the platform's own secret key opens the emulator (and, in tests, the other platforms'
+ * keys); the pair's publishable key only the browser's calls, refused elsewhere as Stripe refuses
+ * it. Any other key is answered as Stripe answers it: 401, "Invalid API Key provided", or for a
+ * key the platform held before, "Expired API Key provided" with the code `api_key_expired`.
  */
-function authenticate(header: string | undefined, method: string, path: string, publishableKey?: string): string {
+function authenticate(header: string | undefined, method: string, path: string, keys: EmulatorKeys): Caller {
   if (!header) throw new StripeApiError(401, 'invalid_request_error', NO_KEY);
   const match = /^Bearer (\S+)$/.exec(header);
   const key = match?.[1] ?? '';
-  if (/^sk_test_[A-Za-z0-9_]+$/.test(key)) return key;
-  if (publishableKey && key === publishableKey) {
-    if (PUBLISHABLE_CALLS.some((call) => call.method === method && call.pattern.test(path))) return key;
+  const digest = keyDigest(key);
+  if (sameDigest(digest, keyDigest(keys.secretKey))) return { key, platform: MAIN_PLATFORM, publishable: false };
+  if (keys.otherPlatformKeys?.some((other) => sameDigest(digest, keyDigest(other)))) {
+    return { key, platform: `other_${digest.slice(0, 16)}`, publishable: false };
+  }
+  if (keys.publishableKey && sameDigest(digest, keyDigest(keys.publishableKey))) {
+    if (PUBLISHABLE_CALLS.some((call) => call.method === method && call.pattern.test(path))) {
+      return { key, platform: MAIN_PLATFORM, publishable: true };
+    }
     throw new StripeApiError(401, 'invalid_request_error', PUBLISHABLE_KEY_REFUSED);
+  }
+  if (keys.expiredDigests?.some((expired) => sameDigest(digest, expired))) {
+    throw new StripeApiError(401, 'invalid_request_error', `Expired API Key provided: ${masked(key)}`, {
+      code: 'api_key_expired',
+    });
   }
   throw new StripeApiError(401, 'invalid_request_error', `Invalid API Key provided: ${masked(key)}`);
 }
@@ -177,22 +214,11 @@ function fingerprints(key: Buffer, method: string, path: string, text: string, p
 
 export interface ServerHooks {
   onExchange?: ((exchange: Exchange) => void) | undefined;
-  /** The `pk_test_…` key of the pair: accepted for the calls a browser makes (PUBLISHABLE_CALLS). */
-  publishableKey?: string | undefined;
+  /** The keys it accepts (authenticate). */
+  keys: EmulatorKeys;
   /** A test's faults (see faults.ts); absent under `npm start`. */
   faults?: StripeFaults | undefined;
   clock: Clock;
-  /** The keys of this platform; any other `sk_test_…` key is another platform's. Absent: every key is this platform's. */
-  platformKeys?: readonly string[] | undefined;
-}
-
-/**
- * Which platform a key opens: this one (`main`) for every key unless `platformKeys` names this
- * platform's keys; then another key is another platform, named by a hash of the key.
- */
-function platformOf(key: string, platformKeys: readonly string[] | undefined): string {
-  if (!platformKeys || platformKeys.includes(key) || key.startsWith('pk_')) return MAIN_PLATFORM;
-  return `other_${createHash('sha256').update(key).digest('hex').slice(0, 16)}`;
 }
 
 export function createEmulatorServer(emulator: Emulator, store: Store, hooks: ServerHooks): Server {
@@ -214,8 +240,12 @@ export function createEmulatorServer(emulator: Emulator, store: Store, hooks: Se
     const text = method === 'POST' ? await readBody(request) : url.search.slice(1);
     let params: Params = {};
     try {
-      const key = authenticate(header(request, 'authorization'), method, url.pathname, hooks.publishableKey);
-      const publishable = key.startsWith('pk_');
+      const { key, platform, publishable } = authenticate(
+        header(request, 'authorization'),
+        method,
+        url.pathname,
+        hooks.keys,
+      );
       params = parseParams(text);
       const route = table.find((candidate) => candidate.method === method && candidate.pattern.test(url.pathname));
       if (!route) {
@@ -227,7 +257,6 @@ export function createEmulatorServer(emulator: Emulator, store: Store, hooks: Se
       }
       checkParameters(method, url.pathname, params);
       const owner = header(request, 'stripe-account') ?? PLATFORM;
-      const platform = platformOf(key, hooks.platformKeys);
       if (
         owner !== PLATFORM &&
         (!store.state.accounts[owner] || (store.state.platforms[owner] ?? MAIN_PLATFORM) !== platform)

@@ -39,7 +39,7 @@ export interface State extends Ledger {
   idNumbers: Record<string, IdNumberOutcome>;
   /** When each account's next scheduled payout runs (seconds on the emulator clock). */
   nextPayoutAt: Record<string, number>;
-  /** The platform that made each account, when it is not the main one (see `platformKeys`). */
+  /** The platform that made each account, when it is not the main one (see `otherPlatformKeys`). */
   platforms: Record<string, string>;
   transfers: Record<string, Stripe.Transfer>;
   /** Payouts per owner (`platform` or a connected account id). */
@@ -50,10 +50,15 @@ export interface State extends Ledger {
   events: Stripe.Event[];
   /** By owner, method, path and key. */
   idempotency: Record<string, IdempotentResponse>;
+  /**
+   * SHA-256 digests (never the keys) of the platform's secret key and of those it held before: a
+   * start with another key expires the one before, which is then answered `api_key_expired`.
+   */
+  secretKeys?: { current: string; expired: string[] };
 }
 
 export const PLATFORM = 'platform';
-/** The platform every key opens unless `platformKeys` says otherwise. */
+/** The platform the secret key (and the publishable key) opens; `otherPlatformKeys` open others. */
 export const MAIN_PLATFORM = 'main';
 
 export function emptyState(): State {

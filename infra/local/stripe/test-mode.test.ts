@@ -89,7 +89,7 @@ describe('idempotency as Stripe keeps it', () => {
   const faults = new StripeFaults();
   beforeAll(async () => {
     emulator = await start({ faults });
-    stripe = sdk(emulator.port);
+    stripe = sdk(emulator.port, emulator.secretKey);
   });
 
   it('keeps an error of a call that ran (balance_insufficient) and replays it, even once the funds are there', async () => {
@@ -141,7 +141,7 @@ describe('idempotency as Stripe keeps it', () => {
     const account = await onboarded(stripe);
     await pay(stripe, 5000, 'pm_card_bypassPending');
     faults.inject({ method: 'POST', path: '/v1/transfers', fault: { kind: 'slow', ms: 400 } });
-    const retrying = sdk(emulator.port, 'sk_test_emulator', 3);
+    const retrying = sdk(emulator.port, emulator.secretKey, 3);
     const params = { amount: 300, currency: 'usd', destination: account.id, metadata: { order: 'concurrent' } };
     const before = exchanges.length;
     const [one, two] = await Promise.all([
@@ -213,7 +213,7 @@ describe('webhooks as Stripe sends them', () => {
         connect: { url: () => connectEndpoint.url, secret: CONNECT_SECRET },
       },
     });
-    stripe = sdk(emulator.port);
+    stripe = sdk(emulator.port, emulator.secretKey);
   });
   afterAll(async () => {
     await platformEndpoint.stop();
@@ -262,7 +262,7 @@ describe('webhooks as Stripe sends them', () => {
       deliveryOrder: 'shuffled',
       webhookRetryDelaysMs: [],
     });
-    const client = sdk(shuffled.port);
+    const client = sdk(shuffled.port, shuffled.secretKey);
     const account = await client.accounts.create(customAccount);
     await shuffled.idle();
     const before = receiver.deliveries.length;
@@ -285,7 +285,7 @@ describe('verification takes time', () => {
   let stripe: Stripe;
   beforeAll(async () => {
     emulator = await start({ verificationDelayMs: 5_000 });
-    stripe = sdk(emulator.port);
+    stripe = sdk(emulator.port, emulator.secretKey);
   });
 
   it('keeps transfers pending while Stripe verifies 1901-01-01, then active, announced by account.updated', async () => {
@@ -375,7 +375,7 @@ describe('payout schedule', () => {
   let stripe: Stripe;
   beforeAll(async () => {
     emulator = await start();
-    stripe = sdk(emulator.port);
+    stripe = sdk(emulator.port, emulator.secretKey);
   });
 
   it('gives a new account Stripe’s US default (daily, 2 days), honours manual on create and update with account.updated', async () => {
@@ -418,7 +418,7 @@ describe('pending and available funds, fees and the clock', () => {
   let stripe: Stripe;
   beforeAll(async () => {
     emulator = await start();
-    stripe = sdk(emulator.port);
+    stripe = sdk(emulator.port, emulator.secretKey);
   });
 
   it('makes a charge and a balance transaction with Stripe’s card fee, pending until available_on', async () => {
@@ -509,7 +509,7 @@ describe('every test card and token', () => {
   let stripe: Stripe;
   beforeAll(async () => {
     emulator = await start();
-    stripe = sdk(emulator.port);
+    stripe = sdk(emulator.port, emulator.secretKey);
   });
 
   const declining = TEST_CARDS.filter((card) => card.outcome.kind === 'declined');
@@ -631,7 +631,7 @@ describe('refunds and transfer reversals', () => {
   let stripe: Stripe;
   beforeAll(async () => {
     emulator = await start();
-    stripe = sdk(emulator.port);
+    stripe = sdk(emulator.port, emulator.secretKey);
   });
 
   it('refunds part of a charge, then the rest by payment intent, and refuses more (charge.refunded)', async () => {
@@ -679,7 +679,7 @@ describe('refunds and transfer reversals', () => {
 describe('lists bounded by created, paged as Stripe pages them', () => {
   it('lists charges, refunds, transfers and a connected account’s payouts in a created range, newest first, through the SDK’s auto-pagination', async () => {
     const emulator = await start();
-    const stripe = sdk(emulator.port);
+    const stripe = sdk(emulator.port, emulator.secretKey);
     const account = await onboarded(stripe, { payouts: { schedule: { interval: 'manual' } } });
     const before = await pay(stripe, 1000, 'pm_card_bypassPending');
     await stripe.refunds.create({ payment_intent: before.id, amount: 100 });
@@ -715,9 +715,53 @@ describe('lists bounded by created, paged as Stripe pages them', () => {
   });
 });
 
+describe('the platform’s own key', () => {
+  it('makes a key for a start without one and accepts only it; a given key is kept across restarts', async () => {
+    const made = await start();
+    expect(made.secretKey).toMatch(/^sk_test_[0-9a-f]{48}$/);
+    expect((await sdk(made.port, made.secretKey).balance.retrieve()).object).toBe('balance');
+    const other = await start();
+    expect(other.secretKey).not.toBe(made.secretKey);
+    const error = await caught(sdk(other.port, made.secretKey).balance.retrieve());
+    expect(error).toBeInstanceOf(Stripe.errors.StripeAuthenticationError);
+    expect(error.message).toMatch(/^Invalid API Key provided: sk_test_\*+/);
+    await expect(start({ secretKey: 'sk_live_not_a_test_key' })).rejects.toThrow(/test-mode secret key/);
+  });
+
+  it('answers the key of a previous start on the same data folder api_key_expired, as Stripe answers a rolled key', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stripe-rolled-'));
+    dirs.push(dir);
+    const dataDir = join(dir, 'data');
+    const first = await start({ dataDir, secretKey: 'sk_test_before_the_roll_0001' });
+    const account = await sdk(first.port, first.secretKey).accounts.create(customAccount);
+    await first.stop();
+    running.splice(running.indexOf(first), 1);
+    // The same key again: still the platform's.
+    const again = await start({ dataDir, secretKey: 'sk_test_before_the_roll_0001' });
+    expect((await sdk(again.port, 'sk_test_before_the_roll_0001').accounts.retrieve(account.id)).id).toBe(account.id);
+    await again.stop();
+    running.splice(running.indexOf(again), 1);
+    const rolled = await start({ dataDir, secretKey: 'sk_test_after_the_roll_0002' });
+    const error = await caught(sdk(rolled.port, 'sk_test_before_the_roll_0001').accounts.retrieve(account.id));
+    expect(error).toBeInstanceOf(Stripe.errors.StripeAuthenticationError);
+    expect(error.statusCode).toBe(401);
+    expect(error.code).toBe('api_key_expired');
+    expect(error.rawType).toBe('invalid_request_error');
+    expect(error.message).toBe('Expired API Key provided: sk_test_****************0001');
+    expect((await sdk(rolled.port, 'sk_test_after_the_roll_0002').accounts.retrieve(account.id)).id).toBe(account.id);
+    // The state remembers digests of the keys, never a key.
+    const state = readFileSync(join(dataDir, 'state.json'), 'utf8');
+    expect(state).not.toContain('before_the_roll');
+    expect(state).not.toContain('after_the_roll');
+  });
+});
+
 describe('an account the key cannot reach', () => {
   it('answers 403 for another platform’s account, on the account calls and with Stripe-Account', async () => {
-    const emulator = await start({ platformKeys: ['sk_test_this_platform'] });
+    const emulator = await start({
+      secretKey: 'sk_test_this_platform',
+      otherPlatformKeys: ['sk_test_another_platform'],
+    });
     const ours = sdk(emulator.port, 'sk_test_this_platform');
     const theirs = sdk(emulator.port, 'sk_test_another_platform');
     const account = await ours.accounts.create(customAccount);

@@ -6,9 +6,14 @@ export { StripeFaults, type Fault, type FaultRule, type FaultedRequest } from '.
 export type { EmulatorClock } from './clock';
 export { TEST_CARDS, type TestCard } from './cards';
 
-/** An SDK client pointed at the emulator, as the adapter will make one (no retries unless asked). */
-export const sdk = (port: number, key = 'sk_test_emulator', maxNetworkRetries = 0): Stripe =>
-  new Stripe(key, { host: '127.0.0.1', port, protocol: 'http', maxNetworkRetries });
+/**
+ * An SDK client pointed at the emulator, as the adapter will make one (no retries unless asked),
+ * with the key it accepts (`emulator.secretKey`, or the data folder's) or, to see it refused, another.
+ */
+export function sdk(port: number, key: string | undefined, maxNetworkRetries = 0): Stripe {
+  if (!key) throw new Error('Give the Stripe emulator’s key (emulator.secretKey, or STRIPE_SECRET_KEY).');
+  return new Stripe(key, { host: '127.0.0.1', port, protocol: 'http', maxNetworkRetries });
+}
 
 export interface Delivery {
   payload: string;
