@@ -215,6 +215,34 @@ describe('dispute events in any order', () => {
   });
 });
 
+describe('two deliveries interleaved', () => {
+  it('an open state read before the dispute was decided, applied after it: the hold is ended at once and the order keeps the decided state', async () => {
+    const { onDispute } = await import('../../functions/src/commissions/refunds');
+    const who = await payableMember(stripe);
+    const sold = await sale(who, 2000, { card: 'pm_card_createDispute' });
+    await markFulfilled(admin, sold.orderId);
+    const { created } = await disputeEvents(sold);
+    const stale = created.data.object as Stripe.Dispute;
+    await stripe.disputes.update(stale.id, { evidence: { uncategorized_text: 'winning_evidence' } });
+    const { closed } = await disputeEvents(sold);
+    expect((await deliver(closed!)).status).toBe(200);
+    expect((await stored(keys.order(sold.orderId))).dispute).toMatchObject({ id: stale.id, status: 'won' });
+    // The created delivery read the dispute while it was open, and writes only now.
+    await onDispute(refunds, {
+      disputeId: stale.id,
+      chargeId: sold.chargeId,
+      paymentIntentId: sold.paymentIntentId,
+      amountCents: stale.amount,
+      reason: stale.reason,
+      status: stale.status,
+    });
+    const after = await commissionOf(sold);
+    expect(after).toMatchObject({ status: 'processing', amountCents: 200 });
+    expect(after.disputeId).toBeUndefined();
+    expect((await stored(keys.order(sold.orderId))).dispute).toMatchObject({ id: stale.id, status: 'won' });
+  });
+});
+
 describe('a disputed order cannot be refunded', () => {
   it('refuses in words while the dispute is open, at Stripe too before its event arrives, and after it is lost; the emulator’s ledger has no refund', async () => {
     const who = await payableMember(stripe);
