@@ -189,7 +189,7 @@ export const platformWebhooks: WebhookDeps = {
   // then, for a dispute opened, the admins' mail (once per event).
   saleEvents: async (event) => {
     if (event.kind === 'charge.refunded') return onChargeRefunded(refunds, event.paymentIntentId);
-    await onDispute(refunds, event.kind, event.dispute);
+    await onDispute(refunds, event.dispute);
     if (event.kind === 'charge.dispute.created') {
       const { disputeId, chargeId, amountCents, reason } = event.dispute;
       await disputeOpened({

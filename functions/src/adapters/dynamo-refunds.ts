@@ -8,6 +8,7 @@ import type {
   RefundStore,
   RefundableOrder,
 } from '../commissions/refund-store';
+import { isDisputeOpen } from '../payments/payment-gateway';
 import { cancellationReasons, db, isConditionFailed, isTransactionConflict, backoff, tableName } from './dynamo-client';
 import { toCommissionRecord, toOrderRecord } from './dynamo-sales-items';
 import { refreshRank } from './dynamo-sale-recorder';
@@ -321,6 +322,32 @@ export const dynamoRefunds: RefundStore = {
     const applied = await transaction(items);
     if (applied && change && change.takenCents > 0) await lowerRank(change.record.memberId, change.record.memberEmail);
     return applied;
+  },
+
+  async recordDispute(orderId, dispute) {
+    const open = isDisputeOpen(dispute.status);
+    await updated({
+      TableName: tableName(),
+      Key: keys.order(orderId),
+      UpdateExpression: 'SET #dispute = :dispute',
+      // A decided dispute stays decided: an open state read before it was decided changes nothing.
+      ConditionExpression: open
+        ? 'attribute_exists(pk) AND (attribute_not_exists(#dispute) OR NOT #dispute.#status IN (:won, :lost, :closed, :prevented, :refunded))'
+        : 'attribute_exists(pk)',
+      ExpressionAttributeNames: { '#dispute': 'dispute', ...(open ? { '#status': 'status' } : {}) },
+      ExpressionAttributeValues: {
+        ':dispute': { id: dispute.disputeId, status: dispute.status, amountCents: dispute.amountCents },
+        ...(open
+          ? {
+              ':won': 'won',
+              ':lost': 'lost',
+              ':closed': 'warning_closed',
+              ':prevented': 'prevented',
+              ':refunded': 'charge_refunded',
+            }
+          : {}),
+      },
+    });
   },
 
   holdForReview(commission, reason, disputeId, now) {

@@ -12,6 +12,7 @@ import {
   type PayoutAccountStatus,
   type RefundState,
   type PayoutCard,
+  type DisputeData,
 } from '../payments/payment-gateway';
 
 /** The API version the adapter speaks, the installed SDK's own (its types describe it). */
@@ -297,6 +298,8 @@ function payoutData(event: Stripe.Event & { data: { object: Stripe.Payout } }) {
 }
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
+const idOf = (value: string | { id: string } | null | undefined): string =>
+  typeof value === 'string' ? value : (value?.id ?? '');
 
 /**
  * The `t=` of a Stripe-Signature header (epoch seconds), from a header exactly as Stripe sends it
@@ -427,21 +430,33 @@ function toGatewayEvent(verified: unknown): GatewayEvent {
     };
   }
   if (event.type === 'charge.dispute.created' || event.type === 'charge.dispute.closed') {
-    const dispute = shaped(DisputeObject, object, event.type);
-    return {
-      id: event.id,
-      kind: event.type,
-      dispute: {
-        disputeId: dispute.id,
-        chargeId: dispute.charge,
-        paymentIntentId: dispute.payment_intent ?? null,
-        amountCents: dispute.amount,
-        reason: dispute.reason,
-        status: dispute.status,
-      },
-    };
+    return { id: event.id, kind: event.type, dispute: toDispute(shaped(DisputeObject, object, event.type)) };
   }
   return { id: event.id, kind: 'other', type: event.type };
+}
+
+function toDispute(dispute: z.infer<typeof DisputeObject>): DisputeData {
+  return {
+    disputeId: dispute.id,
+    chargeId: dispute.charge,
+    paymentIntentId: dispute.payment_intent ?? null,
+    amountCents: dispute.amount,
+    reason: dispute.reason,
+    status: dispute.status,
+  };
+}
+
+/** Stripe has no such object (404 `resource_missing`): undefined; any other error is thrown. */
+async function unlessMissing<T>(read: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await read();
+  } catch (error) {
+    // A connected account that is not ours (403) has, for us, no such object either.
+    if (isStripeError(error) && (error.code === 'resource_missing' || error.statusCode === 404 || unreachable(error))) {
+      return undefined;
+    }
+    throw error;
+  }
 }
 
 const toRefundState = (refund: Stripe.Refund): RefundState => ({
@@ -472,7 +487,10 @@ function toRefundError(error: unknown): unknown {
     );
   }
   if (error.code === 'charge_disputed') {
-    return new MoneyRefusal('This payment is disputed: it cannot be refunded while the dispute is open.');
+    // Stripe's answer while the dispute's `is_charge_refundable` is false: open, or lost.
+    return new MoneyRefusal(
+      "This payment is disputed (charged back by the card holder's bank): the bank decides whether the customer gets the money back; refunds are not possible while the dispute is open or after it is lost.",
+    );
   }
   return error;
 }
@@ -879,6 +897,45 @@ export function createStripeGateway(settings: StripeGatewaySettings): PaymentGat
         throw toRefundError(error);
       }
     },
+
+    retrieveDispute: (id) =>
+      mapped(() =>
+        unlessMissing(async () => {
+          const dispute = await (await stripe()).disputes.retrieve(id);
+          return {
+            disputeId: dispute.id,
+            chargeId: idOf(dispute.charge),
+            paymentIntentId: dispute.payment_intent ? idOf(dispute.payment_intent) : null,
+            amountCents: dispute.amount,
+            reason: dispute.reason,
+            status: dispute.status,
+          };
+        }),
+      ),
+
+    retrieveCharge: (id) =>
+      mapped(() =>
+        unlessMissing(async () => {
+          const charge = await (await stripe()).charges.retrieve(id);
+          return { chargeId: charge.id, paymentIntentId: charge.payment_intent ? idOf(charge.payment_intent) : null };
+        }),
+      ),
+
+    retrievePayout: (accountId, id) =>
+      mapped(() =>
+        unlessMissing(async () => {
+          const payout = await (await stripe()).payouts.retrieve(id, {}, { stripeAccount: accountId });
+          return {
+            payoutId: payout.id,
+            status: payout.status,
+            metadata: { ...payout.metadata },
+            failure: payout.failure_message ?? payout.failure_code ?? null,
+            amountCents: payout.amount,
+            arrivalDate: payout.arrival_date ?? null,
+            method: payout.method ?? null,
+          };
+        }),
+      ),
 
     createTransferReversal: async (reversal) => {
       try {

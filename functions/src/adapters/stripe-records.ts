@@ -111,11 +111,23 @@ export function createStripeRecords(settings: StripeRecordsSettings): StripeReco
     };
   };
 
+  /** The charge, with its lost disputes when it is disputed (one list of its disputes). */
+  const withDisputes = async (client: Stripe, charge: Stripe.Charge): Promise<StripeCharge> => {
+    if (!charge.disputed) return toCharge(charge);
+    const disputes = await client.disputes.list({ charge: charge.id, limit: PAGE });
+    const lostDisputes = disputes.data
+      .filter((dispute) => dispute.status === 'lost')
+      .map((dispute) => ({ id: dispute.id, amountCents: dispute.amount }));
+    return { ...toCharge(charge), lostDisputes };
+  };
+
   return {
     charges: (period) =>
       mapped(async (client) => {
         const found: StripeCharge[] = [];
-        for await (const charge of client.charges.list({ created: period, limit: PAGE })) found.push(toCharge(charge));
+        for await (const charge of client.charges.list({ created: period, limit: PAGE })) {
+          found.push(await withDisputes(client, charge));
+        }
         return found;
       }),
     refunds: (period) =>
@@ -147,12 +159,12 @@ export function createStripeRecords(settings: StripeRecordsSettings): StripeReco
         for await (const payout of pages) found.push(toPayout(payout, accountId));
         return found;
       }),
-    charge: (id) => single(async (client) => toCharge(await client.charges.retrieve(id))),
+    charge: (id) => single(async (client) => withDisputes(client, await client.charges.retrieve(id))),
     chargeOfPayment: (paymentIntentId) =>
       single(async (client) => {
         const page = await client.charges.list({ payment_intent: paymentIntentId, limit: 10 });
         const charge = page.data.find((one) => one.status === 'succeeded') ?? page.data[0];
-        return charge ? toCharge(charge) : null;
+        return charge ? withDisputes(client, charge) : null;
       }),
     refund: (id) => single(async (client) => toRefund(await client.refunds.retrieve(id))),
     transfer: (id) => single(async (client) => withReversals(client, await client.transfers.retrieve(id))),

@@ -19,10 +19,19 @@ export interface RefundPending {
   at: string;
 }
 
+/** The dispute of an order's payment as Stripe last said it (Stripe's Dispute `status`). */
+export interface OrderDispute {
+  id: string;
+  status: string;
+  amountCents: number;
+}
+
 export interface RefundableOrder extends OrderRecord {
   /** How many refunds an admin reserved so far: the next one's key number. */
   refundSeq?: number;
   refundPending?: RefundPending;
+  /** Its payment's dispute, if any: no refund while it is open or after it is lost. */
+  dispute?: OrderDispute;
 }
 
 export interface LedgerCommission extends CommissionRecord {
@@ -82,6 +91,11 @@ export interface RefundStore {
   reserveReversal(commission: LedgerCommission, refundId: string, amountCents: number): Promise<boolean>;
   /** The refund on the order and its commission, counters, earnings, owed and clawback: one transaction. */
   apply(application: RefundApplication): Promise<boolean>;
+  /**
+   * The dispute's state on the order, as Stripe says it: a decided one (won, lost, closed) is
+   * never overwritten by an open one read earlier.
+   */
+  recordDispute(orderId: string, dispute: { disputeId: string; status: string; amountCents: number }): Promise<void>;
   /** A dispute holds the commission for review (from a live status); false when it is not as read. */
   holdForReview(commission: LedgerCommission, reason: string, disputeId: string, now: string): Promise<boolean>;
   /** A dispute won: back to the status it was held from. */

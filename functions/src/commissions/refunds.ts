@@ -8,7 +8,7 @@ import {
   type LiveCommissionStatus,
 } from '@portal/shared/domain/sales-status';
 import { DomainError, conflict } from '../errors';
-import { MoneyRefusal, type DisputeData, type PaymentGateway } from '../payments/payment-gateway';
+import { MoneyRefusal, isDisputeOpen, type DisputeData, type PaymentGateway } from '../payments/payment-gateway';
 import { toCommission, toOrder } from '../orders/present';
 import type { LedgerCommission, RefundReason, RefundStore, RefundableOrder } from './refund-store';
 
@@ -54,6 +54,10 @@ const EXIT_WORDS: Partial<Record<CommissionStatus, string>> = {
 };
 
 export const NOT_A_CARD_ORDER = 'This order was entered by hand: it has no card payment to refund.';
+export const DISPUTE_OPEN =
+  "This payment is disputed: the card holder's bank decides whether the customer gets the money back; refunds are not possible while the dispute is open. Answer the dispute in Stripe's dashboard.";
+export const DISPUTE_LOST =
+  "This payment was disputed and the dispute was lost: the card holder's bank gave the customer the disputed amount back; refunds are not possible after a lost dispute.";
 export const REFUNDED_IN_FULL = 'This order is refunded in full already.';
 export const tooMuch = (amountCents: number, leftCents: number, totalCents: number) =>
   `A refund of ${formatMoney(amountCents)} is more than what is left to refund of this order: ${formatMoney(leftCents)} of the ${formatMoney(totalCents)} paid.`;
@@ -95,6 +99,9 @@ export async function refundOrder(
         `Another refund of this order (${formatMoney(pending.amountCents)}) was under way and is done now: ${formatMoney(after?.refundedCents ?? 0)} refunded in all. Look at the order again before refunding more.`,
       );
     }
+    // A chargeback's money is the bank's to give back: a refund beside it would pay the customer twice.
+    if (order.dispute && isDisputeOpen(order.dispute.status)) throw conflict(DISPUTE_OPEN);
+    if (order.dispute?.status === 'lost') throw conflict(DISPUTE_LOST);
     const refunded = order.refundedCents ?? 0;
     const left = order.totalCents - refunded;
     if (left <= 0) throw conflict(REFUNDED_IN_FULL);
@@ -154,8 +161,11 @@ interface AppliedRefund {
   amountCents: number;
   words: string;
   clearsPendingSeq?: number;
-  /** A lost dispute ends the review: the commission goes back to where it was, less its share. */
-  endsReview?: boolean;
+  /**
+   * A lost dispute ends its own hold (the one it put on, `disputeId`): the commission goes back to
+   * where it was, less its share. A hold for an admin's review (`heldFor`) stays until they decide.
+   */
+  endsHoldOf?: string;
 }
 
 /** Where a commission's money is: its status, or the status a review holds it from. */
@@ -209,7 +219,7 @@ export async function applyRefund(deps: RefundDeps, orderId: string, refund: App
     const full = record.amountCents - taken === 0;
     const status: CommissionStatus = full
       ? FULL_REFUND_EXIT[base]
-      : record.status === 'review' && refund.endsReview
+      : record.status === 'review' && !record.heldFor && refund.endsHoldOf && record.disputeId === refund.endsHoldOf
         ? base
         : record.status;
     const exitWords = EXIT_WORDS[status];
@@ -309,47 +319,61 @@ const DISPUTE_REASONS: Record<string, string> = {
 const disputeWords = (reason: string) => DISPUTE_REASONS[reason] ?? reason.replaceAll('_', ' ');
 
 /**
- * `charge.dispute.created`: the commission is held for review (from wherever it is), with the
- * dispute's reason; `charge.dispute.closed`: won → back where it was; lost → the disputed amount is
- * treated as a refund of the order (applied once, by the dispute's id), ending the review.
+ * A dispute's event, acted on by the dispute's state at Stripe (payments/payouts.ts reads it
+ * before this runs), never by the event's type: Stripe does not order its events, so a `created`
+ * arriving after `closed` must end where `closed` did. Open: the commission is held for the
+ * dispute (from a live status; one held already for an admin's review stays as it is). Won, or an
+ * inquiry closed: the dispute's own hold ends, back where it was. Lost: the disputed amount is
+ * applied as a refund of the order (once, by the dispute's id), the commission keeping what the
+ * refund-share rule leaves it, and the dispute's own hold ends. The order keeps the dispute's
+ * state, so that a refund beside it is refused in words.
  */
-export async function onDispute(
-  deps: RefundDeps,
-  kind: 'charge.dispute.created' | 'charge.dispute.closed',
-  dispute: DisputeData,
-): Promise<void> {
+export async function onDispute(deps: RefundDeps, dispute: DisputeData): Promise<void> {
   if (!dispute.paymentIntentId) return;
   const order = await deps.store.orderOfPayment(dispute.paymentIntentId);
   if (!order) throw conflict('The disputed payment has no order recorded yet.');
-  const now = () => new Date(deps.now()).toISOString();
-  if (kind === 'charge.dispute.created') {
-    if (!order.commissionId) return;
-    for (let round = 0; round < MAX_ROUNDS; round++) {
-      const commission = await deps.store.getCommission(order.commissionId);
-      if (!commission || !isLiveCommissionStatus(commission.status)) return;
-      const reason = `Dispute opened on order ${order.orderID}: ${disputeWords(dispute.reason)}.`;
-      if (await deps.store.holdForReview(commission, reason, dispute.disputeId, now())) return;
-    }
-    throw conflict('The commission changed several times while the dispute was recorded.');
+  let current = dispute;
+  if (isDisputeOpen(current.status)) {
+    await deps.store.recordDispute(order.id, current);
+    await holdForDispute(deps, order, current);
+    // Closed meanwhile (its `closed` event handled before the hold was written, and so finding
+    // nothing to release): read again, and end it here.
+    const again = await deps.gateway.retrieveDispute(current.disputeId);
+    if (!again || isDisputeOpen(again.status)) return;
+    current = again;
   }
-  if (dispute.status === 'lost') {
+  await deps.store.recordDispute(order.id, current);
+  if (current.status === 'lost') {
     await applyRefund(deps, order.id, {
-      id: dispute.disputeId,
-      amountCents: dispute.amountCents,
-      words: `a dispute lost: ${disputeWords(dispute.reason)}`,
-      endsReview: true,
+      id: current.disputeId,
+      amountCents: current.amountCents,
+      words: `a dispute lost: ${disputeWords(current.reason)}`,
+      endsHoldOf: current.disputeId,
     });
     return;
   }
-  // Won (or an inquiry closed without a chargeback): the commission goes back to where it was.
+  // Won (or an inquiry closed without a chargeback): the dispute's own hold ends, back where it was.
   if (!order.commissionId) return;
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const commission = await deps.store.getCommission(order.commissionId);
-    if (!commission || commission.status !== 'review' || commission.disputeId !== dispute.disputeId) return;
+    if (!commission || commission.status !== 'review' || commission.disputeId !== current.disputeId) return;
     const reason = `Dispute on order ${order.orderID} won: the commission is released.`;
-    if (await deps.store.release(commission, dispute.disputeId, reason, now())) return;
+    if (await deps.store.release(commission, current.disputeId, reason, new Date(deps.now()).toISOString())) return;
   }
   throw conflict('The commission changed several times while the dispute was closed.');
+}
+
+/** An open dispute holds a live commission for review, once (a commission held already stays as it is). */
+async function holdForDispute(deps: RefundDeps, order: RefundableOrder, dispute: DisputeData): Promise<void> {
+  if (!order.commissionId) return;
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const commission = await deps.store.getCommission(order.commissionId);
+    if (!commission || !isLiveCommissionStatus(commission.status)) return;
+    const reason = `Dispute opened on order ${order.orderID}: ${disputeWords(dispute.reason)}.`;
+    const now = new Date(deps.now()).toISOString();
+    if (await deps.store.holdForReview(commission, reason, dispute.disputeId, now)) return;
+  }
+  throw conflict('The commission changed several times while the dispute was recorded.');
 }
 
 /** The card an order was paid with, for the refund's confirmation; a 404 in words for no such order. */

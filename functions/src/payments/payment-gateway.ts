@@ -169,6 +169,26 @@ export interface PayoutEventData {
   method?: string | null;
 }
 
+/** A payout as Stripe has it now (read with the connected account's `Stripe-Account` header). */
+export interface PayoutState {
+  payoutId: string;
+  /** `paid`, `pending`, `in_transit`, `canceled` or `failed`. */
+  status: string;
+  metadata: Record<string, string>;
+  /** Stripe's `failure_message`, else its `failure_code`. */
+  failure: string | null;
+  amountCents: number;
+  /** Stripe's `arrival_date`, epoch seconds. */
+  arrivalDate: number | null;
+  method: string | null;
+}
+
+/** A charge as the refund events need it: its payment. */
+export interface ChargeState {
+  chargeId: string;
+  paymentIntentId: string | null;
+}
+
 /** A refund of a card payment, all or part, in integer cents of USD. */
 export interface NewRefund {
   paymentIntentId: string;
@@ -209,6 +229,10 @@ export interface DisputeData {
   /** `needs_response`, `under_review`, `won`, `lost`, `warning_closed`, … */
   status: string;
 }
+
+/** A dispute's statuses once it is decided (Stripe's Dispute `status`); any other is open. */
+const CLOSED_DISPUTE = new Set(['won', 'lost', 'warning_closed', 'prevented', 'charge_refunded']);
+export const isDisputeOpen = (status: string): boolean => !CLOSED_DISPUTE.has(status);
 
 /**
  * The two webhook endpoints of a Connect platform: `platform` (`/api/stripeWebhook`) receives the
@@ -305,6 +329,14 @@ export interface PaymentGateway {
   createRefund(refund: NewRefund): Promise<RefundState>;
   /** Every refund of a payment, newest first. */
   listRefunds(paymentIntentId: string): Promise<RefundState[]>;
+  /**
+   * The objects an event names, as Stripe has them now (undefined: Stripe has no such object, a
+   * 404): an event is acted on only after its object is read from Stripe (payments/payouts.ts).
+   */
+  retrieveDispute(id: string): Promise<DisputeData | undefined>;
+  retrieveCharge(id: string): Promise<ChargeState | undefined>;
+  /** A connected account's payout, read with its `Stripe-Account` header. */
+  retrievePayout(accountId: string, id: string): Promise<PayoutState | undefined>;
   /** Reverses (part of) a transfer: the connected account gives the amount back to the platform. */
   createTransferReversal(reversal: NewTransferReversal): Promise<{ id: string; amountCents: number }>;
 }

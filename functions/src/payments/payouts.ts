@@ -240,6 +240,45 @@ export type SaleEvent = Extract<
 const isSaleEventOf = (event: GatewayEvent): event is SaleEvent =>
   event.kind === 'charge.refunded' || event.kind === 'charge.dispute.created' || event.kind === 'charge.dispute.closed';
 
+/**
+ * The event with its object as Stripe has it now, read through the gateway (a Connect event's
+ * payout with its account's header): Stripe does not order its events, and a signed event may
+ * name an object Stripe never had. Undefined when Stripe has no such object (a 404), or when a
+ * payout's event no longer says what the payout is (`payout.paid` of a payout that failed since:
+ * its `payout.failed` follows). Account updates keep their own check (`accountUpdated`).
+ */
+async function asAtStripe(gateway: PaymentGateway, event: GatewayEvent): Promise<GatewayEvent | undefined> {
+  switch (event.kind) {
+    case 'payment_intent.succeeded': {
+      try {
+        return { ...event, payment: await gateway.retrievePaymentIntent(event.payment.id) };
+      } catch (error) {
+        if (error instanceof DomainError && error.kind === 'not-found') return undefined;
+        throw error;
+      }
+    }
+    case 'payout.paid':
+    case 'payout.failed': {
+      if (!event.accountId) return undefined;
+      const payout = await gateway.retrievePayout(event.accountId, event.payoutId);
+      if (!payout || payout.status !== (event.kind === 'payout.paid' ? 'paid' : 'failed')) return undefined;
+      const { metadata, failure, amountCents, arrivalDate, method } = payout;
+      return { ...event, metadata, failure, amountCents, arrivalDate, method };
+    }
+    case 'charge.refunded': {
+      const charge = await gateway.retrieveCharge(event.chargeId);
+      return charge && { ...event, paymentIntentId: charge.paymentIntentId };
+    }
+    case 'charge.dispute.created':
+    case 'charge.dispute.closed': {
+      const dispute = await gateway.retrieveDispute(event.dispute.disputeId);
+      return dispute && { ...event, dispute };
+    }
+    default:
+      return event;
+  }
+}
+
 /** What the invocation knows of itself: its deadline, for the event's claim. */
 export interface Invocation {
   remainingMs: () => number;
@@ -292,10 +331,20 @@ export async function receiveWebhook(
   if (isMoneyEvent && !moneyEvents) return 'ignored';
   const saleEvents = deps.saleEvents;
   if (isSaleEventOf(event) && !saleEvents) return 'ignored';
-  const known = event;
+  const signed = event;
   return deps.processed.once(
-    known.id,
+    signed.id,
     async () => {
+      // Acted on as Stripe has its object now: an event about an object Stripe never had is ignored.
+      const known = await asAtStripe(deps.gateway, signed);
+      if (!known) {
+        await deps.log('Stripe event ignored: Stripe has no such object, or it is no longer what the event says', {
+          endpoint,
+          eventId: signed.id,
+          type,
+        });
+        return;
+      }
       if (known.kind === 'account.updated') {
         await accountUpdated({ ...accountUpdates!, gateway: deps.gateway, now: deps.now }, known.userId, known.account);
         // The portal pays each commission out itself: another schedule is put back to manual.
@@ -308,7 +357,7 @@ export async function receiveWebhook(
       // Refunds and disputes: the order and its commission follow (commissions/refunds.ts).
       else if (isSaleEventOf(known)) await saleEvents?.(known);
       // The transfers' and payouts' events move the commission they name (commissions/money-movement.ts).
-      else await moneyEvents?.(known);
+      else if (known.kind !== 'other') await moneyEvents?.(known);
     },
     invocation.remainingMs,
   );

@@ -258,6 +258,29 @@ describe('compare', () => {
     expect(compare(snapshot((s) => s.ledger.orders.set('o1', disputed)))).toEqual([]);
   });
 
+  it('lists an order whose refunds and lost dispute take back more than its charge, and none where they do not', () => {
+    const refunded = refund({ id: 're_1', amountCents: 1000, metadata: { orderId: 'o1' } });
+    const over = snapshot((s) => {
+      s.period.charges = [charge({ refundedCents: 1000, lostDisputes: [{ id: 'dp_1', amountCents: 5000 }] })];
+      s.period.refunds = [refunded];
+      s.ledger.orders.set('o1', order({ refundedCents: 5000, refundIds: ['re_1', 'dp_1'] }));
+    });
+    expect(compare(over).map((one) => [one.kind, one.subject, one.text, one.stripeIds])).toEqual([
+      [
+        'amount',
+        'refund',
+        'Order RP-AAAA1111 is refunded beyond its payment in Stripe: refunds of $10.00 and a lost dispute of $50.00, $60.00 taken back of a $50.00 charge ($10.00 more than was paid). Ask the customer to pay the difference back, or count it as a loss.',
+        ['ch_1', 'dp_1'],
+      ],
+    ]);
+    const within = snapshot((s) => {
+      s.period.charges = [charge({ refundedCents: 1000, lostDisputes: [{ id: 'dp_1', amountCents: 4000 }] })];
+      s.period.refunds = [refunded];
+      s.ledger.orders.set('o1', order({ refundedCents: 5000, refundIds: ['re_1', 'dp_1'] }));
+    });
+    expect(compare(within)).toEqual([]);
+  });
+
   it('lists a reversal made by hand, and none for one of a refund our ledger applied', () => {
     const ours = {
       id: 'trr_ours',

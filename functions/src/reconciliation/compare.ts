@@ -252,6 +252,23 @@ export function compare(snapshot: Snapshot): Difference[] {
         ledgerIds: [order.orderID],
       });
     }
+    // Refunds and lost disputes together taking back more than the charge: the customer was paid twice.
+    const lost = charge.lostDisputes ?? [];
+    const lostCents = lost.reduce((sum, dispute) => sum + dispute.amountCents, 0);
+    const takenBack = charge.refundedCents + lostCents;
+    if (lost.length && takenBack > charge.amountCents) {
+      add({
+        kind: 'amount',
+        subject: 'refund',
+        text: `Order ${order.orderID} is refunded beyond its payment in Stripe: refunds of ${money(
+          charge.refundedCents,
+        )} and a lost dispute of ${money(lostCents)}, ${money(takenBack)} taken back of a ${money(
+          charge.amountCents,
+        )} charge (${money(takenBack - charge.amountCents)} more than was paid). Ask the customer to pay the difference back, or count it as a loss.`,
+        stripeIds: [charge.id, ...lost.map((dispute) => dispute.id)],
+        ledgerIds: [order.orderID],
+      });
+    }
     // The refunded total, unless a refund was reported above (one cause, one line) or a lost dispute counts in ours.
     if (
       !refundReported.has(order.id) &&

@@ -20,6 +20,8 @@ export interface StripeCharge {
   /** `succeeded`, `pending` or `failed`: only a succeeded charge moved money. */
   status: string;
   created: number;
+  /** Its disputes lost (the bank took their amount back; Stripe does not count it as refunded). */
+  lostDisputes?: { id: string; amountCents: number }[];
 }
 
 export interface StripeRefund {

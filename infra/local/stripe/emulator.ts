@@ -712,10 +712,15 @@ export class Emulator {
     return charge;
   }
 
-  /** The card holder's bank disputes the payment: the amount and Stripe's dispute fee leave the balance. */
-  private openDispute(chargeId: string, reason: string, status: Stripe.Dispute.Status): void {
+  /**
+   * The card holder's bank disputes the payment (all of it, or `amount` of it: a partial dispute,
+   * as happens live): the amount and Stripe's dispute fee leave the balance. A chargeback cannot
+   * be refunded (`is_charge_refundable` false, see `createRefund`); an inquiry can.
+   */
+  openDispute(chargeId: string, reason: string, status: Stripe.Dispute.Status, amount?: number): string | undefined {
     const charge = this.state.charges[chargeId];
-    if (!charge) return;
+    if (!charge) return undefined;
+    const disputed = amount ?? charge.amount;
     const context: CallContext = { owner: PLATFORM, requestId: '', idempotencyKey: undefined };
     const inquiry = status === 'warning_needs_response';
     const transactions = inquiry
@@ -723,7 +728,7 @@ export class Emulator {
       : [
           record(this.state, {
             owner: PLATFORM,
-            amount: -charge.amount,
+            amount: -disputed,
             currency: charge.currency,
             fee: DISPUTE_FEE_CENTS,
             feeDescription: 'Dispute fee',
@@ -737,14 +742,14 @@ export class Emulator {
     const dispute = {
       id: stripeId('dp'),
       object: 'dispute',
-      amount: charge.amount,
+      amount: disputed,
       balance_transactions: transactions,
       charge: chargeId,
       created: this.now,
       currency: charge.currency,
       evidence: {},
       evidence_details: { due_by: this.now + 7 * 86_400, has_evidence: false, past_due: false, submission_count: 0 },
-      is_charge_refundable: false,
+      is_charge_refundable: inquiry,
       livemode: false,
       metadata: {},
       payment_intent: charge.payment_intent,
@@ -756,6 +761,7 @@ export class Emulator {
     this.emit('charge.dispute.created', structuredClone(dispute), context);
     if (!inquiry) this.emit('charge.dispute.funds_withdrawn', structuredClone(dispute), context);
     this.store.save();
+    return dispute.id;
   }
 
   // Disputes
@@ -834,6 +840,8 @@ export class Emulator {
       dispute.status = 'warning_closed';
     } else {
       dispute.status = outcome;
+      // A won chargeback's payment can be refunded again; a lost one's cannot.
+      dispute.is_charge_refundable = outcome === 'won';
       if (outcome === 'won') {
         // The amount and the dispute fee return to the balance.
         dispute.balance_transactions = [
@@ -881,6 +889,20 @@ export class Emulator {
         );
       }
       throw noSuch('charge', chargeId ?? '', 'charge');
+    }
+    // A charged-back payment cannot be refunded: Stripe answers `charge_disputed` ("The charge
+    // you're attempting to refund has been charged back", docs.stripe.com/error-codes) while its
+    // dispute's `is_charge_refundable` is false (docs.stripe.com/api/disputes/object): open or lost.
+    const chargedBack = Object.values(this.state.disputes).some(
+      (dispute) => dispute.charge === charge.id && !dispute.is_charge_refundable,
+    );
+    if (chargedBack) {
+      throw new StripeApiError(
+        400,
+        'invalid_request_error',
+        `The charge you're attempting to refund has been charged back: ${charge.id} is disputed.`,
+        { code: 'charge_disputed' },
+      );
     }
     const left = charge.amount - charge.amount_refunded;
     if (left <= 0) {

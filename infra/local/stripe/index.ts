@@ -87,6 +87,12 @@ export interface StripeEmulator {
   idle(): Promise<void>;
   /** The emulator's clock: real time plus an offset; `advance(ms)` runs what became due. */
   clock: EmulatorClock;
+  /**
+   * Test only: the card holder's bank disputes `amount` cents of a charge (a chargeback,
+   * `needs_response`, `charge.dispute.created`), as happens live for part of an order; Stripe's
+   * test cards dispute the whole amount. Answers the dispute's id.
+   */
+  dispute(chargeId: string, amount: number, reason?: string): string;
   stop(): Promise<void>;
 }
 
@@ -203,6 +209,11 @@ export async function startStripeEmulator(options: StripeEmulatorOptions): Promi
     port,
     idle,
     clock,
+    dispute: (chargeId, amount, reason = 'fraudulent') => {
+      const id = emulator.openDispute(chargeId, reason, 'needs_response', amount);
+      if (!id) throw new Error(`No such charge: ${chargeId}`);
+      return id;
+    },
     stop: async () => {
       clearInterval(ticker);
       await Promise.all([...pending]);

@@ -595,6 +595,34 @@ describe('every test card and token', () => {
     expect((await stripe.disputes.close(accepted.id)).status).toBe('lost');
   });
 
+  it('refuses to refund a charged-back payment (charge_disputed) while its dispute is open or lost, and refunds it once won or for an inquiry (docs.stripe.com/api/disputes/object, is_charge_refundable; docs.stripe.com/error-codes, charge_disputed)', async () => {
+    const disputeOf = async (intent: Stripe.PaymentIntent) => {
+      await emulator.idle();
+      return (await stripe.disputes.list({ payment_intent: intent.id })).data[0]!;
+    };
+    const open = await disputeOf(await pay(stripe, 2000, 'pm_card_createDispute'));
+    expect(open).toMatchObject({ status: 'needs_response', is_charge_refundable: false });
+    const refused = await caught(stripe.refunds.create({ payment_intent: String(open.payment_intent), amount: 500 }));
+    expect([refused.statusCode, refused.code]).toEqual([400, 'charge_disputed']);
+    expect(refused.message).toContain('charged back');
+
+    await stripe.disputes.close(open.id);
+    expect((await stripe.disputes.retrieve(open.id)).is_charge_refundable).toBe(false);
+    const afterLoss = await caught(stripe.refunds.create({ payment_intent: String(open.payment_intent) }));
+    expect(afterLoss.code).toBe('charge_disputed');
+    expect((await stripe.refunds.list({ payment_intent: String(open.payment_intent) })).data).toEqual([]);
+
+    const won = await disputeOf(await pay(stripe, 1500, 'pm_card_createDispute'));
+    await stripe.disputes.update(won.id, { evidence: { uncategorized_text: 'winning_evidence' } });
+    await emulator.idle();
+    expect(await stripe.disputes.retrieve(won.id)).toMatchObject({ status: 'won', is_charge_refundable: true });
+    expect((await stripe.refunds.create({ payment_intent: String(won.payment_intent) })).amount).toBe(1500);
+
+    const inquiry = await disputeOf(await pay(stripe, 1200, 'pm_card_createDisputeInquiry'));
+    expect(inquiry).toMatchObject({ status: 'warning_needs_response', is_charge_refundable: true });
+    expect((await stripe.refunds.create({ payment_intent: String(inquiry.payment_intent) })).status).toBe('succeeded');
+  });
+
   it('takes 4000056755665555 as a debit card for standard payouts only, and lists instant only where Stripe says', async () => {
     const account = await stripe.accounts.create(customAccount);
     await stripe.accounts.update(account.id, completeIndividual);
