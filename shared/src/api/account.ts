@@ -2,6 +2,9 @@ import { pure } from './pure';
 import * as z from './zod';
 import { US_STATES, UsPhone } from './payments';
 import { Email, NewPassword, REQUIRED, UserProfile } from './schemas';
+import { DISPLAY_NAME_MAX, displayNameProblem, normaliseDisplayName } from './display-name';
+
+export { DISPLAY_NAME_CONTROL, DISPLAY_NAME_MAX, DISPLAY_NAME_NO_EMAIL } from './display-name';
 
 /**
  * A member's self-service (issue 28, "Members"): the profile they edit, the display name customers
@@ -9,8 +12,6 @@ import { Email, NewPassword, REQUIRED, UserProfile } from './schemas';
  * new password, and a forgotten password reset by a single-use link.
  */
 
-export const DISPLAY_NAME_MAX = 40;
-export const DISPLAY_NAME_NO_EMAIL = "A display name can't be an e-mail address: customers see it.";
 export const ADDRESS_INCOMPLETE = 'Give the whole address (street, city, state and ZIP code), or leave it all empty.';
 
 /**
@@ -32,6 +33,21 @@ const requiredText = (max: number) =>
   z
     .string({ error: REQUIRED })
     .check(z.trim(), z.minLength(1, REQUIRED), z.maxLength(max, `The maximum value allowed is ${max} characters`));
+
+/**
+ * The display name as stored: NFKC and trimmed, then its rules (./display-name.ts) and its length,
+ * all on that form. A refused character ends the checks: its sentence is the one that helps.
+ */
+const DisplayName = /* @__PURE__ */ pure(() =>
+  z.string().check(
+    z.overwrite(normaliseDisplayName),
+    z.superRefine((value: string, context) => {
+      const problem = displayNameProblem(value);
+      if (problem) context.addIssue({ code: 'custom', message: problem, input: value, continue: false });
+    }),
+    z.maxLength(DISPLAY_NAME_MAX, `The maximum value allowed is ${DISPLAY_NAME_MAX} characters`),
+  ),
+);
 
 /** Empty, or a 10-digit US phone number (kept as its digits). */
 const OptionalPhone = /* @__PURE__ */ pure(() =>
@@ -60,9 +76,7 @@ export const UpdateProfileRequest = /* @__PURE__ */ pure(() =>
     .strictObject({
       first_name: requiredText(100),
       last_name: requiredText(100),
-      display_name: z.optional(
-        optionalText(DISPLAY_NAME_MAX).check(z.refine((value: string) => !value.includes('@'), DISPLAY_NAME_NO_EMAIL)),
-      ),
+      display_name: z.optional(DisplayName),
       phone: OptionalPhone,
       street_address_1: optionalText(200),
       address_unit: z.optional(optionalText(100)),
