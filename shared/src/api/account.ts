@@ -1,7 +1,7 @@
 import { pure } from './pure';
 import * as z from './zod';
 import { US_STATES, UsPhone } from './payments';
-import { Email, NewPassword, REQUIRED, UserProfile } from './schemas';
+import { Email, NewPassword, UserProfile } from './schemas';
 import { DISPLAY_NAME_MAX, displayNameProblem, normaliseDisplayName } from './display-name';
 
 export { DISPLAY_NAME_CONTROL, DISPLAY_NAME_MAX, DISPLAY_NAME_NO_EMAIL } from './display-name';
@@ -27,12 +27,8 @@ export function displayNameOf(user: { display_name?: string; first_name: string;
   return initial ? `${first} ${initial}.` : first;
 }
 
-const optionalText = (max: number) =>
-  z.string().check(z.trim(), z.maxLength(max, `The maximum value allowed is ${max} characters`));
-const requiredText = (max: number) =>
-  z
-    .string({ error: REQUIRED })
-    .check(z.trim(), z.minLength(1, REQUIRED), z.maxLength(max, `The maximum value allowed is ${max} characters`));
+const optionalText = (max: number) => z.string().check(z.trim(), z.maxLength(max));
+const requiredText = (max: number) => z.string().check(z.trim(), z.minLength(1), z.maxLength(max));
 
 /**
  * The display name as stored: NFKC and trimmed, then its rules (./display-name.ts) and its length,
@@ -45,7 +41,7 @@ const DisplayName = /* @__PURE__ */ pure(() =>
       const problem = displayNameProblem(value);
       if (problem) context.addIssue({ code: 'custom', message: problem, input: value, continue: false });
     }),
-    z.maxLength(DISPLAY_NAME_MAX, `The maximum value allowed is ${DISPLAY_NAME_MAX} characters`),
+    z.maxLength(DISPLAY_NAME_MAX),
   ),
 );
 
@@ -115,9 +111,7 @@ export type UpdateProfileRequest = z.input<typeof UpdateProfileRequest>;
 export const ProfileResponse = /* @__PURE__ */ pure(() => z.object({ userProfile: UserProfile }));
 
 /** The current password, asked again before the e-mail address or the password changes. */
-const CurrentPassword = /* @__PURE__ */ pure(() =>
-  z.string({ error: REQUIRED }).check(z.minLength(1, REQUIRED), z.maxLength(1024)),
-);
+const CurrentPassword = /* @__PURE__ */ pure(() => z.string().check(z.minLength(1), z.maxLength(1024)));
 
 export const ChangeEmailRequest = /* @__PURE__ */ pure(() =>
   z.strictObject({ email: Email, password: CurrentPassword }),
