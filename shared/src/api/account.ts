@@ -19,8 +19,9 @@ export const ADDRESS_INCOMPLETE = 'Give the whole address (street, city, state a
  * the initial of their last ("Maya P."), else none. Never the e-mail address.
  */
 export function displayNameOf(user: { display_name?: string; first_name: string; last_name: string }): string | null {
-  const chosen = user.display_name?.trim();
-  if (chosen) return chosen;
+  // A name stored before the rules of ./display-name.ts (issue 35) is shown only if it keeps them.
+  const chosen = normaliseDisplayName(user.display_name ?? '');
+  if (chosen && !displayNameProblem(chosen)) return chosen;
   const first = user.first_name.trim();
   const initial = user.last_name.trim().charAt(0).toUpperCase();
   if (!first) return null;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UpdateProfileRequest } from './account';
+import { UpdateProfileRequest, displayNameOf } from './account';
 import {
   DISPLAY_NAME_CONTROL,
   DISPLAY_NAME_MAX,
@@ -84,5 +84,13 @@ describe('display names (issue 35)', () => {
       expect(result.success, name).toBe(true);
       expect(result.data?.display_name, name).toBe(name.normalize('NFKC'));
     }
+  });
+
+  it('shows a name stored before these rules only if it keeps them; otherwise the default name', () => {
+    const user = { first_name: 'Maya', last_name: 'Patel' };
+    expect(displayNameOf({ ...user, display_name: 'Maya \u202Eelpmaxe' })).toBe('Maya P.');
+    expect(displayNameOf({ ...user, display_name: 'maya＠example.com' })).toBe('Maya P.');
+    expect(displayNameOf({ ...user, display_name: ' Ｍａｙａ fan ' })).toBe('Maya fan');
+    expect(displayNameOf({ ...user, display_name: '' })).toBe('Maya P.');
   });
 });
