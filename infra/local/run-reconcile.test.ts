@@ -31,7 +31,7 @@ describe('npm run reconcile', () => {
     expect(() => parseReconcileArgs(['--from', '11/01/2026', '--to', '2026-11-01'])).toThrow(
       /--from: Enter a date as YYYY-MM-DD/,
     );
-    expect(() => parseReconcileArgs(['--to', '2026-11-01'])).toThrow(/--from: Value is required/);
+    expect(() => parseReconcileArgs(['--to', '2026-11-01'])).toThrow(/--from: The start date is required\./);
     expect(() => parseReconcileArgs(['--from', '2026-01-01', '--to', '2026-12-31'])).toThrow(/at most 92 days/);
     expect(() => parseReconcileArgs(['--since', '2026-11-01'])).toThrow(/Unknown argument --since/);
     expect(() => parseReconcileArgs(['--from', '--to', '2026-11-01'])).toThrow(/--from needs a value/);

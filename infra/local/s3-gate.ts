@@ -81,10 +81,10 @@ class S3Refusal extends Error {
   }
 }
 
-const escapeXml = (text: string) =>
+export const escapeXml = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-function errorXml(code: string, message: string): string {
+export function errorXml(code: string, message: string): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${escapeXml(code)}</Code><Message>${escapeXml(message)}</Message><RequestId>${randomBytes(8).toString('hex')}</RequestId></Error>`;
 }
 

@@ -8,6 +8,7 @@ import { localAws } from './dynamo';
 import { secureDir, writePrivateFile } from './files';
 import { freePort } from './ports';
 import { createS3Gate, gateOnly } from './s3-gate';
+import { listObjectsV2 } from './s3-list';
 
 /** The imports bucket's name locally; in AWS the stack names it and passes it in the environment. */
 export const LOCAL_IMPORTS_BUCKET = 'reseller-portal-imports';
@@ -30,6 +31,8 @@ const CORS = `<CORSConfiguration>
 
 /** s3rver's account of its (untyped) lib/models/account.js. */
 interface S3rverAccount {
+  id: string;
+  displayName: string;
   createKeyPair(accessKeyId: string, secretAccessKey: string): void;
   revokeAccessKey(accessKeyId: string): void;
 }
@@ -124,7 +127,12 @@ export async function startS3(options: {
   // First in s3rver's middleware (Koa composes it when s3rver starts listening): only the gate,
   // which adds a token made for this start, gets through to s3rver.
   const token = randomBytes(24).toString('hex');
-  (server as unknown as { middleware: unknown[] }).middleware.unshift(gateOnly(token));
+  // Then ListObjectsV2, answered as S3 does (s3-list.ts: s3rver's own fails on every truncated page).
+  const owner = s3rverAccounts.DUMMY_ACCOUNT;
+  (server as unknown as { middleware: unknown[] }).middleware.unshift(
+    gateOnly(token),
+    listObjectsV2({ id: owner.id, displayName: owner.displayName }),
+  );
   await server.run();
   const gate: Server = createS3Gate({
     upstream: { host: '127.0.0.1', port: internalPort },

@@ -55,6 +55,9 @@ export interface ServerOptions {
 export interface HostedImage {
   body: Uint8Array;
   contentType: string;
+  /** The object's ETag and time, as S3 gives them (CloudFront passes both on, and answers conditional requests by them). */
+  etag?: string;
+  lastModified?: Date;
 }
 
 /** The only paths `/images/*` answers: a content hash and a variant (or the original). */
@@ -277,23 +280,38 @@ export function createPortalServer(options: ServerOptions): Server {
     });
   }
 
-  /** A hosted picture from the images bucket: content-addressed, so cached for good, as CloudFront sends it. */
+  /**
+   * A hosted picture from the images bucket: content-addressed, so cached for good, as CloudFront
+   * sends it. HEAD answers as GET does, without the body, and both answer a conditional request
+   * (If-None-Match, else If-Modified-Since) by the object's ETag and time with a 304, as CloudFront
+   * in front of S3 does. Other methods find nothing.
+   */
   async function hostedImage(request: IncomingMessage, response: ServerResponse, path: string) {
     const read = options.readHostedImage;
-    const image =
-      read && HOSTED_IMAGE_PATH.test(path) && request.method === 'GET' ? await read(path.slice(1)) : undefined;
+    const method = request.method === 'HEAD' ? 'HEAD' : request.method === 'GET' ? 'GET' : undefined;
+    const image = read && method && HOSTED_IMAGE_PATH.test(path) ? await read(path.slice(1)) : undefined;
     if (!image) {
       response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
-      response.end('Not found');
+      response.end(method === 'HEAD' ? undefined : 'Not found');
+      return;
+    }
+    const headers: Record<string, string> = {
+      'cache-control': 'public, max-age=31536000, immutable',
+      ...(image.etag ? { etag: image.etag } : {}),
+      ...(image.lastModified ? { 'last-modified': image.lastModified.toUTCString() } : {}),
+    };
+    if (notModified(request, image)) {
+      response.writeHead(304, headers);
+      response.end();
       return;
     }
     response.writeHead(200, {
+      ...headers,
       'content-type': image.contentType,
       'content-length': String(image.body.length),
-      'cache-control': 'public, max-age=31536000, immutable',
       'x-content-type-options': 'nosniff',
     });
-    response.end(image.body);
+    response.end(method === 'HEAD' ? undefined : image.body);
   }
 
   function route(request: IncomingMessage, response: ServerResponse) {
@@ -353,4 +371,21 @@ function parsePath(target: string): { path: string; query: string } | undefined 
     // URIError (a malformed percent-encoding such as /% or %E0%A4%A) or TypeError (not a URL).
     return undefined;
   }
+}
+
+/**
+ * Whether a GET or HEAD of `image` may be answered 304 (RFC 9110, 13.1.2 and 13.1.3): If-None-Match
+ * when sent (a weak comparison, `*` matching any), else If-Modified-Since against the object's time.
+ */
+function notModified(request: IncomingMessage, image: HostedImage): boolean {
+  const ifNoneMatch = request.headers['if-none-match'];
+  if (ifNoneMatch !== undefined) {
+    if (ifNoneMatch.trim() === '*') return true;
+    if (!image.etag) return false;
+    const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+    return ifNoneMatch.split(',').some((tag) => opaque(tag) === opaque(image.etag!));
+  }
+  const since = Date.parse(request.headers['if-modified-since'] ?? '');
+  if (Number.isNaN(since) || !image.lastModified) return false;
+  return Math.floor(image.lastModified.getTime() / 1000) * 1000 <= since;
 }

@@ -172,7 +172,7 @@ async function seed(): Promise<void> {
 }
 
 /** Reads `images/…` keys of the local images bucket, as CloudFront's `/images/*` behaviour reads the bucket. */
-async function hostedImageReader(
+export async function hostedImageReader(
   endpoint: string,
   credentials: S3Credentials,
 ): Promise<(key: string) => Promise<HostedImage | undefined>> {
@@ -185,6 +185,8 @@ async function hostedImageReader(
       return {
         body: await object.Body.transformToByteArray(),
         contentType: object.ContentType ?? 'application/octet-stream',
+        etag: object.ETag,
+        lastModified: object.LastModified,
       };
     } catch (error) {
       if (error instanceof Error && (error.name === 'NoSuchKey' || error.name === 'NotFound')) return undefined;

@@ -52,8 +52,8 @@ describe('member', () => {
     await page.getByLabel('Email', { exact: true }).fill('not-an-email');
     await page.getByLabel('Password', { exact: true }).fill('short');
     await page.getByRole('button', { name: 'Sign up' }).click();
-    await page.getByText('Value is not a valid email address').waitFor();
-    await page.getByText('This field should be at least 8 characters long').waitFor();
+    await page.getByText('The e-mail address must be a valid e-mail address.').waitFor();
+    await page.getByText('The password must be at least 8 characters.').waitFor();
     await expectAccessible(page);
     await session.screenshot('signup-validation-desktop');
   });

@@ -72,10 +72,10 @@ describe('signup', () => {
   it('requires 8 to 128 characters of password', async () => {
     const tooShort = await call(signup, { body: { email: uniqueEmail(), password: 'x'.repeat(7) } });
     expect(tooShort.status).toBe(400);
-    expect(tooShort.body.fields).toEqual({ password: 'This field should be at least 8 characters long' });
+    expect(tooShort.body.fields).toEqual({ password: 'The password must be at least 8 characters.' });
     const tooLong = await call(signup, { body: { email: uniqueEmail(), password: 'x'.repeat(129) } });
     expect(tooLong.status).toBe(400);
-    expect(tooLong.body.fields).toEqual({ password: 'The maximum value allowed is 128 characters' });
+    expect(tooLong.body.fields).toEqual({ password: 'The password must be at most 128 characters.' });
     expect((await call(signup, { body: { email: uniqueEmail(), password: 'x'.repeat(8) } })).status).toBe(200);
     expect((await call(signup, { body: { email: uniqueEmail(), password: 'x'.repeat(128) } })).status).toBe(200);
   });
@@ -148,14 +148,14 @@ describe('bad input is refused with a message naming the problem, and writes not
     [
       'a missing field',
       { body: { email: uniqueEmail() } },
-      /password: Value is required/,
-      { password: 'Value is required' },
+      /password: The password is required\./,
+      { password: 'The password is required.' },
     ],
     [
       'a malformed e-mail',
       { body: { email: 'not-an-email', password } },
       /email/,
-      { email: 'Value is not a valid email address' },
+      { email: 'The e-mail address must be a valid e-mail address.' },
     ],
     ['a body that is not an object', { body: ['a@example.com'] }, /body/],
   ];

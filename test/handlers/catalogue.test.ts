@@ -523,7 +523,7 @@ describe('moderation', () => {
     await importCsv(admin, 'noversion.csv', csv(csvRow(a)));
     const result = await call(approve, { body: { id }, headers: auth(admin) });
     expect(result.status).toBe(400);
-    expect(result.body.fields).toEqual({ version: 'Value is required' });
+    expect(result.body.fields).toEqual({ version: 'The version is required.' });
     expect(await dynamoProducts.get(id)).toMatchObject({ status: 'review' });
     expect((await call(ban, { body: { id }, headers: auth(admin) })).status).toBe(200);
   });

@@ -18,6 +18,7 @@ import { handler as getSharedProduct } from '../../functions/src/handlers/get-sh
 import { handler as replacePayoutMethod } from '../../functions/src/handlers/replace-payout-method';
 import {
   ADDRESS_INCOMPLETE,
+  DISPLAY_NAME_CONTROL,
   DISPLAY_NAME_NO_EMAIL,
   EXPIRED_RESET_LINK,
   USED_RESET_LINK,
@@ -135,6 +136,39 @@ describe('/api/updateProfile and "Recommended by"', () => {
       phone: 'Enter a 10-digit US phone number',
     });
     expect(await userItem(seller.id)).toEqual(stored);
+  });
+
+  it('refuses direction and control characters and a full-width "＠", stores the NFKC form, and the shop page shows it', async () => {
+    const seller = await newMember();
+    const id = await product(1999, 'approved', 'Recommended Lamp');
+    await call(updateProfile, { body: profileBody, headers: auth(seller.token) });
+    const stored = await userItem(seller.id);
+    for (const [name, message] of [
+      ['Maya \u202Eelpmaxe', DISPLAY_NAME_CONTROL],
+      ['Maya\u2066P\u2069', DISPLAY_NAME_CONTROL],
+      ['Maya\u0007P', DISPLAY_NAME_CONTROL],
+      ['Maya\u200BP', DISPLAY_NAME_CONTROL],
+      ['maya＠example.com', DISPLAY_NAME_NO_EMAIL],
+    ] as const) {
+      const refused = await call(updateProfile, {
+        body: { ...profileBody, display_name: name },
+        headers: auth(seller.token),
+      });
+      expect(refused.status, name).toBe(400);
+      expect(refused.body.fields, name).toEqual({ display_name: message });
+    }
+    expect(await userItem(seller.id)).toEqual(stored);
+
+    const saved = await call(updateProfile, {
+      body: { ...profileBody, display_name: ' Ｍａｙａ ﬁnds\u3000lamps ' },
+      headers: auth(seller.token),
+    });
+    expect(saved.status).toBe(200);
+    expect(saved.body.userProfile).toMatchObject({ display_name: 'Maya finds lamps' });
+    expect((await userItem(seller.id))?.display_name).toBe('Maya finds lamps');
+    expect((await call(getSharedProduct, { body: { id, ref: seller.shareCode } })).body.recommendedBy).toBe(
+      'Maya finds lamps',
+    );
   });
 
   it('takes an empty phone and an empty address', async () => {

@@ -122,9 +122,9 @@ describe('searching All orders', () => {
     const before = await allItems();
     const cases: [Record<string, unknown>, string, string | RegExp][] = [
       [{ orderNumber: '12345' }, 'orderNumber', ORDER_NUMBER_FORMAT],
-      [{ orderNumber: '' }, 'orderNumber', 'Value is required'],
-      [{ member: 'not an address' }, 'member', 'Value is not a valid email address'],
-      [{ product: ' ' }, 'product', 'Value is required'],
+      [{ orderNumber: '' }, 'orderNumber', 'The order number is required.'],
+      [{ member: 'not an address' }, 'member', 'The member’s e-mail address must be a valid e-mail address.'],
+      [{ product: ' ' }, 'product', 'The product is required.'],
       [{ status: 'lost' }, 'status', /not_ordered/],
       [{ orderNumber: ordersOfA[0]!.orderID, member: sellerA.email }, 'member', ONE_SEARCH_AT_A_TIME],
       [{ type: 'not_ordered', status: 'ordered' }, 'type', SEARCH_ALL_ORDERS_ONLY],

@@ -44,7 +44,7 @@ export function readSingleFile(body: Buffer, contentType: string | undefined, ma
       if (overLimit) return reject(uploadTooLarge(maxBytes));
       if (files.length === 0)
         return reject(
-          badRequest('No file was sent: attach the CSV in a field named "file".', { file: 'Value is required' }),
+          badRequest('No file was sent: attach the CSV in a field named "file".', { file: 'The file is required.' }),
         );
       if (files.length > 1) return reject(badRequest('Send one file at a time.'));
       resolve(files[0]!);

@@ -167,6 +167,10 @@ describe('fetchPicture', () => {
     expect(await refusal(`http://localhost:${port}/a.jpg`)).toBe(blocked);
     expect(await refusal(`http://[::1]:${port}/a.jpg`)).toBe(blocked);
     expect(await refusal(`http://[::ffff:127.0.0.1]:${port}/a.jpg`)).toBe(blocked);
+    // IPv4-compatible, IPv4-translated and 6to4 forms of loopback (issue 35).
+    expect(await refusal(`http://[::7f00:1]:${port}/a.jpg`)).toBe(blocked);
+    expect(await refusal(`http://[::ffff:0:7f00:1]:${port}/a.jpg`)).toBe(blocked);
+    expect(await refusal(`http://[2002:7f00:1::]:${port}/a.jpg`)).toBe(blocked);
     expect(await refusal(`${allowed.origin}/away`)).toBe(blocked);
     expect(await refusal('http://10.1.2.3/a.jpg')).toBe(blocked);
     expect(await refusal('http://169.254.169.254/latest/meta-data/')).toBe(blocked);
@@ -183,26 +187,76 @@ describe('fetchPicture', () => {
 });
 
 describe('isBlockedAddress', () => {
+  // Every form the red team tried (issue 35), and the addresses that must still pass.
   it.each([
+    // IPv4: loopback, private, link-local, shared, reserved, documentation, multicast, broadcast
     ['127.0.0.1', true],
+    ['127.255.255.254', true],
     ['10.0.0.1', true],
     ['172.16.5.4', true],
+    ['172.31.255.255', true],
     ['192.168.1.1', true],
     ['169.254.169.254', true],
     ['100.64.0.1', true],
     ['0.0.0.0', true],
+    ['0.1.2.3', true],
+    ['192.0.0.8', true],
+    ['192.0.2.1', true],
+    ['198.18.0.1', true],
+    ['198.51.100.7', true],
+    ['203.0.113.9', true],
     ['224.0.0.1', true],
+    ['239.255.255.250', true],
+    ['240.0.0.1', true],
+    ['255.255.255.255', true],
+    // IPv6: loopback, unspecified, unique local, link-local, site-local, multicast, documentation, discard
     ['::1', true],
+    ['0:0:0:0:0:0:0:1', true],
     ['::', true],
     ['fd00::1', true],
+    ['fc00::1', true],
     ['fe80::1', true],
+    ['fe80::1%eth0', true],
+    ['fec0::1', true],
+    ['ff02::1', true],
+    ['2001:db8::1', true],
+    ['100::1', true],
+    // IPv4-mapped (dotted and hex)
+    ['::ffff:127.0.0.1', true],
+    ['::ffff:7f00:1', true],
     ['::ffff:10.0.0.1', true],
     ['::ffff:a00:1', true],
+    ['::ffff:169.254.169.254', true],
+    ['0:0:0:0:0:ffff:c0a8:101', true],
+    // IPv4-compatible, IPv4-translated, 6to4, NAT64, Teredo carrying a loopback or private address
+    ['::7f00:1', true],
+    ['::127.0.0.1', true],
+    ['::a00:1', true],
+    ['::ffff:0:7f00:1', true],
+    ['::ffff:0:127.0.0.1', true],
+    ['2002:7f00:1::', true],
+    ['2002:a9fe:a9fe::1', true],
+    ['2002:c0a8:101:1::1', true],
+    ['64:ff9b::7f00:1', true],
+    ['64:ff9b::10.0.0.1', true],
+    ['64:ff9b:1::7f00:1', true],
+    ['2001:0:7f00:1::1', true],
+    ['2001:0:808:808:0:0:80ff:fffe', true],
+    // not an IP address at all
+    ['not-an-ip', true],
+    ['localhost', true],
+    ['', true],
+    // public addresses, directly or carried
     ['8.8.8.8', false],
     ['93.184.216.34', false],
+    ['1.1.1.1', false],
     ['2606:4700::1111', false],
+    ['2a00:1450:4001:80b::200e', false],
     ['::ffff:8.8.8.8', false],
-    ['not-an-ip', true],
+    ['::ffff:0:8.8.8.8', false],
+    ['2002:808:808::1', false],
+    ['64:ff9b::8.8.8.8', false],
+    ['2001:0:808:808:0:0:f7f7:f7f7', false],
   ])('%s → %s', (address, blocked) => {
     expect(isBlockedAddress(address)).toBe(blocked);
   });

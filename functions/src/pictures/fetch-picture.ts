@@ -1,7 +1,8 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /**
  * Fetches one supplier picture for the import, within limits: http and https only, a timeout per
@@ -66,55 +67,52 @@ export class PictureFetchError extends Error {
   }
 }
 
-/** Addresses no picture is fetched from: private, loopback, link-local, shared, reserved, multicast. */
-const BLOCKED = /* @__PURE__ */ (() => {
-  const list = new BlockList();
-  for (const [network, prefix] of [
-    ['0.0.0.0', 8],
-    ['10.0.0.0', 8],
-    ['100.64.0.0', 10],
-    ['127.0.0.0', 8],
-    ['169.254.0.0', 16],
-    ['172.16.0.0', 12],
-    ['192.0.0.0', 24],
-    ['192.0.2.0', 24],
-    ['192.168.0.0', 16],
-    ['198.18.0.0', 15],
-    ['198.51.100.0', 24],
-    ['203.0.113.0', 24],
-    ['224.0.0.0', 4],
-    ['240.0.0.0', 4],
-  ] as const) {
-    list.addSubnet(network, prefix, 'ipv4');
-  }
-  for (const [network, prefix] of [
-    ['::', 127],
-    ['64:ff9b::', 96],
-    ['100::', 64],
-    ['2001:db8::', 32],
-    ['fc00::', 7],
-    ['fe80::', 10],
-    ['ff00::', 8],
-  ] as const) {
-    list.addSubnet(network, prefix, 'ipv6');
-  }
-  return list;
-})();
-
-/** True for an address no picture may come from (an IPv4-mapped IPv6 address is checked as IPv4). */
+/**
+ * True for an address no picture may come from. Addresses are classified by ipaddr.js's ranges (a
+ * maintained table of the IANA special-purpose registries), not by a list of our own: only
+ * `unicast` passes, for IPv4 and IPv6. An IPv6 address that carries an IPv4 address (IPv4-mapped
+ * `::ffff:a.b.c.d`, IPv4-translated `::ffff:0:a.b.c.d`, IPv4-compatible `::a.b.c.d`, NAT64
+ * `64:ff9b::/96`, 6to4 `2002::/16`, Teredo `2001::/32`) passes only when each IPv4 address it
+ * carries does: `[::7f00:1]`, `[::ffff:0:7f00:1]` and `[2002:7f00:1::]` are loopback (issue 35).
+ * Anything that is not an IP address is refused.
+ */
 export function isBlockedAddress(address: string): boolean {
   const family = isIP(address);
-  if (family === 4) return BLOCKED.check(address, 'ipv4');
+  if (family === 4) return ipaddr.IPv4.parse(address).range() !== 'unicast';
   if (family !== 6) return true;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  if (mapped) return BLOCKED.check(mapped, 'ipv4');
-  const hexMapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
-  if (hexMapped) {
-    const high = parseInt(hexMapped[1]!, 16);
-    const low = parseInt(hexMapped[2]!, 16);
-    return BLOCKED.check(`${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`, 'ipv4');
+  const ipv6 = ipaddr.IPv6.parse(address);
+  const carried = carriedIpv4(ipv6);
+  if (carried === null) return true;
+  if (carried.length > 0) return carried.some((ipv4) => ipv4.range() !== 'unicast');
+  return ipv6.range() !== 'unicast';
+}
+
+/**
+ * The IPv4 addresses an IPv6 address carries: none for a plain one, null for a form that carries
+ * one where it is not known (the local-use NAT64 prefix 64:ff9b:1::/48 puts it where the network
+ * chose), which is refused.
+ */
+function carriedIpv4(ipv6: ipaddr.IPv6): ipaddr.IPv4[] | null {
+  const parts = ipv6.parts;
+  const ipv4 = (high: number, low: number) => new ipaddr.IPv4([high >> 8, high & 255, low >> 8, low & 255]);
+  const last = ipv4(parts[6]!, parts[7]!);
+  switch (ipv6.range()) {
+    case 'ipv4Mapped':
+    case 'rfc6145':
+      return [last];
+    case 'rfc6052':
+      return parts[2] === 0 ? [last] : null;
+    case '6to4':
+      return [ipv4(parts[1]!, parts[2]!)];
+    case 'teredo':
+      // The Teredo server, and the client's public address (stored inverted).
+      return [ipv4(parts[2]!, parts[3]!), ipv4(parts[6]! ^ 0xffff, parts[7]! ^ 0xffff)];
+    case 'unicast':
+      // IPv4-compatible (::/96, deprecated but still parsed by stacks).
+      return parts.slice(0, 6).every((part) => part === 0) ? [last] : [];
+    default:
+      return [];
   }
-  return BLOCKED.check(address, 'ipv6');
 }
 
 const PRIVATE_ADDRESS = 'its host is a private or local network address, which pictures are never fetched from';

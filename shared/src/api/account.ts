@@ -1,7 +1,10 @@
 import { pure } from './pure';
 import * as z from './zod';
 import { US_STATES, UsPhone } from './payments';
-import { Email, NewPassword, REQUIRED, UserProfile } from './schemas';
+import { Email, NewPassword, UserProfile } from './schemas';
+import { DISPLAY_NAME_MAX, displayNameProblem, normaliseDisplayName } from './display-name';
+
+export { DISPLAY_NAME_CONTROL, DISPLAY_NAME_MAX, DISPLAY_NAME_NO_EMAIL } from './display-name';
 
 /**
  * A member's self-service (issue 28, "Members"): the profile they edit, the display name customers
@@ -9,8 +12,6 @@ import { Email, NewPassword, REQUIRED, UserProfile } from './schemas';
  * new password, and a forgotten password reset by a single-use link.
  */
 
-export const DISPLAY_NAME_MAX = 40;
-export const DISPLAY_NAME_NO_EMAIL = "A display name can't be an e-mail address: customers see it.";
 export const ADDRESS_INCOMPLETE = 'Give the whole address (street, city, state and ZIP code), or leave it all empty.';
 
 /**
@@ -18,20 +19,32 @@ export const ADDRESS_INCOMPLETE = 'Give the whole address (street, city, state a
  * the initial of their last ("Maya P."), else none. Never the e-mail address.
  */
 export function displayNameOf(user: { display_name?: string; first_name: string; last_name: string }): string | null {
-  const chosen = user.display_name?.trim();
-  if (chosen) return chosen;
+  // A name stored before the rules of ./display-name.ts (issue 35) is shown only if it keeps them.
+  const chosen = normaliseDisplayName(user.display_name ?? '');
+  if (chosen && !displayNameProblem(chosen)) return chosen;
   const first = user.first_name.trim();
   const initial = user.last_name.trim().charAt(0).toUpperCase();
   if (!first) return null;
   return initial ? `${first} ${initial}.` : first;
 }
 
-const optionalText = (max: number) =>
-  z.string().check(z.trim(), z.maxLength(max, `The maximum value allowed is ${max} characters`));
-const requiredText = (max: number) =>
-  z
-    .string({ error: REQUIRED })
-    .check(z.trim(), z.minLength(1, REQUIRED), z.maxLength(max, `The maximum value allowed is ${max} characters`));
+const optionalText = (max: number) => z.string().check(z.trim(), z.maxLength(max));
+const requiredText = (max: number) => z.string().check(z.trim(), z.minLength(1), z.maxLength(max));
+
+/**
+ * The display name as stored: NFKC and trimmed, then its rules (./display-name.ts) and its length,
+ * all on that form. A refused character ends the checks: its sentence is the one that helps.
+ */
+const DisplayName = /* @__PURE__ */ pure(() =>
+  z.string().check(
+    z.overwrite(normaliseDisplayName),
+    z.superRefine((value: string, context) => {
+      const problem = displayNameProblem(value);
+      if (problem) context.addIssue({ code: 'custom', message: problem, input: value, continue: false });
+    }),
+    z.maxLength(DISPLAY_NAME_MAX),
+  ),
+);
 
 /** Empty, or a 10-digit US phone number (kept as its digits). */
 const OptionalPhone = /* @__PURE__ */ pure(() =>
@@ -60,9 +73,7 @@ export const UpdateProfileRequest = /* @__PURE__ */ pure(() =>
     .strictObject({
       first_name: requiredText(100),
       last_name: requiredText(100),
-      display_name: z.optional(
-        optionalText(DISPLAY_NAME_MAX).check(z.refine((value: string) => !value.includes('@'), DISPLAY_NAME_NO_EMAIL)),
-      ),
+      display_name: z.optional(DisplayName),
       phone: OptionalPhone,
       street_address_1: optionalText(200),
       address_unit: z.optional(optionalText(100)),
@@ -101,9 +112,7 @@ export type UpdateProfileRequest = z.input<typeof UpdateProfileRequest>;
 export const ProfileResponse = /* @__PURE__ */ pure(() => z.object({ userProfile: UserProfile }));
 
 /** The current password, asked again before the e-mail address or the password changes. */
-const CurrentPassword = /* @__PURE__ */ pure(() =>
-  z.string({ error: REQUIRED }).check(z.minLength(1, REQUIRED), z.maxLength(1024)),
-);
+const CurrentPassword = /* @__PURE__ */ pure(() => z.string().check(z.minLength(1), z.maxLength(1024)));
 
 export const ChangeEmailRequest = /* @__PURE__ */ pure(() =>
   z.strictObject({ email: Email, password: CurrentPassword }),

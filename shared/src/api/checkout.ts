@@ -1,7 +1,7 @@
 import { pure } from './pure';
 import * as z from './zod';
 import { Customer } from './customer';
-import { Id, REQUIRED } from './schemas';
+import { Id } from './schemas';
 
 /**
  * The customer's checkout (the public product page of the sales issue): the payment intent a
@@ -20,8 +20,8 @@ export const ShareCode = /* @__PURE__ */ pure(() =>
     .string()
     .check(
       z.trim(),
-      z.minLength(1, REQUIRED),
-      z.maxLength(64, 'The maximum value allowed is 64 characters'),
+      z.minLength(1),
+      z.maxLength(64),
       z.regex(/^[A-Za-z0-9_-]+$/, 'A share code has letters, digits, - and _ only'),
     ),
 );
@@ -40,7 +40,7 @@ export const PaymentIntentRequest = /* @__PURE__ */ pure(() =>
     id: Id,
     /** What the page shows the customer, in integer cents: must equal the server's price × qty. */
     amount: z
-      .number({ error: REQUIRED })
+      .number()
       .check(
         z.int('The amount is a whole number of cents'),
         z.gte(1, 'The amount must be positive'),

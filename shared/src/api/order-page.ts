@@ -10,7 +10,7 @@ import {
   type Carrier,
 } from './carriers';
 import { pure } from './pure';
-import { Id, REQUIRED } from './schemas';
+import { Id } from './schemas';
 import * as z from './zod';
 
 /**
@@ -110,9 +110,7 @@ export const NO_SUCH_ORDER_LINK =
 
 export const OrderPageRequest = /* @__PURE__ */ pure(() =>
   z.strictObject({
-    token: z
-      .string({ error: REQUIRED })
-      .check(z.minLength(1, REQUIRED), z.regex(ORDER_TOKEN_PATTERN, NO_SUCH_ORDER_LINK)),
+    token: z.string().check(z.minLength(1), z.regex(ORDER_TOKEN_PATTERN, NO_SUCH_ORDER_LINK)),
   }),
 );
 

@@ -56,7 +56,7 @@ describe('the social profile link', () => {
       );
     }
     expect(parse('').error?.issues.find((issue) => issue.path[0] === 'social_profile')?.message).toBe(
-      'Value is required',
+      'The social profile link is required.',
     );
   });
 });

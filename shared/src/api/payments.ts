@@ -1,6 +1,6 @@
 import { pure } from './pure';
 import * as z from './zod';
-import { Id, REQUIRED, UserProfile } from './schemas';
+import { Id, UserProfile } from './schemas';
 
 /**
  * The payout account form (Create payout account) and the payout card calls: one schema for the
@@ -21,16 +21,13 @@ export const US_STATES = [
   'ND', 'OH', 'OK', 'OR', 'PA', 'RI', 'SC', 'SD', 'TN', 'TX', 'UT', 'VT', 'VA', 'WA', 'WV', 'WI', 'WY',
 ] as const; // prettier-ignore
 
-const text = (max: number) =>
-  z
-    .string({ error: REQUIRED })
-    .check(z.trim(), z.minLength(1, REQUIRED), z.maxLength(max, `The maximum value allowed is ${max} characters`));
+const text = (max: number) => z.string().check(z.trim(), z.minLength(1), z.maxLength(max));
 
 /** Digits only: "(202) 555-0123", "202-555-0123" and "+1 202 555 0123" are all 2025550123. */
 export const UsPhone = /* @__PURE__ */ pure(() =>
   z
     .pipe(
-      z.string({ error: REQUIRED }).check(z.trim(), z.minLength(1, REQUIRED)),
+      z.string().check(z.trim(), z.minLength(1)),
       z.transform((value: string) => value.replace(/[\s().-]/g, '').replace(/^\+?1(?=\d{10}$)/, '')),
     )
     .check(z.refine((digits: string) => /^[2-9]\d{2}[2-9]\d{6}$/.test(digits), 'Enter a 10-digit US phone number')),
@@ -40,7 +37,7 @@ export const UsPhone = /* @__PURE__ */ pure(() =>
 export const TaxId = /* @__PURE__ */ pure(() =>
   z
     .pipe(
-      z.string({ error: REQUIRED }).check(z.trim(), z.minLength(1, REQUIRED)),
+      z.string().check(z.trim(), z.minLength(1)),
       z.transform((value: string) => value.replace(/[\s-]/g, '')),
     )
     .check(z.refine((digits: string) => /^\d{9}$/.test(digits), 'Enter the 9 digits of your tax ID (SSN or ITIN)')),
@@ -65,9 +62,9 @@ export function withHttps(value: string): string {
 export const SOCIAL_PROFILE_INVALID = 'Enter the link to your profile, like instagram.com/yourname';
 
 export const SocialProfile = /* @__PURE__ */ pure(() =>
-  z.pipe(z.string({ error: REQUIRED }), z.transform(withHttps)).check(
-    z.minLength(1, REQUIRED),
-    z.maxLength(2000, 'The maximum value allowed is 2000 characters'),
+  z.pipe(z.string(), z.transform(withHttps)).check(
+    z.minLength(1),
+    z.maxLength(2000),
     z.refine((value: string) => {
       try {
         const url = new URL(value);
@@ -95,7 +92,7 @@ export function isAdultOn(dob: { day: number; month: number; year: number }, tod
   return age >= MIN_AGE;
 }
 
-const int = (message: string) => z.number({ error: REQUIRED }).check(z.int(message));
+const int = (message: string) => z.number().check(z.int(message));
 
 /** The form's body; `today` decides the age rule and the last year (tests pass a fixed day). */
 export function payoutAccountRequest(today: () => Date = () => new Date()) {
@@ -106,13 +103,11 @@ export function payoutAccountRequest(today: () => Date = () => new Date()) {
       last_name: text(100),
       phone: UsPhone,
       street_address_1: text(200),
-      address_unit: z.optional(
-        z.string().check(z.trim(), z.maxLength(100, 'The maximum value allowed is 100 characters')),
-      ),
+      address_unit: z.optional(z.string().check(z.trim(), z.maxLength(100))),
       city: text(100).check(z.refine((value: string) => value.length >= 2, 'City must be at least 2 characters')),
       state: z
         .pipe(
-          z.string({ error: REQUIRED }).check(z.trim()),
+          z.string().check(z.trim()),
           z.transform((value: string) => value.toUpperCase()),
         )
         .check(
@@ -121,7 +116,7 @@ export function payoutAccountRequest(today: () => Date = () => new Date()) {
             'Choose a US state (2-letter code)',
           ),
         ),
-      zipcode: z.string({ error: REQUIRED }).check(
+      zipcode: z.string().check(
         z.trim(),
         z.refine((value: string) => /^\d{5}(-\d{4})?$/.test(value), 'Enter a 5-digit ZIP code (or ZIP+4)'),
       ),
@@ -302,7 +297,7 @@ export const PayoutAccountResponse = /* @__PURE__ */ pure(() => z.object({ user:
 export const AddPayoutMethodRequest = /* @__PURE__ */ pure(() =>
   z.strictObject({
     id: Id,
-    token: z.string({ error: REQUIRED }).check(z.trim(), z.minLength(1, REQUIRED), z.maxLength(255)),
+    token: z.string().check(z.trim(), z.minLength(1), z.maxLength(255)),
   }),
 );
 

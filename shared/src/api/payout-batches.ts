@@ -1,6 +1,6 @@
 import { pure } from './pure';
 import * as z from './zod';
-import { Id, REQUIRED } from './schemas';
+import { Id } from './schemas';
 
 /**
  * Fewer, larger money movements (issue 27): an admin's "Send all available" and "Pay all" (one
@@ -17,7 +17,7 @@ const Dollars = /* @__PURE__ */ pure(() => z.number());
  */
 export const RequestId = /* @__PURE__ */ pure(() =>
   z
-    .string({ error: REQUIRED })
+    .string()
     .check(
       z.regex(/^[A-Za-z0-9-]{8,64}$/, 'The request id must be 8 to 64 letters, digits or dashes: reload the page.'),
     ),
@@ -102,8 +102,8 @@ export type WithdrawalQuote = z.infer<typeof WithdrawalQuote>;
 export const WithdrawRequest = /* @__PURE__ */ pure(() =>
   z.strictObject({
     requestId: RequestId,
-    receive: z.number({ error: REQUIRED }).check(z.gte(0)),
-    fee: z.number({ error: REQUIRED }).check(z.gte(0)),
+    receive: z.number().check(z.gte(0)),
+    fee: z.number().check(z.gte(0)),
   }),
 );
 export const WithdrawResponse = /* @__PURE__ */ pure(() => z.object({ outcome: BatchOutcome }));

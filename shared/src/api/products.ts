@@ -153,9 +153,7 @@ export type CatalogueRequest = z.infer<typeof CatalogueRequest>;
 /** Approve the version the admin reviewed (ImportedProduct.version); a newer one is a 409. */
 export const ApproveRequest = /* @__PURE__ */ pure(() =>
   z.extend(IdRequest, {
-    version: z
-      .string({ error: 'Value is required' })
-      .check(z.trim(), z.minLength(1, 'Value is required'), z.maxLength(200)),
+    version: z.string().check(z.trim(), z.minLength(1), z.maxLength(200)),
   }),
 );
 /** Ban names only the product: banning publishes nothing, whatever version is in review. */
@@ -234,7 +232,7 @@ export { MAX_DIRECT_UPLOAD_BYTES, MAX_PRESIGNED_UPLOAD_BYTES };
 
 export const UploadUrlRequest = /* @__PURE__ */ pure(() =>
   z.strictObject({
-    fileName: z.string().check(z.trim(), z.minLength(1, 'Value is required'), z.maxLength(255)),
+    fileName: z.string().check(z.trim(), z.minLength(1), z.maxLength(255)),
     size: z
       .int()
       .check(

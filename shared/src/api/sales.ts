@@ -4,7 +4,7 @@ import * as z from './zod';
 import { CheckoutId, MAX_QTY, MIN_QTY, ShareCode } from './checkout';
 import { Customer } from './customer';
 import { Cursor, ProductDetail } from './products';
-import { Email, Flag, Id, REQUIRED } from './schemas';
+import { Email, Flag, Id } from './schemas';
 
 /**
  * The sales loop's calls: share links, the customer's page, orders and commissions. Money here is
@@ -37,7 +37,7 @@ export { Customer, ShippingAddress } from './customer';
 
 const Qty = /* @__PURE__ */ pure(() =>
   z
-    .number({ error: REQUIRED })
+    .number()
     .check(
       z.int(`Choose a quantity from ${MIN_QTY} to ${MAX_QTY}`),
       z.gte(MIN_QTY, `Choose a quantity from ${MIN_QTY} to ${MAX_QTY}`),
@@ -52,7 +52,7 @@ const Qty = /* @__PURE__ */ pure(() =>
  */
 export const ConfirmCheckoutRequest = /* @__PURE__ */ pure(() =>
   z.strictObject({
-    paymentIntentId: z.string().check(z.trim(), z.minLength(1, REQUIRED), z.maxLength(255)),
+    paymentIntentId: z.string().check(z.trim(), z.minLength(1), z.maxLength(255)),
   }),
 );
 export const ConfirmCheckoutResponse = /* @__PURE__ */ pure(() =>
@@ -161,9 +161,9 @@ export type ListRequest = z.infer<typeof ListRequest>;
 export const ORDER_NUMBER_FORMAT = 'Enter an order number as it is written, like RP-7F3K9Q2M.';
 export const OrderNumber = /* @__PURE__ */ pure(() =>
   z.pipe(
-    z.string({ error: REQUIRED }).check(
+    z.string().check(
       z.trim(),
-      z.minLength(1, REQUIRED),
+      z.minLength(1),
       z.refine((value: string) => /^RP-?[0-9A-Z]{8}$/i.test(value), ORDER_NUMBER_FORMAT),
     ),
     // Crockford base32 reads O as 0 and I, L as 1; the hyphen may be left out.
@@ -174,7 +174,7 @@ export const OrderNumber = /* @__PURE__ */ pure(() =>
 /** A product as an admin names it in a search: its SPU number or its 32-character id. */
 export const PRODUCT_SEARCH_FORMAT = 'Enter the product’s SPU number (as in the catalogue file) or its ID.';
 export const ProductSearch = /* @__PURE__ */ pure(() =>
-  z.string({ error: REQUIRED }).check(z.trim(), z.minLength(1, REQUIRED), z.maxLength(200, PRODUCT_SEARCH_FORMAT)),
+  z.string().check(z.trim(), z.minLength(1), z.maxLength(200, PRODUCT_SEARCH_FORMAT)),
 );
 
 /** An order's status, as the All orders search filters it. */

@@ -1,5 +1,5 @@
-import { en } from 'zod/locales';
-import { config, type core } from 'zod/mini';
+import { config } from 'zod/mini';
+import { issueSentence } from './messages';
 
 /**
  * The zod the API's schemas are written with: `zod/mini`, the same validation core as `zod` with
@@ -8,12 +8,10 @@ import { config, type core } from 'zod/mini';
  * apps and the functions call. Import it as `import * as z from './zod'` and never use `z` as a
  * value of its own (passing or re-exporting the namespace would keep all of zod in a bundle).
  *
- * `zod/mini` loads no locale: the English messages `zod` gives by default (a value too long, of
- * the wrong type, not one of the options) are configured here, once, for every schema module.
- * The locale's message table is made when the first message is: a function's cold start does not
- * pay for it, and most calls make none.
+ * `zod/mini` loads no locale: the messages of what a schema names no message for (a value
+ * missing, too small, too long, of the wrong type, not one of the options) are ./messages.ts's
+ * sentences naming the field and the limit, configured here, once, for every schema module.
  */
-let english: core.$ZodErrorMap | undefined;
-config({ localeError: (issue) => (english ??= en().localeError)(issue) });
+config({ localeError: issueSentence });
 
 export * from 'zod/mini';

@@ -1,6 +1,5 @@
 import type { Call } from '../call';
 import { pure } from '../pure';
-import { REQUIRED } from '../schemas';
 import * as z from '../zod';
 import { RECONCILE_MAX_DAYS, dayStart, periodDays } from '../reconcile-period';
 
@@ -16,8 +15,8 @@ export { RECONCILE_MAX_DAYS };
 const DATE_MESSAGE = 'Enter a date as YYYY-MM-DD, for example 2026-11-01.';
 
 const Day = /* @__PURE__ */ pure(() =>
-  z.string({ error: REQUIRED }).check(
-    z.minLength(1, REQUIRED),
+  z.string().check(
+    z.minLength(1),
     z.refine((value) => !Number.isNaN(dayStart(value)), DATE_MESSAGE),
   ),
 );

@@ -1,6 +1,6 @@
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import type * as z from '../../api/zod';
+import * as z from '../../api/zod';
 import type { Credentials } from '../../api/schemas';
 import { toApiError } from '../hooks/AuthProvider';
 import { ErrorBanner } from './ErrorBanner';
@@ -27,10 +27,13 @@ export interface AuthFormProps {
   footer: ReactNode;
 }
 
-/** The first message a field's rule gives for a value, or undefined when it passes. */
-export function fieldError(rule: z.ZodMiniType, value: string): string | undefined {
-  const result = rule.safeParse(value);
-  return result.success ? undefined : (result.error.issues[0]?.message ?? 'Value is not valid');
+/**
+ * The first message a field's rule gives for a value, or undefined when it passes. The value is
+ * checked under its field's name, so the message names the field ("The password is required.").
+ */
+export function fieldError(rule: z.ZodMiniType, value: string, field: string): string | undefined {
+  const result = z.object({ [field]: rule }).safeParse({ [field]: value });
+  return result.success ? undefined : (result.error.issues[0]?.message ?? `The ${field} is not valid.`);
 }
 
 /** The login and signup form: labelled fields, client checks, server errors told in words. */
@@ -57,8 +60,8 @@ export function AuthForm({
 
   const validate = (next: Record<FieldName, string>): FieldErrors => {
     const found: FieldErrors = {
-      email: fieldError(rules.email, next.email),
-      password: fieldError(rules.password, next.password),
+      email: fieldError(rules.email, next.email, 'email'),
+      password: fieldError(rules.password, next.password, 'password'),
     };
     if (!formRule || found.email || found.password) return found;
     const result = formRule.safeParse(next);

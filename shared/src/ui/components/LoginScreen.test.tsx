@@ -50,10 +50,11 @@ describe('login form', () => {
     const api = fakeApi();
     renderForm(api);
     await userEvent.click(screen.getByRole('button', { name: 'Log in' }));
-    expect(screen.getAllByText('Value is required')).toHaveLength(2);
+    expect(screen.getByText('The e-mail address is required.')).toBeTruthy();
+    expect(screen.getByText('The password is required.')).toBeTruthy();
     expect(email().getAttribute('aria-invalid')).toBe('true');
     const describedBy = email().getAttribute('aria-describedby') ?? '';
-    expect(document.getElementById(describedBy)?.textContent).toBe('Value is required');
+    expect(document.getElementById(describedBy)?.textContent).toBe('The e-mail address is required.');
     expect(document.activeElement).toBe(email());
     expect(api.calls).toHaveLength(0);
   });
@@ -63,14 +64,15 @@ describe('login form', () => {
     await userEvent.type(email(), 'not-an-email');
     await userEvent.type(password(), 'whatever');
     await userEvent.click(screen.getByRole('button', { name: 'Log in' }));
-    expect(screen.getByText('Value is not a valid email address')).toBeTruthy();
+    expect(screen.getByText('The e-mail address must be a valid e-mail address.')).toBeTruthy();
   });
 
   it('clears a message once the field is fixed', async () => {
     renderForm(fakeApi());
     await userEvent.click(screen.getByRole('button', { name: 'Log in' }));
     await userEvent.type(email(), 'ann@example.com');
-    expect(screen.getAllByText('Value is required')).toHaveLength(1);
+    expect(screen.queryByText('The e-mail address is required.')).toBeNull();
+    expect(screen.getByText('The password is required.')).toBeTruthy();
     expect(email().hasAttribute('aria-invalid')).toBe(false);
   });
 
@@ -91,7 +93,10 @@ describe('login form', () => {
     const api = fakeApi({
       login: () => ({
         status: 400,
-        body: { message: 'Check the highlighted fields.', fields: { email: 'Value is not a valid email address' } },
+        body: {
+          message: 'Check the highlighted fields.',
+          fields: { email: 'The e-mail address must be a valid e-mail address.' },
+        },
       }),
     });
     renderForm(api);
@@ -99,7 +104,7 @@ describe('login form', () => {
     await userEvent.type(password(), 'secret-password');
     await userEvent.click(screen.getByRole('button', { name: 'Log in' }));
     expect((await screen.findByRole('alert')).textContent).toBe('Check the highlighted fields.');
-    expect(screen.getByText('Value is not a valid email address')).toBeTruthy();
+    expect(screen.getByText('The e-mail address must be a valid e-mail address.')).toBeTruthy();
     expect(email().getAttribute('aria-invalid')).toBe('true');
   });
 
@@ -152,11 +157,11 @@ describe('signup form', () => {
     await userEvent.type(email(), 'ann@example.com');
     await userEvent.type(password(), 'short');
     await userEvent.click(screen.getByRole('button', { name: 'Sign up' }));
-    expect(screen.getByText('This field should be at least 8 characters long')).toBeTruthy();
+    expect(screen.getByText('The password must be at least 8 characters.')).toBeTruthy();
     await userEvent.clear(password());
     await userEvent.click(password());
     await userEvent.paste('x'.repeat(129));
-    expect(screen.getByText('The maximum value allowed is 128 characters')).toBeTruthy();
+    expect(screen.getByText('The password must be at most 128 characters.')).toBeTruthy();
     expect(api.calls).toHaveLength(0);
   });
 

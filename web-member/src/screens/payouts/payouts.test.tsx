@@ -92,11 +92,11 @@ describe('create payout account', () => {
     const user = userEvent.setup();
     await user.click(screen.getByRole('checkbox', { name: /I agree to the/ }));
     await user.click(screen.getByRole('button', { name: 'Create Payout Account' }));
-    expect(errorOf(field('Social profile link'))).toBe('Value is required');
-    expect(errorOf(field('First name'))).toBe('Value is required');
+    expect(errorOf(field('Social profile link'))).toBe('The social profile link is required.');
+    expect(errorOf(field('First name'))).toBe('The first name is required.');
     expect(errorOf(field('State'))).toBe('Choose a US state (2-letter code)');
     expect(errorOf(field('ZIP code'))).toBe('Enter a 5-digit ZIP code (or ZIP+4)');
-    expect(errorOf(field('Social Security number or ITIN'))).toBe('Value is required');
+    expect(errorOf(field('Social Security number or ITIN'))).toBe('The Social Security number or ITIN is required.');
     expect(errorOf(field('Apartment, unit (optional)'))).toBeNull();
     expect(document.activeElement).toBe(field('Social profile link'));
     expect(api.callsTo('createPayoutAccount')).toHaveLength(0);

@@ -145,7 +145,7 @@ describe('My Profile: a new password', () => {
     await user.type(screen.getByLabelText(/^New password/), 'short');
     await user.click(screen.getByRole('button', { name: 'Change password' }));
     // The sign-up's length rule, before any call.
-    expect(errorOf(screen.getByLabelText(/^New password/))).toBe('This field should be at least 8 characters long');
+    expect(errorOf(screen.getByLabelText(/^New password/))).toBe('The new password must be at least 8 characters.');
     expect(api.callsTo('changePassword')).toHaveLength(0);
     await user.type(screen.getByLabelText(/^New password/), ' and now long');
     await user.click(screen.getByRole('button', { name: 'Change password' }));
@@ -170,7 +170,7 @@ describe('Forgot password', () => {
     await user.click(await screen.findByRole('link', { name: 'Forgot password?' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Forgot your password?' })).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Send me a link' }));
-    expect(errorOf(screen.getByLabelText('Email'))).toBe('Value is required');
+    expect(errorOf(screen.getByLabelText('Email'))).toBe('The e-mail address is required.');
     await user.type(screen.getByLabelText('Email'), 'Ann@Example.com');
     await user.click(screen.getByRole('button', { name: 'Send me a link' }));
     const done = await screen.findByRole('status');
