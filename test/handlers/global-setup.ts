@@ -23,7 +23,8 @@ export async function setup(project: TestProject): Promise<void> {
   [dynamo, s3, stripe] = await Promise.all([
     startDynamo(),
     startS3({ dataDir: join(s3Dir, 's3'), spoolDir: join(s3Dir, 's3-incoming'), credentials: s3Credentials }),
-    startStripeEmulator({ dataDir: join(s3Dir, 'stripe'), log: () => undefined }),
+    // The platform as the portal needs it set up (manual payouts, decision 0280).
+    startStripeEmulator({ dataDir: join(s3Dir, 'stripe'), platformPayouts: 'manual', log: () => undefined }),
   ]);
   project.provide('dynamoEndpoint', dynamo.endpoint);
   project.provide('s3Endpoint', s3.endpoint);
