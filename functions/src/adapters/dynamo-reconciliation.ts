@@ -104,8 +104,14 @@ export const dynamoReconciliation: LedgerRecords = {
       batchId,
       memberId,
       state: String(item.state ?? ''),
-      transferId: text(item.transferId),
-      transferCents: cents(item.transferCents),
+      transfers: Array.isArray(item.transfers)
+        ? (item.transfers as Record<string, unknown>[]).flatMap((part) => {
+            const id = text(part.id);
+            return id ? [{ id, amountCents: cents(part.amountCents) }] : [];
+          })
+        : text(item.transferId)
+          ? [{ id: text(item.transferId)!, amountCents: cents(item.transferCents) }]
+          : [],
       payoutId: text(item.payoutId),
       payoutCents: cents(item.payoutCents),
     };

@@ -256,10 +256,19 @@ const dateOf = (seconds: number) =>
   });
 
 /**
- * The platform's available balance is short of `amountCents`: when enough becomes available, read
- * from the pending balance transactions' `available_on`, in words for the admin.
+ * The platform's available balance is short of `amountCents` (a transfer for orders entered by
+ * hand, which names no charge): on a manual payout schedule, when enough becomes available, read
+ * from the pending balance transactions' `available_on`; on an automatic one, that it never
+ * builds up and what to set (decision 0280). In words for the admin.
  */
 async function shortfall(client: Stripe, amountCents: number, what = 'this commission'): Promise<MoneyRefusal> {
+  // Stripe pays an automatic schedule's available balance out as it becomes available: no date to promise.
+  const interval = (await client.accounts.retrieveCurrent()).settings?.payouts?.schedule?.interval;
+  if (interval && interval !== 'manual') {
+    return new MoneyRefusal(
+      `The platform's available balance is too low to send ${what}, and Stripe pays it out automatically (${interval}), so it will not build up: orders entered by hand are paid from a balance the platform keeps. Set the platform's payouts to manual in Stripe's Dashboard (Settings → Payouts), add funds to its balance, then try again.`,
+    );
+  }
   const balance = await client.balance.retrieve();
   let available = balance.available.find((funds) => funds.currency === 'usd')?.amount ?? 0;
   const pending: Stripe.BalanceTransaction[] = [];
@@ -696,6 +705,7 @@ export function createStripeGateway(settings: StripeGatewaySettings): PaymentGat
               metadata: transfer.metadata,
               // From the sale's charge: it may go while the charge's funds are still pending.
               ...(transfer.sourceTransaction ? { source_transaction: transfer.sourceTransaction } : {}),
+              ...(transfer.transferGroup ? { transfer_group: transfer.transferGroup } : {}),
             },
             { idempotencyKey: transfer.idempotencyKey },
           ),

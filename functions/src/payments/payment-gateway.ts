@@ -116,6 +116,8 @@ export interface NewTransfer {
    * the charge's funds are still pending. Absent: drawn on the platform's available balance.
    */
   sourceTransaction?: string;
+  /** Stripe's `transfer_group`: the transfers of one payout batch, found together. */
+  transferGroup?: string;
 }
 
 /** A payout from a connected account's balance to its default debit card, in integer cents of USD. */

@@ -686,7 +686,7 @@ describe("the platform's own balance: its payout schedule and refunds it cannot 
   it('pays the available balance out at 00:00 UTC by default, so only a transfer naming its charge goes after it', async () => {
     const emulator = await start();
     const stripe = sdk(emulator.port);
-    expect((await stripe.accounts.retrieve()).settings?.payouts?.schedule).toMatchObject({ interval: 'daily' });
+    expect((await stripe.accounts.retrieveCurrent()).settings?.payouts?.schedule).toMatchObject({ interval: 'daily' });
     const account = await onboarded(stripe, { payouts: { schedule: { interval: 'manual' } } });
     await pay(stripe, 5000, 'pm_card_bypassPending');
     expect(usd((await stripe.balance.retrieve()).available)).toBe(4825);
@@ -713,7 +713,7 @@ describe("the platform's own balance: its payout schedule and refunds it cannot 
   it('keeps the available balance on a manual schedule (the platform account says so)', async () => {
     const emulator = await start({ platformPayouts: 'manual' });
     const stripe = sdk(emulator.port);
-    expect((await stripe.accounts.retrieve()).settings?.payouts?.schedule).toMatchObject({ interval: 'manual' });
+    expect((await stripe.accounts.retrieveCurrent()).settings?.payouts?.schedule).toMatchObject({ interval: 'manual' });
     await pay(stripe, 5000, 'pm_card_bypassPending');
     await emulator.clock.advance(3 * DAY);
     expect(usd((await stripe.balance.retrieve()).available)).toBe(4825);
