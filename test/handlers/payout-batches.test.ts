@@ -713,7 +713,9 @@ describe("one transfer per charge: the platform's available balance is not neede
     // The platform's available balance to 0, as Stripe's daily payout leaves it (moved to another account here).
     const sink = await member();
     await stripe.transfers.create({ amount: await platformAvailable(), currency: 'usd', destination: sink.accountId });
-    onTestFinished(() => fundPlatform(stripe, 2_000_000));
+    onTestFinished(async () => {
+      await fundPlatform(stripe, 2_000_000);
+    });
     expect(await platformAvailable()).toBe(0);
 
     const requestId = randomUUID();

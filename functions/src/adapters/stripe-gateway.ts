@@ -358,6 +358,15 @@ const ChargeObject = z.object({
   object: z.literal('charge'),
   payment_intent: z.optional(z.nullable(z.string())),
 });
+const RefundObject = z.object({
+  id: z.string(),
+  object: z.literal('refund'),
+  amount: z.number(),
+  status: z.nullable(z.string()),
+  payment_intent: z.optional(z.nullable(z.string())),
+  pending_reason: z.optional(z.nullable(z.string())),
+  failure_reason: z.optional(z.nullable(z.string())),
+});
 const DisputeObject = z.object({
   id: z.string(),
   object: z.literal('dispute'),
@@ -416,6 +425,22 @@ function toGatewayEvent(verified: unknown): GatewayEvent {
       paymentIntentId: charge.payment_intent ?? null,
     };
   }
+  // A refund's later state: Stripe sends it as refund.updated, charge.refund.updated, and refund.failed (one refund, three events).
+  if (event.type === 'refund.updated' || event.type === 'charge.refund.updated' || event.type === 'refund.failed') {
+    const refund = shaped(RefundObject, object, event.type);
+    return {
+      id: event.id,
+      kind: 'refund.updated',
+      refund: {
+        refundId: refund.id,
+        paymentIntentId: refund.payment_intent ?? null,
+        amountCents: refund.amount,
+        status: event.type === 'refund.failed' ? 'failed' : (refund.status ?? 'pending'),
+        pendingReason: refund.pending_reason ?? null,
+        failureReason: refund.failure_reason ?? null,
+      },
+    };
+  }
   if (event.type === 'charge.dispute.created' || event.type === 'charge.dispute.closed') {
     const dispute = shaped(DisputeObject, object, event.type);
     return {
@@ -440,6 +465,7 @@ const toRefundState = (refund: Stripe.Refund): RefundState => ({
   status: refund.status ?? 'pending',
   reason: refund.reason ?? null,
   metadata: { ...refund.metadata },
+  pendingReason: refund.pending_reason ?? null,
 });
 
 /**
