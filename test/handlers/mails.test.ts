@@ -230,6 +230,7 @@ describe('the order page', () => {
       'placedAt',
       'product_name',
       'qty',
+      'refund',
       'shipment',
       'steps',
     ]);

@@ -2,6 +2,7 @@ import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StripeEmulator } from '../../infra/local/stripe';
 import { keys } from '../../shared/src/db/table';
+import { toOrderPage } from '../../functions/src/orders/order-links';
 import { COUNTERS_KEY, item } from './commission-fixtures';
 import { auth, call, tokenFor } from './helpers';
 import { mailsTo } from './outbox';
@@ -74,8 +75,13 @@ describe("a refund Stripe holds pending for want of the platform's balance", () 
     expect(answer.body.order).toMatchObject({ refunded: 50, refundState: 'full', refundPending: 50 });
     const [atStripe] = (await stripe.refunds.list({ payment_intent: sold.paymentIntentId })).data;
     expect(atStripe).toMatchObject({ status: 'pending', pending_reason: 'insufficient_funds' });
-    // The commission follows at once: its money is going back.
+    // The commission follows at once (its money is going back), saying the refund is pending.
     expect(answer.body.commission).toMatchObject({ status: 'cancelled', amount: 0 });
+    expect(String((answer.body.commission as { statusReason: string }).statusReason)).toContain(
+      'The refund is pending at Stripe',
+    );
+    // The customer's order page says pending, without amounts.
+    expect(toOrderPage((await refunds.store.getOrder(sold.orderId))!).refund).toBe('pending');
 
     // A payment covers the balance: Stripe sends the refund out (refund.updated, charge.refund.updated).
     await stripe.paymentIntents.create({
@@ -90,6 +96,7 @@ describe("a refund Stripe holds pending for want of the platform's balance", () 
     const order = (await refunds.store.getOrder(sold.orderId))!;
     expect(order).toMatchObject({ refundedCents: 5000, pendingRefundCents: 0 });
     expect(order.pendingRefundIds?.has(atStripe!.id) ?? false).toBe(false);
+    expect(toOrderPage(order).refund).toBe('refunded');
     expect(refundMails()).toEqual([]);
   });
 

@@ -217,9 +217,13 @@ export async function applyRefund(deps: RefundDeps, orderId: string, refund: App
         ? base
         : record.status;
     const exitWords = EXIT_WORDS[status];
+    // A refund Stripe holds pending still takes the commission's share: the money is going back.
+    const held = refund.pending
+      ? " The refund is pending at Stripe until the platform's balance covers it; if it fails, the share comes back."
+      : '';
     const reason = full
-      ? `Order ${order.orderID} refunded in full (${refund.words}): the commission is ${exitWords ?? status}.`
-      : `Order ${order.orderID} partly refunded (${formatMoney(newRefunded)} of ${formatMoney(order.totalCents)}, ${refund.words}): the commission was reduced by ${formatMoney(original - keeps)}.`;
+      ? `Order ${order.orderID} refunded in full (${refund.words}): the commission is ${exitWords ?? status}.${held}`
+      : `Order ${order.orderID} partly refunded (${formatMoney(newRefunded)} of ${formatMoney(order.totalCents)}, ${refund.words}): the commission was reduced by ${formatMoney(original - keeps)}.${held}`;
 
     if (taken > 0 && record.batchId) {
       // A payout batch (commissions/batches.ts) holds it: the batch decides where its money is, then
