@@ -13,7 +13,13 @@ import { failedPayoutCount } from './adapters/dynamo-failed-payouts';
 import type { SummaryDeps } from './orders/admin-summary';
 import { onMoneyEvent, type MoneyDeps } from './commissions/money-movement';
 import { dynamoRefunds } from './adapters/dynamo-refunds';
-import { onChargeRefunded, onDispute, type RefundDeps } from './commissions/refunds';
+import {
+  onChargeRefunded,
+  onDispute,
+  onRefundUpdated,
+  refundFailureWords,
+  type RefundDeps,
+} from './commissions/refunds';
 import { dynamoPayoutBatches } from './adapters/dynamo-payout-batches';
 import type { BatchDeps } from './commissions/batches';
 import type { MemberBatch } from './commissions/batch-store';
@@ -64,13 +70,14 @@ import { dynamoMailClaims } from './adapters/dynamo-mail-claims';
 import { dynamoOrderLinks } from './adapters/dynamo-order-links';
 import { adminMailTo } from './config/mail-settings';
 import { holdMs, moneySettings } from './config/money-settings';
-import type { DisputeFacts } from './email/templates';
+import type { DisputeFacts, RefundFailedFacts } from './email/templates';
 import { getOrder } from './adapters/dynamo-sale-recorder';
 import {
   retryUnlessSent,
   saleRecorded,
   settled,
   sendDisputeOpened,
+  sendRefundFailed,
   sendPayoutFailed,
   sendPayoutOnItsWay,
   sendBatchPayoutOnItsWay,
@@ -189,6 +196,26 @@ export const platformWebhooks: WebhookDeps = {
   // then, for a dispute opened, the admins' mail (once per event).
   saleEvents: async (event) => {
     if (event.kind === 'charge.refunded') return onChargeRefunded(refunds, event.paymentIntentId);
+    if (event.kind === 'refund.updated') {
+      // Pending → succeeded, or failed: the order and commission follow, then the admins' mail (once per refund).
+      const failed = await onRefundUpdated(refunds, event.refund);
+      const refundId = event.refund.refundId;
+      const { orderID, amountCents, refundedCents, totalCents, commission } = failed ?? {};
+      if (event.refund.status === 'failed') {
+        const order = failed ?? (await refundedOrderFacts(event.refund.paymentIntentId));
+        if (!order) return;
+        return refundFailed({
+          refundId,
+          orderID: orderID ?? order.orderID,
+          amountCents: amountCents ?? event.refund.amountCents,
+          failure: refundFailureWords(event.refund.failureReason),
+          refundedCents: refundedCents ?? order.refundedCents,
+          totalCents: totalCents ?? order.totalCents,
+          commission: commission ?? 'The commission was set right when this refund failure was first applied.',
+        });
+      }
+      return;
+    }
     await onDispute(refunds, event.dispute);
     if (event.kind === 'charge.dispute.created') {
       const { disputeId, chargeId, amountCents, reason } = event.dispute;
@@ -446,6 +473,16 @@ export const orderPages = { links: dynamoOrderLinks, sales: { getOrder } };
  */
 export const disputeOpened = async (dispute: DisputeFacts): Promise<void> =>
   retryUnlessSent(await settled(() => sendDisputeOpened(mails, dispute)));
+
+/** The admins' "a refund failed", once per refund and admin (retried by Stripe's redelivery while another sends it). */
+export const refundFailed = async (facts: RefundFailedFacts): Promise<void> =>
+  retryUnlessSent(await settled(() => sendRefundFailed(mails, facts)));
+
+/** A failed refund's order as it stands (a second event about one failure: the first applied it). */
+async function refundedOrderFacts(paymentIntentId: string | null) {
+  const order = paymentIntentId ? await refunds.store.orderOfPayment(paymentIntentId) : undefined;
+  return order && { orderID: order.orderID, refundedCents: order.refundedCents ?? 0, totalCents: order.totalCents };
+}
 
 /** The member's "your payout is on its way" once the payout of a commission is recorded. */
 export const payoutOnItsWay = (commissionId: string): Promise<void> =>

@@ -242,6 +242,8 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
         },
       },
       publishableKey: secrets.stripePublishableKey,
+      // The portal's platform keeps its balance (manual payouts): orders entered by hand draw on it (decision 0280).
+      platformPayouts: 'manual',
       log: say,
     }),
     options.buildWeb === false

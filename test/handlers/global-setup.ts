@@ -24,7 +24,8 @@ export async function setup(project: TestProject): Promise<void> {
     startDynamo(),
     startS3({ dataDir: join(s3Dir, 's3'), spoolDir: join(s3Dir, 's3-incoming'), credentials: s3Credentials }),
     // It makes a key of this run's own and accepts no other: every handler test's Stripe client uses it.
-    startStripeEmulator({ dataDir: join(s3Dir, 'stripe'), log: () => undefined }),
+    // The platform as the portal needs it set up (manual payouts, decision 0280).
+    startStripeEmulator({ dataDir: join(s3Dir, 'stripe'), platformPayouts: 'manual', log: () => undefined }),
   ]);
   project.provide('dynamoEndpoint', dynamo.endpoint);
   project.provide('s3Endpoint', s3.endpoint);

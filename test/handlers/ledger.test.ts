@@ -373,6 +373,41 @@ describe('a refund and a payout batch on one commission', () => {
   const payoutsOf = async (accountId: string) =>
     (await stripe.payouts.list({ limit: 100 }, { stripeAccount: accountId })).data;
 
+  it("a refund of one commission a batch sent reverses that commission's own transfer (its sale's), leaving the others' alone", async () => {
+    const { handler } = await import('../../functions/src/handlers/run-payout-batch');
+    const who = await seller();
+    const first = await sale(who, 4000, 1); // commission $4.00
+    const second = await sale(who, 7000, 1); // commission $7.00
+    await fulfil(first.orderId);
+    await fulfil(second.orderId);
+    const latest = Math.max(
+      ...(await Promise.all(
+        [first, second].map(async (one) => (await refunds.store.getCommission(one.commissionId))!.availableAt!),
+      )),
+    );
+    const requestId = randomUUID();
+    const sent = await at(latest + 1, () => adminCall(handler, { step: 'send', memberId: who.id, requestId }));
+    expect(sent.status).toBe(200);
+    const transfers = (await stripe.transfers.list({ destination: who.accountId })).data;
+    expect(transfers).toHaveLength(2);
+    const ownOf = async (one: Sale) => {
+      const commission = await stored(keys.commission(one.commissionId));
+      return transfers.find((transfer) => transfer.id === commission.transferId)!;
+    };
+    const firstTransfer = await ownOf(first);
+    const secondTransfer = await ownOf(second);
+    expect(firstTransfer.amount).toBe(400);
+    expect(secondTransfer.amount).toBe(700);
+    expect(firstTransfer.id).not.toBe(secondTransfer.id);
+
+    const done = await refund(second.orderId);
+    expect(done.status).toBe(200);
+    expect(done.body.commission).toMatchObject({ status: 'reversed', amount: 0 });
+    expect((await stripe.transfers.retrieve(secondTransfer.id)).amount_reversed).toBe(700);
+    expect((await stripe.transfers.retrieve(firstTransfer.id)).amount_reversed).toBe(0);
+    expect(await stored(keys.commission(first.commissionId))).toMatchObject({ status: 'in_stripe', amountCents: 400 });
+  });
+
   it('a refund while a batch holds the commission answers 409 "try again"; once the batch ends the retry applies the same refund, as a clawback; money moved once', async () => {
     const { payoutBatches } = await import('../../functions/src/composition');
     const who = await seller();

@@ -233,6 +233,7 @@ describe('the order page', () => {
       'placedAt',
       'product_name',
       'qty',
+      'refund',
       'shipment',
       'steps',
     ]);

@@ -49,7 +49,9 @@ export async function ownStripe(
     receive?: (delivery: Delivery) => Promise<{ status: number; body: unknown }>;
   } & Omit<StripeEmulatorOptions, 'dataDir' | 'webhooks' | 'webhookUrl' | 'webhookSecret' | 'log'> = {},
 ): Promise<OwnStripe> {
-  const { secrets, receive, ...settings } = options;
+  const { secrets, receive, ...given } = options;
+  // The platform as the portal needs it set up (manual payouts, decision 0280), unless the test says otherwise.
+  const settings = { platformPayouts: 'manual' as const, ...given };
   const dataDir = mkdtempSync(join(tmpdir(), `${name}-`));
   let endpoint: Server | undefined;
   let webhooks: StripeEmulatorOptions['webhooks'];

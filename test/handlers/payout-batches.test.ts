@@ -70,6 +70,11 @@ const payoutsOf = async (accountId: string) =>
   (await stripe.payouts.list({ limit: 100 }, { stripeAccount: accountId })).data;
 
 const counters = async () => (await item(COUNTERS_KEY)) as Record<string, number>;
+const platformAvailable = async () =>
+  (await stripe.balance.retrieve()).available.find((entry) => entry.currency === 'usd')?.amount ?? 0;
+/** A card sale at the emulator (its charge is what a commission's transfer names). */
+const sale = (amount: number, paymentMethod = 'pm_card_visa') =>
+  stripe.paymentIntents.create({ amount, currency: 'usd', payment_method: paymentMethod, confirm: true });
 const delta = (after: Record<string, number>, before: Record<string, number>, names: string[]) =>
   Object.fromEntries(names.map((name) => [name, (after[name] ?? 0) - (before[name] ?? 0)]));
 const MOVING = ['toStripeCount', 'toStripeCents', 'toBePaidCount', 'toBePaidCents', 'paidCents', 'processingCents'];
@@ -106,59 +111,83 @@ const mailsTo = (email: string) =>
 const outcomeOf = (answer: CallResult) => (answer.body.outcomes as Record<string, unknown>[])[0]!;
 
 describe('/api/runPayoutBatch for one member', () => {
-  it('"Pay all": one transfer of the available commissions (no source_transaction), one payout of everything, the batch listing them', async () => {
+  it('"Pay all": one transfer per card sale, each naming its charge, under one transfer group; one payout of everything, the batch listing them', async () => {
     const who = await member();
-    const a = await commissionFor(who, 1000, 'ch_not_used_for_many');
-    const b = await commissionFor(who, 2345);
+    // Three card sales whose funds are available (as a sale's are by the time its commission is).
+    const charges = [];
+    for (const amount of [10_000, 20_000, 30_000])
+      charges.push(String((await sale(amount, 'pm_card_bypassPending')).latest_charge));
+    const a = await commissionFor(who, 1000, charges[0]);
+    const b = await commissionFor(who, 2345, charges[1]);
+    const c = await commissionFor(who, 655, charges[2]);
     const sentAlone = await commissionFor(who, 500);
     expect((await call(addToStripe, { body: { id: sentAlone.id }, headers: auth(admin) })).status).toBe(200);
     const before = await counters();
     const earningsBefore = (await item(earningsKey(who.id))) as Record<string, number>;
+    const platformBefore = await platformAvailable();
 
     const requestId = randomUUID();
     const answer = await batch('pay', who.id, requestId);
     expect(answer.status).toBe(200);
     expect(outcomeOf(answer)).toMatchObject({
       state: 'paid',
-      commissionCount: 3,
-      amount: 38.45,
-      transfer: 33.45,
-      payout: 38.45,
+      commissionCount: 4,
+      amount: 45,
+      transfer: 40,
+      payout: 45,
     });
 
-    const transfers = await transfersTo(who.accountId);
-    const batchTransfer = transfers.find((t) => t.metadata.batchId === `admin-${requestId}`)!;
-    expect(batchTransfer).toMatchObject({ amount: 3345, source_transaction: null });
-    expect(transfers).toHaveLength(2); // the per-commission one and the batch's
+    // The emulator's ledger: three transfers, each from its own charge, in one group.
+    const transfers = (await transfersTo(who.accountId)).filter((t) => t.metadata.batchId === `admin-${requestId}`);
+    expect(transfers.map((t) => [t.source_transaction, t.amount]).sort()).toEqual(
+      [
+        [charges[0], 1000],
+        [charges[1], 2345],
+        [charges[2], 655],
+      ].sort(),
+    );
+    expect(new Set(transfers.map((t) => t.transfer_group))).toEqual(new Set([`batch:admin-${requestId}:${who.id}`]));
+    expect(await platformAvailable()).toBe(platformBefore - 4000);
+    expect(await transfersTo(who.accountId)).toHaveLength(4); // the per-commission one and the batch's three
     const payouts = await payoutsOf(who.accountId);
-    expect(payouts.map((p) => [p.amount, p.metadata?.batchId])).toEqual([[3845, `admin-${requestId}`]]);
+    expect(payouts.map((p) => [p.amount, p.metadata?.batchId])).toEqual([[4500, `admin-${requestId}`]]);
+    expect(outcomeOf(answer).transferIds).toEqual(expect.arrayContaining(transfers.map((t) => t.id)));
 
     const stored = await item(keys.payoutBatch(`admin-${requestId}`, who.id));
-    expect(stored).toMatchObject({ state: 'paid', transferId: batchTransfer.id, payoutId: payouts[0]!.id });
-    expect((stored!.commissions as { id: string }[]).map((c) => c.id).sort()).toEqual(
-      [a.id, b.id, sentAlone.id].sort(),
+    expect(stored).toMatchObject({ state: 'paid', payoutId: payouts[0]!.id });
+    expect((stored!.commissions as { id: string }[]).map((one) => one.id).sort()).toEqual(
+      [a.id, b.id, c.id, sentAlone.id].sort(),
     );
-    for (const id of [a.id, b.id, sentAlone.id]) {
+    // Each commission names its own sale's transfer.
+    for (const [commission, charge] of [
+      [a, charges[0]],
+      [b, charges[1]],
+      [c, charges[2]],
+    ] as const) {
+      const own = transfers.find((t) => t.source_transaction === charge)!;
+      expect(await item(commissionKey(commission.id))).toMatchObject({ transferId: own.id });
+    }
+    for (const id of [a.id, b.id, c.id, sentAlone.id]) {
       const commission = await item(commissionKey(id));
       expect(commission).toMatchObject({ status: 'paid', isPayed: 1, payoutId: payouts[0]!.id });
       expect(commission?.batchId).toBeUndefined();
     }
     expect(delta(await counters(), before, MOVING)).toEqual({
-      toStripeCount: -2,
-      toStripeCents: -3345,
+      toStripeCount: -3,
+      toStripeCents: -4000,
       toBePaidCount: -1,
       toBePaidCents: -500,
-      paidCents: 3845,
-      processingCents: -3845,
+      paidCents: 4500,
+      processingCents: -4500,
     });
     const earningsAfter = (await item(earningsKey(who.id))) as Record<string, number>;
-    expect(earningsAfter.paidCents! - (earningsBefore.paidCents ?? 0)).toBe(3845);
+    expect(earningsAfter.paidCents! - (earningsBefore.paidCents ?? 0)).toBe(4500);
     // The lock is free again.
     expect(await item(keys.payoutLock(who.id))).toBeUndefined();
     // Again: nothing left.
     const again = await batch('pay', who.id);
     expect(outcomeOf(again)).toMatchObject({ state: 'empty' });
-    expect(await transfersTo(who.accountId)).toHaveLength(2);
+    expect(await transfersTo(who.accountId)).toHaveLength(4);
   });
 
   it('"Send all available" with one card sale names its charge as source_transaction and leaves it to be paid', async () => {
@@ -670,5 +699,97 @@ describe('/api/getMemberPayoutCard', () => {
     expect((await read(standard.id)).body).toMatchObject({ card: { last4: '5555', instant: false } });
     const unknown = await read(randomUUID());
     expect([unknown.status, unknown.body.message]).toEqual([404, 'No such member.']);
+  });
+});
+
+describe("one transfer per charge: the platform's available balance is not needed for card sales (decision 0280)", () => {
+  it("pays a batch of card sales whose charges are pending while the platform's available balance is 0: the transfers go, the payout waits for the funds, then goes once", async () => {
+    const who = await member();
+    const charges = [];
+    for (const amount of [4000, 5000, 6000]) charges.push(String((await sale(amount)).latest_charge));
+    const commissions = [];
+    for (const [index, charge] of charges.entries())
+      commissions.push(await commissionFor(who, 300 + index * 100, charge));
+    // The platform's available balance to 0, as Stripe's daily payout leaves it (moved to another account here).
+    const sink = await member();
+    await stripe.transfers.create({ amount: await platformAvailable(), currency: 'usd', destination: sink.accountId });
+    onTestFinished(async () => {
+      await fundPlatform(stripe, 2_000_000);
+    });
+    expect(await platformAvailable()).toBe(0);
+
+    const requestId = randomUUID();
+    const first = await batch('pay', who.id, requestId);
+    // The transfers went (each from its charge's pending funds); the payout waits for them to become available.
+    expect(first.status).toBe(409);
+    expect(String(first.body.message)).toMatch(/^\$12\.00 for .* is in their Stripe balance; the payout waits/);
+    const transfers = (await transfersTo(who.accountId)).filter((t) => t.metadata.batchId === `admin-${requestId}`);
+    expect(transfers.map((t) => t.source_transaction).sort()).toEqual([...charges].sort());
+    expect(await platformAvailable()).toBe(0);
+    const pending = await stripe.balance.retrieve({}, { stripeAccount: who.accountId });
+    expect(pending.pending.find((entry) => entry.currency === 'usd')?.amount).toBe(1200);
+    for (const commission of commissions) {
+      expect(await item(commissionKey(commission.id))).toMatchObject({
+        status: 'in_stripe',
+        batchId: `admin-${requestId}`,
+      });
+    }
+
+    // The charges' funds become available (two days on Stripe's clock): the next run pays once.
+    await emulator.clock.advance(3 * 24 * 3600 * 1000);
+    const paid = await batch('pay', who.id, requestId);
+    expect(paid.status).toBe(200);
+    expect(outcomeOf(paid)).toMatchObject({ state: 'paid', payout: 12 });
+    expect((await payoutsOf(who.accountId)).map((p) => p.amount)).toEqual([1200]);
+    expect(await transfersTo(who.accountId)).toHaveLength(3);
+  });
+
+  it("sends a hand-entered order's commission from the balance the platform keeps (manual schedule) and a card sale's from its charge, in one batch", async () => {
+    const who = await member();
+    const charge = String((await sale(8000, 'pm_card_bypassPending')).latest_charge);
+    const card = await commissionFor(who, 800, charge);
+    const byHand = await commissionFor(who, 450);
+    expect((await stripe.accounts.retrieveCurrent()).settings?.payouts?.schedule?.interval).toBe('manual');
+    const platformBefore = await platformAvailable();
+    const requestId = randomUUID();
+    const answer = await batch('send', who.id, requestId);
+    expect(answer.status).toBe(200);
+    expect(outcomeOf(answer)).toMatchObject({ state: 'sent', transfer: 12.5 });
+    expect(String(outcomeOf(answer).message)).toContain('in 2 transfers, one per sale');
+    const transfers = await transfersTo(who.accountId);
+    expect(transfers.map((t) => [t.source_transaction, t.amount]).sort()).toEqual(
+      [
+        [charge, 800],
+        [null, 450],
+      ].sort(),
+    );
+    // Both left the platform's available balance (this card sale's funds are available already), to the cent.
+    expect(await platformAvailable()).toBe(platformBefore - 450 - 800);
+    const own = transfers.find((t) => t.source_transaction === null)!;
+    expect(await item(commissionKey(byHand.id))).toMatchObject({ status: 'in_stripe', transferId: own.id });
+    const fromCharge = transfers.find((t) => t.source_transaction === charge)!;
+    expect(await item(commissionKey(card.id))).toMatchObject({ status: 'in_stripe', transferId: fromCharge.id });
+  });
+
+  it('reverses the transfers already made when Stripe refuses a later one, so nothing of the batch stays moved', async () => {
+    const who = await member();
+    const byHand = await commissionFor(who, 300);
+    // More than its sale's charge can fund: Stripe refuses that transfer (after the hand-entered one went).
+    const charge = String((await sale(5000, 'pm_card_bypassPending')).latest_charge);
+    const tooBig = await commissionFor(who, 9000, charge);
+    const platformBefore = await platformAvailable();
+    const requestId = randomUUID();
+    const answer = await batch('pay', who.id, requestId);
+    expect(answer.status).toBe(409);
+    const [made] = await transfersTo(who.accountId);
+    expect(made).toMatchObject({ amount: 300, source_transaction: null, amount_reversed: 300, reversed: true });
+    expect(await platformAvailable()).toBe(platformBefore);
+    expect(await item(keys.payoutBatch(`admin-${requestId}`, who.id))).toMatchObject({ state: 'released' });
+    for (const id of [byHand.id, tooBig.id]) {
+      const stored = await item(commissionKey(id));
+      expect(stored).toMatchObject({ status: 'processing', transferId: null });
+      expect(stored?.batchId).toBeUndefined();
+    }
+    expect(await item(keys.payoutLock(who.id))).toBeUndefined();
   });
 });

@@ -351,25 +351,29 @@ export const dynamoPayoutBatches: PayoutBatchStore = {
     );
   },
 
-  recordTransfer(batch, transferId, now) {
+  recordTransfer(batch, now) {
     const next = batch.kind === 'send' ? 'sent' : 'transferred';
     const processing = batch.commissions.filter((c) => c.from === 'processing');
     const settled = processing.filter((c) => c.nettedCents >= c.amountCents);
     const moved = processing.filter((c) => c.nettedCents < c.amountCents);
     const settledCents = total(settled);
+    // Each commission names its own transfer (its charge's): a refund reverses that one.
+    const transferOf = new Map<string, string | null>();
+    for (const part of batch.transfers ?? []) for (const id of part.commissionIds) transferOf.set(id, part.id);
     return record(
-      batchMove(batch, 'claimed', { state: next, transferId, updatedAt: now }),
+      batchMove(batch, 'claimed', { state: next, transfers: batch.transfers ?? [], updatedAt: now }),
       [
-        ...moved.map((commission) =>
-          carried(commission.id, {
+        ...moved.map((commission) => {
+          const transferId = transferOf.get(commission.id) ?? null;
+          return carried(commission.id, {
             move: commissionMove('processing', 'in_stripe'),
             set: ['transferId = :transfer', 'transferredAt = :now', 'updatedAt = :now', 'gsi2pk = :stage'],
             // A `send` frees them at once: each may then be paid by its own button or a later batch.
             remove: batch.kind === 'send' ? ['batchId'] : [],
             condition: 'batchId = :batch',
             values: { ':transfer': transferId, ':now': now, ':stage': TO_BE_PAID, ':batch': batch.batchId },
-          }),
-        ),
+          });
+        }),
         ...settled.map((commission) =>
           carried(commission.id, {
             move: commissionMove('processing', 'paid'),

@@ -22,8 +22,12 @@ const read = async (key: { pk: string; sk: string }) =>
 const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
 const cents = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
 
+const idsOf = (value: unknown): string[] =>
+  value instanceof Set ? [...(value as Set<string>)].sort() : Array.isArray(value) ? value.map(String) : [];
+
 function toOrder(item: Record<string, unknown>): LedgerOrder {
-  const refundIds = item.refundIds;
+  // A refund that failed at Stripe after it was applied is no longer applied (refunds.ts onRefundUpdated).
+  const failed = new Set(idsOf(item.failedRefundIds));
   return {
     id: String(item.id),
     orderID: String(item.orderID ?? item.id),
@@ -31,12 +35,7 @@ function toOrder(item: Record<string, unknown>): LedgerOrder {
     paymentIntentId: text(item.paymentIntentId),
     chargeId: text(item.chargeId),
     refundedCents: cents(item.refundedCents),
-    refundIds:
-      refundIds instanceof Set
-        ? [...(refundIds as Set<string>)].sort()
-        : Array.isArray(refundIds)
-          ? refundIds.map(String)
-          : [],
+    refundIds: idsOf(item.refundIds).filter((id) => !failed.has(id)),
     commissionId: text(item.commissionId),
     memberId: text(item.memberId),
     createdAt: String(item.createdAt ?? ''),
@@ -104,8 +103,14 @@ export const dynamoReconciliation: LedgerRecords = {
       batchId,
       memberId,
       state: String(item.state ?? ''),
-      transferId: text(item.transferId),
-      transferCents: cents(item.transferCents),
+      transfers: Array.isArray(item.transfers)
+        ? (item.transfers as Record<string, unknown>[]).flatMap((part) => {
+            const id = text(part.id);
+            return id ? [{ id, amountCents: cents(part.amountCents) }] : [];
+          })
+        : text(item.transferId)
+          ? [{ id: text(item.transferId)!, amountCents: cents(item.transferCents) }]
+          : [],
       payoutId: text(item.payoutId),
       payoutCents: cents(item.payoutCents),
     };

@@ -239,17 +239,33 @@ export const dynamoRefunds: RefundStore = {
       ':now': application.now,
       ...(order.refundedCents ? { ':seenRefunded': order.refundedCents } : {}),
     };
-    let orderCondition = `attribute_exists(pk) AND (attribute_not_exists(refundIds) OR NOT contains(refundIds, :id)) AND ${refundedIs(order.refundedCents)}`;
+    const failed = application.failed;
+    let orderCondition = failed
+      ? `attribute_exists(pk) AND contains(refundIds, :id) AND (attribute_not_exists(failedRefundIds) OR NOT contains(failedRefundIds, :id)) AND ${refundedIs(order.refundedCents)}`
+      : `attribute_exists(pk) AND (attribute_not_exists(refundIds) OR NOT contains(refundIds, :id)) AND ${refundedIs(order.refundedCents)}`;
     if (application.clearsPendingSeq !== undefined) {
       orderCondition += ' AND refundPending.seq = :seq';
       orderValues[':seq'] = application.clearsPendingSeq;
+    }
+    // A pending refund is listed as pending (ids and sum) until refund.updated says it went out.
+    let pendingPart = '';
+    if (application.pendingCents) {
+      pendingPart = ', pendingRefundIds :ids, pendingRefundCents :pendingCents';
+      orderValues[':pendingCents'] = application.pendingCents;
+    }
+    let pendingRemoval = '';
+    if (failed?.wasPendingCents) {
+      pendingPart = ', pendingRefundCents :pendingCents';
+      orderValues[':pendingCents'] = -failed.wasPendingCents;
+      pendingRemoval = ' DELETE pendingRefundIds :ids';
+      orderCondition += ' AND contains(pendingRefundIds, :id)';
     }
     const items: Items = [
       {
         Update: {
           TableName: tableName(),
           Key: keys.order(order.id),
-          UpdateExpression: `SET refundedCents = :refunded, updatedAt = :now ADD refundIds :ids${
+          UpdateExpression: `SET refundedCents = :refunded, updatedAt = :now ADD ${failed ? 'failedRefundIds' : 'refundIds'} :ids${pendingPart}${pendingRemoval}${
             application.clearsPendingSeq !== undefined ? ' REMOVE refundPending' : ''
           }`,
           ConditionExpression: orderCondition,
@@ -258,10 +274,10 @@ export const dynamoRefunds: RefundStore = {
       },
     ];
     const change = application.commission;
-    if (change && (change.takenCents > 0 || change.status !== change.record.status)) {
+    if (change && (change.takenCents !== 0 || change.status !== change.record.status)) {
       const { record } = change;
       items.push(commissionUpdate(application, refundId));
-      if (change.takenCents > 0) {
+      if (change.takenCents !== 0) {
         const { counters, earnings } = deltas(change);
         items.push(
           {
@@ -320,7 +336,8 @@ export const dynamoRefunds: RefundStore = {
       }
     }
     const applied = await transaction(items);
-    if (applied && change && change.takenCents > 0) await lowerRank(change.record.memberId, change.record.memberEmail);
+    if (applied && change && change.takenCents !== 0)
+      await lowerRank(change.record.memberId, change.record.memberEmail);
     return applied;
   },
 
@@ -347,6 +364,16 @@ export const dynamoRefunds: RefundStore = {
             }
           : {}),
       },
+    });
+  },
+
+  settlePendingRefund(orderId, refundId, amountCents) {
+    return updated({
+      TableName: tableName(),
+      Key: keys.order(orderId),
+      UpdateExpression: 'DELETE pendingRefundIds :ids ADD pendingRefundCents :minus',
+      ConditionExpression: 'contains(pendingRefundIds, :id)',
+      ExpressionAttributeValues: { ':ids': new Set([refundId]), ':id': refundId, ':minus': -amountCents },
     });
   },
 

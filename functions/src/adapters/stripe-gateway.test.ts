@@ -368,7 +368,8 @@ describe('createTransfer, findTransfer and createPayout', () => {
     );
     expect([tooMuch.kind, tooMuch.message]).toEqual([
       'conflict',
-      "The platform's available balance is too low to send this commission, and no pending funds cover it: add funds to the platform's Stripe balance.",
+      // This emulator's platform keeps Stripe's default schedule (daily): no date to promise, what to set instead.
+      "The platform's available balance is too low to send this commission, and Stripe pays it out automatically (daily), so it will not build up: orders entered by hand are paid from a balance the platform keeps. Set the platform's payouts to manual in Stripe's Dashboard (Settings → Payouts), add funds to its balance, then try again.",
     ]);
     const empty = await refusal(
       gateway.createPayout({ accountId, amountCents: 100, idempotencyKey: `empty-${accountId}`, metadata: {} }),

@@ -257,10 +257,19 @@ const dateOf = (seconds: number) =>
   });
 
 /**
- * The platform's available balance is short of `amountCents`: when enough becomes available, read
- * from the pending balance transactions' `available_on`, in words for the admin.
+ * The platform's available balance is short of `amountCents` (a transfer for orders entered by
+ * hand, which names no charge): on a manual payout schedule, when enough becomes available, read
+ * from the pending balance transactions' `available_on`; on an automatic one, that it never
+ * builds up and what to set (decision 0280). In words for the admin.
  */
 async function shortfall(client: Stripe, amountCents: number, what = 'this commission'): Promise<MoneyRefusal> {
+  // Stripe pays an automatic schedule's available balance out as it becomes available: no date to promise.
+  const interval = (await client.accounts.retrieveCurrent()).settings?.payouts?.schedule?.interval;
+  if (interval && interval !== 'manual') {
+    return new MoneyRefusal(
+      `The platform's available balance is too low to send ${what}, and Stripe pays it out automatically (${interval}), so it will not build up: orders entered by hand are paid from a balance the platform keeps. Set the platform's payouts to manual in Stripe's Dashboard (Settings → Payouts), add funds to its balance, then try again.`,
+    );
+  }
   const balance = await client.balance.retrieve();
   let available = balance.available.find((funds) => funds.currency === 'usd')?.amount ?? 0;
   const pending: Stripe.BalanceTransaction[] = [];
@@ -371,6 +380,15 @@ const ChargeObject = z.object({
   object: z.literal('charge'),
   payment_intent: z.optional(z.nullable(z.string())),
 });
+const RefundObject = z.object({
+  id: z.string(),
+  object: z.literal('refund'),
+  amount: z.number(),
+  status: z.nullable(z.string()),
+  payment_intent: z.optional(z.nullable(z.string())),
+  pending_reason: z.optional(z.nullable(z.string())),
+  failure_reason: z.optional(z.nullable(z.string())),
+});
 const DisputeObject = z.object({
   id: z.string(),
   object: z.literal('dispute'),
@@ -429,6 +447,22 @@ function toGatewayEvent(verified: unknown): GatewayEvent {
       paymentIntentId: charge.payment_intent ?? null,
     };
   }
+  // A refund's later state: Stripe sends it as refund.updated, charge.refund.updated, and refund.failed (one refund, three events).
+  if (event.type === 'refund.updated' || event.type === 'charge.refund.updated' || event.type === 'refund.failed') {
+    const refund = shaped(RefundObject, object, event.type);
+    return {
+      id: event.id,
+      kind: 'refund.updated',
+      refund: {
+        refundId: refund.id,
+        paymentIntentId: refund.payment_intent ?? null,
+        amountCents: refund.amount,
+        status: event.type === 'refund.failed' ? 'failed' : (refund.status ?? 'pending'),
+        pendingReason: refund.pending_reason ?? null,
+        failureReason: refund.failure_reason ?? null,
+      },
+    };
+  }
   if (event.type === 'charge.dispute.created' || event.type === 'charge.dispute.closed') {
     return { id: event.id, kind: event.type, dispute: toDispute(shaped(DisputeObject, object, event.type)) };
   }
@@ -465,6 +499,7 @@ const toRefundState = (refund: Stripe.Refund): RefundState => ({
   status: refund.status ?? 'pending',
   reason: refund.reason ?? null,
   metadata: { ...refund.metadata },
+  pendingReason: refund.pending_reason ?? null,
 });
 
 /**
@@ -733,6 +768,7 @@ export function createStripeGateway(settings: StripeGatewaySettings): PaymentGat
               metadata: transfer.metadata,
               // From the sale's charge: it may go while the charge's funds are still pending.
               ...(transfer.sourceTransaction ? { source_transaction: transfer.sourceTransaction } : {}),
+              ...(transfer.transferGroup ? { transfer_group: transfer.transferGroup } : {}),
             },
             { idempotencyKey: transfer.idempotencyKey },
           ),

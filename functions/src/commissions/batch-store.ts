@@ -33,6 +33,20 @@ export interface BatchCommission {
   createdAt: string;
 }
 
+/**
+ * One transfer of a batch (docs/decisions/0280-one-transfer-per-charge.md): the commissions of one
+ * card sale, funded from its charge (`source_transaction`, so the platform's available balance is
+ * never needed), or those of orders entered by hand (`chargeId` null), drawn on the balance the
+ * platform keeps for them.
+ */
+export interface BatchTransfer {
+  chargeId: string | null;
+  amountCents: number;
+  commissionIds: string[];
+  /** Stripe's transfer, once recorded. */
+  id: string | null;
+}
+
 /** A commission a batch could take (read from the member's list; the claim's conditions decide). */
 export type CandidateCommission = BatchCommission;
 
@@ -47,13 +61,20 @@ export interface MemberBatch {
   /** The debt read when the batch was claimed, and what the batch netted of it (the debt is lowered by the claim). */
   owedSeenCents: number;
   nettedCents: number;
-  /** The transfer to make (0: none): the processing commissions less what was netted, plus a fee the platform pays. */
+  /** What the transfers carry in all (0: none): the processing commissions less what was netted, plus a fee the platform pays. */
   transferCents: number;
+  /**
+   * The transfers, one per charge (and one for orders entered by hand), under the batch's
+   * `transfer_group`; absent on a batch claimed before decision 0280, which made one transfer
+   * (`transferId`, key `…:transfer:0`).
+   */
+  transfers?: BatchTransfer[];
+  /** A batch claimed before decision 0280: its one transfer. */
+  transferId?: string | null;
   /** The payout to make (0: none). */
   payoutCents: number;
   feeCents: number;
   method: 'instant' | 'standard' | null;
-  transferId: string | null;
   payoutId: string | null;
   /** Moves on after Stripe refuses a payout definitely, so the next try is a new request. */
   payoutAttempt: number;
@@ -100,11 +121,11 @@ export interface PayoutBatchStore {
   /** Stripe refused the transfer: the batch released, its commissions free again, the debt given back. */
   release(batch: MemberBatch, failure: string, now: string): Promise<boolean>;
   /**
-   * The transfer recorded (or none needed): the processing commissions to in Stripe (wholly
-   * netted ones to paid, settled against the debt), counters and earnings; a `send` batch frees
-   * them and is done.
+   * The transfers recorded (`batch.transfers` with their ids; none needed: empty): the processing
+   * commissions to in Stripe, each naming its own transfer (wholly netted ones to paid, settled
+   * against the debt), counters and earnings; a `send` batch frees them and is done.
    */
-  recordTransfer(batch: MemberBatch, transferId: string | null, now: string): Promise<boolean>;
+  recordTransfer(batch: MemberBatch, now: string): Promise<boolean>;
   /**
    * Stripe refused the payout: the reason (on the batch and on each commission it would pay, for
    * the admin) and the attempt moved on; the batch stays transferred.

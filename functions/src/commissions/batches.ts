@@ -4,14 +4,15 @@ import type { MoneySettings } from '../config/money-settings';
 import { DomainError, conflict } from '../errors';
 import { MoneyRefusal, type PaymentGateway } from '../payments/payment-gateway';
 import { NO_DEBIT_CARD, NO_PAYOUT_ACCOUNT } from '../orders/present';
-import type { BatchCommission, BatchKind, MemberBatch, PayoutBatchStore } from './batch-store';
+import type { BatchCommission, BatchKind, BatchTransfer, MemberBatch, PayoutBatchStore } from './batch-store';
 import type { CommissionMoneyStore, PayoutProfile } from './money-store';
 import { CANNOT_TAKE_TRANSFERS_YET, VERIFYING } from './money-movement';
 
 /**
  * Fewer, larger money movements (issue 27; docs/decisions/0130-payout-batches.md). A member's
- * part of a batch moves their available commissions in ONE transfer (to their Stripe balance) and
- * ONE payout (to their debit card), whoever starts it: an admin's "Send all available" / "Pay all",
+ * part of a batch moves their available commissions in one transfer PER CHARGE (to their Stripe
+ * balance, under one `transfer_group`; docs/decisions/0280-one-transfer-per-charge.md) and ONE
+ * payout (to their debit card), whoever starts it: an admin's "Send all available" / "Pay all",
  * the daily job, or the member's withdrawal. Each run goes:
  *
  * 1. **lock**: the member's payout lock names the open batch; another batch waits (a busy one
@@ -21,9 +22,12 @@ import { CANNOT_TAKE_TRANSFERS_YET, VERIFYING } from './money-movement';
  *    commission marked with the batch (conditional on its status and on no batch or per-commission
  *    call holding it), the member's clawback debt lowered by what the batch nets of it
  *    (conditional on the value read);
- * 3. **transfer** with `portal:batch:<batchId>:<memberId>:transfer:0`, naming `source_transaction`
- *    only when it carries one card sale's commission (else it draws on the platform's available
- *    balance), then its record (commissions to in Stripe) conditional on the claimed state;
+ * 3. **transfers**, each with `portal:batch:<batchId>:<memberId>:transfer:<chargeId>` and its charge
+ *    as `source_transaction` (the platform's available balance, which Stripe pays out daily, is
+ *    never needed for a card sale); the commissions of orders entered by hand in one transfer
+ *    (`…:transfer:balance`) drawn on the balance the platform keeps; a refusal of one reverses
+ *    those made before it (`…:undo:<transferId>`) and releases the batch; then their record
+ *    (each commission to in Stripe naming its own transfer) conditional on the claimed state;
  * 4. **payout** with `portal:batch:<batchId>:<memberId>:payout:<attempt>`, then its record
  *    (commissions to paid) conditional on the transferred state; the lock is freed.
  *
@@ -65,8 +69,14 @@ export function instantSplit(
   return { payoutCents: payout, feeCents: instantFeeCents(payout) };
 }
 
-export const transferKey = (batchId: string, memberId: string, attempt = 0): string =>
-  `portal:batch:${batchId}:${memberId}:transfer:${attempt}`;
+/** A batch's transfer of one charge (`part` = its id), of the orders entered by hand (`balance`), or `0` (a batch claimed before 0280). */
+export const transferKey = (batchId: string, memberId: string, part: string): string =>
+  `portal:batch:${batchId}:${memberId}:transfer:${part}`;
+/** The reversal of a batch's transfer made before another of its transfers was refused. */
+export const undoKey = (batchId: string, memberId: string, transferId: string): string =>
+  `portal:batch:${batchId}:${memberId}:undo:${transferId}`;
+/** Stripe's `transfer_group` of a member's part of a batch: its transfers are found together. */
+export const transferGroup = (batchId: string, memberId: string): string => `batch:${batchId}:${memberId}`;
 export const payoutKey = (batchId: string, memberId: string, attempt: number): string =>
   `portal:batch:${batchId}:${memberId}:payout:${attempt}`;
 
@@ -119,6 +129,44 @@ export function plan(candidates: readonly BatchCommission[], owedCents: number, 
   };
 }
 
+/**
+ * The batch's transfers: the processing commissions it carries (less what was netted), one
+ * transfer per charge in their order, those of orders entered by hand (no charge) in one transfer
+ * first (the one Stripe may refuse for the platform's balance, before anything else moved). A fee
+ * the platform pays rides on the first charge's transfer (its sale funds it), else on the balance's.
+ */
+export function transferParts(commissions: readonly BatchCommission[], platformFeeCents: number): BatchTransfer[] {
+  const parts = new Map<string | null, BatchTransfer>();
+  for (const commission of commissions) {
+    if (commission.from !== 'processing' || commission.nettedCents >= commission.amountCents) continue;
+    const chargeId = commission.chargeId ?? null;
+    const part = parts.get(chargeId) ?? { chargeId, amountCents: 0, commissionIds: [], id: null };
+    part.amountCents += commission.amountCents - commission.nettedCents;
+    part.commissionIds.push(commission.id);
+    parts.set(chargeId, part);
+  }
+  const ordered = [...parts.values()].sort((a, b) => Number(a.chargeId !== null) - Number(b.chargeId !== null));
+  if (platformFeeCents > 0 && ordered.length) {
+    const carrier = ordered.find((part) => part.chargeId !== null) ?? ordered[0]!;
+    carrier.amountCents += platformFeeCents;
+  }
+  return ordered;
+}
+
+/** The transfers a stored batch makes (one batch claimed before 0280 made one transfer, key `…:transfer:0`). */
+const transfersOf = (batch: MemberBatch): BatchTransfer[] =>
+  batch.transfers ??
+  (batch.transferCents > 0
+    ? [
+        {
+          chargeId: null,
+          amountCents: batch.transferCents,
+          commissionIds: batch.commissions.filter((c) => c.from === 'processing').map((c) => c.id),
+          id: null,
+        },
+      ]
+    : []);
+
 /** Why the member cannot be paid, in words for the person asking; null when they can. */
 function accountBlock(profile: PayoutProfile | undefined, forMember: boolean): string | null {
   if (!profile) return 'The member no longer exists.';
@@ -155,11 +203,11 @@ function outcome(
     commissionCount: batch?.commissions.length ?? 0,
     amount: dollars(batch ? sum(batch.commissions, (c) => c.amountCents) : 0),
     netted: dollars(batch?.nettedCents ?? 0),
-    transfer: dollars(batch?.transferId ? batch.transferCents : 0),
+    transfer: dollars(batch?.transfers?.some((t) => t.id) ? batch.transferCents : 0),
     payout: dollars(batch?.payoutId ? batch.payoutCents : 0),
     fee: dollars(batch?.feeCents ?? 0),
     method: batch?.payoutId ? batch.method : null,
-    transferId: batch?.transferId ?? null,
+    transferIds: (batch?.transfers ?? []).flatMap((t) => (t.id ? [t.id] : [])),
     payoutId: batch?.payoutId ?? null,
     message,
   };
@@ -169,6 +217,7 @@ function outcome(
 function describe(batch: MemberBatch): BatchOutcome {
   const who = { memberId: batch.memberId, memberEmail: batch.memberEmail };
   const count = plural(batch.commissions.length, 'commission');
+  const sent = (batch.transfers ?? []).filter((t) => t.id);
   const netted = batch.nettedCents
     ? ` (${formatMoney(batch.nettedCents)} netted against the clawback debt of ${formatMoney(batch.owedSeenCents)})`
     : '';
@@ -196,9 +245,9 @@ function describe(batch: MemberBatch): BatchOutcome {
       return outcome(
         who,
         batch.batchId,
-        batch.transferId ? 'sent' : 'settled',
-        batch.transferId
-          ? `Sent ${formatMoney(batch.transferCents)} to ${batch.memberEmail}'s Stripe balance in one transfer: ${count}${netted}.`
+        sent.length ? 'sent' : 'settled',
+        sent.length
+          ? `Sent ${formatMoney(batch.transferCents)} to ${batch.memberEmail}'s Stripe balance in ${sent.length === 1 ? 'one transfer' : `${sent.length} transfers, one per sale`}: ${count}${netted}.`
           : `${count} of ${batch.memberEmail} settled against their clawback debt${netted}; no money moved.`,
         batch,
       );
@@ -337,7 +386,7 @@ async function claim(deps: BatchDeps, options: RunOptions): Promise<MemberBatch 
     }
     let method: MemberBatch['method'] = null;
     let feeCents = 0;
-    let transferCents = planned.netTransferCents;
+    let platformFeeCents = 0;
     let payoutCents = options.kind === 'send' ? 0 : planned.payableCents;
     if (options.kind === 'withdraw') {
       const card = await deps.gateway.payoutDestination(profile!.stripeID!);
@@ -346,7 +395,7 @@ async function claim(deps: BatchDeps, options: RunOptions): Promise<MemberBatch 
       if (method === 'instant') {
         // The fee is debited from the member's Stripe balance on top of the payout.
         ({ payoutCents, feeCents } = instantSplit(planned.payableCents, settings.INSTANT_FEE_PAID_BY));
-        if (settings.INSTANT_FEE_PAID_BY === 'platform') transferCents += feeCents;
+        if (settings.INSTANT_FEE_PAID_BY === 'platform') platformFeeCents = feeCents;
       }
       const terms = options.terms;
       if (terms && (terms.receiveCents !== payoutCents || terms.feeCents !== feeCents)) {
@@ -367,11 +416,11 @@ async function claim(deps: BatchDeps, options: RunOptions): Promise<MemberBatch 
       commissions: planned.commissions,
       owedSeenCents: planned.owedSeenCents,
       nettedCents: planned.nettedCents,
-      transferCents,
+      transferCents: planned.netTransferCents + platformFeeCents,
+      transfers: transferParts(planned.commissions, platformFeeCents),
       payoutCents,
       feeCents,
       method,
-      transferId: null,
       payoutId: null,
       payoutAttempt: 0,
       failure: null,
@@ -411,40 +460,54 @@ async function advance(deps: BatchDeps, start: MemberBatch): Promise<BatchOutcom
   const accountId = profile?.stripeID;
 
   if (batch.state === 'claimed') {
-    let transferId: string | null = null;
-    if (batch.transferCents > 0) {
+    const planned = transfersOf(batch);
+    const made: BatchTransfer[] = [];
+    if (planned.length) {
       if (!accountId) return refuse(deps, batch, NO_PAYOUT_ACCOUNT);
-      const processing = batch.commissions.filter((c) => c.from === 'processing');
-      const single =
-        processing.length === 1 && batch.transferCents === processing[0]!.amountCents ? processing[0] : undefined;
-      try {
-        transferId = (
-          await deps.gateway.createTransfer({
-            amountCents: batch.transferCents,
+      for (const part of planned) {
+        try {
+          const created = await deps.gateway.createTransfer({
+            amountCents: part.amountCents,
             destinationAccountId: accountId,
-            idempotencyKey: transferKey(batch.batchId, batch.memberId),
+            idempotencyKey: transferKey(
+              batch.batchId,
+              batch.memberId,
+              batch.transfers ? (part.chargeId ?? 'balance') : '0',
+            ),
             metadata: {
               batchId: batch.batchId,
               memberId: batch.memberId,
-              commissionCount: String(processing.length),
+              commissionCount: String(part.commissionIds.length),
             },
-            // One card sale's commission: funded from its charge (pending funds may go). More: the available balance.
-            ...(single?.chargeId ? { sourceTransaction: single.chargeId } : {}),
-          })
-        ).id;
-      } catch (error) {
-        if (error instanceof MoneyRefusal) return refuse(deps, batch, error.message);
-        throw error;
+            transferGroup: transferGroup(batch.batchId, batch.memberId),
+            // The sale's charge funds it (its pending funds may go); orders entered by hand: the platform's kept balance.
+            ...(part.chargeId ? { sourceTransaction: part.chargeId } : {}),
+          });
+          made.push({ ...part, id: created.id });
+        } catch (error) {
+          if (!(error instanceof MoneyRefusal)) throw error;
+          // Nothing of the batch may stay moved: the transfers made before this one go back.
+          for (const done of made) {
+            await deps.gateway.createTransferReversal({
+              transferId: done.id!,
+              amountCents: done.amountCents,
+              idempotencyKey: undoKey(batch.batchId, batch.memberId, done.id!),
+              metadata: { batchId: batch.batchId, memberId: batch.memberId, undone: 'true' },
+            });
+          }
+          return refuse(deps, batch, error.message);
+        }
       }
     }
     const now = new Date(deps.now()).toISOString();
     const next = batch.kind === 'send' ? 'sent' : 'transferred';
-    if (!(await deps.batches.recordTransfer(batch, transferId, now))) {
+    const recorded = { ...batch, transfers: made };
+    if (!(await deps.batches.recordTransfer(recorded, now))) {
       const after = await deps.batches.get(batch.batchId, batch.memberId);
       if (!after || after.state === 'claimed') throw new Error(`Batch ${batch.batchId}: the transfer record failed`);
       batch = after;
     } else {
-      batch = { ...batch, state: next, transferId, updatedAt: now };
+      batch = { ...recorded, state: next, updatedAt: now };
     }
     if (batch.state !== 'transferred') return done();
   }

@@ -32,6 +32,10 @@ export interface RefundableOrder extends OrderRecord {
   refundPending?: RefundPending;
   /** Its payment's dispute, if any: no refund while it is open or after it is lost. */
   dispute?: OrderDispute;
+  /** Applied refunds Stripe holds pending (the platform's balance does not cover them yet), and their sum. */
+  pendingRefundIds?: Set<string>;
+  /** Applied refunds that failed at Stripe afterwards: taken off `refundedCents` once each. */
+  failedRefundIds?: Set<string>;
 }
 
 export interface LedgerCommission extends CommissionRecord {
@@ -51,6 +55,14 @@ export interface RefundApplication {
   newRefundedCents: number;
   /** The admin's reservation this refund completes, removed with it. */
   clearsPendingSeq?: number;
+  /** Stripe holds the refund pending: the order lists it as pending until `refund.updated` says succeeded. */
+  pendingCents?: number;
+  /**
+   * The refund failed at Stripe after it was applied: `refundId` is in `refundIds` and not yet in
+   * `failedRefundIds`; the order's total goes down (`newRefundedCents`), the pending mark goes
+   * (`wasPendingCents`), and a commission's `takenCents` is negative (its share given back).
+   */
+  failed?: { wasPendingCents: number };
   commission?: {
     /** As read: the write is conditional on its status and amount. */
     record: LedgerCommission;
@@ -89,6 +101,8 @@ export interface RefundStore {
   clearRefundPending(orderId: string, seq: number): Promise<boolean>;
   /** Reserves a transfer reversal while the commission is in Stripe at the amount read, with no payout under way. */
   reserveReversal(commission: LedgerCommission, refundId: string, amountCents: number): Promise<boolean>;
+  /** A pending refund went out (`refund.updated` succeeded): its pending mark goes; false when it was not pending. */
+  settlePendingRefund(orderId: string, refundId: string, amountCents: number): Promise<boolean>;
   /** The refund on the order and its commission, counters, earnings, owed and clawback: one transaction. */
   apply(application: RefundApplication): Promise<boolean>;
   /**

@@ -8,9 +8,15 @@ import {
   type LiveCommissionStatus,
 } from '@portal/shared/domain/sales-status';
 import { DomainError, conflict } from '../errors';
-import { MoneyRefusal, isDisputeOpen, type DisputeData, type PaymentGateway } from '../payments/payment-gateway';
+import {
+  MoneyRefusal,
+  isDisputeOpen,
+  type DisputeData,
+  type PaymentGateway,
+  type RefundUpdate,
+} from '../payments/payment-gateway';
 import { toCommission, toOrder } from '../orders/present';
-import type { LedgerCommission, RefundReason, RefundStore, RefundableOrder } from './refund-store';
+import type { LedgerCommission, RefundApplication, RefundReason, RefundStore, RefundableOrder } from './refund-store';
 
 /**
  * Refunds and disputes, and the commission that follows them. An admin's refund is reserved on the
@@ -153,6 +159,7 @@ async function completeReserved(
     amountCents: refund.amountCents,
     words: REASON_WORDS[pending.reason] ?? pending.reason,
     clearsPendingSeq: pending.seq,
+    pending: refund.status === 'pending',
   });
 }
 
@@ -166,6 +173,8 @@ interface AppliedRefund {
    * where it was, less its share. A hold for an admin's review (`heldFor`) stays until they decide.
    */
   endsHoldOf?: string;
+  /** Stripe holds it pending (the platform's balance does not cover it yet): the order says so until it goes out. */
+  pending?: boolean;
 }
 
 /** Where a commission's money is: its status, or the status a review holds it from. */
@@ -207,6 +216,7 @@ export async function applyRefund(deps: RefundDeps, orderId: string, refund: App
           refundId: refund.id,
           newRefundedCents: newRefunded,
           clearsPendingSeq: clears,
+          ...(refund.pending ? { pendingCents: refund.amountCents } : {}),
           now,
         })
       )
@@ -223,9 +233,13 @@ export async function applyRefund(deps: RefundDeps, orderId: string, refund: App
         ? base
         : record.status;
     const exitWords = EXIT_WORDS[status];
+    // A refund Stripe holds pending still takes the commission's share: the money is going back.
+    const held = refund.pending
+      ? " The refund is pending at Stripe until the platform's balance covers it; if it fails, the share comes back."
+      : '';
     const reason = full
-      ? `Order ${order.orderID} refunded in full (${refund.words}): the commission is ${exitWords ?? status}.`
-      : `Order ${order.orderID} partly refunded (${formatMoney(newRefunded)} of ${formatMoney(order.totalCents)}, ${refund.words}): the commission was reduced by ${formatMoney(original - keeps)}.`;
+      ? `Order ${order.orderID} refunded in full (${refund.words}): the commission is ${exitWords ?? status}.${held}`
+      : `Order ${order.orderID} partly refunded (${formatMoney(newRefunded)} of ${formatMoney(order.totalCents)}, ${refund.words}): the commission was reduced by ${formatMoney(original - keeps)}.${held}`;
 
     if (taken > 0 && record.batchId) {
       // A payout batch (commissions/batches.ts) holds it: the batch decides where its money is, then
@@ -266,6 +280,7 @@ export async function applyRefund(deps: RefundDeps, orderId: string, refund: App
       refundId: refund.id,
       newRefundedCents: newRefunded,
       clearsPendingSeq: clears,
+      ...(refund.pending ? { pendingCents: refund.amountCents } : {}),
       commission: {
         record,
         base,
@@ -301,9 +316,113 @@ export async function onChargeRefunded(deps: RefundDeps, paymentIntentId: string
       id: refund.id,
       amountCents: refund.amountCents,
       words: REASON_WORDS[ours ?? (refund.reason ? refund.reason : 'dashboard')] ?? refund.reason ?? 'refunded',
+      pending: refund.status === 'pending',
       ...(seq !== undefined && order.refundPending?.seq === Number(seq) ? { clearsPendingSeq: Number(seq) } : {}),
     });
   }
+}
+
+/** What a failed refund meant for the order and its commission, for the admins' mail. */
+export interface FailedRefund {
+  orderId: string;
+  orderID: string;
+  amountCents: number;
+  /** The order's refunded total after it. */
+  refundedCents: number;
+  totalCents: number;
+  /** What happened to the commission, in words. */
+  commission: string;
+}
+
+const FAILURE_WORDS: Record<string, string> = {
+  insufficient_funds: "the platform's Stripe balance did not cover it for 45 days",
+  expired_or_canceled_card: "the customer's card was expired or cancelled",
+  lost_or_stolen_card: "the customer's card was reported lost or stolen",
+  charge_for_pending_refund_disputed: 'the customer disputed the payment while the refund was pending',
+  declined: "the customer's bank declined it",
+  merchant_request: 'it was cancelled',
+};
+export const refundFailureWords = (reason: string | null): string =>
+  (reason && FAILURE_WORDS[reason]) ?? 'Stripe gave no reason';
+
+/**
+ * `refund.updated`, `charge.refund.updated`, `refund.failed` (one refund, up to three events): a
+ * pending refund that went out loses its pending mark; a refund that failed after it was applied
+ * is taken off the order (once, `failedRefundIds`) and its commission gets its share back where the
+ * money did not leave the platform: not sent (the amount grows again) or paid out (the clawback
+ * shrinks). A commission whose share was reversed from the member's Stripe balance, or that was
+ * cancelled, reversed or clawed back in full, is left as it is and the admins' mail says so.
+ * Answers the failure applied now (for the mail), else undefined.
+ */
+export async function onRefundUpdated(deps: RefundDeps, update: RefundUpdate): Promise<FailedRefund | undefined> {
+  if (!update.paymentIntentId) return undefined;
+  const order = await deps.store.orderOfPayment(update.paymentIntentId);
+  if (!order) throw conflict('The refunded payment has no order recorded yet.');
+  if (update.status === 'succeeded') {
+    if (order.pendingRefundIds?.has(update.refundId)) {
+      await deps.store.settlePendingRefund(order.id, update.refundId, update.amountCents);
+    }
+    return undefined;
+  }
+  if (update.status !== 'failed') return undefined;
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const current = await deps.store.getOrder(order.id);
+    if (!current?.refundIds?.has(update.refundId) || current.failedRefundIds?.has(update.refundId)) return undefined;
+    const newRefunded = Math.max(0, (current.refundedCents ?? 0) - update.amountCents);
+    const wasPendingCents = current.pendingRefundIds?.has(update.refundId) ? update.amountCents : 0;
+    const record = current.commissionId ? await deps.store.getCommission(current.commissionId) : undefined;
+    const now = new Date(deps.now()).toISOString();
+    const failure = refundFailureWords(update.failureReason);
+    let commission: RefundApplication['commission'];
+    let words = 'No commission changes: no member’s share link sold this order.';
+    if (record) {
+      const original = record.originalCents ?? record.amountCents;
+      const keeps = original - commissionShare(original, newRefunded, current.totalCents);
+      const giveBack = Math.max(0, keeps - record.amountCents);
+      const base = isLiveCommissionStatus(record.status) ? record.status : null;
+      if (giveBack === 0) {
+        words = 'The commission kept its amount: the refund had taken nothing from it.';
+      } else if (record.batchId || record.reversalPending) {
+        throw conflict(
+          'A payout batch or a reversal is moving this commission; the failed refund is applied once that ends.',
+        );
+      } else if (base === 'processing' || base === 'order_open' || base === 'paid') {
+        commission = {
+          record,
+          base,
+          takenCents: -giveBack,
+          status: record.status,
+          reason: `A refund of ${formatMoney(update.amountCents)} on order ${current.orderID} failed (${failure}): the commission's share of ${formatMoney(giveBack)} is given back.`,
+          ...(base === 'paid' ? { clawback: { id: `${record.id}:${update.refundId}:failed`, time: now } } : {}),
+        };
+        words =
+          base === 'paid'
+            ? `The member's commission share of ${formatMoney(giveBack)} is given back: what they owe went down by it.`
+            : `The member's commission share of ${formatMoney(giveBack)} is given back: it is to be sent with the commission.`;
+      } else {
+        words = `The commission (${record.status.replace('_', ' ')}) lost ${formatMoney(giveBack)} to the refund and keeps it lost: its money left the platform or the commission ended. To give the member their share, send it by hand in Stripe.`;
+      }
+    }
+    const applied = await deps.store.apply({
+      order: current,
+      refundId: update.refundId,
+      newRefundedCents: newRefunded,
+      failed: { wasPendingCents },
+      ...(commission ? { commission } : {}),
+      now,
+    });
+    if (applied) {
+      return {
+        orderId: current.id,
+        orderID: current.orderID,
+        amountCents: update.amountCents,
+        refundedCents: newRefunded,
+        totalCents: current.totalCents,
+        commission: words,
+      };
+    }
+  }
+  throw conflict('The order changed several times while its failed refund was applied; it is applied on the next try.');
 }
 
 const DISPUTE_REASONS: Record<string, string> = {

@@ -289,6 +289,39 @@ export function payoutFailedMail(facts: PayoutFailedFacts): OutgoingMail {
   );
 }
 
+/** A refund that failed at Stripe after the portal applied it (`refund.failed`). */
+export interface RefundFailedFacts {
+  refundId: string;
+  orderID: string;
+  amountCents: number;
+  /** Why, in words (refunds.ts refundFailureWords). */
+  failure: string;
+  /** The order's refunded total after it, and what was paid. */
+  refundedCents: number;
+  totalCents: number;
+  /** What happened to the commission, in words. */
+  commission: string;
+}
+
+/** The admins' "a refund failed": the customer did not get the money back; what it means and what to do. */
+export function refundFailedMail(to: string, facts: RefundFailedFacts, adminUrl: string): OutgoingMail {
+  return render(to, `A refund failed: ${formatMoney(facts.amountCents)} on order ${facts.orderID}`, {
+    greeting: 'Hello,',
+    paragraphs: [
+      `Stripe could not refund ${formatMoney(facts.amountCents)} of order ${facts.orderID}: ${facts.failure}. The customer did not get this money back, and the order no longer counts it as refunded (${formatMoney(facts.refundedCents)} of ${formatMoney(facts.totalCents)} refunded now).`,
+      facts.commission,
+      "What to do: contact the customer and agree how to return the money (if the platform's Stripe balance was too low, add funds to it first), then refund the order again from its card.",
+    ],
+    facts: [
+      { label: 'Order', value: facts.orderID },
+      { label: 'Amount', value: formatMoney(facts.amountCents) },
+      { label: 'Refund', value: facts.refundId },
+    ],
+    action: { label: 'Open the orders', url: adminUrl },
+    footer: 'You get this mail because you are an administrator of the portal.',
+  });
+}
+
 /** A dispute's facts as the webhook knows them (Stripe's `charge.dispute.created`). */
 export interface DisputeFacts {
   /** The event's id: the mail is sent once per dispute event. */

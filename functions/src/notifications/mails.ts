@@ -5,6 +5,8 @@ import type { MailClaimStore } from '../email/mail-claim-store';
 import { sendOnce, type SendOutcome } from '../email/send-once';
 import {
   disputeOpenedMail,
+  refundFailedMail,
+  type RefundFailedFacts,
   payoutFailedMail,
   payoutSentMail,
   receiptMail,
@@ -30,6 +32,7 @@ import type { CommissionRecord, OrderRecord, SalesStore } from '../orders/sales-
  * |                           |             |                      | recorded, and `payout.paid`                        |
  * | payout-failed             | each admin  | payout.failed event  | the Connect webhook                                |
  * | dispute                   | each admin  | dispute event        | `charge.dispute.created` (wired by the ledger)     |
+ * | refund-failed             | each admin  | refund               | `refund.failed` / `charge.refund.updated` failed   |
  *
  * The member's two mails are optional (mailPreferences on the profile); an opted-out mail is
  * marked skipped for that event, not sent later.
@@ -237,6 +240,13 @@ export async function sendPayoutFailed(deps: MailDeps, failed: PayoutFailure): P
       orderID: commission?.orderID ?? null,
       adminUrl: at(deps, ADMIN_COMMISSIONS_PATH),
     }),
+  );
+}
+
+/** The admins' "a refund failed", once per refund and admin (Stripe says it in up to three events). */
+export async function sendRefundFailed(deps: MailDeps, facts: RefundFailedFacts): Promise<SendOutcome[]> {
+  return toEachAdmin(deps, 'refund-failed', facts.refundId, async (to) =>
+    refundFailedMail(to, facts, at(deps, ADMIN_ORDERS_PATH)),
   );
 }
 

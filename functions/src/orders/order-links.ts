@@ -51,6 +51,14 @@ export function toOrderPage(order: OrderRecord): OrderPage {
       { step: 'shipped', done: flags.isShipped === 1, at: flags.isShipped ? (order.shippedAt ?? null) : null },
       { step: 'fulfilled', done: flags.isFufilled === 1, at: flags.isFufilled ? (order.fulfilledAt ?? null) : null },
     ],
+    refund:
+      (order.pendingRefundCents ?? 0) > 0
+        ? 'pending'
+        : !order.refundedCents
+          ? 'none'
+          : order.refundedCents >= order.totalCents
+            ? 'refunded'
+            : 'partly_refunded',
     shipment:
       shipment && flags.isShipped
         ? {

@@ -36,6 +36,7 @@ export function toOrder(order: OrderRecord): Order {
         }
       : {}),
     refunded: dollars(order.refundedCents ?? 0),
+    refundPending: dollars(Math.max(0, order.pendingRefundCents ?? 0)),
     refundState: !order.refundedCents ? 'none' : order.refundedCents >= order.totalCents ? 'full' : 'partial',
     refundable: Boolean(order.paymentIntentId),
     ...(order.flag ? { flag: order.flag } : {}),

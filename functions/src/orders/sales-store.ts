@@ -47,6 +47,8 @@ export interface OrderRecord {
   refundedCents?: number;
   /** The Stripe refunds (and lost disputes) already applied: each is applied once. */
   refundIds?: Set<string>;
+  /** Of the refunded cents, what Stripe still holds pending (the platform's balance does not cover it yet). */
+  pendingRefundCents?: number;
   /** Flagged for the admin, in words: paid for a product banned or withdrawn before the payment (orders/abuse.ts). */
   flag?: string;
 }

@@ -116,6 +116,8 @@ export interface NewTransfer {
    * the charge's funds are still pending. Absent: drawn on the platform's available balance.
    */
   sourceTransaction?: string;
+  /** Stripe's `transfer_group`: the transfers of one payout batch, found together. */
+  transferGroup?: string;
 }
 
 /** A payout from a connected account's balance to its default debit card, in integer cents of USD. */
@@ -208,6 +210,20 @@ export interface RefundState {
   status: string;
   reason: string | null;
   metadata: Record<string, string>;
+  /** Why a `pending` refund waits: `insufficient_funds` (the platform's balance does not cover it yet), `processing`, `charge_pending`. */
+  pendingReason?: string | null;
+}
+
+/** A refund's later state (`refund.updated`, `charge.refund.updated`, `refund.failed`). */
+export interface RefundUpdate {
+  refundId: string;
+  paymentIntentId: string | null;
+  amountCents: number;
+  /** `succeeded`, `pending`, `failed`, `canceled`, … */
+  status: string;
+  pendingReason: string | null;
+  /** Stripe's `failure_reason` (failed refunds only). */
+  failureReason: string | null;
 }
 
 /** A reversal of (part of) a transfer to a connected account: the amount comes back to the platform. */
@@ -256,6 +272,7 @@ export type GatewayEvent =
   | ({ id: string; kind: 'payout.paid' } & PayoutEventData)
   | { id: string; kind: 'transfer.created'; transferId: string; metadata: Record<string, string>; created: number }
   | { id: string; kind: 'charge.refunded'; chargeId: string; paymentIntentId: string | null }
+  | { id: string; kind: 'refund.updated'; refund: RefundUpdate }
   | { id: string; kind: 'charge.dispute.created' | 'charge.dispute.closed'; dispute: DisputeData }
   | { id: string; kind: 'other'; type: string };
 

@@ -222,7 +222,7 @@ export interface WebhookDeps extends Pick<PayoutDeps, 'gateway' | 'now'> {
   paymentSucceeded?: (payment: PaymentState) => Promise<unknown>;
   /** The transfers' and payouts' events (`payout.failed`, `payout.paid`, `transfer.created`). */
   moneyEvents?: (event: MoneyEvent) => Promise<unknown>;
-  /** A sale's refunds and disputes (`charge.refunded`, `charge.dispute.created`, `charge.dispute.closed`). */
+  /** A sale's refunds and disputes (`charge.refunded`, `refund.updated` and its kin, `charge.dispute.created`, `charge.dispute.closed`). */
   saleEvents?: (event: SaleEvent) => Promise<unknown>;
   /** A line in the function's log (an event ignored, or refused as malformed). */
   log: (message: string, details: Record<string, unknown>) => Promise<void>;
@@ -234,11 +234,14 @@ export type MoneyEvent = Extract<GatewayEvent, { kind: 'payout.failed' | 'payout
 /** The events of a sale's refunds and disputes, handed to `WebhookDeps.saleEvents`. */
 export type SaleEvent = Extract<
   GatewayEvent,
-  { kind: 'charge.refunded' | 'charge.dispute.created' | 'charge.dispute.closed' }
+  { kind: 'charge.refunded' | 'refund.updated' | 'charge.dispute.created' | 'charge.dispute.closed' }
 >;
 
 const isSaleEventOf = (event: GatewayEvent): event is SaleEvent =>
-  event.kind === 'charge.refunded' || event.kind === 'charge.dispute.created' || event.kind === 'charge.dispute.closed';
+  event.kind === 'charge.refunded' ||
+  event.kind === 'refund.updated' ||
+  event.kind === 'charge.dispute.created' ||
+  event.kind === 'charge.dispute.closed';
 
 /**
  * The event with its object as Stripe has it now, read through the gateway (a Connect event's

@@ -310,8 +310,7 @@ describe('compare', () => {
       batchId: 'daily-2026-11-20',
       memberId: 'm1',
       state: 'paid',
-      transferId: 'tr_b',
-      transferCents: 900,
+      transfers: [{ id: 'tr_b', amountCents: 900 }],
       payoutId: 'po_b',
       payoutCents: 900,
     };

@@ -83,7 +83,7 @@ export function compare(snapshot: Snapshot): Difference[] {
     if (commission.payoutId) payoutsNamed.add(commission.payoutId);
   }
   for (const batch of ledger.batches.values()) {
-    if (batch.transferId) transfersNamed.add(batch.transferId);
+    for (const transfer of batch.transfers) transfersNamed.add(transfer.id);
     if (batch.payoutId) payoutsNamed.add(batch.payoutId);
   }
 
@@ -144,7 +144,7 @@ export function compare(snapshot: Snapshot): Difference[] {
     const madeFor = commissionId
       ? `, made for commission ${commissionId}${commission ? ` (order ${commission.orderID}), which names ${commission.transferId ?? 'no transfer'}` : ', which our ledger does not have'},`
       : batchId
-        ? `, made for payout batch ${batchId}${batch ? `, which names ${batch.transferId ?? 'no transfer'}` : ', which our ledger does not have'},`
+        ? `, made for payout batch ${batchId}${batch ? `, which names ${batch.transfers.map((t) => t.id).join(', ') || 'no transfer'}` : ', which our ledger does not have'},`
         : '';
     add({
       kind: 'missing_in_ledger',
@@ -374,24 +374,24 @@ export function compare(snapshot: Snapshot): Difference[] {
     }
   }
 
-  // Our payout batches: one transfer and one payout each, as recorded.
+  // Our payout batches: one transfer per charge and one payout each, as recorded.
   for (const batch of ledger.batches.values()) {
     const who = `Payout batch ${batch.batchId} (${memberWords(batch.memberId)})`;
-    if (batch.transferId) {
-      const transfer = stripe.transfers.get(batch.transferId);
+    for (const recorded of batch.transfers) {
+      const transfer = stripe.transfers.get(recorded.id);
       if (!transfer) {
         add({
           kind: 'missing_in_stripe',
           subject: 'transfer',
-          text: `${who} names transfer ${batch.transferId} in our ledger, which is not in Stripe.`,
-          stripeIds: [batch.transferId],
+          text: `${who} names transfer ${recorded.id} in our ledger, which is not in Stripe.`,
+          stripeIds: [recorded.id],
           ledgerIds: [batch.batchId],
         });
-      } else if (transfer.amountCents !== batch.transferCents) {
+      } else if (transfer.amountCents !== recorded.amountCents) {
         add({
           kind: 'amount',
           subject: 'transfer',
-          text: `${who} sent ${money(batch.transferCents)} in our ledger but transfer ${transfer.id} is ${money(
+          text: `${who} sent ${money(recorded.amountCents)} in our ledger but transfer ${transfer.id} is ${money(
             transfer.amountCents,
           )} in Stripe.`,
           stripeIds: [transfer.id],

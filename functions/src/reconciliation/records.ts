@@ -123,8 +123,8 @@ export interface LedgerBatch {
   batchId: string;
   memberId: string;
   state: string;
-  transferId: string | null;
-  transferCents: number;
+  /** Its transfers (one per charge, decision 0280; a batch claimed before it: one), each as recorded. */
+  transfers: { id: string; amountCents: number }[];
   payoutId: string | null;
   payoutCents: number;
 }

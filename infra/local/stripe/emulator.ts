@@ -78,7 +78,18 @@ export interface CallContext {
 export interface EmulatorSettings {
   /** How long an identity check takes unless the details are Stripe's immediate-verification test values. */
   verificationDelayMs: number;
+  /**
+   * The platform account's own `settings.payouts.schedule.interval`: `daily` (Stripe's default, an
+   * automatic payout of the whole available balance at each 00:00 UTC) or `manual` (the balance
+   * stays). Set in Stripe's Dashboard (Settings → Payouts); the API reads it (`GET /v1/account`).
+   */
+  platformPayouts?: 'daily' | 'manual';
 }
+
+/** The platform account's id as `GET /v1/account` answers it. */
+export const PLATFORM_ACCOUNT_ID = 'acct_1EmulatorPlatform';
+/** Stripe fails a refund left pending for want of funds after 45 days (support.stripe.com/questions/fix-your-pending-refund). */
+export const PENDING_REFUND_FAILS_AFTER_SECONDS = 45 * 86_400;
 
 const INSUFFICIENT_TRANSFER_FUNDS =
   'You have insufficient available funds in your Stripe account. Try adding funds directly to your available balance by creating Charges using the 4000000000000077 test card. See: https://stripe.com/docs/testing#available-balance';
@@ -102,6 +113,7 @@ export class Emulator {
     private readonly settings: EmulatorSettings,
   ) {
     this.openOldBalances();
+    this.state.nextPayoutAt[PLATFORM] ??= nextDayStart(this.now);
   }
 
   private get state() {
@@ -239,14 +251,42 @@ export class Emulator {
 
   retrieveAccount(id: string | undefined, context: CallContext): Stripe.Account {
     const accountId = id ?? (context.owner === PLATFORM ? undefined : context.owner);
-    if (!accountId) {
-      throw new StripeApiError(
-        400,
-        'invalid_request_error',
-        'The emulator has no platform account object; retrieve a connected account by id.',
-      );
-    }
+    if (!accountId) return this.platformAccount();
     return this.withExternalAccounts(this.reachable(accountId, context));
+  }
+
+  /**
+   * The platform's own account as `GET /v1/account` answers it: what the portal's checks read, its
+   * payout schedule above all (`settings.payouts.schedule`: `daily` with a 2-day delay, Stripe's
+   * default for a US account, or `manual`).
+   */
+  private platformAccount(): Stripe.Account {
+    const manual = this.settings.platformPayouts === 'manual';
+    return {
+      id: PLATFORM_ACCOUNT_ID,
+      object: 'account',
+      business_type: 'company',
+      charges_enabled: true,
+      country: 'US',
+      created: 0,
+      default_currency: 'usd',
+      details_submitted: true,
+      email: null,
+      metadata: {},
+      payouts_enabled: true,
+      settings: {
+        branding: { icon: null, logo: null, primary_color: null, secondary_color: null },
+        card_payments: { decline_on: { avs_failure: false, cvc_failure: false }, statement_descriptor_prefix: null },
+        dashboard: { display_name: 'Reseller portal (emulator)', timezone: 'Etc/UTC' },
+        payments: { statement_descriptor: 'EMULATOR' },
+        payouts: {
+          debit_negative_balances: true,
+          schedule: manual ? { delay_days: 2, interval: 'manual' } : { delay_days: 2, interval: 'daily' },
+          statement_descriptor: null,
+        },
+      },
+      type: 'standard',
+    } as unknown as Stripe.Account;
   }
 
   updateAccount(id: string, params: Params, context: CallContext): Stripe.Account {
@@ -342,11 +382,20 @@ export class Emulator {
       changed = true;
       if (owner === PLATFORM) this.emit('balance.available', this.balance(system), system);
     }
+    // Pending refunds go out once the balance covers them (before any payout takes it).
+    if (this.settlePendingRefunds(system)) changed = true;
     for (const [accountId, at] of Object.entries(this.state.nextPayoutAt)) {
       if (at > this.now) continue;
       this.state.nextPayoutAt[accountId] = nextDayStart(this.now);
       changed = true;
-      this.scheduledPayout(accountId);
+      if (accountId === PLATFORM) this.platformPayout();
+      else this.scheduledPayout(accountId);
+    }
+    for (const payout of this.state.payouts[PLATFORM] ?? []) {
+      if (payout.status === 'pending' && payout.arrival_date <= this.now) {
+        payout.status = 'paid';
+        changed = true;
+      }
     }
     for (const [slot, saved] of Object.entries(this.state.idempotency)) {
       if ((saved.created ?? 0) + IDEMPOTENCY_KEY_LIFETIME_MS <= now) {
@@ -379,6 +428,85 @@ export class Emulator {
         },
       );
     }
+  }
+
+  /**
+   * The platform's automatic payout on Stripe's default schedule (daily): its whole available
+   * balance to its bank account at 00:00 UTC, arriving the next day; nothing on a manual schedule
+   * or with no positive balance. The portal subscribes to no payout event of its own account, so
+   * none is sent (the payout is listed by `GET /v1/payouts`).
+   */
+  private platformPayout(): void {
+    if (this.settings.platformPayouts === 'manual') return;
+    const { available } = sums(this.state, PLATFORM);
+    for (const [code, value] of Object.entries(available)) {
+      if (value <= 0) continue;
+      const id = stripeId('po');
+      const transaction = record(this.state, {
+        owner: PLATFORM,
+        amount: -value,
+        currency: code,
+        type: 'payout',
+        source: id,
+        created: this.now,
+        availableOn: this.now,
+      });
+      (this.state.payouts[PLATFORM] ??= []).push({
+        id,
+        object: 'payout',
+        amount: value,
+        application_fee: null,
+        application_fee_amount: null,
+        arrival_date: nextDayStart(this.now),
+        automatic: true,
+        balance_transaction: transaction.id,
+        created: this.now,
+        currency: code,
+        description: 'STRIPE PAYOUT',
+        destination: 'ba_emulatorplatformbank',
+        failure_balance_transaction: null,
+        failure_code: null,
+        failure_message: null,
+        livemode: false,
+        metadata: {},
+        method: 'standard',
+        original_payout: null,
+        payout_method: null,
+        reconciliation_status: 'not_applicable',
+        reversed_by: null,
+        source_type: 'card',
+        statement_descriptor: null,
+        status: 'pending',
+        trace_id: null,
+        type: 'bank_account',
+      });
+    }
+  }
+
+  /**
+   * Refunds held `pending` (`pending_reason: insufficient_funds`), oldest first: each goes out
+   * (`succeeded`) once the platform's available balance is no longer negative; one left pending 45
+   * days fails (`failure_reason: insufficient_funds`, its amount back). `refund.updated` or
+   * `refund.failed`, and `charge.refund.updated`, say so. True when one changed.
+   */
+  private settlePendingRefunds(context: CallContext): boolean {
+    let changed = false;
+    const waiting = Object.values(this.state.refunds)
+      .filter((refund) => refund.status === 'pending' && refund.pending_reason === 'insufficient_funds')
+      .sort((a, b) => a.created - b.created);
+    for (const refund of waiting) {
+      if ((sums(this.state, PLATFORM).available[refund.currency] ?? 0) >= 0) {
+        refund.status = 'succeeded';
+        delete refund.pending_reason;
+        this.emit('refund.updated', structuredClone(refund), context);
+        this.emit('charge.refund.updated', structuredClone(refund), context);
+        changed = true;
+      } else if (refund.created + PENDING_REFUND_FAILS_AFTER_SECONDS <= this.now) {
+        this.failRefundNow(refund, 'insufficient_funds');
+        changed = true;
+      }
+    }
+    return changed;
   }
 
   // Tokens and external accounts
@@ -920,6 +1048,10 @@ export class Emulator {
       );
     }
     const refundId = stripeId('re');
+    // Too little available balance: the refund still takes the money (the balance goes negative)
+    // but waits, pending, until the balance covers it (support.stripe.com, "Pending refunds due to
+    // insufficient funds"; pending_reason, API 2025-04-30.basil).
+    const covered = (sums(this.state, PLATFORM).available[charge.currency] ?? 0) >= value;
     const transaction = record(this.state, {
       owner: PLATFORM,
       amount: -value,
@@ -942,7 +1074,8 @@ export class Emulator {
       reason: optionalString(params, 'reason') ?? null,
       receipt_number: null,
       source_transfer_reversal: null,
-      status: 'succeeded',
+      status: covered ? 'succeeded' : 'pending',
+      ...(covered ? {} : { pending_reason: 'insufficient_funds' }),
       transfer_reversal: null,
     } as unknown as Stripe.Refund;
     this.state.refunds[refundId] = refund;
@@ -959,10 +1092,18 @@ export class Emulator {
   /** The refund-failure card's bank refuses the refund: it fails and its amount returns to the balance. */
   private failRefund(refundId: string): void {
     const refund = this.state.refunds[refundId];
-    const charge = refund ? this.state.charges[String(refund.charge)] : undefined;
-    if (!refund || !charge || refund.status !== 'succeeded') return;
+    if (!refund || refund.status !== 'succeeded') return;
+    this.failRefundNow(refund, 'expired_or_canceled_card');
+    this.store.save();
+  }
+
+  /** A refund fails: its amount returns to the balance and to the charge (`refund.failed`, `charge.refund.updated`). */
+  private failRefundNow(refund: Stripe.Refund, reason: string): void {
+    const charge = this.state.charges[String(refund.charge)];
+    if (!charge) return;
     refund.status = 'failed';
-    refund.failure_reason = 'expired_or_canceled_card';
+    delete refund.pending_reason;
+    refund.failure_reason = reason;
     refund.failure_balance_transaction = record(this.state, {
       owner: PLATFORM,
       amount: refund.amount,
@@ -977,7 +1118,6 @@ export class Emulator {
     const context: CallContext = { owner: PLATFORM, requestId: '', idempotencyKey: undefined };
     this.emit('refund.failed', structuredClone(refund), context);
     this.emit('charge.refund.updated', structuredClone(refund), context);
-    this.store.save();
   }
 
   refund(id: string, context: CallContext): Stripe.Refund {

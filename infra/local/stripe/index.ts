@@ -72,6 +72,12 @@ export interface StripeEmulatorOptions {
    * own, which cannot reach this platform's accounts (403, as Stripe answers) nor they its.
    */
   otherPlatformKeys?: readonly string[];
+  /**
+   * The platform account's payout schedule (`settings.payouts.schedule.interval`, set in Stripe's
+   * Dashboard): `daily` by default, as Stripe sets a new account (its available balance paid out
+   * at each 00:00 UTC); `manual` keeps it, as the portal needs for orders entered by hand.
+   */
+  platformPayouts?: 'daily' | 'manual';
   /** Test only: the faults to throw (`new StripeFaults()` from testing.ts, then `inject(...)`). */
   faults?: StripeFaults;
 }
@@ -161,6 +167,7 @@ export async function startStripeEmulator(options: StripeEmulatorOptions): Promi
   };
   const emulator = new Emulator(store, { account: accountSender, connect: connectSender }, later, clock, {
     verificationDelayMs: options.verificationDelayMs ?? 3_000,
+    platformPayouts: options.platformPayouts ?? 'daily',
   });
   const settle = async () => {
     while (pending.size) await Promise.all([...pending]);

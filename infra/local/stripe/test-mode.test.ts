@@ -417,7 +417,8 @@ describe('pending and available funds, fees and the clock', () => {
   let emulator: StripeEmulator;
   let stripe: Stripe;
   beforeAll(async () => {
-    emulator = await start();
+    // A platform that keeps its balance: what becomes available stays to be read.
+    emulator = await start({ platformPayouts: 'manual' });
     stripe = sdk(emulator.port, emulator.secretKey);
   });
 
@@ -680,6 +681,8 @@ describe('refunds and transfer reversals', () => {
   });
 
   it('fails the refund of the refund-failure card later and gives the amount back', async () => {
+    // Enough available balance that the refund goes out at once (the previous test left it negative).
+    await pay(stripe, 10_000, 'pm_card_bypassPending');
     const intent = await pay(stripe, 2000, 'pm_card_refundFail');
     const refund = await stripe.refunds.create({ payment_intent: intent.id });
     expect(refund.status).toBe('succeeded');
@@ -701,6 +704,89 @@ describe('refunds and transfer reversals', () => {
     expect(tooMuch.statusCode).toBe(400);
     expect((await stripe.transfers.listReversals(transfer.id)).data.map((one) => one.id)).toEqual([reversal.id]);
     expect((await stripe.events.list({ type: 'transfer.reversed', limit: 1 })).data).toHaveLength(1);
+  });
+});
+
+describe("the platform's own balance: its payout schedule and refunds it cannot cover", () => {
+  // docs.stripe.com/payouts ("Payout schedule": daily automatic payouts are the default);
+  // docs.stripe.com/api/accounts/object (settings.payouts.schedule); docs.stripe.com/connect/separate-charges-and-transfers
+  // ("source_transaction": the transfer succeeds regardless of the available balance).
+  it('pays the available balance out at 00:00 UTC by default, so only a transfer naming its charge goes after it', async () => {
+    const emulator = await start();
+    const stripe = sdk(emulator.port, emulator.secretKey);
+    expect((await stripe.accounts.retrieveCurrent()).settings?.payouts?.schedule).toMatchObject({ interval: 'daily' });
+    const account = await onboarded(stripe, { payouts: { schedule: { interval: 'manual' } } });
+    await pay(stripe, 5000, 'pm_card_bypassPending');
+    expect(usd((await stripe.balance.retrieve()).available)).toBe(4825);
+    const nextDay = (Math.floor(emulator.clock.now() / DAY) + 1) * DAY;
+    await emulator.clock.advance(nextDay - emulator.clock.now() + 1000);
+    expect(usd((await stripe.balance.retrieve()).available)).toBe(0);
+    const payouts = await stripe.payouts.list();
+    expect(payouts.data[0]).toMatchObject({ amount: 4825, automatic: true, status: 'pending', type: 'bank_account' });
+    const unfunded = await caught(stripe.transfers.create({ amount: 100, currency: 'usd', destination: account.id }));
+    expect(unfunded.code).toBe('balance_insufficient');
+    const pending = await pay(stripe, 3000);
+    const funded = await stripe.transfers.create({
+      amount: 1000,
+      currency: 'usd',
+      destination: account.id,
+      source_transaction: String(pending.latest_charge),
+      transfer_group: 'group-1',
+    });
+    expect(funded).toMatchObject({ source_transaction: pending.latest_charge, transfer_group: 'group-1' });
+    await emulator.clock.advance(DAY);
+    expect((await stripe.payouts.retrieve(payouts.data[0]!.id)).status).toBe('paid');
+  });
+
+  it('keeps the available balance on a manual schedule (the platform account says so)', async () => {
+    const emulator = await start({ platformPayouts: 'manual' });
+    const stripe = sdk(emulator.port, emulator.secretKey);
+    expect((await stripe.accounts.retrieveCurrent()).settings?.payouts?.schedule).toMatchObject({ interval: 'manual' });
+    await pay(stripe, 5000, 'pm_card_bypassPending');
+    await emulator.clock.advance(3 * DAY);
+    expect(usd((await stripe.balance.retrieve()).available)).toBe(4825);
+    expect((await stripe.payouts.list()).data).toHaveLength(0);
+  });
+
+  // support.stripe.com/questions/pending-refunds-due-to-insufficient-funds-or-stripe-balance;
+  // docs.stripe.com/changelog/basil/2025-04-30/refund-pending-reason; support.stripe.com/questions/fix-your-pending-refund (45 days).
+  it('holds a refund the available balance cannot cover pending (insufficient_funds) until a payment covers it', async () => {
+    const emulator = await start({ platformPayouts: 'manual' });
+    const stripe = sdk(emulator.port, emulator.secretKey);
+    const intent = await pay(stripe, 4000);
+    const refund = await stripe.refunds.create({ payment_intent: intent.id, amount: 1000 });
+    expect(refund).toMatchObject({ status: 'pending', pending_reason: 'insufficient_funds' });
+    expect(usd((await stripe.balance.retrieve()).available)).toBe(-1000);
+    expect((await stripe.charges.retrieve(String(intent.latest_charge))).amount_refunded).toBe(1000);
+    await pay(stripe, 2000, 'pm_card_bypassPending');
+    await emulator.clock.advance(1000);
+    const after = await stripe.refunds.retrieve(refund.id);
+    expect(after.status).toBe('succeeded');
+    expect(after.pending_reason).toBeUndefined();
+    const updated = await stripe.events.list({ type: 'refund.updated', limit: 1 });
+    expect((updated.data[0]?.data.object as Stripe.Refund).id).toBe(refund.id);
+    expect((await stripe.events.list({ type: 'charge.refund.updated', limit: 1 })).data).toHaveLength(1);
+  });
+
+  it('fails a refund left pending 45 days and gives its amount back (refund.failed)', async () => {
+    const emulator = await start({ platformPayouts: 'manual' });
+    const stripe = sdk(emulator.port, emulator.secretKey);
+    const intent = await pay(stripe, 4000);
+    const refund = await stripe.refunds.create({ payment_intent: intent.id });
+    expect(refund.status).toBe('pending');
+    await emulator.clock.advance(44 * DAY);
+    // The charge's own funds (less Stripe's fee) became available, but the refund took more: still negative.
+    expect(usd((await stripe.balance.retrieve()).available)).toBe(-146);
+    expect((await stripe.refunds.retrieve(refund.id)).status).toBe('pending');
+    await emulator.clock.advance(2 * DAY);
+    expect(await stripe.refunds.retrieve(refund.id)).toMatchObject({
+      status: 'failed',
+      failure_reason: 'insufficient_funds',
+    });
+    expect(usd((await stripe.balance.retrieve()).available)).toBe(3854);
+    expect((await stripe.charges.retrieve(String(intent.latest_charge))).amount_refunded).toBe(0);
+    const failed = await stripe.events.list({ type: 'refund.failed', limit: 1 });
+    expect((failed.data[0]?.data.object as Stripe.Refund).id).toBe(refund.id);
   });
 });
 

@@ -126,7 +126,8 @@ const Step = /* @__PURE__ */ pure(() =>
 /**
  * What the order's page shows the holder of its link, and nothing more: the order number, the
  * product's name, the quantity, the date it was placed, each step with its date, and the carrier
- * with the tracking number (and the carrier's tracking page, for a carrier the portal knows).
+ * with the tracking number (and the carrier's tracking page, for a carrier the portal knows), and
+ * whether it was refunded (a refund still pending at Stripe says so).
  * No customer address, e-mail, price, member or internal id.
  */
 export const OrderPage = /* @__PURE__ */ pure(() =>
@@ -136,6 +137,11 @@ export const OrderPage = /* @__PURE__ */ pure(() =>
     qty: z.number().check(z.int()),
     placedAt: z.string(),
     steps: z.array(Step),
+    /**
+     * Whether the order was refunded, without amounts: `pending` while Stripe holds a refund (it has
+     * not reached the customer's bank yet), then `refunded` (in full) or `partly_refunded`.
+     */
+    refund: z.enum(['none', 'pending', 'refunded', 'partly_refunded']),
     shipment: z.nullable(
       z.strictObject({
         carrier: z.string(),

@@ -61,7 +61,8 @@ export const BatchOutcome = /* @__PURE__ */ pure(() =>
     /** Stripe's instant payout fee (withdrawals to a card that takes instant payouts). */
     fee: Dollars,
     method: z.nullable(z.enum(['instant', 'standard'])),
-    transferId: z.nullable(z.string()),
+    /** Its transfers: one per card sale's charge, one for orders entered by hand (decision 0280). */
+    transferIds: z.array(z.string()),
     payoutId: z.nullable(z.string()),
     /** In words, for the person who asked. */
     message: z.string(),

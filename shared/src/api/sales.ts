@@ -118,6 +118,8 @@ export const Order = /* @__PURE__ */ pure(() =>
     ),
     /** What was refunded of `totalPayed` so far (by an admin here, or in Stripe's dashboard). */
     refunded: Dollars,
+    /** Of `refunded`, what Stripe still holds pending (the platform's balance does not cover it yet); 0 when none. */
+    refundPending: z.optional(Dollars),
     /** none, partial (Partially refunded) or full (Refunded). */
     refundState: z.enum(['none', 'partial', 'full']),
     /** Whether the order was paid by card, so it can be refunded through Stripe. */

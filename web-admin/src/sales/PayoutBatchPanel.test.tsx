@@ -42,7 +42,7 @@ describe('"Send all available" and "Pay all"', () => {
               payout: 0,
               fee: 0,
               method: null,
-              transferId: 'tr_1',
+              transferIds: ['tr_1'],
               payoutId: null,
               message: "Sent $20.00 to ann.lee@example.com's Stripe balance in one transfer: 2 commissions.",
             },

@@ -173,10 +173,10 @@ export function PayoutBatchPanel({ step }: { step: 'send' | 'pay' }) {
       >
         <p>
           {step === 'send'
-            ? `${formatMoney(total)} goes to the Stripe balance of ${who}, one transfer each.`
+            ? `${formatMoney(total)} goes to the Stripe balance of ${who}, one transfer per sale.`
             : naming
-              ? `${formatMoney(total)} is paid out to ${who}’s ${cardWords ? `debit card ending ${card.data!.card!.last4}` : 'debit card'}, one transfer and one payout.`
-              : `${formatMoney(total)} is paid out to the debit card of ${who}, one transfer and one payout each.`}{' '}
+              ? `${formatMoney(total)} is paid out to ${who}’s ${cardWords ? `debit card ending ${card.data!.card!.last4}` : 'debit card'}, one transfer per sale and one payout.`
+              : `${formatMoney(total)} is paid out to the debit card of ${who}, one transfer per sale and one payout each.`}{' '}
           A member’s clawback debt is taken from it first; the result says what moved.
         </p>
         {naming && card.isPending ? <p role="status">Looking up {who}’s debit card…</p> : null}

@@ -18,9 +18,14 @@ const REASON_LABEL: Record<(typeof REFUND_REASONS)[number], string> = {
 
 /** The order's refund state in words: "Refunded", "Partially refunded ($5.00 of $49.98)", or "Not refunded". */
 export function refundWords(order: Order): string {
-  if (order.refundState === 'full') return 'Refunded';
+  const pending = order.refundPending ? cents(order.refundPending) : 0;
+  // Stripe holds a refund pending while the platform's balance does not cover it: the customer has not got it yet.
+  const held = pending
+    ? `; ${formatMoney(pending)} of it is pending at Stripe until the platform's balance covers it (add funds to the Stripe balance to release it)`
+    : '';
+  if (order.refundState === 'full') return pending ? `Refund pending${held}` : 'Refunded';
   if (order.refundState === 'partial') {
-    return `Partially refunded (${formatMoney(cents(order.refunded))} of ${formatMoney(cents(order.totalPayed))})`;
+    return `Partially refunded (${formatMoney(cents(order.refunded))} of ${formatMoney(cents(order.totalPayed))})${held}`;
   }
   return 'Not refunded';
 }

@@ -31,7 +31,7 @@ const outcome = {
   payout: 59.41,
   fee: 0.59,
   method: 'instant',
-  transferId: 'tr_1',
+  transferIds: ['tr_1'],
   payoutId: 'po_1',
   message: "Paid $59.41 to ann@example.com's debit card (instant, Stripe's instant fee $0.59): 2 commissions.",
 };

@@ -22,6 +22,7 @@ const page = (overrides: Partial<OrderPage> = {}): OrderPage => ({
     { step: 'shipped', done: true, at: '2026-11-22T10:00:00.000Z' },
     { step: 'fulfilled', done: false, at: null },
   ],
+  refund: 'none',
   shipment: {
     carrier: 'FedEx',
     trackingNumber: '123456789012',
@@ -81,6 +82,27 @@ describe('the customer’s order page', () => {
     renderWithAuth(<MemberApp />, waiting, { path: `/track_order#${TOKEN}` });
     expect(await screen.findByText('Received: we are ordering it from the supplier')).toBeTruthy();
     expect(screen.queryByRole('heading', { name: 'Shipment' })).toBeNull();
+  });
+
+  it('says a refund is pending until it goes out, then that it was refunded; nothing when there is none', async () => {
+    const pending = fakeApi({
+      checkAuth: () => unauthorized,
+      getOrderPage: () => ({ body: page({ refund: 'pending' }) }),
+    });
+    renderWithAuth(<MemberApp />, pending, { path: `/track_order#${TOKEN}` });
+    expect((await screen.findByTestId('order-refund')).textContent).toMatch(/^A refund of this order is pending/);
+    cleanup();
+    const refunded = fakeApi({
+      checkAuth: () => unauthorized,
+      getOrderPage: () => ({ body: page({ refund: 'refunded' }) }),
+    });
+    renderWithAuth(<MemberApp />, refunded, { path: `/track_order#${TOKEN}` });
+    expect((await screen.findByTestId('order-refund')).textContent).toMatch(/^This order was refunded to your card/);
+    cleanup();
+    const none = fakeApi({ checkAuth: () => unauthorized, getOrderPage: () => ({ body: page() }) });
+    renderWithAuth(<MemberApp />, none, { path: `/track_order#${TOKEN}` });
+    expect(await screen.findByTestId('order-status')).toBeTruthy();
+    expect(screen.queryByTestId('order-refund')).toBeNull();
   });
 
   it('says a link is not valid when the API does not know it, or when it has no token, without asking', async () => {

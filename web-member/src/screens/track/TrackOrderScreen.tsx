@@ -87,6 +87,15 @@ function UnknownLink() {
   );
 }
 
+/** The refund as the customer reads it: a pending one has not reached their bank yet. */
+const REFUND_WORDS: Record<Exclude<OrderPage['refund'], 'none'>, string> = {
+  pending:
+    'A refund of this order is pending: the shop has made it, and it is sent to your card as soon as the payment service releases it. You need to do nothing.',
+  refunded: 'This order was refunded to your card. It can take 5–10 business days to show on your statement.',
+  partly_refunded:
+    'Part of this order was refunded to your card. It can take 5–10 business days to show on your statement.',
+};
+
 function OrderSteps({ order }: { order: OrderPage }) {
   useDocumentTitle(`Order ${order.orderID}`);
   const current = [...order.steps].reverse().find((step) => step.done);
@@ -102,6 +111,11 @@ function OrderSteps({ order }: { order: OrderPage }) {
       <p className="track-card__status" data-testid="order-status">
         {current ? STEP_WORDS[current.step].done : 'Received: we are ordering it from the supplier'}
       </p>
+      {order.refund !== 'none' ? (
+        <p className="track-card__status" data-testid="order-refund">
+          {REFUND_WORDS[order.refund]}
+        </p>
+      ) : null}
       <h2 className="track-card__heading">Steps</h2>
       <ol className="track-steps" data-testid="order-steps">
         <li className="track-step track-step--done">
