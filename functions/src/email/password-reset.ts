@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import {
   EXPIRED_RESET_LINK,
   INVALID_RESET_LINK,
+  SUPERSEDED_RESET_LINK,
   USED_RESET_LINK,
   isPasswordTheEmail,
 } from '@portal/shared/api/account';
@@ -25,7 +26,10 @@ import type { PasswordResetStore } from './password-reset-store';
  *   in words), counted before anything is read; and per account (RESET_LIMITS.perAccount an hour),
  *   silently: past it no mail is sent, so nobody can flood a mailbox;
  * - using it sets the new password (the sign-up's rules) and moves the session generation on in
- *   the same transaction that marks the link used: every session of the account ends.
+ *   the same transaction that marks the link used: every session of the account ends;
+ * - a link records the account's link generation when it is sent and works only while it is the
+ *   account's: any change of the password or the e-mail address (this link's use included) moves it
+ *   on, so no link mailed before a change works after it (decision 0240).
  */
 export const RESET_LINK_VALID_MS = 60 * 60 * 1000;
 export const RESET_PATH = '/reset_password';
@@ -112,6 +116,7 @@ export function createPasswordResetRequests(deps: PasswordResetDeps) {
           email: user.email,
           createdAt: now,
           expiresAtMs: now + RESET_LINK_VALID_MS,
+          linkGeneration: user.linkGeneration ?? 0,
         });
         const url = new URL(RESET_PATH, deps.siteUrl());
         url.searchParams.set('token', token);
@@ -125,6 +130,8 @@ export function createPasswordResetRequests(deps: PasswordResetDeps) {
   };
 }
 
+const superseded = () => badRequest(SUPERSEDED_RESET_LINK, { token: SUPERSEDED_RESET_LINK });
+
 /** Using a link: the reset call. */
 export function createPasswordResetUse(deps: PasswordResetUseDeps) {
   return {
@@ -137,6 +144,8 @@ export function createPasswordResetUse(deps: PasswordResetUseDeps) {
       if (record.expiresAtMs <= deps.now()) throw badRequest(EXPIRED_RESET_LINK, { token: EXPIRED_RESET_LINK });
       const user = await deps.users.get(record.userId);
       if (!user) throw badRequest(INVALID_RESET_LINK, { token: INVALID_RESET_LINK });
+      // Said before the hash; the transaction checks it again.
+      if ((record.linkGeneration ?? 0) !== (user.linkGeneration ?? 0)) throw superseded();
       if (isPasswordTheEmail(password, user.email))
         throw badRequest(PASSWORD_IS_EMAIL, { password: PASSWORD_IS_EMAIL });
       if (isCommonPassword(password)) throw badRequest(PASSWORD_IS_COMMON, { password: PASSWORD_IS_COMMON });
@@ -148,6 +157,8 @@ export function createPasswordResetUse(deps: PasswordResetUseDeps) {
           throw conflict(USED_RESET_LINK);
         case 'expired':
           throw badRequest(EXPIRED_RESET_LINK, { token: EXPIRED_RESET_LINK });
+        case 'superseded':
+          throw superseded();
         case 'unknown':
         case 'user-gone':
           throw badRequest(INVALID_RESET_LINK, { token: INVALID_RESET_LINK });

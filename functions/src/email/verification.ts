@@ -1,5 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { EXPIRED_VERIFICATION_LINK, INVALID_VERIFICATION_LINK, USED_VERIFICATION_LINK } from '@portal/shared/api/email';
+import {
+  EXPIRED_VERIFICATION_LINK,
+  INVALID_VERIFICATION_LINK,
+  SUPERSEDED_VERIFICATION_LINK,
+  USED_VERIFICATION_LINK,
+} from '@portal/shared/api/email';
 import type { AttemptKind, AttemptStore, Counted } from '../auth/attempt-store';
 import type { UserRecord } from '../auth/user-store';
 import { DomainError, badRequest, conflict } from '../errors';
@@ -15,7 +20,9 @@ import type { VerificationStore } from './verification-store';
  *   isEmailVerified, so two clicks at once verify once and the second is told it was used;
  * - a newer link does not invalidate older ones: each is bound to the address it was sent to and
  *   expires on its own, and at most RESEND_LIMITS.perDay exist a day, so a member who clicks the
- *   first mail that arrives is not refused;
+ *   first mail that arrives is not refused; but a change of the password or the e-mail address
+ *   does: a link records the account's link generation and works only while it is unchanged
+ *   (decision 0240);
  * - sending is rate-limited per user (one a minute, five a day, the sign-up's first link
  *   included), counted by a conditional write BEFORE the mail goes out, so parallel requests get
  *   one mail.
@@ -194,6 +201,8 @@ export function createEmailVerification(deps: VerificationDeps) {
           throw badRequest(EXPIRED_VERIFICATION_LINK, { token: EXPIRED_VERIFICATION_LINK });
         case 'address-changed':
           throw badRequest(ADDRESS_CHANGED, { token: ADDRESS_CHANGED });
+        case 'superseded':
+          throw badRequest(SUPERSEDED_VERIFICATION_LINK, { token: SUPERSEDED_VERIFICATION_LINK });
         case 'taken':
           throw conflict(ADDRESS_TAKEN);
         case 'unknown':
@@ -229,6 +238,7 @@ export function createEmailVerification(deps: VerificationDeps) {
         ...(replaces === undefined ? {} : { replaces }),
         createdAt: now,
         expiresAtMs: now + LINK_VALID_MS,
+        linkGeneration: user.linkGeneration ?? 0,
       });
       const url = new URL(VERIFY_PATH, deps.siteUrl());
       url.searchParams.set('token', token);

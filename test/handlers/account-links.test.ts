@@ -1,0 +1,145 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { db, tableName } from '../../functions/src/adapters/dynamo-client';
+import { handler as signup } from '../../functions/src/handlers/signup';
+import { handler as login } from '../../functions/src/handlers/login';
+import { handler as verifyEmail } from '../../functions/src/handlers/verify-email';
+import { handler as changeEmail } from '../../functions/src/handlers/change-email';
+import { handler as changePassword } from '../../functions/src/handlers/change-password';
+import { handler as requestPasswordReset } from '../../functions/src/handlers/request-password-reset';
+import { handler as resetPassword } from '../../functions/src/handlers/reset-password';
+import { SUPERSEDED_RESET_LINK } from '../../shared/src/api/account';
+import { SUPERSEDED_VERIFICATION_LINK } from '../../shared/src/api/email';
+import { keys } from '../../shared/src/db/table';
+import { auth, call, uniqueEmail, uniqueIp } from './helpers';
+import { mailsTo, type StoredMail } from './outbox';
+
+/**
+ * Every link mailed to an account ends when its password or e-mail address changes (issue 35;
+ * decision 0240), against DynamoDB Local and this file's mail outbox: a reset link mailed to an old
+ * address, a reset link from before a password change, and the e-mail links of before a change.
+ */
+const PASSWORD = 'a long enough password';
+const tokenOf = (mail: StoredMail | undefined): string => new URL(mail!.link!.url).searchParams.get('token')!;
+const linksTo = (email: string, label: string) =>
+  mailsTo(email)
+    .filter((mail) => mail.link?.label === label)
+    .map(tokenOf);
+
+interface Member {
+  id: string;
+  email: string;
+  token: string;
+}
+
+async function newMember(prefix = 'links'): Promise<Member> {
+  const email = uniqueEmail(prefix);
+  const result = await call(signup, { body: { email, password: PASSWORD } });
+  expect(result.status).toBe(200);
+  return { id: (result.body.userProfile as { id: string }).id, email, token: String(result.body.access_token) };
+}
+
+const logIn = (email: string, password: string) => call(login, { body: { email, password }, sourceIp: uniqueIp() });
+const userItem = async (id: string) =>
+  (await db().send(new GetCommand({ TableName: tableName(), Key: keys.user(id), ConsistentRead: true }))).Item;
+
+async function resetLink(email: string): Promise<string> {
+  const before = linksTo(email, 'Password reset link').length;
+  expect((await call(requestPasswordReset, { body: { email } })).status).toBe(200);
+  const links = linksTo(email, 'Password reset link');
+  expect(links).toHaveLength(before + 1);
+  return links.at(-1)!;
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('a change of password or e-mail address ends every link mailed before it', () => {
+  it('a reset link mailed to the old address does not work once the e-mail address has changed', async () => {
+    const member = await newMember();
+    const oldMailbox = await resetLink(member.email);
+    const next = uniqueEmail('links-new');
+    const asked = await call(changeEmail, { body: { email: next, password: PASSWORD }, headers: auth(member.token) });
+    expect(asked.status).toBe(200);
+    expect((await call(verifyEmail, { body: { token: linksTo(next, 'E-mail change link')[0]! } })).status).toBe(200);
+
+    // Whoever holds the old mailbox cannot take the account with the link.
+    const taken = await call(resetPassword, { body: { token: oldMailbox, password: 'the old mailbox owner wins' } });
+    expect(taken.status).toBe(400);
+    expect(taken.body.message).toBe(SUPERSEDED_RESET_LINK);
+    expect(taken.body.fields).toEqual({ token: SUPERSEDED_RESET_LINK });
+    expect((await logIn(next, 'the old mailbox owner wins')).status).toBe(401);
+    expect((await logIn(next, PASSWORD)).status).toBe(200);
+  });
+
+  it('a reset link from before a password change does not work after it', async () => {
+    const member = await newMember();
+    const link = await resetLink(member.email);
+    const changed = await call(changePassword, {
+      body: { currentPassword: PASSWORD, newPassword: 'a brand new passphrase' },
+      headers: auth(member.token),
+    });
+    expect(changed.status).toBe(200);
+    const stored = await userItem(member.id);
+
+    const used = await call(resetPassword, { body: { token: link, password: 'an attacker passphrase' } });
+    expect(used.status).toBe(400);
+    expect(used.body.message).toBe(SUPERSEDED_RESET_LINK);
+    // Nothing changed: not the password, not the link (it is refused, not used).
+    expect(await userItem(member.id)).toEqual(stored);
+    expect((await logIn(member.email, 'a brand new passphrase')).status).toBe(200);
+    // A link asked for after the change works.
+    const fresh = await resetLink(member.email);
+    expect(
+      (await call(resetPassword, { body: { token: fresh, password: 'a freshly chosen passphrase' } })).status,
+    ).toBe(200);
+    expect((await logIn(member.email, 'a freshly chosen passphrase')).status).toBe(200);
+  });
+
+  it("using a reset link ends the account's other reset links and its pending e-mail change", async () => {
+    const member = await newMember();
+    const next = uniqueEmail('links-pending');
+    expect(
+      (await call(changeEmail, { body: { email: next, password: PASSWORD }, headers: auth(member.token) })).status,
+    ).toBe(200);
+    const first = await resetLink(member.email);
+    const second = await resetLink(member.email);
+    expect((await call(resetPassword, { body: { token: first, password: 'the first link passphrase' } })).status).toBe(
+      200,
+    );
+
+    const other = await call(resetPassword, { body: { token: second, password: 'the second link passphrase' } });
+    expect(other.status).toBe(400);
+    expect(other.body.message).toBe(SUPERSEDED_RESET_LINK);
+    const change = await call(verifyEmail, { body: { token: linksTo(next, 'E-mail change link')[0]! } });
+    expect(change.status).toBe(400);
+    expect(change.body.message).toBe(SUPERSEDED_VERIFICATION_LINK);
+    expect(await userItem(member.id)).toMatchObject({ email: member.email });
+    expect((await logIn(member.email, 'the first link passphrase')).status).toBe(200);
+  });
+
+  it("a password change ends the account's pending e-mail change and its verification link", async () => {
+    const member = await newMember();
+    const [verification] = linksTo(member.email, 'Verification link');
+    expect(verification).toBeDefined();
+    const next = uniqueEmail('links-changed');
+    expect(
+      (await call(changeEmail, { body: { email: next, password: PASSWORD }, headers: auth(member.token) })).status,
+    ).toBe(200);
+    expect(
+      (
+        await call(changePassword, {
+          body: { currentPassword: PASSWORD, newPassword: 'a brand new passphrase' },
+          headers: auth(member.token),
+        })
+      ).status,
+    ).toBe(200);
+
+    const change = await call(verifyEmail, { body: { token: linksTo(next, 'E-mail change link')[0]! } });
+    expect(change.status).toBe(400);
+    expect(change.body.message).toBe(SUPERSEDED_VERIFICATION_LINK);
+    const verify = await call(verifyEmail, { body: { token: verification! } });
+    expect(verify.status).toBe(400);
+    expect(verify.body.message).toBe(SUPERSEDED_VERIFICATION_LINK);
+    expect(await userItem(member.id)).toMatchObject({ email: member.email, isEmailVerified: false });
+  });
+});
