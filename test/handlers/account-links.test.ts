@@ -8,10 +8,11 @@ import { handler as changeEmail } from '../../functions/src/handlers/change-emai
 import { handler as changePassword } from '../../functions/src/handlers/change-password';
 import { handler as requestPasswordReset } from '../../functions/src/handlers/request-password-reset';
 import { handler as resetPassword } from '../../functions/src/handlers/reset-password';
+import { RESEND_LIMITS } from '../../functions/src/email/verification';
 import { SUPERSEDED_RESET_LINK } from '../../shared/src/api/account';
 import { SUPERSEDED_VERIFICATION_LINK } from '../../shared/src/api/email';
 import { keys } from '../../shared/src/db/table';
-import { auth, call, uniqueEmail, uniqueIp } from './helpers';
+import { allItems, auth, call, uniqueEmail, uniqueIp } from './helpers';
 import { mailsTo, type StoredMail } from './outbox';
 
 /**
@@ -141,5 +142,47 @@ describe('a change of password or e-mail address ends every link mailed before i
     expect(verify.status).toBe(400);
     expect(verify.body.message).toBe(SUPERSEDED_VERIFICATION_LINK);
     expect(await userItem(member.id)).toMatchObject({ email: member.email, isEmailVerified: false });
+  });
+});
+
+describe('/api/changeEmail says nothing of whether an address is registered', () => {
+  it("answers a taken address as a free one, counted first; the taken address's owner is told, and past the day's links both are refused alike", async () => {
+    const member = await newMember();
+    const owner = await newMember('links-owner');
+    const ask = (email: string) =>
+      call(changeEmail, { body: { email, password: PASSWORD }, headers: auth(member.token) });
+    const free = uniqueEmail('links-free');
+
+    const taken = await ask(owner.email);
+    const open = await ask(free);
+    expect(taken.status).toBe(200);
+    expect(open.status).toBe(200);
+    expect({ ...taken.body, pendingEmail: '' }).toEqual({ ...open.body, pendingEmail: '' });
+    expect(taken.body.pendingEmail).toBe(owner.email);
+    expect(Object.keys(taken.headers).sort()).toEqual(Object.keys(open.headers).sort());
+
+    // The free address gets a link; the owner a notice without a link, naming neither the member nor their address.
+    expect(linksTo(free, 'E-mail change link')).toHaveLength(1);
+    const notices = mailsTo(owner.email).filter((mail) => mail.subject.includes('tried to use your e-mail address'));
+    expect(notices).toHaveLength(1);
+    expect(notices[0]!.link?.label).toBe('Log in to your account');
+    expect(notices[0]!.text).toContain('nothing was changed');
+    expect(`${notices[0]!.text}${notices[0]!.html}`).not.toContain(member.email);
+    expect(linksTo(owner.email, 'E-mail change link')).toHaveLength(0);
+    const changeLinks = (await allItems()).filter(
+      (item) => item.entity === 'EmailVerification' && item.userId === member.id && item.replaces !== undefined,
+    );
+    expect(changeLinks.map((item) => item.email)).toEqual([free]);
+
+    // The day's links (sign-up's first included) are used up: taken or free, the same 429, nothing mailed.
+    for (let sent = 3; sent < RESEND_LIMITS.perDay.count; sent++) expect((await ask(free)).status).toBe(200);
+    const noticesBefore = mailsTo(owner.email).length;
+    const takenRefused = await ask(owner.email);
+    const freeRefused = await ask(uniqueEmail('links-late'));
+    expect(takenRefused.status).toBe(429);
+    expect(freeRefused.status).toBe(429);
+    expect(takenRefused.body).toEqual(freeRefused.body);
+    expect(mailsTo(owner.email)).toHaveLength(noticesBefore);
+    expect(await userItem(member.id)).toMatchObject({ email: member.email });
   });
 });

@@ -9,6 +9,7 @@ import type { AttemptKind, AttemptStore, Counted } from '../auth/attempt-store';
 import type { UserRecord } from '../auth/user-store';
 import { DomainError, badRequest, conflict } from '../errors';
 import type { Mailer, OutgoingMail } from './mailer';
+import { addressInUseMail } from './templates';
 import type { VerificationStore } from './verification-store';
 
 /**
@@ -29,6 +30,7 @@ import type { VerificationStore } from './verification-store';
  */
 export const LINK_VALID_MS = 24 * 60 * 60 * 1000;
 export const VERIFY_PATH = '/verify_email';
+export const LOGIN_PATH = '/login';
 export const RESEND_LIMITS = {
   perMinute: { count: 1, windowMs: 60 * 1000 },
   perDay: { count: 5, windowMs: 24 * 60 * 60 * 1000 },
@@ -171,8 +173,10 @@ export function createEmailVerification(deps: VerificationDeps) {
     /**
      * Sends a link to `newEmail` that makes it the account's address once opened, counted in the
      * member's daily links (not the minute's: a member who signed up a moment ago may change the
-     * address at once). A taken address is a 409 now, and again when the link is used if someone
-     * took it meanwhile.
+     * address at once). The count comes before anything is read of the address, and the answer is
+     * the same for a taken one (issue 35): its owner gets a notice instead of a link, so nobody
+     * learns from the answer whether an address is registered. A link is refused at its use if
+     * someone took the address meanwhile.
      */
     async sendChange(
       user: UserRecord,
@@ -180,9 +184,7 @@ export function createEmailVerification(deps: VerificationDeps) {
       isTaken: (email: string) => Promise<boolean>,
     ): Promise<{ email: string; nextAllowedInSeconds: number }> {
       if (newEmail === user.email) throw badRequest(SAME_ADDRESS, { email: SAME_ADDRESS });
-      if (await isTaken(newEmail))
-        throw new DomainError('conflict', ADDRESS_TAKEN, { fields: { email: ADDRESS_TAKEN } });
-      return sendLink(user, newEmail, user.email, limits.slice(1));
+      return sendLink(user, newEmail, user.email, limits.slice(1), isTaken);
     },
 
     /** Verifies the address a link was sent to; needs no session. */
@@ -216,6 +218,7 @@ export function createEmailVerification(deps: VerificationDeps) {
     to: string,
     replaces: string | undefined,
     applied: readonly [AttemptKind, { count: number; windowMs: number }][],
+    isTaken?: (email: string) => Promise<boolean>,
   ): Promise<{ email: string; nextAllowedInSeconds: number }> {
     const now = deps.now();
     const counted: [AttemptKind, Counted][] = [];
@@ -229,8 +232,13 @@ export function createEmailVerification(deps: VerificationDeps) {
       }
       counted.push([kind, taken]);
     }
+    const answer = { email: to, nextAllowedInSeconds: Math.ceil(RESEND_LIMITS.perMinute.windowMs / 1000) };
     const token = randomBytes(32).toString('base64url');
     try {
+      if (isTaken && (await isTaken(to))) {
+        await deps.mailer.send(addressInUseMail(to, new URL(LOGIN_PATH, deps.siteUrl()).href));
+        return answer;
+      }
       await deps.store.save({
         tokenHash: hashVerificationToken(token),
         userId: user.id,
@@ -249,7 +257,7 @@ export function createEmailVerification(deps: VerificationDeps) {
       await giveBack().catch(() => undefined);
       throw error;
     }
-    return { email: to, nextAllowedInSeconds: Math.ceil(RESEND_LIMITS.perMinute.windowMs / 1000) };
+    return answer;
   }
 }
 
