@@ -8,12 +8,16 @@ import { handler as changeEmail } from '../../functions/src/handlers/change-emai
 import { handler as changePassword } from '../../functions/src/handlers/change-password';
 import { handler as requestPasswordReset } from '../../functions/src/handlers/request-password-reset';
 import { handler as resetPassword } from '../../functions/src/handlers/reset-password';
+import { handler as replacePayoutMethod } from '../../functions/src/handlers/replace-payout-method';
+import { CARD_CHANGED_AT_ONCE, toDomainError } from '../../functions/src/adapters/stripe-gateway';
+import { DomainError } from '../../functions/src/errors';
 import { RESEND_LIMITS } from '../../functions/src/email/verification';
 import { SUPERSEDED_RESET_LINK } from '../../shared/src/api/account';
 import { SUPERSEDED_VERIFICATION_LINK } from '../../shared/src/api/email';
 import { keys } from '../../shared/src/db/table';
 import { allItems, auth, call, uniqueEmail, uniqueIp } from './helpers';
 import { mailsTo, type StoredMail } from './outbox';
+import { debitCardToken, payableMember, stripeAtEmulator } from './sales-helpers';
 
 /**
  * Every link mailed to an account ends when its password or e-mail address changes (issue 35;
@@ -184,5 +188,67 @@ describe('/api/changeEmail says nothing of whether an address is registered', ()
     expect(takenRefused.body).toEqual(freeRefused.body);
     expect(mailsTo(owner.email)).toHaveLength(noticesBefore);
     expect(await userItem(member.id)).toMatchObject({ email: member.email });
+  });
+});
+
+describe('concurrent changes of one account: 200 or a 409/429 in words, never a 500', () => {
+  /** A refusal a person can read: a sentence, not a code. */
+  const inWords = (answer: { status: number; body: Record<string, unknown> }) =>
+    answer.status === 200 ||
+    ([409, 429].includes(answer.status) && /^[A-Z].{20,}\.$/.test(String(answer.body.message)));
+
+  it('six password changes at once: one password wins, and it logs in', async () => {
+    const member = await newMember('links-passwords');
+    const passwords = [1, 2, 3, 4, 5, 6].map((n) => `racing passphrase number ${n}`);
+    const answers = await Promise.all(
+      passwords.map((newPassword) =>
+        call(changePassword, {
+          body: { currentPassword: PASSWORD, newPassword },
+          headers: auth(member.token),
+          // The function's own timeout (functions/src/routes.ts): every answer comes within it.
+          deadlineMs: 10_000,
+        }),
+      ),
+    );
+    expect(answers.filter((answer) => !inWords(answer)).map((answer) => [answer.status, answer.body])).toEqual([]);
+    expect(answers.filter((answer) => answer.status === 200).length).toBeGreaterThanOrEqual(1);
+    const logins = [];
+    for (const password of [...passwords, PASSWORD]) logins.push((await logIn(member.email, password)).status);
+    // Exactly one of the submitted passwords is the account's; the old one no longer logs in.
+    expect(logins.filter((status) => status === 200)).toHaveLength(1);
+    expect(logins.at(-1)).toBe(401);
+  });
+
+  it('eight card replacements at once: one card is left at Stripe, the default', async () => {
+    const stripe = stripeAtEmulator();
+    const member = await payableMember(stripe);
+    const tokens = await Promise.all(
+      Array.from({ length: 8 }, (_, n) => debitCardToken(stripe, n % 2 ? '5200828282828210' : '4000056655665556')),
+    );
+    const answers = await Promise.all(
+      tokens.map((token) =>
+        call(replacePayoutMethod, { body: { id: member.accountId, token }, headers: auth(member.token) }),
+      ),
+    );
+    expect(answers.filter((answer) => !inWords(answer)).map((answer) => [answer.status, answer.body])).toEqual([]);
+    expect(answers.filter((answer) => answer.status === 200).length).toBeGreaterThanOrEqual(1);
+    const cards = (await stripe.accounts.listExternalAccounts(member.accountId, { object: 'card' })).data;
+    expect(cards).toHaveLength(1);
+    expect(cards[0]).toMatchObject({ default_for_currency: true });
+    expect(await userItem(member.id)).toMatchObject({ stripeID: member.accountId, isPayoutMethodAdded: 1 });
+  });
+
+  it("Stripe's refusal to delete the default card is a 409 in words", async () => {
+    const stripe = stripeAtEmulator();
+    const member = await payableMember(stripe);
+    const [card] = (await stripe.accounts.listExternalAccounts(member.accountId, { object: 'card' })).data;
+    const refusal = await stripe.accounts.deleteExternalAccount(member.accountId, card!.id).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(refusal).toBeDefined();
+    const mapped = toDomainError(refusal);
+    expect(mapped).toBeInstanceOf(DomainError);
+    expect(mapped).toMatchObject({ kind: 'conflict', message: CARD_CHANGED_AT_ONCE });
   });
 });
