@@ -466,6 +466,7 @@ export const passwordResetRequests = /* @__PURE__ */ createPasswordResetRequests
   users: dynamoUsers,
   now,
   siteUrl,
+  pause: { elapsed: () => clock.elapsed(), sleep: (ms) => clock.sleep(ms) },
 });
 /** Using a reset link: no mailer, so the function that sets the password carries no SES client. */
 export const passwordResetUse = /* @__PURE__ */ createPasswordResetUse({

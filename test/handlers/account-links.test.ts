@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { db, tableName } from '../../functions/src/adapters/dynamo-client';
 import { handler as signup } from '../../functions/src/handlers/signup';
 import { handler as login } from '../../functions/src/handlers/login';
@@ -12,6 +12,8 @@ import { handler as replacePayoutMethod } from '../../functions/src/handlers/rep
 import { CARD_CHANGED_AT_ONCE, toDomainError } from '../../functions/src/adapters/stripe-gateway';
 import { DomainError } from '../../functions/src/errors';
 import { RESEND_LIMITS } from '../../functions/src/email/verification';
+import { RESET_ANSWER_FLOOR_MS } from '../../functions/src/email/password-reset';
+import { clock } from '../../functions/src/config/clock';
 import { SUPERSEDED_RESET_LINK } from '../../shared/src/api/account';
 import { SUPERSEDED_VERIFICATION_LINK } from '../../shared/src/api/email';
 import { keys } from '../../shared/src/db/table';
@@ -59,6 +61,9 @@ async function resetLink(email: string): Promise<string> {
 afterEach(() => vi.restoreAllMocks());
 
 describe('a change of password or e-mail address ends every link mailed before it', () => {
+  // The reset request's answer floor is not waited out here (its own test is below).
+  beforeEach(() => void vi.spyOn(clock, 'sleep').mockResolvedValue());
+
   it('a reset link mailed to the old address does not work once the e-mail address has changed', async () => {
     const member = await newMember();
     const oldMailbox = await resetLink(member.email);
@@ -146,6 +151,33 @@ describe('a change of password or e-mail address ends every link mailed before i
     expect(verify.status).toBe(400);
     expect(verify.body.message).toBe(SUPERSEDED_VERIFICATION_LINK);
     expect(await userItem(member.id)).toMatchObject({ email: member.email, isEmailVerified: false });
+  });
+});
+
+describe('/api/requestPasswordReset takes as long for an unknown address as for a registered one', () => {
+  it('holds both answers to the same floor: the wait is the floor less what the work took, none past it', async () => {
+    const member = await newMember('links-timing');
+    const unknown = uniqueEmail('links-nobody');
+    const sleep = vi.spyOn(clock, 'sleep').mockResolvedValue();
+    // The duration clock at each request's start and end: the registered path's work (reads,
+    // writes, the mail) took 300 ms, the unknown one's 20 ms, then a registered one past the floor.
+    vi.spyOn(clock, 'elapsed')
+      .mockReturnValueOnce(10_000)
+      .mockReturnValueOnce(10_300)
+      .mockReturnValueOnce(20_000)
+      .mockReturnValueOnce(20_020)
+      .mockReturnValueOnce(30_000)
+      .mockReturnValueOnce(30_000 + RESET_ANSWER_FLOOR_MS + 5);
+    const answers = [
+      await call(requestPasswordReset, { body: { email: member.email } }),
+      await call(requestPasswordReset, { body: { email: unknown } }),
+      await call(requestPasswordReset, { body: { email: member.email } }),
+    ];
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
+    expect(sleep.mock.calls).toEqual([[RESET_ANSWER_FLOOR_MS - 300], [RESET_ANSWER_FLOOR_MS - 20]]);
+    // Both registered requests mailed (the floor holds the answer, not the work).
+    expect(linksTo(member.email, 'Password reset link')).toHaveLength(2);
+    expect(mailsTo(unknown)).toHaveLength(0);
   });
 });
 

@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { db, tableName } from '../../functions/src/adapters/dynamo-client';
 import { clock } from '../../functions/src/config/clock';
 import { RESET_LIMITS, RESET_LINK_VALID_MS } from '../../functions/src/email/password-reset';
@@ -283,6 +283,9 @@ describe('/api/changePassword', () => {
 });
 
 describe('/api/requestPasswordReset and /api/resetPassword', () => {
+  // The answer's floor (account-links.test.ts) is not waited out here.
+  beforeEach(() => void vi.spyOn(clock, 'sleep').mockResolvedValue());
+
   it('answers the same whether or not the address has an account, and mails only an account', async () => {
     const member = await newMember();
     const unknown = uniqueEmail('nobody');
