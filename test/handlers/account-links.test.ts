@@ -11,6 +11,9 @@ import { handler as resetPassword } from '../../functions/src/handlers/reset-pas
 import { handler as replacePayoutMethod } from '../../functions/src/handlers/replace-payout-method';
 import { CARD_CHANGED_AT_ONCE, toDomainError } from '../../functions/src/adapters/stripe-gateway';
 import { DomainError } from '../../functions/src/errors';
+import { dynamoAccountLocks } from '../../functions/src/adapters/dynamo-account-locks';
+import { ACCOUNT_LOCK_LEASE_MS } from '../../functions/src/auth/account-lock';
+import { PASSWORD_CHANGE_UNDER_WAY } from '../../functions/src/auth/account';
 import { RESEND_LIMITS } from '../../functions/src/email/verification';
 import { RESET_ANSWER_FLOOR_MS } from '../../functions/src/email/password-reset';
 import { clock } from '../../functions/src/config/clock';
@@ -249,6 +252,30 @@ describe('concurrent changes of one account: 200 or a 409/429 in words, never a 
     // Exactly one of the submitted passwords is the account's; the old one no longer logs in.
     expect(logins.filter((status) => status === 200)).toHaveLength(1);
     expect(logins.at(-1)).toBe(401);
+  });
+
+  it("a held lock refuses the account's change in words and changes nothing; a dead holder's lock ends with its lease", async () => {
+    const member = await newMember('links-lock');
+    const change = (newPassword: string) =>
+      call(changePassword, { body: { currentPassword: PASSWORD, newPassword }, headers: auth(member.token) });
+    expect(await dynamoAccountLocks.take(member.id, 'password', 'another request', Date.now(), 60_000)).toBe(true);
+    const stored = await userItem(member.id);
+    const refused = await change('a passphrase while locked');
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe(PASSWORD_CHANGE_UNDER_WAY);
+    expect(await userItem(member.id)).toEqual(stored);
+
+    // A holder that died (its lease over): the next change takes the lock over and is made.
+    await dynamoAccountLocks.release(member.id, 'password', 'another request');
+    const died = Date.now() - ACCOUNT_LOCK_LEASE_MS - 1;
+    expect(await dynamoAccountLocks.take(member.id, 'password', 'a dead request', died, ACCOUNT_LOCK_LEASE_MS)).toBe(
+      true,
+    );
+    expect((await change('a passphrase after the lease')).status).toBe(200);
+    expect((await logIn(member.email, 'a passphrase after the lease')).status).toBe(200);
+    // The lock is given back after the change: nothing of it is left.
+    const locks = (await allItems()).filter((item) => item.entity === 'AccountLock' && item.pk === `USER#${member.id}`);
+    expect(locks).toEqual([]);
   });
 
   it('eight card replacements at once: one card is left at Stripe, the default', async () => {
