@@ -5,6 +5,7 @@ import { dynamoSessions } from './adapters/dynamo-sessions';
 import { dynamoPayoutAccounts } from './adapters/dynamo-payout-accounts';
 import { dynamoProcessedEvents } from './adapters/dynamo-processed-events';
 import { dynamoUsers } from './adapters/dynamo-users';
+import { dynamoAccountLocks } from './adapters/dynamo-account-locks';
 import { dynamoSales } from './adapters/dynamo-sales';
 import { dynamoSaleRecorder } from './adapters/dynamo-sale-recorder';
 import { upgradeSalesItems } from './adapters/dynamo-sales-upgrade';
@@ -44,6 +45,7 @@ import { createAuthenticator } from './auth/authenticate';
 import { createLoginLimiter, createSignupLimiter } from './auth/rate-limit';
 import { createSessions } from './auth/sessions';
 import type { UserRepository } from './auth/user-store';
+import type { LockDeps } from './auth/account-lock';
 import { clock } from './config/clock';
 import { env, siteUrl } from './config/env';
 import { MailerUnavailable, type Mailer } from './email/mailer';
@@ -96,6 +98,8 @@ import {
 const now = () => clock.now();
 
 export const users: UserRepository = dynamoUsers;
+/** An account's locks for its slow changes (auth/account-lock.ts), on the same clock as every rule. */
+export const accountLocks: LockDeps = { locks: dynamoAccountLocks, now };
 export const products: ProductRepository = dynamoProducts;
 export const importJobs: ImportJobRepository = dynamoImports;
 export const files: FileStore = s3Files;
@@ -139,6 +143,7 @@ export const payouts: PayoutDeps = {
   accounts: dynamoPayoutAccounts,
   gateway: payments,
   now,
+  locks: dynamoAccountLocks,
 };
 /** What moving a commission's money needs: the commission item and its counters, Stripe, the clock. */
 export const commissionMoney: MoneyDeps = { store: dynamoCommissionMoney, gateway: payments, now };
@@ -498,6 +503,7 @@ export const passwordResetRequests = /* @__PURE__ */ createPasswordResetRequests
   users: dynamoUsers,
   now,
   siteUrl,
+  pause: { elapsed: () => clock.elapsed(), sleep: (ms) => clock.sleep(ms) },
 });
 /** Using a reset link: no mailer, so the function that sets the password carries no SES client. */
 export const passwordResetUse = /* @__PURE__ */ createPasswordResetUse({

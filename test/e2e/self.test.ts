@@ -135,7 +135,7 @@ describe('a member’s self-service', () => {
     await page.getByLabel('Your current password').fill(password);
     await atBothWidths('change-email-form');
     await page.getByRole('button', { name: 'Send the link' }).click();
-    await page.getByText(`We sent a link to ${next}`).waitFor();
+    await page.getByText(`We mailed ${next}`).waitFor();
     await atBothWidths('change-email-sent');
     // Until the link is used, the old address is the login.
     expect((await api('login', { email: next, password })).status).toBe(401);

@@ -1,6 +1,7 @@
 import { keys } from '@portal/shared/db/table';
 import { tableName } from './dynamo-client';
 import { singleUseLinks, type TransactItem } from './dynamo-single-use-links';
+import { NEXT_LINK_GENERATION, dynamoUsers, sameLinkGeneration } from './dynamo-users';
 import type { ConsumeOutcome, VerificationRecord, VerificationStore } from '../email/verification-store';
 
 const links = singleUseLinks<VerificationRecord>({
@@ -16,6 +17,8 @@ const links = singleUseLinks<VerificationRecord>({
  */
 function verification(record: VerificationRecord): TransactItem[] {
   const from = record.replaces;
+  // Every link works only while no change of the password or the e-mail address came after it.
+  const generation = sameLinkGeneration(record.linkGeneration);
   if (from === undefined) {
     return [
       {
@@ -23,8 +26,8 @@ function verification(record: VerificationRecord): TransactItem[] {
           TableName: tableName(),
           Key: keys.user(record.userId),
           UpdateExpression: 'SET isEmailVerified = :verified',
-          ConditionExpression: 'attribute_exists(pk) AND email = :email',
-          ExpressionAttributeValues: { ':verified': true, ':email': record.email },
+          ConditionExpression: `attribute_exists(pk) AND email = :email AND ${generation.condition}`,
+          ExpressionAttributeValues: { ':verified': true, ':email': record.email, ...generation.values },
         },
       },
     ];
@@ -34,9 +37,17 @@ function verification(record: VerificationRecord): TransactItem[] {
       Update: {
         TableName: tableName(),
         Key: keys.user(record.userId),
-        UpdateExpression: 'SET email = :to, isEmailVerified = :verified',
-        ConditionExpression: 'attribute_exists(pk) AND email = :from',
-        ExpressionAttributeValues: { ':to': record.email, ':from': from, ':verified': true },
+        // A change of address: every other link mailed to the account ends with it.
+        UpdateExpression: `SET email = :to, isEmailVerified = :verified, ${NEXT_LINK_GENERATION}`,
+        ConditionExpression: `attribute_exists(pk) AND email = :from AND ${generation.condition}`,
+        ExpressionAttributeValues: {
+          ':to': record.email,
+          ':from': from,
+          ':verified': true,
+          ':zero': 0,
+          ':one': 1,
+          ...generation.values,
+        },
       },
     },
     {
@@ -64,12 +75,19 @@ export const dynamoEmailVerifications: VerificationStore = {
       writes: verification,
       done: (record) => ({ outcome: 'verified', record: { ...record, usedAt: now } }),
       // The user gone or their address no longer the link's (1), or the old claim not theirs (3);
-      // the new address claimed by another account meanwhile (2).
-      refused: (failed) =>
-        failed.includes(1) || failed.includes(3)
-          ? { outcome: 'address-changed' }
-          : failed.includes(2)
-            ? { outcome: 'taken' }
-            : undefined,
+      // the new address claimed by another account meanwhile (2). The user's item refused with the
+      // address still the link's: the link generation moved on (a change came after the link).
+      refused: async (failed, record) => {
+        // The link itself refused (another use of it): read it again, and it says "used".
+        if (failed.includes(0)) return undefined;
+        if (failed.includes(1)) {
+          const user = await dynamoUsers.get(record.userId);
+          return user && user.email === (record.replaces ?? record.email)
+            ? { outcome: 'superseded' }
+            : { outcome: 'address-changed' };
+        }
+        if (failed.includes(3)) return { outcome: 'address-changed' };
+        return failed.includes(2) ? { outcome: 'taken' } : undefined;
+      },
     }),
 };

@@ -28,7 +28,7 @@ export interface LinkUse<R extends SingleUseLinkRecord, O> {
    * The answer when the transaction was cancelled with these items' conditions failed (0 is the
    * link's own); undefined decides from the link again (read again; after a conflict, a wait first).
    */
-  refused(failed: readonly number[]): O | undefined;
+  refused(failed: readonly number[], record: R): O | undefined | Promise<O | undefined>;
 }
 
 /** A record stays this long after its link expires, so a late click is told "expired", not "not valid". */
@@ -105,7 +105,7 @@ export function singleUseLinks<R extends SingleUseLinkRecord>(kind: {
           const reasons = cancellationReasons(error);
           if (!reasons) throw error;
           const failed = reasons.flatMap((reason, index) => (reason.Code === 'ConditionalCheckFailed' ? [index] : []));
-          const answer = use.refused(failed);
+          const answer = await use.refused(failed, record);
           if (answer !== undefined) return answer;
           // The link's condition failed (another use): read it again. A conflict: wait, then read again.
           if (!failed.includes(0)) await backoff(attempt);

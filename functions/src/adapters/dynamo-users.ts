@@ -4,6 +4,28 @@ import { keys } from '@portal/shared/db/table';
 import { backoff, conditionFailedAt, db, isConditionFailed, isTransactionConflict, tableName } from './dynamo-client';
 import type { UserRecord, UserRepository } from '../auth/user-store';
 
+/**
+ * The user's link generation (decision 0240): a change of the password or the e-mail address sets
+ * this in its own write (with `:zero` and `:one`), and every mailed link's use is conditional on
+ * `sameLinkGeneration` of the generation the link recorded.
+ */
+export const NEXT_LINK_GENERATION = 'linkGeneration = if_not_exists(linkGeneration, :zero) + :one';
+
+/** The condition that the user's link generation is still `generation` (absent counts as 0). */
+export function sameLinkGeneration(generation: number | undefined): {
+  condition: string;
+  values: Record<string, number>;
+} {
+  const value = generation ?? 0;
+  return {
+    condition:
+      value === 0
+        ? '(attribute_not_exists(linkGeneration) OR linkGeneration = :linkGeneration)'
+        : 'linkGeneration = :linkGeneration',
+    values: { ':linkGeneration': value },
+  };
+}
+
 /** How many fresh codes a collision (or a conflicting transaction) may cost before giving up. */
 const MAX_CODE_TRIES = 8;
 
@@ -173,7 +195,7 @@ export const dynamoUsers: UserRepository = {
       Update: {
         TableName: tableName(),
         Key: keys.user(userId),
-        UpdateExpression: 'SET passwordHash = :new, sessionGeneration = if_not_exists(sessionGeneration, :zero) + :one',
+        UpdateExpression: `SET passwordHash = :new, sessionGeneration = if_not_exists(sessionGeneration, :zero) + :one, ${NEXT_LINK_GENERATION}`,
         ConditionExpression: 'attribute_exists(pk) AND passwordHash = :expected',
         ExpressionAttributeValues: { ':new': newHash, ':expected': expectedHash, ':zero': 0, ':one': 1 },
       },

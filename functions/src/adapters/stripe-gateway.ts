@@ -189,6 +189,9 @@ export function toDomainError(error: unknown): unknown {
     );
   }
   if (unreachable(error)) return new DomainError('not-found', ACCOUNT_GONE_MEMBER);
+  if (error.type === 'StripeInvalidRequestError' && DEFAULT_CARD_KEPT.test(error.message)) {
+    return conflict(CARD_CHANGED_AT_ONCE);
+  }
   if (error.type === 'StripeInvalidRequestError') {
     if (error.code === 'resource_missing' && error.param !== 'external_account') {
       return new DomainError('not-found', 'No such payout account.');
@@ -203,6 +206,15 @@ export function toDomainError(error: unknown): unknown {
   }
   return error;
 }
+
+/**
+ * Stripe's refusal to delete the account's default card ("You cannot delete the default external
+ * account for your default currency…", an `invalid_request_error` with no code): another change of
+ * the cards made another card the default meanwhile (two tabs replacing the card at once).
+ */
+const DEFAULT_CARD_KEPT = /cannot delete the default external account/i;
+export const CARD_CHANGED_AT_ONCE =
+  'Your debit card was changed somewhere else at the same moment (another tab?). Reload the page to see which card is kept, then change it again if needed.';
 
 /**
  * Stripe's 403 (`permission_error`) for a connected account: the platform can no longer reach it

@@ -1,6 +1,7 @@
 import { isPasswordTheEmail } from '@portal/shared/api/account';
 import { PASSWORD_IS_COMMON, PASSWORD_IS_EMAIL } from '@portal/shared/api/schemas';
 import { DomainError, badRequest, conflict } from '../errors';
+import { withAccountLock, type LockDeps } from './account-lock';
 import { isCommonPassword } from './common-passwords';
 import { hashPassword, verifyPassword } from './passwords';
 import type { createLoginLimiter } from './rate-limit';
@@ -14,6 +15,8 @@ import type { ProfileFields, UserRecord, UserRepository } from './user-store';
 export const WRONG_CURRENT_PASSWORD = 'Your current password is not right. Type it again.';
 export const PASSWORD_CHANGED_ELSEWHERE =
   'Your password was changed at the same moment somewhere else. Log in again with the new password.';
+export const PASSWORD_CHANGE_UNDER_WAY =
+  'Your password is already being changed (in another tab, or by a second click). Wait a few seconds: if this password does not work then, log in with the one you chose there.';
 
 type Limiter = ReturnType<typeof createLoginLimiter>;
 
@@ -41,23 +44,33 @@ export function checkNewPassword(password: string, email: string, field: string)
 /**
  * Sets a new password once the current one is confirmed; the session `keepFamilyId` stays, every
  * other session of the account ends (the session generation moves on in the same transaction).
+ * The account's password lock is taken before the two scrypt hashes: a concurrent change of the
+ * same account is a 409 at once rather than a queue of hashes that outlasts the function.
  */
 export async function changePassword(
-  deps: { users: Pick<UserRepository, 'setPassword'>; limiter: Limiter },
+  deps: { users: Pick<UserRepository, 'setPassword'>; limiter: Limiter } & LockDeps,
   user: UserRecord,
   body: { currentPassword: string; newPassword: string },
   keepFamilyId: string,
   sourceIp: string,
 ): Promise<void> {
   checkNewPassword(body.newPassword, user.email, 'newPassword');
-  await confirmPassword(deps.limiter, user, body.currentPassword, sourceIp, 'currentPassword');
-  const changed = await deps.users.setPassword(
+  await withAccountLock(
+    deps,
     user.id,
-    user.passwordHash,
-    await hashPassword(body.newPassword),
-    keepFamilyId,
+    'password',
+    () => conflict(PASSWORD_CHANGE_UNDER_WAY),
+    async () => {
+      await confirmPassword(deps.limiter, user, body.currentPassword, sourceIp, 'currentPassword');
+      const changed = await deps.users.setPassword(
+        user.id,
+        user.passwordHash,
+        await hashPassword(body.newPassword),
+        keepFamilyId,
+      );
+      if (!changed) throw conflict(PASSWORD_CHANGED_ELSEWHERE);
+    },
   );
-  if (!changed) throw conflict(PASSWORD_CHANGED_ELSEWHERE);
 }
 
 /** Saves the profile's own fields (the display name empty: the default one). */

@@ -12,6 +12,13 @@ export interface UserRecord extends UserProfile {
    * changing session's family), a password reset moves it on (keeping none). Absent: 0.
    */
   sessionGeneration?: number;
+  /**
+   * The generation of the account's mailed links (reset, verification, e-mail change): each link
+   * records it when sent and works only while it is unchanged. Every change of the password or the
+   * e-mail address moves it on in the change's own write, so every link sent before stops working.
+   * Absent: 0.
+   */
+  linkGeneration?: number;
   /** What Stripe last said of the payout account (payments/payout-store.ts writes it). */
   payoutAccount?: {
     requirementsDue: string[];
@@ -52,7 +59,7 @@ export interface UserRepository {
    * Sets a new password hash and moves the session generation on, in one transaction conditional
    * on the hash read (`expectedHash`): of two changes at once, one wins (false for the other).
    * `keepFamilyId` (the changing session) is moved to the new generation with it; every other
-   * session of the user ends at once.
+   * session of the user ends at once. The link generation moves on too: every mailed link ends.
    */
   setPassword(userId: string, expectedHash: string, newHash: string, keepFamilyId?: string): Promise<boolean>;
 }

@@ -11,9 +11,14 @@ export interface PasswordResetRecord {
   /** Epoch ms after which the link no longer works (DynamoDB's TTL deletes the item later still). */
   expiresAtMs: number;
   usedAt?: number;
+  /** The account's link generation when the link was sent (absent: 0): the link works while it is the user's. */
+  linkGeneration?: number;
 }
 
-export type ResetOutcome = { outcome: 'reset' } | { outcome: 'unknown' | 'used' | 'expired' | 'user-gone' };
+export type ResetOutcome =
+  | { outcome: 'reset' }
+  /** `superseded`: the account's password or e-mail address changed after the link was sent. */
+  | { outcome: 'unknown' | 'used' | 'expired' | 'user-gone' | 'superseded' };
 
 export interface PasswordResetStore {
   save(record: PasswordResetRecord): Promise<void>;
@@ -21,7 +26,8 @@ export interface PasswordResetStore {
   /**
    * In one conditional transaction: marks the link used (only an unused one that has not expired at
    * `now`), sets the user's password hash and moves the user's session generation on, which ends
-   * every session of the account. Of two uses of one link at once, exactly one is `reset`.
+   * every session of the account, and its link generation (only from the link's own), which ends
+   * every other link. Of two uses of one link at once, exactly one is `reset`.
    */
   use(tokenHash: string, passwordHash: string, now: number): Promise<ResetOutcome>;
 }

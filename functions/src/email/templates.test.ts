@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  addressInUseMail,
   disputeOpenedMail,
   escapeHtml,
   mailDate,
@@ -208,6 +209,19 @@ describe("the admins' mails", () => {
     expect(mail.text).toContain('Reason: product not received');
     expect(mail.text).toContain('by December 1, 2026');
     expect(mail.html).toContain('dp_1');
+  });
+});
+
+describe('the notice to an address someone tried to take', () => {
+  it('says nothing changed and links the login page, in text and HTML, without a link that changes anything', () => {
+    const mail = addressInUseMail('owner@example.com', 'https://portal.example.com/login');
+    expect(mail.subject).toBe('Someone tried to use your e-mail address on the Reseller Portal');
+    for (const body of [mail.text, mail.html]) {
+      expect(body).toContain('nothing was changed');
+      expect(body).toContain('https://portal.example.com/login');
+      expect(body).not.toContain('token');
+    }
+    expect(mail.link).toEqual({ label: 'Log in to your account', url: 'https://portal.example.com/login' });
   });
 });
 

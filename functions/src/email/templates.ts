@@ -359,3 +359,22 @@ export function disputeOpenedMail(to: string, facts: DisputeFacts, adminUrl: str
     },
   );
 }
+
+/**
+ * To the owner of an address a member asked to make their own (a change of e-mail address, issue
+ * 35): the address is this account's, so nothing changed. The asking member's answer is the same as
+ * for a free address, so this mail is the only place that says the address is registered, and it
+ * reaches only the mailbox's owner. It names neither the asking account nor its address.
+ */
+export function addressInUseMail(to: string, loginUrl: string): OutgoingMail {
+  return render(to, 'Someone tried to use your e-mail address on the Reseller Portal', {
+    greeting: 'Hello,',
+    paragraphs: [
+      "Someone logged in to a Reseller Portal account asked to make this address that account's e-mail address. This address is already the login of your account, so nothing was changed: your account, its password and its address are as they were.",
+      'If it was you, from another account: an address can belong to one account only. Change the address of this account first if you want to use it elsewhere.',
+      'If it was not you, you do not need to do anything.',
+    ],
+    action: { label: 'Log in to your account', url: loginUrl },
+    footer: 'You get this mail because this address is the login of a Reseller Portal account.',
+  });
+}

@@ -18,6 +18,8 @@ export interface VerificationRecord {
   /** Epoch ms after which the link no longer verifies (DynamoDB's TTL deletes the item later still). */
   expiresAtMs: number;
   usedAt?: number;
+  /** The account's link generation when the link was sent (absent: 0): the link works while it is the user's. */
+  linkGeneration?: number;
 }
 
 export type ConsumeOutcome =
@@ -28,7 +30,9 @@ export type ConsumeOutcome =
   /** The user is gone, or the account's address is no longer the one the link was sent to. */
   | { outcome: 'address-changed' }
   /** A change of address whose new address another account registered meanwhile. */
-  | { outcome: 'taken' };
+  | { outcome: 'taken' }
+  /** The account's password or e-mail address changed after the link was sent (its link generation moved on). */
+  | { outcome: 'superseded' };
 
 export interface VerificationStore {
   save(record: VerificationRecord): Promise<void>;
@@ -40,6 +44,8 @@ export interface VerificationStore {
    * A change of address (`replaces`) moves the address in the same transaction: the user's `email`
    * from `replaces` to `email` (verified), the claim `EMAIL#<email>` put only if absent, the claim
    * `EMAIL#<replaces>` deleted only if it is this user's. Two accounts cannot end with one address.
+   * Every link works only while the user's link generation is the link's; a change of address moves
+   * it on, so every other link of the account ends with it.
    */
   consume(tokenHash: string, now: number): Promise<ConsumeOutcome>;
 }

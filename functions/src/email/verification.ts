@@ -1,9 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { EXPIRED_VERIFICATION_LINK, INVALID_VERIFICATION_LINK, USED_VERIFICATION_LINK } from '@portal/shared/api/email';
+import {
+  EXPIRED_VERIFICATION_LINK,
+  INVALID_VERIFICATION_LINK,
+  SUPERSEDED_VERIFICATION_LINK,
+  USED_VERIFICATION_LINK,
+} from '@portal/shared/api/email';
 import type { AttemptKind, AttemptStore, Counted } from '../auth/attempt-store';
 import type { UserRecord } from '../auth/user-store';
 import { DomainError, badRequest, conflict } from '../errors';
 import type { Mailer, OutgoingMail } from './mailer';
+import { addressInUseMail } from './templates';
 import type { VerificationStore } from './verification-store';
 
 /**
@@ -15,13 +21,16 @@ import type { VerificationStore } from './verification-store';
  *   isEmailVerified, so two clicks at once verify once and the second is told it was used;
  * - a newer link does not invalidate older ones: each is bound to the address it was sent to and
  *   expires on its own, and at most RESEND_LIMITS.perDay exist a day, so a member who clicks the
- *   first mail that arrives is not refused;
+ *   first mail that arrives is not refused; but a change of the password or the e-mail address
+ *   does: a link records the account's link generation and works only while it is unchanged
+ *   (decision 0240);
  * - sending is rate-limited per user (one a minute, five a day, the sign-up's first link
  *   included), counted by a conditional write BEFORE the mail goes out, so parallel requests get
  *   one mail.
  */
 export const LINK_VALID_MS = 24 * 60 * 60 * 1000;
 export const VERIFY_PATH = '/verify_email';
+export const LOGIN_PATH = '/login';
 export const RESEND_LIMITS = {
   perMinute: { count: 1, windowMs: 60 * 1000 },
   perDay: { count: 5, windowMs: 24 * 60 * 60 * 1000 },
@@ -164,8 +173,10 @@ export function createEmailVerification(deps: VerificationDeps) {
     /**
      * Sends a link to `newEmail` that makes it the account's address once opened, counted in the
      * member's daily links (not the minute's: a member who signed up a moment ago may change the
-     * address at once). A taken address is a 409 now, and again when the link is used if someone
-     * took it meanwhile.
+     * address at once). The count comes before anything is read of the address, and the answer is
+     * the same for a taken one (issue 35): its owner gets a notice instead of a link, so nobody
+     * learns from the answer whether an address is registered. A link is refused at its use if
+     * someone took the address meanwhile.
      */
     async sendChange(
       user: UserRecord,
@@ -173,9 +184,7 @@ export function createEmailVerification(deps: VerificationDeps) {
       isTaken: (email: string) => Promise<boolean>,
     ): Promise<{ email: string; nextAllowedInSeconds: number }> {
       if (newEmail === user.email) throw badRequest(SAME_ADDRESS, { email: SAME_ADDRESS });
-      if (await isTaken(newEmail))
-        throw new DomainError('conflict', ADDRESS_TAKEN, { fields: { email: ADDRESS_TAKEN } });
-      return sendLink(user, newEmail, user.email, limits.slice(1));
+      return sendLink(user, newEmail, user.email, limits.slice(1), isTaken);
     },
 
     /** Verifies the address a link was sent to; needs no session. */
@@ -194,6 +203,8 @@ export function createEmailVerification(deps: VerificationDeps) {
           throw badRequest(EXPIRED_VERIFICATION_LINK, { token: EXPIRED_VERIFICATION_LINK });
         case 'address-changed':
           throw badRequest(ADDRESS_CHANGED, { token: ADDRESS_CHANGED });
+        case 'superseded':
+          throw badRequest(SUPERSEDED_VERIFICATION_LINK, { token: SUPERSEDED_VERIFICATION_LINK });
         case 'taken':
           throw conflict(ADDRESS_TAKEN);
         case 'unknown':
@@ -207,6 +218,7 @@ export function createEmailVerification(deps: VerificationDeps) {
     to: string,
     replaces: string | undefined,
     applied: readonly [AttemptKind, { count: number; windowMs: number }][],
+    isTaken?: (email: string) => Promise<boolean>,
   ): Promise<{ email: string; nextAllowedInSeconds: number }> {
     const now = deps.now();
     const counted: [AttemptKind, Counted][] = [];
@@ -220,8 +232,13 @@ export function createEmailVerification(deps: VerificationDeps) {
       }
       counted.push([kind, taken]);
     }
+    const answer = { email: to, nextAllowedInSeconds: Math.ceil(RESEND_LIMITS.perMinute.windowMs / 1000) };
     const token = randomBytes(32).toString('base64url');
     try {
+      if (isTaken && (await isTaken(to))) {
+        await deps.mailer.send(addressInUseMail(to, new URL(LOGIN_PATH, deps.siteUrl()).href));
+        return answer;
+      }
       await deps.store.save({
         tokenHash: hashVerificationToken(token),
         userId: user.id,
@@ -229,6 +246,7 @@ export function createEmailVerification(deps: VerificationDeps) {
         ...(replaces === undefined ? {} : { replaces }),
         createdAt: now,
         expiresAtMs: now + LINK_VALID_MS,
+        linkGeneration: user.linkGeneration ?? 0,
       });
       const url = new URL(VERIFY_PATH, deps.siteUrl());
       url.searchParams.set('token', token);
@@ -239,7 +257,7 @@ export function createEmailVerification(deps: VerificationDeps) {
       await giveBack().catch(() => undefined);
       throw error;
     }
-    return { email: to, nextAllowedInSeconds: Math.ceil(RESEND_LIMITS.perMinute.windowMs / 1000) };
+    return answer;
   }
 }
 

@@ -4,7 +4,8 @@ import { apiHandler, emailVerification, loginLimiter, users } from '../compositi
 
 /**
  * Mails a link to the new address once the current password is confirmed; the old address stays
- * the login until the link is opened (/api/verifyEmail then moves it in one transaction).
+ * the login until the link is opened (/api/verifyEmail then moves it in one transaction). A taken
+ * address gets the same answer, and its owner a notice instead of a link (email/verification.ts).
  */
 export const handler = apiHandler(changeEmail, async ({ body, user: caller, sourceIp }) => {
   const user = signedIn(caller);

@@ -2,7 +2,7 @@ import { changePassword as changePasswordCall } from '@portal/shared/api/calls/c
 import { changePassword, signedIn } from '../auth/account';
 import { SESSION_ENDED } from '../auth/sessions';
 import { verifyAccessToken } from '../auth/tokens';
-import { apiHandler, loginLimiter, users } from '../composition';
+import { accountLocks, apiHandler, loginLimiter, users } from '../composition';
 import { unauthorized } from '../errors';
 
 /** A new password with the current one; this session stays, the account's others end. */
@@ -11,6 +11,12 @@ export const handler = apiHandler(changePasswordCall, async ({ body, user, event
   const bearer = /^Bearer\s+(\S+)$/i.exec(event.headers.authorization ?? '')?.[1];
   const claims = bearer ? await verifyAccessToken(bearer) : null;
   if (!claims) throw unauthorized(SESSION_ENDED);
-  await changePassword({ users, limiter: loginLimiter }, signedIn(user), body, claims.familyId, sourceIp);
+  await changePassword(
+    { users, limiter: loginLimiter, ...accountLocks },
+    signedIn(user),
+    body,
+    claims.familyId,
+    sourceIp,
+  );
   return { ok: true as const, otherSessionsEnded: true as const };
 });

@@ -1,4 +1,5 @@
 import type { PayoutCard as PayoutCardView } from '@portal/shared/api/payments';
+import { withAccountLock, type AccountLocks } from '../auth/account-lock';
 import type { UserRecord, UserRepository } from '../auth/user-store';
 import { DomainError, conflict } from '../errors';
 import {
@@ -39,6 +40,8 @@ export interface PayoutDeps {
   accounts: PayoutAccountStore;
   gateway: PaymentGateway;
   now: () => number;
+  /** The account's lock, taken before a card change's Stripe calls (auth/account-lock.ts). */
+  locks: AccountLocks;
 }
 
 const stateOf = (status: PayoutAccountStatus, now: number): PayoutAccountState => ({
@@ -159,13 +162,21 @@ const view = (card: PayoutCard): PayoutCardView => ({
   last4: card.last4,
 });
 
+/** A second card change of one account while one is at Stripe (decision 0243). */
+export const CARD_CHANGE_UNDER_WAY =
+  'Your debit card is already being changed (in another tab, or by a second click). Wait a few seconds, then reload the page to see which card is kept.';
+
+/** Runs a card change holding the account's card lock: one change at Stripe at a time. */
+const oneCardChange = <T>(deps: PayoutDeps, user: UserRecord, work: () => Promise<T>): Promise<T> =>
+  withAccountLock(deps, user.id, 'payout-card', () => conflict(CARD_CHANGE_UNDER_WAY), work);
+
 export async function addPayoutMethod(
   deps: PayoutDeps,
   user: UserRecord,
   body: { id: string; token: string },
 ): Promise<{ user: UserRecord; card: PayoutCardView }> {
   const accountId = ownAccount(user, body.id);
-  const card = await deps.gateway.addDebitCard(accountId, body.token, user.id);
+  const card = await oneCardChange(deps, user, () => deps.gateway.addDebitCard(accountId, body.token, user.id));
   await deps.accounts.setPayoutMethodAdded(user.id, accountId);
   return { user: await reread(deps, user.id), card: view(card) };
 }
@@ -173,7 +184,8 @@ export async function addPayoutMethod(
 /**
  * A new debit card in place of the old one (issue 28): the new card becomes the default, then the
  * old ones are deleted at Stripe. Retried with the same token, it makes the same card once and
- * deletes what is left. A refused card (a credit card, a declined one) leaves the old card.
+ * deletes what is left. A refused card (a credit card, a declined one) leaves the old card. One
+ * change of the account's cards at a time: another at the same moment is a 409 in words.
  */
 export async function replacePayoutMethod(
   deps: PayoutDeps,
@@ -181,7 +193,7 @@ export async function replacePayoutMethod(
   body: { id: string; token: string },
 ): Promise<{ user: UserRecord; card: PayoutCardView }> {
   const accountId = ownAccount(user, body.id);
-  const card = await deps.gateway.replaceDebitCard(accountId, body.token, user.id);
+  const card = await oneCardChange(deps, user, () => deps.gateway.replaceDebitCard(accountId, body.token, user.id));
   await deps.accounts.setPayoutMethodAdded(user.id, accountId);
   return { user: await reread(deps, user.id), card: view(card) };
 }
@@ -197,7 +209,7 @@ export async function listPayoutCards(deps: PayoutDeps, user: UserRecord, id: st
  * ordered by `created`; then the account is read from Stripe and its current state stored.
  */
 export async function accountUpdated(
-  deps: PayoutDeps,
+  deps: Omit<PayoutDeps, 'locks'>,
   userId: string | undefined,
   status: PayoutAccountStatus,
 ): Promise<boolean> {

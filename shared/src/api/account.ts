@@ -164,6 +164,9 @@ export const INVALID_RESET_LINK =
   'This password reset link is not valid. Open the whole link from the e-mail, or ask for a new one.';
 export const EXPIRED_RESET_LINK = 'This password reset link has expired (links work for one hour). Ask for a new one.';
 export const USED_RESET_LINK = 'This password reset link was used already. Log in, or ask for a new link.';
+/** A link mailed before the account's password or e-mail address changed: every such link stops working. */
+export const SUPERSEDED_RESET_LINK =
+  "This password reset link no longer works: the account's password or e-mail address was changed after it was sent. Ask for a new link if you still need one.";
 
 export const ResetPasswordRequest = /* @__PURE__ */ pure(() =>
   z.strictObject({

@@ -20,6 +20,9 @@ export const INVALID_VERIFICATION_LINK =
   'This verification link is not valid. Open the whole link from the e-mail, or ask for a new one from My Profile.';
 export const EXPIRED_VERIFICATION_LINK = 'This link has expired — ask for a new one from My Profile.';
 export const USED_VERIFICATION_LINK = 'This link has already been used. Your e-mail address was verified with it.';
+/** A link mailed before the account's password or e-mail address changed: every such link stops working. */
+export const SUPERSEDED_VERIFICATION_LINK =
+  'This link no longer works: the password or e-mail address of the account was changed after it was sent. Ask for a new one from My Profile.';
 
 const VerifyEmailBody = /* @__PURE__ */ pure(() =>
   z.strictObject({

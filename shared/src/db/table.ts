@@ -130,6 +130,8 @@ export const keys = {
   }),
   /** One member's part of a payout batch: the commissions it carries and where their money is. */
   payoutBatch: (batchId: string, memberId: string): Key => ({ pk: `BATCH#${batchId}`, sk: `MEMBER#${memberId}` }),
+  /** An account's lock for one kind of slow change (a password, the payout card), with a short lease (functions/src/auth/account-lock.ts). */
+  accountLock: (userId: string, name: string): Key => ({ pk: `USER#${userId}`, sk: `LOCK#${name}` }),
   /** A member's payout lock: the batch open for them and until when a run works on it (one at a time). */
   payoutLock: (memberId: string): Key => ({ pk: `USER#${memberId}`, sk: 'PAYOUT_LOCK' }),
   /**

@@ -8,7 +8,9 @@ import { useSchemaForm } from './useSchemaForm';
 
 /**
  * A new e-mail address: a link goes to it, and the old address stays the login until the link is
- * opened (/api/changeEmail). The current password is asked again.
+ * opened (/api/changeEmail). The current password is asked again. The answer is the same for an
+ * address another account holds (its owner is told instead, no link is sent), so the words after
+ * sending say so rather than promise a link.
  */
 export function ChangeEmailForm({ onCancel }: { onCancel: () => void }) {
   const { call, userProfile } = useAuth();
@@ -29,8 +31,13 @@ export function ChangeEmailForm({ onCancel }: { onCancel: () => void }) {
         <CheckIcon className="banner__icon" aria-hidden="true" />
         <div className="banner__body">
           <p className="banner__message">
-            We sent a link to <strong className="profile__address">{sent.pendingEmail}</strong>. Open it to make it your
-            e-mail address; until then you log in with <span className="profile__address">{sent.email}</span>.
+            We mailed <strong className="profile__address">{sent.pendingEmail}</strong>. Open the link in that mail to
+            make it your e-mail address; until then you log in with{' '}
+            <span className="profile__address">{sent.email}</span>.
+          </p>
+          <p className="banner__message">
+            No link? Look in the spam folder. If the address is already the login of another account, its owner was told
+            instead and no link was sent: an address can belong to one account only.
           </p>
         </div>
       </div>

@@ -96,9 +96,9 @@ describe('My Profile: editing', () => {
 });
 
 describe('My Profile: a new e-mail address', () => {
-  it('sends the link and says which address logs in until it is opened; a taken address is said at the field', async () => {
+  it('sends the link and says which address logs in until it is opened, and why a link may not come; a wrong password is said at its field', async () => {
     const user = userEvent.setup();
-    const taken = 'This e-mail address is already registered to another account. Choose another address.';
+    const wrong = 'Your current password is not right. Type it again.';
     const reply = deferred<FakeReply>();
     const api = fakeApi({
       checkAuth: () => ({ body: authAnswer(filled) }),
@@ -106,11 +106,11 @@ describe('My Profile: a new e-mail address', () => {
     });
     renderWithAuth(<MemberApp />, api, { path: '/my_account/my_profile' });
     await user.click(await screen.findByRole('button', { name: 'Change e-mail address' }));
-    await user.type(screen.getByLabelText('New e-mail address'), 'taken@example.com');
-    await user.type(screen.getByLabelText('Your current password'), 'a long enough password');
+    await user.type(screen.getByLabelText('New e-mail address'), 'ann.new@example.com');
+    await user.type(screen.getByLabelText('Your current password'), 'not my password');
     await user.click(screen.getByRole('button', { name: 'Send the link' }));
-    reply.resolve({ status: 409, body: { message: taken, fields: { email: taken } } });
-    await waitFor(() => expect(errorOf(screen.getByLabelText('New e-mail address'))).toBe(taken));
+    reply.resolve({ status: 400, body: { message: wrong, fields: { password: wrong } } });
+    await waitFor(() => expect(errorOf(screen.getByLabelText('Your current password'))).toBe(wrong));
     // Said once, at the field: no banner repeating it.
     expect(screen.queryByRole('alert')).toBeNull();
 
@@ -120,10 +120,15 @@ describe('My Profile: a new e-mail address', () => {
     const field = screen.getByLabelText('New e-mail address');
     await user.clear(field);
     await user.type(field, 'Ann.New@example.com');
+    const password = screen.getByLabelText('Your current password');
+    await user.clear(password);
+    await user.type(password, 'a long enough password');
     await user.click(screen.getByRole('button', { name: 'Send the link' }));
     const sent = await screen.findByRole('status');
-    expect(sent.textContent).toContain('We sent a link to ann.new@example.com');
+    expect(sent.textContent).toContain('We mailed ann.new@example.com');
     expect(sent.textContent).toContain('until then you log in with ann.lee@example.com');
+    // The answer is the same for an address another account holds: the words say why no link may come.
+    expect(sent.textContent).toContain('its owner was told instead and no link was sent');
     expect(api.callsTo('changeEmail').at(-1)?.body).toEqual({
       email: 'Ann.New@example.com',
       password: 'a long enough password',
