@@ -255,6 +255,43 @@ describe('webhooks as Stripe sends them', () => {
     expect(connectTypes).not.toContain('payment_intent.succeeded');
   });
 
+  // docs.stripe.com/webhooks ("Retry behavior": test mode retries three times over a few hours;
+  // "Event ordering": Stripe doesn't guarantee delivery in the order the events were generated).
+  it('retries a refused event on its own schedule while the endpoint’s later events are delivered', async () => {
+    let refusing = true;
+    const receiver = await webhookReceiver({
+      refuse: (type) => refusing && type === 'account.external_account.created',
+    });
+    const own = await start({ webhooks: { connect: { url: receiver.url, secret: CONNECT_SECRET } } });
+    const client = sdk(own.port);
+    const account = await client.accounts.create(customAccount);
+    await client.accounts.createExternalAccount(account.id, { external_account: 'tok_visa_debit_us_transferSuccess' });
+    await client.accounts.update(account.id, { metadata: { later: 'yes' } });
+    // The refused event waits for its retry; the events after it are not held back behind it.
+    await until(
+      () =>
+        receiver.deliveries.filter(
+          (delivery) => (JSON.parse(delivery.payload) as Stripe.Event).type === 'account.updated',
+        ).length >= 3,
+    );
+    expect(receiver.attemptsOf('account.external_account.created')).toBe(1);
+    expect(receiver.deliveries.map((delivery) => (JSON.parse(delivery.payload) as Stripe.Event).type)).not.toContain(
+      'account.external_account.created',
+    );
+    // Not before its first retry is due (an hour later in test mode), then delivered.
+    await own.clock.advance(HOUR - 60_000);
+    expect(receiver.attemptsOf('account.external_account.created')).toBe(1);
+    refusing = false;
+    await own.clock.advance(60_000);
+    const delivery = await receiver.next('account.external_account.created');
+    expect(stripe.webhooks.constructEvent(delivery.payload, delivery.signature, CONNECT_SECRET).account).toBe(
+      account.id,
+    );
+    expect(receiver.attemptsOf('account.external_account.created')).toBe(2);
+    await own.idle();
+    await receiver.stop();
+  });
+
   it('delivers the events of one moment out of order when asked (deliveryOrder: shuffled)', async () => {
     const receiver = await webhookReceiver();
     const shuffled = await start({
