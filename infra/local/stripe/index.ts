@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { Clock, type EmulatorClock } from './clock';
 import { Emulator } from './emulator';
 import type { StripeFaults } from './faults';
+import { InstantPayoutsControl } from './instant-payouts';
 import { createEmulatorServer, type Exchange } from './server';
 import { Store } from './store';
 import { STRIPE_TEST_MODE_RETRY_DELAYS_MS, Waiter, WebhookSender } from './webhooks';
@@ -66,6 +67,12 @@ export interface StripeEmulatorOptions {
   platformKeys?: readonly string[];
   /** Test only: the faults to throw (`new StripeFaults()` from testing.ts, then `inject(...)`). */
   faults?: StripeFaults;
+  /**
+   * Whether Stripe lets the platform make Instant Payouts, and its daily volume
+   * (`new InstantPayoutsControl({ eligible, dailyLimitCents })` from testing.ts, changeable while
+   * running); default: eligible, $10,000 a day (decision 0270).
+   */
+  instantPayouts?: InstantPayoutsControl;
 }
 
 export interface StripeEmulator {
@@ -122,6 +129,7 @@ export async function startStripeEmulator(options: StripeEmulatorOptions): Promi
   };
   const emulator = new Emulator(store, { account: accountSender, connect: connectSender }, later, clock, {
     verificationDelayMs: options.verificationDelayMs ?? 3_000,
+    instantPayouts: options.instantPayouts ?? new InstantPayoutsControl(),
   });
   const settle = async () => {
     while (pending.size) await Promise.all([...pending]);

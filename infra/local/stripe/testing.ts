@@ -4,6 +4,7 @@ import Stripe from 'stripe';
 
 export { StripeFaults, type Fault, type FaultRule, type FaultedRequest } from './faults';
 export type { EmulatorClock } from './clock';
+export { InstantPayoutsControl } from './instant-payouts';
 export { TEST_CARDS, type TestCard } from './cards';
 
 /** An SDK client pointed at the emulator, as the adapter will make one (no retries unless asked). */
