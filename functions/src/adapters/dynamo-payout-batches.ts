@@ -97,7 +97,7 @@ function batchMove(
   batch: MemberBatch,
   from: StoredBatchState,
   set: Record<string, unknown>,
-  also?: { condition: string; values: Record<string, unknown> },
+  also?: { condition: string; values: Record<string, unknown>; names?: Record<string, string> },
 ): TransactItems[number] {
   const fields = Object.entries(set);
   return {
@@ -108,6 +108,7 @@ function batchMove(
       ConditionExpression: `#state = :from${also ? ` AND ${also.condition}` : ''}`,
       ExpressionAttributeNames: {
         '#state': 'state',
+        ...also?.names,
         ...Object.fromEntries(fields.map(([name], index) => [`#f${index}`, name])),
       },
       ExpressionAttributeValues: {
@@ -412,6 +413,43 @@ export const dynamoPayoutBatches: PayoutBatchStore = {
       ),
       [],
     );
+  },
+
+  async fallBackToStandard(batch, reason, topUpCents, now) {
+    const result = await transaction([
+      batchMove(
+        batch,
+        'transferred',
+        {
+          method: 'standard',
+          feeCents: 0,
+          payoutCents: batch.payoutCents + topUpCents,
+          topUpCents,
+          topUpTransferId: null,
+          instantRefused: reason,
+          payoutAttempt: batch.payoutAttempt + 1,
+          updatedAt: now,
+        },
+        {
+          condition: 'payoutAttempt = :attempt AND #method = :instant',
+          values: { ':attempt': batch.payoutAttempt, ':instant': 'instant' },
+          names: { '#method': 'method' },
+        },
+      ),
+    ]);
+    return result.ok;
+  },
+
+  async recordTopUp(batch, transferId, now) {
+    const result = await transaction([
+      batchMove(
+        batch,
+        'transferred',
+        { topUpTransferId: transferId, updatedAt: now },
+        { condition: 'topUpTransferId = :none', values: { ':none': null } },
+      ),
+    ]);
+    return result.ok;
   },
 
   recordPayout(batch, payoutId, now) {

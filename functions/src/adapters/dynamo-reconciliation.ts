@@ -106,6 +106,8 @@ export const dynamoReconciliation: LedgerRecords = {
       state: String(item.state ?? ''),
       transferId: text(item.transferId),
       transferCents: cents(item.transferCents),
+      topUpTransferId: text(item.topUpTransferId),
+      topUpCents: cents(item.topUpCents),
       payoutId: text(item.payoutId),
       payoutCents: cents(item.payoutCents),
     };

@@ -84,6 +84,7 @@ export function compare(snapshot: Snapshot): Difference[] {
   }
   for (const batch of ledger.batches.values()) {
     if (batch.transferId) transfersNamed.add(batch.transferId);
+    if (batch.topUpTransferId) transfersNamed.add(batch.topUpTransferId);
     if (batch.payoutId) payoutsNamed.add(batch.payoutId);
   }
 
@@ -360,21 +361,26 @@ export function compare(snapshot: Snapshot): Difference[] {
   // Our payout batches: one transfer and one payout each, as recorded.
   for (const batch of ledger.batches.values()) {
     const who = `Payout batch ${batch.batchId} (${memberWords(batch.memberId)})`;
-    if (batch.transferId) {
-      const transfer = stripe.transfers.get(batch.transferId);
+    // Its transfer, and the second one of a batch whose instant payout Stripe refused (the member's fee given back).
+    for (const [transferId, cents] of [
+      [batch.transferId, batch.transferCents],
+      [batch.topUpTransferId ?? null, batch.topUpCents ?? 0],
+    ] as const) {
+      if (!transferId) continue;
+      const transfer = stripe.transfers.get(transferId);
       if (!transfer) {
         add({
           kind: 'missing_in_stripe',
           subject: 'transfer',
-          text: `${who} names transfer ${batch.transferId} in our ledger, which is not in Stripe.`,
-          stripeIds: [batch.transferId],
+          text: `${who} names transfer ${transferId} in our ledger, which is not in Stripe.`,
+          stripeIds: [transferId],
           ledgerIds: [batch.batchId],
         });
-      } else if (transfer.amountCents !== batch.transferCents) {
+      } else if (transfer.amountCents !== cents) {
         add({
           kind: 'amount',
           subject: 'transfer',
-          text: `${who} sent ${money(batch.transferCents)} in our ledger but transfer ${transfer.id} is ${money(
+          text: `${who} sent ${money(cents)} in our ledger but transfer ${transfer.id} is ${money(
             transfer.amountCents,
           )} in Stripe.`,
           stripeIds: [transfer.id],

@@ -185,7 +185,7 @@ export async function reconcile(deps: ReconcileDeps, from: string, to: string): 
         known.transfers,
         [
           ...[...commissions.values()].map((commission) => commission.transferId),
-          ...[...batches.values()].map((batch) => batch.transferId),
+          ...[...batches.values()].flatMap((batch) => [batch.transferId, batch.topUpTransferId]),
         ],
         (id) => stripe.transfer(id),
       ),

@@ -123,6 +123,9 @@ export interface LedgerBatch {
   state: string;
   transferId: string | null;
   transferCents: number;
+  /** The second transfer of a batch whose instant payout Stripe refused: the member's fee given back (decision 0270). */
+  topUpTransferId?: string | null;
+  topUpCents?: number;
   payoutId: string | null;
   payoutCents: number;
 }
