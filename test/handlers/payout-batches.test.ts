@@ -486,8 +486,18 @@ describe('/api/withdraw', () => {
         topUpTransferId: transfers.find((t) => t.amount === 30)!.id,
         payoutCents: 3000,
       });
-      // A retry of the same withdrawal changes nothing.
-      expect((await transfersTo(who.accountId)).length).toBe(2);
+      // Reconciliation knows both transfers and the payout: no difference about this member.
+      const { handler: reconcile } = await import('../../functions/src/handlers/reconcile');
+      const day = new Date(Date.now()).toISOString().slice(0, 10);
+      const report = await call(reconcile, { body: { from: day, to: day }, headers: auth(admin) });
+      expect(report.status, JSON.stringify(report.body)).toBe(200);
+      const ids = new Set([who.accountId, ...transfers.map((t) => t.id), ...payouts.map((p) => p.id)]);
+      const differences = report.body.differences as { text: string; stripeIds: string[]; ledgerIds: string[] }[];
+      expect(
+        differences
+          .filter((d) => d.stripeIds.some((id) => ids.has(id)) || d.ledgerIds.includes(String(stored?.batchId)))
+          .map((d) => d.text),
+      ).toEqual([]);
     } finally {
       instantPayouts.eligible = true;
     }
