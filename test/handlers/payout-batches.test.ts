@@ -644,8 +644,19 @@ describe('a batch payout the card takes (payout.paid)', () => {
     const requestId = randomUUID();
     const first = outcomeOf(await batch('pay', who.id, requestId));
     expect(first).toMatchObject({ state: 'paid', payout: 27.5 });
-    // A standard payout is on its way until its arrival date, in words.
+    // A standard payout is on its way until its arrival date, in words, on the batch and on each commission.
     expect(first.message).toMatch(/\(standard, on its way, expected [A-Z][a-z]+ \d{1,2}, \d{4}\)/);
+    const [inTransit] = await payoutsOf(who.accountId);
+    await emulator.idle();
+    expect(await stripe.payouts.retrieve(inTransit!.id, {}, { stripeAccount: who.accountId })).toMatchObject({
+      status: 'in_transit',
+    });
+    const { toCommission } = await import('../../functions/src/orders/present');
+    const { toCommissionRecord } = await import('../../functions/src/adapters/dynamo-sales-items');
+    const { commissionStatusText } = await import('../../shared/src/domain/sales-status');
+    const shown = toCommission(toCommissionRecord((await item(commissionKey(commissions[0]!.id)))!));
+    expect(shown.payoutExpected).toBe(new Date(inTransit!.arrival_date * 1000).toISOString());
+    expect(commissionStatusText(shown)).toMatch(/^Paid: on its way, expected [A-Z][a-z]+ \d{1,2}(st|nd|rd|th), \d{4}$/);
     await arrive(who.accountId); // the emulator's own payout.paid delivered at the arrival date
     expect(outcomeOf(await batch('pay', who.id, requestId))).toMatchObject({ state: 'paid' });
     const [payout] = await payoutsOf(who.accountId);

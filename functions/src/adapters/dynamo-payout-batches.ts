@@ -472,10 +472,22 @@ export const dynamoPayoutBatches: PayoutBatchStore = {
       paid.map((commission) =>
         carried(commission.id, {
           move: commissionMove('in_stripe', 'paid'),
-          set: ['payoutId = :payout', 'payoutFailure = :null', 'paidAt = :now', 'updatedAt = :now'],
+          set: [
+            'payoutId = :payout',
+            'payoutFailure = :null',
+            'payoutArrivalDate = :arrival',
+            'paidAt = :now',
+            'updatedAt = :now',
+          ],
           remove: ['gsi2pk', 'gsi2sk', 'batchId', 'payoutPendingAt'],
           condition: 'batchId = :batch',
-          values: { ':payout': payoutId, ':null': null, ':now': now, ':batch': batch.batchId },
+          values: {
+            ':payout': payoutId,
+            ':null': null,
+            ':arrival': batch.arrivalDate ?? null,
+            ':now': now,
+            ':batch': batch.batchId,
+          },
         }),
       ),
       [
