@@ -59,6 +59,12 @@ const CANCELLATION_REASONS = ['duplicate', 'fraudulent', 'requested_by_customer'
 
 /** Metadata that makes a payout fail (`payout.failed`) instead of being paid: the emulator's own switch. */
 export const FAIL_PAYOUT_METADATA = { key: 'emulator_outcome', value: 'failed' } as const;
+/**
+ * Metadata that makes a payout paid at its arrival (`payout.paid`), then failed (`payout.failed`):
+ * "Some payouts that fail might initially show as paid, then change to failed"
+ * (docs.stripe.com/api/payouts/object, `status`). The emulator's own switch.
+ */
+export const FAIL_AFTER_PAID_METADATA = { key: 'emulator_outcome', value: 'failed_after_paid' } as const;
 
 export interface CallContext {
   /** `platform`, or the connected account named by the `Stripe-Account` header. */
@@ -1357,33 +1363,45 @@ export class Emulator {
   private settlePayout(owner: string, payoutId: string): void {
     const payout = this.state.payouts[owner]?.find((candidate) => candidate.id === payoutId);
     if (!payout || payout.status !== 'pending') return;
-    const context: CallContext = { owner, requestId: '', idempotencyKey: undefined };
     const card = this.state.externalAccounts[owner]?.find((candidate) => candidate.id === payout.destination);
     const failure =
       payout.metadata?.[FAIL_PAYOUT_METADATA.key] === FAIL_PAYOUT_METADATA.value
         ? { code: 'could_not_process', message: 'The bank could not process this payout.' }
         : payoutFailureOf(card);
     if (failure) {
-      payout.status = 'failed';
-      payout.failure_code = failure.code;
-      payout.failure_message = failure.message;
-      payout.failure_balance_transaction = record(this.state, {
-        owner,
-        amount: payout.amount,
-        currency: payout.currency,
-        type: 'payout_failure',
-        source: payout.id,
-        created: this.now,
-        availableOn: this.now,
-      }).id;
-      this.emit('payout.failed', structuredClone(payout), context, owner);
+      this.failPayout(owner, payout, failure);
     } else if (payout.arrival_date <= this.now) {
-      payout.status = 'paid';
-      this.emit('payout.paid', structuredClone(payout), context, owner);
+      this.payPayout(owner, payout);
     } else {
       payout.status = 'in_transit';
     }
     this.store.save();
+  }
+
+  /** The payout arrived (`payout.paid`); one marked to fail after it is paid then fails. */
+  private payPayout(owner: string, payout: Stripe.Payout): void {
+    payout.status = 'paid';
+    this.emit('payout.paid', structuredClone(payout), { owner, requestId: '', idempotencyKey: undefined }, owner);
+    if (payout.metadata?.[FAIL_AFTER_PAID_METADATA.key] === FAIL_AFTER_PAID_METADATA.value) {
+      this.failPayout(owner, payout, { code: 'could_not_process', message: 'The bank could not process this payout.' });
+    }
+  }
+
+  /** The bank returned the payout: its amount back in the balance (`payout_failure`), `payout.failed`. */
+  private failPayout(owner: string, payout: Stripe.Payout, failure: { code: string; message: string }): void {
+    payout.status = 'failed';
+    payout.failure_code = failure.code;
+    payout.failure_message = failure.message;
+    payout.failure_balance_transaction = record(this.state, {
+      owner,
+      amount: payout.amount,
+      currency: payout.currency,
+      type: 'payout_failure',
+      source: payout.id,
+      created: this.now,
+      availableOn: this.now,
+    }).id;
+    this.emit('payout.failed', structuredClone(payout), { owner, requestId: '', idempotencyKey: undefined }, owner);
   }
 
   /** The payouts in transit whose `arrival_date` has come are paid (`payout.paid` then); answers whether any was. */
@@ -1392,8 +1410,7 @@ export class Emulator {
     for (const [owner, payouts] of Object.entries(this.state.payouts)) {
       for (const payout of payouts) {
         if (payout.status !== 'in_transit' || payout.arrival_date > this.now) continue;
-        payout.status = 'paid';
-        this.emit('payout.paid', structuredClone(payout), { owner, requestId: '', idempotencyKey: undefined }, owner);
+        this.payPayout(owner, payout);
         changed = true;
       }
     }

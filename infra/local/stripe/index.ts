@@ -7,7 +7,7 @@ import { createEmulatorServer, type Exchange } from './server';
 import { Store } from './store';
 import { STRIPE_TEST_MODE_RETRY_DELAYS_MS, Waiter, WebhookSender } from './webhooks';
 
-export { API_VERSION, FAIL_PAYOUT_METADATA } from './emulator';
+export { API_VERSION, FAIL_AFTER_PAID_METADATA, FAIL_PAYOUT_METADATA } from './emulator';
 export { PAYOUT_FAILING_DEBIT_CARD } from './cards';
 export type { Exchange } from './server';
 export { signature, STRIPE_TEST_MODE_RETRY_DELAYS_MS } from './webhooks';

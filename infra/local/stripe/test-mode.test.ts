@@ -3,7 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startStripeEmulator, type Exchange, type StripeEmulator, type StripeEmulatorOptions } from './index';
+import {
+  FAIL_AFTER_PAID_METADATA,
+  startStripeEmulator,
+  type Exchange,
+  type StripeEmulator,
+  type StripeEmulatorOptions,
+} from './index';
 import { loadStripeOpenApi } from './openapi';
 import { STRIPE_TEST_MODE_RETRY_DELAYS_MS } from './webhooks';
 import {
@@ -714,6 +720,28 @@ describe('payouts as Stripe pays them', () => {
     const [paid] = (await stripe.events.list({ type: 'payout.paid' }, { stripeAccount: account.id })).data;
     expect(paid?.account).toBe(account.id);
     expect((paid?.data.object as Stripe.Payout).id).toBe(payout.id);
+  });
+
+  // docs.stripe.com/api/payouts/object (status): "Some payouts that fail might initially show as
+  // paid, then change to failed."
+  it('fails a payout after it was paid when a test asks (payout.paid, then payout.failed, the amount back)', async () => {
+    const account = await funded('tok_visa_debit_us_transferSuccess', 1800);
+    const payout = await stripe.payouts.create(
+      { amount: 1800, currency: 'usd', metadata: { [FAIL_AFTER_PAID_METADATA.key]: FAIL_AFTER_PAID_METADATA.value } },
+      { stripeAccount: account.id },
+    );
+    await emulator.idle();
+    expect((await stripe.payouts.retrieve(payout.id, {}, { stripeAccount: account.id })).status).toBe('in_transit');
+    await emulator.clock.advance(Math.max(0, payout.arrival_date * 1000 - emulator.clock.now()));
+    const events = (await stripe.events.list({}, { stripeAccount: account.id })).data
+      .filter((event) => event.type.startsWith('payout.'))
+      .map((event) => [event.type, (event.data.object as Stripe.Payout).status]);
+    expect(events).toEqual([
+      ['payout.failed', 'failed'],
+      ['payout.paid', 'paid'],
+      ['payout.created', 'pending'],
+    ]);
+    expect((await stripe.balance.retrieve({}, { stripeAccount: account.id })).available[0]?.amount).toBe(1800);
   });
 
   // docs.stripe.com/connect/testing ("Payouts", debit card numbers, United States).
