@@ -211,9 +211,18 @@ function deliver(event: Stripe.Event) {
   });
 }
 
-/** The payout's event for a commission, as the emulator sent it to the connected account. */
+/**
+ * The payout's event for a commission, as the emulator sent it to the connected account (a
+ * `payout.paid` at the payout's arrival date: the emulator's clock is moved there).
+ */
 async function payoutEvent(type: 'payout.paid' | 'payout.failed', accountId: string, commissionId: string) {
   await emulator.idle();
+  if (type === 'payout.paid') {
+    const payouts = (await stripe.payouts.list({ limit: 100 }, { stripeAccount: accountId })).data;
+    const arrivals = payouts.filter((payout) => payout.status === 'in_transit').map((payout) => payout.arrival_date);
+    if (arrivals.length) await emulator.clock.advance(Math.max(0, Math.max(...arrivals) * 1000 - emulator.clock.now()));
+    await emulator.idle();
+  }
   const events = (await stripe.events.list({ type, limit: 100 }, { stripeAccount: accountId })).data.filter(
     (event) => (event.data.object as Stripe.Payout).metadata?.commissionId === commissionId,
   );

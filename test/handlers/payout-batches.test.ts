@@ -5,6 +5,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../../shared/src/db/table';
 import { db, tableName } from '../../functions/src/adapters/dynamo-client';
 import { signature, type StripeEmulator } from '../../infra/local/stripe';
+import { InstantPayoutsControl } from '../../infra/local/stripe/testing';
 import { IN_BATCH } from '../../functions/src/commissions/money-movement';
 import { COUNTERS_KEY, commissionKey, createCommission, earningsKey, item } from './commission-fixtures';
 import { auth, call, tokenFor, type CallResult } from './helpers';
@@ -25,6 +26,8 @@ let stripe: Stripe;
 let admin: string;
 let dropConnect = false;
 const OPS = 'payout-batches-ops@example.com';
+/** Whether Stripe lets this platform make instant payouts (a test turns it off). */
+const instantPayouts = new InstantPayoutsControl();
 process.env.ADMIN_MAIL_TO = OPS;
 
 const { handler: webhook } = await import('../../functions/src/handlers/stripe-webhook');
@@ -44,6 +47,7 @@ beforeAll(async () => {
       // A test that decides which payout events arrive acknowledges the emulator's own and drops them.
       path === '/api/stripeConnectWebhook' && dropConnect ? { status: 200, body: {} } : post(body, signature),
     webhookRetryDelaysMs: [50, 200],
+    instantPayouts,
   });
   ({ emulator, stripe } = own);
   admin = await tokenFor(true);
@@ -104,9 +108,26 @@ async function payoutEvent(type: 'payout.paid' | 'payout.failed', payout: Stripe
   return JSON.stringify(found[0]);
 }
 
+/** Moves the emulator's clock to the arrival date of the member's payouts in transit: Stripe pays them then (payout.paid). */
+async function arrive(accountId: string) {
+  await emulator.idle();
+  const arrivals = (await payoutsOf(accountId)).filter((p) => p.status === 'in_transit').map((p) => p.arrival_date);
+  expect(arrivals.length).toBeGreaterThan(0);
+  await emulator.clock.advance(Math.max(0, Math.max(...arrivals) * 1000 - emulator.clock.now()));
+  await emulator.idle();
+}
+
 /** The mails to an address in the handlers' outbox, without sign-up's verification mail. */
 const mailsTo = (email: string) =>
   mailsInOutbox(email).filter((mail) => !mail.subject.startsWith('Verify your e-mail'));
+
+/** What Stripe billed the platform for an instant payout (its `stripe_fee` balance transaction naming the payout), in cents. */
+async function platformFeeFor(payoutId: string): Promise<number> {
+  const fees = (await stripe.balanceTransactions.list({ type: 'stripe_fee', limit: 100 })).data;
+  const found = fees.filter((fee) => fee.description?.includes(payoutId));
+  expect(found).toHaveLength(1);
+  return -found[0]!.amount;
+}
 
 const outcomeOf = (answer: CallResult) => (answer.body.outcomes as Record<string, unknown>[])[0]!;
 
@@ -375,8 +396,8 @@ describe('/api/withdraw', () => {
     await commissionFor(who, 2000);
     const quoted = await quote(who);
     expect(quoted.status).toBe(200);
-    // Stripe's fee is 1 % of the payout (at least 50¢), debited on top of it; the member pays it
-    // (INSTANT_FEE_PAID_BY's default): $59.41 + 59¢ = $60.00 exactly ($59.42 would need $60.01).
+    // Stripe bills the platform 1 % of the payout; the member pays it (INSTANT_FEE_PAID_BY's
+    // default) as a smaller transfer: $59.41 + 59¢ = $60.00 exactly ($59.42 would need $60.01).
     expect(quoted.body).toMatchObject({
       available: 60,
       minimum: 10,
@@ -395,12 +416,14 @@ describe('/api/withdraw', () => {
       expect(answer.status).toBe(409);
       expect(String(answer.body.message)).toMatch(/already under way|no available commissions/);
     }
-    expect((await transfersTo(who.accountId)).map((t) => t.amount)).toEqual([6000]);
+    expect((await transfersTo(who.accountId)).map((t) => t.amount)).toEqual([5941]);
     const payouts = await payoutsOf(who.accountId);
     expect(payouts.map((p) => [p.amount, p.method])).toEqual([[5941, 'instant']]);
-    // The member's Stripe balance: the transfer less the payout and Stripe's fee, nothing left over.
+    // The member's Stripe balance: the transfer less the payout, nothing left over; Stripe billed
+    // the platform its 1 % (59¢), which the member's fee covered.
     const balance = await stripe.balance.retrieve({}, { stripeAccount: who.accountId });
     expect(balance.available.find((b) => b.currency === 'usd')?.amount ?? 0).toBe(0);
+    expect(await platformFeeFor(payouts[0]!.id)).toBe(59);
   });
 
   it('refuses below the minimum and when the balance changed since the confirmation, in words, moving nothing', async () => {
@@ -420,29 +443,112 @@ describe('/api/withdraw', () => {
     const changed = await withdraw(who, { receive: 8.5, fee: 0.5 });
     expect(changed.status).toBe(409);
     expect(changed.body.message).toBe(
-      'Your available balance changed: you would now receive $14.50 (instant fee $0.50). Review the new amount and confirm again.',
+      'Your available balance changed: you would now receive $14.85 (instant fee $0.15). Review the new amount and confirm again.',
     );
     expect(await transfersTo(who.accountId)).toEqual([]);
     expect(await item(keys.payoutLock(who.id))).toBeUndefined();
   });
 
-  it('with INSTANT_FEE_PAID_BY=platform, the transfer carries the fee and the member receives the whole balance', async () => {
+  it('with INSTANT_FEE_PAID_BY=platform, the member receives the whole balance and Stripe bills the platform the fee', async () => {
     const real = payoutBatches.settings;
     payoutBatches.settings = () => ({ ...real(), INSTANT_FEE_PAID_BY: 'platform' });
     try {
       const who = await member();
       await commissionFor(who, 2500);
       const quoted = await quote(who);
-      expect(quoted.body).toMatchObject({ feePaidBy: 'platform', fee: 0.5, receive: 25, method: 'instant' });
-      const answer = await withdraw(who, { receive: 25, fee: 0.5 });
+      expect(quoted.body).toMatchObject({ feePaidBy: 'platform', fee: 0.25, receive: 25, method: 'instant' });
+      const answer = await withdraw(who, { receive: 25, fee: 0.25 });
       expect(answer.status).toBe(200);
-      expect((await transfersTo(who.accountId)).map((t) => t.amount)).toEqual([2550]);
-      expect((await payoutsOf(who.accountId)).map((p) => [p.amount, p.method])).toEqual([[2500, 'instant']]);
+      expect(answer.body.outcome).toMatchObject({
+        message: expect.stringContaining("Stripe's instant fee $0.25 paid by the platform"),
+      });
+      expect((await transfersTo(who.accountId)).map((t) => t.amount)).toEqual([2500]);
+      const payouts = await payoutsOf(who.accountId);
+      expect(payouts.map((p) => [p.amount, p.method])).toEqual([[2500, 'instant']]);
       const balance = await stripe.balance.retrieve({}, { stripeAccount: who.accountId });
       expect(balance.available.find((b) => b.currency === 'usd')?.amount ?? 0).toBe(0);
+      expect(await platformFeeFor(payouts[0]!.id)).toBe(25);
     } finally {
       payoutBatches.settings = real;
     }
+  });
+
+  it('falls back to a standard payout, no fee, when Stripe refuses instant: the member’s fee sent back in a second transfer', async () => {
+    const who = await member();
+    await commissionFor(who, 2000);
+    await commissionFor(who, 1000);
+    const quoted = await quote(who);
+    expect(quoted.body).toMatchObject({ method: 'instant', fee: 0.3, receive: 29.7, note: null });
+    instantPayouts.eligible = false; // Stripe has not enabled Instant Payouts for the platform
+    try {
+      const answer = await withdraw(who, { receive: 29.7, fee: 0.3 });
+      expect(answer.status).toBe(200);
+      const payouts = await payoutsOf(who.accountId);
+      expect(payouts.map((p) => [p.amount, p.method])).toEqual([[3000, 'standard']]);
+      const arriving = new Date(payouts[0]!.arrival_date * 1000).toLocaleDateString('en-US', {
+        month: 'long',
+        day: 'numeric',
+        year: 'numeric',
+        timeZone: 'UTC',
+      });
+      expect(answer.body.outcome).toMatchObject({ state: 'paid', payout: 30, fee: 0, method: 'standard' });
+      expect((answer.body.outcome as { message: string }).message).toContain(
+        `Instant payouts are not available (Stripe has not enabled instant payouts for this platform); paid by standard payout, arriving on ${arriving}, no fee.`,
+      );
+      // The emulator's ledger: the commissions less the fee, then the fee, then one standard payout of both.
+      const transfers = await transfersTo(who.accountId);
+      expect(transfers.map((t) => [t.amount, t.metadata.topUp ?? null]).reverse()).toEqual([
+        [2970, null],
+        [30, 'instant-fee'],
+      ]);
+      const balance = await stripe.balance.retrieve({}, { stripeAccount: who.accountId });
+      expect(balance.available.find((b) => b.currency === 'usd')?.amount ?? 0).toBe(0);
+      const stored = await item(
+        keys.payoutBatch(String(answer.body.outcome && (answer.body.outcome as { batchId: string }).batchId), who.id),
+      );
+      expect(stored).toMatchObject({
+        state: 'paid',
+        method: 'standard',
+        feeCents: 0,
+        transferCents: 2970,
+        topUpCents: 30,
+        topUpTransferId: transfers.find((t) => t.amount === 30)!.id,
+        payoutCents: 3000,
+      });
+      // Reconciliation knows both transfers and the payout: no difference about this member.
+      const { handler: reconcile } = await import('../../functions/src/handlers/reconcile');
+      const day = new Date(Date.now()).toISOString().slice(0, 10);
+      const report = await call(reconcile, { body: { from: day, to: day }, headers: auth(admin) });
+      expect(report.status, JSON.stringify(report.body)).toBe(200);
+      const ids = new Set([who.accountId, ...transfers.map((t) => t.id), ...payouts.map((p) => p.id)]);
+      const differences = report.body.differences as { text: string; stripeIds: string[]; ledgerIds: string[] }[];
+      expect(
+        differences
+          .filter((d) => d.stripeIds.some((id) => ids.has(id)) || d.ledgerIds.includes(String(stored?.batchId)))
+          .map((d) => d.text),
+      ).toEqual([]);
+    } finally {
+      instantPayouts.eligible = true;
+    }
+  });
+
+  it('pays over $9,999 by standard payout, saying instant is not available for the amount', async () => {
+    const who = await member();
+    await commissionFor(who, 1_100_000);
+    const quoted = await quote(who);
+    expect(quoted.body).toMatchObject({
+      method: 'standard',
+      fee: 0,
+      receive: 11_000,
+      note: 'Instant payouts are not available (an instant payout is at most $9,999.00); paid by standard payout, no fee.',
+    });
+    const answer = await withdraw(who, { receive: 11_000, fee: 0 });
+    expect(answer.status).toBe(200);
+    expect((answer.body.outcome as { message: string }).message).toMatch(
+      /^Instant payouts are not available \(an instant payout is at most \$9,999\.00\); paid by standard payout, arriving on [A-Z][a-z]+ \d{1,2}, \d{4}, no fee\./,
+    );
+    expect((await transfersTo(who.accountId)).map((t) => t.amount)).toEqual([1_100_000]);
+    expect((await payoutsOf(who.accountId)).map((p) => [p.amount, p.method])).toEqual([[1_100_000, 'standard']]);
   });
 
   it('pays standard, with no fee, to a card without instant payouts', async () => {
@@ -565,8 +671,22 @@ describe('a batch payout the card takes (payout.paid)', () => {
     const who = await member('4000056755665555'); // standard: it arrives the next day
     const commissions = [await commissionFor(who, 1300), await commissionFor(who, 1450)];
     const requestId = randomUUID();
-    expect(outcomeOf(await batch('pay', who.id, requestId))).toMatchObject({ state: 'paid', payout: 27.5 });
-    await emulator.idle(); // the emulator's own payout.paid delivered
+    const first = outcomeOf(await batch('pay', who.id, requestId));
+    expect(first).toMatchObject({ state: 'paid', payout: 27.5 });
+    // A standard payout is on its way until its arrival date, in words, on the batch and on each commission.
+    expect(first.message).toMatch(/\(standard, on its way, expected [A-Z][a-z]+ \d{1,2}, \d{4}\)/);
+    const [inTransit] = await payoutsOf(who.accountId);
+    await emulator.idle();
+    expect(await stripe.payouts.retrieve(inTransit!.id, {}, { stripeAccount: who.accountId })).toMatchObject({
+      status: 'in_transit',
+    });
+    const { toCommission } = await import('../../functions/src/orders/present');
+    const { toCommissionRecord } = await import('../../functions/src/adapters/dynamo-sales-items');
+    const { commissionStatusText } = await import('../../shared/src/domain/sales-status');
+    const shown = toCommission(toCommissionRecord((await item(commissionKey(commissions[0]!.id)))!));
+    expect(shown.payoutExpected).toBe(new Date(inTransit!.arrival_date * 1000).toISOString());
+    expect(commissionStatusText(shown)).toMatch(/^Paid: on its way, expected [A-Z][a-z]+ \d{1,2}(st|nd|rd|th), \d{4}$/);
+    await arrive(who.accountId); // the emulator's own payout.paid delivered at the arrival date
     expect(outcomeOf(await batch('pay', who.id, requestId))).toMatchObject({ state: 'paid' });
     const [payout] = await payoutsOf(who.accountId);
     expect(payout).toMatchObject({ amount: 2750, status: 'paid', method: 'standard' });
@@ -596,8 +716,8 @@ describe('a batch payout the card takes (payout.paid)', () => {
     const requestId = randomUUID();
     expect((await batch('pay', who.id, requestId)).status).toBe(500);
     const batchKey = keys.payoutBatch(`admin-${requestId}`, who.id);
-    // Stripe's own delivery of payout.paid completes it; then three replays of that event.
-    await emulator.idle();
+    // Stripe's own delivery of payout.paid (at its arrival date) completes it; then three replays of that event.
+    await arrive(who.accountId);
     const [payout] = await payoutsOf(who.accountId);
     expect(payout).toMatchObject({ amount: 3000, status: 'paid' });
 

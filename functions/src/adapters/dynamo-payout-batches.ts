@@ -97,7 +97,7 @@ function batchMove(
   batch: MemberBatch,
   from: StoredBatchState,
   set: Record<string, unknown>,
-  also?: { condition: string; values: Record<string, unknown> },
+  also?: { condition: string; values: Record<string, unknown>; names?: Record<string, string> },
 ): TransactItems[number] {
   const fields = Object.entries(set);
   return {
@@ -108,6 +108,7 @@ function batchMove(
       ConditionExpression: `#state = :from${also ? ` AND ${also.condition}` : ''}`,
       ExpressionAttributeNames: {
         '#state': 'state',
+        ...also?.names,
         ...Object.fromEntries(fields.map(([name], index) => [`#f${index}`, name])),
       },
       ExpressionAttributeValues: {
@@ -418,6 +419,43 @@ export const dynamoPayoutBatches: PayoutBatchStore = {
     );
   },
 
+  async fallBackToStandard(batch, reason, topUpCents, now) {
+    const result = await transaction([
+      batchMove(
+        batch,
+        'transferred',
+        {
+          method: 'standard',
+          feeCents: 0,
+          payoutCents: batch.payoutCents + topUpCents,
+          topUpCents,
+          topUpTransferId: null,
+          instantRefused: reason,
+          payoutAttempt: batch.payoutAttempt + 1,
+          updatedAt: now,
+        },
+        {
+          condition: 'payoutAttempt = :attempt AND #method = :instant',
+          values: { ':attempt': batch.payoutAttempt, ':instant': 'instant' },
+          names: { '#method': 'method' },
+        },
+      ),
+    ]);
+    return result.ok;
+  },
+
+  async recordTopUp(batch, transferId, now) {
+    const result = await transaction([
+      batchMove(
+        batch,
+        'transferred',
+        { topUpTransferId: transferId, updatedAt: now },
+        { condition: 'topUpTransferId = :none', values: { ':none': null } },
+      ),
+    ]);
+    return result.ok;
+  },
+
   recordPayout(batch, payoutId, now) {
     const paid = paidBy(batch);
     const paidCents = total(paid);
@@ -438,10 +476,22 @@ export const dynamoPayoutBatches: PayoutBatchStore = {
       paid.map((commission) =>
         carried(commission.id, {
           move: commissionMove('in_stripe', 'paid'),
-          set: ['payoutId = :payout', 'payoutFailure = :null', 'paidAt = :now', 'updatedAt = :now'],
+          set: [
+            'payoutId = :payout',
+            'payoutFailure = :null',
+            'payoutArrivalDate = :arrival',
+            'paidAt = :now',
+            'updatedAt = :now',
+          ],
           remove: ['gsi2pk', 'gsi2sk', 'batchId', 'payoutPendingAt'],
           condition: 'batchId = :batch',
-          values: { ':payout': payoutId, ':null': null, ':now': now, ':batch': batch.batchId },
+          values: {
+            ':payout': payoutId,
+            ':null': null,
+            ':arrival': batch.arrivalDate ?? null,
+            ':now': now,
+            ':batch': batch.batchId,
+          },
         }),
       ),
       [

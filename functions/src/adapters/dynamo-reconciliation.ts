@@ -111,6 +111,8 @@ export const dynamoReconciliation: LedgerRecords = {
         : text(item.transferId)
           ? [{ id: text(item.transferId)!, amountCents: cents(item.transferCents) }]
           : [],
+      topUpTransferId: text(item.topUpTransferId),
+      topUpCents: cents(item.topUpCents),
       payoutId: text(item.payoutId),
       payoutCents: cents(item.payoutCents),
     };

@@ -6,7 +6,7 @@ import { signature } from '../../../infra/local/stripe';
 import { startStripeEmulator, type StripeEmulator } from '../../../infra/local/stripe';
 import { sdk } from '../../../infra/local/stripe/testing';
 import { DomainError } from '../errors';
-import { MoneyRefusal, type NewPayoutAccount, type PaymentGateway } from '../payments/payment-gateway';
+import { InstantRefused, MoneyRefusal, type NewPayoutAccount, type PaymentGateway } from '../payments/payment-gateway';
 import Stripe from 'stripe';
 import { connectionOptions, createStripeGateway, toDomainError, toMoneyError } from './stripe-gateway';
 
@@ -315,7 +315,7 @@ describe('createTransfer, findTransfer and createPayout', () => {
     return account.id;
   }
 
-  it('transfers once per key, finds the transfer by its metadata, and pays out instantly to the debit card', async () => {
+  it('transfers once per key, finds the transfer by its metadata, and pays out standard unless asked for instant', async () => {
     const accountId = await payable();
     await stripe().paymentIntents.create({
       amount: 5000,
@@ -336,20 +336,35 @@ describe('createTransfer, findTransfer and createPayout', () => {
     expect(await gateway.findTransfer(accountId, 'commissionId', `c-${accountId}`)).toEqual({ id: first.id });
     expect(await gateway.findTransfer(accountId, 'commissionId', 'another')).toBeUndefined();
 
-    // The balance holds 12.00 and instant costs 0.50 more: 11.00 goes instantly (the fee fits),
-    // the last 0.50 cannot (its fee would not), so it goes standard.
+    // Stripe bills the platform 1 % of an instant payout (decision 0270): instant only when asked,
+    // the whole balance going out (the fee is not the member's balance's).
     const payout = await gateway.createPayout({
       accountId,
       amountCents: 1100,
+      method: 'instant',
       idempotencyKey: `portal:payout:c-${accountId}:0`,
       metadata: { commissionId: `c-${accountId}`, attempt: '0' },
     });
     expect(payout).toMatchObject({ status: 'pending', method: 'instant' });
+    // Under Stripe's $0.50 instant minimum: refused as instant, in words, so the caller can go standard.
+    const tooSmall = await gateway
+      .createPayout({
+        accountId,
+        amountCents: 30,
+        method: 'instant',
+        idempotencyKey: `portal:payout:c-${accountId}:1`,
+        metadata: { commissionId: `c-${accountId}`, attempt: '1' },
+      })
+      .catch((error: unknown) => error);
+    expect(tooSmall).toBeInstanceOf(InstantRefused);
+    expect((tooSmall as InstantRefused).message).toBe(
+      'Instant payouts are not available (an instant payout is $0.50 to $9,999.00).',
+    );
     const rest = await gateway.createPayout({
       accountId,
-      amountCents: 50,
-      idempotencyKey: `portal:payout:c-${accountId}:1`,
-      metadata: { commissionId: `c-${accountId}`, attempt: '1' },
+      amountCents: 100,
+      idempotencyKey: `portal:payout:c-${accountId}:2`,
+      metadata: { commissionId: `c-${accountId}`, attempt: '2' },
     });
     expect(rest).toMatchObject({ status: 'pending', method: 'standard' });
     const listed = await stripe().payouts.list({}, { stripeAccount: accountId });

@@ -4,6 +4,7 @@ import { DomainError, badRequest, conflict, unavailable } from '../errors';
 import { formatMoney } from '@portal/shared/domain/format';
 import {
   idempotencyKey,
+  InstantRefused,
   MALFORMED_EVENT,
   MoneyRefusal,
   type GatewayEvent,
@@ -17,12 +18,6 @@ import {
 
 /** The API version the adapter speaks, the installed SDK's own (its types describe it). */
 export const API_VERSION = '2026-10-28.endive' as const satisfies Stripe.LatestApiVersion;
-
-/**
- * Stripe's Instant Payouts fee in the US, debited from the account's balance on top of the payout:
- * 1 % of the amount, at least 50¢ (docs/decisions/0050-instant-payout-fee.md).
- */
-export const instantPayoutFeeCents = (amountCents: number): number => Math.max(50, Math.round(amountCents / 100));
 
 /** The connected accounts' merchant category: Misc. General Merchandise (see createConnectedAccount). */
 export const MCC_GENERAL_MERCHANDISE = '5399';
@@ -234,6 +229,28 @@ export const CANNOT_TAKE_TRANSFERS =
  * the way, a MoneyRefusal where the refusal is definite (the next try needs a new key). Anything
  * else stays an error (a 500 with a reference, the details in the log).
  */
+/**
+ * Why Stripe refused an instant payout where a standard one may still go, in words, by its code
+ * (docs.stripe.com/error-codes; docs.stripe.com/connect/instant-payouts); undefined for any other.
+ */
+export function instantRefusal(code: string | undefined): string | undefined {
+  switch (code) {
+    case 'instant_payouts_config_disabled':
+      return 'Stripe has not enabled instant payouts for this platform';
+    case 'instant_payouts_currency_disabled':
+      return 'Stripe has not enabled instant payouts in US dollars for this platform';
+    case 'instant_payouts_limit_exceeded':
+      return "the platform has reached Stripe's daily limit for instant payouts";
+    case 'instant_payouts_unsupported':
+      return 'the debit card does not take instant payouts';
+    case 'amount_too_small':
+    case 'amount_too_large':
+      return 'an instant payout is $0.50 to $9,999.00';
+    default:
+      return undefined;
+  }
+}
+
 export function toMoneyError(error: unknown, step: 'transfer' | 'payout'): unknown {
   if (!isStripeError(error)) return error;
   if (unanswered(error)) return stripeUnavailable(step === 'transfer' ? 'sent' : 'paid out');
@@ -822,22 +839,8 @@ export function createStripeGateway(settings: StripeGatewaySettings): PaymentGat
       try {
         const client = await stripe();
         const options = { stripeAccount: payout.accountId };
-        // Instant where the default card takes it (Stripe lists `instant` in the card's
-        // available_payout_methods), else standard; the same card answers the same on a retry.
-        const cards = await client.accounts.listExternalAccounts(payout.accountId, { object: 'card', limit: 10 });
-        const card = cards.data.find(
-          (item): item is Stripe.Card => item.object === 'card' && item.default_for_currency === true,
-        );
-        // Instant costs the account Stripe's fee on top of the amount (debited from its balance):
-        // only where the card takes it and the available balance covers both without touching what
-        // the member's other commissions need (`keepCents`), else standard (free).
-        let method: 'instant' | 'standard' = payout.method ?? 'standard';
-        if (!payout.method && card?.available_payout_methods?.includes('instant')) {
-          const balance = await client.balance.retrieve({}, options);
-          const available = balance.available.find((funds) => funds.currency === 'usd')?.amount ?? 0;
-          const needed = payout.amountCents + instantPayoutFeeCents(payout.amountCents) + (payout.keepCents ?? 0);
-          if (available >= needed) method = 'instant';
-        }
+        // Standard unless asked: Stripe bills the platform 1 % of an instant payout (decision 0270).
+        const method = payout.method ?? 'standard';
         const created = await patient(() =>
           client.payouts.create(
             { amount: payout.amountCents, currency: 'usd', method, metadata: payout.metadata },
@@ -846,6 +849,8 @@ export function createStripeGateway(settings: StripeGatewaySettings): PaymentGat
         );
         return { id: created.id, status: created.status, method: created.method, arrivalDate: created.arrival_date };
       } catch (error) {
+        const instant = payout.method === 'instant' && isStripeError(error) ? instantRefusal(error.code) : undefined;
+        if (instant) throw new InstantRefused(instant);
         throw toMoneyError(error, 'payout');
       }
     },

@@ -45,6 +45,8 @@ export interface BatchTransfer {
   commissionIds: string[];
   /** Stripe's transfer, once recorded. */
   id: string | null;
+  /** The member's instant fee taken off this transfer (decision 0270); given back by the top-up if Stripe refuses instant. */
+  feeCents?: number;
 }
 
 /** A commission a batch could take (read from the member's list; the claim's conditions decide). */
@@ -61,7 +63,10 @@ export interface MemberBatch {
   /** The debt read when the batch was claimed, and what the batch netted of it (the debt is lowered by the claim). */
   owedSeenCents: number;
   nettedCents: number;
-  /** What the transfers carry in all (0: none): the processing commissions less what was netted, plus a fee the platform pays. */
+  /**
+   * What the transfers carry in all (0: none): the processing commissions less what was netted,
+   * less the instant fee when the member pays it (decision 0270).
+   */
   transferCents: number;
   /**
    * The transfers, one per charge (and one for orders entered by hand), under the batch's
@@ -73,7 +78,17 @@ export interface MemberBatch {
   transferId?: string | null;
   /** The payout to make (0: none). */
   payoutCents: number;
+  /** The instant fee: the member's (taken off the transfer), or what Stripe bills the platform. */
   feeCents: number;
+  /** Who pays the instant fee (instant withdrawals only). */
+  feePaidBy?: 'member' | 'platform';
+  /**
+   * Stripe refused instant, in words: the batch pays by standard payout, no fee; a member's fee
+   * taken off the transfer is sent in a second transfer (`topUpCents`, `topUpTransferId`).
+   */
+  instantRefused?: string | null;
+  topUpCents?: number;
+  topUpTransferId?: string | null;
   method: 'instant' | 'standard' | null;
   payoutId: string | null;
   /** Moves on after Stripe refuses a payout definitely, so the next try is a new request. */
@@ -131,6 +146,14 @@ export interface PayoutBatchStore {
    * the admin) and the attempt moved on; the batch stays transferred.
    */
   refusePayout(batch: MemberBatch, failure: string, now: string): Promise<boolean>;
+  /**
+   * Stripe refused the instant payout (`reason`, in words): the batch pays by standard payout, no
+   * fee, its payout being what was transferred plus `topUpCents` (the member's fee given back by a
+   * second transfer); the attempt moves on. Conditional on the state and attempt read.
+   */
+  fallBackToStandard(batch: MemberBatch, reason: string, topUpCents: number, now: string): Promise<boolean>;
+  /** The second transfer of a fallback recorded (once). */
+  recordTopUp(batch: MemberBatch, transferId: string, now: string): Promise<boolean>;
   /** The payout recorded (or none needed): every carried commission in Stripe to paid, freed; counters and earnings. */
   recordPayout(batch: MemberBatch, payoutId: string | null, now: string): Promise<boolean>;
   /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { instantFeeCents, instantSplit, plan } from './batches';
+import { instantAmountBlock, instantFeeCents, instantSplit, plan } from './batches';
 import type { BatchCommission } from './batch-store';
 
 const c = (id: string, amountCents: number, from: BatchCommission['from'] = 'processing', nettedCents = 0) => ({
@@ -35,16 +35,28 @@ describe('plan: netting the clawback debt', () => {
 });
 
 describe('instant fee', () => {
-  it('is 1 % of the payout, at least 50¢, and a member-paid split leaves nothing behind', () => {
-    expect(instantFeeCents(2500)).toBe(50);
+  // docs.stripe.com/connect/instant-payouts ("Pricing"): 1 % billed to the platform; $0.50 and
+  // $9,999 bound the payout, not the fee (decision 0270).
+  it('is 1 % of the payout with no floor, and a member-paid split is exact to the cent', () => {
+    expect(instantFeeCents(2500)).toBe(25);
     expect(instantFeeCents(10_000)).toBe(100);
+    expect(instantFeeCents(50)).toBe(1);
     expect(instantSplit(6000, 'member')).toEqual({ payoutCents: 5941, feeCents: 59 });
-    expect(instantSplit(1500, 'member')).toEqual({ payoutCents: 1450, feeCents: 50 });
+    expect(instantSplit(1500, 'member')).toEqual({ payoutCents: 1485, feeCents: 15 });
     expect(instantSplit(6000, 'platform')).toEqual({ payoutCents: 6000, feeCents: 60 });
     for (const payable of [1000, 4999, 5051, 123_456]) {
       const { payoutCents, feeCents } = instantSplit(payable, 'member');
-      expect(payoutCents + feeCents).toBeLessThanOrEqual(payable);
+      // The member's fee is the rest of what they were owed: nothing lost or made up.
+      expect(payoutCents + feeCents).toBe(payable);
+      expect(feeCents).toBeGreaterThanOrEqual(instantFeeCents(payoutCents));
       expect(payoutCents + 1 + instantFeeCents(payoutCents + 1)).toBeGreaterThan(payable);
     }
+  });
+
+  it('refuses instant below $0.50 and above $9,999 in words', () => {
+    expect(instantAmountBlock(49)).toBe('an instant payout is at least $0.50');
+    expect(instantAmountBlock(50)).toBeNull();
+    expect(instantAmountBlock(999_900)).toBeNull();
+    expect(instantAmountBlock(999_901)).toBe('an instant payout is at most $9,999.00');
   });
 });

@@ -2,7 +2,7 @@ import type { BatchOutcome, MemberPayoutCard, WithdrawalQuote } from '@portal/sh
 import { formatMoney } from '@portal/shared/domain/format';
 import type { MoneySettings } from '../config/money-settings';
 import { DomainError, conflict } from '../errors';
-import { MoneyRefusal, type PaymentGateway } from '../payments/payment-gateway';
+import { InstantRefused, MoneyRefusal, type PaymentGateway } from '../payments/payment-gateway';
 import { NO_DEBIT_CARD, NO_PAYOUT_ACCOUNT } from '../orders/present';
 import type { BatchCommission, BatchKind, BatchTransfer, MemberBatch, PayoutBatchStore } from './batch-store';
 import type { CommissionMoneyStore, PayoutProfile } from './money-store';
@@ -50,14 +50,21 @@ export const MAX_BATCH_COMMISSIONS = 90;
 /** A run holds the member's lock this long; past it another run may resume the batch (the functions stop at 29 s). */
 export const BUSY_MS = 60_000;
 
-/** Stripe's Instant Payouts fee in the US: 1 % of the amount, at least 50¢ (docs/decisions/0050-instant-payout-fee.md). */
-export const instantFeeCents = (amountCents: number): number => Math.max(50, Math.round(amountCents / 100));
+/**
+ * Stripe's Instant Payouts fee for Connect: 1 % of the payout, billed to the PLATFORM (its
+ * balance), not taken from the member's (docs.stripe.com/connect/instant-payouts, "Pricing";
+ * decision 0270). 0.50 USD and 9,999 USD bound the payout itself, not the fee.
+ */
+export const instantFeeCents = (amountCents: number): number => Math.round(amountCents / 100);
+export const INSTANT_MINIMUM_CENTS = 50;
+export const INSTANT_MAXIMUM_CENTS = 999_900;
 
 /**
- * An instant withdrawal of `payableCents`: Stripe debits the fee of the PAYOUT from the balance on
- * top of it. Paid by the member: the largest payout whose amount plus its own fee fits the balance
- * (so nothing is left behind); paid by the platform: the whole amount, the platform adding the fee
- * to the transfer.
+ * An instant withdrawal of `payableCents`. Paid by the platform: the member receives it all and
+ * Stripe bills the platform 1 %. Paid by the member: the platform sends the commissions less the
+ * fee (a smaller transfer) and the member receives what was sent: the largest payout whose 1 %
+ * fits beside it in the payable amount; the member's fee is the rest (to the cent:
+ * payout + fee = payable). Stripe bills the platform 1 % of the payout, which the member's fee covers.
  */
 export function instantSplit(
   payableCents: number,
@@ -66,7 +73,7 @@ export function instantSplit(
   if (paidBy === 'platform') return { payoutCents: payableCents, feeCents: instantFeeCents(payableCents) };
   let payout = payableCents - instantFeeCents(payableCents);
   while (payout + 1 + instantFeeCents(payout + 1) <= payableCents) payout++;
-  return { payoutCents: payout, feeCents: instantFeeCents(payout) };
+  return { payoutCents: payout, feeCents: payableCents - payout };
 }
 
 /** A batch's transfer of one charge (`part` = its id), of the orders entered by hand (`balance`), or `0` (a batch claimed before 0280). */
@@ -77,6 +84,18 @@ export const undoKey = (batchId: string, memberId: string, transferId: string): 
   `portal:batch:${batchId}:${memberId}:undo:${transferId}`;
 /** Stripe's `transfer_group` of a member's part of a batch: its transfers are found together. */
 export const transferGroup = (batchId: string, memberId: string): string => `batch:${batchId}:${memberId}`;
+
+/** Why Stripe would refuse an instant payout of this amount, in words; null when it may go instant. */
+export function instantAmountBlock(payoutCents: number): string | null {
+  if (payoutCents < INSTANT_MINIMUM_CENTS) return `an instant payout is at least ${formatMoney(INSTANT_MINIMUM_CENTS)}`;
+  if (payoutCents > INSTANT_MAXIMUM_CENTS) return `an instant payout is at most ${formatMoney(INSTANT_MAXIMUM_CENTS)}`;
+  return null;
+}
+
+/** The words of a withdrawal paid by standard payout because instant is not available (Stripe's reason, or the amount). */
+export const instantUnavailable = (why: string, arrival: string | null): string =>
+  `Instant payouts are not available (${why}); paid by standard payout${arrival ? `, arriving on ${arrival}` : ''}, no fee.`;
+
 export const payoutKey = (batchId: string, memberId: string, attempt: number): string =>
   `portal:batch:${batchId}:${memberId}:payout:${attempt}`;
 
@@ -132,10 +151,11 @@ export function plan(candidates: readonly BatchCommission[], owedCents: number, 
 /**
  * The batch's transfers: the processing commissions it carries (less what was netted), one
  * transfer per charge in their order, those of orders entered by hand (no charge) in one transfer
- * first (the one Stripe may refuse for the platform's balance, before anything else moved). A fee
- * the platform pays rides on the first charge's transfer (its sale funds it), else on the balance's.
+ * first (the one Stripe may refuse for the platform's balance, before anything else moved). An
+ * instant fee the member pays comes off the largest transfer of a sale (else the balance's), which
+ * `instantTerms` checked can carry it (decision 0270); a fee the platform pays Stripe bills it.
  */
-export function transferParts(commissions: readonly BatchCommission[], platformFeeCents: number): BatchTransfer[] {
+export function transferParts(commissions: readonly BatchCommission[], memberFeeCents = 0): BatchTransfer[] {
   const parts = new Map<string | null, BatchTransfer>();
   for (const commission of commissions) {
     if (commission.from !== 'processing' || commission.nettedCents >= commission.amountCents) continue;
@@ -146,11 +166,20 @@ export function transferParts(commissions: readonly BatchCommission[], platformF
     parts.set(chargeId, part);
   }
   const ordered = [...parts.values()].sort((a, b) => Number(a.chargeId !== null) - Number(b.chargeId !== null));
-  if (platformFeeCents > 0 && ordered.length) {
-    const carrier = ordered.find((part) => part.chargeId !== null) ?? ordered[0]!;
-    carrier.amountCents += platformFeeCents;
+  if (memberFeeCents > 0) {
+    const carrier = feeCarrier(ordered);
+    if (carrier) {
+      carrier.amountCents -= memberFeeCents;
+      carrier.feeCents = memberFeeCents;
+    }
   }
   return ordered;
+}
+
+/** The transfer a member's instant fee comes off: the largest of a sale, else the largest. */
+function feeCarrier(parts: readonly BatchTransfer[]): BatchTransfer | undefined {
+  const bySize = [...parts].sort((a, b) => b.amountCents - a.amountCents);
+  return bySize.find((part) => part.chargeId !== null) ?? bySize[0];
 }
 
 /** The transfers a stored batch makes (one batch claimed before 0280 made one transfer, key `…:transfer:0`). */
@@ -166,6 +195,10 @@ const transfersOf = (batch: MemberBatch): BatchTransfer[] =>
         },
       ]
     : []);
+
+/** The charge of the transfer a member's instant fee came off, if it was a sale's. */
+const feeChargeOf = (batch: MemberBatch): string | null =>
+  batch.transfers?.find((part) => (part.feeCents ?? 0) > 0)?.chargeId ?? null;
 
 /** Why the member cannot be paid, in words for the person asking; null when they can. */
 function accountBlock(profile: PayoutProfile | undefined, forMember: boolean): string | null {
@@ -251,17 +284,57 @@ function describe(batch: MemberBatch): BatchOutcome {
           : `${count} of ${batch.memberEmail} settled against their clawback debt${netted}; no money moved.`,
         batch,
       );
-    case 'paid':
+    case 'paid': {
+      const arrival = arrivalWords(batch.arrivalDate);
+      const fee = batch.feeCents
+        ? batch.feePaidBy === 'member'
+          ? `, instant fee ${formatMoney(batch.feeCents)} paid by the member`
+          : `, Stripe's instant fee ${formatMoney(batch.feeCents)} paid by the platform`
+        : '';
       return outcome(
         who,
         batch.batchId,
         batch.payoutId ? 'paid' : 'settled',
         batch.payoutId
-          ? `Paid ${formatMoney(batch.payoutCents)} to ${batch.memberEmail}'s debit card (${batch.method === 'instant' ? 'instant' : 'standard, 1–2 business days'}${batch.feeCents ? `, Stripe's instant fee ${formatMoney(batch.feeCents)}` : ''}): ${count}${netted}.`
+          ? batch.instantRefused
+            ? `${instantUnavailable(batch.instantRefused, arrival)} Paid ${formatMoney(batch.payoutCents)} to ${batch.memberEmail}'s debit card: ${count}${netted}.`
+            : `Paid ${formatMoney(batch.payoutCents)} to ${batch.memberEmail}'s debit card (${batch.method === 'instant' ? 'instant' : `standard${arrival ? `, on its way, expected ${arrival}` : ', 1–2 business days'}`}${fee}): ${count}${netted}.`
           : `${count} of ${batch.memberEmail} settled against their clawback debt${netted}; no money moved.`,
         batch,
       );
+    }
   }
+}
+
+/** A payout's `arrival_date` (epoch seconds) as a date in words ("December 1, 2026", as the mails write it), or null. */
+const arrivalWords = (arrivalDate: number | null | undefined): string | null =>
+  arrivalDate
+    ? new Date(arrivalDate * 1000).toLocaleDateString('en-US', {
+        timeZone: 'UTC',
+        year: 'numeric',
+        month: 'long',
+        day: 'numeric',
+      })
+    : null;
+
+/**
+ * The instant terms of a withdrawal of `planned`: the payout, the fee and the transfer, or why
+ * instant cannot go (words; the withdrawal is then standard, no fee).
+ */
+function instantTerms(
+  planned: BatchPlan,
+  paidBy: MoneySettings['INSTANT_FEE_PAID_BY'],
+): { payoutCents: number; feeCents: number; transferCents: number } | { block: string } {
+  const { payoutCents, feeCents } = instantSplit(planned.payableCents, paidBy);
+  const block = instantAmountBlock(payoutCents);
+  if (block) return { block };
+  if (paidBy === 'platform') return { payoutCents, feeCents, transferCents: planned.netTransferCents };
+  // The member's fee comes off one transfer (a sale's, decision 0280): it must carry more than the fee.
+  const carrier = feeCarrier(transferParts(planned.commissions));
+  if (!carrier || feeCents >= carrier.amountCents) {
+    return { block: 'its fee cannot come off commissions already sent to your Stripe balance' };
+  }
+  return { payoutCents, feeCents, transferCents: planned.netTransferCents - feeCents };
 }
 
 /** For a withdrawal: what the confirmation showed, checked against the batch about to be claimed. */
@@ -386,16 +459,24 @@ async function claim(deps: BatchDeps, options: RunOptions): Promise<MemberBatch 
     }
     let method: MemberBatch['method'] = null;
     let feeCents = 0;
-    let platformFeeCents = 0;
     let payoutCents = options.kind === 'send' ? 0 : planned.payableCents;
+    let feePaidBy: MemberBatch['feePaidBy'];
+    let instantRefused: string | null = null;
     if (options.kind === 'withdraw') {
       const card = await deps.gateway.payoutDestination(profile!.stripeID!);
       if (!card) return outcome(who, options.batchId, 'refused', 'Add a debit card to your payout account first.');
       method = card.instant ? 'instant' : 'standard';
       if (method === 'instant') {
-        // The fee is debited from the member's Stripe balance on top of the payout.
-        ({ payoutCents, feeCents } = instantSplit(planned.payableCents, settings.INSTANT_FEE_PAID_BY));
-        if (settings.INSTANT_FEE_PAID_BY === 'platform') platformFeeCents = feeCents;
+        // Stripe bills the platform 1 %; a member who pays it gets the commissions less the fee,
+        // taken off one sale's transfer and paid out whole (decision 0270).
+        const terms = instantTerms(planned, settings.INSTANT_FEE_PAID_BY);
+        if ('block' in terms) {
+          method = 'standard';
+          instantRefused = terms.block;
+        } else {
+          ({ payoutCents, feeCents } = terms);
+          feePaidBy = settings.INSTANT_FEE_PAID_BY;
+        }
       }
       const terms = options.terms;
       if (terms && (terms.receiveCents !== payoutCents || terms.feeCents !== feeCents)) {
@@ -416,10 +497,12 @@ async function claim(deps: BatchDeps, options: RunOptions): Promise<MemberBatch 
       commissions: planned.commissions,
       owedSeenCents: planned.owedSeenCents,
       nettedCents: planned.nettedCents,
-      transferCents: planned.netTransferCents + platformFeeCents,
-      transfers: transferParts(planned.commissions, platformFeeCents),
+      transferCents: planned.netTransferCents - (feePaidBy === 'member' ? feeCents : 0),
+      transfers: transferParts(planned.commissions, feePaidBy === 'member' ? feeCents : 0),
       payoutCents,
       feeCents,
+      ...(feePaidBy ? { feePaidBy } : {}),
+      ...(instantRefused ? { instantRefused } : {}),
       method,
       payoutId: null,
       payoutAttempt: 0,
@@ -514,6 +597,34 @@ async function advance(deps: BatchDeps, start: MemberBatch): Promise<BatchOutcom
 
   if (batch.state === 'transferred') {
     let payoutId: string | null = null;
+    // Instant was refused after a transfer less the member's fee: that fee goes to them too.
+    if (batch.topUpCents && !batch.topUpTransferId) {
+      if (!accountId) return wait(deps, batch, NO_PAYOUT_ACCOUNT);
+      let topUpId: string;
+      try {
+        topUpId = (
+          await deps.gateway.createTransfer({
+            amountCents: batch.topUpCents,
+            destinationAccountId: accountId,
+            idempotencyKey: transferKey(batch.batchId, batch.memberId, 'fee-return'),
+            metadata: { batchId: batch.batchId, memberId: batch.memberId, topUp: 'instant-fee' },
+            transferGroup: transferGroup(batch.batchId, batch.memberId),
+            // The sale whose transfer the fee came off funds its return (its charge has room for it).
+            ...(feeChargeOf(batch) ? { sourceTransaction: feeChargeOf(batch)! } : {}),
+          })
+        ).id;
+      } catch (error) {
+        if (error instanceof MoneyRefusal) return wait(deps, batch, error.message);
+        throw error;
+      }
+      const now = new Date(deps.now()).toISOString();
+      if (!(await deps.batches.recordTopUp(batch, topUpId, now))) {
+        const after = await deps.batches.get(batch.batchId, batch.memberId);
+        if (!after) throw new Error(`Batch ${batch.batchId}: the top-up record failed`);
+        return advance(deps, after);
+      }
+      batch = { ...batch, topUpTransferId: topUpId, updatedAt: now };
+    }
     if (batch.payoutCents > 0) {
       if (!accountId) return wait(deps, batch, NO_PAYOUT_ACCOUNT);
       try {
@@ -531,6 +642,7 @@ async function advance(deps: BatchDeps, start: MemberBatch): Promise<BatchOutcom
           arrivalDate: payout.arrivalDate,
         };
       } catch (error) {
+        if (error instanceof InstantRefused && batch.method === 'instant') return fallBack(deps, batch, error.reason);
         if (error instanceof MoneyRefusal) return wait(deps, batch, error.message);
         throw error;
       }
@@ -545,6 +657,22 @@ async function advance(deps: BatchDeps, start: MemberBatch): Promise<BatchOutcom
     }
   }
   return done();
+}
+
+/**
+ * Stripe refused the instant payout (the platform not enabled or past its daily volume, the card,
+ * the amount): the batch goes on by standard payout, no fee, the member's fee (taken off the
+ * transfer) given back by a second transfer first.
+ */
+async function fallBack(deps: BatchDeps, batch: MemberBatch, reason: string): Promise<BatchOutcome> {
+  const topUpCents = batch.feePaidBy === 'member' ? batch.feeCents : 0;
+  const now = new Date(deps.now()).toISOString();
+  await deps.batches.fallBackToStandard(batch, reason, topUpCents, now);
+  const after = await deps.batches.get(batch.batchId, batch.memberId);
+  if (!after || (after.state === 'transferred' && after.method === 'instant')) {
+    throw new Error(`Batch ${batch.batchId}: the fallback to a standard payout was not recorded`);
+  }
+  return advance(deps, after);
 }
 
 /** Stripe refused the transfer: nothing moved; the commissions and the debt are as before the claim. */
@@ -639,19 +767,17 @@ export async function withdrawalQuote(deps: BatchDeps, memberId: string): Promis
   if (reason || !card) {
     return { ...base, canWithdraw: false, reason, method: null, fee: 0, receive: 0, card: card ?? null };
   }
-  const method = card.instant ? 'instant' : 'standard';
-  const { payoutCents: receive, feeCents: fee } =
-    method === 'instant'
-      ? instantSplit(planned.payableCents, settings.INSTANT_FEE_PAID_BY)
-      : { payoutCents: planned.payableCents, feeCents: 0 };
+  const terms = card.instant ? instantTerms(planned, settings.INSTANT_FEE_PAID_BY) : undefined;
+  const instant = terms && !('block' in terms) ? terms : undefined;
   return {
     ...base,
     canWithdraw: true,
     reason: null,
-    method,
-    fee: dollars(fee),
-    receive: dollars(receive),
+    method: instant ? 'instant' : 'standard',
+    fee: dollars(instant?.feeCents ?? 0),
+    receive: dollars(instant?.payoutCents ?? planned.payableCents),
     card: { last4: card.last4, brand: card.brand },
+    note: terms && 'block' in terms ? instantUnavailable(terms.block, null) : null,
   };
 }
 

@@ -206,15 +206,12 @@ export async function payCommissionToMember(deps: MoneyDeps, id: string): Promis
     throw conflict("A refund of this commission's order is being applied to it; try again in a minute.");
   }
   const attempt = reserved.payoutAttempt ?? 0;
-  // The member's other unpaid commissions (an upper bound of what their balance holds for them).
-  const keepCents = Math.max(0, (await deps.store.unpaidCents(reserved.memberId)) - reserved.amountCents);
   let payout: Awaited<ReturnType<PaymentGateway['createPayout']>>;
   try {
     payout = await deps.gateway.createPayout({
       accountId,
       // What its transfer carried: a batch may have netted part of it against a clawback debt.
       amountCents: reserved.amountCents - (reserved.nettedCents ?? 0),
-      keepCents,
       idempotencyKey: payoutKey(id, attempt),
       metadata: { commissionId: id, attempt: String(attempt), orderID: reserved.orderID },
     });

@@ -93,6 +93,10 @@ export function toCommission(
     state: stateOf(commission),
     blockedReason: blockedReason(commission, member, now),
     payoutFailure: commission.payoutFailure,
+    payoutExpected:
+      commission.status === 'paid' && commission.payoutArrivalDate && commission.payoutArrivalDate * 1000 > now
+        ? new Date(commission.payoutArrivalDate * 1000).toISOString()
+        : null,
     created_at: commission.createdAt,
     status: presentedStatus(commission.status, commission.availableAt, now),
     availableAt: commission.availableAt === undefined ? null : new Date(commission.availableAt).toISOString(),

@@ -69,6 +69,8 @@ export interface CommissionRecord {
   chargeId?: string;
   payoutId: string | null;
   payoutFailure: string | null;
+  /** Stripe's `arrival_date` of its recorded payout (epoch seconds): a standard payout is in transit until then. */
+  payoutArrivalDate?: number | null;
   createdAt: string;
   updatedAt: string;
   /** Epoch ms from which a fulfilled commission may be sent (fulfilment + COMMISSION_HOLD_DAYS); absent before the hold existed. */

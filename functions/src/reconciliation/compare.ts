@@ -84,6 +84,7 @@ export function compare(snapshot: Snapshot): Difference[] {
   }
   for (const batch of ledger.batches.values()) {
     for (const transfer of batch.transfers) transfersNamed.add(transfer.id);
+    if (batch.topUpTransferId) transfersNamed.add(batch.topUpTransferId);
     if (batch.payoutId) payoutsNamed.add(batch.payoutId);
   }
 
@@ -377,7 +378,12 @@ export function compare(snapshot: Snapshot): Difference[] {
   // Our payout batches: one transfer per charge and one payout each, as recorded.
   for (const batch of ledger.batches.values()) {
     const who = `Payout batch ${batch.batchId} (${memberWords(batch.memberId)})`;
-    for (const recorded of batch.transfers) {
+    // Its transfers, and the one of a batch whose instant payout Stripe refused (the member's fee given back).
+    const recordedTransfers = [
+      ...batch.transfers,
+      ...(batch.topUpTransferId ? [{ id: batch.topUpTransferId, amountCents: batch.topUpCents ?? 0 }] : []),
+    ];
+    for (const recorded of recordedTransfers) {
       const transfer = stripe.transfers.get(recorded.id);
       if (!transfer) {
         add({

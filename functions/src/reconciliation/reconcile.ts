@@ -185,7 +185,10 @@ export async function reconcile(deps: ReconcileDeps, from: string, to: string): 
         known.transfers,
         [
           ...[...commissions.values()].map((commission) => commission.transferId),
-          ...[...batches.values()].flatMap((batch) => batch.transfers.map((transfer) => transfer.id)),
+          ...[...batches.values()].flatMap((batch) => [
+            ...batch.transfers.map((transfer) => transfer.id),
+            batch.topUpTransferId ?? null,
+          ]),
         ],
         (id) => stripe.transfer(id),
       ),

@@ -125,6 +125,9 @@ export interface LedgerBatch {
   state: string;
   /** Its transfers (one per charge, decision 0280; a batch claimed before it: one), each as recorded. */
   transfers: { id: string; amountCents: number }[];
+  /** The transfer of a batch whose instant payout Stripe refused: the member's fee given back (decision 0270). */
+  topUpTransferId?: string | null;
+  topUpCents?: number;
   payoutId: string | null;
   payoutCents: number;
 }

@@ -34,6 +34,8 @@ export interface TestCard {
   payoutMethods?: ('standard' | 'instant')[];
   /** A payout to this card fails with this code. */
   payoutFailure?: { code: string; message: string };
+  /** Connect testing's payout tokens for this debit card (`tok_…_us_transferSuccess` and the rest), each a fresh card token. */
+  payoutTokens?: string[];
   source: string;
 }
 
@@ -65,6 +67,7 @@ export const TEST_CARDS: readonly TestCard[] = [
     funding: 'debit',
     outcome: ok,
     payoutMethods: ['standard', 'instant'],
+    payoutTokens: ['tok_visa_debit_us_transferSuccess'],
     source: `${PAYMENTS_TESTING}; ${CONNECT_TESTING} (debit card, instant payouts)`,
   },
   {
@@ -91,6 +94,7 @@ export const TEST_CARDS: readonly TestCard[] = [
     funding: 'debit',
     outcome: ok,
     payoutMethods: ['standard', 'instant'],
+    payoutTokens: ['tok_mastercard_debit_us_transferSuccess'],
     source: `${PAYMENTS_TESTING}; ${CONNECT_TESTING} (debit card, instant payouts)`,
   },
   {
@@ -128,6 +132,7 @@ export const TEST_CARDS: readonly TestCard[] = [
     funding: 'debit',
     outcome: ok,
     payoutMethods: ['standard', 'instant'],
+    payoutTokens: ['tok_discover_debit_us_transferSuccess'],
     source: `${PAYMENTS_TESTING} (Discover debit)`,
   },
   {
@@ -180,6 +185,7 @@ export const TEST_CARDS: readonly TestCard[] = [
     funding: 'debit',
     outcome: ok,
     payoutMethods: ['standard'],
+    payoutTokens: ['tok_visa_debit_us_instantPayoutUnsupported'],
     source: `${CONNECT_TESTING} (debit card without instant payouts)`,
   },
   {
@@ -189,6 +195,7 @@ export const TEST_CARDS: readonly TestCard[] = [
     outcome: ok,
     payoutMethods: ['standard', 'instant'],
     payoutFailure: { code: 'could_not_process', message: 'The bank could not process this payout.' },
+    payoutTokens: ['tok_visa_debit_us_transferFail'],
     source: `${CONNECT_TESTING} (payout fails)`,
   },
   // Available balance
@@ -331,7 +338,11 @@ const byNumber = new Map(TEST_CARDS.map((card) => [card.number, card]));
 const byPaymentMethod = new Map(
   TEST_CARDS.flatMap((card) => (card.paymentMethod ? [[card.paymentMethod, card] as const] : [])),
 );
-const byToken = new Map(TEST_CARDS.flatMap((card) => (card.token ? [[card.token, card] as const] : [])));
+const byToken = new Map(
+  TEST_CARDS.flatMap((card) =>
+    [...(card.token ? [card.token] : []), ...(card.payoutTokens ?? [])].map((token) => [token, card] as const),
+  ),
+);
 /** Stripe's older name of the generic decline test method. */
 byPaymentMethod.set('pm_card_chargeDeclined', byNumber.get('4000000000000002')!);
 byToken.set('tok_chargeDeclined', byNumber.get('4000000000000002')!);

@@ -20,16 +20,7 @@ import {
 import type { Clock } from './clock';
 import { StripeApiError, invalid, missing, noAccess, noSuch } from './errors';
 import { stripeId } from './ids';
-import {
-  DISPUTE_FEE_CENTS,
-  availableOnAfter,
-  cardFee,
-  instantPayoutFee,
-  nextDayStart,
-  record,
-  release,
-  sums,
-} from './money';
+import { DISPUTE_FEE_CENTS, availableOnAfter, cardFee, nextDayStart, record, release, sums } from './money';
 import {
   amount,
   createdFilter,
@@ -40,6 +31,13 @@ import {
   requiredString,
   type Params,
 } from './params';
+import {
+  INSTANT_PAYOUT_MAXIMUM_CENTS,
+  INSTANT_PAYOUT_MINIMUM_CENTS,
+  InstantPayoutsControl,
+  centralDay,
+  instantPayoutFee,
+} from './instant-payouts';
 import { cardPaymentMethod, cardToConfirm, checkClientSecret, newPaymentIntent } from './payments';
 import { MAIN_PLATFORM, PLATFORM, type Store } from './store';
 import type { WebhookSender } from './webhooks';
@@ -61,6 +59,12 @@ const CANCELLATION_REASONS = ['duplicate', 'fraudulent', 'requested_by_customer'
 
 /** Metadata that makes a payout fail (`payout.failed`) instead of being paid: the emulator's own switch. */
 export const FAIL_PAYOUT_METADATA = { key: 'emulator_outcome', value: 'failed' } as const;
+/**
+ * Metadata that makes a payout paid at its arrival (`payout.paid`), then failed (`payout.failed`):
+ * "Some payouts that fail might initially show as paid, then change to failed"
+ * (docs.stripe.com/api/payouts/object, `status`). The emulator's own switch.
+ */
+export const FAIL_AFTER_PAID_METADATA = { key: 'emulator_outcome', value: 'failed_after_paid' } as const;
 
 export interface CallContext {
   /** `platform`, or the connected account named by the `Stripe-Account` header. */
@@ -84,6 +88,8 @@ export interface EmulatorSettings {
    * stays). Set in Stripe's Dashboard (Settings → Payouts); the API reads it (`GET /v1/account`).
    */
   platformPayouts?: 'daily' | 'manual';
+  /** Whether the platform may make Instant Payouts, and its daily volume (a test may change it while running). */
+  instantPayouts?: InstantPayoutsControl;
 }
 
 /** The platform account's id as `GET /v1/account` answers it. */
@@ -363,7 +369,7 @@ export class Emulator {
 
   // What happens with time: run by the clock's ticks and by clock.advance
 
-  /** Finishes due identity checks, releases pending funds, runs scheduled payouts, forgets expired idempotency keys. */
+  /** Finishes due identity checks, releases pending funds, runs scheduled payouts, pays the payouts that arrive, forgets expired idempotency keys. */
   runDue(): void {
     let changed = false;
     const now = this.clock.now();
@@ -397,6 +403,7 @@ export class Emulator {
         changed = true;
       }
     }
+    if (this.arrivePayouts()) changed = true;
     for (const [slot, saved] of Object.entries(this.state.idempotency)) {
       if ((saved.created ?? 0) + IDEMPOTENCY_KEY_LIFETIME_MS <= now) {
         delete this.state.idempotency[slot];
@@ -1366,12 +1373,7 @@ export class Emulator {
     if (method !== 'standard' && method !== 'instant') {
       throw invalid('method', `Invalid method: must be one of standard or instant`);
     }
-    if (method === 'instant' && !card.available_payout_methods?.includes('instant')) {
-      throw new StripeApiError(400, 'invalid_request_error', 'This card is not eligible for Instant Payouts.', {
-        code: 'instant_payouts_unsupported',
-        param: 'method',
-      });
-    }
+    if (method === 'instant') this.checkInstant(value, card, context);
     return this.payOut(
       context.owner,
       { amount: value, currency: code, card, method, automatic: false, params },
@@ -1379,7 +1381,65 @@ export class Emulator {
     );
   }
 
-  /** A payout from the owner's available balance (plus the Instant Payouts fee); settled later. */
+  /**
+   * Stripe's checks of an Instant Payout (docs.stripe.com/connect/instant-payouts; the codes and
+   * words of docs.stripe.com/error-codes): the card takes it, the amount is within 0.50–9,999 USD,
+   * the platform is enabled for Instant Payouts and within its daily volume (US Central days).
+   */
+  private checkInstant(value: number, card: Stripe.Card, context: CallContext): void {
+    const refuse = (code: string, message: string, param?: string) =>
+      new StripeApiError(400, 'invalid_request_error', message, { code, ...(param ? { param } : {}) });
+    if (!card.available_payout_methods?.includes('instant')) {
+      throw refuse(
+        'instant_payouts_unsupported',
+        'This card is not eligible for Instant Payouts. Try a debit card from a supported bank.',
+        'method',
+      );
+    }
+    if (value < INSTANT_PAYOUT_MINIMUM_CENTS) {
+      throw refuse(
+        'amount_too_small',
+        'The specified amount is less than the minimum amount allowed. Use a higher amount and try again. Instant Payouts must be at least $0.50 USD.',
+        'amount',
+      );
+    }
+    if (value > INSTANT_PAYOUT_MAXIMUM_CENTS) {
+      throw refuse(
+        'amount_too_large',
+        'The specified amount is greater than the maximum amount allowed. Use a lower amount and try again. Instant Payouts can be at most $9,999.00 USD.',
+        'amount',
+      );
+    }
+    const control = this.settings.instantPayouts ?? new InstantPayoutsControl();
+    if (!control.eligible) {
+      throw refuse(
+        'instant_payouts_config_disabled',
+        'This connected account is not eligible for Instant Payouts. Ask the platform to enable Instant Payouts.',
+      );
+    }
+    const platform = this.state.platforms[context.owner] ?? MAIN_PLATFORM;
+    const today = centralDay(this.now);
+    let used = 0;
+    for (const [owner, payouts] of Object.entries(this.state.payouts)) {
+      if (owner === PLATFORM || (this.state.platforms[owner] ?? MAIN_PLATFORM) !== platform) continue;
+      for (const payout of payouts) {
+        if (payout.method === 'instant' && payout.status !== 'failed' && centralDay(payout.created) === today)
+          used += payout.amount;
+      }
+    }
+    if (used + value > control.dailyLimitCents) {
+      throw refuse(
+        'instant_payouts_limit_exceeded',
+        'You have reached your daily processing limits for Instant Payouts.',
+      );
+    }
+  }
+
+  /**
+   * A payout from the owner's available balance, settled later. An instant one to a connected
+   * account costs the platform Stripe's 1 % (a `stripe_fee` balance transaction of the platform's,
+   * docs.stripe.com/connect/instant-payouts "Pricing"); the account gives the amount only.
+   */
   private payOut(
     owner: string,
     what: {
@@ -1392,8 +1452,7 @@ export class Emulator {
     },
     context: CallContext,
   ): Stripe.Payout {
-    const fee = what.method === 'instant' ? instantPayoutFee(what.amount) : 0;
-    if ((sums(this.state, owner).available[what.currency] ?? 0) < what.amount + fee) {
+    if ((sums(this.state, owner).available[what.currency] ?? 0) < what.amount) {
       throw new StripeApiError(400, 'invalid_request_error', INSUFFICIENT_PAYOUT_FUNDS, {
         code: 'balance_insufficient',
         param: 'amount',
@@ -1404,13 +1463,23 @@ export class Emulator {
       owner,
       amount: -what.amount,
       currency: what.currency,
-      fee,
-      feeDescription: 'Instant Payout fee',
       type: 'payout',
       source: id,
       created: this.now,
       availableOn: this.now,
     });
+    if (what.method === 'instant' && owner !== PLATFORM) {
+      record(this.state, {
+        owner: PLATFORM,
+        amount: -instantPayoutFee(what.amount),
+        currency: what.currency,
+        type: 'stripe_fee',
+        source: null,
+        description: `Instant Payouts fee (Connect): ${id} of ${owner}`,
+        created: this.now,
+        availableOn: this.now,
+      });
+    }
     const payout: Stripe.Payout = {
       id,
       object: 'payout',
@@ -1446,35 +1515,68 @@ export class Emulator {
     return payout;
   }
 
-  /** What the card network does later: the payout is paid, or fails and its amount returns to the balance. */
+  /**
+   * What the card network does right after: the payout fails (its amount back in the balance,
+   * `payout.failed`), or is on its way: an instant payout arrives at once (`payout.paid`), a
+   * standard one is `in_transit` until its `arrival_date`, when `runDue` marks it paid
+   * (docs.stripe.com/api/payouts/object: "A payout is pending until it's submitted to the bank,
+   * when it becomes in_transit. The status changes to paid if the transaction succeeds").
+   */
   private settlePayout(owner: string, payoutId: string): void {
     const payout = this.state.payouts[owner]?.find((candidate) => candidate.id === payoutId);
     if (!payout || payout.status !== 'pending') return;
-    const context: CallContext = { owner, requestId: '', idempotencyKey: undefined };
     const card = this.state.externalAccounts[owner]?.find((candidate) => candidate.id === payout.destination);
     const failure =
       payout.metadata?.[FAIL_PAYOUT_METADATA.key] === FAIL_PAYOUT_METADATA.value
         ? { code: 'could_not_process', message: 'The bank could not process this payout.' }
         : payoutFailureOf(card);
     if (failure) {
-      payout.status = 'failed';
-      payout.failure_code = failure.code;
-      payout.failure_message = failure.message;
-      payout.failure_balance_transaction = record(this.state, {
-        owner,
-        amount: payout.amount,
-        currency: payout.currency,
-        type: 'payout_failure',
-        source: payout.id,
-        created: this.now,
-        availableOn: this.now,
-      }).id;
-      this.emit('payout.failed', structuredClone(payout), context, owner);
+      this.failPayout(owner, payout, failure);
+    } else if (payout.arrival_date <= this.now) {
+      this.payPayout(owner, payout);
     } else {
-      payout.status = 'paid';
-      this.emit('payout.paid', structuredClone(payout), context, owner);
+      payout.status = 'in_transit';
     }
     this.store.save();
+  }
+
+  /** The payout arrived (`payout.paid`); one marked to fail after it is paid then fails. */
+  private payPayout(owner: string, payout: Stripe.Payout): void {
+    payout.status = 'paid';
+    this.emit('payout.paid', structuredClone(payout), { owner, requestId: '', idempotencyKey: undefined }, owner);
+    if (payout.metadata?.[FAIL_AFTER_PAID_METADATA.key] === FAIL_AFTER_PAID_METADATA.value) {
+      this.failPayout(owner, payout, { code: 'could_not_process', message: 'The bank could not process this payout.' });
+    }
+  }
+
+  /** The bank returned the payout: its amount back in the balance (`payout_failure`), `payout.failed`. */
+  private failPayout(owner: string, payout: Stripe.Payout, failure: { code: string; message: string }): void {
+    payout.status = 'failed';
+    payout.failure_code = failure.code;
+    payout.failure_message = failure.message;
+    payout.failure_balance_transaction = record(this.state, {
+      owner,
+      amount: payout.amount,
+      currency: payout.currency,
+      type: 'payout_failure',
+      source: payout.id,
+      created: this.now,
+      availableOn: this.now,
+    }).id;
+    this.emit('payout.failed', structuredClone(payout), { owner, requestId: '', idempotencyKey: undefined }, owner);
+  }
+
+  /** The payouts in transit whose `arrival_date` has come are paid (`payout.paid` then); answers whether any was. */
+  private arrivePayouts(): boolean {
+    let changed = false;
+    for (const [owner, payouts] of Object.entries(this.state.payouts)) {
+      for (const payout of payouts) {
+        if (payout.status !== 'in_transit' || payout.arrival_date > this.now) continue;
+        this.payPayout(owner, payout);
+        changed = true;
+      }
+    }
+    return changed;
   }
 
   payout(id: string, context: CallContext): Stripe.Payout {

@@ -3,11 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { Clock, type EmulatorClock } from './clock';
 import { Emulator } from './emulator';
 import type { StripeFaults } from './faults';
+import { InstantPayoutsControl } from './instant-payouts';
 import { createEmulatorServer, keyDigest, type Exchange } from './server';
 import { Store } from './store';
 import { STRIPE_TEST_MODE_RETRY_DELAYS_MS, Waiter, WebhookSender } from './webhooks';
 
-export { API_VERSION, FAIL_PAYOUT_METADATA } from './emulator';
+export { API_VERSION, FAIL_AFTER_PAID_METADATA, FAIL_PAYOUT_METADATA } from './emulator';
 export { PAYOUT_FAILING_DEBIT_CARD } from './cards';
 export type { Exchange } from './server';
 export { signature, STRIPE_TEST_MODE_RETRY_DELAYS_MS } from './webhooks';
@@ -80,6 +81,12 @@ export interface StripeEmulatorOptions {
   platformPayouts?: 'daily' | 'manual';
   /** Test only: the faults to throw (`new StripeFaults()` from testing.ts, then `inject(...)`). */
   faults?: StripeFaults;
+  /**
+   * Whether Stripe lets the platform make Instant Payouts, and its daily volume
+   * (`new InstantPayoutsControl({ eligible, dailyLimitCents })` from testing.ts, changeable while
+   * running); default: eligible, $10,000 a day (decision 0270).
+   */
+  instantPayouts?: InstantPayoutsControl;
 }
 
 export interface StripeEmulator {
@@ -168,6 +175,7 @@ export async function startStripeEmulator(options: StripeEmulatorOptions): Promi
   const emulator = new Emulator(store, { account: accountSender, connect: connectSender }, later, clock, {
     verificationDelayMs: options.verificationDelayMs ?? 3_000,
     platformPayouts: options.platformPayouts ?? 'daily',
+    instantPayouts: options.instantPayouts ?? new InstantPayoutsControl(),
   });
   const settle = async () => {
     while (pending.size) await Promise.all([...pending]);

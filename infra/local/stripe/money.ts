@@ -9,14 +9,10 @@ import { stripeId } from './ids';
 
 /** Stripe's US price for a domestic card payment: 2.9 % + 30¢ (stripe.com/pricing; decision 0042). */
 export const CARD_FEE = { percent: 2.9, fixedCents: 30 } as const;
-/** Stripe's Instant Payouts fee in the US: 1 % of the payout, at least 50¢ (support.stripe.com, Instant Payouts; decision 0042). */
-export const INSTANT_PAYOUT_FEE = { percent: 1, minimumCents: 50 } as const;
 /** Stripe's dispute fee in the US: $15 (stripe.com/pricing). */
 export const DISPUTE_FEE_CENTS = 1500;
 
 export const cardFee = (amount: number): number => Math.round((amount * CARD_FEE.percent) / 100) + CARD_FEE.fixedCents;
-export const instantPayoutFee = (amount: number): number =>
-  Math.max(INSTANT_PAYOUT_FEE.minimumCents, Math.round((amount * INSTANT_PAYOUT_FEE.percent) / 100));
 
 const DAY_SECONDS = 86_400;
 
@@ -102,6 +98,8 @@ function reportingCategory(type: Stripe.BalanceTransaction.Type): string {
       return 'refund';
     case 'adjustment':
       return 'dispute';
+    case 'stripe_fee':
+      return 'fee';
     default:
       return 'other_adjustment';
   }

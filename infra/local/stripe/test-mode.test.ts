@@ -3,10 +3,24 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startStripeEmulator, type Exchange, type StripeEmulator, type StripeEmulatorOptions } from './index';
+import {
+  FAIL_AFTER_PAID_METADATA,
+  startStripeEmulator,
+  type Exchange,
+  type StripeEmulator,
+  type StripeEmulatorOptions,
+} from './index';
 import { loadStripeOpenApi } from './openapi';
 import { STRIPE_TEST_MODE_RETRY_DELAYS_MS } from './webhooks';
-import { StripeFaults, TEST_CARDS, completeIndividual, customAccount, sdk, webhookReceiver } from './testing';
+import {
+  InstantPayoutsControl,
+  StripeFaults,
+  TEST_CARDS,
+  completeIndividual,
+  customAccount,
+  sdk,
+  webhookReceiver,
+} from './testing';
 
 /**
  * The emulator behaves as Stripe's test mode does, each behaviour from Stripe's documentation:
@@ -253,6 +267,43 @@ describe('webhooks as Stripe sends them', () => {
       (delivery) => (JSON.parse(delivery.payload) as Stripe.Event).type,
     );
     expect(connectTypes).not.toContain('payment_intent.succeeded');
+  });
+
+  // docs.stripe.com/webhooks ("Retry behavior": test mode retries three times over a few hours;
+  // "Event ordering": Stripe doesn't guarantee delivery in the order the events were generated).
+  it('retries a refused event on its own schedule while the endpoint’s later events are delivered', async () => {
+    let refusing = true;
+    const receiver = await webhookReceiver({
+      refuse: (type) => refusing && type === 'account.external_account.created',
+    });
+    const own = await start({ webhooks: { connect: { url: receiver.url, secret: CONNECT_SECRET } } });
+    const client = sdk(own.port, own.secretKey);
+    const account = await client.accounts.create(customAccount);
+    await client.accounts.createExternalAccount(account.id, { external_account: 'tok_visa_debit_us_transferSuccess' });
+    await client.accounts.update(account.id, { metadata: { later: 'yes' } });
+    // The refused event waits for its retry; the events after it are not held back behind it.
+    await until(
+      () =>
+        receiver.deliveries.filter(
+          (delivery) => (JSON.parse(delivery.payload) as Stripe.Event).type === 'account.updated',
+        ).length >= 3,
+    );
+    expect(receiver.attemptsOf('account.external_account.created')).toBe(1);
+    expect(receiver.deliveries.map((delivery) => (JSON.parse(delivery.payload) as Stripe.Event).type)).not.toContain(
+      'account.external_account.created',
+    );
+    // Not before its first retry is due (an hour later in test mode), then delivered.
+    await own.clock.advance(HOUR - 60_000);
+    expect(receiver.attemptsOf('account.external_account.created')).toBe(1);
+    refusing = false;
+    await own.clock.advance(60_000);
+    const delivery = await receiver.next('account.external_account.created');
+    expect(stripe.webhooks.constructEvent(delivery.payload, delivery.signature, CONNECT_SECRET).account).toBe(
+      account.id,
+    );
+    expect(receiver.attemptsOf('account.external_account.created')).toBe(2);
+    await own.idle();
+    await receiver.stop();
   });
 
   it('delivers the events of one moment out of order when asked (deliveryOrder: shuffled)', async () => {
@@ -652,6 +703,152 @@ describe('every test card and token', () => {
       }),
     );
     expect(credit.message).toBe("This card doesn't appear to be a debit card.");
+  });
+});
+
+describe('payouts as Stripe pays them', () => {
+  const control = new InstantPayoutsControl({ dailyLimitCents: 1_500_000 });
+  let emulator: StripeEmulator;
+  let stripe: Stripe;
+  beforeAll(async () => {
+    emulator = await start({ instantPayouts: control });
+    stripe = sdk(emulator.port, emulator.secretKey);
+    await pay(stripe, 5_000_000, 'pm_card_bypassPending');
+  });
+
+  /** A verified account on a manual schedule (nothing paid out by itself) with this external account and funds. */
+  async function funded(externalAccount: string, cents: number): Promise<Stripe.Account> {
+    const account = await stripe.accounts.create({
+      ...customAccount,
+      settings: { payouts: { schedule: { interval: 'manual' } } },
+    });
+    await stripe.accounts.update(account.id, completeIndividual);
+    await stripe.accounts.createExternalAccount(account.id, { external_account: externalAccount });
+    await stripe.transfers.create({ amount: cents, currency: 'usd', destination: account.id });
+    return account;
+  }
+
+  // docs.stripe.com/api/payouts/object (status): "A payout is pending until it's submitted to the
+  // bank, when it becomes in_transit. The status changes to paid if the transaction succeeds";
+  // arrival_date: "Date that you can expect the payout to arrive in the bank".
+  it('keeps a standard payout in_transit until its arrival_date, then pays it (payout.paid then)', async () => {
+    const account = await funded('tok_visa_debit_us_transferSuccess', 2500);
+    const payout = await stripe.payouts.create({ amount: 2500, currency: 'usd' }, { stripeAccount: account.id });
+    expect(payout).toMatchObject({ status: 'pending', method: 'standard' });
+    expect(payout.arrival_date).toBeGreaterThan(payout.created);
+    await emulator.idle();
+    const read = () => stripe.payouts.retrieve(payout.id, {}, { stripeAccount: account.id });
+    const paidEvents = async () =>
+      (await stripe.events.list({ type: 'payout.paid' }, { stripeAccount: account.id })).data.length;
+    expect((await read()).status).toBe('in_transit');
+    await emulator.clock.advance(payout.arrival_date * 1000 - emulator.clock.now() - 1000);
+    expect((await read()).status).toBe('in_transit');
+    expect(await paidEvents()).toBe(0);
+    await emulator.clock.advance(1000);
+    expect((await read()).status).toBe('paid');
+    const [paid] = (await stripe.events.list({ type: 'payout.paid' }, { stripeAccount: account.id })).data;
+    expect(paid?.account).toBe(account.id);
+    expect((paid?.data.object as Stripe.Payout).id).toBe(payout.id);
+  });
+
+  // docs.stripe.com/api/payouts/object (status): "Some payouts that fail might initially show as
+  // paid, then change to failed."
+  it('fails a payout after it was paid when a test asks (payout.paid, then payout.failed, the amount back)', async () => {
+    const account = await funded('tok_visa_debit_us_transferSuccess', 1800);
+    const payout = await stripe.payouts.create(
+      { amount: 1800, currency: 'usd', metadata: { [FAIL_AFTER_PAID_METADATA.key]: FAIL_AFTER_PAID_METADATA.value } },
+      { stripeAccount: account.id },
+    );
+    await emulator.idle();
+    expect((await stripe.payouts.retrieve(payout.id, {}, { stripeAccount: account.id })).status).toBe('in_transit');
+    await emulator.clock.advance(Math.max(0, payout.arrival_date * 1000 - emulator.clock.now()));
+    const events = (await stripe.events.list({}, { stripeAccount: account.id })).data
+      .filter((event) => event.type.startsWith('payout.'))
+      .map((event) => [event.type, (event.data.object as Stripe.Payout).status]);
+    expect(events).toEqual([
+      ['payout.failed', 'failed'],
+      ['payout.paid', 'paid'],
+      ['payout.created', 'pending'],
+    ]);
+    expect((await stripe.balance.retrieve({}, { stripeAccount: account.id })).available[0]?.amount).toBe(1800);
+  });
+
+  // docs.stripe.com/connect/testing ("Payouts", debit card numbers, United States).
+  it('takes Connect testing’s payout tokens, each behaving as the page says', async () => {
+    for (const token of [
+      'tok_visa_debit_us_transferSuccess',
+      'tok_mastercard_debit_us_transferSuccess',
+      'tok_discover_debit_us_transferSuccess',
+    ]) {
+      const account = await funded(token, 1000);
+      const card = (await stripe.accounts.listExternalAccounts(account.id)).data[0] as Stripe.Card;
+      expect(card.available_payout_methods).toEqual(['standard', 'instant']);
+      const payout = await stripe.payouts.create(
+        { amount: 1000, currency: 'usd', method: 'instant' },
+        { stripeAccount: account.id },
+      );
+      await emulator.idle();
+      expect((await stripe.payouts.retrieve(payout.id, {}, { stripeAccount: account.id })).status).toBe('paid');
+    }
+    // "Payout fails with a could_not_process code."
+    const failing = await funded('tok_visa_debit_us_transferFail', 700);
+    const failed = await stripe.payouts.create({ amount: 700, currency: 'usd' }, { stripeAccount: failing.id });
+    await emulator.idle();
+    expect(await stripe.payouts.retrieve(failed.id, {}, { stripeAccount: failing.id })).toMatchObject({
+      status: 'failed',
+      failure_code: 'could_not_process',
+    });
+    expect((await stripe.balance.retrieve({}, { stripeAccount: failing.id })).available[0]?.amount).toBe(700);
+    // "Card isn't eligible for Instant Payouts."
+    const standardOnly = await funded('tok_visa_debit_us_instantPayoutUnsupported', 600);
+    const card = (await stripe.accounts.listExternalAccounts(standardOnly.id)).data[0] as Stripe.Card;
+    expect([card.last4, card.available_payout_methods]).toEqual(['5555', ['standard']]);
+    const refused = await caught(
+      stripe.payouts.create({ amount: 600, currency: 'usd', method: 'instant' }, { stripeAccount: standardOnly.id }),
+    );
+    expect(refused.code).toBe('instant_payouts_unsupported');
+  });
+
+  // docs.stripe.com/connect/instant-payouts ("Pricing": US minimum 0.50 USD, maximum 9,999 USD per
+  // Instant Payout; "Eligibility and daily volume limits"); codes from docs.stripe.com/error-codes.
+  it('refuses an instant payout under $0.50 or over $9,999, on an ineligible platform, or past the daily volume', async () => {
+    const account = await funded('tok_visa_debit_us_transferSuccess', 1_700_000);
+    const instant = (amount: number) =>
+      stripe.payouts.create({ amount, currency: 'usd', method: 'instant' }, { stripeAccount: account.id });
+    const platformFees = async () =>
+      (await stripe.balanceTransactions.list({ type: 'stripe_fee', limit: 100 })).data.length;
+    const feesBefore = await platformFees();
+    expect((await caught(instant(49))).code).toBe('amount_too_small');
+    const over = await caught(instant(999_901));
+    expect([over.code, over.param]).toEqual(['amount_too_large', 'amount']);
+    expect(over.message).toContain('greater than the maximum amount allowed');
+    // The bounds are the payout's, not a fee floor: 50¢ goes, and costs the platform 1 % (1¢).
+    expect((await instant(50)).method).toBe('instant');
+    expect((await instant(999_900)).amount).toBe(999_900);
+    expect(await platformFees()).toBe(feesBefore + 2);
+    // A standard payout has no such bounds.
+    expect((await stripe.payouts.create({ amount: 40, currency: 'usd' }, { stripeAccount: account.id })).method).toBe(
+      'standard',
+    );
+
+    control.eligible = false;
+    const disabled = await caught(instant(1000));
+    expect([disabled.code, disabled.message]).toEqual([
+      'instant_payouts_config_disabled',
+      'This connected account is not eligible for Instant Payouts. Ask the platform to enable Instant Payouts.',
+    ]);
+    control.eligible = true;
+    // $10,029.50 went out instantly today (here and the tokens' $30 above); the daily volume here is $15,000.
+    expect((await instant(490_000)).amount).toBe(490_000);
+    const limited = await caught(instant(10_000));
+    expect([limited.code, limited.message]).toEqual([
+      'instant_payouts_limit_exceeded',
+      'You have reached your daily processing limits for Instant Payouts.',
+    ]);
+    // Nothing was taken for the refused ones.
+    expect((await stripe.balance.retrieve({}, { stripeAccount: account.id })).available[0]?.amount).toBe(
+      1_700_000 - 50 - 999_900 - 40 - 490_000,
+    );
   });
 });
 

@@ -4,6 +4,7 @@ import Stripe from 'stripe';
 
 export { StripeFaults, type Fault, type FaultRule, type FaultedRequest } from './faults';
 export type { EmulatorClock } from './clock';
+export { InstantPayoutsControl } from './instant-payouts';
 export { TEST_CARDS, type TestCard } from './cards';
 
 /**
@@ -21,13 +22,15 @@ export interface Delivery {
 }
 
 /**
- * A webhook endpoint for the tests: records every delivery; `failFirst` deliveries are answered
- * 500 to exercise the retries; `next(type)` resolves with the first delivery of that event type.
+ * A webhook endpoint for the tests: records every delivery; `failFirst` deliveries, and every
+ * event `refuse(type)` says so of, are answered 500 to exercise the retries (`attemptsOf(type)`
+ * counts the posts of a type); `next(type)` resolves with the first delivery of that event type.
  */
-export async function webhookReceiver(options: { failFirst?: number } = {}) {
+export async function webhookReceiver(options: { failFirst?: number; refuse?: (type: string) => boolean } = {}) {
   const deliveries: Delivery[] = [];
   let failuresLeft = options.failFirst ?? 0;
   let attempts = 0;
+  const attemptsByType = new Map<string, number>();
   const waiting: { type: string; resolve: (delivery: Delivery) => void }[] = [];
   const typeOf = (delivery: Delivery) => (JSON.parse(delivery.payload) as { type: string }).type;
   const server: Server = createServer((request, response) => {
@@ -35,15 +38,17 @@ export async function webhookReceiver(options: { failFirst?: number } = {}) {
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       attempts++;
-      if (failuresLeft > 0) {
-        failuresLeft--;
-        response.writeHead(500).end();
-        return;
-      }
       const delivery = {
         payload: Buffer.concat(chunks).toString('utf8'),
         signature: String(request.headers['stripe-signature']),
       };
+      const type = typeOf(delivery);
+      attemptsByType.set(type, (attemptsByType.get(type) ?? 0) + 1);
+      if (failuresLeft > 0 || options.refuse?.(type)) {
+        failuresLeft = Math.max(0, failuresLeft - 1);
+        response.writeHead(500).end();
+        return;
+      }
       deliveries.push(delivery);
       for (const waiter of waiting.filter((candidate) => candidate.type === typeOf(delivery))) {
         waiting.splice(waiting.indexOf(waiter), 1);
@@ -58,6 +63,7 @@ export async function webhookReceiver(options: { failFirst?: number } = {}) {
     url: `http://127.0.0.1:${port}/webhook`,
     deliveries,
     attempts: () => attempts,
+    attemptsOf: (type: string) => attemptsByType.get(type) ?? 0,
     next: (type: string): Promise<Delivery> => {
       const delivered = deliveries.find((delivery) => typeOf(delivery) === type);
       if (delivered) return Promise.resolve(delivered);

@@ -71,14 +71,19 @@ export class Waiter {
 }
 
 /**
- * Posts events to one endpoint, one at a time and in order (or, shuffled, each moment's events in
- * another order), retrying each (non-2xx answer or no answer) after the given waits. `idle()`
- * resolves when every queued event is delivered or given up.
+ * Posts events to one endpoint: each event's first attempt in order (or, shuffled, each moment's
+ * events in another order), one at a time. An event that is not taken (non-2xx answer or no
+ * answer) is retried after the given waits **on its own**: Stripe keeps sending the endpoint's
+ * later events meanwhile (docs.stripe.com/webhooks, "Retry behavior"; "Event ordering": Stripe
+ * does not guarantee delivery in the order events happened). `idle()` resolves when every event
+ * is delivered or given up.
  */
 export class WebhookSender {
   private queue: Promise<void> = Promise.resolve();
   private stopped = false;
   private batch: { event: Stripe.Event; onDelivered: () => void }[] = [];
+  /** Events between their failed first attempt and their delivery (or their last retry). */
+  private retrying = new Set<Promise<void>>();
 
   constructor(
     private readonly settings: WebhookSettings,
@@ -102,8 +107,12 @@ export class WebhookSender {
       });
   }
 
-  idle(): Promise<void> {
-    return this.queue;
+  async idle(): Promise<void> {
+    await this.queue;
+    while (this.retrying.size) {
+      await Promise.all([...this.retrying]);
+      await this.queue;
+    }
   }
 
   stop(): void {
@@ -111,41 +120,66 @@ export class WebhookSender {
     this.waiter.wake();
   }
 
+  /** The first attempt; a failed one leaves the event to its own retries and frees the queue for the next event. */
   private async deliver(event: Stripe.Event, onDelivered: () => void): Promise<void> {
     const url = typeof this.settings.url === 'function' ? this.settings.url() : this.settings.url;
-    if (url === undefined) return;
+    if (url === undefined || this.stopped) return;
     const payload = JSON.stringify(event, null, 2);
-    const delays = this.settings.retryDelaysMs;
     // Stripe schedules each retry from the failed attempt's time.
-    let sentAt = this.waiter.time();
-    for (let attempt = 0; attempt <= delays.length && !this.stopped; attempt++) {
-      if (attempt > 0) await this.waiter.wait(delays[attempt - 1] ?? 0, () => this.stopped, sentAt);
+    const sentAt = this.waiter.time();
+    if (await this.attempt(url, event, payload, 0)) {
+      onDelivered();
+      return;
+    }
+    if (this.settings.retryDelaysMs.length === 0) return;
+    const retries = this.retry(url, event, payload, onDelivered, sentAt);
+    this.retrying.add(retries);
+    void retries.finally(() => this.retrying.delete(retries));
+  }
+
+  private async retry(
+    url: string,
+    event: Stripe.Event,
+    payload: string,
+    onDelivered: () => void,
+    firstSentAt: number,
+  ): Promise<void> {
+    const delays = this.settings.retryDelaysMs;
+    let sentAt = firstSentAt;
+    for (let attempt = 1; attempt <= delays.length && !this.stopped; attempt++) {
+      await this.waiter.wait(delays[attempt - 1] ?? 0, () => this.stopped, sentAt);
       if (this.stopped) return;
       sentAt = this.waiter.time();
-      try {
-        const response = await fetch(url, {
-          method: 'POST',
-          headers: {
-            'Content-Type': 'application/json; charset=utf-8',
-            'User-Agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)',
-            // Real time: the SDK checks the signature's age against the receiver's own clock.
-            'Stripe-Signature': signature(payload, this.settings.secret, Math.floor(Date.now() / 1000)),
-          },
-          body: payload,
-          signal: AbortSignal.timeout(10_000),
-        });
-        await response.arrayBuffer().catch(() => undefined);
-        if (response.ok) {
-          onDelivered();
-          return;
-        }
-        this.log(`Stripe emulator: webhook ${event.type} answered ${response.status} (attempt ${attempt + 1})`);
-      } catch (error) {
-        this.log(
-          `Stripe emulator: webhook ${event.type} not delivered (attempt ${attempt + 1}): ${error instanceof Error ? error.message : String(error)}`,
-        );
+      if (await this.attempt(url, event, payload, attempt)) {
+        onDelivered();
+        return;
       }
     }
+  }
+
+  /** One POST of the event; true when the endpoint took it (2xx). */
+  private async attempt(url: string, event: Stripe.Event, payload: string, attempt: number): Promise<boolean> {
+    try {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json; charset=utf-8',
+          'User-Agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)',
+          // Real time: the SDK checks the signature's age against the receiver's own clock.
+          'Stripe-Signature': signature(payload, this.settings.secret, Math.floor(Date.now() / 1000)),
+        },
+        body: payload,
+        signal: AbortSignal.timeout(10_000),
+      });
+      await response.arrayBuffer().catch(() => undefined);
+      if (response.ok) return true;
+      this.log(`Stripe emulator: webhook ${event.type} answered ${response.status} (attempt ${attempt + 1})`);
+    } catch (error) {
+      this.log(
+        `Stripe emulator: webhook ${event.type} not delivered (attempt ${attempt + 1}): ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+    return false;
   }
 }
 

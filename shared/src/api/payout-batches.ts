@@ -95,6 +95,8 @@ export const WithdrawalQuote = /* @__PURE__ */ pure(() =>
     /** What reaches the card. */
     receive: Dollars,
     card: z.nullable(z.object({ last4: z.string(), brand: z.string() })),
+    /** In words, when the card takes instant payouts but this one goes standard ("Instant payouts are not available (…); paid by standard payout, no fee."). */
+    note: z.optional(z.nullable(z.string())),
   }),
 );
 export type WithdrawalQuote = z.infer<typeof WithdrawalQuote>;

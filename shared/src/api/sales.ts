@@ -279,6 +279,11 @@ export const Commission = /* @__PURE__ */ pure(() =>
     blockedReason: z.nullable(z.string()),
     /** Stripe's reason when the last payout failed (`payout.failed`); it is back among those to pay. */
     payoutFailure: z.nullable(z.string()),
+    /**
+     * Paid by a payout still on its way: when Stripe expects it at the bank (its `arrival_date`);
+     * null (or absent) once that date has come, or for any other status.
+     */
+    payoutExpected: z.optional(z.nullable(IsoTime)),
     created_at: IsoTime,
     /** The one status (the flags and `state` above are derived from it). */
     status: CommissionStatus,

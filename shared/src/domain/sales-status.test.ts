@@ -141,6 +141,11 @@ describe('the commission status in words', () => {
       'On hold until December 10th, 2026',
     );
     expect(commissionStatusText({ ...base, status: 'available' })).toBe('Available');
+    // A standard payout is in transit until its arrival date (docs.stripe.com/api/payouts/object).
+    expect(commissionStatusText({ ...base, status: 'paid', payoutExpected: '2026-12-01T00:00:00.000Z' })).toBe(
+      'Paid: on its way, expected December 1st, 2026',
+    );
+    expect(commissionStatusText({ ...base, status: 'paid', payoutExpected: null })).toBe('Paid');
     expect(commissionStatusText({ ...base, status: 'clawed_back', statusReason: 'Order RP-1 refunded in full.' })).toBe(
       'Clawed back. Order RP-1 refunded in full.',
     );

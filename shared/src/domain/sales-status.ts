@@ -232,19 +232,23 @@ const dayOf = (iso: string): string => formatDate(iso, 'UTC').replace(/ \d{1,2}:
 /**
  * A commission's status as one line: "On hold until December 10th, 2026", "Available", "Clawed
  * back: Order RP-… refunded in full (…)", "Held for review: Dispute opened on order …", with the
- * payout's failure when the last one failed.
+ * payout's failure when the last one failed; a paid one whose standard payout is still in transit
+ * "Paid: on its way, expected December 1st, 2026".
  */
 export function commissionStatusText(commission: {
   status: PresentedCommissionStatus;
   availableAt: string | null;
   statusReason: string | null;
   payoutFailure: string | null;
+  payoutExpected?: string | null | undefined;
 }): string {
   const words = COMMISSION_STATUS_WORDS[commission.status];
   let text =
     commission.status === 'on_hold' && commission.availableAt
       ? `${words} until ${dayOf(commission.availableAt)}`
-      : words;
+      : commission.status === 'paid' && commission.payoutExpected
+        ? `${words}: on its way, expected ${dayOf(commission.payoutExpected)}`
+        : words;
   if (commission.statusReason) text += `. ${commission.statusReason}`;
   if (commission.payoutFailure) text += `. Payout failed: ${commission.payoutFailure}`;
   return text;

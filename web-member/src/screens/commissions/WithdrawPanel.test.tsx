@@ -66,6 +66,39 @@ describe('Withdraw on My Account', () => {
     expect(String((api.callsTo('withdraw')[0]?.body as { requestId: string }).requestId)).toMatch(/^[0-9a-f-]{36}$/);
   }, 20_000);
 
+  it('says in words when instant is not available: standard, no fee, and when it is expected', async () => {
+    const user = userEvent.setup();
+    const note =
+      'Instant payouts are not available (an instant payout is at most $9,999.00); paid by standard payout, no fee.';
+    const api = member({
+      getWithdrawalQuote: () => ({
+        body: { ...quote, available: 11_000, method: 'standard', fee: 0, receive: 11_000, note },
+      }),
+      withdraw: () => ({
+        body: {
+          outcome: {
+            ...outcome,
+            amount: 11_000,
+            transfer: 11_000,
+            payout: 11_000,
+            fee: 0,
+            method: 'standard',
+            message: `Instant payouts are not available (an instant payout is at most $9,999.00); paid by standard payout, arriving on November 30, 2026, no fee. Paid $11,000.00 to ann@example.com's debit card: 1 commission.`,
+          },
+        },
+      }),
+    });
+    renderWithAuth(<MemberApp />, api, { path: '/my_account' });
+    await user.click(await screen.findByRole('button', { name: 'Withdraw $11,000.00' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Withdraw $11,000.00?' });
+    expect(dialog.textContent).toContain(note);
+    expect(dialog.textContent).not.toContain('instant fee');
+    await user.click(within(dialog).getByRole('button', { name: 'Withdraw $11,000.00' }));
+    await screen.findByText(
+      'Withdrew $11,000.00 to your card ending 5556. Instant payouts are not available (an instant payout is at most $9,999.00); paid by standard payout, arriving on November 30, 2026, no fee.',
+    );
+  }, 20_000);
+
   it('shows the refusal in the dialog in words, and the reason instead of the button below the minimum', async () => {
     const user = userEvent.setup();
     const busy = 'A withdrawal or payout of yours is already under way. Wait for it to finish, then try again.';

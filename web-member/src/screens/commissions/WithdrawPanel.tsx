@@ -36,10 +36,15 @@ export function WithdrawPanel() {
       const answer = await call('withdraw', { requestId, receive: terms.receive, fee: terms.fee });
       const paid = answer.outcome;
       const card = terms.card ? ` ending ${terms.card.last4}` : '';
+      // The answer's words: why instant was not available, and when a standard payout is expected.
+      const unavailable = /Instant payouts are not available .*?no fee\./.exec(paid.message)?.[0];
+      const expected = /expected ([A-Z][a-z]+ \d{1,2}, \d{4})/.exec(paid.message)?.[1];
       setDone(
         paid.method === 'instant'
           ? `Withdrew ${money(paid.payout)} to your card${card}: an instant payout (Stripe's fee ${money(paid.fee)}), there in minutes.`
-          : `Withdrew ${money(paid.payout)} to your card${card}: a standard payout, there in 1–2 business days.`,
+          : unavailable
+            ? `Withdrew ${money(paid.payout)} to your card${card}. ${unavailable}`
+            : `Withdrew ${money(paid.payout)} to your card${card}: a standard payout, on its way${expected ? `, expected ${expected}` : ', there in 1–2 business days'}.`,
       );
       setRequestId(null);
     } catch (caught) {
@@ -122,6 +127,7 @@ export function WithdrawPanel() {
             ? `Instant payout to your ${terms.card?.brand ?? 'debit'} card ending ${terms.card?.last4 ?? '····'}: it arrives in minutes.`
             : `Standard payout to your ${terms.card?.brand ?? 'debit'} card ending ${terms.card?.last4 ?? '····'}: it arrives in 1–2 business days, free.`}
         </p>
+        {terms.note ? <p className="withdraw__note">{terms.note}</p> : null}
       </ConfirmDialog>
     </div>
   );

@@ -311,6 +311,8 @@ describe('payout account', () => {
         status: 'paid',
         isPayed: 1,
         isInCustomersAccount: 1,
+        // Its standard payout is in transit until Stripe's arrival_date.
+        payoutExpected: '2026-11-23T00:00:00.000Z',
       }),
       commission({
         id: 'c-1',
@@ -348,7 +350,7 @@ describe('payout account', () => {
       'Merino Wool Crew Socks (3 Pack)',
       'RP-PAID0001',
       '$12.50',
-      'Paid',
+      'Paid: on its way, expected November 23rd, 2026',
     ]);
     const failed = await findGridRow('c-1', table);
     expect(failed.textContent).toContain('In Stripe. Payout failed: The card was declined by the bank.');
