@@ -58,6 +58,8 @@ export interface ServerOptions {
   precompress?: boolean;
   /** Log every request (LOG_LEVEL=debug); otherwise only failures and slow requests. */
   logEveryRequest?: boolean;
+  /** The HTTP API's integration timeout (HTTP_API_INTEGRATION_TIMEOUT_MS); only tests shorten it. */
+  integrationTimeoutMs?: number;
 }
 
 /** One object of the images bucket, as the local server sends it. */
@@ -226,7 +228,8 @@ export function createPortalServer(options: ServerOptions): Server {
         (result): Outcome => ({ kind: 'result', result }),
         (error: unknown): Outcome => ({ kind: 'error', error }),
       );
-    const waitMs = Math.min(timeoutMs, HTTP_API_INTEGRATION_TIMEOUT_MS);
+    const integrationTimeoutMs = options.integrationTimeoutMs ?? HTTP_API_INTEGRATION_TIMEOUT_MS;
+    const waitMs = Math.min(timeoutMs, integrationTimeoutMs);
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<Outcome>((resolvePromise) => {
       timer = setTimeout(
@@ -240,7 +243,7 @@ export function createPortalServer(options: ServerOptions): Server {
     if (outcome.kind === 'timeout') {
       lines.push(`${requestId} Task timed out after ${route.timeoutSeconds.toFixed(2)} seconds`);
     } else if (outcome.kind === 'integration-timeout') {
-      lines.push(`${requestId} The HTTP API stopped waiting after ${HTTP_API_INTEGRATION_TIMEOUT_MS / 1000} seconds.`);
+      lines.push(`${requestId} The HTTP API stopped waiting after ${integrationTimeoutMs / 1000} seconds.`);
     } else if (outcome.kind === 'error') {
       const error = outcome.error;
       lines.push(`${requestId} ERROR ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);

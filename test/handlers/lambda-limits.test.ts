@@ -96,6 +96,42 @@ describe('local server: Lambda’s and the HTTP API’s limits', () => {
     expect((await post('/api/echo', '{}')).status).toBe(200);
   });
 
+  it('answers 503 when the HTTP API’s integration timeout comes before the function’s own', async () => {
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let ended: () => void = () => undefined;
+    const done = new Promise<void>((resolve) => (ended = resolve));
+    const own: string[] = [];
+    const server = createPortalServer({
+      routes: [at('/api/long', 40, 512)],
+      loadHandler: async () => async () => {
+        await released;
+        ended();
+        return { statusCode: 200, body: '{}' };
+      },
+      memberDist: join(dir, 'member'),
+      adminDist: join(dir, 'admin'),
+      precompress: false,
+      log: (line) => own.push(line),
+      integrationTimeoutMs: 200,
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const answer = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/long`, {
+        method: 'POST',
+        body: '{}',
+      });
+      expect(answer.status).toBe(503);
+      expect(await answer.json()).toEqual({ message: 'Service Unavailable' });
+      expect(own.some((line) => line.endsWith('The HTTP API stopped waiting after 0.2 seconds.'))).toBe(true);
+      expect(own.some((line) => line.includes('Task timed out'))).toBe(false);
+      release();
+      await done;
+    } finally {
+      server.close();
+    }
+  });
+
   it('refuses a request whose event is over Lambda’s 6 MB before the function runs', async () => {
     const before = echoCalls;
     const answer = await post('/api/echo', JSON.stringify({ text: 'y'.repeat(7 * MB) }));
