@@ -66,7 +66,8 @@ export function toApiEvent(request: HttpRequestLike): APIGatewayProxyEventV2 {
   };
 }
 
-export function lambdaContext(functionName: string, timeoutMs: number): Context {
+/** Lambda's context for one invocation: the remaining time counts down from `timeoutMs`, as the function's timeout. */
+export function lambdaContext(functionName: string, timeoutMs: number, memoryMb = 512): Context {
   const deadline = Date.now() + timeoutMs;
   const requestId = randomUUID();
   return {
@@ -74,7 +75,7 @@ export function lambdaContext(functionName: string, timeoutMs: number): Context 
     functionName,
     functionVersion: '$LATEST',
     invokedFunctionArn: `arn:aws:lambda:us-east-1:000000000000:function:${functionName}`,
-    memoryLimitInMB: '512',
+    memoryLimitInMB: String(memoryMb),
     awsRequestId: requestId,
     logGroupName: `/aws/lambda/${functionName}`,
     logStreamName: 'local',

@@ -14,8 +14,17 @@ import { chooseEncoding, CompressedFiles, isCompressible } from './compression';
  * the admin app and everything else to the member app (both with single-page fallback).
  */
 
-/** API Gateway's own payload limit; the handlers enforce their tighter limits themselves. */
+/** API Gateway's own payload limit (HTTP API: 10 MB); the handlers enforce their tighter limits themselves. */
 const MAX_REQUEST_BYTES = 10 * 1024 * 1024;
+/** Lambda's synchronous invocation payload: the event as JSON (a binary body base64) may be 6 MB. */
+export const LAMBDA_MAX_REQUEST_BYTES = 6 * 1024 * 1024;
+/** Lambda's synchronous response payload: the handler's result as JSON, the figure Lambda's error names. */
+export const LAMBDA_MAX_RESPONSE_BYTES = 6_291_556;
+/** The HTTP API's integration timeout: past it the caller gets 503, whatever the function's own timeout. */
+export const HTTP_API_INTEGRATION_TIMEOUT_MS = 30_000;
+
+/** What the HTTP API answers when the Lambda invocation fails (function error, timeout, payload refused). */
+const INTERNAL_SERVER_ERROR = { message: 'Internal Server Error' };
 
 export interface ServerOptions {
   routes: readonly Route[];
@@ -49,6 +58,8 @@ export interface ServerOptions {
   precompress?: boolean;
   /** Log every request (LOG_LEVEL=debug); otherwise only failures and slow requests. */
   logEveryRequest?: boolean;
+  /** The HTTP API's integration timeout (HTTP_API_INTEGRATION_TIMEOUT_MS); only tests shorten it. */
+  integrationTimeoutMs?: number;
 }
 
 /** One object of the images bucket, as the local server sends it. */
@@ -143,7 +154,7 @@ export function createPortalServer(options: ServerOptions): Server {
     }
     const body = await readBody(request);
     if (body === 'too-large') {
-      sendJson(response, 413, { message: 'The request is larger than 10 MB.' });
+      sendJson(response, 413, { message: 'Request Entity Too Large' });
       return;
     }
     let handler = handlers.get(route.path);
@@ -159,22 +170,102 @@ export function createPortalServer(options: ServerOptions): Server {
       body,
       sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
     });
-    const started = Date.now();
-    const result = await (await handler)(event, lambdaContext(route.name, route.timeoutSeconds * 1000));
-    // The policy's headers override the function's (override: true in the stack); never cached.
-    const headers: Record<string, string | string[]> = {
-      'cache-control': 'no-store',
-      ...(result.headers as Record<string, string>),
-      ...policyHeaders,
-    };
-    if (result.cookies?.length) headers['set-cookie'] = result.cookies;
-    response.writeHead(result.statusCode ?? 200, headers);
-    response.end(result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64') : (result.body ?? ''));
-    const status = result.statusCode ?? 200;
-    const duration = Date.now() - started;
+    const loaded = await handler;
+    const eventBytes = Buffer.byteLength(JSON.stringify(event));
+    if (eventBytes > LAMBDA_MAX_REQUEST_BYTES) {
+      // Lambda refuses the invocation (RequestTooLargeException); the function never runs.
+      log(
+        `${request.method} ${path} 500: Lambda refused the request: its event is ${eventBytes} bytes, over the ${LAMBDA_MAX_REQUEST_BYTES} bytes of a synchronous invocation.`,
+      );
+      sendJson(response, 500, INTERNAL_SERVER_ERROR);
+      return;
+    }
+    const invocation = await invoke(route, loaded, event);
+    const { outcome } = invocation;
+    let status: number;
+    if (outcome.kind === 'result') {
+      const result = outcome.result;
+      // The policy's headers override the function's (override: true in the stack); never cached.
+      const headers: Record<string, string | string[]> = {
+        'cache-control': 'no-store',
+        ...(result.headers as Record<string, string>),
+        ...policyHeaders,
+      };
+      if (result.cookies?.length) headers['set-cookie'] = result.cookies;
+      status = result.statusCode ?? 200;
+      response.writeHead(status, headers);
+      response.end(result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64') : (result.body ?? ''));
+    } else if (outcome.kind === 'integration-timeout') {
+      status = 503;
+      sendJson(response, status, { message: 'Service Unavailable' });
+    } else {
+      status = 500;
+      sendJson(response, status, INTERNAL_SERVER_ERROR);
+    }
+    const duration = Math.round(invocation.durationMs);
     if (shouldLogRequest(status, duration, options.logEveryRequest)) {
       log(`${request.method} ${path} ${status} ${duration}ms${duration > SLOW_REQUEST_MS ? ' (slow)' : ''}`);
+      for (const line of invocation.lines) log(line);
     }
+  }
+
+  /**
+   * One Lambda invocation as the HTTP API makes it: the handler runs with its route's timeout
+   * (capped by the API's 30 s integration timeout) and memory size; an answer over 6 MB is an error,
+   * as Lambda's runtime refuses to post it. A handler cannot be stopped in-process: past its timeout
+   * the caller is answered and whatever it still does runs on unobserved (Lambda would freeze it);
+   * its late result or error is dropped, never thrown. `lines` are Lambda's log lines, REPORT last.
+   */
+  async function invoke(route: Route, handler: ApiHandler, event: ReturnType<typeof toApiEvent>) {
+    const timeoutMs = route.timeoutSeconds * 1000;
+    const context = lambdaContext(route.name, timeoutMs, route.memoryMb);
+    const requestId = context.awsRequestId;
+    const lines: string[] = [];
+    const started = performance.now();
+    const ran: Promise<Outcome> = Promise.resolve()
+      .then(() => handler(event, context))
+      .then(
+        (result): Outcome => ({ kind: 'result', result }),
+        (error: unknown): Outcome => ({ kind: 'error', error }),
+      );
+    const integrationTimeoutMs = options.integrationTimeoutMs ?? HTTP_API_INTEGRATION_TIMEOUT_MS;
+    const waitMs = Math.min(timeoutMs, integrationTimeoutMs);
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<Outcome>((resolvePromise) => {
+      timer = setTimeout(
+        () => resolvePromise({ kind: waitMs < timeoutMs ? 'integration-timeout' : 'timeout' }),
+        waitMs,
+      );
+    });
+    let outcome = await Promise.race([ran, timedOut]);
+    clearTimeout(timer);
+    const durationMs = performance.now() - started;
+    if (outcome.kind === 'timeout') {
+      lines.push(`${requestId} Task timed out after ${route.timeoutSeconds.toFixed(2)} seconds`);
+    } else if (outcome.kind === 'integration-timeout') {
+      lines.push(`${requestId} The HTTP API stopped waiting after ${integrationTimeoutMs / 1000} seconds.`);
+    } else if (outcome.kind === 'error') {
+      const error = outcome.error;
+      lines.push(`${requestId} ERROR ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    } else if (Buffer.byteLength(JSON.stringify(outcome.result)) > LAMBDA_MAX_RESPONSE_BYTES) {
+      lines.push(
+        `${requestId} Response payload size exceeded maximum allowed payload size (${LAMBDA_MAX_RESPONSE_BYTES} bytes).`,
+      );
+      outcome = { kind: 'error', error: new Error('response too large') };
+    }
+    if (outcome.kind === 'timeout' || outcome.kind === 'integration-timeout') {
+      // Runs on past the answer; its end is only noted at LOG_LEVEL=debug, and an error in it is caught above.
+      void ran.then((late) => {
+        if (options.logEveryRequest)
+          log(`${requestId} finished after its timeout (${late.kind}); its answer was dropped.`);
+      });
+    }
+    // maxRSS is the process's high-water mark in KiB: the peak of this server so far, not of this call alone.
+    const peakMb = Math.round(process.resourceUsage().maxRSS / 1024);
+    lines.push(
+      `REPORT RequestId: ${requestId}\tDuration: ${durationMs.toFixed(2)} ms\tBilled Duration: ${Math.ceil(durationMs)} ms\tMemory Size: ${route.memoryMb} MB\tMax Memory Used: ${peakMb} MB`,
+    );
+    return { outcome, durationMs, lines };
   }
 
   /** Forwards one of EMULATOR_CALLS with its Authorization header and body; the emulator's answer as it is. */
@@ -342,13 +433,13 @@ export function createPortalServer(options: ServerOptions): Server {
     }
   }
 
-  /** Whatever went wrong while answering: logged, and a 502 (API) or 500 if nothing was sent yet. */
+  /** Whatever went wrong while answering: logged, and a 500 (for the API, the HTTP API's words) if nothing was sent yet. */
   function fail(request: IncomingMessage, response: ServerResponse, error: unknown) {
     log(
       `${request.method} ${request.url} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
     );
     if (response.headersSent) response.destroy();
-    else if (request.url?.startsWith('/api')) sendJson(response, 502, { message: 'The API function failed to run.' });
+    else if (request.url?.startsWith('/api')) sendJson(response, 500, INTERNAL_SERVER_ERROR);
     else sendText(response, 500, 'The local server failed to answer this request.');
   }
 
@@ -361,6 +452,13 @@ export function createPortalServer(options: ServerOptions): Server {
     }
   });
 }
+
+/** How one invocation ended, as the HTTP API sees it. */
+type Outcome =
+  | { kind: 'result'; result: Awaited<ReturnType<ApiHandler>> }
+  | { kind: 'error'; error: unknown }
+  | { kind: 'timeout' }
+  | { kind: 'integration-timeout' };
 
 /** The decoded path and the raw query of a request target; undefined when it is no valid URL path. */
 function parsePath(target: string): { path: string; query: string } | undefined {
