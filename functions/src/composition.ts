@@ -10,6 +10,7 @@ import { dynamoSaleRecorder } from './adapters/dynamo-sale-recorder';
 import { upgradeSalesItems } from './adapters/dynamo-sales-upgrade';
 import { dynamoCommissionMoney } from './adapters/dynamo-commission-money';
 import { failedPayoutCount } from './adapters/dynamo-failed-payouts';
+import { commissionWork } from './adapters/dynamo-work-counts';
 import type { SummaryDeps } from './orders/admin-summary';
 import { onMoneyEvent, type MoneyDeps } from './commissions/money-movement';
 import { dynamoRefunds } from './adapters/dynamo-refunds';
@@ -71,6 +72,7 @@ import {
   saleRecorded,
   settled,
   sendDisputeOpened,
+  sendRefunded,
   sendPayoutFailed,
   sendPayoutOnItsWay,
   sendBatchPayoutOnItsWay,
@@ -156,7 +158,21 @@ export const reconciliation: ReconcileDeps = {
 export const commissionReview: ReviewDeps = { store: dynamoCommissionReview, now };
 
 /** Refunds and disputes: the order, its commission and what follows, Stripe, the clock. */
-export const refunds: RefundDeps = { store: dynamoRefunds, gateway: payments, now };
+export const refunds: RefundDeps = {
+  store: dynamoRefunds,
+  gateway: payments,
+  now,
+  // The customer's "your refund", once per refund; the admin's call never fails on it (the webhook's retry sends it).
+  refunded: (orderId, refundId) => mailQuietly('refund', refundId, sendRefunded(mails, orderId, refundId)),
+};
+/** The same for Stripe's events: while another delivery sends the mail this one fails, and Stripe delivers again. */
+const webhookRefunds: RefundDeps = {
+  store: dynamoRefunds,
+  gateway: payments,
+  now,
+  refunded: async (orderId, refundId) =>
+    retryUnlessSent(await settled(async () => [await sendRefunded(mails, orderId, refundId)])),
+};
 
 /**
  * Stripe's two endpoints, each with only its own events' code (payment-gateway.ts `endpointOfEvent`),
@@ -188,10 +204,12 @@ export const platformWebhooks: WebhookDeps = {
   // Refunds and disputes: the order and its commission follow (commissions/refunds.ts).
   // then, for a dispute opened, the admins' mail (once per event).
   saleEvents: async (event) => {
-    if (event.kind === 'charge.refunded') return onChargeRefunded(refunds, event.paymentIntentId);
-    await onDispute(refunds, event.kind, event.dispute);
+    if (event.kind === 'charge.refunded') return onChargeRefunded(webhookRefunds, event.paymentIntentId);
+    await onDispute(webhookRefunds, event.kind, event.dispute);
     if (event.kind === 'charge.dispute.created') {
-      const { disputeId, chargeId, amountCents, reason } = event.dispute;
+      const { disputeId, chargeId, amountCents, reason, paymentIntentId } = event.dispute;
+      // The mail names the order and links to its card (onDispute found it, or answered non-2xx).
+      const order = paymentIntentId ? await dynamoRefunds.orderOfPayment(paymentIntentId) : undefined;
       await disputeOpened({
         eventId: event.id,
         disputeId,
@@ -199,7 +217,7 @@ export const platformWebhooks: WebhookDeps = {
         amountCents,
         reason,
         evidenceDueBy: null,
-        orderID: null,
+        orderID: order?.orderID ?? null,
       });
     }
   },
@@ -279,7 +297,13 @@ export const orders = {
   mark: (id: string, step: OrderStep) => markOrder(dynamoSales, id, step, now(), undefined, holdMs(moneySettings())),
 };
 /** The admin home's figures: the counters, the review index, the failed payouts. */
-export const summary: SummaryDeps = { sales: dynamoSales, products: dynamoProducts, failedPayouts: failedPayoutCount };
+export const summary: SummaryDeps = {
+  sales: dynamoSales,
+  products: dynamoProducts,
+  failedPayouts: failedPayoutCount,
+  commissionWork,
+  now,
+};
 
 /**
  * Marks an order shipped with its shipment, then mails the customer once (orders/manage.ts

@@ -1,6 +1,7 @@
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { commissionIs, commissionMove, updateExpression } from '@portal/shared/db/sales-status';
-import { CLAWBACK_PREFIX, availableSortKey, keys, shardOf } from '@portal/shared/db/table';
+import { CLAWBACK_PREFIX, availableSortKey, keys, lists, orderStageOf, shardOf } from '@portal/shared/db/table';
+import type { OrderRefund } from '../orders/sales-store';
 import type {
   Clawback,
   LedgerCommission,
@@ -165,6 +166,13 @@ function commissionUpdate(application: RefundApplication, refundId: string): Ite
   };
 }
 
+/** The order counter of each work list (dynamo-sales.ts moves the same ones as it marks). */
+const ORDER_COUNTER_OF = {
+  not_ordered: 'notOrdered',
+  not_shipped: 'notShipped',
+  not_fulfilled: 'notFulfilled',
+} as const;
+
 export const dynamoRefunds: RefundStore = {
   async getOrder(id) {
     const item = await read(keys.order(id));
@@ -231,11 +239,19 @@ export const dynamoRefunds: RefundStore = {
 
   async apply(application) {
     const { order, refundId } = application;
+    const entry: OrderRefund = {
+      id: refundId,
+      amountCents: application.newRefundedCents - (order.refundedCents ?? 0),
+      at: application.now,
+      kind: application.kind,
+    };
     const orderValues: Record<string, unknown> = {
       ':refunded': application.newRefundedCents,
       ':ids': new Set([refundId]),
       ':id': refundId,
       ':now': application.now,
+      ':entry': [entry],
+      ':none': [],
       ...(order.refundedCents ? { ':seenRefunded': order.refundedCents } : {}),
     };
     let orderCondition = `attribute_exists(pk) AND (attribute_not_exists(refundIds) OR NOT contains(refundIds, :id)) AND ${refundedIs(order.refundedCents)}`;
@@ -243,19 +259,41 @@ export const dynamoRefunds: RefundStore = {
       orderCondition += ' AND refundPending.seq = :seq';
       orderValues[':seq'] = application.clearsPendingSeq;
     }
+    // Refunded in full (or a dispute lost): nothing is left to send, so the order leaves its work
+    // list (its stage on gsi2) and that list's counter, in this transaction, on the stage as read.
+    const stage = orderStageOf(order.status);
+    const leaves = application.newRefundedCents >= order.totalCents && (order.refundedCents ?? 0) < order.totalCents;
+    const remove: string[] = [];
+    if (application.clearsPendingSeq !== undefined) remove.push('refundPending');
+    if (leaves && stage) {
+      remove.push('gsi2pk', 'gsi2sk');
+      orderCondition += ' AND gsi2pk = :stage';
+      orderValues[':stage'] = lists.ordersAt(stage).partition;
+    }
     const items: Items = [
       {
         Update: {
           TableName: tableName(),
           Key: keys.order(order.id),
-          UpdateExpression: `SET refundedCents = :refunded, updatedAt = :now ADD refundIds :ids${
-            application.clearsPendingSeq !== undefined ? ' REMOVE refundPending' : ''
+          UpdateExpression: `SET refundedCents = :refunded, updatedAt = :now, refunds = list_append(if_not_exists(refunds, :none), :entry) ADD refundIds :ids${
+            remove.length ? ` REMOVE ${remove.join(', ')}` : ''
           }`,
           ConditionExpression: orderCondition,
           ExpressionAttributeValues: orderValues,
         },
       },
     ];
+    if (leaves && stage) {
+      items.push({
+        Update: {
+          TableName: tableName(),
+          // The order's own shard, as its marks use (dynamo-sales.ts markOrder).
+          Key: keys.ordersCounterShard(shardOf(order.id)),
+          UpdateExpression: `ADD ${ORDER_COUNTER_OF[stage]} :minus`,
+          ExpressionAttributeValues: { ':minus': -1 },
+        },
+      });
+    }
     const change = application.commission;
     if (change && (change.takenCents > 0 || change.status !== change.record.status)) {
       const { record } = change;
@@ -321,6 +359,24 @@ export const dynamoRefunds: RefundStore = {
     const applied = await transaction(items);
     if (applied && change && change.takenCents > 0) await lowerRank(change.record.memberId, change.record.memberEmail);
     return applied;
+  },
+
+  recordDispute(orderId, dispute) {
+    return updated({
+      TableName: tableName(),
+      Key: keys.order(orderId),
+      UpdateExpression: 'SET dispute = :dispute',
+      // An opening arriving after the same dispute's close (Stripe does not order events) changes nothing.
+      ConditionExpression:
+        dispute.status === 'open'
+          ? 'attribute_exists(pk) AND (attribute_not_exists(dispute) OR dispute.id <> :id OR dispute.#status = :open)'
+          : 'attribute_exists(pk)',
+      ...(dispute.status === 'open' ? { ExpressionAttributeNames: { '#status': 'status' } } : {}),
+      ExpressionAttributeValues: {
+        ':dispute': dispute,
+        ...(dispute.status === 'open' ? { ':id': dispute.id, ':open': 'open' } : {}),
+      },
+    });
   },
 
   holdForReview(commission, reason, disputeId, now) {

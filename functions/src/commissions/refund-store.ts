@@ -1,5 +1,5 @@
 import type { CommissionStatus, LiveCommissionStatus } from '@portal/shared/domain/sales-status';
-import type { OrderRecord } from '../orders/sales-store';
+import type { OrderDispute, OrderRecord, OrderRefund } from '../orders/sales-store';
 import type { CommissionRecord } from './money-store';
 
 /**
@@ -40,6 +40,8 @@ export interface RefundApplication {
   order: RefundableOrder;
   refundId: string;
   newRefundedCents: number;
+  /** The refund as the order keeps it (what, when, a refund or a lost dispute). */
+  kind: OrderRefund['kind'];
   /** The admin's reservation this refund completes, removed with it. */
   clearsPendingSeq?: number;
   commission?: {
@@ -84,6 +86,11 @@ export interface RefundStore {
   apply(application: RefundApplication): Promise<boolean>;
   /** A dispute holds the commission for review (from a live status); false when it is not as read. */
   holdForReview(commission: LedgerCommission, reason: string, disputeId: string, now: string): Promise<boolean>;
+  /**
+   * The order's dispute as Stripe reports it: opened, then won or lost. An opening never replaces
+   * the same dispute closed (Stripe does not order its events); false when it would.
+   */
+  recordDispute(orderId: string, dispute: OrderDispute): Promise<boolean>;
   /** A dispute won: back to the status it was held from. */
   release(commission: LedgerCommission, disputeId: string, reason: string, now: string): Promise<boolean>;
   /** A member's clawbacks, newest first, and what they owe now. */

@@ -1,4 +1,5 @@
 import type { Commission, Order } from '@portal/shared/api/sales';
+import { disputeWords } from '@portal/shared/domain/disputes';
 import { formatMoney } from '@portal/shared/domain/format';
 import { commissionShareOfRefund } from '@portal/shared/domain/money';
 import {
@@ -31,6 +32,12 @@ export interface RefundDeps {
   store: RefundStore;
   gateway: PaymentGateway;
   now: () => number;
+  /**
+   * A refund (or lost dispute) is on the order: the customer's mail about it, once per refund
+   * (notifications/mails.ts sendRefunded). Called again when the refund is found applied already,
+   * so a retry sends a mail an earlier attempt did not.
+   */
+  refunded?: (orderId: string, refundId: string) => Promise<void>;
 }
 
 export const refundKey = (orderId: string, seq: number): string => `portal:refund:${orderId}:${seq}`;
@@ -145,6 +152,7 @@ async function completeReserved(
     id: refund.id,
     amountCents: refund.amountCents,
     words: REASON_WORDS[pending.reason] ?? pending.reason,
+    kind: 'refund',
     clearsPendingSeq: pending.seq,
   });
 }
@@ -153,6 +161,8 @@ interface AppliedRefund {
   id: string;
   amountCents: number;
   words: string;
+  /** A refund (an admin's or the dashboard's) or a dispute lost. */
+  kind: 'refund' | 'dispute';
   clearsPendingSeq?: number;
   /** A lost dispute ends the review: the commission goes back to where it was, less its share. */
   endsReview?: boolean;
@@ -172,6 +182,11 @@ function baseOf(commission: LedgerCommission): LiveCommissionStatus | null {
  * order's refunded total and the commission's status and amount as read; a lost race reads again.
  */
 export async function applyRefund(deps: RefundDeps, orderId: string, refund: AppliedRefund): Promise<void> {
+  await applyRefundOnce(deps, orderId, refund);
+  await deps.refunded?.(orderId, refund.id);
+}
+
+async function applyRefundOnce(deps: RefundDeps, orderId: string, refund: AppliedRefund): Promise<void> {
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const order = await deps.store.getOrder(orderId);
     if (!order) throw conflict('The refunded order is not recorded yet.');
@@ -196,6 +211,7 @@ export async function applyRefund(deps: RefundDeps, orderId: string, refund: App
           order,
           refundId: refund.id,
           newRefundedCents: newRefunded,
+          kind: refund.kind,
           clearsPendingSeq: clears,
           now,
         })
@@ -255,6 +271,7 @@ export async function applyRefund(deps: RefundDeps, orderId: string, refund: App
       order,
       refundId: refund.id,
       newRefundedCents: newRefunded,
+      kind: refund.kind,
       clearsPendingSeq: clears,
       commission: {
         record,
@@ -291,22 +308,11 @@ export async function onChargeRefunded(deps: RefundDeps, paymentIntentId: string
       id: refund.id,
       amountCents: refund.amountCents,
       words: REASON_WORDS[ours ?? (refund.reason ? refund.reason : 'dashboard')] ?? refund.reason ?? 'refunded',
+      kind: 'refund',
       ...(seq !== undefined && order.refundPending?.seq === Number(seq) ? { clearsPendingSeq: Number(seq) } : {}),
     });
   }
 }
-
-const DISPUTE_REASONS: Record<string, string> = {
-  fraudulent: 'the card holder says they did not make the payment',
-  product_not_received: 'the customer says the product was not received',
-  product_unacceptable: 'the customer says the product was not acceptable',
-  duplicate: 'the customer says the payment was a duplicate',
-  subscription_canceled: 'the customer says they cancelled',
-  unrecognized: 'the card holder does not recognise the payment',
-  credit_not_processed: 'the customer says a refund was not processed',
-  general: 'a general dispute',
-};
-const disputeWords = (reason: string) => DISPUTE_REASONS[reason] ?? reason.replaceAll('_', ' ');
 
 /**
  * `charge.dispute.created`: the commission is held for review (from wherever it is), with the
@@ -322,6 +328,15 @@ export async function onDispute(
   const order = await deps.store.orderOfPayment(dispute.paymentIntentId);
   if (!order) throw conflict('The disputed payment has no order recorded yet.');
   const now = () => new Date(deps.now()).toISOString();
+  // The order says so on its card, in the lists and on the customer's page (orders/present.ts).
+  await deps.store.recordDispute(order.id, {
+    id: dispute.disputeId,
+    status: kind === 'charge.dispute.created' ? 'open' : dispute.status === 'lost' ? 'lost' : 'won',
+    reason: dispute.reason,
+    amountCents: dispute.amountCents,
+    openedAt: order.dispute?.id === dispute.disputeId ? order.dispute.openedAt : now(),
+    ...(kind === 'charge.dispute.closed' ? { closedAt: now() } : {}),
+  });
   if (kind === 'charge.dispute.created') {
     if (!order.commissionId) return;
     for (let round = 0; round < MAX_ROUNDS; round++) {
@@ -337,6 +352,7 @@ export async function onDispute(
       id: dispute.disputeId,
       amountCents: dispute.amountCents,
       words: `a dispute lost: ${disputeWords(dispute.reason)}`,
+      kind: 'dispute',
       endsReview: true,
     });
     return;

@@ -145,6 +145,23 @@ export const OrderPage = /* @__PURE__ */ pure(() =>
         trackingUrl: z.nullable(z.string()),
       }),
     ),
+    /**
+     * Present once something was refunded: each refund's day and kind (ours, or a dispute the bank
+     * decided for the customer), and whether the payment is refunded in full (the order is closed,
+     * not sent). A partial refund's amount is given (dollars); a full refund's is not (it is the price).
+     */
+    refund: z.optional(
+      z.strictObject({
+        inFull: z.boolean(),
+        entries: z.array(
+          z.strictObject({
+            at: z.string(),
+            kind: z.enum(['refund', 'dispute']),
+            amount: z.nullable(z.number()),
+          }),
+        ),
+      }),
+    ),
   }),
 );
 export type OrderPage = z.infer<typeof OrderPage>;

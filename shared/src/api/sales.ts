@@ -124,6 +124,19 @@ export const Order = /* @__PURE__ */ pure(() =>
     refundable: z.boolean(),
     /** Flagged for the admin, in words ("Product was banned before payment"); absent when not. */
     flag: z.optional(z.string()),
+    /** Each refund as applied, oldest first: an admin's or the dashboard's (`refund`), or a dispute lost (`dispute`). */
+    refunds: z.array(z.object({ amount: Dollars, at: IsoTime, kind: z.enum(['refund', 'dispute']) })),
+    /** The payment's dispute (the latest), or null: open until Stripe closes it, won or lost. */
+    dispute: z.nullable(
+      z.object({
+        status: z.enum(['open', 'won', 'lost']),
+        /** Stripe's reason in words ("the customer says the product was not received"). */
+        reason: z.string(),
+        amount: Dollars,
+        openedAt: IsoTime,
+        closedAt: z.nullable(IsoTime),
+      }),
+    ),
   }),
 );
 export type Order = z.infer<typeof Order>;

@@ -30,6 +30,8 @@ export function order(overrides: Partial<Order> = {}): Order {
     refunded: 0,
     refundState: 'none',
     refundable: true,
+    refunds: [],
+    dispute: null,
     ...overrides,
   };
 }
