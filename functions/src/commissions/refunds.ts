@@ -372,6 +372,18 @@ export async function onDispute(
 export async function orderPaymentCard(deps: RefundDeps, orderId: string) {
   const order = await deps.store.getOrder(orderId);
   if (!order) throw new DomainError('not-found', 'There is no order with this id.');
-  const card = order.chargeId ? await deps.gateway.chargeCard(order.chargeId) : undefined;
-  return { orderId, card: card ?? null };
+  const [card, record] = await Promise.all([
+    order.chargeId ? deps.gateway.chargeCard(order.chargeId) : undefined,
+    order.commissionId ? deps.store.getCommission(order.commissionId) : undefined,
+  ]);
+  const base = record ? baseOf(record) : null;
+  const commission = record
+    ? {
+        where:
+          base === null ? ('none' as const) : base === 'in_stripe' || base === 'paid' ? base : ('not_sent' as const),
+        amount: record.amountCents / 100,
+        originalAmount: (record.originalCents ?? record.amountCents) / 100,
+      }
+    : null;
+  return { orderId, card: card ?? null, commission };
 }

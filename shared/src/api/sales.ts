@@ -400,8 +400,24 @@ export const OrderPaymentCard = /* @__PURE__ */ pure(() =>
     orderId: z.string(),
     /** null: an admin's phone order, or a payment Stripe no longer shows. */
     card: z.nullable(z.object({ last4: z.string(), brand: z.string() })),
+    /**
+     * Where the order's commission's money is, so the confirmation names the one effect a refund
+     * has on it: not sent yet (reduced), in the member's Stripe balance (reversed), paid out
+     * (clawed back), or nothing left (`none`: cancelled, reversed or clawed back already). Its
+     * amount now and before any refund (dollars). Null: no commission.
+     */
+    commission: z.optional(
+      z.nullable(
+        z.object({
+          where: z.enum(['not_sent', 'in_stripe', 'paid', 'none']),
+          amount: z.number(),
+          originalAmount: z.number(),
+        }),
+      ),
+    ),
   }),
 );
+export type OrderPaymentCard = z.infer<typeof OrderPaymentCard>;
 
 // ---------------------------------------------------------------------------------------------
 // Exports (formula-escaped CSV, as the rejected-rows download)

@@ -1,6 +1,7 @@
 import type { Order, OrderList, OrderStatusFilter } from '@portal/shared/api/sales';
 import type { DataColumn } from '@portal/shared/ui/components/LazyDataTable';
 import type { SearchField, SearchValue } from '@portal/shared/ui/components/TableSearch';
+import { formatMoney } from '@portal/shared/domain/format';
 import type { OrderSearchFields } from './queries';
 
 /** Where an order stands: its next step, or fulfilled. */
@@ -9,6 +10,34 @@ export function orderStage(order: Pick<Order, 'isOrdered' | 'isShipped' | 'isFuf
   if (order.isShipped) return 'Shipped';
   if (order.isOrdered) return 'Ordered';
   return 'Not ordered yet';
+}
+
+const money = (dollars: number) => formatMoney(Math.round(dollars * 100));
+
+/**
+ * Where an order stands, with what a person must know before acting on it: closed when refunded
+ * in full (or a dispute lost), else its step, partly refunded, a dispute open, flagged.
+ */
+export function orderStatusWords(order: Order): string {
+  if (order.refundState === 'full') {
+    return order.dispute?.status === 'lost' && order.refunds.at(-1)?.kind === 'dispute'
+      ? 'Closed: dispute lost, nothing to send'
+      : 'Refunded in full, nothing to send';
+  }
+  const parts = [orderStage(order)];
+  if (order.refundState === 'partial') parts.push(`Partly refunded (${money(order.refunded)})`);
+  if (order.dispute?.status === 'open') parts.push('Dispute open');
+  if (order.flag) parts.push(`Flagged: ${order.flag}`);
+  return parts.join('. ');
+}
+
+/** The next mark of an order, wherever it is opened: none once fulfilled or refunded in full. */
+export function nextMark(order: Order) {
+  if (order.refundState === 'full') return null;
+  if (!order.isOrdered) return ORDER_LISTS.not_ordered.mark;
+  if (!order.isShipped) return ORDER_LISTS.not_shipped.mark;
+  if (!order.isFufilled) return ORDER_LISTS.not_fufilled.mark;
+  return null;
 }
 
 /**
@@ -31,8 +60,8 @@ export const orderColumns: DataColumn<Order>[] = [
   {
     id: 'stage',
     header: 'Status',
-    // A flagged order (paid for a product banned before the payment) says so beside its step.
-    value: (order) => (order.flag ? `${orderStage(order)}. Flagged: ${order.flag}` : orderStage(order)),
+    // A flagged, refunded or disputed order says so beside its step.
+    value: orderStatusWords,
     minWidth: 130,
     wrap: true,
     hideOnPhone: true,
