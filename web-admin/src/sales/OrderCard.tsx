@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import type { Order } from '@portal/shared/api/sales';
 import { formatCount, formatDate, formatMoney } from '@portal/shared/domain/format';
 import { toApiError, useAuth } from '@portal/shared/ui/hooks/AuthProvider';
+import { EmailText } from '@portal/shared/ui/components/EmailText';
 import { ErrorBanner } from '@portal/shared/ui/components/ErrorBanner';
 import { CloseIcon, ExternalLinkIcon } from '@portal/shared/ui/components/icons';
 import { nextMark, orderStatusWords } from './orderColumns';
@@ -197,7 +198,7 @@ export function OrderCard({ order, onClose, onMarked, onConflict, onRefunded }: 
         </div>
         <div>
           <dt>Sold by</dt>
-          <dd>{order.member ? order.member.email : 'No member (no share code)'}</dd>
+          <dd>{order.member ? <EmailText email={order.member.email} /> : 'No member (no share code)'}</dd>
         </div>
         <div>
           <dt>Customer</dt>
@@ -205,7 +206,9 @@ export function OrderCard({ order, onClose, onMarked, onConflict, onRefunded }: 
         </div>
         <div>
           <dt>Customer e-mail</dt>
-          <dd>{customer.email}</dd>
+          <dd>
+            <EmailText email={customer.email} />
+          </dd>
         </div>
         {order.shipment ? (
           <div>

@@ -2,6 +2,7 @@ import type { Order, OrderList, OrderStatusFilter } from '@portal/shared/api/sal
 import type { DataColumn } from '@portal/shared/ui/components/LazyDataTable';
 import type { SearchField, SearchValue } from '@portal/shared/ui/components/TableSearch';
 import { formatMoney } from '@portal/shared/domain/format';
+import { EmailText } from '@portal/shared/ui/components/EmailText';
 import type { OrderSearchFields } from './queries';
 
 /** Where an order stands: its next step, or fulfilled. */
@@ -50,19 +51,30 @@ export const orderColumns: DataColumn<Order>[] = [
     header: 'Order date',
     value: (order) => order.created_at,
     kind: 'date',
-    minWidth: 200,
+    minWidth: 160,
+    wrap: true,
     hideOnPhone: true,
   },
-  { id: 'orderID', header: 'Order ID', value: (order) => order.orderID, minWidth: 145 },
+  { id: 'orderID', header: 'Order ID', value: (order) => order.orderID, minWidth: 135 },
   { id: 'product', header: 'Product', value: (order) => order.product_name, minWidth: 100, flex: 2 },
-  { id: 'total', header: 'Total', value: (order) => order.totalPayed, kind: 'money', minWidth: 100 },
-  { id: 'member', header: 'Member', value: (order) => order.member?.email ?? '—', minWidth: 200, hideOnPhone: true },
+  { id: 'total', header: 'Total', value: (order) => order.totalPayed, kind: 'money', minWidth: 90 },
+  {
+    id: 'member',
+    header: 'Member',
+    value: (order) => order.member?.email ?? '—',
+    render: (order) => (order.member ? <EmailText email={order.member.email} /> : '—'),
+    minWidth: 130,
+    flex: 2,
+    wrap: true,
+    hideOnPhone: true,
+  },
   {
     id: 'stage',
     header: 'Status',
     // A flagged, refunded or disputed order says so beside its step.
     value: orderStatusWords,
-    minWidth: 130,
+    minWidth: 150,
+    flex: 2,
     wrap: true,
     hideOnPhone: true,
   },
