@@ -165,6 +165,8 @@ export const refunds: RefundDeps = {
   // The customer's "your refund", once per refund; the admin's call never fails on it (the webhook's retry sends it).
   refunded: (orderId, refundId) => mailQuietly('refund', refundId, sendRefunded(mails, orderId, refundId)),
 };
+/** The refund's reads (the confirmation's card and commission): no mail, so that function carries no SES client. */
+export const refundReads: RefundDeps = { store: dynamoRefunds, gateway: payments, now };
 /** The same for Stripe's events: while another delivery sends the mail this one fails, and Stripe delivers again. */
 const webhookRefunds: RefundDeps = {
   store: dynamoRefunds,
