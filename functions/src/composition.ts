@@ -11,6 +11,7 @@ import { dynamoSaleRecorder } from './adapters/dynamo-sale-recorder';
 import { upgradeSalesItems } from './adapters/dynamo-sales-upgrade';
 import { dynamoCommissionMoney } from './adapters/dynamo-commission-money';
 import { failedPayoutCount } from './adapters/dynamo-failed-payouts';
+import { commissionWork } from './adapters/dynamo-work-counts';
 import type { SummaryDeps } from './orders/admin-summary';
 import { onMoneyEvent, type MoneyDeps } from './commissions/money-movement';
 import { dynamoRefunds } from './adapters/dynamo-refunds';
@@ -80,6 +81,7 @@ import {
   settled,
   sendDisputeOpened,
   sendRefundFailed,
+  sendRefunded,
   sendPayoutFailed,
   sendPayoutOnItsWay,
   sendBatchPayoutOnItsWay,
@@ -168,7 +170,23 @@ export const reconciliation: ReconcileDeps = {
 export const commissionReview: ReviewDeps = { store: dynamoCommissionReview, now };
 
 /** Refunds and disputes: the order, its commission and what follows, Stripe, the clock. */
-export const refunds: RefundDeps = { store: dynamoRefunds, gateway: payments, now };
+export const refunds: RefundDeps = {
+  store: dynamoRefunds,
+  gateway: payments,
+  now,
+  // The customer's "your refund", once per refund; the admin's call never fails on it (the webhook's retry sends it).
+  refunded: (orderId, refundId) => mailQuietly('refund', refundId, sendRefunded(mails, orderId, refundId)),
+};
+/** The refund's reads (the confirmation's card and commission): no mail, so that function carries no SES client. */
+export const refundReads: RefundDeps = { store: dynamoRefunds, gateway: payments, now };
+/** The same for Stripe's events: while another delivery sends the mail this one fails, and Stripe delivers again. */
+const webhookRefunds: RefundDeps = {
+  store: dynamoRefunds,
+  gateway: payments,
+  now,
+  refunded: async (orderId, refundId) =>
+    retryUnlessSent(await settled(async () => [await sendRefunded(mails, orderId, refundId)])),
+};
 
 /**
  * Stripe's two endpoints, each with only its own events' code (payment-gateway.ts `endpointOfEvent`),
@@ -200,10 +218,10 @@ export const platformWebhooks: WebhookDeps = {
   // Refunds and disputes: the order and its commission follow (commissions/refunds.ts).
   // then, for a dispute opened, the admins' mail (once per event).
   saleEvents: async (event) => {
-    if (event.kind === 'charge.refunded') return onChargeRefunded(refunds, event.paymentIntentId);
+    if (event.kind === 'charge.refunded') return onChargeRefunded(webhookRefunds, event.paymentIntentId);
     if (event.kind === 'refund.updated') {
       // Pending → succeeded, or failed: the order and commission follow, then the admins' mail (once per refund).
-      const failed = await onRefundUpdated(refunds, event.refund);
+      const failed = await onRefundUpdated(webhookRefunds, event.refund);
       const refundId = event.refund.refundId;
       const { orderID, amountCents, refundedCents, totalCents, commission } = failed ?? {};
       if (event.refund.status === 'failed') {
@@ -221,9 +239,11 @@ export const platformWebhooks: WebhookDeps = {
       }
       return;
     }
-    await onDispute(refunds, event.dispute);
+    await onDispute(webhookRefunds, event.dispute);
     if (event.kind === 'charge.dispute.created') {
-      const { disputeId, chargeId, amountCents, reason } = event.dispute;
+      const { disputeId, chargeId, amountCents, reason, paymentIntentId } = event.dispute;
+      // The mail names the order and links to its card (onDispute found it, or answered non-2xx).
+      const order = paymentIntentId ? await dynamoRefunds.orderOfPayment(paymentIntentId) : undefined;
       await disputeOpened({
         eventId: event.id,
         disputeId,
@@ -231,7 +251,7 @@ export const platformWebhooks: WebhookDeps = {
         amountCents,
         reason,
         evidenceDueBy: null,
-        orderID: null,
+        orderID: order?.orderID ?? null,
       });
     }
   },
@@ -311,7 +331,13 @@ export const orders = {
   mark: (id: string, step: OrderStep) => markOrder(dynamoSales, id, step, now(), undefined, holdMs(moneySettings())),
 };
 /** The admin home's figures: the counters, the review index, the failed payouts. */
-export const summary: SummaryDeps = { sales: dynamoSales, products: dynamoProducts, failedPayouts: failedPayoutCount };
+export const summary: SummaryDeps = {
+  sales: dynamoSales,
+  products: dynamoProducts,
+  failedPayouts: failedPayoutCount,
+  commissionWork,
+  now,
+};
 
 /**
  * Marks an order shipped with its shipment, then mails the customer once (orders/manage.ts

@@ -147,7 +147,8 @@ export const routes: readonly Route[] = [
   route('addCommisionToStripe', 'handlers/add-commission-to-stripe.ts', stripeWrites),
   route('payCommisionToMember', 'handlers/pay-commission-to-member.ts', { ...stripeWrites, mail: 'send' }),
   // Admin: a refund through Stripe; the commission follows (commissions/refunds.ts).
-  route('refundOrder', 'handlers/refund-order.ts', stripeWrites),
+  // Mails the customer their refund (notifications/mails.ts).
+  route('refundOrder', 'handlers/refund-order.ts', { ...stripeWrites, mail: 'send' }),
   // Payout batches (commissions/batches.ts): the admin's "Send all available" / "Pay all", the member's withdrawal.
   route('runPayoutBatch', 'handlers/run-payout-batch.ts', { ...stripeWrites, mail: 'send' }),
   // Admin: release or cancel a commission held for review at its sale (commissions/review.ts).

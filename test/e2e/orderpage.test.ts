@@ -99,7 +99,7 @@ describe('the order page, at 390 and 1280 px', () => {
       await page.getByLabel('Carrier', { exact: true }).selectOption('ups');
       const number = page.getByLabel('Tracking number');
       await number.fill('12345');
-      await page.getByRole('button', { name: 'Mark as Shipped' }).click();
+      await page.getByRole('button', { name: 'Review shipping…' }).click();
       await expect.poll(() => number.getAttribute('aria-invalid')).toBe('true');
       await page.getByText('This is not a UPS tracking number').waitFor();
       await expectAccessible(page);
@@ -107,6 +107,13 @@ describe('the order page, at 390 and 1280 px', () => {
       await admin.screenshot(`orderpage-shipped-form-refused-${viewport.width}`, { fullPage: false });
 
       await number.fill('1Z 999 AA1 0123 456 784');
+      await page.getByRole('button', { name: 'Review shipping…' }).click();
+      // Confirmed first, saying what the customer is told.
+      await page
+        .getByText('The customer is mailed that it has shipped with UPS, tracking number 1Z 999 AA1 0123 456 784.')
+        .waitFor();
+      await expectAccessible(page);
+      await admin.screenshot(`orderpage-shipped-confirm-${viewport.width}`, { fullPage: false });
       await page.getByRole('button', { name: 'Mark as Shipped' }).click();
       await page.getByText(`Order ${orderID} marked as shipped.`).waitFor();
       await expect.poll(() => mailsTo(email).filter((mail) => mail.subject.endsWith('has shipped')).length).toBe(1);

@@ -9,7 +9,8 @@ import { handler as markAsShipped } from '../../functions/src/handlers/mark-as-s
 import { db, tableName } from '../../functions/src/adapters/dynamo-client';
 import { failedPayoutCount } from '../../functions/src/adapters/dynamo-failed-payouts';
 import { dynamoProducts } from '../../functions/src/adapters/dynamo-products';
-import { keys, lists } from '../../shared/src/db/table';
+import { availableSortKey, keys, lists } from '../../shared/src/db/table';
+import { clock } from '../../functions/src/config/clock';
 import { createCommission } from './commission-fixtures';
 import { auth, call, tokenFor } from './helpers';
 import { member, product } from './sales-helpers';
@@ -77,10 +78,83 @@ describe('getAdminSummary', () => {
     const after = await summary();
     // Order 3 to order, none to ship, order 2 to fulfil (order 1 is fulfilled).
     expect(after.orders).toEqual({ toOrder: 1, toShip: 0, toFulfil: 1 });
-    // The to-Stripe list: every commission in processing (the three sales' 2.50 and the 7.00 one).
-    expect(after.commissions).toMatchObject({ toSend: 4, toSendAmount: 14.5 });
+    // What can be sent to Stripe now: none. Two sales' commissions wait for fulfilment, order 1's is
+    // on hold for COMMISSION_HOLD_DAYS, and the 7.00 one's order is not past a hold either.
+    expect(after.commissions).toMatchObject({ toSend: 0, toSendAmount: 0 });
+    // Both commissions in members' Stripe balances can be paid (one after a failed payout).
+    expect(after.commissions).toMatchObject({ toPay: 2 });
     expect(after.failedPayouts).toEqual({ count: 1, atLeast: false });
     expect(after.productsInReview).toEqual({ count: 2, atLeast: false });
+
+    // Past order 1's hold, its commission (2.50) is the one that can be sent.
+    const real = clock.now;
+    clock.now = () => real() + 15 * 24 * 3600 * 1000;
+    try {
+      expect((await summary()).commissions).toMatchObject({ toSend: 1, toSendAmount: 2.5 });
+    } finally {
+      clock.now = real;
+    }
+  });
+
+  it('counts only what the admin can act on: not a commission held for review, nor one in Stripe held', async () => {
+    type Work = { toSend: number; toSendAmount: number; toPay: number };
+    const before = (await summary()).commissions as Work;
+    const id = randomUUID();
+    const at = new Date(clock.now() - 1000).toISOString();
+    // A commission past its hold but held for review (a dispute): out of the AVAILABLE# range.
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: {
+          ...keys.commission(id),
+          entity: 'commission',
+          id,
+          status: 'review',
+          heldFrom: 'processing',
+          amountCents: 900,
+          gsi2pk: lists.commissionsAt('to_stripe').partition,
+          gsi2sk: `HELD#${at}#${id}`,
+        },
+      }),
+    );
+    // One in a member's Stripe balance held for review: still in the To be paid list, not payable.
+    const held = randomUUID();
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: {
+          ...keys.commission(held),
+          entity: 'commission',
+          id: held,
+          status: 'review',
+          heldFrom: 'in_stripe',
+          amountCents: 400,
+          gsi2pk: lists.commissionsAt('to_be_paid').partition,
+          gsi2sk: `${at}#${held}`,
+        },
+      }),
+    );
+    // And one past its hold: counted, with its amount.
+    const ready = randomUUID();
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: {
+          ...keys.commission(ready),
+          entity: 'commission',
+          id: ready,
+          status: 'processing',
+          amountCents: 650,
+          availableAt: Date.parse(at),
+          gsi2pk: lists.commissionsAt('to_stripe').partition,
+          gsi2sk: availableSortKey(Date.parse(at), ready),
+        },
+      }),
+    );
+    const after = (await summary()).commissions as Work;
+    expect(after.toSend - before.toSend).toBe(1);
+    expect(Math.round((after.toSendAmount - before.toSendAmount) * 100)).toBe(650);
+    expect(after.toPay).toBe(before.toPay);
   });
 
   it('counts at most its cap, and says there are more', async () => {

@@ -323,7 +323,12 @@ describe('/api/getOrderPaymentCard', () => {
     const who = await seller();
     const sold = await sale(who, 1500, 1); // paid with 4000 0000 0000 0077
     const answer = await adminCall(handler, { id: sold.orderId });
-    expect(answer.body).toEqual({ orderId: sold.orderId, card: { last4: '0077', brand: 'visa' } });
+    // And where its commission's money is, so the confirmation names the one effect: not sent yet.
+    expect(answer.body).toEqual({
+      orderId: sold.orderId,
+      card: { last4: '0077', brand: 'visa' },
+      commission: { where: 'not_sent', amount: 1.5, originalAmount: 1.5 },
+    });
     const unknown = await adminCall(handler, { id: randomUUID() });
     expect([unknown.status, unknown.body.message]).toEqual([404, 'There is no order with this id.']);
   });

@@ -339,7 +339,7 @@ describe('marking an order shipped', () => {
     expect((await mark(markAsShipped, { id: second.orderId })).status).toBe(200);
     expect((await orderPage(tokenOf(second.receipt))).body.shipment).toBeNull();
     const mail = mailsTo(second.email).find((each) => each.subject.endsWith('has shipped'))!;
-    expect(mail.text).toContain('The carrier did not give a tracking number');
+    expect(mail.text).toContain('This parcel was sent without a tracking number');
   });
 
   it('sends the shipping mail on the admin’s retry when the mark’s own mail failed (the mark stands)', async () => {

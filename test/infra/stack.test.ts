@@ -716,6 +716,7 @@ describe('least privilege', () => {
       'dailyPayouts',
       'markAsShipped',
       'payCommisionToMember',
+      'refundOrder',
       'requestPasswordReset',
       'runPayoutBatch',
       'signup',

@@ -1,6 +1,7 @@
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { commissionIs, commissionMove, updateExpression } from '@portal/shared/db/sales-status';
-import { CLAWBACK_PREFIX, availableSortKey, keys, shardOf } from '@portal/shared/db/table';
+import { CLAWBACK_PREFIX, availableSortKey, keys, lists, orderStageOf, shardOf } from '@portal/shared/db/table';
+import type { OrderRefund } from '../orders/sales-store';
 import type {
   Clawback,
   LedgerCommission,
@@ -8,7 +9,6 @@ import type {
   RefundStore,
   RefundableOrder,
 } from '../commissions/refund-store';
-import { isDisputeOpen } from '../payments/payment-gateway';
 import { cancellationReasons, db, isConditionFailed, isTransactionConflict, backoff, tableName } from './dynamo-client';
 import { toCommissionRecord, toOrderRecord } from './dynamo-sales-items';
 import { refreshRank } from './dynamo-sale-recorder';
@@ -166,6 +166,13 @@ function commissionUpdate(application: RefundApplication, refundId: string): Ite
   };
 }
 
+/** The order counter of each work list (dynamo-sales.ts moves the same ones as it marks). */
+const ORDER_COUNTER_OF = {
+  not_ordered: 'notOrdered',
+  not_shipped: 'notShipped',
+  not_fulfilled: 'notFulfilled',
+} as const;
+
 export const dynamoRefunds: RefundStore = {
   async getOrder(id) {
     const item = await read(keys.order(id));
@@ -232,11 +239,19 @@ export const dynamoRefunds: RefundStore = {
 
   async apply(application) {
     const { order, refundId } = application;
+    const entry: OrderRefund = {
+      id: refundId,
+      amountCents: application.newRefundedCents - (order.refundedCents ?? 0),
+      at: application.now,
+      kind: application.kind,
+    };
     const orderValues: Record<string, unknown> = {
       ':refunded': application.newRefundedCents,
       ':ids': new Set([refundId]),
       ':id': refundId,
       ':now': application.now,
+      ':entry': [entry],
+      ':none': [],
       ...(order.refundedCents ? { ':seenRefunded': order.refundedCents } : {}),
     };
     const failed = application.failed;
@@ -260,19 +275,49 @@ export const dynamoRefunds: RefundStore = {
       pendingRemoval = ' DELETE pendingRefundIds :ids';
       orderCondition += ' AND contains(pendingRefundIds, :id)';
     }
+    if (failed) {
+      // A failed refund is no new entry of the order's refunds (its customer was told of it when it was made).
+      delete orderValues[':entry'];
+      delete orderValues[':none'];
+    }
+    // Refunded in full (or a dispute lost): nothing is left to send, so the order leaves its work
+    // list (its stage on gsi2) and that list's counter, in this transaction, on the stage as read.
+    const stage = orderStageOf(order.status);
+    const leaves =
+      !failed && application.newRefundedCents >= order.totalCents && (order.refundedCents ?? 0) < order.totalCents;
+    const remove: string[] = [];
+    if (application.clearsPendingSeq !== undefined) remove.push('refundPending');
+    if (leaves && stage) {
+      remove.push('gsi2pk', 'gsi2sk');
+      orderCondition += ' AND gsi2pk = :stage';
+      orderValues[':stage'] = lists.ordersAt(stage).partition;
+    }
     const items: Items = [
       {
         Update: {
           TableName: tableName(),
           Key: keys.order(order.id),
-          UpdateExpression: `SET refundedCents = :refunded, updatedAt = :now ADD ${failed ? 'failedRefundIds' : 'refundIds'} :ids${pendingPart}${pendingRemoval}${
-            application.clearsPendingSeq !== undefined ? ' REMOVE refundPending' : ''
+          UpdateExpression: `SET refundedCents = :refunded, updatedAt = :now${
+            failed ? '' : ', refunds = list_append(if_not_exists(refunds, :none), :entry)'
+          } ADD ${failed ? 'failedRefundIds' : 'refundIds'} :ids${pendingPart}${pendingRemoval}${
+            remove.length ? ` REMOVE ${remove.join(', ')}` : ''
           }`,
           ConditionExpression: orderCondition,
           ExpressionAttributeValues: orderValues,
         },
       },
     ];
+    if (leaves && stage) {
+      items.push({
+        Update: {
+          TableName: tableName(),
+          // The order's own shard, as its marks use (dynamo-sales.ts markOrder).
+          Key: keys.ordersCounterShard(shardOf(order.id)),
+          UpdateExpression: `ADD ${ORDER_COUNTER_OF[stage]} :minus`,
+          ExpressionAttributeValues: { ':minus': -1 },
+        },
+      });
+    }
     const change = application.commission;
     if (change && (change.takenCents !== 0 || change.status !== change.record.status)) {
       const { record } = change;
@@ -341,28 +386,20 @@ export const dynamoRefunds: RefundStore = {
     return applied;
   },
 
-  async recordDispute(orderId, dispute) {
-    const open = isDisputeOpen(dispute.status);
-    await updated({
+  recordDispute(orderId, dispute) {
+    return updated({
       TableName: tableName(),
       Key: keys.order(orderId),
-      UpdateExpression: 'SET #dispute = :dispute',
-      // A decided dispute stays decided: an open state read before it was decided changes nothing.
-      ConditionExpression: open
-        ? 'attribute_exists(pk) AND (attribute_not_exists(#dispute) OR NOT #dispute.#status IN (:won, :lost, :closed, :prevented, :refunded))'
-        : 'attribute_exists(pk)',
-      ExpressionAttributeNames: { '#dispute': 'dispute', ...(open ? { '#status': 'status' } : {}) },
+      UpdateExpression: 'SET dispute = :dispute',
+      // An opening arriving after the same dispute's close (Stripe does not order events) changes nothing.
+      ConditionExpression:
+        dispute.status === 'open'
+          ? 'attribute_exists(pk) AND (attribute_not_exists(dispute) OR dispute.id <> :id OR dispute.#status = :open)'
+          : 'attribute_exists(pk)',
+      ...(dispute.status === 'open' ? { ExpressionAttributeNames: { '#status': 'status' } } : {}),
       ExpressionAttributeValues: {
-        ':dispute': { id: dispute.disputeId, status: dispute.status, amountCents: dispute.amountCents },
-        ...(open
-          ? {
-              ':won': 'won',
-              ':lost': 'lost',
-              ':closed': 'warning_closed',
-              ':prevented': 'prevented',
-              ':refunded': 'charge_refunded',
-            }
-          : {}),
+        ':dispute': dispute,
+        ...(dispute.status === 'open' ? { ':id': dispute.id, ':open': 'open' } : {}),
       },
     });
   },

@@ -11,6 +11,7 @@ import {
   type OrderStage,
 } from '@portal/shared/db/table';
 import { commissionState, orderStepFrom, type OrderStatus } from '@portal/shared/domain/sales-status';
+import { isRefundedInFull } from '../orders/sales-store';
 import type {
   CommissionCounts,
   CommissionListName,
@@ -258,7 +259,8 @@ export const dynamoSales: SalesStore = {
           TableName: table,
           Key: keys.order(id),
           UpdateExpression: update,
-          ConditionExpression: `attribute_exists(pk) AND ${move.condition}`,
+          // An order refunded in full (or a dispute lost) is marked no more: nothing is left to send.
+          ConditionExpression: `attribute_exists(pk) AND ${move.condition} AND (attribute_not_exists(refundedCents) OR refundedCents < totalCents)`,
           ExpressionAttributeNames: move.names,
           ExpressionAttributeValues: {
             ...move.values,
@@ -327,6 +329,7 @@ export const dynamoSales: SalesStore = {
         if (!conditionFailedAt(error, 0)) throw error;
         const order = await this.getOrder(id);
         if (!order) return { outcome: 'not-found' };
+        if (isRefundedInFull(order)) return { outcome: 'refunded', order };
         const done = ORDER_STATUSES_AFTER[step].includes(order.status);
         return { outcome: done ? 'already' : 'too-early', order };
       }

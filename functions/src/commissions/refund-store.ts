@@ -1,5 +1,5 @@
 import type { CommissionStatus, LiveCommissionStatus } from '@portal/shared/domain/sales-status';
-import type { OrderRecord } from '../orders/sales-store';
+import type { OrderDispute, OrderRecord, OrderRefund } from '../orders/sales-store';
 import type { CommissionRecord } from './money-store';
 
 /**
@@ -19,19 +19,10 @@ export interface RefundPending {
   at: string;
 }
 
-/** The dispute of an order's payment as Stripe last said it (Stripe's Dispute `status`). */
-export interface OrderDispute {
-  id: string;
-  status: string;
-  amountCents: number;
-}
-
 export interface RefundableOrder extends OrderRecord {
   /** How many refunds an admin reserved so far: the next one's key number. */
   refundSeq?: number;
   refundPending?: RefundPending;
-  /** Its payment's dispute, if any: no refund while it is open or after it is lost. */
-  dispute?: OrderDispute;
   /** Applied refunds Stripe holds pending (the platform's balance does not cover them yet), and their sum. */
   pendingRefundIds?: Set<string>;
   /** Applied refunds that failed at Stripe afterwards: taken off `refundedCents` once each. */
@@ -53,6 +44,8 @@ export interface RefundApplication {
   order: RefundableOrder;
   refundId: string;
   newRefundedCents: number;
+  /** The refund as the order keeps it (what, when, a refund or a lost dispute). */
+  kind: OrderRefund['kind'];
   /** The admin's reservation this refund completes, removed with it. */
   clearsPendingSeq?: number;
   /** Stripe holds the refund pending: the order lists it as pending until `refund.updated` says succeeded. */
@@ -105,13 +98,13 @@ export interface RefundStore {
   settlePendingRefund(orderId: string, refundId: string, amountCents: number): Promise<boolean>;
   /** The refund on the order and its commission, counters, earnings, owed and clawback: one transaction. */
   apply(application: RefundApplication): Promise<boolean>;
-  /**
-   * The dispute's state on the order, as Stripe says it: a decided one (won, lost, closed) is
-   * never overwritten by an open one read earlier.
-   */
-  recordDispute(orderId: string, dispute: { disputeId: string; status: string; amountCents: number }): Promise<void>;
   /** A dispute holds the commission for review (from a live status); false when it is not as read. */
   holdForReview(commission: LedgerCommission, reason: string, disputeId: string, now: string): Promise<boolean>;
+  /**
+   * The order's dispute as Stripe reports it: opened, then won or lost. An opening never replaces
+   * the same dispute closed (Stripe does not order its events); false when it would.
+   */
+  recordDispute(orderId: string, dispute: OrderDispute): Promise<boolean>;
   /** A dispute won: back to the status it was held from. */
   release(commission: LedgerCommission, disputeId: string, reason: string, now: string): Promise<boolean>;
   /** A member's clawbacks, newest first, and what they owe now. */

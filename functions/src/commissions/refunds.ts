@@ -1,4 +1,5 @@
 import type { Commission, Order } from '@portal/shared/api/sales';
+import { disputeWords } from '@portal/shared/domain/disputes';
 import { formatMoney } from '@portal/shared/domain/format';
 import { commissionShareOfRefund } from '@portal/shared/domain/money';
 import {
@@ -37,6 +38,12 @@ export interface RefundDeps {
   store: RefundStore;
   gateway: PaymentGateway;
   now: () => number;
+  /**
+   * A refund (or lost dispute) is on the order: the customer's mail about it, once per refund
+   * (notifications/mails.ts sendRefunded). Called again when the refund is found applied already,
+   * so a retry sends a mail an earlier attempt did not.
+   */
+  refunded?: (orderId: string, refundId: string) => Promise<void>;
 }
 
 export const refundKey = (orderId: string, seq: number): string => `portal:refund:${orderId}:${seq}`;
@@ -106,7 +113,7 @@ export async function refundOrder(
       );
     }
     // A chargeback's money is the bank's to give back: a refund beside it would pay the customer twice.
-    if (order.dispute && isDisputeOpen(order.dispute.status)) throw conflict(DISPUTE_OPEN);
+    if (order.dispute?.status === 'open') throw conflict(DISPUTE_OPEN);
     if (order.dispute?.status === 'lost') throw conflict(DISPUTE_LOST);
     const refunded = order.refundedCents ?? 0;
     const left = order.totalCents - refunded;
@@ -158,6 +165,7 @@ async function completeReserved(
     id: refund.id,
     amountCents: refund.amountCents,
     words: REASON_WORDS[pending.reason] ?? pending.reason,
+    kind: 'refund',
     clearsPendingSeq: pending.seq,
     pending: refund.status === 'pending',
   });
@@ -167,6 +175,8 @@ interface AppliedRefund {
   id: string;
   amountCents: number;
   words: string;
+  /** A refund (an admin's or the dashboard's) or a dispute lost. */
+  kind: 'refund' | 'dispute';
   clearsPendingSeq?: number;
   /**
    * A lost dispute ends its own hold (the one it put on, `disputeId`): the commission goes back to
@@ -191,6 +201,11 @@ function baseOf(commission: LedgerCommission): LiveCommissionStatus | null {
  * order's refunded total and the commission's status and amount as read; a lost race reads again.
  */
 export async function applyRefund(deps: RefundDeps, orderId: string, refund: AppliedRefund): Promise<void> {
+  await applyRefundOnce(deps, orderId, refund);
+  await deps.refunded?.(orderId, refund.id);
+}
+
+async function applyRefundOnce(deps: RefundDeps, orderId: string, refund: AppliedRefund): Promise<void> {
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const order = await deps.store.getOrder(orderId);
     if (!order) throw conflict('The refunded order is not recorded yet.');
@@ -215,6 +230,7 @@ export async function applyRefund(deps: RefundDeps, orderId: string, refund: App
           order,
           refundId: refund.id,
           newRefundedCents: newRefunded,
+          kind: refund.kind,
           clearsPendingSeq: clears,
           ...(refund.pending ? { pendingCents: refund.amountCents } : {}),
           now,
@@ -279,6 +295,7 @@ export async function applyRefund(deps: RefundDeps, orderId: string, refund: App
       order,
       refundId: refund.id,
       newRefundedCents: newRefunded,
+      kind: refund.kind,
       clearsPendingSeq: clears,
       ...(refund.pending ? { pendingCents: refund.amountCents } : {}),
       commission: {
@@ -317,6 +334,7 @@ export async function onChargeRefunded(deps: RefundDeps, paymentIntentId: string
       amountCents: refund.amountCents,
       words: REASON_WORDS[ours ?? (refund.reason ? refund.reason : 'dashboard')] ?? refund.reason ?? 'refunded',
       pending: refund.status === 'pending',
+      kind: 'refund',
       ...(seq !== undefined && order.refundPending?.seq === Number(seq) ? { clearsPendingSeq: Number(seq) } : {}),
     });
   }
@@ -407,6 +425,7 @@ export async function onRefundUpdated(deps: RefundDeps, update: RefundUpdate): P
       order: current,
       refundId: update.refundId,
       newRefundedCents: newRefunded,
+      kind: 'refund',
       failed: { wasPendingCents },
       ...(commission ? { commission } : {}),
       now,
@@ -425,18 +444,6 @@ export async function onRefundUpdated(deps: RefundDeps, update: RefundUpdate): P
   throw conflict('The order changed several times while its failed refund was applied; it is applied on the next try.');
 }
 
-const DISPUTE_REASONS: Record<string, string> = {
-  fraudulent: 'the card holder says they did not make the payment',
-  product_not_received: 'the customer says the product was not received',
-  product_unacceptable: 'the customer says the product was not acceptable',
-  duplicate: 'the customer says the payment was a duplicate',
-  subscription_canceled: 'the customer says they cancelled',
-  unrecognized: 'the card holder does not recognise the payment',
-  credit_not_processed: 'the customer says a refund was not processed',
-  general: 'a general dispute',
-};
-const disputeWords = (reason: string) => DISPUTE_REASONS[reason] ?? reason.replaceAll('_', ' ');
-
 /**
  * A dispute's event, acted on by the dispute's state at Stripe (payments/payouts.ts reads it
  * before this runs), never by the event's type: Stripe does not order its events, so a `created`
@@ -453,7 +460,7 @@ export async function onDispute(deps: RefundDeps, dispute: DisputeData): Promise
   if (!order) throw conflict('The disputed payment has no order recorded yet.');
   let current = dispute;
   if (isDisputeOpen(current.status)) {
-    await deps.store.recordDispute(order.id, current);
+    await recordDispute(deps, order, current);
     await holdForDispute(deps, order, current);
     // Closed meanwhile (its `closed` event handled before the hold was written, and so finding
     // nothing to release): read again, and end it here.
@@ -461,12 +468,13 @@ export async function onDispute(deps: RefundDeps, dispute: DisputeData): Promise
     if (!again || isDisputeOpen(again.status)) return;
     current = again;
   }
-  await deps.store.recordDispute(order.id, current);
+  await recordDispute(deps, order, current);
   if (current.status === 'lost') {
     await applyRefund(deps, order.id, {
       id: current.disputeId,
       amountCents: current.amountCents,
       words: `a dispute lost: ${disputeWords(current.reason)}`,
+      kind: 'dispute',
       endsHoldOf: current.disputeId,
     });
     return;
@@ -480,6 +488,24 @@ export async function onDispute(deps: RefundDeps, dispute: DisputeData): Promise
     if (await deps.store.release(commission, current.disputeId, reason, new Date(deps.now()).toISOString())) return;
   }
   throw conflict('The commission changed several times while the dispute was closed.');
+}
+
+/**
+ * The order keeps its dispute as Stripe has it now, in the words its card, lists and the customer's
+ * page use (open, won or lost; an inquiry closed without a chargeback counts as won): a refund
+ * beside an open or lost one is refused.
+ */
+function recordDispute(deps: RefundDeps, order: RefundableOrder, dispute: DisputeData): Promise<boolean> {
+  const now = new Date(deps.now()).toISOString();
+  const open = isDisputeOpen(dispute.status);
+  return deps.store.recordDispute(order.id, {
+    id: dispute.disputeId,
+    status: open ? 'open' : dispute.status === 'lost' ? 'lost' : 'won',
+    reason: dispute.reason,
+    amountCents: dispute.amountCents,
+    openedAt: order.dispute?.id === dispute.disputeId ? order.dispute.openedAt : now,
+    ...(open ? {} : { closedAt: now }),
+  });
 }
 
 /** An open dispute holds a live commission for review, once (a commission held already stays as it is). */
@@ -499,6 +525,18 @@ async function holdForDispute(deps: RefundDeps, order: RefundableOrder, dispute:
 export async function orderPaymentCard(deps: RefundDeps, orderId: string) {
   const order = await deps.store.getOrder(orderId);
   if (!order) throw new DomainError('not-found', 'There is no order with this id.');
-  const card = order.chargeId ? await deps.gateway.chargeCard(order.chargeId) : undefined;
-  return { orderId, card: card ?? null };
+  const [card, record] = await Promise.all([
+    order.chargeId ? deps.gateway.chargeCard(order.chargeId) : undefined,
+    order.commissionId ? deps.store.getCommission(order.commissionId) : undefined,
+  ]);
+  const base = record ? baseOf(record) : null;
+  const commission = record
+    ? {
+        where:
+          base === null ? ('none' as const) : base === 'in_stripe' || base === 'paid' ? base : ('not_sent' as const),
+        amount: record.amountCents / 100,
+        originalAmount: (record.originalCents ?? record.amountCents) / 100,
+      }
+    : null;
+  return { orderId, card: card ?? null, commission };
 }

@@ -165,7 +165,7 @@ export function shippedMail(facts: ShippedFacts): OutgoingMail {
           ? facts.trackingUrl
             ? `${facts.carrier} carries it: follow the parcel on ${facts.carrier}'s site with the tracking number below.`
             : `${facts.carrier} carries it: look the tracking number below up on the carrier's site.`
-          : 'The carrier did not give a tracking number for this parcel.',
+          : 'This parcel was sent without a tracking number, so there is no carrier page to follow it on. Your order page below shows when it is delivered.',
       ],
       facts: tracked
         ? [
@@ -322,6 +322,53 @@ export function refundFailedMail(to: string, facts: RefundFailedFacts, adminUrl:
   });
 }
 
+export interface RefundFacts {
+  to: string;
+  customerName: string;
+  orderID: string;
+  productName: string;
+  /** This refund. */
+  amountCents: number;
+  /** When it was applied (ISO). */
+  at: string;
+  /** A refund made by us, or a dispute the customer's bank decided for them. */
+  kind: 'refund' | 'dispute';
+  /** Refunded of the order in all, this one included, and what was paid. */
+  refundedCents: number;
+  totalCents: number;
+  orderUrl: string;
+}
+
+/** The customer's "your refund": what went back to the card, when, and what it means for the order. */
+export function refundMail(facts: RefundFacts): OutgoingMail {
+  const full = facts.refundedCents >= facts.totalCents;
+  const amount = formatMoney(facts.amountCents);
+  const what =
+    facts.kind === 'dispute'
+      ? `Your bank decided the dispute of your payment for order ${facts.orderID} (${facts.productName}) in your favour: ${amount} was returned to you through your bank on ${mailDate(facts.at)}.`
+      : `We refunded ${amount} of your payment for order ${facts.orderID} (${facts.productName}) to the card you paid with, on ${mailDate(facts.at)}. Banks usually show a refund within 5 to 10 business days.`;
+  const order = full
+    ? 'Your payment is refunded in full, so this order is closed: we will not send it. If it reached you already, write to us before sending it back.'
+    : `${formatMoney(facts.refundedCents)} of the ${formatMoney(facts.totalCents)} you paid is refunded so far. The rest of your order stands.`;
+  return render(
+    facts.to,
+    full ? `Your order ${facts.orderID} is refunded` : `A refund of ${amount} on your order ${facts.orderID}`,
+    {
+      greeting: hello(facts.customerName),
+      paragraphs: [what, order],
+      facts: [
+        { label: 'Order number', value: facts.orderID },
+        { label: facts.kind === 'dispute' ? 'Returned' : 'Refunded', value: amount },
+        { label: 'On', value: mailDate(facts.at) },
+        { label: 'Refunded in all', value: `${formatMoney(facts.refundedCents)} of ${formatMoney(facts.totalCents)}` },
+      ],
+      action: { label: 'See your order', url: facts.orderUrl },
+      footer: 'Anyone with this link can see the steps of this order and its tracking number, and nothing else.',
+    },
+    { label: `Order page link (refund ${facts.orderID})`, url: facts.orderUrl },
+  );
+}
+
 /** A dispute's facts as the webhook knows them (Stripe's `charge.dispute.created`). */
 export interface DisputeFacts {
   /** The event's id: the mail is sent once per dispute event. */
@@ -337,7 +384,7 @@ export interface DisputeFacts {
   orderID: string | null;
 }
 
-/** The admins' "a dispute was opened". */
+/** The admins' "a dispute was opened": the order it is on, and a link to that order's card. */
 export function disputeOpenedMail(to: string, facts: DisputeFacts, adminUrl: string): OutgoingMail {
   return render(
     to,
@@ -354,7 +401,7 @@ export function disputeOpenedMail(to: string, facts: DisputeFacts, adminUrl: str
         { label: 'Dispute', value: facts.disputeId },
         { label: 'Charge', value: facts.chargeId },
       ],
-      action: { label: 'Open the orders', url: adminUrl },
+      action: { label: facts.orderID ? `Open order ${facts.orderID}` : 'Open the orders', url: adminUrl },
       footer: 'You get this mail because you are an administrator of the portal.',
     },
   );

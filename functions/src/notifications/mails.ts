@@ -10,6 +10,7 @@ import {
   payoutFailedMail,
   payoutSentMail,
   receiptMail,
+  refundMail,
   saleMail,
   shippedMail,
   type DisputeFacts,
@@ -33,6 +34,8 @@ import type { CommissionRecord, OrderRecord, SalesStore } from '../orders/sales-
  * | payout-failed             | each admin  | payout.failed event  | the Connect webhook                                |
  * | dispute                   | each admin  | dispute event        | `charge.dispute.created` (wired by the ledger)     |
  * | refund-failed             | each admin  | refund               | `refund.failed` / `charge.refund.updated` failed   |
+ * | refund ("your refund")    | customer    | refund (or dispute   | a refund applied to the order (refundOrder,        |
+ * |                           |             | lost), by its id     | `charge.refunded`, `charge.dispute.closed` lost)   |
  *
  * The member's two mails are optional (mailPreferences on the profile); an opted-out mail is
  * marked skipped for that event, not sent later.
@@ -89,6 +92,32 @@ export function sendShipped(deps: MailDeps, order: OrderRecord): Promise<SendOut
       carrier: shipment ? carrierName(shipment.carrier, shipment.carrierName) : null,
       trackingNumber: shipment?.trackingNumber ?? null,
       trackingUrl: shipment ? trackingUrl(shipment.carrier, shipment.trackingNumber) : null,
+      orderUrl: await newOrderLink(deps, order.id),
+    });
+  });
+}
+
+/**
+ * The customer's "your refund", once per refund (its Stripe id, or a lost dispute's): the amount,
+ * the day, and what it means for the order, with the order page's link.
+ */
+export async function sendRefunded(deps: MailDeps, orderId: string, refundId: string): Promise<SendOutcome> {
+  return sendOnce(deps, 'refund', refundId, async () => {
+    const order = await deps.sales.getOrder(orderId);
+    const refund = order?.refunds?.find((entry) => entry.id === refundId);
+    if (!order || !refund) return { skip: 'refund not on the order' };
+    if (!order.customer.email) return { skip: 'no customer e-mail' };
+    const before = order.refunds!.slice(0, order.refunds!.indexOf(refund) + 1);
+    return refundMail({
+      to: order.customer.email,
+      customerName: order.customer.name,
+      orderID: order.orderID,
+      productName: order.product_name,
+      amountCents: refund.amountCents,
+      at: refund.at,
+      kind: refund.kind,
+      refundedCents: before.reduce((sum, entry) => sum + entry.amountCents, 0),
+      totalCents: order.totalCents,
       orderUrl: await newOrderLink(deps, order.id),
     });
   });
@@ -256,9 +285,13 @@ export async function sendRefundFailed(deps: MailDeps, facts: RefundFailedFacts)
  */
 export async function sendDisputeOpened(deps: MailDeps, dispute: DisputeFacts): Promise<SendOutcome[]> {
   return toEachAdmin(deps, 'dispute', dispute.eventId, async (to) =>
-    disputeOpenedMail(to, dispute, at(deps, ADMIN_ORDERS_PATH)),
+    disputeOpenedMail(to, dispute, at(deps, adminOrderPath(dispute.orderID))),
   );
 }
+
+/** The admin's card of one order (the Orders screen opens it by its number), or the Orders screen. */
+export const adminOrderPath = (orderID: string | null): string =>
+  orderID ? `${ADMIN_ORDERS_PATH}?order=${encodeURIComponent(orderID)}` : ADMIN_ORDERS_PATH;
 
 /**
  * For a webhook: sends, and while another attempt holds a mail's claim (the browser's report of the

@@ -98,6 +98,12 @@ export const alreadyMarked = (step: OrderStep) =>
 export const notYet = (step: OrderStep) =>
   `This order is not marked as ${WORD[BEFORE(step)]} yet: mark it as ${WORD[BEFORE(step)]} first.`;
 
+/** Why an order refunded in full (or lost in a dispute) is not marked: nothing is left to send. */
+export const refundedInFull = (order: OrderRecord): string =>
+  order.refunds?.at(-1)?.kind === 'dispute'
+    ? `This order's payment was taken back by the customer's bank (a dispute lost): there is nothing to send. The list is reloaded.`
+    : 'This order was refunded in full: there is nothing to send. The list is reloaded.';
+
 /**
  * Marks an order: ordered only from not ordered, shipped only from ordered, fulfilled only from
  * shipped (conditional writes from the transition table; the stage and counters move in the same
@@ -117,6 +123,7 @@ export async function markOrder(
   const result = await sales.markOrder(id, step, new Date(now).toISOString(), shipment, availableAt);
   if (result.outcome === 'not-found')
     throw new DomainError('not-found', NO_SUCH_ORDER, { fields: { id: NO_SUCH_ORDER } });
+  if (result.outcome === 'refunded') throw conflict(refundedInFull(result.order));
   if (result.outcome === 'already') throw conflict(alreadyMarked(step));
   if (result.outcome === 'too-early') throw conflict(notYet(step));
   return { order: toOrder(result.order) };
@@ -143,6 +150,7 @@ export async function markShipped(
   if (result.outcome === 'already') await shipped(result.order);
   if (result.outcome === 'not-found')
     throw new DomainError('not-found', NO_SUCH_ORDER, { fields: { id: NO_SUCH_ORDER } });
+  if (result.outcome === 'refunded') throw conflict(refundedInFull(result.order));
   if (result.outcome === 'already') throw conflict(alreadyMarked('shipped'));
   throw conflict(notYet('shipped'));
 }

@@ -3,7 +3,7 @@ import { NO_SUCH_ORDER_LINK, type OrderPage } from '@portal/shared/api/order-pag
 import { carrierName, trackingUrl } from '@portal/shared/api/carriers';
 import { orderFlags } from '@portal/shared/domain/sales-status';
 import { DomainError } from '../errors';
-import type { OrderRecord, SalesStore } from './sales-store';
+import { isRefundedInFull, type OrderRecord, type SalesStore } from './sales-store';
 
 /**
  * The customer's order page is reached by a link that names no order: 32 random bytes (256 bits,
@@ -37,7 +37,7 @@ export async function newOrderLink(
   return url.href;
 }
 
-/** What the page of an order shows: its steps with their dates and the shipment; nothing else. */
+/** What the page of an order shows: its steps with their dates, the shipment and its refunds; nothing else. */
 export function toOrderPage(order: OrderRecord): OrderPage {
   const flags = orderFlags(order.status);
   const shipment = order.shipment;
@@ -51,14 +51,6 @@ export function toOrderPage(order: OrderRecord): OrderPage {
       { step: 'shipped', done: flags.isShipped === 1, at: flags.isShipped ? (order.shippedAt ?? null) : null },
       { step: 'fulfilled', done: flags.isFufilled === 1, at: flags.isFufilled ? (order.fulfilledAt ?? null) : null },
     ],
-    refund:
-      (order.pendingRefundCents ?? 0) > 0
-        ? 'pending'
-        : !order.refundedCents
-          ? 'none'
-          : order.refundedCents >= order.totalCents
-            ? 'refunded'
-            : 'partly_refunded',
     shipment:
       shipment && flags.isShipped
         ? {
@@ -67,6 +59,19 @@ export function toOrderPage(order: OrderRecord): OrderPage {
             trackingUrl: trackingUrl(shipment.carrier, shipment.trackingNumber),
           }
         : null,
+    ...(order.refunds?.length
+      ? {
+          refund: {
+            inFull: isRefundedInFull(order),
+            pending: (order.pendingRefundCents ?? 0) > 0,
+            entries: order.refunds.map((refund) => ({
+              at: refund.at,
+              kind: refund.kind,
+              amount: isRefundedInFull(order) ? null : refund.amountCents / 100,
+            })),
+          },
+        }
+      : {}),
   };
 }
 

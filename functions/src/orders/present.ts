@@ -1,6 +1,7 @@
 import type { Commission, Order } from '@portal/shared/api/sales';
 import { carrierName, trackingUrl } from '@portal/shared/api/carriers';
 import { commissionFlags, commissionState, orderFlags, presentedStatus } from '@portal/shared/domain/sales-status';
+import { disputeWords } from '@portal/shared/domain/disputes';
 import { formatDate } from '@portal/shared/domain/format';
 import { clock } from '../config/clock';
 import type { CommissionRecord, MemberFacts, OrderRecord } from './sales-store';
@@ -40,6 +41,20 @@ export function toOrder(order: OrderRecord): Order {
     refundState: !order.refundedCents ? 'none' : order.refundedCents >= order.totalCents ? 'full' : 'partial',
     refundable: Boolean(order.paymentIntentId),
     ...(order.flag ? { flag: order.flag } : {}),
+    refunds: (order.refunds ?? []).map((refund) => ({
+      amount: dollars(refund.amountCents),
+      at: refund.at,
+      kind: refund.kind,
+    })),
+    dispute: order.dispute
+      ? {
+          status: order.dispute.status,
+          reason: disputeWords(order.dispute.reason),
+          amount: dollars(order.dispute.amountCents),
+          openedAt: order.dispute.openedAt,
+          closedAt: order.dispute.closedAt ?? null,
+        }
+      : null,
   };
 }
 

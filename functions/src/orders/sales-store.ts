@@ -51,7 +51,36 @@ export interface OrderRecord {
   pendingRefundCents?: number;
   /** Flagged for the admin, in words: paid for a product banned or withdrawn before the payment (orders/abuse.ts). */
   flag?: string;
+  /** Each refund (and lost dispute) as applied, oldest first: what went back to the customer, and when. */
+  refunds?: OrderRefund[];
+  /** The payment's dispute, if the customer's bank opened one (the latest). */
+  dispute?: OrderDispute;
 }
+
+/** One refund of an order as the order keeps it (commissions/refunds.ts applies it once, by its Stripe id). */
+export interface OrderRefund {
+  id: string;
+  amountCents: number;
+  /** When it was applied (ISO). */
+  at: string;
+  /** An admin's or Stripe dashboard's refund, or a dispute the platform lost (the bank took the money back). */
+  kind: 'refund' | 'dispute';
+}
+
+/** A dispute of the order's payment: open until Stripe closes it, won or lost. */
+export interface OrderDispute {
+  id: string;
+  status: 'open' | 'won' | 'lost';
+  /** Stripe's reason code (`fraudulent`, `product_not_received`, …). */
+  reason: string;
+  amountCents: number;
+  openedAt: string;
+  closedAt?: string;
+}
+
+/** Whether an order was refunded in full (by refunds or a lost dispute): nothing is left to send, it is in no work list. */
+export const isRefundedInFull = (order: Pick<OrderRecord, 'refundedCents' | 'totalCents'>): boolean =>
+  (order.refundedCents ?? 0) >= order.totalCents && order.totalCents > 0;
 
 export interface CommissionRecord {
   id: string;
@@ -142,11 +171,14 @@ export type CommissionListName = 'all' | 'to_stripe' | 'to_be_paid' | { memberId
 
 /** The three marks: the status each moves to, each allowed from one status only (ORDER_TRANSITIONS). */
 export type OrderStep = Exclude<OrderStatus, 'not_ordered'>;
-/** done; not-found; already (someone marked it first); too-early (its previous step is not marked). */
+/**
+ * done; not-found; already (someone marked it first); too-early (its previous step is not marked);
+ * refunded (refunded in full, or a dispute lost: nothing is left to send).
+ */
 export type MarkOutcome =
   | { outcome: 'done'; order: OrderRecord }
   | { outcome: 'not-found' }
-  | { outcome: 'already' | 'too-early'; order: OrderRecord };
+  | { outcome: 'already' | 'too-early' | 'refunded'; order: OrderRecord };
 
 export type RecordOutcome =
   | { outcome: 'recorded'; order: OrderRecord; commission: CommissionRecord | null }

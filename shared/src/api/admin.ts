@@ -18,10 +18,10 @@ export const AdminSummary = /* @__PURE__ */ pure(() =>
       toFulfil: Count,
     }),
     commissions: z.object({
-      /** In processing: the to-Stripe list (sent once the order is fulfilled). Amounts in dollars. */
+      /** Can be sent to Stripe now: fulfilled, past its hold, not held for review. Amounts in dollars. */
       toSend: Count,
       toSendAmount: z.number(),
-      /** In the member's Stripe balance, not paid out yet (failed payouts included). */
+      /** In the member's Stripe balance, not paid out yet and not held for review (failed payouts included). */
       toPay: Count,
       toPayAmount: z.number(),
     }),

@@ -137,16 +137,30 @@ export const OrderPage = /* @__PURE__ */ pure(() =>
     qty: z.number().check(z.int()),
     placedAt: z.string(),
     steps: z.array(Step),
-    /**
-     * Whether the order was refunded, without amounts: `pending` while Stripe holds a refund (it has
-     * not reached the customer's bank yet), then `refunded` (in full) or `partly_refunded`.
-     */
-    refund: z.enum(['none', 'pending', 'refunded', 'partly_refunded']),
     shipment: z.nullable(
       z.strictObject({
         carrier: z.string(),
         trackingNumber: z.string(),
         trackingUrl: z.nullable(z.string()),
+      }),
+    ),
+    /**
+     * Present once something was refunded: each refund's day and kind (ours, or a dispute the bank
+     * decided for the customer), and whether the payment is refunded in full (the order is closed,
+     * not sent). A partial refund's amount is given (dollars); a full refund's is not (it is the price).
+     * `pending` while Stripe holds a refund back (it has not reached the customer's bank yet).
+     */
+    refund: z.optional(
+      z.strictObject({
+        inFull: z.boolean(),
+        pending: z.boolean(),
+        entries: z.array(
+          z.strictObject({
+            at: z.string(),
+            kind: z.enum(['refund', 'dispute']),
+            amount: z.nullable(z.number()),
+          }),
+        ),
       }),
     ),
   }),

@@ -126,6 +126,19 @@ export const Order = /* @__PURE__ */ pure(() =>
     refundable: z.boolean(),
     /** Flagged for the admin, in words ("Product was banned before payment"); absent when not. */
     flag: z.optional(z.string()),
+    /** Each refund as applied, oldest first: an admin's or the dashboard's (`refund`), or a dispute lost (`dispute`). */
+    refunds: z.array(z.object({ amount: Dollars, at: IsoTime, kind: z.enum(['refund', 'dispute']) })),
+    /** The payment's dispute (the latest), or null: open until Stripe closes it, won or lost. */
+    dispute: z.nullable(
+      z.object({
+        status: z.enum(['open', 'won', 'lost']),
+        /** Stripe's reason in words ("the customer says the product was not received"). */
+        reason: z.string(),
+        amount: Dollars,
+        openedAt: IsoTime,
+        closedAt: z.nullable(IsoTime),
+      }),
+    ),
   }),
 );
 export type Order = z.infer<typeof Order>;
@@ -394,8 +407,24 @@ export const OrderPaymentCard = /* @__PURE__ */ pure(() =>
     orderId: z.string(),
     /** null: an admin's phone order, or a payment Stripe no longer shows. */
     card: z.nullable(z.object({ last4: z.string(), brand: z.string() })),
+    /**
+     * Where the order's commission's money is, so the confirmation names the one effect a refund
+     * has on it: not sent yet (reduced), in the member's Stripe balance (reversed), paid out
+     * (clawed back), or nothing left (`none`: cancelled, reversed or clawed back already). Its
+     * amount now and before any refund (dollars). Null: no commission.
+     */
+    commission: z.optional(
+      z.nullable(
+        z.object({
+          where: z.enum(['not_sent', 'in_stripe', 'paid', 'none']),
+          amount: z.number(),
+          originalAmount: z.number(),
+        }),
+      ),
+    ),
   }),
 );
+export type OrderPaymentCard = z.infer<typeof OrderPaymentCard>;
 
 // ---------------------------------------------------------------------------------------------
 // Exports (formula-escaped CSV, as the rejected-rows download)

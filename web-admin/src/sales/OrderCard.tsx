@@ -2,18 +2,24 @@ import { useEffect, useId, useRef, useState } from 'react';
 import type { Order } from '@portal/shared/api/sales';
 import { formatCount, formatDate, formatMoney } from '@portal/shared/domain/format';
 import { toApiError, useAuth } from '@portal/shared/ui/hooks/AuthProvider';
+import { EmailText } from '@portal/shared/ui/components/EmailText';
 import { ErrorBanner } from '@portal/shared/ui/components/ErrorBanner';
 import { CloseIcon, ExternalLinkIcon } from '@portal/shared/ui/components/icons';
-import { ORDER_LISTS, orderStage, type WorkList } from './orderColumns';
-import { ShipmentFields, shipmentBody, shipmentErrors, type ShipmentDraft, EMPTY_SHIPMENT } from './ShipmentFields';
+import { nextMark, orderStatusWords } from './orderColumns';
+import {
+  ShipmentFields,
+  shipmentBody,
+  shipmentErrors,
+  shipmentSummary,
+  type ShipmentDraft,
+  EMPTY_SHIPMENT,
+} from './ShipmentFields';
 import { RefundPanel, refundWords } from './RefundPanel';
 
 const money = (dollars: number) => formatMoney(Math.round(dollars * 100));
 
 export interface OrderCardProps {
   order: Order;
-  /** The list the card was opened from: its mark button; none for the all-orders list. */
-  list: WorkList | null;
   onClose: () => void;
   /** The order was marked: the screen reloads its lists, closes the card and says so. */
   onMarked: (order: Order, done: string) => void;
@@ -23,8 +29,35 @@ export interface OrderCardProps {
   onRefunded: (order: Order, message: string) => void;
 }
 
-/** One order, opened from a list: its facts, the product (shown on request), the customer and the list's mark button. */
-export function OrderCard({ order, list, onClose, onMarked, onConflict, onRefunded }: OrderCardProps) {
+/** What the order's refunds and dispute mean for the admin's work, in words (null: nothing to say). */
+export function orderNotes(order: Order): { closed: string | null; partial: string | null; dispute: string | null } {
+  const last = order.refunds.at(-1);
+  const closed =
+    order.refundState !== 'full'
+      ? null
+      : last?.kind === 'dispute'
+        ? `The customer’s bank took the payment back (a dispute lost, ${formatDate(last.at)}): nothing is left to send, so there is no step to mark.`
+        : `Refunded in full${last ? ` on ${formatDate(last.at)}` : ''} (${money(order.refunded)} back to the customer): nothing is left to send, so there is no step to mark.`;
+  const partial =
+    order.refundState !== 'partial'
+      ? null
+      : `Partly refunded: ${order.refunds
+          .map(
+            (refund) =>
+              `${money(refund.amount)} on ${formatDate(refund.at)}${refund.kind === 'dispute' ? ' (a dispute lost)' : ''}`,
+          )
+          .join(', ')}. Still to send: the order as placed (${formatCount(order.qty)} × ${order.product_name}); ${money(
+          order.totalPayed - order.refunded,
+        )} of the ${money(order.totalPayed)} paid stands.`;
+  const dispute =
+    order.dispute?.status !== 'open'
+      ? null
+      : `Dispute open since ${formatDate(order.dispute.openedAt)}: the customer’s bank disputes ${money(order.dispute.amount)} (${order.dispute.reason}). Stripe holds the money until the dispute is decided; answer it in Stripe’s dashboard. If the dispute is lost, the order closes and nothing is sent.`;
+  return { closed, partial, dispute };
+}
+
+/** One order, wherever it is opened: its facts, the product (shown on request), the customer and its next step's button. */
+export function OrderCard({ order, onClose, onMarked, onConflict, onRefunded }: OrderCardProps) {
   const { call } = useAuth();
   const headingRef = useRef<HTMLHeadingElement>(null);
   const productId = useId();
@@ -34,6 +67,11 @@ export function OrderCard({ order, list, onClose, onMarked, onConflict, onRefund
   const inFlight = useRef(false);
   const [shipment, setShipment] = useState<ShipmentDraft>(EMPTY_SHIPMENT);
   const [shipmentShown, setShipmentShown] = useState<Partial<Record<keyof ShipmentDraft, string>>>({});
+  const [confirmingShipment, setConfirmingShipment] = useState(false);
+  const confirmRef = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (confirmingShipment) confirmRef.current?.focus();
+  }, [confirmingShipment]);
 
   // Opening a card takes the reader there (the screens key the card by the order, so another order is a new card).
   useEffect(() => {
@@ -42,18 +80,21 @@ export function OrderCard({ order, list, onClose, onMarked, onConflict, onRefund
     heading?.scrollIntoView?.({ block: 'nearest' });
   }, [order.id]);
 
-  const mark = list ? ORDER_LISTS[list].mark : null;
+  const mark = nextMark(order);
+  const notes = orderNotes(order);
 
   const shipping = mark?.call === 'markAsShipped';
 
+  /** Shipping asks for the carrier (or an explicit "No tracking number") and confirms what the customer is told. */
+  const reviewShipment = () => {
+    // The carrier and tracking number are checked here as the server checks them (the same rules).
+    const problems = shipmentErrors(shipment);
+    setShipmentShown(problems);
+    if (Object.keys(problems).length === 0) setConfirmingShipment(true);
+  };
+
   const onMark = async () => {
     if (!mark || inFlight.current) return;
-    if (shipping) {
-      // The carrier and tracking number are checked here as the server checks them (the same rules).
-      const problems = shipmentErrors(shipment);
-      setShipmentShown(problems);
-      if (Object.keys(problems).length > 0) return;
-    }
     inFlight.current = true;
     setBusy(true);
     setError(null);
@@ -64,6 +105,7 @@ export function OrderCard({ order, list, onClose, onMarked, onConflict, onRefund
       onMarked(result.order, mark.done);
     } catch (caught) {
       const apiError = toApiError(caught);
+      setConfirmingShipment(false);
       setError(apiError.message);
       if (apiError.fields) setShipmentShown(apiError.fields as Partial<Record<keyof ShipmentDraft, string>>);
       if (apiError.status === 409) onConflict();
@@ -86,6 +128,21 @@ export function OrderCard({ order, list, onClose, onMarked, onConflict, onRefund
           Close
         </button>
       </div>
+      {notes.closed ? (
+        <p className="order-card__flag" role="note" data-testid="order-closed">
+          {notes.closed}
+        </p>
+      ) : null}
+      {notes.dispute ? (
+        <p className="order-card__flag" role="note" data-testid="order-dispute">
+          {notes.dispute}
+        </p>
+      ) : null}
+      {notes.partial ? (
+        <p className="order-card__note" role="note" data-testid="order-partial">
+          {notes.partial}
+        </p>
+      ) : null}
       {order.flag ? (
         <p className="order-card__flag" role="note">
           Flagged: {order.flag}. The customer paid, so the order stands; its commission is held in Payouts → Held for
@@ -103,7 +160,7 @@ export function OrderCard({ order, list, onClose, onMarked, onConflict, onRefund
         </div>
         <div>
           <dt>Status</dt>
-          <dd>{orderStage(order)}</dd>
+          <dd>{orderStatusWords(order)}</dd>
         </div>
         <div>
           <dt>Refunds</dt>
@@ -141,7 +198,7 @@ export function OrderCard({ order, list, onClose, onMarked, onConflict, onRefund
         </div>
         <div>
           <dt>Sold by</dt>
-          <dd>{order.member ? order.member.email : 'No member (no share code)'}</dd>
+          <dd>{order.member ? <EmailText email={order.member.email} /> : 'No member (no share code)'}</dd>
         </div>
         <div>
           <dt>Customer</dt>
@@ -149,7 +206,9 @@ export function OrderCard({ order, list, onClose, onMarked, onConflict, onRefund
         </div>
         <div>
           <dt>Customer e-mail</dt>
-          <dd>{customer.email}</dd>
+          <dd>
+            <EmailText email={customer.email} />
+          </dd>
         </div>
         {order.shipment ? (
           <div>
@@ -206,7 +265,7 @@ export function OrderCard({ order, list, onClose, onMarked, onConflict, onRefund
       {error ? (
         <ErrorBanner title="The order was not changed" message={error} onDismiss={() => setError(null)} />
       ) : null}
-      {shipping ? (
+      {shipping && !confirmingShipment ? (
         <ShipmentFields
           value={shipment}
           errors={shipmentShown}
@@ -218,10 +277,38 @@ export function OrderCard({ order, list, onClose, onMarked, onConflict, onRefund
         />
       ) : null}
       <RefundPanel order={order} onRefunded={onRefunded} />
-      {mark ? (
+      {mark && shipping && confirmingShipment ? (
+        <div className="confirm" role="group" aria-labelledby={`${productId}-ship`}>
+          <h3 className="confirm__title" id={`${productId}-ship`} ref={confirmRef} tabIndex={-1}>
+            Mark order {order.orderID} as shipped?
+          </h3>
+          <p className="confirm__text" data-testid="ship-summary">
+            {shipmentSummary(shipment)}
+          </p>
+          <div className="confirm__buttons">
+            <button type="button" className="button button--primary" onClick={onMark} disabled={busy} aria-busy={busy}>
+              {busy ? 'Saving…' : mark.label}
+            </button>
+            <button
+              type="button"
+              className="button button--secondary"
+              onClick={() => setConfirmingShipment(false)}
+              disabled={busy}
+            >
+              Back
+            </button>
+          </div>
+        </div>
+      ) : mark ? (
         <div className="order-card__actions">
-          <button type="button" className="button button--primary" onClick={onMark} disabled={busy} aria-busy={busy}>
-            {busy ? 'Saving…' : mark.label}
+          <button
+            type="button"
+            className="button button--primary"
+            onClick={shipping ? reviewShipment : onMark}
+            disabled={busy}
+            aria-busy={busy}
+          >
+            {busy ? 'Saving…' : shipping ? 'Review shipping…' : mark.label}
           </button>
         </div>
       ) : null}

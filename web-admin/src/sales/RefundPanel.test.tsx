@@ -5,6 +5,7 @@ import { findGridRow, gridRows } from '@portal/shared/test/dataTableTesting';
 import { preloadDataTable } from '@portal/shared/ui/components/LazyDataTable';
 import { renderAdminAt } from '../screens/testing';
 import { counters, order, orderPage, salesApi } from './salesTesting';
+import { commissionChange } from './RefundPanel';
 import { preloadLazyScreens } from '../screens/routeScreens';
 
 // Every screen is a chunk of its own: loaded once here, so that no test waits on a first import.
@@ -53,9 +54,13 @@ describe('the order card’s refund', () => {
     await user.click(card.getByRole('button', { name: 'Review the refund' }));
     // 2 × $24.99 sold by ann.lee: a $5.00 commission; round(500 × 1000 / 4998) = $1.00 of it goes.
     expect(card.getByRole('heading', { name: 'Refund $10.00 of order RP-7F3K9Q2M?' })).toBeTruthy();
-    expect(card.getByTestId('refund-summary').textContent).toContain(
-      'ann.lee@example.com’s commission goes down by $1.00, from $5.00 to $4.00',
+    // The one effect that applies to this commission (not sent yet: reduced), not every case that could.
+    await waitFor(() =>
+      expect(card.getByTestId('refund-summary').textContent).toContain(
+        'ann.lee@example.com’s commission goes down by $1.00, from $5.00 to $4.00: it was not sent to Stripe yet, so it is reduced.',
+      ),
     );
+    expect(card.getByTestId('refund-summary').textContent).not.toMatch(/reversed|clawed back/);
     // The card the money goes back to, by its last four, read for the confirmation.
     await waitFor(() => expect(card.getByTestId('refund-summary').textContent).toContain('’s card ending 4242'));
     expect(api.callsTo('getOrderPaymentCard')[0]?.body).toEqual({ id: 'o-1' });
@@ -84,9 +89,35 @@ describe('the order card’s refund', () => {
     const card = within(await screen.findByRole('region', { name: 'Order RP-7F3K9Q2M' }));
     expect(card.getByText('Entered by hand: there is no card payment to refund.')).toBeTruthy();
     expect(card.queryByRole('button', { name: 'Refund…' })).toBeNull();
+    // Opened from All orders, its card offers its next step.
+    expect(card.getByRole('button', { name: 'Mark as Ordered' })).toBeTruthy();
     await user.click(await firstCell('o-2'));
     const refunded = within(await screen.findByRole('region', { name: 'Order RP-22222222' }));
     expect(refunded.getByTestId('order-refund-state').textContent).toBe('Refunded');
     expect(refunded.queryByRole('button', { name: 'Refund…' })).toBeNull();
+    // Refunded in full: nothing to send, no step to mark.
+    expect(refunded.queryByRole('button', { name: 'Mark as Ordered' })).toBeNull();
+    expect(refunded.getByTestId('order-closed').textContent).toContain('nothing is left to send');
+  });
+});
+
+describe('commissionChange', () => {
+  const sold = order();
+  it('names the one effect where the commission’s money is', () => {
+    const inStripe = commissionChange(sold, 4998, { where: 'in_stripe', amount: 5, originalAmount: 5 });
+    expect(inStripe).toBe(
+      'ann.lee@example.com’s commission goes down by $5.00, from $5.00 to $0.00: $5.00 is reversed from their Stripe balance.',
+    );
+    const paid = commissionChange(sold, 1000, { where: 'paid', amount: 5, originalAmount: 5 });
+    expect(paid).toBe(
+      'ann.lee@example.com’s commission goes down by $1.00, from $5.00 to $4.00: it was paid out, so $1.00 is clawed back from their next payouts.',
+    );
+    expect(commissionChange(sold, 4998, { where: 'not_sent', amount: 5, originalAmount: 5 })).toContain(
+      'so it is cancelled.',
+    );
+    expect(commissionChange(sold, 1000, { where: 'none', amount: 0, originalAmount: 5 })).toBe(
+      'ann.lee@example.com’s commission is $0.00 already: the refund does not change it.',
+    );
+    expect(commissionChange(sold, 1000, null)).toBe('No commission changes: no member’s share link sold this order.');
   });
 });

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
-import type { Order } from '@portal/shared/api/sales';
+import type { Order, OrderPaymentCard } from '@portal/shared/api/sales';
 import { REFUND_REASONS } from '@portal/shared/api/refund-reasons';
 import { formatMoney } from '@portal/shared/domain/format';
 import { commissionShareOfRefund, parsePrice, youMakeCents } from '@portal/shared/domain/money';
@@ -34,14 +34,31 @@ export function refundWords(order: Order): string {
  * What a refund of `amountCents` does to the seller's commission, in words: it loses its share in
  * proportion to the order (shared/src/domain/money.ts commissionShareOfRefund, as the server).
  */
-export function commissionChange(order: Order, amountCents: number): string {
-  if (!order.member) return 'No commission changes: no member’s share link sold this order.';
+export function commissionChange(
+  order: Order,
+  amountCents: number,
+  commission?: OrderPaymentCard['commission'],
+): string {
+  if (!order.member || commission === null) return 'No commission changes: no member’s share link sold this order.';
+  if (commission?.where === 'none') {
+    return `${order.member.email}’s commission is ${formatMoney(cents(commission.amount))} already: the refund does not change it.`;
+  }
   const total = cents(order.totalPayed);
   const refunded = cents(order.refunded);
-  const commission = youMakeCents(cents(order.sell_price)) * order.qty;
-  const before = commission - commissionShareOfRefund(commission, refunded, total);
-  const after = commission - commissionShareOfRefund(commission, refunded + amountCents, total);
-  return `${order.member.email}’s commission goes down by ${formatMoney(before - after)}, from ${formatMoney(before)} to ${formatMoney(after)}: cancelled or reduced if not sent yet, reversed from their Stripe balance if sent, clawed back from their next payouts if paid.`;
+  const original = commission ? cents(commission.originalAmount) : youMakeCents(cents(order.sell_price)) * order.qty;
+  const before = commission ? cents(commission.amount) : original - commissionShareOfRefund(original, refunded, total);
+  const after = original - commissionShareOfRefund(original, refunded + amountCents, total);
+  const taken = Math.max(0, before - after);
+  const lead = `${order.member.email}’s commission goes down by ${formatMoney(taken)}, from ${formatMoney(before)} to ${formatMoney(after)}`;
+  // The one effect that applies: where the commission's money is now.
+  if (!commission) return `${lead}.`;
+  if (commission.where === 'in_stripe') return `${lead}: ${formatMoney(taken)} is reversed from their Stripe balance.`;
+  if (commission.where === 'paid') {
+    return `${lead}: it was paid out, so ${formatMoney(taken)} is clawed back from their next payouts.`;
+  }
+  return after === 0
+    ? `${lead}: it was not sent to Stripe yet, so it is cancelled.`
+    : `${lead}: it was not sent to Stripe yet, so it is reduced.`;
 }
 
 /** The order card's refund: amount (all that is left by default) and reason, then a confirmation naming the amounts. */
@@ -175,7 +192,8 @@ export function RefundPanel({ order, onRefunded }: { order: Order; onRefunded: (
           <p className="confirm__text" data-testid="refund-summary">
             {formatMoney(confirming)} goes back to {order.customer.name || 'the customer'}’s {cardWords} (
             {confirming === left ? 'all that is left' : `of ${formatMoney(left)} left`} of the{' '}
-            {formatMoney(cents(order.totalPayed))} paid). {commissionChange(order, confirming)}
+            {formatMoney(cents(order.totalPayed))} paid).{' '}
+            {card.data ? commissionChange(order, confirming, card.data.commission) : null}
           </p>
           {card.isPending ? <p role="status">Looking up the card it was paid with…</p> : null}
           {card.isError ? (

@@ -15,9 +15,9 @@ import {
 import type { MarkAsShippedRequest } from '@portal/shared/api/order-page';
 import { FieldError, FormField, fieldDescription } from '@portal/shared/ui/components/FormField';
 
-/** What the admin typed: the carrier ('' for none), its name for "Other", the tracking number. */
+/** What the admin chose: the carrier ('' not chosen yet, 'none' for no tracking), its name for "Other", the tracking number. */
 export interface ShipmentDraft {
-  carrier: Carrier | '';
+  carrier: Carrier | '' | 'none';
   carrierName: string;
   trackingNumber: string;
 }
@@ -25,9 +25,12 @@ export interface ShipmentDraft {
 export const EMPTY_SHIPMENT: ShipmentDraft = { carrier: '', carrierName: '', trackingNumber: '' };
 
 /** The fields' problems, by the server's rules (shared/src/api/carriers.ts, order-page.ts); none when it may be sent. */
+export const CHOOSE_CARRIER = 'Choose the carrier, or “No tracking number” if the parcel has none.';
+
 export function shipmentErrors(draft: ShipmentDraft): Partial<Record<keyof ShipmentDraft, string>> {
   const number = draft.trackingNumber.trim();
-  if (!draft.carrier) return number ? { carrier: NUMBER_WITHOUT_CARRIER } : {};
+  if (draft.carrier === 'none') return {};
+  if (!draft.carrier) return { carrier: number ? NUMBER_WITHOUT_CARRIER : CHOOSE_CARRIER };
   const errors: Partial<Record<keyof ShipmentDraft, string>> = {};
   if (!number) errors.trackingNumber = CARRIER_WITHOUT_NUMBER;
   else {
@@ -40,7 +43,7 @@ export function shipmentErrors(draft: ShipmentDraft): Partial<Record<keyof Shipm
 
 /** The markAsShipped fields of a valid draft (none when no carrier was chosen: the spec's `{ id }`). */
 export function shipmentBody(draft: ShipmentDraft): Omit<MarkAsShippedRequest, 'id'> {
-  if (!draft.carrier) return {};
+  if (!draft.carrier || draft.carrier === 'none') return {};
   return {
     carrier: draft.carrier,
     trackingNumber: draft.trackingNumber,
@@ -48,10 +51,20 @@ export function shipmentBody(draft: ShipmentDraft): Omit<MarkAsShippedRequest, '
   };
 }
 
+/** What marking shipped will do, in words, for the confirmation. */
+export function shipmentSummary(draft: ShipmentDraft): string {
+  if (draft.carrier === 'none' || !draft.carrier) {
+    return 'The customer is mailed that the order has shipped without a tracking number.';
+  }
+  const name = draft.carrier === 'other' ? draft.carrierName.trim() : CARRIER_LABELS[draft.carrier];
+  return `The customer is mailed that it has shipped with ${name}, tracking number ${draft.trackingNumber.trim()}.`;
+}
+
 /**
- * The carrier and tracking number on the "Mark as Shipped" card: optional (an order may ship
- * without one), checked per carrier as the admin submits; the customer's shipping mail and order
- * page show them, with the carrier's tracking page for USPS, UPS, FedEx and DHL.
+ * The carrier and tracking number on the "Mark as Shipped" card: the admin chooses a carrier (and
+ * types its number) or says "No tracking number"; nothing is chosen for them. Checked per carrier
+ * as the admin submits; the customer's shipping mail and order page show them, with the carrier's
+ * tracking page for USPS, UPS, FedEx and DHL.
  */
 export function ShipmentFields({
   value,
@@ -66,7 +79,7 @@ export function ShipmentFields({
 }) {
   const id = useId();
   const carrierId = `${id}-carrier`;
-  const carrierHint = 'Optional: the customer is mailed the tracking number with the shipping notice.';
+  const carrierHint = 'The customer is mailed the carrier and tracking number with the shipping notice.';
   const { hintId, errorId, describedBy } = fieldDescription(carrierId, carrierHint, errors.carrier);
   const hint =
     value.carrier && isKnownCarrier(value.carrier)
@@ -91,12 +104,13 @@ export function ShipmentFields({
           aria-invalid={errors.carrier ? true : undefined}
           aria-describedby={describedBy}
           onChange={(event) => {
-            const carrier = event.target.value as Carrier | '';
+            const carrier = event.target.value as ShipmentDraft['carrier'];
             // "No tracking number" drops what was typed: the fields it hides are not sent.
-            onChange(carrier ? { ...value, carrier } : EMPTY_SHIPMENT);
+            onChange(carrier && carrier !== 'none' ? { ...value, carrier } : { ...EMPTY_SHIPMENT, carrier });
           }}
         >
-          <option value="">No tracking number</option>
+          <option value="">Choose the carrier</option>
+          <option value="none">No tracking number</option>
           {CARRIERS.map((carrier) => (
             <option key={carrier} value={carrier}>
               {CARRIER_LABELS[carrier]}
@@ -115,7 +129,7 @@ export function ShipmentFields({
           onChange={(event) => onChange({ ...value, carrierName: event.target.value })}
         />
       ) : null}
-      {value.carrier ? (
+      {value.carrier && value.carrier !== 'none' ? (
         <FormField
           label="Tracking number"
           value={value.trackingNumber}

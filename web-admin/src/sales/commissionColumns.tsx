@@ -3,6 +3,7 @@ import type { DataColumn } from '@portal/shared/ui/components/LazyDataTable';
 import type { SearchField, SearchValue } from '@portal/shared/ui/components/TableSearch';
 import type { CommissionSearchFields } from './queries';
 import { commissionStatusText } from '@portal/shared/domain/sales-status';
+import { EmailText } from '@portal/shared/ui/components/EmailText';
 
 export const COMMISSION_STATE_LABEL: Record<Commission['state'], string> = {
   processing: 'In processing',
@@ -12,22 +13,46 @@ export const COMMISSION_STATE_LABEL: Record<Commission['state'], string> = {
 
 /** The commission tables' columns, defined here only (the action screens add their button column). */
 export const commissionColumns: DataColumn<Commission>[] = [
-  { id: 'created_at', header: 'Date', value: (row) => row.created_at, kind: 'date', minWidth: 230, hideOnPhone: true },
-  { id: 'orderID', header: 'Order ID', value: (row) => row.orderID, minWidth: 140, hideOnPhone: true },
-  { id: 'member', header: 'Member', value: (row) => row.member.email, minWidth: 160, flex: 2 },
-  { id: 'product', header: 'Product', value: (row) => row.product_name, minWidth: 140, flex: 2, hideOnPhone: true },
-  { id: 'amount', header: 'Commission', value: (row) => row.amount, kind: 'money', minWidth: 110 },
+  // Every column fits a 1280 px window beside the menu: the date and the e-mail wrap (at its '@' and dots).
+  {
+    id: 'created_at',
+    header: 'Date',
+    value: (row) => row.created_at,
+    kind: 'date',
+    minWidth: 160,
+    wrap: true,
+    hideOnPhone: true,
+  },
+  { id: 'orderID', header: 'Order ID', value: (row) => row.orderID, minWidth: 135, hideOnPhone: true },
+  {
+    id: 'member',
+    header: 'Member',
+    value: (row) => row.member.email,
+    render: (row) => <EmailText email={row.member.email} />,
+    minWidth: 130,
+    flex: 2,
+    wrap: true,
+  },
+  { id: 'product', header: 'Product', value: (row) => row.product_name, minWidth: 100, flex: 1, hideOnPhone: true },
+  { id: 'amount', header: 'Amount', value: (row) => row.amount, kind: 'money', minWidth: 95 },
   {
     id: 'state',
     header: 'Status',
     // Its one status: on hold until its date, available, …, clawed back or held for review with the reason.
     value: (row) => commissionStatusText(row),
-    minWidth: 180,
-    flex: 2,
+    minWidth: 150,
+    flex: 3,
     wrap: true,
     hideOnPhone: true,
   },
 ];
+
+/**
+ * A row tall enough for its status's words (they wrap, about 30 characters a line in the Status
+ * column at 1280 px): at least two lines, so no reason is cut.
+ */
+export const commissionRowHeight = (row: Commission): number =>
+  16 + 20 * Math.max(2, Math.ceil(commissionStatusText(row).length / 30));
 
 /** How All commissions is searched (on the server; getCommisions' search fields). */
 export const COMMISSION_SEARCH_FIELDS: readonly SearchField[] = [

@@ -1,6 +1,8 @@
 import type { Order, OrderList, OrderStatusFilter } from '@portal/shared/api/sales';
 import type { DataColumn } from '@portal/shared/ui/components/LazyDataTable';
 import type { SearchField, SearchValue } from '@portal/shared/ui/components/TableSearch';
+import { formatMoney } from '@portal/shared/domain/format';
+import { EmailText } from '@portal/shared/ui/components/EmailText';
 import type { OrderSearchFields } from './queries';
 
 /** Where an order stands: its next step, or fulfilled. */
@@ -9,6 +11,34 @@ export function orderStage(order: Pick<Order, 'isOrdered' | 'isShipped' | 'isFuf
   if (order.isShipped) return 'Shipped';
   if (order.isOrdered) return 'Ordered';
   return 'Not ordered yet';
+}
+
+const money = (dollars: number) => formatMoney(Math.round(dollars * 100));
+
+/**
+ * Where an order stands, with what a person must know before acting on it: closed when refunded
+ * in full (or a dispute lost), else its step, partly refunded, a dispute open, flagged.
+ */
+export function orderStatusWords(order: Order): string {
+  if (order.refundState === 'full') {
+    return order.dispute?.status === 'lost' && order.refunds.at(-1)?.kind === 'dispute'
+      ? 'Closed: dispute lost, nothing to send'
+      : 'Refunded in full, nothing to send';
+  }
+  const parts = [orderStage(order)];
+  if (order.refundState === 'partial') parts.push(`Partly refunded (${money(order.refunded)})`);
+  if (order.dispute?.status === 'open') parts.push('Dispute open');
+  if (order.flag) parts.push(`Flagged: ${order.flag}`);
+  return parts.join('. ');
+}
+
+/** The next mark of an order, wherever it is opened: none once fulfilled or refunded in full. */
+export function nextMark(order: Order) {
+  if (order.refundState === 'full') return null;
+  if (!order.isOrdered) return ORDER_LISTS.not_ordered.mark;
+  if (!order.isShipped) return ORDER_LISTS.not_shipped.mark;
+  if (!order.isFufilled) return ORDER_LISTS.not_fufilled.mark;
+  return null;
 }
 
 /**
@@ -21,19 +51,30 @@ export const orderColumns: DataColumn<Order>[] = [
     header: 'Order date',
     value: (order) => order.created_at,
     kind: 'date',
-    minWidth: 200,
+    minWidth: 160,
+    wrap: true,
     hideOnPhone: true,
   },
-  { id: 'orderID', header: 'Order ID', value: (order) => order.orderID, minWidth: 145 },
+  { id: 'orderID', header: 'Order ID', value: (order) => order.orderID, minWidth: 135 },
   { id: 'product', header: 'Product', value: (order) => order.product_name, minWidth: 100, flex: 2 },
-  { id: 'total', header: 'Total', value: (order) => order.totalPayed, kind: 'money', minWidth: 100 },
-  { id: 'member', header: 'Member', value: (order) => order.member?.email ?? '—', minWidth: 200, hideOnPhone: true },
+  { id: 'total', header: 'Total', value: (order) => order.totalPayed, kind: 'money', minWidth: 90 },
+  {
+    id: 'member',
+    header: 'Member',
+    value: (order) => order.member?.email ?? '—',
+    render: (order) => (order.member ? <EmailText email={order.member.email} /> : '—'),
+    minWidth: 130,
+    flex: 2,
+    wrap: true,
+    hideOnPhone: true,
+  },
   {
     id: 'stage',
     header: 'Status',
-    // A flagged order (paid for a product banned before the payment) says so beside its step.
-    value: (order) => (order.flag ? `${orderStage(order)}. Flagged: ${order.flag}` : orderStage(order)),
-    minWidth: 130,
+    // A flagged, refunded or disputed order says so beside its step.
+    value: orderStatusWords,
+    minWidth: 150,
+    flex: 2,
     wrap: true,
     hideOnPhone: true,
   },

@@ -30,6 +30,8 @@ export function order(overrides: Partial<Order> = {}): Order {
     refunded: 0,
     refundState: 'none',
     refundable: true,
+    refunds: [],
+    dispute: null,
     ...overrides,
   };
 }
@@ -86,7 +88,11 @@ export function salesApi(handlers: Parameters<typeof fakeApi>[0] = {}): FakeApi 
     getCommisionsToBePayed: () => commissionPage([]),
     getTopEarners: () => ({ body: { items: [], nextCursor: null } }),
     getOrderPaymentCard: (request) => ({
-      body: { orderId: String((request.body as { id: string }).id), card: { last4: '4242', brand: 'visa' } },
+      body: {
+        orderId: String((request.body as { id: string }).id),
+        card: { last4: '4242', brand: 'visa' },
+        commission: { where: 'not_sent', amount: 5, originalAmount: 5 },
+      },
     }),
     getMemberPayoutCard: (request) => ({
       body: {

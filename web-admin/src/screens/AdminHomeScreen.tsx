@@ -58,13 +58,14 @@ function figuresOf(summary: AdminSummary): Figure[] {
       to: '/payouts/to_stripe',
       value: String(commissions.toSend),
       label: 'Commissions to send to Stripe',
-      detail: `${formatMoney(Math.round(commissions.toSendAmount * 100))} in processing`,
+      // Past their hold and not held for review: what Send all can send now.
+      detail: `${formatMoney(Math.round(commissions.toSendAmount * 100))} past the hold, ready to send`,
     },
     {
       to: '/payouts/to_be_payed',
       value: String(commissions.toPay),
       label: 'Commissions to pay out',
-      detail: `${formatMoney(Math.round(commissions.toPayAmount * 100))} in members’ Stripe balances`,
+      detail: `${formatMoney(Math.round(commissions.toPayAmount * 100))} in members’ Stripe balances, not held`,
     },
     {
       to: '/payouts/to_be_payed',

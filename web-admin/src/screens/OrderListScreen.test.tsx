@@ -87,6 +87,8 @@ describe('the order lists', () => {
     renderAdminAt(api, '/admin/orders/not_shipped_yet');
     await waitFor(() => expect(gridRows()).toHaveLength(1));
     await user.click(await firstCell('o-1'));
+    await user.selectOptions(await screen.findByLabelText('Carrier'), 'none');
+    await user.click(await screen.findByRole('button', { name: 'Review shipping…' }));
     await user.click(await screen.findByRole('button', { name: 'Mark as Shipped' }));
     expect(await screen.findByText('Order RP-7F3K9Q2M marked as shipped.')).toBeTruthy();
     expect(api.callsTo('markAsShipped')[0]?.body).toEqual({ id: 'o-1' });

@@ -40,7 +40,6 @@ export function OrderListScreen({ list }: { list: WorkList }) {
         <OrderCard
           key={open.id}
           order={open}
-          list={list}
           onClose={() => setOpen(null)}
           onMarked={onMarked}
           onConflict={() => void reloadSales(queryClient)}

@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import type { Order } from '@portal/shared/api/sales';
 import { formatCount } from '@portal/shared/domain/format';
 import { useCursorPages } from '@portal/shared/ui/hooks/CursorPages';
@@ -24,7 +25,10 @@ import { CountLink, ExportCsvButton, ListFrame, SuccessNotice, searchErrors } fr
  */
 export function OrdersScreen() {
   const queryClient = useQueryClient();
-  const [search, setSearch] = useState<SearchValue>(() => emptySearch('orderNumber'));
+  // '/admin/orders?order=RP-…' (the admins' dispute mail): that order searched, and its card opened.
+  const [params] = useSearchParams();
+  const linked = params.get('order')?.trim().toUpperCase() ?? '';
+  const [search, setSearch] = useState<SearchValue>(() => ({ ...emptySearch('orderNumber'), text: linked }));
   const fields = useMemo(() => orderSearchOf(search), [search]);
   const query = useOrders('all', fields);
   const refused = searchErrors(query.error, ['orderNumber', 'member', 'product', 'status']);
@@ -32,7 +36,15 @@ export function OrdersScreen() {
   const counters = query.data?.pages[0]?.counters ?? null;
   // While the first page loads: '…'; when it failed (the list says why): '—'.
   const waiting = query.isError ? '—' : '…';
-  const [open, setOpen] = useState<Order | null>(null);
+  const [chosen, setChosen] = useState<Order | null>(null);
+  // The linked order's card is open until the admin closes it or opens another.
+  const [linkDone, setLinkDone] = useState(false);
+  const linkedOrder = linked && !linkDone ? (pages.items.find((order) => order.orderID === linked) ?? null) : null;
+  const open = chosen ?? linkedOrder;
+  const setOpen = (order: Order | null) => {
+    setLinkDone(true);
+    setChosen(order);
+  };
   const [notice, setNotice] = useState<string | null>(null);
 
   return (
@@ -76,9 +88,12 @@ export function OrdersScreen() {
         <OrderCard
           key={open.id}
           order={open}
-          list={null}
           onClose={() => setOpen(null)}
-          onMarked={() => setOpen(null)}
+          onMarked={(order, done) => {
+            setOpen(null);
+            setNotice(`Order ${order.orderID} marked as ${done}.`);
+            void reloadSales(queryClient);
+          }}
           onConflict={() => void reloadSales(queryClient)}
           onRefunded={(_refunded, message) => {
             setOpen(null);

@@ -8,6 +8,7 @@ import {
   COMMISSION_SEARCH_FIELDS,
   COMMISSION_STATUS_CHOICES,
   commissionColumns,
+  commissionRowHeight,
   commissionSearchOf,
 } from '../sales/commissionColumns';
 import { useCommissions } from '../sales/queries';
@@ -77,6 +78,7 @@ export function PayoutsScreen() {
           <DataTable
             rows={pages.items}
             columns={commissionColumns}
+            rowHeight={commissionRowHeight}
             rowId={(row) => row.id}
             label="All commissions"
             emptyMessage={fields ? 'No commissions match this search.' : 'No commissions yet.'}

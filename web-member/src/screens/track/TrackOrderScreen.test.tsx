@@ -22,7 +22,6 @@ const page = (overrides: Partial<OrderPage> = {}): OrderPage => ({
     { step: 'shipped', done: true, at: '2026-11-22T10:00:00.000Z' },
     { step: 'fulfilled', done: false, at: null },
   ],
-  refund: 'none',
   shipment: {
     carrier: 'FedEx',
     trackingNumber: '123456789012',
@@ -32,6 +31,72 @@ const page = (overrides: Partial<OrderPage> = {}): OrderPage => ({
 });
 
 describe('the customer’s order page', () => {
+  it('says a delivered order refunded in full is closed, and a lost dispute, with when; a partial refund with its amount', async () => {
+    const delivered = page({
+      steps: [
+        { step: 'ordered', done: true, at: '2026-11-21T10:00:00.000Z' },
+        { step: 'shipped', done: true, at: '2026-11-22T10:00:00.000Z' },
+        { step: 'fulfilled', done: true, at: '2026-11-23T10:00:00.000Z' },
+      ],
+      refund: {
+        inFull: true,
+        pending: false,
+        entries: [{ at: '2026-11-25T10:00:00.000Z', kind: 'refund', amount: null }],
+      },
+    });
+    const api = fakeApi({ checkAuth: () => unauthorized, getOrderPage: () => ({ body: delivered }) });
+    renderWithAuth(<MemberApp />, api, { path: `/track_order#${TOKEN}` });
+    await screen.findByRole('heading', { level: 1, name: 'Order RP-7F3K9Q2M' });
+    // Not "Delivered": closed by the refund.
+    expect(screen.getByTestId('order-status').textContent).toBe(
+      'Refunded in full: this order is closed and will not be sent.',
+    );
+    expect(screen.getByTestId('order-refunds').textContent).toMatch(
+      /Your whole payment was refunded to your card on November 25th, 2026/,
+    );
+    cleanup();
+
+    const lost = page({
+      steps: [
+        { step: 'ordered', done: false, at: null },
+        { step: 'shipped', done: false, at: null },
+        { step: 'fulfilled', done: false, at: null },
+      ],
+      shipment: null,
+      refund: {
+        inFull: true,
+        pending: false,
+        entries: [{ at: '2026-11-26T10:00:00.000Z', kind: 'dispute', amount: null }],
+      },
+    });
+    renderWithAuth(<MemberApp />, fakeApi({ checkAuth: () => unauthorized, getOrderPage: () => ({ body: lost }) }), {
+      path: `/track_order#${TOKEN}`,
+    });
+    await screen.findByRole('heading', { level: 1, name: 'Order RP-7F3K9Q2M' });
+    // Not "we are ordering it".
+    expect(screen.getByTestId('order-status').textContent).toBe(
+      'Closed: your bank returned your payment after a dispute. This order will not be sent.',
+    );
+    expect(screen.queryByText(/To be ordered from the supplier/)).toBeNull();
+    cleanup();
+
+    const partial = page({
+      refund: {
+        inFull: false,
+        pending: false,
+        entries: [{ at: '2026-11-24T10:00:00.000Z', kind: 'refund', amount: 5 }],
+      },
+    });
+    renderWithAuth(<MemberApp />, fakeApi({ checkAuth: () => unauthorized, getOrderPage: () => ({ body: partial }) }), {
+      path: `/track_order#${TOKEN}`,
+    });
+    await screen.findByRole('heading', { level: 1, name: 'Order RP-7F3K9Q2M' });
+    expect(screen.getByTestId('order-status').textContent).toBe('Shipped');
+    expect(screen.getByTestId('order-refunds').textContent).toMatch(
+      /\$5\.00 was refunded to your card on November 24th/,
+    );
+  });
+
   it('asks for the order with the token from the address’s fragment, without a session, and shows its steps and shipment', async () => {
     const api = fakeApi({ checkAuth: () => unauthorized, getOrderPage: () => ({ body: page() }) });
     renderWithAuth(<MemberApp />, api, { path: `/track_order#${TOKEN}` });
@@ -84,25 +149,24 @@ describe('the customer’s order page', () => {
     expect(screen.queryByRole('heading', { name: 'Shipment' })).toBeNull();
   });
 
-  it('says a refund is pending until it goes out, then that it was refunded; nothing when there is none', async () => {
+  it('says a refund is pending until it goes out; nothing of it once it went out', async () => {
+    const entries = [{ at: '2026-11-23T10:00:00.000Z', kind: 'refund' as const, amount: 5 }];
     const pending = fakeApi({
       checkAuth: () => unauthorized,
-      getOrderPage: () => ({ body: page({ refund: 'pending' }) }),
+      getOrderPage: () => ({ body: page({ refund: { inFull: false, pending: true, entries } }) }),
     });
     renderWithAuth(<MemberApp />, pending, { path: `/track_order#${TOKEN}` });
-    expect((await screen.findByTestId('order-refund')).textContent).toMatch(/^A refund of this order is pending/);
+    expect((await screen.findByTestId('order-refund-pending')).textContent).toMatch(
+      /^A refund of this order is pending/,
+    );
     cleanup();
     const refunded = fakeApi({
       checkAuth: () => unauthorized,
-      getOrderPage: () => ({ body: page({ refund: 'refunded' }) }),
+      getOrderPage: () => ({ body: page({ refund: { inFull: false, pending: false, entries } }) }),
     });
     renderWithAuth(<MemberApp />, refunded, { path: `/track_order#${TOKEN}` });
-    expect((await screen.findByTestId('order-refund')).textContent).toMatch(/^This order was refunded to your card/);
-    cleanup();
-    const none = fakeApi({ checkAuth: () => unauthorized, getOrderPage: () => ({ body: page() }) });
-    renderWithAuth(<MemberApp />, none, { path: `/track_order#${TOKEN}` });
-    expect(await screen.findByTestId('order-status')).toBeTruthy();
-    expect(screen.queryByTestId('order-refund')).toBeNull();
+    expect(await screen.findByTestId('order-refunds')).toBeTruthy();
+    expect(screen.queryByTestId('order-refund-pending')).toBeNull();
   });
 
   it('says a link is not valid when the API does not know it, or when it has no token, without asking', async () => {

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useLocation } from 'react-router-dom';
 import { ApiError } from '@portal/shared/api/client';
 import { ORDER_TOKEN_PATTERN, type OrderPage } from '@portal/shared/api/order-page';
-import { formatDate } from '@portal/shared/domain/format';
+import { formatDate, formatMoney } from '@portal/shared/domain/format';
 import { useAuth } from '@portal/shared/ui/hooks/AuthProvider';
 import { EmptyState } from '@portal/shared/ui/components/EmptyState';
 import { ErrorBanner } from '@portal/shared/ui/components/ErrorBanner';
@@ -87,14 +87,53 @@ function UnknownLink() {
   );
 }
 
-/** The refund as the customer reads it: a pending one has not reached their bank yet. */
-const REFUND_WORDS: Record<Exclude<OrderPage['refund'], 'none'>, string> = {
-  pending:
-    'A refund of this order is pending: the shop has made it, and it is sent to your card as soon as the payment service releases it. You need to do nothing.',
-  refunded: 'This order was refunded to your card. It can take 5–10 business days to show on your statement.',
-  partly_refunded:
-    'Part of this order was refunded to your card. It can take 5–10 business days to show on your statement.',
-};
+/** Where the order stands in one line: closed when refunded in full, else its last step done. */
+function statusWords(order: OrderPage, current: OrderPage['steps'][number]['step'] | undefined): string {
+  if (order.refund?.inFull) {
+    return order.refund.entries.at(-1)?.kind === 'dispute'
+      ? 'Closed: your bank returned your payment after a dispute. This order will not be sent.'
+      : 'Refunded in full: this order is closed and will not be sent.';
+  }
+  if (current) return STEP_WORDS[current].done;
+  return 'Received: we are ordering it from the supplier';
+}
+
+/** Each refund with its day, and what it means for the order. */
+function Refunds({ refund }: { refund: NonNullable<OrderPage['refund']> }) {
+  return (
+    <section className="track-refunds" aria-labelledby="refunds-title" data-testid="order-refunds">
+      <h2 className="track-card__heading" id="refunds-title">
+        Refunds
+      </h2>
+      <ul className="track-refunds__list">
+        {refund.entries.map((entry) => {
+          const what =
+            entry.amount === null
+              ? entry.kind === 'dispute'
+                ? 'Your whole payment was returned to you by your bank (a dispute)'
+                : 'Your whole payment was refunded to your card'
+              : entry.kind === 'dispute'
+                ? `${formatMoney(Math.round(entry.amount * 100))} was returned to you by your bank (a dispute)`
+                : `${formatMoney(Math.round(entry.amount * 100))} was refunded to your card`;
+          return (
+            <li key={entry.at}>
+              {what} on {formatDate(entry.at)}.
+            </li>
+          );
+        })}
+      </ul>
+      {refund.pending ? (
+        <p className="track-refunds__note" data-testid="order-refund-pending">
+          A refund of this order is pending: the shop has made it, and it is sent to your card as soon as the payment
+          service releases it. You need to do nothing.
+        </p>
+      ) : null}
+      {refund.inFull ? null : (
+        <p className="track-refunds__note">The rest of your order stands: it is sent as the steps below show.</p>
+      )}
+    </section>
+  );
+}
 
 function OrderSteps({ order }: { order: OrderPage }) {
   useDocumentTitle(`Order ${order.orderID}`);
@@ -109,13 +148,9 @@ function OrderSteps({ order }: { order: OrderPage }) {
         {order.qty > 1 ? ` × ${order.qty}` : ''}
       </p>
       <p className="track-card__status" data-testid="order-status">
-        {current ? STEP_WORDS[current.step].done : 'Received: we are ordering it from the supplier'}
+        {statusWords(order, current?.step)}
       </p>
-      {order.refund !== 'none' ? (
-        <p className="track-card__status" data-testid="order-refund">
-          {REFUND_WORDS[order.refund]}
-        </p>
-      ) : null}
+      {order.refund ? <Refunds refund={order.refund} /> : null}
       <h2 className="track-card__heading">Steps</h2>
       <ol className="track-steps" data-testid="order-steps">
         <li className="track-step track-step--done">
@@ -127,22 +162,25 @@ function OrderSteps({ order }: { order: OrderPage }) {
             <span className="track-step__date">{formatDate(order.placedAt)}</span>
           </span>
         </li>
-        {order.steps.map((step) => (
-          <li key={step.step} className={step.done ? 'track-step track-step--done' : 'track-step'}>
-            <span className="track-step__mark" aria-hidden="true">
-              {step.done ? <CheckIcon /> : null}
-            </span>
-            <span className="track-step__text">
-              <span className="track-step__name">
-                {step.done ? STEP_WORDS[step.step].done : STEP_WORDS[step.step].waiting}
-                <span className="visually-hidden">{step.done ? ' (done)' : ' (waiting)'}</span>
+        {/* A closed order (refunded in full) is not sent: only the steps it reached are shown. */}
+        {order.steps
+          .filter((step) => step.done || !order.refund?.inFull)
+          .map((step) => (
+            <li key={step.step} className={step.done ? 'track-step track-step--done' : 'track-step'}>
+              <span className="track-step__mark" aria-hidden="true">
+                {step.done ? <CheckIcon /> : null}
               </span>
-              {step.done ? (
-                <span className="track-step__date">{step.at ? formatDate(step.at) : 'Date not recorded'}</span>
-              ) : null}
-            </span>
-          </li>
-        ))}
+              <span className="track-step__text">
+                <span className="track-step__name">
+                  {step.done ? STEP_WORDS[step.step].done : STEP_WORDS[step.step].waiting}
+                  <span className="visually-hidden">{step.done ? ' (done)' : ' (waiting)'}</span>
+                </span>
+                {step.done ? (
+                  <span className="track-step__date">{step.at ? formatDate(step.at) : 'Date not recorded'}</span>
+                ) : null}
+              </span>
+            </li>
+          ))}
       </ol>
       {order.shipment ? (
         <section className="track-shipment" aria-labelledby="shipment-title">

@@ -1,0 +1,233 @@
+import { randomBytes } from 'node:crypto';
+import type Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signature, type StripeEmulator } from '../../infra/local/stripe';
+import { keys } from '../../shared/src/db/table';
+import { auth, call, tokenFor, type CallResult } from './helpers';
+import { mailsTo } from './outbox';
+import { ownStripe, type OwnStripe } from './own-stripe';
+import { customer, paidCheckout, payableMember, product, type PayableMember } from './sales-helpers';
+import { item } from './commission-fixtures';
+
+/**
+ * An order refunded in full, or whose dispute was lost, has nothing left to send: it leaves the
+ * work lists (its stage index entry goes in the transaction that records the refund) and their
+ * counters, the admin home counts it no more, and it cannot be marked; a partly refunded order
+ * stays; an open dispute is on the order. The customer is mailed each refund once. Stripe is this
+ * file's own emulator, whose deliveries are dropped: the test posts the events it means.
+ */
+const secret = 'whsec_work_lists_secret';
+const OPS = 'ops-work-lists@example.com';
+process.env.ADMIN_MAIL_TO = OPS;
+let own: OwnStripe | undefined;
+let emulator: StripeEmulator;
+let stripe: Stripe;
+let admin: string;
+
+const { handler: webhook } = await import('../../functions/src/handlers/stripe-webhook');
+const { handler: confirmCheckout } = await import('../../functions/src/handlers/confirm-checkout');
+const { handler: refundOrder } = await import('../../functions/src/handlers/refund-order');
+const { handler: getOrders } = await import('../../functions/src/handlers/get-orders');
+const { handler: markAsOrdered } = await import('../../functions/src/handlers/mark-as-ordered');
+const { handler: markAsShipped } = await import('../../functions/src/handlers/mark-as-shipped');
+const { handler: getAdminSummary } = await import('../../functions/src/handlers/get-admin-summary');
+const { refunds } = await import('../../functions/src/composition');
+
+beforeAll(async () => {
+  own = await ownStripe('work-lists', {
+    secrets: { account: secret, connect: 'whsec_work_lists_connect' },
+    receive: () => Promise.resolve({ status: 200, body: {} }),
+  });
+  ({ emulator, stripe } = own);
+  admin = await tokenFor(true);
+});
+
+afterAll(() => own?.stop());
+
+function deliver(event: Stripe.Event): Promise<CallResult> {
+  const payload = JSON.stringify(event);
+  return call(webhook, {
+    rawBody: payload,
+    headers: { 'stripe-signature': signature(payload, secret, Math.floor(Date.now() / 1000)) },
+    path: '/api/stripeWebhook',
+  });
+}
+
+async function eventOf(type: string, paymentIntentId: string): Promise<Stripe.Event> {
+  for await (const event of stripe.events.list({ type, limit: 100 })) {
+    const object = event.data.object as { payment_intent?: string | null };
+    if (object.payment_intent === paymentIntentId) return event;
+  }
+  throw new Error(`no ${type} for ${paymentIntentId}`);
+}
+
+interface Sold {
+  orderId: string;
+  orderID: string;
+  paymentIntentId: string;
+  email: string;
+}
+
+let seller: PayableMember;
+async function sale(unitCents: number, card = 'pm_card_bypassPending'): Promise<Sold> {
+  seller ??= await payableMember(stripe);
+  const email = `buyer-${randomBytes(4).toString('hex')}@example.com`;
+  const paymentIntentId = await paidCheckout(stripe, await product(unitCents), unitCents, 1, {
+    ref: seller.shareCode,
+    customer: { ...customer, email },
+    paymentMethod: card,
+  });
+  expect((await call(confirmCheckout, { body: { paymentIntentId } })).status).toBe(200);
+  const order = (await refunds.store.orderOfPayment(paymentIntentId))!;
+  return { orderId: order.id, orderID: order.orderID, paymentIntentId, email };
+}
+
+const adminCall = (handler: Parameters<typeof call>[0], body: Record<string, unknown>) =>
+  call(handler, { body, headers: auth(admin) });
+
+/** Every order id of a work list (all its pages) and the list's counter as the answer gives it. */
+async function workList(list: 'not_ordered' | 'not_shipped') {
+  const ids: string[] = [];
+  let cursor: string | undefined;
+  let counters: Record<string, number> = {};
+  do {
+    const page = await adminCall(getOrders, { type: list, limit: 100, ...(cursor ? { cursor } : {}) });
+    expect(page.status).toBe(200);
+    const body = page.body as { items: { id: string }[]; nextCursor: string | null; counters: Record<string, number> };
+    ids.push(...body.items.map((order) => order.id));
+    counters = body.counters;
+    cursor = body.nextCursor ?? undefined;
+  } while (cursor);
+  return { ids, counters };
+}
+
+const summary = async () =>
+  (await adminCall(getAdminSummary, {})).body as { orders: { toOrder: number; toShip: number } };
+
+const refund = (orderId: string, amountCents?: number) =>
+  adminCall(refundOrder, {
+    id: orderId,
+    reason: 'requested_by_customer',
+    ...(amountCents ? { amountCents } : {}),
+  });
+
+describe('an order refunded in full leaves the work lists', () => {
+  it('leaves Not ordered yet and its count in the refund’s transaction, cannot be marked, and the customer is mailed once', async () => {
+    const sold = await sale(2500);
+    const before = await workList('not_ordered');
+    expect(before.ids).toContain(sold.orderId);
+    const home = await summary();
+
+    const refunded = await refund(sold.orderId);
+    expect(refunded.status).toBe(200);
+    const order = refunded.body.order as { refundState: string; refunds: { amount: number; kind: string }[] };
+    expect(order.refundState).toBe('full');
+    expect(order.refunds).toEqual([{ amount: 25, at: expect.any(String), kind: 'refund' }]);
+
+    const after = await workList('not_ordered');
+    expect(after.ids).not.toContain(sold.orderId);
+    expect(after.counters.notOrdered).toBe(before.counters.notOrdered! - 1);
+    expect(after.counters.all).toBe(before.counters.all);
+    expect((await summary()).orders.toOrder).toBe(home.orders.toOrder - 1);
+    // The item itself: out of the stage index.
+    const stored = (await item(keys.order(sold.orderId)))!;
+    expect(stored.gsi2pk).toBeUndefined();
+
+    const marked = await adminCall(markAsOrdered, { id: sold.orderId });
+    expect(marked.status).toBe(409);
+    expect(marked.body.message).toBe(
+      'This order was refunded in full: there is nothing to send. The list is reloaded.',
+    );
+    expect((await workList('not_ordered')).counters.notOrdered).toBe(after.counters.notOrdered);
+
+    // Asked again: refused in words; one mail all the same.
+    expect((await refund(sold.orderId)).status).toBe(409);
+    const mails = mailsTo(sold.email).filter((mail) => mail.subject.includes('refund'));
+    expect(mails.map((mail) => mail.subject)).toEqual([`Your order ${sold.orderID} is refunded`]);
+    expect(mails[0]!.text).toContain('We refunded $25.00 of your payment');
+    expect(mails[0]!.text).toContain('we will not send it');
+  });
+
+  it('leaves Not shipped yet when refunded after it was ordered', async () => {
+    const sold = await sale(1800);
+    expect((await adminCall(markAsOrdered, { id: sold.orderId })).status).toBe(200);
+    const before = await workList('not_shipped');
+    expect(before.ids).toContain(sold.orderId);
+    expect((await refund(sold.orderId)).status).toBe(200);
+    const after = await workList('not_shipped');
+    expect(after.ids).not.toContain(sold.orderId);
+    expect(after.counters.notShipped).toBe(before.counters.notShipped! - 1);
+    const shipped = await adminCall(markAsShipped, { id: sold.orderId });
+    expect(shipped.status).toBe(409);
+    expect(mailsTo(sold.email).filter((mail) => mail.subject.includes('shipped'))).toEqual([]);
+  });
+
+  it('keeps a partly refunded order in its list, saying what was refunded, one mail per refund', async () => {
+    const sold = await sale(3000);
+    const before = await workList('not_ordered');
+    expect((await refund(sold.orderId, 500)).status).toBe(200);
+    const after = await workList('not_ordered');
+    expect(after.ids).toContain(sold.orderId);
+    expect(after.counters.notOrdered).toBe(before.counters.notOrdered);
+    expect((await refund(sold.orderId, 700)).status).toBe(200);
+    const subjects = mailsTo(sold.email)
+      .filter((mail) => mail.subject.includes('refund'))
+      .map((mail) => mail.subject);
+    expect(subjects).toEqual([
+      `A refund of $5.00 on your order ${sold.orderID}`,
+      `A refund of $7.00 on your order ${sold.orderID}`,
+    ]);
+    expect(mailsTo(sold.email).at(-1)!.text).toContain('$12.00 of the $30.00 you paid is refunded so far');
+    // Then the rest: it leaves the list.
+    expect((await refund(sold.orderId)).status).toBe(200);
+    expect((await workList('not_ordered')).ids).not.toContain(sold.orderId);
+    expect((await adminCall(markAsOrdered, { id: sold.orderId })).status).toBe(409);
+  });
+});
+
+describe('disputes on the order', () => {
+  it('an open dispute is on the order in the lists; a lost one takes it out of them, once, and mails the customer', async () => {
+    const sold = await sale(2000, 'pm_card_createDispute');
+    await emulator.idle();
+    const created = await eventOf('charge.dispute.created', sold.paymentIntentId);
+    for (let round = 0; round < 2; round++) expect((await deliver(created)).status).toBe(200);
+    const listed = await workList('not_ordered');
+    expect(listed.ids).toContain(sold.orderId);
+    const page = await adminCall(getOrders, { orderNumber: sold.orderID });
+    const open = (page.body.items as { dispute: unknown }[])[0]!;
+    expect(open.dispute).toEqual({
+      status: 'open',
+      reason: expect.any(String),
+      amount: 20,
+      openedAt: expect.any(String),
+      closedAt: null,
+    });
+    // The admins' mail names the order and links to its card.
+    const adminMail = mailsTo(OPS).find((mail) => mail.subject.includes(sold.orderID));
+    expect(adminMail?.text).toContain(`/admin/orders?order=${sold.orderID}`);
+
+    const dispute = created.data.object as Stripe.Dispute;
+    await stripe.disputes.update(dispute.id, { evidence: { uncategorized_text: 'losing_evidence' } });
+    await emulator.idle();
+    const closed = await eventOf('charge.dispute.closed', sold.paymentIntentId);
+    for (let round = 0; round < 3; round++) expect((await deliver(closed)).status).toBe(200);
+    // A late copy of the opening does not reopen it.
+    expect((await deliver(created)).status).toBe(200);
+
+    const after = await workList('not_ordered');
+    expect(after.ids).not.toContain(sold.orderId);
+    expect(after.counters.notOrdered).toBe(listed.counters.notOrdered! - 1);
+    const lost = (await adminCall(getOrders, { orderNumber: sold.orderID })).body.items as {
+      dispute: { status: string };
+      refunds: { kind: string; amount: number }[];
+    }[];
+    expect(lost[0]!.dispute.status).toBe('lost');
+    expect(lost[0]!.refunds).toEqual([{ amount: 20, at: expect.any(String), kind: 'dispute' }]);
+    const marked = await adminCall(markAsOrdered, { id: sold.orderId });
+    expect(marked.status).toBe(409);
+    expect(marked.body.message).toContain('a dispute lost');
+    const mails = mailsTo(sold.email).filter((mail) => mail.subject.includes('refunded'));
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.text).toContain('Your bank decided the dispute of your payment');
+  });
+});
