@@ -648,6 +648,8 @@ describe('every test card and token', () => {
   });
 
   it('refuses to refund a charged-back payment (charge_disputed) while its dispute is open or lost, and refunds it once won or for an inquiry (docs.stripe.com/api/disputes/object, is_charge_refundable; docs.stripe.com/error-codes, charge_disputed)', async () => {
+    // Available funds to refund from (a refund the available balance does not cover is held pending).
+    await pay(stripe, 100_000, 'pm_card_bypassPending');
     const disputeOf = async (intent: Stripe.PaymentIntent) => {
       await emulator.idle();
       return (await stripe.disputes.list({ payment_intent: intent.id })).data[0]!;
@@ -711,7 +713,7 @@ describe('payouts as Stripe pays them', () => {
   let emulator: StripeEmulator;
   let stripe: Stripe;
   beforeAll(async () => {
-    emulator = await start({ instantPayouts: control });
+    emulator = await start({ instantPayouts: control, platformPayouts: 'manual' });
     stripe = sdk(emulator.port, emulator.secretKey);
     await pay(stripe, 5_000_000, 'pm_card_bypassPending');
   });
