@@ -51,6 +51,8 @@ export const capabilityOf: Partial<Record<EndpointName, Capability>> = {
   addPayoutMethod: 'Payouts',
   getExternalAccounts: 'Payouts',
   replacePayoutMethod: 'Payouts',
+  updatePayoutAccount: 'Payouts',
+  getPayoutAccount: 'Payouts',
   getPaymentConfig: 'Payouts',
   stripeWebhook: 'Payouts',
   stripeConnectWebhook: 'Payouts',

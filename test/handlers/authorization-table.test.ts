@@ -90,6 +90,8 @@ const expected: Record<string, Answers> = {
   changeEmail: MEMBERS,
   changePassword: MEMBERS,
   replacePayoutMethod: MEMBERS,
+  updatePayoutAccount: MEMBERS,
+  getPayoutAccount: MEMBERS,
   requestPasswordReset: PUBLIC,
   resetPassword: PUBLIC,
   // A refund through Stripe; the commission follows (test/handlers/ledger.test.ts).

@@ -247,6 +247,9 @@ export const dynamoPayoutBatches: PayoutBatchStore = {
           ...(typeof item.chargeId === 'string' ? { chargeId: item.chargeId } : {}),
           orderID: String(item.orderID ?? ''),
           createdAt: String(item.createdAt ?? ''),
+          ...(typeof item.payoutFailure === 'string' ? { payoutFailure: item.payoutFailure } : {}),
+          ...(typeof item.failedPayoutId === 'string' ? { failedPayoutId: item.failedPayoutId } : {}),
+          ...(typeof item.updatedAt === 'string' ? { updatedAt: item.updatedAt } : {}),
         });
         if (status === 'processing' && !item.transferPendingAt && (availableAt === undefined || availableAt <= now)) {
           found.push(candidate('processing'));
@@ -406,6 +409,26 @@ export const dynamoPayoutBatches: PayoutBatchStore = {
       paidBy(batch).map((commission) =>
         carried(commission.id, {
           set: ['payoutFailure = :failure', 'updatedAt = :now'],
+          condition: 'batchId = :batch',
+          values: { ':failure': failure, ':now': now, ':batch': batch.batchId },
+        }),
+      ),
+      [],
+    );
+  },
+
+  dropPayout(batch, failure, now) {
+    return record(
+      batchMove(
+        batch,
+        'transferred',
+        { state: 'payout_failed', failure, payoutAttempt: batch.payoutAttempt + 1, updatedAt: now },
+        { condition: 'payoutAttempt = :attempt', values: { ':attempt': batch.payoutAttempt } },
+      ),
+      paidBy(batch).map((commission) =>
+        carried(commission.id, {
+          set: ['payoutFailure = :failure', 'updatedAt = :now'],
+          remove: ['batchId'],
           condition: 'batchId = :batch',
           values: { ':failure': failure, ':now': now, ':batch': batch.batchId },
         }),

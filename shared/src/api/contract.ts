@@ -54,6 +54,8 @@ import { changePassword, changePasswordResponse } from './calls/change-password'
 import { requestPasswordReset, requestPasswordResetResponse } from './calls/request-password-reset';
 import { resetPassword, resetPasswordResponse } from './calls/reset-password';
 import { replacePayoutMethod, replacePayoutMethodResponse } from './calls/replace-payout-method';
+import { updatePayoutAccount, updatePayoutAccountResponse } from './calls/update-payout-account';
+import { getPayoutAccount, getPayoutAccountResponse } from './calls/get-payout-account';
 import { refundOrder, refundOrderResponse } from './calls/refund-order';
 import { runPayoutBatch, runPayoutBatchResponse } from './calls/run-payout-batch';
 import { getWithdrawalQuote, getWithdrawalQuoteResponse } from './calls/get-withdrawal-quote';
@@ -137,6 +139,8 @@ export const contract = {
   requestPasswordReset: entry(requestPasswordReset, requestPasswordResetResponse),
   resetPassword: entry(resetPassword, resetPasswordResponse),
   replacePayoutMethod: entry(replacePayoutMethod, replacePayoutMethodResponse),
+  updatePayoutAccount: entry(updatePayoutAccount, updatePayoutAccountResponse),
+  getPayoutAccount: entry(getPayoutAccount, getPayoutAccountResponse),
   refundOrder: entry(refundOrder, refundOrderResponse),
   runPayoutBatch: entry(runPayoutBatch, runPayoutBatchResponse),
   getWithdrawalQuote: entry(getWithdrawalQuote, getWithdrawalQuoteResponse),

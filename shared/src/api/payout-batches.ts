@@ -94,6 +94,12 @@ export const WithdrawalQuote = /* @__PURE__ */ pure(() =>
     /** What reaches the card. */
     receive: Dollars,
     card: z.nullable(z.object({ last4: z.string(), brand: z.string() })),
+    /** What Stripe still holds as pending, by the day it becomes available (ISO; null: Stripe gives none). */
+    pending: z.array(z.object({ amount: Dollars, availableOn: z.nullable(z.string()) })),
+    /** The clawback debt still owed (refunds of orders already paid), taken from the next payouts. */
+    owed: Dollars,
+    /** The last payout that failed, while its money waits to be paid again: amount, why in words, when. */
+    failedPayout: z.nullable(z.object({ amount: Dollars, reason: z.string(), at: z.nullable(z.string()) })),
   }),
 );
 export type WithdrawalQuote = z.infer<typeof WithdrawalQuote>;
