@@ -12,6 +12,13 @@ import { Id, REQUIRED, UserProfile } from './schemas';
  * 1900-01-01 raises a sanctions alert; any other date fails in test mode) must be enterable.
  */
 export const FIRST_BIRTH_YEAR = 1900;
+/** The first year the birth-year list offers (the spec's); before it, only Stripe's test years, in test mode. */
+export const FIRST_LISTED_BIRTH_YEAR = 1937;
+/** Stripe's test dates of birth fall in these years: listed only while Stripe is in test mode. */
+export const STRIPE_TEST_BIRTH_YEARS = [1902, 1901, 1900] as const;
+/** Test mode, as the publishable key's prefix says (`pk_test_…`; live keys are `pk_live_…`). */
+export const isTestModeKey = (publishableKey: string | undefined): boolean =>
+  Boolean(publishableKey?.startsWith('pk_test_'));
 export const MIN_AGE = 18;
 
 /** The 50 states and DC, the codes a US individual's address takes at Stripe. */
