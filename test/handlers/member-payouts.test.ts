@@ -134,7 +134,8 @@ describe('funds still pending at Stripe (a withdrawal)', () => {
     expect(quoted.body).toMatchObject({
       available: 0,
       canWithdraw: false,
-      reason: `You can withdraw once your available balance reaches $10.00. $12.40 becomes available on ${day}.`,
+      // The pending funds are listed apart (the screen shows each with its day), not repeated in the reason.
+      reason: 'You can withdraw once your available balance reaches $10.00.',
       pending: [
         { amount: 12.4, availableOn: new Date(Math.floor(funding!.available_on / 86_400) * 86_400_000).toISOString() },
       ],

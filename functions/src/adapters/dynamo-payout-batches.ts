@@ -249,6 +249,7 @@ export const dynamoPayoutBatches: PayoutBatchStore = {
           createdAt: String(item.createdAt ?? ''),
           ...(typeof item.payoutFailure === 'string' ? { payoutFailure: item.payoutFailure } : {}),
           ...(typeof item.failedPayoutId === 'string' ? { failedPayoutId: item.failedPayoutId } : {}),
+          ...(typeof item.failedPayoutCents === 'number' ? { failedPayoutCents: item.failedPayoutCents } : {}),
           ...(typeof item.updatedAt === 'string' ? { updatedAt: item.updatedAt } : {}),
         });
         if (status === 'processing' && !item.transferPendingAt && (availableAt === undefined || availableAt <= now)) {
@@ -491,6 +492,7 @@ export const dynamoPayoutBatches: PayoutBatchStore = {
           set: [
             'payoutId = :null',
             'failedPayoutId = :payout',
+            'failedPayoutCents = :payoutCents',
             'payoutFailure = :failure',
             'updatedAt = :now',
             'gsi2pk = :stage',
@@ -501,6 +503,7 @@ export const dynamoPayoutBatches: PayoutBatchStore = {
           values: {
             ':null': null,
             ':payout': payoutId,
+            ':payoutCents': batch.payoutCents,
             ':failure': failure,
             ':now': now,
             ':stage': TO_BE_PAID,

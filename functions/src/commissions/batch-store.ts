@@ -37,8 +37,9 @@ export interface BatchCommission {
 export type CandidateCommission = BatchCommission & {
   /** Why its last payout failed (`payout.failed`, or a refused payout), while it waits to be paid again. */
   payoutFailure?: string;
-  /** The payout that failed, when Stripe made one. */
+  /** The payout that failed, when Stripe made one, and its amount (a batch's payout carries several commissions). */
   failedPayoutId?: string;
+  failedPayoutCents?: number;
   /** When its commission record last changed (ISO): the failure's time for the member's banner. */
   updatedAt?: string;
 };

@@ -201,6 +201,7 @@ const shortDay = (seconds: number) =>
 const asBatchCommission = ({
   payoutFailure: _failure,
   failedPayoutId: _payout,
+  failedPayoutCents: _cents,
   updatedAt: _updated,
   ...commission
 }: CandidateCommission): BatchCommission => commission;
@@ -678,7 +679,8 @@ export function failedPayoutOf(candidates: readonly CandidateCommission[]): With
   const latest = failed.reduce((a, b) => ((b.updatedAt ?? '') > (a.updatedAt ?? '') ? b : a));
   const same = failed.filter((c) => c.failedPayoutId === latest.failedPayoutId);
   return {
-    amount: dollars(sum(same, (c) => c.amountCents - c.nettedCents)),
+    // What the failed payout was (its own amount when stored), as the member's mail names it.
+    amount: dollars(latest.failedPayoutCents ?? sum(same, (c) => c.amountCents - c.nettedCents)),
     reason: payoutFailureWords(null, latest.payoutFailure),
     at: latest.updatedAt ?? null,
   };
@@ -712,12 +714,11 @@ export async function withdrawalQuote(deps: BatchDeps, memberId: string): Promis
     failedPayout: failedPayoutOf(candidates),
   };
   const card = !block && profile?.stripeID ? await deps.gateway.payoutDestination(profile.stripeID) : undefined;
-  const pendingNote = funds.pending.length ? ` ${capitalize(pendingWords(funds.pending))}.` : '';
   const reason =
     block ??
     (card ? null : ADD_CARD_FIRST) ??
     (planned.payableCents < settings.PAYOUT_MINIMUM_CENTS
-      ? `You can withdraw once your available balance reaches ${formatMoney(settings.PAYOUT_MINIMUM_CENTS)}.${pendingNote}`
+      ? `You can withdraw once your available balance reaches ${formatMoney(settings.PAYOUT_MINIMUM_CENTS)}.`
       : null);
   if (reason || !card) {
     return { ...base, canWithdraw: false, reason, method: null, fee: 0, receive: 0, card: card ?? null };
@@ -737,8 +738,6 @@ export async function withdrawalQuote(deps: BatchDeps, memberId: string): Promis
     card: { last4: card.last4, brand: card.brand },
   };
 }
-
-const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** The member's payout card as a payout's confirmation names it; a 404 in words for no such member. */
 export async function memberPayoutCard(deps: BatchDeps, memberId: string): Promise<MemberPayoutCard> {

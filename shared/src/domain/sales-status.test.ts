@@ -141,6 +141,15 @@ describe('the commission status in words', () => {
       'On hold until December 10th, 2026',
     );
     expect(commissionStatusText({ ...base, status: 'available' })).toBe('Available');
+    // Sentences built from parts: one period between them, never two.
+    expect(
+      commissionStatusText({
+        ...base,
+        status: 'in_stripe',
+        statusReason: 'Order RP-1 partly refunded: the commission was reduced by $5.00.',
+        payoutFailure: 'The bank could not process this payout.',
+      }),
+    ).toMatch(/reduced by \$5\.00\. Payout failed: The bank could not process this payout\.$/);
     expect(commissionStatusText({ ...base, status: 'clawed_back', statusReason: 'Order RP-1 refunded in full.' })).toBe(
       'Clawed back. Order RP-1 refunded in full.',
     );
