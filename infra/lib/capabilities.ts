@@ -30,6 +30,7 @@ export const capabilityOf: Partial<Record<EndpointName, Capability>> = {
   changePassword: 'Auth',
   requestPasswordReset: 'Auth',
   resetPassword: 'Auth',
+  checkResetLink: 'Auth',
 
   products: 'Catalogue',
   createProductUpload: 'Catalogue',

@@ -94,6 +94,7 @@ const expected: Record<string, Answers> = {
   getPayoutAccount: MEMBERS,
   requestPasswordReset: PUBLIC,
   resetPassword: PUBLIC,
+  checkResetLink: PUBLIC,
   // A refund through Stripe; the commission follows (test/handlers/ledger.test.ts).
   refundOrder: ADMINS,
   // Payout batches and withdrawals (test/handlers/payout-batches.test.ts).
