@@ -83,6 +83,7 @@ import {
   sendRefundFailed,
   sendRefunded,
   sendPayoutFailed,
+  sendMemberPayoutFailed,
   sendPayoutOnItsWay,
   sendBatchPayoutOnItsWay,
   sendShipped,
@@ -281,6 +282,20 @@ export const connectWebhooks: WebhookDeps = {
     if (event.kind === 'payout.failed') {
       const { batchId, memberId } = event.metadata;
       const batch = batchId && memberId ? await dynamoPayoutBatches.get(batchId, memberId) : undefined;
+      // The member's own mail first (why, and what to do), once per payout; then the admins'.
+      retryUnlessSent(
+        await settled(async () => [
+          await sendMemberPayoutFailed(mails, {
+            payoutId: event.payoutId,
+            failureCode: event.failureCode,
+            failure: event.failure,
+            commissionId: event.metadata.commissionId,
+            ...(batch ? { batch } : {}),
+            amountCents: event.amountCents ?? null,
+            moved,
+          }),
+        ]),
+      );
       retryUnlessSent(
         await settled(() =>
           sendPayoutFailed(mails, {

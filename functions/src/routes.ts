@@ -189,7 +189,11 @@ export const routes: readonly Route[] = [
     mail: 'send',
   }),
   route('resetPassword', 'handlers/reset-password.ts', { table: 'readwrite', secrets: [] }, PASSWORD_MEMORY_MB),
+  route('checkResetLink', 'handlers/check-reset-link.ts', { table: 'read', secrets: [] }),
   route('replacePayoutMethod', 'handlers/replace-payout-method.ts', stripeWrites),
+  // The member's corrections after Stripe could not verify them, and the account's state (issue 34).
+  route('updatePayoutAccount', 'handlers/update-payout-account.ts', stripeWrites),
+  route('getPayoutAccount', 'handlers/get-payout-account.ts', { table: 'read', secrets: ['tokenSigningKey'] }),
 ];
 
 /** Functions started by events rather than by /api calls. */

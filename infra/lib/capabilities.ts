@@ -30,6 +30,7 @@ export const capabilityOf: Partial<Record<EndpointName, Capability>> = {
   changePassword: 'Auth',
   requestPasswordReset: 'Auth',
   resetPassword: 'Auth',
+  checkResetLink: 'Auth',
 
   products: 'Catalogue',
   createProductUpload: 'Catalogue',
@@ -51,6 +52,8 @@ export const capabilityOf: Partial<Record<EndpointName, Capability>> = {
   addPayoutMethod: 'Payouts',
   getExternalAccounts: 'Payouts',
   replacePayoutMethod: 'Payouts',
+  updatePayoutAccount: 'Payouts',
+  getPayoutAccount: 'Payouts',
   getPaymentConfig: 'Payouts',
   stripeWebhook: 'Payouts',
   stripeConnectWebhook: 'Payouts',

@@ -364,10 +364,10 @@ describe('checkAuth and refresh-token rotation', () => {
     }
   });
 
-  it('refuses a missing or unknown refresh token with 401 and a message', async () => {
+  it('answers a visitor with no refresh token logged out (200, no error); refuses an unknown one with 401', async () => {
     const missing = await call(checkAuth, { body: {} });
-    expect(missing.status).toBe(401);
-    expect(missing.body.message).toMatch(/Log in again/);
+    expect(missing.status).toBe(200);
+    expect(missing.body).toEqual({ loginValid: false, isLoggedIn: false });
     const unknown = await call(checkAuth, { body: { refresh_token: 'made-up' } });
     expect(unknown.status).toBe(401);
   });

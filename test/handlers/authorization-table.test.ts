@@ -90,8 +90,11 @@ const expected: Record<string, Answers> = {
   changeEmail: MEMBERS,
   changePassword: MEMBERS,
   replacePayoutMethod: MEMBERS,
+  updatePayoutAccount: MEMBERS,
+  getPayoutAccount: MEMBERS,
   requestPasswordReset: PUBLIC,
   resetPassword: PUBLIC,
+  checkResetLink: PUBLIC,
   // A refund through Stripe; the commission follows (test/handlers/ledger.test.ts).
   refundOrder: ADMINS,
   // Payout batches and withdrawals (test/handlers/payout-batches.test.ts).

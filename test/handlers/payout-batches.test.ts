@@ -766,8 +766,8 @@ describe('a batch payout the card takes (payout.paid)', () => {
   });
 });
 
-describe('a batch payout Stripe refuses at the create', () => {
-  it('keeps the batch transferred with the reason on it and on its commissions, the attempt moved on; the next run pays once under the new key', async () => {
+describe('a batch payout whose funds are still pending at Stripe (issue 34)', () => {
+  it('takes nothing while the sale’s funds are pending, saying the day they become available; pays once they are', async () => {
     const who = await member();
     const sale = await stripe.paymentIntents.create({
       amount: 30_000,
@@ -775,34 +775,33 @@ describe('a batch payout Stripe refuses at the create', () => {
       payment_method: 'pm_card_visa',
       confirm: true,
     });
-    // One card sale's commission: its transfer is funded from the charge, pending in the member's balance.
+    // One card sale's commission: its transfer would be funded from the charge, pending until the charge's funds are.
     const commission = await commissionFor(who, 2200, String(sale.latest_charge));
-    const requestId = randomUUID();
-    const refused = await batch('pay', who.id, requestId);
-    expect(refused.status).toBe(409);
-    expect(String(refused.body.message)).toMatch(
-      /^\$22\.00 for .* is in their Stripe balance; the payout waits: The member's Stripe balance is too low/,
-    );
-    const batchKey = keys.payoutBatch(`admin-${requestId}`, who.id);
-    const stored = await item(batchKey);
-    expect(stored).toMatchObject({ state: 'transferred', payoutAttempt: 1, payoutId: null });
-    expect(String(stored?.failure)).toMatch(/^The member's Stripe balance is too low/);
-    expect(await item(commissionKey(commission.id))).toMatchObject({
-      status: 'in_stripe',
-      batchId: `admin-${requestId}`,
-      payoutFailure: stored?.failure,
+    const [funding] = (await stripe.balanceTransactions.list({ source: String(sale.latest_charge) })).data;
+    const day = new Date(funding!.available_on * 1000).toLocaleDateString('en-GB', {
+      day: 'numeric',
+      month: 'short',
+      timeZone: 'UTC',
     });
-    expect(await payoutsOf(who.accountId)).toEqual([]);
+    const requestId = randomUUID();
+    const early = await batch('pay', who.id, requestId);
+    expect(early.status).toBe(200);
+    expect(outcomeOf(early)).toMatchObject({
+      state: 'empty',
+      message: `Nothing to pay for ${who.email} yet: $22.00 becomes available on ${day} at Stripe.`,
+    });
+    // Nothing claimed, nothing moved, no lock left: the member's next payout is not blocked.
+    expect(await item(keys.payoutBatch(`admin-${requestId}`, who.id))).toBeUndefined();
+    expect(await item(keys.payoutLock(who.id))).toBeUndefined();
+    expect(await item(commissionKey(commission.id))).toMatchObject({ status: 'processing' });
+    expect(await transfersTo(who.accountId)).toEqual([]);
 
-    // Funds available within Stripe's 24 h: the attempt's new key is a new request.
-    await stripe.transfers.create({ amount: 2200, currency: 'usd', destination: who.accountId });
-    const paid = await batch('pay', who.id, requestId);
-    expect(paid.status).toBe(200);
+    // Stripe's day comes: the same commission is paid, once.
+    await emulator.clock.advance((funding!.available_on - Math.floor(emulator.clock.now() / 1000) + 60) * 1000);
+    const paid = await batch('pay', who.id);
     expect(outcomeOf(paid)).toMatchObject({ state: 'paid', payout: 22 });
-    const payouts = await payoutsOf(who.accountId);
-    expect(payouts.map((payout) => [payout.amount, payout.metadata?.attempt])).toEqual([[2200, '1']]);
+    expect((await payoutsOf(who.accountId)).map((payout) => payout.amount)).toEqual([2200]);
     expect(await item(commissionKey(commission.id))).toMatchObject({ status: 'paid', payoutFailure: null });
-    expect(await item(batchKey)).toMatchObject({ state: 'paid', failure: null });
   });
 });
 

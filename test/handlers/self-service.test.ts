@@ -343,8 +343,15 @@ describe('/api/requestPasswordReset and /api/resetPassword', () => {
     await call(requestPasswordReset, { body: { email: member.email } });
     const token = tokenOf(mailsTo(member.email).find((mail) => mail.link?.label === 'Password reset link'));
     const newPassword = 'a freshly chosen passphrase';
+    // The page checks the link when it opens: usable, and the check uses nothing up.
+    const { handler: checkResetLink } = await import('../../functions/src/handlers/check-reset-link');
+    expect((await call(checkResetLink, { body: { token } })).status).toBe(200);
     const reset = await call(resetPassword, { body: { token, password: newPassword } });
     expect(reset.status).toBe(200);
+    // Used: the page says so when it opens, before any typing.
+    const used = await call(checkResetLink, { body: { token } });
+    expect(used.status).toBe(409);
+    expect(used.body.message).toBe(USED_RESET_LINK);
     expect(reset.body).toEqual({ ok: true, email: member.email });
     expect((await call(updateProfile, { body: profileBody, headers: auth(member.token) })).status).toBe(401);
     expect((await call(checkAuth, { body: {}, cookies: [member.cookie] })).status).toBe(401);

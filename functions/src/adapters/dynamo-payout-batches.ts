@@ -248,6 +248,10 @@ export const dynamoPayoutBatches: PayoutBatchStore = {
           ...(typeof item.chargeId === 'string' ? { chargeId: item.chargeId } : {}),
           orderID: String(item.orderID ?? ''),
           createdAt: String(item.createdAt ?? ''),
+          ...(typeof item.payoutFailure === 'string' ? { payoutFailure: item.payoutFailure } : {}),
+          ...(typeof item.failedPayoutId === 'string' ? { failedPayoutId: item.failedPayoutId } : {}),
+          ...(typeof item.failedPayoutCents === 'number' ? { failedPayoutCents: item.failedPayoutCents } : {}),
+          ...(typeof item.updatedAt === 'string' ? { updatedAt: item.updatedAt } : {}),
         });
         if (status === 'processing' && !item.transferPendingAt && (availableAt === undefined || availableAt <= now)) {
           found.push(candidate('processing'));
@@ -456,6 +460,26 @@ export const dynamoPayoutBatches: PayoutBatchStore = {
     return result.ok;
   },
 
+  dropPayout(batch, failure, now) {
+    return record(
+      batchMove(
+        batch,
+        'transferred',
+        { state: 'payout_failed', failure, payoutAttempt: batch.payoutAttempt + 1, updatedAt: now },
+        { condition: 'payoutAttempt = :attempt', values: { ':attempt': batch.payoutAttempt } },
+      ),
+      paidBy(batch).map((commission) =>
+        carried(commission.id, {
+          set: ['payoutFailure = :failure', 'updatedAt = :now'],
+          remove: ['batchId'],
+          condition: 'batchId = :batch',
+          values: { ':failure': failure, ':now': now, ':batch': batch.batchId },
+        }),
+      ),
+      [],
+    );
+  },
+
   recordPayout(batch, payoutId, now) {
     const paid = paidBy(batch);
     const paidCents = total(paid);
@@ -522,6 +546,7 @@ export const dynamoPayoutBatches: PayoutBatchStore = {
           set: [
             'payoutId = :null',
             'failedPayoutId = :payout',
+            'failedPayoutCents = :payoutCents',
             'payoutFailure = :failure',
             'updatedAt = :now',
             'gsi2pk = :stage',
@@ -532,6 +557,7 @@ export const dynamoPayoutBatches: PayoutBatchStore = {
           values: {
             ':null': null,
             ':payout': payoutId,
+            ':payoutCents': batch.payoutCents,
             ':failure': failure,
             ':now': now,
             ':stage': TO_BE_PAID,

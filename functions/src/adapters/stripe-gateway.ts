@@ -328,6 +328,7 @@ function payoutData(event: Stripe.Event & { data: { object: Stripe.Payout } }) {
     accountId: event.account,
     metadata: payout.metadata ?? {},
     failure: payout.failure_message ?? payout.failure_code ?? null,
+    failureCode: payout.failure_code ?? null,
     created: event.created,
     amountCents: typeof payout.amount === 'number' ? payout.amount : null,
     arrivalDate: typeof payout.arrival_date === 'number' ? payout.arrival_date : null,
@@ -569,7 +570,10 @@ function toStatus(account: Stripe.Account, asOf: number): PayoutAccountStatus {
   return {
     id: account.id,
     asOf,
-    requirementsDue: account.requirements?.currently_due ?? [],
+    // What is due now and what is overdue (Stripe lists a failed check's requirement in both).
+    requirementsDue: [
+      ...new Set([...(account.requirements?.currently_due ?? []), ...(account.requirements?.past_due ?? [])]),
+    ],
     transfers: account.capabilities?.transfers ?? 'unrequested',
     payoutsEnabled: account.payouts_enabled ?? false,
     pendingVerification: account.requirements?.pending_verification ?? [],
@@ -872,6 +876,59 @@ export function createStripeGateway(settings: StripeGatewaySettings): PaymentGat
         throw toMoneyError(error, 'payout');
       }
     },
+
+    chargeFunds: (chargeId) =>
+      mapped(async () => {
+        const list = await (await stripe()).balanceTransactions.list({ source: chargeId, limit: 10 });
+        const funding = list.data.find((entry) => entry.type === 'charge' || entry.type === 'payment');
+        return funding ? { available: funding.status === 'available', availableOn: funding.available_on } : undefined;
+      }),
+
+    connectedBalance: (accountId) =>
+      mapped(async () => {
+        const client = await stripe();
+        const options = { stripeAccount: accountId };
+        const balance = await client.balance.retrieve({}, options);
+        const availableCents = balance.available.find((funds) => funds.currency === 'usd')?.amount ?? 0;
+        const pendingCents = balance.pending.find((funds) => funds.currency === 'usd')?.amount ?? 0;
+        if (pendingCents <= 0) return { availableCents, pending: [] };
+        // The pending funds by day: the account's recent balance transactions still pending.
+        const byDay = new Map<number, number>();
+        const list = await client.balanceTransactions.list({ currency: 'usd', limit: 100 }, options);
+        for (const entry of list.data) {
+          if (entry.status !== 'pending') continue;
+          byDay.set(entry.available_on, (byDay.get(entry.available_on) ?? 0) + entry.net);
+        }
+        const pending = [...byDay.entries()]
+          .filter(([, amountCents]) => amountCents > 0)
+          .sort(([a], [b]) => a - b)
+          .map(([availableOn, amountCents]) => ({ amountCents, availableOn }));
+        return { availableCents, pending };
+      }),
+
+    updateIndividual: (accountId, details) =>
+      mapped(async () => {
+        const individual: Stripe.AccountUpdateParams.Individual = {
+          ...(details.firstName ? { first_name: details.firstName } : {}),
+          ...(details.lastName ? { last_name: details.lastName } : {}),
+          ...(details.dob ? { dob: details.dob } : {}),
+          ...(details.address
+            ? {
+                address: {
+                  line1: details.address.line1,
+                  line2: details.address.line2 ?? '',
+                  city: details.address.city,
+                  state: details.address.state,
+                  postal_code: details.address.postalCode,
+                  country: 'US',
+                },
+              }
+            : {}),
+          ...(details.taxId ? { id_number: details.taxId } : {}),
+        };
+        const updated = await (await stripe()).accounts.update(accountId, { individual });
+        return toStatus(updated, nowSeconds());
+      }),
 
     chargeCard: (chargeId) =>
       mapped(async () => {

@@ -50,7 +50,15 @@ export interface BatchTransfer {
 }
 
 /** A commission a batch could take (read from the member's list; the claim's conditions decide). */
-export type CandidateCommission = BatchCommission;
+export type CandidateCommission = BatchCommission & {
+  /** Why its last payout failed (`payout.failed`, or a refused payout), while it waits to be paid again. */
+  payoutFailure?: string;
+  /** The payout that failed, when Stripe made one, and its amount (a batch's payout carries several commissions). */
+  failedPayoutId?: string;
+  failedPayoutCents?: number;
+  /** When its commission record last changed (ISO): the failure's time for the member's banner. */
+  updatedAt?: string;
+};
 
 /** One member's part of a batch: `BATCH#<batchId>` / `MEMBER#<memberId>`. */
 export interface MemberBatch {
@@ -154,6 +162,12 @@ export interface PayoutBatchStore {
   fallBackToStandard(batch: MemberBatch, reason: string, topUpCents: number, now: string): Promise<boolean>;
   /** The second transfer of a fallback recorded (once). */
   recordTopUp(batch: MemberBatch, transferId: string, now: string): Promise<boolean>;
+  /**
+   * Stripe refused the batch's payout at its create: the batch to `payout_failed` with the reason and
+   * the attempt moved on (while `transferred` at that attempt); every commission it would pay keeps
+   * the reason, stays in Stripe and is freed for the next payout. No counter moves.
+   */
+  dropPayout(batch: MemberBatch, failure: string, now: string): Promise<boolean>;
   /** The payout recorded (or none needed): every carried commission in Stripe to paid, freed; counters and earnings. */
   recordPayout(batch: MemberBatch, payoutId: string | null, now: string): Promise<boolean>;
   /**

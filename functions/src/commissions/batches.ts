@@ -2,9 +2,23 @@ import type { BatchOutcome, MemberPayoutCard, WithdrawalQuote } from '@portal/sh
 import { formatMoney } from '@portal/shared/domain/format';
 import type { MoneySettings } from '../config/money-settings';
 import { DomainError, conflict } from '../errors';
-import { InstantRefused, MoneyRefusal, type PaymentGateway } from '../payments/payment-gateway';
+import {
+  InstantRefused,
+  MoneyRefusal,
+  type ConnectedBalance,
+  type FundsState,
+  type PaymentGateway,
+} from '../payments/payment-gateway';
 import { NO_DEBIT_CARD, NO_PAYOUT_ACCOUNT } from '../orders/present';
-import type { BatchCommission, BatchKind, BatchTransfer, MemberBatch, PayoutBatchStore } from './batch-store';
+import { payoutFailureWords } from '../payments/payout-failures';
+import type {
+  BatchCommission,
+  BatchKind,
+  BatchTransfer,
+  CandidateCommission,
+  MemberBatch,
+  PayoutBatchStore,
+} from './batch-store';
 import type { CommissionMoneyStore, PayoutProfile } from './money-store';
 import { CANNOT_TAKE_TRANSFERS_YET, VERIFYING } from './money-movement';
 
@@ -200,18 +214,102 @@ const transfersOf = (batch: MemberBatch): BatchTransfer[] =>
 const feeChargeOf = (batch: MemberBatch): string | null =>
   batch.transfers?.find((part) => (part.feeCents ?? 0) > 0)?.chargeId ?? null;
 
+/** The member's set-up steps, naming where they are in the member app (My Account's cards). */
+export const SET_UP_ACCOUNT_FIRST = 'Set up your payout account first: My Account, Payout Account.';
+export const ADD_CARD_FIRST = 'Add a debit card first: My Account, Payout Methods.';
+
+/** Funds Stripe still holds as pending: how much, and the day they become available (epoch seconds; null: unknown). */
+export interface PendingFunds {
+  amountCents: number;
+  availableOn: number | null;
+}
+
+/**
+ * Which of the candidates Stripe can pay out to the card now (issue 34): a commission still in
+ * processing whose sale's charge is pending at Stripe would reach the member's balance pending
+ * (its transfer names the charge), so its payout would be refused; one already in the member's
+ * Stripe balance is payable while the balance's available funds cover it (oldest first). The rest
+ * is pending, with the day Stripe gives. Asked before anything is claimed, so a payout is never
+ * made of funds that are not there, and nothing is left open waiting for them.
+ */
+export async function fundsReady(
+  gateway: Pick<PaymentGateway, 'chargeFunds' | 'connectedBalance'>,
+  accountId: string,
+  candidates: readonly CandidateCommission[],
+): Promise<{ ready: CandidateCommission[]; pending: PendingFunds[] }> {
+  const ready: CandidateCommission[] = [];
+  const pending: PendingFunds[] = [];
+  const inStripe = candidates.some((c) => c.from === 'in_stripe');
+  const balance: ConnectedBalance | undefined = inStripe ? await gateway.connectedBalance(accountId) : undefined;
+  const charges = [...new Set(candidates.flatMap((c) => (c.from === 'processing' && c.chargeId ? [c.chargeId] : [])))];
+  const funds = new Map<string, FundsState | undefined>(
+    await Promise.all(charges.map(async (id) => [id, await gateway.chargeFunds(id)] as const)),
+  );
+  let left = balance?.availableCents ?? 0;
+  for (const candidate of candidates) {
+    if (candidate.from === 'in_stripe') {
+      const carried = candidate.amountCents - candidate.nettedCents;
+      if (carried <= left) {
+        left -= carried;
+        ready.push(candidate);
+      } else {
+        const day = balance?.pending.find((entry) => entry.amountCents > 0)?.availableOn ?? null;
+        pending.push({ amountCents: carried, availableOn: day });
+      }
+      continue;
+    }
+    const state = candidate.chargeId ? funds.get(candidate.chargeId) : undefined;
+    if (state && !state.available) pending.push({ amountCents: candidate.amountCents, availableOn: state.availableOn });
+    else ready.push(candidate);
+  }
+  return { ready, pending };
+}
+
+/** Pending funds summed by the day they become available, earliest first (unknown days last). */
+export function pendingByDay(pending: readonly PendingFunds[]): PendingFunds[] {
+  const days = new Map<number | null, number>();
+  for (const entry of pending) {
+    const day = entry.availableOn === null ? null : Math.floor(entry.availableOn / 86_400) * 86_400;
+    days.set(day, (days.get(day) ?? 0) + entry.amountCents);
+  }
+  return [...days.entries()]
+    .map(([availableOn, amountCents]) => ({ amountCents, availableOn }))
+    .sort((a, b) => (a.availableOn ?? Infinity) - (b.availableOn ?? Infinity));
+}
+
+/** "$12.40 becomes available on 30 Nov" (UTC), one clause per day, joined. */
+export function pendingWords(pending: readonly PendingFunds[]): string {
+  return pendingByDay(pending)
+    .map((entry) =>
+      entry.availableOn === null
+        ? `${formatMoney(entry.amountCents)} is still pending at Stripe`
+        : `${formatMoney(entry.amountCents)} becomes available on ${shortDay(entry.availableOn)}`,
+    )
+    .join('; ');
+}
+
+const shortDay = (seconds: number) =>
+  new Date(seconds * 1000).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
+
+/** A candidate as a batch stores it: without what only the member's view reads. */
+const asBatchCommission = ({
+  payoutFailure: _failure,
+  failedPayoutId: _payout,
+  failedPayoutCents: _cents,
+  updatedAt: _updated,
+  ...commission
+}: CandidateCommission): BatchCommission => commission;
+
 /** Why the member cannot be paid, in words for the person asking; null when they can. */
 function accountBlock(profile: PayoutProfile | undefined, forMember: boolean): string | null {
   if (!profile) return 'The member no longer exists.';
-  if (profile.isAccountCreated !== 1 || !profile.stripeID)
-    return forMember ? 'Set up your payout account first (Payout Settings).' : NO_PAYOUT_ACCOUNT;
-  if (profile.isPayoutMethodAdded !== 1)
-    return forMember ? 'Add a debit card to your payout account first (Payout Settings).' : NO_DEBIT_CARD;
+  if (profile.isAccountCreated !== 1 || !profile.stripeID) return forMember ? SET_UP_ACCOUNT_FIRST : NO_PAYOUT_ACCOUNT;
+  if (profile.isPayoutMethodAdded !== 1) return forMember ? ADD_CARD_FIRST : NO_DEBIT_CARD;
   if (profile.transfers === 'pending')
     return forMember ? 'Stripe is still verifying your payout account: try again later.' : VERIFYING;
   if (profile.transfers === 'inactive')
     return forMember
-      ? 'Stripe needs some of your details corrected before you can be paid: see Payout Settings.'
+      ? 'Stripe needs some of your details corrected before you can be paid: correct them on My Account, Payout Account.'
       : CANNOT_TAKE_TRANSFERS_YET;
   return null;
 }
@@ -246,6 +344,9 @@ function outcome(
   };
 }
 
+/** A stored reason as a clause: without its final period (the sentence that quotes it ends it). */
+const reasonOf = (failure: string | null) => (failure ?? 'Stripe gave no reason').trim().replace(/\.+$/, '');
+
 /** The outcome of a batch in its stored state, in words. */
 function describe(batch: MemberBatch): BatchOutcome {
   const who = { memberId: batch.memberId, memberEmail: batch.memberEmail };
@@ -262,7 +363,14 @@ function describe(batch: MemberBatch): BatchOutcome {
         who,
         batch.batchId,
         'refused',
-        `The payout of ${formatMoney(batch.payoutCents)} to ${batch.memberEmail}'s card failed: ${batch.failure ?? 'Stripe gave no reason'}. Its ${count} are back to be paid.`,
+        batch.kind === 'withdraw'
+          ? `Stripe did not pay ${formatMoney(batch.payoutCents)} to your card. The money stays in your balance, nothing is lost: withdraw again later, or it goes with the next daily payout.`
+          : [
+              batch.payoutId
+                ? `The payout of ${formatMoney(batch.payoutCents)} to ${batch.memberEmail}'s card failed`
+                : `Stripe refused the payout of ${formatMoney(batch.payoutCents)} to ${batch.memberEmail}'s card`,
+              `: ${reasonOf(batch.failure)}. Its ${count} are back to be paid, free for the next payout.`,
+            ].join(''),
         batch,
       );
     case 'claimed':
@@ -437,24 +545,35 @@ async function claim(deps: BatchDeps, options: RunOptions): Promise<MemberBatch 
       deps.batches.candidates(options.memberId, now),
       deps.batches.owed(options.memberId),
     ]);
-    const planned = plan(candidates, owed, options.kind);
+    // A payout takes only what Stripe can pay now; a `send` only transfers (pending funds may go).
+    const funds =
+      options.kind === 'send'
+        ? { ready: candidates, pending: [] }
+        : await fundsReady(deps.gateway, profile!.stripeID!, candidates);
+    const planned = plan(funds.ready.map(asBatchCommission), owed, options.kind);
     if (planned.commissions.length === 0) {
+      const pending = funds.pending.length ? pendingWords(funds.pending) : '';
       return outcome(
         who,
         options.batchId,
         'empty',
         forMember
-          ? 'You have no available commissions to withdraw right now.'
-          : `Nothing to ${options.kind === 'send' ? 'send' : 'pay'} for ${options.memberEmail}: no available commission that no other payout holds.`,
+          ? pending
+            ? `Nothing is available to withdraw yet: ${pending}.`
+            : 'You have no available commissions to withdraw right now.'
+          : pending
+            ? `Nothing to pay for ${options.memberEmail} yet: ${pending} at Stripe.`
+            : `Nothing to ${options.kind === 'send' ? 'send' : 'pay'} for ${options.memberEmail}: no available commission that no other payout holds.`,
       );
     }
     const minimum = settings.PAYOUT_MINIMUM_CENTS;
     if ((options.kind === 'daily' || options.kind === 'withdraw') && planned.payableCents < minimum) {
+      const pending = funds.pending.length ? ` (${pendingWords(funds.pending)})` : '';
       return outcome(
         who,
         options.batchId,
         'below_minimum',
-        `${forMember ? 'Your' : `${options.memberEmail}'s`} available balance after clawbacks is ${formatMoney(planned.payableCents)}, below the payout minimum of ${formatMoney(minimum)}.`,
+        `${forMember ? 'Your' : `${options.memberEmail}'s`} available balance after clawbacks is ${formatMoney(planned.payableCents)}, below the payout minimum of ${formatMoney(minimum)}${pending}.`,
       );
     }
     let method: MemberBatch['method'] = null;
@@ -464,7 +583,7 @@ async function claim(deps: BatchDeps, options: RunOptions): Promise<MemberBatch 
     let instantRefused: string | null = null;
     if (options.kind === 'withdraw') {
       const card = await deps.gateway.payoutDestination(profile!.stripeID!);
-      if (!card) return outcome(who, options.batchId, 'refused', 'Add a debit card to your payout account first.');
+      if (!card) return outcome(who, options.batchId, 'refused', ADD_CARD_FIRST);
       method = card.instant ? 'instant' : 'standard';
       if (method === 'instant') {
         // Stripe bills the platform 1 %; a member who pays it gets the commissions less the fee,
@@ -687,12 +806,20 @@ async function refuse(deps: BatchDeps, batch: MemberBatch, failure: string): Pro
   return describe({ ...batch, state: 'released', failure, updatedAt: now });
 }
 
-/** Stripe refused the payout: the batch stays transferred (the funds are in the member's Stripe balance), open for the next run. */
+/**
+ * Stripe refused the payout (issue 34: a refused payout never blocks later ones): the batch ends
+ * as `payout_failed` with the reason, its commissions stay in the member's Stripe balance, free for
+ * the next batch, button or withdrawal, and the member's lock is freed.
+ */
 async function wait(deps: BatchDeps, batch: MemberBatch, failure: string): Promise<BatchOutcome> {
   const now = new Date(deps.now()).toISOString();
-  await deps.batches.refusePayout(batch, failure, now);
-  await deps.batches.pause(batch.memberId, batch.batchId);
-  return describe({ ...batch, failure, payoutAttempt: batch.payoutAttempt + 1 });
+  if (!(await deps.batches.dropPayout(batch, failure, now))) {
+    const after = await deps.batches.get(batch.batchId, batch.memberId);
+    if (after && after.state !== 'transferred') return advance(deps, after);
+    throw new Error(`Batch ${batch.batchId}: the refused payout could not be recorded`);
+  }
+  await deps.batches.unlock(batch.memberId, batch.batchId);
+  return describe({ ...batch, state: 'payout_failed', failure, payoutAttempt: batch.payoutAttempt + 1 });
 }
 
 /**
@@ -736,10 +863,31 @@ export function summary(outcomes: readonly BatchOutcome[], remaining: number): s
   const problems = outcomes.filter((o) => o.state === 'refused' || o.state === 'waiting' || o.state === 'busy');
   const parts = [
     moved.length ? `${plural(moved.length, 'member')} done` : 'Nothing moved',
-    ...(problems.length ? [`${plural(problems.length, 'member')} need attention (see below)`] : []),
+    ...(problems.length
+      ? [`${plural(problems.length, 'member')} ${problems.length === 1 ? 'needs' : 'need'} attention (see below)`]
+      : []),
     ...(remaining ? [`${plural(remaining, 'member')} not reached in time: run it again`] : []),
   ];
   return `${parts.join('; ')}.`;
+}
+
+/**
+ * The member's last failed payout, from the commissions waiting again with its reason: the amount
+ * back in their balance, why (in words) and when. Null when none waits.
+ */
+export function failedPayoutOf(candidates: readonly CandidateCommission[]): WithdrawalQuote['failedPayout'] {
+  // A payout Stripe made and the card's bank then failed (`failedPayoutId`); a refusal at the create
+  // moved no money and is not the card's fault.
+  const failed = candidates.filter((c) => c.from === 'in_stripe' && c.payoutFailure && c.failedPayoutId);
+  if (!failed.length) return null;
+  const latest = failed.reduce((a, b) => ((b.updatedAt ?? '') > (a.updatedAt ?? '') ? b : a));
+  const same = failed.filter((c) => c.failedPayoutId === latest.failedPayoutId);
+  return {
+    // What the failed payout was (its own amount when stored), as the member's mail names it.
+    amount: dollars(latest.failedPayoutCents ?? sum(same, (c) => c.amountCents - c.nettedCents)),
+    reason: payoutFailureWords(null, latest.payoutFailure),
+    at: latest.updatedAt ?? null,
+  };
 }
 
 /** The withdrawal the member would make now (the confirmation's figures), without claiming anything. */
@@ -750,17 +898,29 @@ export async function withdrawalQuote(deps: BatchDeps, memberId: string): Promis
     deps.batches.candidates(memberId, deps.now()),
     deps.batches.owed(memberId),
   ]);
-  const planned = plan(candidates, owed, 'withdraw');
+  const block = accountBlock(profile, true);
+  // What Stripe can pay now, and what it still holds as pending (with its day).
+  const funds =
+    profile?.stripeID && profile.isAccountCreated === 1
+      ? await fundsReady(deps.gateway, profile.stripeID, candidates)
+      : { ready: [...candidates], pending: [] };
+  const planned = plan(funds.ready.map(asBatchCommission), owed, 'withdraw');
   const base = {
     available: dollars(planned.payableCents),
     minimum: dollars(settings.PAYOUT_MINIMUM_CENTS),
     feePaidBy: settings.INSTANT_FEE_PAID_BY,
+    pending: pendingByDay(funds.pending).map((entry) => ({
+      amount: dollars(entry.amountCents),
+      availableOn: entry.availableOn === null ? null : new Date(entry.availableOn * 1000).toISOString(),
+    })),
+    // The clawback debt still owed after what this withdrawal would net.
+    owed: dollars(Math.max(0, owed - planned.nettedCents)),
+    failedPayout: failedPayoutOf(candidates),
   };
-  const block = accountBlock(profile, true);
   const card = !block && profile?.stripeID ? await deps.gateway.payoutDestination(profile.stripeID) : undefined;
   const reason =
     block ??
-    (card ? null : 'Add a debit card to your payout account first (Payout Settings).') ??
+    (card ? null : ADD_CARD_FIRST) ??
     (planned.payableCents < settings.PAYOUT_MINIMUM_CENTS
       ? `You can withdraw once your available balance reaches ${formatMoney(settings.PAYOUT_MINIMUM_CENTS)}.`
       : null);

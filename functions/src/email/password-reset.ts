@@ -167,6 +167,14 @@ const superseded = () => badRequest(SUPERSEDED_RESET_LINK, { token: SUPERSEDED_R
 /** Using a link: the reset call. */
 export function createPasswordResetUse(deps: PasswordResetUseDeps) {
   return {
+    /** Whether the link can still be used, as `reset` would find it (the page asks when it opens). */
+    async check(token: string): Promise<{ ok: true }> {
+      const record = await deps.store.get(hashResetToken(token));
+      if (!record) throw badRequest(INVALID_RESET_LINK, { token: INVALID_RESET_LINK });
+      if (record.usedAt !== undefined) throw conflict(USED_RESET_LINK);
+      if (record.expiresAtMs <= deps.now()) throw badRequest(EXPIRED_RESET_LINK, { token: EXPIRED_RESET_LINK });
+      return { ok: true };
+    },
     /** Sets the new password with a link's token; ends every session of the account. */
     async reset(token: string, password: string): Promise<{ ok: true; email: string }> {
       const tokenHash = hashResetToken(token);

@@ -369,6 +369,43 @@ export function refundMail(facts: RefundFacts): OutgoingMail {
   );
 }
 
+export interface MemberPayoutFailedFacts {
+  to: string;
+  amountCents: number;
+  /** Why, in words (payments/payout-failures.ts): follows "failed: ". */
+  reason: string;
+  /** My Account, where the banner and the card's replacement are. */
+  accountUrl: string;
+}
+
+/**
+ * The member's "your payout failed": the amount, why, that the money waits in their balance again,
+ * and what to do (replace the card). Sent once per failed payout, whatever their mail settings say:
+ * it asks them to act.
+ */
+export function memberPayoutFailedMail(facts: MemberPayoutFailedFacts): OutgoingMail {
+  const amount = formatMoney(facts.amountCents);
+  return render(facts.to, `Your payout of ${amount} failed`, {
+    greeting: 'Hello,',
+    paragraphs: [
+      [
+        `Your payout of ${amount} failed: ${facts.reason}.`,
+        'The money is back in your balance, waiting to be paid.',
+      ].join(' '),
+      [
+        'Replace your card on My Account (Payout Methods) with a debit card that takes payouts.',
+        'Then withdraw it, or it goes with the next daily payout.',
+      ].join(' '),
+    ],
+    facts: [
+      { label: 'Amount', value: amount },
+      { label: 'Why', value: facts.reason },
+    ],
+    action: { label: 'Replace your card on My Account', url: facts.accountUrl },
+    footer: 'You get this mail when a payout to your card fails, so that you can fix it.',
+  });
+}
+
 /** A dispute's facts as the webhook knows them (Stripe's `charge.dispute.created`). */
 export interface DisputeFacts {
   /** The event's id: the mail is sent once per dispute event. */

@@ -1,12 +1,12 @@
 import { checkAuth } from '@portal/shared/api/calls/check-auth';
 import { apiHandler, sessions, users } from '../composition';
 import { REFRESH_COOKIE, readCookie } from '../auth/cookies';
-import { SESSION_ENDED } from '../auth/sessions';
-import { DomainError, unauthorized } from '../errors';
+import { DomainError } from '../errors';
 
 export const handler = apiHandler(checkAuth, async ({ body, event, setCookie }) => {
   const token = body.refresh_token ?? readCookie(event.cookies, REFRESH_COOKIE);
-  if (!token) throw unauthorized(SESSION_ENDED);
+  // No session to check (a logged-out visitor): logged out, as an answer rather than an error.
+  if (!token) return { loginValid: false as const, isLoggedIn: false as const };
   try {
     // A member stored before share codes existed gets theirs now (conditional: one code, ever).
     const session = await sessions.refresh(token, async (userId) => {

@@ -7,6 +7,7 @@ import {
   disputeOpenedMail,
   refundFailedMail,
   type RefundFailedFacts,
+  memberPayoutFailedMail,
   payoutFailedMail,
   payoutSentMail,
   receiptMail,
@@ -17,6 +18,7 @@ import {
 } from '../email/templates';
 import { carrierName, trackingUrl } from '@portal/shared/api/carriers';
 import { DomainError } from '../errors';
+import { payoutFailureWords } from '../payments/payout-failures';
 import { newOrderLink, type OrderLinkStore } from '../orders/order-links';
 import type { CommissionRecord, OrderRecord, SalesStore } from '../orders/sales-store';
 
@@ -32,6 +34,7 @@ import type { CommissionRecord, OrderRecord, SalesStore } from '../orders/sales-
  * | payout ("on its way")     | member      | payout               | payCommisionToMember / a batch once the payout is  |
  * |                           |             |                      | recorded, and `payout.paid`                        |
  * | payout-failed             | each admin  | payout.failed event  | the Connect webhook                                |
+ * | member-payout-failed      | member      | failed payout        | the Connect webhook (whatever the mail settings)   |
  * | dispute                   | each admin  | dispute event        | `charge.dispute.created` (wired by the ledger)     |
  * | refund-failed             | each admin  | refund               | `refund.failed` / `charge.refund.updated` failed   |
  * | refund ("your refund")    | customer    | refund (or dispute   | a refund applied to the order (refundOrder,        |
@@ -277,6 +280,51 @@ export async function sendRefundFailed(deps: MailDeps, facts: RefundFailedFacts)
   return toEachAdmin(deps, 'refund-failed', facts.refundId, async (to) =>
     refundFailedMail(to, facts, at(deps, ADMIN_ORDERS_PATH)),
   );
+}
+
+/** A failed payout as the member's mail reads it. */
+export interface MemberPayoutFailure {
+  payoutId: string;
+  /** Stripe's `failure_code` and `failure_message`. */
+  failureCode: string | null | undefined;
+  failure: string | null;
+  /** The commission the payout carried (a per-commission payout), if any. */
+  commissionId: string | undefined;
+  /** A batch's payout: the member and the amount, from the batch. */
+  batch?: Pick<BatchPayout, 'memberId' | 'payoutCents' | 'payoutId' | 'state'>;
+  /** The payout's own amount (the event's), when neither says it. */
+  amountCents?: number | null;
+  /** This delivery moved the ledger (the payout was ours and is now failed). */
+  moved: boolean;
+}
+
+/**
+ * The member's "your payout of $X failed", once per failed payout (`MAIL#member-payout-failed#<payoutId>`):
+ * why in words, and what to do. Sent whatever the member's payout mail setting: it asks them to act.
+ */
+export async function sendMemberPayoutFailed(deps: MailDeps, failed: MemberPayoutFailure): Promise<SendOutcome> {
+  return sendOnce(deps, 'member-payout-failed', failed.payoutId, async () => {
+    const commission = failed.commissionId ? await deps.sales.getCommission(failed.commissionId) : undefined;
+    // Ours only: this delivery failed it, or the ledger already says this payout failed (a replay).
+    const recorded =
+      (failed.batch?.state === 'payout_failed' && failed.batch.payoutId === failed.payoutId) ||
+      (commission as { failedPayoutId?: string } | undefined)?.failedPayoutId === failed.payoutId;
+    if (!failed.moved && !recorded) return { skip: 'not a payout the ledger knows as failed' };
+    const memberId = failed.batch?.memberId ?? commission?.memberId;
+    const member = memberId ? await deps.users.get(memberId) : undefined;
+    if (!member?.email) return { skip: 'member unknown' };
+    const amountCents =
+      failed.batch?.payoutCents ??
+      failed.amountCents ??
+      (commission ? commission.amountCents - ((commission as { nettedCents?: number }).nettedCents ?? 0) : null);
+    if (amountCents === null) return { skip: 'amount unknown' };
+    return memberPayoutFailedMail({
+      to: member.email,
+      amountCents,
+      reason: payoutFailureWords(failed.failureCode, failed.failure),
+      accountUrl: at(deps, MY_ACCOUNT_PATH),
+    });
+  });
 }
 
 /**

@@ -150,6 +150,29 @@ export interface CreatedPayout {
   arrivalDate: number | null;
 }
 
+/** Funds at Stripe: available already, or pending until `availableOn` (epoch seconds). */
+export interface FundsState {
+  available: boolean;
+  availableOn: number;
+}
+
+/** A connected account's USD balance in cents. */
+export interface ConnectedBalance {
+  availableCents: number;
+  /** The pending funds by the day they become available (epoch seconds), earliest first. */
+  pending: { amountCents: number; availableOn: number }[];
+}
+
+/** The identity details a member corrects after Stripe could not verify them; each optional. */
+export interface IndividualDetails {
+  firstName?: string;
+  lastName?: string;
+  dob?: { day: number; month: number; year: number };
+  address?: { line1: string; line2?: string; city: string; state: string; postalCode: string };
+  /** Nine digits: sent to Stripe only. */
+  taxId?: string;
+}
+
 /** A payout event of a connected account (`payout.failed`, `payout.paid`). */
 export interface PayoutEventData {
   payoutId: string;
@@ -158,6 +181,8 @@ export interface PayoutEventData {
   metadata: Record<string, string>;
   /** Stripe's `failure_message`, else its `failure_code` (failed payouts only). */
   failure: string | null;
+  /** Stripe's `failure_code` (`account_closed`, `could_not_process`, …), for the member's words. */
+  failureCode?: string | null;
   /** The event's `created`, epoch seconds. */
   created: number;
   /** The payout's `amount` in cents, `arrival_date` (epoch seconds) and `method`, when the event carries them. */
@@ -320,6 +345,22 @@ export interface PaymentGateway {
   createPayout(payout: NewPayout): Promise<CreatedPayout>;
   /** The account's default debit card for USD payouts, or undefined when it has none. */
   payoutDestination(accountId: string): Promise<PayoutDestination | undefined>;
+  /**
+   * When a charge's funds are (or become) available in the platform's balance: its balance
+   * transaction's `status` and `available_on`; undefined when Stripe lists none for it yet. A
+   * transfer funded from the charge (`source_transaction`) is pending in the member's balance until then.
+   */
+  chargeFunds(chargeId: string): Promise<FundsState | undefined>;
+  /**
+   * A connected account's USD balance: what is available to pay out now, and what is pending, by the
+   * day it becomes available (its balance transactions' `available_on`, earliest first).
+   */
+  connectedBalance(accountId: string): Promise<ConnectedBalance>;
+  /**
+   * Sends the member's corrected details to their connected account (`individual[...]`): Stripe
+   * checks them again (`account.updated` follows). A refused value is a 400 naming its field.
+   */
+  updateIndividual(accountId: string, details: IndividualDetails): Promise<PayoutAccountStatus>;
   /** The card a charge was paid with (its last four and brand), or undefined when it was not a card or is unknown. */
   chargeCard(chargeId: string): Promise<{ last4: string; brand: string } | undefined>;
   /**

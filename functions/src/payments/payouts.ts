@@ -198,6 +198,63 @@ export async function replacePayoutMethod(
   return { user: await reread(deps, user.id), card: view(card) };
 }
 
+/** The corrections of the payout account screen (`UpdatePayoutAccountRequest`'s output): whole groups. */
+export interface PayoutAccountCorrection {
+  first_name?: string;
+  last_name?: string;
+  street_address_1?: string;
+  address_unit?: string;
+  city?: string;
+  state?: string;
+  zipcode?: string;
+  dob_day?: number;
+  dob_month?: number;
+  dob_year?: number;
+  tax_id?: string;
+}
+
+/**
+ * Sends the member's corrected details to their connected account (issue 34): Stripe checks them
+ * again, so the stored state becomes what Stripe answers (usually "Verifying"), and the
+ * `account.updated` events that follow keep it current. The tax ID goes to Stripe only.
+ */
+export async function updatePayoutAccount(
+  deps: PayoutDeps,
+  user: UserRecord,
+  form: PayoutAccountCorrection,
+): Promise<UserRecord> {
+  if (!user.stripeID)
+    throw new DomainError('conflict', 'Set up your payout account first: My Account, Payout Account.');
+  const name = form.first_name && form.last_name ? { firstName: form.first_name, lastName: form.last_name } : {};
+  const address =
+    form.street_address_1 && form.city && form.state && form.zipcode
+      ? {
+          address: {
+            line1: form.street_address_1,
+            ...(form.address_unit ? { line2: form.address_unit } : {}),
+            city: form.city,
+            state: form.state,
+            postalCode: form.zipcode,
+          },
+        }
+      : {};
+  const dob =
+    form.dob_day && form.dob_month && form.dob_year
+      ? { dob: { day: form.dob_day, month: form.dob_month, year: form.dob_year } }
+      : {};
+  const status = await deps.gateway.updateIndividual(user.stripeID, {
+    ...name,
+    ...address,
+    ...dob,
+    ...(form.tax_id ? { taxId: form.tax_id } : {}),
+  });
+  // Stripe's answer is at least as new as anything stored before it, whatever the two clocks say.
+  const stored = await reread(deps, user.id);
+  const asOf = Math.max(status.asOf, stored.payoutAccount?.asOf ?? 0);
+  await deps.accounts.setPayoutAccountState(user.id, user.stripeID, stateOf({ ...status, asOf }, deps.now()), true);
+  return reread(deps, user.id);
+}
+
 export async function listPayoutCards(deps: PayoutDeps, user: UserRecord, id: string): Promise<PayoutCardView[]> {
   return (await deps.gateway.listCards(ownAccount(user, id))).map(view);
 }

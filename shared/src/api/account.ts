@@ -176,6 +176,14 @@ export const ResetPasswordRequest = /* @__PURE__ */ pure(() =>
 );
 export type ResetPasswordRequest = z.input<typeof ResetPasswordRequest>;
 
+/** POST /api/checkResetLink: whether a reset link can still be used, before the form is shown. */
+export const CheckResetLinkRequest = /* @__PURE__ */ pure(() =>
+  z.strictObject({
+    token: z.string({ error: INVALID_RESET_LINK }).check(z.regex(RESET_TOKEN_PATTERN, INVALID_RESET_LINK)),
+  }),
+);
+export const CheckResetLinkResponse = /* @__PURE__ */ pure(() => z.object({ ok: z.literal(true) }));
+
 export const ResetPasswordResponse = /* @__PURE__ */ pure(() => z.object({ ok: z.literal(true), email: z.string() }));
 
 /** The password may not be the e-mail address or the part before its @ (the sign-up's rule). */

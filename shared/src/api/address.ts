@@ -12,6 +12,9 @@ import * as z from './zod';
 export const ADDRESS_SEARCH_MIN_LENGTH = 9;
 export const ADDRESS_SEARCH_MAX_LENGTH = 200;
 export const ADDRESS_SEARCH_TOO_SHORT = 'Type more than 8 characters of the address.';
+/** What the street field's hint asks: suggestions come once the text names a city or a ZIP code after the street. */
+export const ADDRESS_SEARCH_HINT =
+  'For suggestions, type the street, a comma, then your city or ZIP code (like 12 Main St, Springfield).';
 
 export const SearchAddressRequest = /* @__PURE__ */ pure(() =>
   z.strictObject({

@@ -53,7 +53,10 @@ import { changeEmail, changeEmailResponse } from './calls/change-email';
 import { changePassword, changePasswordResponse } from './calls/change-password';
 import { requestPasswordReset, requestPasswordResetResponse } from './calls/request-password-reset';
 import { resetPassword, resetPasswordResponse } from './calls/reset-password';
+import { checkResetLink, checkResetLinkResponse } from './calls/check-reset-link';
 import { replacePayoutMethod, replacePayoutMethodResponse } from './calls/replace-payout-method';
+import { updatePayoutAccount, updatePayoutAccountResponse } from './calls/update-payout-account';
+import { getPayoutAccount, getPayoutAccountResponse } from './calls/get-payout-account';
 import { refundOrder, refundOrderResponse } from './calls/refund-order';
 import { runPayoutBatch, runPayoutBatchResponse } from './calls/run-payout-batch';
 import { getWithdrawalQuote, getWithdrawalQuoteResponse } from './calls/get-withdrawal-quote';
@@ -136,7 +139,10 @@ export const contract = {
   changePassword: entry(changePassword, changePasswordResponse),
   requestPasswordReset: entry(requestPasswordReset, requestPasswordResetResponse),
   resetPassword: entry(resetPassword, resetPasswordResponse),
+  checkResetLink: entry(checkResetLink, checkResetLinkResponse),
   replacePayoutMethod: entry(replacePayoutMethod, replacePayoutMethodResponse),
+  updatePayoutAccount: entry(updatePayoutAccount, updatePayoutAccountResponse),
+  getPayoutAccount: entry(getPayoutAccount, getPayoutAccountResponse),
   refundOrder: entry(refundOrder, refundOrderResponse),
   runPayoutBatch: entry(runPayoutBatch, runPayoutBatchResponse),
   getWithdrawalQuote: entry(getWithdrawalQuote, getWithdrawalQuoteResponse),

@@ -1,3 +1,4 @@
+import { fieldLabel } from './messages';
 import { pure } from './pure';
 import * as z from './zod';
 import { Id, UserProfile } from './schemas';
@@ -12,6 +13,16 @@ import { Id, UserProfile } from './schemas';
  * 1900-01-01 raises a sanctions alert; any other date fails in test mode) must be enterable.
  */
 export const FIRST_BIRTH_YEAR = 1900;
+/** The sentence for a field a correction must give with its group. */
+const requiredSentence = (field: string): string => `The ${fieldLabel([field])} is required.`;
+
+/** The first year the birth-year list offers (the spec's); before it, only Stripe's test years, in test mode. */
+export const FIRST_LISTED_BIRTH_YEAR = 1937;
+/** Stripe's test dates of birth fall in these years: listed only while Stripe is in test mode. */
+export const STRIPE_TEST_BIRTH_YEARS = [1902, 1901, 1900] as const;
+/** Test mode, as the publishable key's prefix says (`pk_test_…`; live keys are `pk_live_…`). */
+export const isTestModeKey = (publishableKey: string | undefined): boolean =>
+  Boolean(publishableKey?.startsWith('pk_test_'));
 export const MIN_AGE = 18;
 
 /** The 50 states and DC, the codes a US individual's address takes at Stripe. */
@@ -149,6 +160,73 @@ export function payoutAccountRequest(today: () => Date = () => new Date()) {
       }),
     );
 }
+
+/**
+ * POST /api/updatePayoutAccount's body: the details Stripe could not verify, corrected by the
+ * member, in groups (the name, the date of birth, the home address, the tax ID); only the groups
+ * the payout account screen asks for are sent, each whole.
+ */
+export function updatePayoutAccountRequest(today: () => Date = () => new Date()) {
+  const create = payoutAccountRequest(today);
+  const shape = create.def.shape;
+  return z
+    .strictObject({
+      first_name: z.optional(shape.first_name),
+      last_name: z.optional(shape.last_name),
+      street_address_1: z.optional(shape.street_address_1),
+      address_unit: shape.address_unit,
+      city: z.optional(shape.city),
+      state: z.optional(shape.state),
+      zipcode: z.optional(shape.zipcode),
+      dob_day: z.optional(shape.dob_day),
+      dob_month: z.optional(shape.dob_month),
+      dob_year: z.optional(shape.dob_year),
+      tax_id: z.optional(shape.tax_id),
+    })
+    .check(
+      z.superRefine((body: Partial<Record<string, unknown>>, context) => {
+        const groups: [string, string[]][] = [
+          ['name', ['first_name', 'last_name']],
+          ['address', ['street_address_1', 'city', 'state', 'zipcode']],
+          ['dob', ['dob_day', 'dob_month', 'dob_year']],
+          ['tax_id', ['tax_id']],
+        ];
+        let any = false;
+        for (const [, fields] of groups) {
+          const given = fields.filter((field) => body[field] !== undefined);
+          if (given.length) any = true;
+          if (given.length && given.length < fields.length) {
+            for (const field of fields.filter((name) => body[name] === undefined)) {
+              context.addIssue({ code: 'custom', path: [field], message: requiredSentence(field) });
+            }
+          }
+        }
+        if (!any) context.addIssue({ code: 'custom', path: ['first_name'], message: 'Correct at least one detail' });
+        const { dob_day: day, dob_month: month, dob_year: year } = body as Partial<DateOfBirth>;
+        if (day !== undefined && month !== undefined && year !== undefined) {
+          const now = today();
+          if (year > now.getFullYear()) {
+            context.addIssue({
+              code: 'custom',
+              path: ['dob_year'],
+              message: `Choose a year up to ${now.getFullYear()}`,
+            });
+          } else if (day > daysInMonth(month, year)) {
+            context.addIssue({ code: 'custom', path: ['dob_day'], message: 'This month has fewer days' });
+          } else if (!isAdultOn({ day, month, year }, now)) {
+            context.addIssue({
+              code: 'custom',
+              path: ['dob_year'],
+              message: `You must be at least ${MIN_AGE} years old`,
+            });
+          }
+        }
+      }),
+    );
+}
+export const UpdatePayoutAccountRequest = /* @__PURE__ */ updatePayoutAccountRequest();
+export type UpdatePayoutAccountRequest = z.input<typeof UpdatePayoutAccountRequest>;
+export const GetPayoutAccountRequest = /* @__PURE__ */ pure(() => z.strictObject({}));
 
 /** The parts of the payout form's body its date rule reads. */
 interface DateOfBirth {

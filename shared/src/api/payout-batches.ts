@@ -97,6 +97,12 @@ export const WithdrawalQuote = /* @__PURE__ */ pure(() =>
     card: z.nullable(z.object({ last4: z.string(), brand: z.string() })),
     /** In words, when the card takes instant payouts but this one goes standard ("Instant payouts are not available (…); paid by standard payout, no fee."). */
     note: z.optional(z.nullable(z.string())),
+    /** What Stripe still holds as pending, by the day it becomes available (ISO; null: Stripe gives none). */
+    pending: z.array(z.object({ amount: Dollars, availableOn: z.nullable(z.string()) })),
+    /** The clawback debt still owed (refunds of orders already paid), taken from the next payouts. */
+    owed: Dollars,
+    /** The last payout that failed, while its money waits to be paid again: amount, why in words, when. */
+    failedPayout: z.nullable(z.object({ amount: Dollars, reason: z.string(), at: z.nullable(z.string()) })),
   }),
 );
 export type WithdrawalQuote = z.infer<typeof WithdrawalQuote>;

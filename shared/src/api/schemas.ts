@@ -119,6 +119,12 @@ export const AuthResponse = /* @__PURE__ */ pure(() =>
 );
 export type AuthResponse = z.infer<typeof AuthResponse>;
 
+/** checkAuth's answer to a visitor with no refresh token at all: logged out, without an error status. */
+export const LoggedOutResponse = /* @__PURE__ */ pure(() =>
+  z.object({ loginValid: z.literal(false), isLoggedIn: z.literal(false) }),
+);
+export type LoggedOutResponse = z.infer<typeof LoggedOutResponse>;
+
 /** The web apps send no token in the body and rely on the HttpOnly cookie; other clients may send it. */
 export const CheckAuthRequest = /* @__PURE__ */ pure(() =>
   z.strictObject({ refresh_token: z.optional(z.string().check(z.maxLength(512))) }),

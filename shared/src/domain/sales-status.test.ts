@@ -146,6 +146,15 @@ describe('the commission status in words', () => {
       'Paid: on its way, expected December 1st, 2026',
     );
     expect(commissionStatusText({ ...base, status: 'paid', payoutExpected: null })).toBe('Paid');
+    // Sentences built from parts: one period between them, never two.
+    expect(
+      commissionStatusText({
+        ...base,
+        status: 'in_stripe',
+        statusReason: 'Order RP-1 partly refunded: the commission was reduced by $5.00.',
+        payoutFailure: 'The bank could not process this payout.',
+      }),
+    ).toMatch(/reduced by \$5\.00\. Payout failed: The bank could not process this payout\.$/);
     expect(commissionStatusText({ ...base, status: 'clawed_back', statusReason: 'Order RP-1 refunded in full.' })).toBe(
       'Clawed back. Order RP-1 refunded in full.',
     );

@@ -243,13 +243,16 @@ export function commissionStatusText(commission: {
   payoutExpected?: string | null | undefined;
 }): string {
   const words = COMMISSION_STATUS_WORDS[commission.status];
-  let text =
+  // Built from parts, each without its own final period, joined by ". " (never "$5.00.. Payout").
+  const clause = (text: string) => text.trim().replace(/\.+$/, '');
+  const parts = [
     commission.status === 'on_hold' && commission.availableAt
       ? `${words} until ${dayOf(commission.availableAt)}`
       : commission.status === 'paid' && commission.payoutExpected
         ? `${words}: on its way, expected ${dayOf(commission.payoutExpected)}`
-        : words;
-  if (commission.statusReason) text += `. ${commission.statusReason}`;
-  if (commission.payoutFailure) text += `. Payout failed: ${commission.payoutFailure}`;
-  return text;
+        : words,
+    ...(commission.statusReason ? [clause(commission.statusReason)] : []),
+    ...(commission.payoutFailure ? [`Payout failed: ${clause(commission.payoutFailure)}`] : []),
+  ];
+  return parts.length > 1 ? `${parts.join('. ')}.` : parts[0]!;
 }

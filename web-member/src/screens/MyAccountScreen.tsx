@@ -10,12 +10,17 @@ import { CommissionTotals } from './commissions/CommissionTotals';
 import { useMyCommissions } from './commissions/useMyCommissions';
 import { MailPreferencesForm } from './MailPreferencesForm';
 import { WithdrawPanel } from './commissions/WithdrawPanel';
+import { payoutAccountView } from './payouts/requirements';
+
+/** The red badge's words on the payout account's card while Stripe needs details corrected. */
+const NEEDS_ATTENTION = 'Correct your details';
 
 /** '/my_account': the three set-up screens (spec section 2), their red badges, and the commission totals. */
 export function MyAccountScreen() {
   const { userProfile } = useAuth();
   const accountCreated = userProfile?.isAccountCreated === 1;
   const methodAdded = userProfile?.isPayoutMethodAdded === 1;
+  const account = accountCreated ? payoutAccountView(userProfile?.payoutAccount, methodAdded) : null;
   return (
     <Page
       title="My Account"
@@ -33,8 +38,16 @@ export function MyAccountScreen() {
             to="/my_account/payout_account"
             title="Payout Account"
             icon={<WalletIcon />}
-            text={accountCreated ? 'Created: see the commissions you made.' : 'Where your commissions are paid from.'}
-            reasons={accountCreated ? [] : [ATTENTION_REASONS.account]}
+            text={
+              !account
+                ? 'Where your commissions are paid from.'
+                : account.kind === 'verifying'
+                  ? 'Verifying: Stripe is checking your details.'
+                  : account.kind === 'needs'
+                    ? 'Needs attention: Stripe could not verify your details. Correct them here.'
+                    : 'Ready: see the commissions you made.'
+            }
+            reasons={!account ? [ATTENTION_REASONS.account] : account.kind === 'needs' ? [NEEDS_ATTENTION] : []}
           />
           <AccountLink
             to="/my_account/payout_methods"

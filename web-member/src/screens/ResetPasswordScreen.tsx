@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { INVALID_RESET_LINK, RESET_TOKEN_PATTERN, ResetPasswordRequest } from '@portal/shared/api/account';
@@ -6,7 +7,7 @@ import { ErrorBanner } from '@portal/shared/ui/components/ErrorBanner';
 import { FormField } from '@portal/shared/ui/components/FormField';
 import { CheckIcon } from '@portal/shared/ui/components/icons';
 import { Page } from '@portal/shared/ui/components/Page';
-import { useAuth, useAuthStore } from '@portal/shared/ui/hooks/AuthProvider';
+import { toApiError, useAuth, useAuthStore } from '@portal/shared/ui/hooks/AuthProvider';
 import { useSchemaForm } from './profile/useSchemaForm';
 import './profile/profile.css';
 
@@ -22,6 +23,14 @@ export function ResetPasswordScreen() {
   const { callPublic } = useAuth();
   const store = useAuthStore();
   const [done, setDone] = useState<string | null>(null);
+  // The link is checked when the page opens: a used or expired one says so before any typing.
+  const link = useQuery({
+    queryKey: ['resetLink', token],
+    queryFn: () => callPublic('checkResetLink', { token }),
+    enabled: RESET_TOKEN_PATTERN.test(token),
+    retry: false,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
   const form = useSchemaForm<'token' | 'password'>(
     ResetPasswordRequest,
     { token, password: '' },
@@ -34,10 +43,11 @@ export function ResetPasswordScreen() {
     'reset',
   );
 
-  if (!RESET_TOKEN_PATTERN.test(token)) {
+  const refused = link.isError && done === null ? toApiError(link.error).message : null;
+  if (!RESET_TOKEN_PATTERN.test(token) || refused) {
     return (
       <Page title="Choose a new password">
-        <ErrorBanner title="This link does not work" message={INVALID_RESET_LINK} />
+        <ErrorBanner title="This link does not work" message={refused ?? INVALID_RESET_LINK} />
         <p>
           <Link className="link" to="/forgot_password">
             Ask for a new link

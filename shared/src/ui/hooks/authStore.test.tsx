@@ -31,6 +31,15 @@ describe('AuthStore', () => {
     expect(api.callsTo('checkAuth')).toHaveLength(2);
   });
 
+  it('takes the logged-out answer (no session at all, a 200) as logged out, with no error', async () => {
+    const api = fakeApi({ checkAuth: () => ({ body: { loginValid: false, isLoggedIn: false } }) });
+    const store = new AuthStore(api.api);
+    const state = await store.checkAuth();
+    expect(state.status).toBe('anonymous');
+    expect(state.checkError).toBeNull();
+    expect(store.hasAccessToken()).toBe(false);
+  });
+
   it('treats a 401 as logged out and a network failure as unknown', async () => {
     const api = fakeApi({ checkAuth: () => unauthorized });
     const store = new AuthStore(api.api);

@@ -112,7 +112,10 @@ export class AuthStore {
     const run = async (): Promise<void> => {
       try {
         const answer = await this.#api('checkAuth', {});
-        if (epoch === this.#epoch) this.#accept(answer);
+        if (epoch !== this.#epoch) return;
+        // No session at all: logged out, answered without an error (nothing in the console).
+        if (answer.isLoggedIn && 'access_token' in answer) this.#accept(answer);
+        else this.#clear();
       } catch (error) {
         if (epoch !== this.#epoch) return;
         if (isAuthFailure(error)) this.#clear();

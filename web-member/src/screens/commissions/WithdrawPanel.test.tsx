@@ -17,6 +17,9 @@ const quote = {
   feePaidBy: 'member',
   receive: 59.41,
   card: { last4: '5556', brand: 'Visa' },
+  pending: [],
+  owed: 0,
+  failedPayout: null,
 };
 
 const outcome = {
@@ -130,4 +133,61 @@ describe('Withdraw on My Account', () => {
     await screen.findByText('You can withdraw once your available balance reaches $10.00.');
     await waitFor(() => expect(screen.queryByRole('button', { name: /^Withdraw/ })).toBeNull());
   }, 20_000);
+
+  it('keeps the confirmed figures in the dialog when a refusal empties the quote (never "Withdraw $0.00?")', async () => {
+    const user = userEvent.setup();
+    let refused = false;
+    const api = member({
+      getWithdrawalQuote: () => ({
+        body: refused
+          ? { ...quote, available: 0, canWithdraw: false, reason: 'Nothing yet.', method: null, fee: 0, receive: 0 }
+          : quote,
+      }),
+      withdraw: () => {
+        refused = true;
+        return {
+          status: 409,
+          body: { message: 'Nothing is available to withdraw yet: $12.40 becomes available on 30 Nov.' },
+        };
+      },
+    });
+    renderWithAuth(<MemberApp />, api, { path: '/my_account' });
+    await user.click(await screen.findByRole('button', { name: 'Withdraw $59.41' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Withdraw $59.41?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Withdraw $59.41' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(
+      'Nothing is available to withdraw yet: $12.40 becomes available on 30 Nov.',
+    );
+    await waitFor(() => expect(api.callsTo('getWithdrawalQuote').length).toBeGreaterThan(1));
+    expect(screen.getByRole('dialog', { name: 'Withdraw $59.41?' })).toBeTruthy();
+    expect(screen.queryByRole('dialog', { name: 'Withdraw $0.00?' })).toBeNull();
+  }, 20_000);
+
+  it('says a payout failed, why and what to do; pending funds with their day; what is still owed', async () => {
+    const api = member({
+      getWithdrawalQuote: () => ({
+        body: {
+          ...quote,
+          available: 25,
+          receive: 24.75,
+          fee: 0.25,
+          pending: [{ amount: 12.4, availableOn: '2026-11-30T00:00:00.000Z' }],
+          owed: 5,
+          failedPayout: { amount: 25, reason: 'your bank could not process it', at: '2026-11-28T10:00:00.000Z' },
+        },
+      }),
+    });
+    renderWithAuth(<MemberApp />, api, { path: '/my_account' });
+    const banner = await screen.findByTestId('payout-failed-banner');
+    expect(banner.getAttribute('role')).toBe('alert');
+    expect(banner.textContent).toContain('Your payout of $25.00 failed');
+    expect(banner.textContent).toContain('Why: your bank could not process it. The money is back in your balance');
+    expect(within(banner).getByRole('link', { name: 'Replace your card' }).getAttribute('href')).toBe(
+      '/my_account/payout_methods',
+    );
+    expect(screen.getByTestId('withdraw-pending').textContent).toBe('$12.40 becomes available on 30 Nov');
+    expect(screen.getByTestId('withdraw-owed').textContent).toBe(
+      'Still owed from refunded orders: $5.00, taken from your next payouts.',
+    );
+  });
 });

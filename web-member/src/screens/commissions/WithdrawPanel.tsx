@@ -4,10 +4,15 @@ import type { WithdrawalQuote } from '@portal/shared/api/payout-batches';
 import { formatMoney } from '@portal/shared/domain/format';
 import { toApiError, useAuth } from '@portal/shared/ui/hooks/AuthProvider';
 import { ConfirmDialog } from '@portal/shared/ui/components/ConfirmDialog';
+import { Link } from 'react-router-dom';
 import { centsOf } from './useMyCommissions';
 import './commissions.css';
 
 const money = (dollars: number) => formatMoney(centsOf(dollars));
+
+/** "30 Nov" (UTC, as Stripe dates its funds). */
+const shortDay = (iso: string) =>
+  new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
 
 /**
  * "Withdraw $X" on My Account: the available balance after clawbacks, once it reaches the payout
@@ -24,6 +29,8 @@ export function WithdrawPanel() {
     enabled: Boolean(id),
   });
   const [requestId, setRequestId] = useState<string | null>(null);
+  // The figures the member confirms: kept while the dialog is open, whatever the quote reads meanwhile.
+  const [confirming, setConfirming] = useState<WithdrawalQuote | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
@@ -47,6 +54,7 @@ export function WithdrawPanel() {
             : `Withdrew ${money(paid.payout)} to your card${card}: a standard payout, on its way${expected ? `, expected ${expected}` : ', there in 1–2 business days'}.`,
       );
       setRequestId(null);
+      setConfirming(null);
     } catch (caught) {
       setError(toApiError(caught).message);
     } finally {
@@ -74,12 +82,43 @@ export function WithdrawPanel() {
     );
   }
   const terms = quote.data;
+  const shown = confirming ?? terms;
   return (
     <div className="withdraw">
+      {terms.failedPayout ? (
+        <div className="callout callout--alert withdraw__failed" role="alert" data-testid="payout-failed-banner">
+          <div className="callout__text">
+            <p className="callout__title">Your payout of {money(terms.failedPayout.amount)} failed</p>
+            <p className="callout__body">
+              Why: {terms.failedPayout.reason}. The money is back in your balance, waiting to be paid. Replace your
+              card, then withdraw it, or it goes with the next daily payout.
+            </p>
+          </div>
+          <Link className="button button--primary button--small" to="/my_account/payout_methods">
+            Replace your card
+          </Link>
+        </div>
+      ) : null}
       <p className="withdraw__balance">
         Available to withdraw: <strong data-testid="withdraw-available">{money(terms.available)}</strong>
         <span className="withdraw__hint"> (from {money(terms.minimum)})</span>
       </p>
+      {terms.pending.length ? (
+        <ul className="withdraw__pending plain-list" aria-label="Pending at Stripe" data-testid="withdraw-pending">
+          {terms.pending.map((entry) => (
+            <li key={entry.availableOn ?? 'unknown'}>
+              {entry.availableOn
+                ? `${money(entry.amount)} becomes available on ${shortDay(entry.availableOn)}`
+                : `${money(entry.amount)} is still pending at Stripe`}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {terms.owed > 0 ? (
+        <p className="withdraw__owed" data-testid="withdraw-owed">
+          Still owed from refunded orders: <strong>{money(terms.owed)}</strong>, taken from your next payouts.
+        </p>
+      ) : null}
       {done ? (
         <p className="withdraw__done" role="status">
           {done}
@@ -92,6 +131,7 @@ export function WithdrawPanel() {
           onClick={() => {
             setError(null);
             setDone(null);
+            setConfirming(terms);
             setRequestId(crypto.randomUUID());
           }}
         >
@@ -102,30 +142,33 @@ export function WithdrawPanel() {
       )}
       <ConfirmDialog
         open={requestId !== null}
-        title={`Withdraw ${money(terms.receive)}?`}
+        title={`Withdraw ${money(shown.receive)}?`}
         figures={[
-          { label: 'Available balance', value: money(terms.available) },
-          ...(terms.method === 'instant'
+          { label: 'Available balance', value: money(shown.available) },
+          ...(shown.method === 'instant'
             ? [
                 {
-                  label: terms.feePaidBy === 'member' ? 'Stripe instant fee (you pay)' : 'Stripe instant fee (we pay)',
-                  value: money(terms.fee),
+                  label: shown.feePaidBy === 'member' ? 'Stripe instant fee (you pay)' : 'Stripe instant fee (we pay)',
+                  value: money(shown.fee),
                 },
               ]
             : []),
-          { label: 'To your card', value: money(terms.receive) },
+          { label: 'To your card', value: money(shown.receive) },
         ]}
-        confirmLabel={`Withdraw ${money(terms.receive)}`}
+        confirmLabel={`Withdraw ${money(shown.receive)}`}
         busyLabel="Withdrawing…"
         busy={busy}
         error={error}
-        onConfirm={() => void withdraw(terms)}
-        onCancel={() => setRequestId(null)}
+        onConfirm={() => void withdraw(shown)}
+        onCancel={() => {
+          setRequestId(null);
+          setConfirming(null);
+        }}
       >
         <p>
-          {terms.method === 'instant'
-            ? `Instant payout to your ${terms.card?.brand ?? 'debit'} card ending ${terms.card?.last4 ?? '····'}: it arrives in minutes.`
-            : `Standard payout to your ${terms.card?.brand ?? 'debit'} card ending ${terms.card?.last4 ?? '····'}: it arrives in 1–2 business days, free.`}
+          {shown.method === 'instant'
+            ? `Instant payout to your ${shown.card?.brand ?? 'debit'} card ending ${shown.card?.last4 ?? '····'}: it arrives in minutes.`
+            : `Standard payout to your ${shown.card?.brand ?? 'debit'} card ending ${shown.card?.last4 ?? '····'}: it arrives in 1–2 business days, free.`}
         </p>
         {terms.note ? <p className="withdraw__note">{terms.note}</p> : null}
       </ConfirmDialog>

@@ -1,7 +1,8 @@
 import { useMemo, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { CreatePayoutAccountRequest, US_STATES, withHttps } from '@portal/shared/api/payments';
+import { CreatePayoutAccountRequest, isTestModeKey, US_STATES, withHttps } from '@portal/shared/api/payments';
 import { ApiError } from '@portal/shared/api/client';
+import { ADDRESS_SEARCH_HINT } from '@portal/shared/api/address';
 import { AddressAutocomplete, type SearchAddresses } from '@portal/shared/ui/components/AddressAutocomplete';
 import { useAuth } from '@portal/shared/ui/hooks/AuthProvider';
 import { ErrorBanner } from '@portal/shared/ui/components/ErrorBanner';
@@ -11,6 +12,7 @@ import { Page } from '@portal/shared/ui/components/Page';
 import { BackLink } from '@portal/shared/ui/components/BackLink';
 import { birthYears, dayCount, formatTaxId, MONTHS } from './format';
 import { SelectField } from './SelectField';
+import { usePaymentConfig } from './usePaymentConfig';
 import './payouts.css';
 
 /** Stripe's Connected Account Agreement: what the member accepts with 'I agree to the Terms of Service'. */
@@ -110,7 +112,9 @@ export function CreatePayoutAccountScreen({
   const [addedHttps, setAddedHttps] = useState(false);
   const [submitting, setSubmitting] = useState(false);
   const inFlight = useRef(false);
-  const years = useMemo(() => birthYears(today()), [today]);
+  const config = usePaymentConfig();
+  const testMode = isTestModeKey(config.data?.publishableKey);
+  const years = useMemo(() => birthYears(today(), testMode), [today, testMode]);
   const call = auth.call;
   const searchAddresses = useMemo<SearchAddresses>(
     () =>
@@ -271,7 +275,7 @@ export function CreatePayoutAccountScreen({
             id="payout-street_address_1"
             name="street_address_1"
             label="Street address"
-            hint="Type more than 8 characters to see suggestions."
+            hint={ADDRESS_SEARCH_HINT}
             search={searchAddresses}
             value={values.street_address_1}
             error={errors.street_address_1}

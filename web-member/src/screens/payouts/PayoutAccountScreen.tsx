@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { useAuth } from '@portal/shared/ui/hooks/AuthProvider';
 import { EmptyState } from '@portal/shared/ui/components/EmptyState';
@@ -7,6 +8,7 @@ import { CommissionTable } from '../commissions/CommissionTable';
 import { CommissionTotals } from '../commissions/CommissionTotals';
 import { useMyCommissions } from '../commissions/useMyCommissions';
 import { BackLink } from '@portal/shared/ui/components/BackLink';
+import { CorrectDetailsForm } from './CorrectDetailsForm';
 import { payoutAccountView } from './requirements';
 import './payouts.css';
 
@@ -38,37 +40,78 @@ export function PayoutAccountScreen() {
   );
 }
 
-/** "Verifying" while Stripe checks the account, or what it still needs, in words. */
+/** While Stripe verifies, the account's state is read again this often (account.updated keeps it). */
+const VERIFYING_POLL_MS = 5_000;
+
+/**
+ * The account's state in words (issue 34): Verifying while Stripe checks it, Ready once it can be
+ * paid, or Needs attention with what Stripe could not verify and a form to correct it. The state
+ * is read when the screen opens and, while Verifying, every few seconds, so the answer of Stripe's
+ * check shows without a reload.
+ */
 function AccountStatus() {
-  const { userProfile } = useAuth();
-  const view = payoutAccountView(userProfile?.payoutAccount, userProfile?.isPayoutMethodAdded === 1);
+  const { userProfile, call, setUserProfile } = useAuth();
+  const cardAdded = userProfile?.isPayoutMethodAdded === 1;
+  const view = payoutAccountView(userProfile?.payoutAccount, cardAdded);
+  useQuery({
+    queryKey: ['payoutAccount', userProfile?.id],
+    queryFn: async () => {
+      const answer = await call('getPayoutAccount', {});
+      setUserProfile(answer.user);
+      return answer.user.payoutAccount ?? null;
+    },
+    enabled: Boolean(userProfile?.id),
+    refetchInterval: view.kind === 'verifying' ? VERIFYING_POLL_MS : false,
+  });
   if (view.kind === 'verifying') {
     return (
-      <section className="payout-status" role="status" aria-labelledby="payout-status">
+      <section className="payout-status payout-status--verifying" role="status" aria-labelledby="payout-status">
         <h2 className="section-title" id="payout-status">
           Verifying
         </h2>
         <p>
-          Stripe is verifying your details. This usually takes a few minutes; your commissions are sent once it is done.
+          Stripe is verifying your details. This usually takes a few minutes; this page updates by itself, and your
+          commissions are sent once it is done.
         </p>
       </section>
     );
   }
   if (view.kind === 'needs') {
     return (
-      <section className="payout-status" role="alert" aria-labelledby="payout-status">
+      <section className="payout-status payout-status--needs" aria-labelledby="payout-status">
         <h2 className="section-title" id="payout-status">
-          Stripe needs more from you
+          Needs attention
         </h2>
-        <ul>
-          {view.sentences.map((sentence) => (
-            <li key={sentence}>{sentence}</li>
-          ))}
-        </ul>
+        <div role="alert">
+          <p>Stripe could not verify your payout account, so you cannot be paid yet:</p>
+          <ul>
+            {view.sentences.map((sentence) => (
+              <li key={sentence}>{sentence}</li>
+            ))}
+          </ul>
+        </div>
+        {view.groups.length ? (
+          <CorrectDetailsForm groups={view.groups} />
+        ) : view.sentences.some((sentence) => sentence.includes('debit card')) ? (
+          <Link className="button button--primary" to="/my_account/payout_methods">
+            Add a debit card
+          </Link>
+        ) : null}
       </section>
     );
   }
-  return null;
+  return (
+    <section className="payout-status payout-status--ready" role="status" aria-labelledby="payout-status">
+      <h2 className="section-title" id="payout-status">
+        Ready
+      </h2>
+      <p>
+        {cardAdded
+          ? 'Stripe verified your details: your commissions are paid to your debit card.'
+          : 'Stripe verified your details. Add a debit card to be paid.'}
+      </p>
+    </section>
+  );
 }
 
 /** The totals and the member's own commissions, newest first. */

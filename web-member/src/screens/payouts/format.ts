@@ -1,4 +1,4 @@
-import { daysInMonth, FIRST_BIRTH_YEAR } from '@portal/shared/api/payments';
+import { daysInMonth, FIRST_LISTED_BIRTH_YEAR, STRIPE_TEST_BIRTH_YEARS } from '@portal/shared/api/payments';
 
 /** The tax ID as typed, with dashes inserted (123-45-6789): digits only, at most nine. */
 export function formatTaxId(typed: string): string {
@@ -24,11 +24,14 @@ export function formatExpiry(typed: string): string {
   return digits.length > 2 ? `${digits.slice(0, 2)} / ${digits.slice(2)}` : digits;
 }
 
-/** The years of the birth-year dropdown, newest first, down to FIRST_BIRTH_YEAR. */
-export function birthYears(today: Date): number[] {
+/**
+ * The years of the birth-year dropdown, newest first, down to the spec's 1937; while Stripe is in
+ * test mode, then Stripe's test years (1902, 1901, 1900), whose dates verify or fail on purpose.
+ */
+export function birthYears(today: Date, testMode = false): number[] {
   const years: number[] = [];
-  for (let year = today.getFullYear(); year >= FIRST_BIRTH_YEAR; year--) years.push(year);
-  return years;
+  for (let year = today.getFullYear(); year >= FIRST_LISTED_BIRTH_YEAR; year--) years.push(year);
+  return testMode ? [...years, ...STRIPE_TEST_BIRTH_YEARS] : years;
 }
 
 /** The days the day dropdown offers: 1 to the last day of the month (of a leap year when none is chosen yet). */

@@ -44,8 +44,24 @@ describe('the payout account screen’s account status', () => {
         'Stripe could not confirm your address. Check it for typing errors.',
         'Add a debit card to be paid to.',
       ],
+      // The keyed identity is the name, date of birth and SSN; the address has its own error.
+      groups: ['name', 'dob', 'address', 'tax_id'],
     });
-    expect(JSON.stringify(view)).not.toMatch(/individual\.|verification_failed|_/);
+    expect(JSON.stringify({ ...view, groups: [] })).not.toMatch(/individual\.|verification_failed|_/);
+  });
+
+  it('asks only for the address when only the address failed', () => {
+    const view = payoutAccountView(
+      state({
+        transfers: 'inactive',
+        requirementsDue: ['individual.address.line1'],
+        errors: [
+          { requirement: 'individual.address.line1', code: 'verification_failed_address_match', reason: 'No match.' },
+        ],
+      }),
+      true,
+    );
+    expect(view).toMatchObject({ kind: 'needs', groups: ['address'] });
   });
 
   it('is ready when Stripe needs nothing (a card added meanwhile does not count as missing)', () => {

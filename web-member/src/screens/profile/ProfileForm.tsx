@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import { DISPLAY_NAME_MAX, UpdateProfileRequest, displayNameOf } from '@portal/shared/api/account';
 import { US_STATES } from '@portal/shared/api/payments';
 import type { UserProfile } from '@portal/shared/api/schemas';
+import { ADDRESS_SEARCH_HINT } from '@portal/shared/api/address';
 import { AddressAutocomplete, type SearchAddresses } from '@portal/shared/ui/components/AddressAutocomplete';
 import { ErrorBanner } from '@portal/shared/ui/components/ErrorBanner';
 import { FormField } from '@portal/shared/ui/components/FormField';
@@ -94,7 +95,7 @@ export function ProfileForm({
           id="profile-street_address_1"
           name="street_address_1"
           label="Street address"
-          hint="Type more than 8 characters to see suggestions."
+          hint={ADDRESS_SEARCH_HINT}
           search={searchAddresses}
           value={form.values.street_address_1}
           error={form.errors.street_address_1}

@@ -194,6 +194,7 @@ describe('The reset link (/reset_password)', () => {
     const user = userEvent.setup();
     const api = fakeApi({
       checkAuth: () => unauthorized,
+      checkResetLink: () => ({ body: { ok: true } }),
       resetPassword: () => ({ body: { ok: true, email: 'ann.lee@example.com' } }),
     });
     renderWithAuth(
@@ -217,6 +218,7 @@ describe('The reset link (/reset_password)', () => {
     const expired = 'This password reset link has expired (links work for one hour). Ask for a new one.';
     const api = fakeApi({
       checkAuth: () => unauthorized,
+      checkResetLink: () => ({ body: { ok: true } }),
       resetPassword: () => ({ status: 400, body: { message: expired, fields: { token: expired } } }),
     });
     renderWithAuth(<MemberApp />, api, { path: `/reset_password?token=${token}` });
@@ -230,6 +232,20 @@ describe('The reset link (/reset_password)', () => {
     renderWithAuth(<MemberApp />, none, { path: '/reset_password?token=abc' });
     expect((await screen.findByRole('alert')).textContent).toContain(INVALID_RESET_LINK);
     expect(none.callsTo('resetPassword')).toEqual([]);
+    expect(none.callsTo('checkResetLink')).toEqual([]);
+  });
+
+  it('a used link says so when the page opens, with no form to fill in', async () => {
+    const used = 'This password reset link was used already. Log in, or ask for a new link.';
+    const api = fakeApi({
+      checkAuth: () => unauthorized,
+      checkResetLink: () => ({ status: 409, body: { message: used } }),
+    });
+    renderWithAuth(<MemberApp />, api, { path: `/reset_password?token=${token}` });
+    expect((await screen.findByRole('alert')).textContent).toContain(used);
+    expect(screen.queryByLabelText(/^New password/)).toBeNull();
+    expect(screen.getByRole('link', { name: 'Ask for a new link' }).getAttribute('href')).toBe('/forgot_password');
+    expect(api.callsTo('resetPassword')).toEqual([]);
   });
 });
 

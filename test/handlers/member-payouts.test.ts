@@ -1,0 +1,229 @@
+import { randomUUID } from 'node:crypto';
+import type Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keys } from '../../shared/src/db/table';
+import { signature, type StripeEmulator } from '../../infra/local/stripe';
+import { StripeFaults } from '../../infra/local/stripe/testing';
+import { commissionKey, createCommission, item } from './commission-fixtures';
+import { auth, call, payoutAccountForm, tokenFor } from './helpers';
+import { mailsTo as mailsInOutbox } from './outbox';
+import { fundPlatform, ownStripe, toEndpointOf, type OwnStripe } from './own-stripe';
+import { debitCardToken, payableMember, type PayableMember } from './sales-helpers';
+
+/**
+ * What a member reads of their payouts after the happy path (issue 34), through the handlers and
+ * the real `stripe` SDK against this file's own emulator (its ledger and clock the witnesses): a
+ * failed payout (their mail, once, and the quote's banner with the money waiting again), funds
+ * still pending at Stripe (the day they become available, nothing claimed, nothing blocked), a
+ * payout refused at its create (nothing left open), and Stripe's identity check (Verifying, Needs
+ * attention with what to correct, the correction sent to Stripe, Ready).
+ */
+const secret = 'whsec_member_payouts_secret';
+const connectSecret = 'whsec_member_payouts_connect_secret';
+const VERIFICATION_MS = 60_000;
+const faults = new StripeFaults();
+let own: OwnStripe | undefined;
+let emulator: StripeEmulator;
+let stripe: Stripe;
+
+const { handler: webhook } = await import('../../functions/src/handlers/stripe-webhook');
+const { handler: connectWebhook } = await import('../../functions/src/handlers/stripe-connect-webhook');
+const { handler: quoteHandler } = await import('../../functions/src/handlers/get-withdrawal-quote');
+const { handler: withdrawHandler } = await import('../../functions/src/handlers/withdraw');
+const { handler: updateHandler } = await import('../../functions/src/handlers/update-payout-account');
+const { handler: readHandler } = await import('../../functions/src/handlers/get-payout-account');
+
+beforeAll(async () => {
+  const post = toEndpointOf(webhook, connectWebhook);
+  own = await ownStripe('member-payouts', {
+    secrets: { account: secret, connect: connectSecret },
+    receive: ({ body, signature }) => post(body, signature),
+    webhookRetryDelaysMs: [50, 200],
+    verificationDelayMs: VERIFICATION_MS,
+    faults,
+  });
+  ({ emulator, stripe } = own);
+  await fundPlatform(stripe, 1_000_000);
+});
+
+afterAll(() => own?.stop());
+
+const quote = (who: PayableMember) => call(quoteHandler, { body: {}, headers: auth(who.token) });
+const withdraw = (who: PayableMember, body: Record<string, unknown>) =>
+  call(withdrawHandler, { body: { requestId: randomUUID(), ...body }, headers: auth(who.token) });
+const commissionFor = (who: PayableMember, amountCents: number, chargeId?: string) =>
+  createCommission({ memberId: who.id, memberEmail: who.email, amountCents, ...(chargeId ? { chargeId } : {}) });
+const payoutsOf = async (accountId: string) =>
+  (await stripe.payouts.list({ limit: 100 }, { stripeAccount: accountId })).data;
+const mailsTo = (email: string) =>
+  mailsInOutbox(email).filter((mail) => !mail.subject.startsWith('Verify your e-mail'));
+
+/** Posts a connected account's event to the Connect endpoint again, freshly signed (a replay). */
+const deliverConnect = (payload: string) =>
+  call(connectWebhook, {
+    rawBody: payload,
+    headers: { 'stripe-signature': signature(payload, connectSecret, Math.floor(Date.now() / 1000)) },
+    path: '/api/stripeConnectWebhook',
+  });
+
+describe('a payout the card’s bank fails (payout.failed)', () => {
+  it('mails the member once, why and what to do; the quote shows the failure and the money as available again', async () => {
+    const { PAYOUT_FAILING_DEBIT_CARD } = await import('../../infra/local/stripe');
+    const who = await payableMember(stripe, { card: PAYOUT_FAILING_DEBIT_CARD });
+    await commissionFor(who, 2500);
+    const quoted = await quote(who);
+    expect(quoted.body).toMatchObject({ available: 25, canWithdraw: true, failedPayout: null, pending: [] });
+    // An admin's "Pay all" pays it (standard: an instant fee would not fit the balance), and the card's bank fails it.
+    const { handler: runBatch } = await import('../../functions/src/handlers/run-payout-batch');
+    const paid = await call(runBatch, {
+      body: { step: 'pay', requestId: randomUUID(), memberId: who.id },
+      headers: auth(await tokenFor(true)),
+    });
+    expect(paid.status).toBe(200);
+    await emulator.idle();
+    const [payout] = await payoutsOf(who.accountId);
+    expect(payout).toMatchObject({ amount: 2500, status: 'failed', failure_code: 'could_not_process' });
+    const terms = { receive: 25 };
+
+    // Three replays of the event: still one mail.
+    const [event] = (await stripe.events.list({ type: 'payout.failed', limit: 10 }, { stripeAccount: who.accountId }))
+      .data;
+    for (let round = 0; round < 3; round++) expect((await deliverConnect(JSON.stringify(event))).status).toBe(200);
+    const failedMails = mailsTo(who.email).filter((mail) => mail.subject.includes('failed'));
+    expect(failedMails.map((mail) => mail.subject)).toEqual([`Your payout of $${terms.receive.toFixed(2)} failed`]);
+    expect(failedMails[0]!.text).toContain(
+      `Your payout of $${terms.receive.toFixed(2)} failed: your bank could not process it.`,
+    );
+    expect(failedMails[0]!.text).toContain('Replace your card on My Account (Payout Methods)');
+
+    // The money is in the member's Stripe balance again, available, and the quote says what happened.
+    const after = await quote(who);
+    expect(after.body).toMatchObject({
+      canWithdraw: true,
+      failedPayout: { amount: terms.receive, reason: 'the bank could not process this payout' },
+    });
+    expect((after.body as { available: number }).available).toBeGreaterThanOrEqual(terms.receive);
+
+    // A new card, and the next withdrawal pays it: the banner is gone.
+    const { handler: replace } = await import('../../functions/src/handlers/replace-payout-method');
+    const token = await debitCardToken(stripe, '4000056655665556');
+    expect((await call(replace, { body: { id: who.accountId, token }, headers: auth(who.token) })).status).toBe(200);
+    const again = (await quote(who)).body as { receive: number; fee: number };
+    expect((await withdraw(who, { receive: again.receive, fee: again.fee })).status).toBe(200);
+    expect((await quote(who)).body).toMatchObject({ failedPayout: null });
+  });
+});
+
+describe('funds still pending at Stripe (a withdrawal)', () => {
+  it('quotes what Stripe has available and the pending amount with its day; a withdrawal says why in the member’s words, claiming nothing', async () => {
+    const who = await payableMember(stripe);
+    const sale = await stripe.paymentIntents.create({
+      amount: 20_000,
+      currency: 'usd',
+      payment_method: 'pm_card_visa',
+      confirm: true,
+    });
+    const commission = await commissionFor(who, 1240, String(sale.latest_charge));
+    const [funding] = (await stripe.balanceTransactions.list({ source: String(sale.latest_charge) })).data;
+    const day = new Date(funding!.available_on * 1000).toLocaleDateString('en-GB', {
+      day: 'numeric',
+      month: 'short',
+      timeZone: 'UTC',
+    });
+    const quoted = await quote(who);
+    expect(quoted.body).toMatchObject({
+      available: 0,
+      canWithdraw: false,
+      // The pending funds are listed apart (the screen shows each with its day), not repeated in the reason.
+      reason: 'You can withdraw once your available balance reaches $10.00.',
+      pending: [
+        { amount: 12.4, availableOn: new Date(Math.floor(funding!.available_on / 86_400) * 86_400_000).toISOString() },
+      ],
+    });
+    const refused = await withdraw(who, { receive: 12.4, fee: 0 });
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe(`Nothing is available to withdraw yet: $12.40 becomes available on ${day}.`);
+    // Nothing claimed, no lock left, no money moved.
+    expect(await item(keys.payoutLock(who.id))).toBeUndefined();
+    expect(await item(commissionKey(commission.id))).toMatchObject({ status: 'processing' });
+    expect(await payoutsOf(who.accountId)).toEqual([]);
+  });
+
+  it('a payout Stripe refuses at its create leaves nothing open: the money stays in the balance, the next withdrawal pays it', async () => {
+    const who = await payableMember(stripe, { card: '4000056755665555' });
+    const commission = await commissionFor(who, 3000);
+    const terms = (await quote(who)).body as { receive: number; fee: number };
+    expect(terms).toMatchObject({ receive: 30, fee: 0 });
+    // The payout's create waits; meanwhile the account's balance is paid out by another payout.
+    faults.inject({ method: 'POST', path: '/v1/payouts', fault: { kind: 'slow', ms: 1_500 } });
+    const pending = withdraw(who, { receive: 30, fee: 0 });
+    // Once the batch's payout is in flight (the fault took it), another payout empties the balance.
+    for (let tries = 0; tries < 100 && faults.faulted.length === 0; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(faults.faulted.map((request) => request.path)).toEqual(['/v1/payouts']);
+    await stripe.payouts.create({ amount: 3000, currency: 'usd' }, { stripeAccount: who.accountId });
+    const refused = await pending;
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe(
+      'Stripe did not pay $30.00 to your card. The money stays in your balance, nothing is lost: withdraw again later, or it goes with the next daily payout.',
+    );
+    // The batch ended; the member's lock is free; the commission waits in Stripe, free for any payout.
+    expect(await item(keys.payoutLock(who.id))).toBeUndefined();
+    const stored = await item(commissionKey(commission.id));
+    expect(stored).toMatchObject({ status: 'in_stripe' });
+    expect(stored?.batchId).toBeUndefined();
+    // Its money comes back to the balance: the next withdrawal (or daily job) pays it at once.
+    await stripe.transfers.create({ amount: 3000, currency: 'usd', destination: who.accountId });
+    const again = await quote(who);
+    expect(again.body).toMatchObject({ canWithdraw: true, receive: 30, failedPayout: null });
+    const paid = await withdraw(who, { receive: 30, fee: 0 });
+    expect(paid.status).toBe(200);
+    expect(await item(commissionKey(commission.id))).toMatchObject({ status: 'paid' });
+  });
+});
+
+describe("Stripe's identity check (account.updated)", () => {
+  const read = (token: string) => call(readHandler, { body: {}, headers: auth(token) });
+  const stateOf = async (token: string) =>
+    ((await read(token)).body.user as { payoutAccount?: Record<string, unknown> }).payoutAccount;
+
+  it('Verifying, then Needs attention with what failed; the corrected details go to Stripe; Verifying, then Ready', async () => {
+    // A date of birth Stripe's test mode does not verify (1990-05-05) with an ID number that does.
+    const who = await payableMember(stripe, {
+      form: { ...payoutAccountForm, dob_year: 1990, dob_month: 5, dob_day: 5, tax_id: '000000000' },
+    });
+    await emulator.idle();
+    expect(await stateOf(who.token)).toMatchObject({ transfers: 'pending', errors: [] });
+
+    await emulator.clock.advance(VERIFICATION_MS + 1_000);
+    await emulator.idle();
+    const failed = await stateOf(who.token);
+    expect(failed).toMatchObject({
+      transfers: 'inactive',
+      errors: [{ code: 'verification_failed_keyed_identity', requirement: 'individual.verification.document' }],
+    });
+    expect(failed?.requirementsDue).toContain('individual.verification.document');
+
+    // A group half given is refused in words, and nothing is sent.
+    const half = await call(updateHandler, { body: { dob_day: 1, dob_month: 1 }, headers: auth(who.token) });
+    expect(half.status).toBe(400);
+    expect(await stateOf(who.token)).toMatchObject({ transfers: 'inactive' });
+
+    const corrected = await call(updateHandler, {
+      body: { dob_day: 1, dob_month: 1, dob_year: 1901, tax_id: '000-00-0000' },
+      headers: auth(who.token),
+    });
+    expect(corrected.status).toBe(200);
+    expect((corrected.body.user as { payoutAccount: unknown }).payoutAccount).toMatchObject({
+      transfers: 'pending',
+      errors: [],
+    });
+    const account = await stripe.accounts.retrieve(who.accountId);
+    expect(account.individual?.dob).toMatchObject({ day: 1, month: 1, year: 1901 });
+
+    await emulator.clock.advance(VERIFICATION_MS + 1_000);
+    await emulator.idle();
+    expect(await stateOf(who.token)).toMatchObject({ transfers: 'active', errors: [], requirementsDue: [] });
+  });
+});
