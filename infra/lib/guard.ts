@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -83,6 +83,32 @@ export function guardRuleFiles(rulesDir: string = guardRulesDir): string[] {
  */
 export function runGuard(templatePaths: readonly string[], rulesDir: string = guardRulesDir): GuardViolation[] {
   if (templatePaths.length === 0) return [];
+  // cfn-guard cannot join one resource to another by logical id (its key bindings do not
+  // correlate per resource), so each resource is checked in a copy that carries its own logical id
+  // as PortalGuard.LogicalId, which the rules compare with the Ref / Fn::GetAtt of the others.
+  const work = mkdtempSync(path.join(os.tmpdir(), 'portal-guard-'));
+  try {
+    const copies = new Map<string, string>();
+    templatePaths.forEach((templatePath, index) => {
+      const template = readTemplate(templatePath);
+      for (const [id, resource] of Object.entries(template.Resources ?? {})) {
+        if (resource && typeof resource === 'object')
+          (resource as Record<string, unknown>).PortalGuard = { LogicalId: id };
+      }
+      const copy = path.join(work, `${index}-${path.basename(templatePath)}`);
+      writeFileSync(copy, JSON.stringify(template, null, 1));
+      copies.set(copy, templatePath);
+    });
+    return guardResults([...copies.keys()], rulesDir).map((v) => {
+      const original = copies.get(v.templatePath) ?? v.templatePath;
+      return { ...v, templatePath: original, template: path.basename(original) };
+    });
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+function guardResults(templatePaths: readonly string[], rulesDir: string): GuardViolation[] {
   const args = [
     'validate',
     ...guardRuleFiles(rulesDir).flatMap((file) => ['--rules', file]),
@@ -114,16 +140,19 @@ export function runGuard(templatePaths: readonly string[], rulesDir: string = gu
     for (const failed of result.not_compliant ?? []) {
       const rule = (failed as { Rule?: { name?: string } }).Rule;
       if (!rule?.name) continue;
-      for (const clause of failingClauses(rule)) {
+      const clauses = failingClauses(rule);
+      // In a disjunction only the last clause carries the rule's message.
+      const ruleMessage =
+        clauses.map((c) => c.message.trim()).find((m) => m !== '') ?? ruleMessages(rulesDir).get(rule.name) ?? '';
+      for (const clause of clauses) {
         const resource = resourceOf(clause, resourceIds);
         const key = `${rule.name}\0${resource}\0${templatePath}`;
-        const message = clause.message || violations.get(key)?.message || '';
         violations.set(key, {
           rule: rule.name,
           resource,
           template: path.basename(templatePath),
           templatePath,
-          message: message.trim(),
+          message: clause.message.trim() || violations.get(key)?.message || ruleMessage,
         });
       }
     }
@@ -139,6 +168,18 @@ export function guardAssembly(outdir: string): GuardViolation[] {
 /** One violation in words: rule, resource, template, and what the rule asks. */
 export function describeViolation(v: GuardViolation): string {
   return `${v.rule}: ${v.resource} in ${v.template}: ${v.message}`;
+}
+
+/** Each rule's first message (`<< … >>`) in the rule files: for a failure whose clause carries none. */
+function ruleMessages(rulesDir: string): Map<string, string> {
+  const messages = new Map<string, string>();
+  for (const file of guardRuleFiles(rulesDir)) {
+    const text = readFileSync(file, 'utf8');
+    for (const match of text.matchAll(/^rule\s+([A-Z0-9_]+)[\s\S]*?<<\s*([\s\S]*?)\s*>>/gm)) {
+      messages.set(match[1]!, match[2]!);
+    }
+  }
+  return messages;
 }
 
 function readTemplate(file: string): { Resources?: Record<string, unknown> } {
