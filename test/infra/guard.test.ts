@@ -167,6 +167,21 @@ describe('cfn-guard rules (infra/guard)', () => {
         return idOf(main(t), 'AWS::S3::BucketPolicy', (r) => r.Properties.Bucket.Ref === id);
       },
     },
+    {
+      name: 'the images bucket policy allowing, not denying, requests without TLS',
+      rule: 'PORTAL_BUCKET_TLS_ONLY',
+      change: (t) => {
+        const [id] = bucket(t, 'ImagesBucket');
+        const policy = main(t).Resources[idOf(main(t), 'AWS::S3::BucketPolicy', (r) => r.Properties.Bucket.Ref === id)];
+        for (const statement of policy.Properties.PolicyDocument.Statement) {
+          if (statement.Condition?.Bool?.['aws:SecureTransport']) statement.Effect = 'Allow';
+        }
+      },
+      resource: (t) => {
+        const [id] = bucket(t, 'ImagesBucket');
+        return idOf(main(t), 'AWS::S3::BucketPolicy', (r) => r.Properties.Bucket.Ref === id);
+      },
+    },
     ...['importProducts', 'dailyPayouts'].map((name) => ({
       name: `${name} (asynchronous) without its on-failure destination`,
       rule: 'PORTAL_ASYNC_FUNCTION_FAILURE_DESTINATION',
