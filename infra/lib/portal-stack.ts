@@ -5,6 +5,7 @@ import {
   Annotations,
   Aws,
   CfnOutput,
+  CfnResource,
   DefaultStackSynthesizer,
   Duration,
   CfnParameter,
@@ -768,6 +769,21 @@ export class PortalStack extends Stack {
             reason: 'The runtime of the BucketDeployment copy function is chosen by aws-cdk-lib, not by this project.',
           });
         }
+      }
+    }
+
+    // aws-cdk-lib's own deploy-time functions (the imports bucket's notification handler, the
+    // trigger provider) log to a log group of the stack with a retention, as ours do (cfn-guard's
+    // PORTAL_FUNCTION_LOG_GROUP); their roles have AWSLambdaBasicExecutionRole, which writes to it.
+    for (const child of this.node.children) {
+      const handler = child.node.id.startsWith('BucketNotificationsHandler')
+        ? child.node.tryFindChild('Resource')
+        : child.node.id === 'AWSCDK.TriggerCustomResourceProviderCustomResourceProvider'
+          ? child.node.tryFindChild('Handler')
+          : undefined;
+      if (handler instanceof CfnResource && handler.cfnResourceType === 'AWS::Lambda::Function') {
+        const logs = new LogGroup(child, 'Logs', { retention: RetentionDays.ONE_MONTH });
+        handler.addPropertyOverride('LoggingConfig', { LogGroup: logs.logGroupName });
       }
     }
 
