@@ -41,6 +41,16 @@ import {
   type Params,
 } from './params';
 import { cardPaymentMethod, cardToConfirm, checkClientSecret, newPaymentIntent } from './payments';
+import {
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  listWebhookEndpoints,
+  notSignedUpForConnect,
+  platformAccount,
+  retrieveWebhookEndpoint,
+  updateWebhookEndpoint,
+  type PlatformSettings,
+} from './platform';
 import { MAIN_PLATFORM, PLATFORM, type Store } from './store';
 import type { WebhookSender } from './webhooks';
 
@@ -78,6 +88,8 @@ export interface CallContext {
 export interface EmulatorSettings {
   /** How long an identity check takes unless the details are Stripe's immediate-verification test values. */
   verificationDelayMs: number;
+  /** The platform account's own settings (Connect, its payout schedule). */
+  platform: PlatformSettings;
 }
 
 const INSUFFICIENT_TRANSFER_FUNDS =
@@ -226,6 +238,7 @@ export class Emulator {
 
   createAccount(params: Params, context: CallContext): Stripe.Account {
     this.platformOnly(context);
+    if (!this.settings.platform.connect) throw notSignedUpForConnect();
     const { account, idNumber } = newAccount(params, (id) => `/v1/accounts/${id}/external_accounts`, this.now);
     this.state.accounts[account.id] = account;
     if ((context.platform ?? MAIN_PLATFORM) !== MAIN_PLATFORM) this.state.platforms[account.id] = context.platform!;
@@ -239,13 +252,8 @@ export class Emulator {
 
   retrieveAccount(id: string | undefined, context: CallContext): Stripe.Account {
     const accountId = id ?? (context.owner === PLATFORM ? undefined : context.owner);
-    if (!accountId) {
-      throw new StripeApiError(
-        400,
-        'invalid_request_error',
-        'The emulator has no platform account object; retrieve a connected account by id.',
-      );
-    }
+    // Without an id or Stripe-Account: the platform's own account.
+    if (!accountId) return platformAccount(this.state, this.settings.platform, this.now);
     return this.withExternalAccounts(this.reachable(accountId, context));
   }
 
@@ -305,8 +313,37 @@ export class Emulator {
     if (Object.keys(previous).length) this.emit('account.updated', after, context, after.id, previous);
   }
 
+  // Webhook endpoints (the platform's own: a connected account has none of its own here)
+
+  createWebhookEndpoint(params: Params, context: CallContext): Stripe.WebhookEndpoint {
+    this.platformOnly(context);
+    return createWebhookEndpoint(this.state, params, this.now);
+  }
+
+  listWebhookEndpoints(params: Params, context: CallContext) {
+    this.platformOnly(context);
+    return listWebhookEndpoints(this.state, params);
+  }
+
+  retrieveWebhookEndpoint(id: string, context: CallContext): Stripe.WebhookEndpoint {
+    this.platformOnly(context);
+    return retrieveWebhookEndpoint(this.state, id);
+  }
+
+  updateWebhookEndpoint(id: string, params: Params, context: CallContext): Stripe.WebhookEndpoint {
+    this.platformOnly(context);
+    return updateWebhookEndpoint(this.state, id, params);
+  }
+
+  deleteWebhookEndpoint(id: string, context: CallContext): Stripe.DeletedWebhookEndpoint {
+    this.platformOnly(context);
+    return deleteWebhookEndpoint(this.state, id);
+  }
+
   listAccounts(params: Params, context: CallContext) {
     this.platformOnly(context);
+    // Before the platform signed up for Connect it has no connected accounts to list.
+    if (!this.settings.platform.connect) return page([], params, '/v1/accounts');
     const mine = (account: Stripe.Account) =>
       (this.state.platforms[account.id] ?? MAIN_PLATFORM) === (context.platform ?? MAIN_PLATFORM);
     const accounts = newestFirst(

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { Clock, type EmulatorClock } from './clock';
 import { Emulator } from './emulator';
+import { DEFAULT_PLATFORM, type PlatformSettings } from './platform';
 import type { StripeFaults } from './faults';
 import { createEmulatorServer, keyDigest, type Exchange } from './server';
 import { Store } from './store';
@@ -13,6 +14,7 @@ export type { Exchange } from './server';
 export { signature, STRIPE_TEST_MODE_RETRY_DELAYS_MS } from './webhooks';
 export type { EmulatorClock } from './clock';
 export { PUBLISHABLE_KEY_REFUSED } from './server';
+export { CONNECT_NOT_SIGNED_UP, type PlatformSettings } from './platform';
 
 /** One webhook endpoint: where signed events are posted, and its signing secret (`whsec_…`). */
 export interface WebhookEndpoint {
@@ -74,6 +76,12 @@ export interface StripeEmulatorOptions {
   otherPlatformKeys?: readonly string[];
   /** Test only: the faults to throw (`new StripeFaults()` from testing.ts, then `inject(...)`). */
   faults?: StripeFaults;
+  /**
+   * Test only: the platform account as its Dashboard set it up (`GET /v1/account`): signed up for
+   * Connect (default yes; without it connected accounts are refused as Stripe refuses them) and its
+   * own payout schedule (default daily, 2 days, as a new US account).
+   */
+  platform?: Partial<PlatformSettings>;
 }
 
 export interface StripeEmulator {
@@ -161,6 +169,7 @@ export async function startStripeEmulator(options: StripeEmulatorOptions): Promi
   };
   const emulator = new Emulator(store, { account: accountSender, connect: connectSender }, later, clock, {
     verificationDelayMs: options.verificationDelayMs ?? 3_000,
+    platform: { ...DEFAULT_PLATFORM, ...options.platform },
   });
   const settle = async () => {
     while (pending.size) await Promise.all([...pending]);
