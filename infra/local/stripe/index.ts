@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { Clock, type EmulatorClock } from './clock';
 import { Emulator } from './emulator';
-import { DEFAULT_PLATFORM, type PlatformSettings } from './platform';
+import { DEFAULT_PLATFORM } from './platform';
 import type { StripeFaults } from './faults';
 import { createEmulatorServer, keyDigest, type Exchange } from './server';
 import { Store } from './store';
@@ -14,7 +14,7 @@ export type { Exchange } from './server';
 export { signature, STRIPE_TEST_MODE_RETRY_DELAYS_MS } from './webhooks';
 export type { EmulatorClock } from './clock';
 export { PUBLISHABLE_KEY_REFUSED } from './server';
-export { CONNECT_NOT_SIGNED_UP, type PlatformSettings } from './platform';
+export { CONNECT_NOT_SIGNED_UP } from './platform';
 
 /** One webhook endpoint: where signed events are posted, and its signing secret (`whsec_…`). */
 export interface WebhookEndpoint {
@@ -77,11 +77,15 @@ export interface StripeEmulatorOptions {
   /** Test only: the faults to throw (`new StripeFaults()` from testing.ts, then `inject(...)`). */
   faults?: StripeFaults;
   /**
-   * Test only: the platform account as its Dashboard set it up (`GET /v1/account`): signed up for
-   * Connect (default yes; without it connected accounts are refused as Stripe refuses them) and its
-   * own payout schedule (default daily, 2 days, as a new US account).
+   * The platform account's payout schedule (`settings.payouts.schedule.interval`, set in Stripe's
+   * Dashboard, read by `GET /v1/account`): `daily` by default, as Stripe sets a new account.
    */
-  platform?: Partial<PlatformSettings>;
+  platformPayouts?: 'daily' | 'manual';
+  /**
+   * Test only: `false` for a platform that has not signed up for Connect (its Dashboard's Connect →
+   * Get started not done): connected accounts are refused as Stripe refuses them. Default `true`.
+   */
+  platformConnect?: boolean;
 }
 
 export interface StripeEmulator {
@@ -169,7 +173,10 @@ export async function startStripeEmulator(options: StripeEmulatorOptions): Promi
   };
   const emulator = new Emulator(store, { account: accountSender, connect: connectSender }, later, clock, {
     verificationDelayMs: options.verificationDelayMs ?? 3_000,
-    platform: { ...DEFAULT_PLATFORM, ...options.platform },
+    platform: {
+      connect: options.platformConnect ?? DEFAULT_PLATFORM.connect,
+      payouts: options.platformPayouts ?? DEFAULT_PLATFORM.payouts,
+    },
   });
   const settle = async () => {
     while (pending.size) await Promise.all([...pending]);

@@ -16,7 +16,8 @@ beforeAll(async () => {
   emulator = await startStripeEmulator({
     dataDir,
     log: () => undefined,
-    platform: { connect: false, payoutSchedule: { interval: 'manual', delay_days: 0 } },
+    platformConnect: false,
+    platformPayouts: 'manual',
   });
   stripe = sdk(emulator.port, emulator.secretKey);
 });
@@ -47,7 +48,7 @@ describe('a platform that has not signed up for Connect', () => {
 
   it('answers its own account with the payout schedule its Dashboard set', async () => {
     const platform = await stripe.accounts.retrieveCurrent();
-    expect(platform.settings?.payouts?.schedule).toEqual({ interval: 'manual', delay_days: 0 });
+    expect(platform.settings?.payouts?.schedule).toEqual({ interval: 'manual', delay_days: 2 });
   });
 });
 

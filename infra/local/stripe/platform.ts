@@ -21,14 +21,14 @@ export interface PlatformSettings {
   connect: boolean;
   /**
    * The platform's own payout schedule (Dashboard → Settings → Payouts; docs.stripe.com/payouts
-   * "Payout schedule"): Stripe's default for a new US account is daily, 2 days.
+   * "Payout schedule"): `daily` with a 2-day delay, Stripe's default for a new US account, or `manual`.
    */
-  payoutSchedule: { interval: 'daily' | 'manual' | 'weekly' | 'monthly'; delay_days: number };
+  payouts: 'daily' | 'manual';
 }
 
 export const DEFAULT_PLATFORM: PlatformSettings = {
   connect: true,
-  payoutSchedule: { interval: 'daily', delay_days: 2 },
+  payouts: 'daily',
 };
 
 /** Stripe's answer to making a connected account before the platform signed up for Connect. */
@@ -42,7 +42,6 @@ export function notSignedUpForConnect(): StripeApiError {
 /** The platform's own account (`GET /v1/account` without `Stripe-Account`), a US account of its own (`type: standard`). */
 export function platformAccount(state: State, settings: PlatformSettings, now: number): Stripe.Account {
   state.platformAccountId ??= stripeId('acct_', 16);
-  const { interval, delay_days } = settings.payoutSchedule;
   return {
     id: state.platformAccountId,
     object: 'account',
@@ -65,10 +64,7 @@ export function platformAccount(state: State, settings: PlatformSettings, now: n
       payments: { statement_descriptor: null },
       payouts: {
         debit_negative_balances: true,
-        schedule: {
-          interval,
-          delay_days: interval === 'manual' ? 0 : delay_days,
-        },
+        schedule: { delay_days: 2, interval: settings.payouts },
         statement_descriptor: null,
       },
     } as Stripe.Account.Settings,
