@@ -46,10 +46,8 @@ import {
   deleteWebhookEndpoint,
   listWebhookEndpoints,
   notSignedUpForConnect,
-  platformAccount,
   retrieveWebhookEndpoint,
   updateWebhookEndpoint,
-  type PlatformSettings,
 } from './platform';
 import { MAIN_PLATFORM, PLATFORM, type Store } from './store';
 import type { WebhookSender } from './webhooks';
@@ -86,11 +84,22 @@ export interface CallContext {
 }
 
 export interface EmulatorSettings {
+  /** Signed up for Connect (default yes): without it connected accounts are refused as Stripe refuses them (platform.ts). */
+  platformConnect?: boolean;
   /** How long an identity check takes unless the details are Stripe's immediate-verification test values. */
   verificationDelayMs: number;
-  /** The platform account's own settings (Connect, its payout schedule). */
-  platform: PlatformSettings;
+  /**
+   * The platform account's own `settings.payouts.schedule.interval`: `daily` (Stripe's default, an
+   * automatic payout of the whole available balance at each 00:00 UTC) or `manual` (the balance
+   * stays). Set in Stripe's Dashboard (Settings → Payouts); the API reads it (`GET /v1/account`).
+   */
+  platformPayouts?: 'daily' | 'manual';
 }
+
+/** The platform account's id as `GET /v1/account` answers it. */
+export const PLATFORM_ACCOUNT_ID = 'acct_1EmulatorPlatform';
+/** Stripe fails a refund left pending for want of funds after 45 days (support.stripe.com/questions/fix-your-pending-refund). */
+export const PENDING_REFUND_FAILS_AFTER_SECONDS = 45 * 86_400;
 
 const INSUFFICIENT_TRANSFER_FUNDS =
   'You have insufficient available funds in your Stripe account. Try adding funds directly to your available balance by creating Charges using the 4000000000000077 test card. See: https://stripe.com/docs/testing#available-balance';
@@ -238,7 +247,7 @@ export class Emulator {
 
   createAccount(params: Params, context: CallContext): Stripe.Account {
     this.platformOnly(context);
-    if (!this.settings.platform.connect) throw notSignedUpForConnect();
+    if (this.settings.platformConnect === false) throw notSignedUpForConnect();
     const { account, idNumber } = newAccount(params, (id) => `/v1/accounts/${id}/external_accounts`, this.now);
     this.state.accounts[account.id] = account;
     if ((context.platform ?? MAIN_PLATFORM) !== MAIN_PLATFORM) this.state.platforms[account.id] = context.platform!;
@@ -252,9 +261,42 @@ export class Emulator {
 
   retrieveAccount(id: string | undefined, context: CallContext): Stripe.Account {
     const accountId = id ?? (context.owner === PLATFORM ? undefined : context.owner);
-    // Without an id or Stripe-Account: the platform's own account.
-    if (!accountId) return platformAccount(this.state, this.settings.platform, this.now);
+    if (!accountId) return this.platformAccount();
     return this.withExternalAccounts(this.reachable(accountId, context));
+  }
+
+  /**
+   * The platform's own account as `GET /v1/account` answers it: what the portal's checks read, its
+   * payout schedule above all (`settings.payouts.schedule`: `daily` with a 2-day delay, Stripe's
+   * default for a US account, or `manual`).
+   */
+  private platformAccount(): Stripe.Account {
+    const manual = this.settings.platformPayouts === 'manual';
+    return {
+      id: PLATFORM_ACCOUNT_ID,
+      object: 'account',
+      business_type: 'company',
+      charges_enabled: true,
+      country: 'US',
+      created: 0,
+      default_currency: 'usd',
+      details_submitted: true,
+      email: null,
+      metadata: {},
+      payouts_enabled: true,
+      settings: {
+        branding: { icon: null, logo: null, primary_color: null, secondary_color: null },
+        card_payments: { decline_on: { avs_failure: false, cvc_failure: false }, statement_descriptor_prefix: null },
+        dashboard: { display_name: 'Reseller portal (emulator)', timezone: 'Etc/UTC' },
+        payments: { statement_descriptor: 'EMULATOR' },
+        payouts: {
+          debit_negative_balances: true,
+          schedule: manual ? { delay_days: 2, interval: 'manual' } : { delay_days: 2, interval: 'daily' },
+          statement_descriptor: null,
+        },
+      },
+      type: 'standard',
+    } as unknown as Stripe.Account;
   }
 
   updateAccount(id: string, params: Params, context: CallContext): Stripe.Account {
@@ -343,7 +385,7 @@ export class Emulator {
   listAccounts(params: Params, context: CallContext) {
     this.platformOnly(context);
     // Before the platform signed up for Connect it has no connected accounts to list.
-    if (!this.settings.platform.connect) return page([], params, '/v1/accounts');
+    if (this.settings.platformConnect === false) return page([], params, '/v1/accounts');
     const mine = (account: Stripe.Account) =>
       (this.state.platforms[account.id] ?? MAIN_PLATFORM) === (context.platform ?? MAIN_PLATFORM);
     const accounts = newestFirst(

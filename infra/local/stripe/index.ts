@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { Clock, type EmulatorClock } from './clock';
 import { Emulator } from './emulator';
-import { DEFAULT_PLATFORM } from './platform';
 import type { StripeFaults } from './faults';
 import { createEmulatorServer, keyDigest, type Exchange } from './server';
 import { Store } from './store';
@@ -64,6 +63,11 @@ export interface StripeEmulatorOptions {
    * publishable key is accepted.
    */
   publishableKey?: string;
+  /**
+   * Test only: `false` for a platform that has not signed up for Connect (its Dashboard's Connect →
+   * Get started not done): connected accounts are refused as Stripe refuses them. Default `true`.
+   */
+  platformConnect?: boolean;
   /** Waits before each retry of an undelivered event; defaults to Stripe's test mode schedule (1 h, 2 h, 4 h). */
   webhookRetryDelaysMs?: number[];
   log?: (line: string) => void;
@@ -74,18 +78,14 @@ export interface StripeEmulatorOptions {
    * own, which cannot reach this platform's accounts (403, as Stripe answers) nor they its.
    */
   otherPlatformKeys?: readonly string[];
-  /** Test only: the faults to throw (`new StripeFaults()` from testing.ts, then `inject(...)`). */
-  faults?: StripeFaults;
   /**
    * The platform account's payout schedule (`settings.payouts.schedule.interval`, set in Stripe's
-   * Dashboard, read by `GET /v1/account`): `daily` by default, as Stripe sets a new account.
+   * Dashboard): `daily` by default, as Stripe sets a new account (its available balance paid out
+   * at each 00:00 UTC); `manual` keeps it, as the portal needs for orders entered by hand.
    */
   platformPayouts?: 'daily' | 'manual';
-  /**
-   * Test only: `false` for a platform that has not signed up for Connect (its Dashboard's Connect →
-   * Get started not done): connected accounts are refused as Stripe refuses them. Default `true`.
-   */
-  platformConnect?: boolean;
+  /** Test only: the faults to throw (`new StripeFaults()` from testing.ts, then `inject(...)`). */
+  faults?: StripeFaults;
 }
 
 export interface StripeEmulator {
@@ -172,11 +172,9 @@ export async function startStripeEmulator(options: StripeEmulatorOptions): Promi
     void task.finally(() => pending.delete(task));
   };
   const emulator = new Emulator(store, { account: accountSender, connect: connectSender }, later, clock, {
+    platformConnect: options.platformConnect ?? true,
     verificationDelayMs: options.verificationDelayMs ?? 3_000,
-    platform: {
-      connect: options.platformConnect ?? DEFAULT_PLATFORM.connect,
-      payouts: options.platformPayouts ?? DEFAULT_PLATFORM.payouts,
-    },
+    platformPayouts: options.platformPayouts ?? 'daily',
   });
   const settle = async () => {
     while (pending.size) await Promise.all([...pending]);

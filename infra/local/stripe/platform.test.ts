@@ -53,10 +53,11 @@ describe('a platform that has not signed up for Connect', () => {
 });
 
 describe('webhook endpoints', () => {
-  it('keeps the API version an endpoint was made with', async () => {
+  it('keeps the API version an endpoint was made with, and takes the SDK’s newer events', async () => {
     const made = await stripe.webhookEndpoints.create({
-      url: 'https://portal.example.com/api/stripeConnectWebhook',
-      enabled_events: ['account.updated'],
+      url: 'https://portal.example.com/api/stripeWebhook',
+      // refund.failed: in the SDK's EnabledEvent, not in the 2024-04-10 document.
+      enabled_events: ['refund.updated', 'refund.failed'],
       connect: true,
       api_version: Stripe.API_VERSION as Stripe.WebhookEndpointCreateParams.ApiVersion,
     });

@@ -6,32 +6,15 @@ import { mergeMetadata, optionalString, page, type Params } from './params';
 import type { State } from './store';
 
 /**
- * The platform's own account as `GET /v1/account` answers it, and its webhook endpoints
+ * A platform that has not signed up for Connect, and the platform's webhook endpoints
  * (`/v1/webhook_endpoints`), which `npm run deploy:check` reads.
  */
 
-/** How the platform account is set up at Stripe (a test sets what the Dashboard would). */
-export interface PlatformSettings {
-  /**
-   * Signed up for Connect (Dashboard → Connect → Get started). Without it Stripe refuses to make
-   * connected accounts: "You can only create new accounts if you've signed up for Connect, which
-   * you can learn how to do at https://stripe.com/docs/connect." (docs.stripe.com/api/accounts/create:
-   * "you'll first need to register your platform"); the list of connected accounts is then empty.
-   */
-  connect: boolean;
-  /**
-   * The platform's own payout schedule (Dashboard → Settings → Payouts; docs.stripe.com/payouts
-   * "Payout schedule"): `daily` with a 2-day delay, Stripe's default for a new US account, or `manual`.
-   */
-  payouts: 'daily' | 'manual';
-}
-
-export const DEFAULT_PLATFORM: PlatformSettings = {
-  connect: true,
-  payouts: 'daily',
-};
-
-/** Stripe's answer to making a connected account before the platform signed up for Connect. */
+/**
+ * Stripe's answer to making a connected account before the platform signed up for Connect
+ * (Dashboard → Connect → Get started; docs.stripe.com/api/accounts/create: "you'll first need to
+ * register your platform"); the list of connected accounts is then empty.
+ */
 export const CONNECT_NOT_SIGNED_UP =
   "You can only create new accounts if you've signed up for Connect, which you can learn how to do at https://stripe.com/docs/connect.";
 
@@ -39,46 +22,70 @@ export function notSignedUpForConnect(): StripeApiError {
   return new StripeApiError(400, 'invalid_request_error', CONNECT_NOT_SIGNED_UP);
 }
 
-/** The platform's own account (`GET /v1/account` without `Stripe-Account`), a US account of its own (`type: standard`). */
-export function platformAccount(state: State, settings: PlatformSettings, now: number): Stripe.Account {
-  state.platformAccountId ??= stripeId('acct_', 16);
-  return {
-    id: state.platformAccountId,
-    object: 'account',
-    type: 'standard',
-    business_type: 'company',
-    charges_enabled: true,
-    payouts_enabled: true,
-    details_submitted: true,
-    country: 'US',
-    default_currency: 'usd',
-    email: null,
-    created: state.platformCreated ?? (state.platformCreated = now),
-    metadata: {},
-    capabilities: { card_payments: 'active', transfers: 'active' },
-    controller: { type: 'account', is_controller: true } as Stripe.Account.Controller,
-    settings: {
-      branding: { icon: null, logo: null, primary_color: null, secondary_color: null },
-      card_payments: { decline_on: { avs_failure: false, cvc_failure: false }, statement_descriptor_prefix: null },
-      dashboard: { display_name: null, timezone: 'Etc/UTC' },
-      payments: { statement_descriptor: null },
-      payouts: {
-        debit_negative_balances: true,
-        schedule: { delay_days: 2, interval: settings.payouts },
-        statement_descriptor: null,
-      },
-    } as Stripe.Account.Settings,
-  } as Stripe.Account;
-}
+/**
+ * The events the SDK's types take in `enabled_events` (`WebhookEndpointCreateParams.EnabledEvent`,
+ * API version 2026-10-28.endive) that the 2024-04-10 document does not list: newer events.
+ */
+const SDK_ONLY_EVENTS = [
+  'apps.install.created',
+  'apps.install.deleted',
+  'apps.install.updated',
+  'balance_settings.updated',
+  'billing.alert.triggered',
+  'billing.credit_balance_transaction.created',
+  'billing.credit_grant.created',
+  'billing.credit_grant.updated',
+  'billing.meter.created',
+  'billing.meter.deactivated',
+  'billing.meter.reactivated',
+  'billing.meter.updated',
+  'financial_connections.account.account_numbers_updated',
+  'financial_connections.account.expected_deactivation_date_updated',
+  'financial_connections.account.supported_payment_method_types_updated',
+  'financial_connections.account.upcoming_account_number_expiry',
+  'financial_connections.account.upcoming_deactivation',
+  'financial_connections.authorization.expected_deactivation_date_updated',
+  'financial_connections.authorization.upcoming_deactivation',
+  'invoice.overdue',
+  'invoice.overpaid',
+  'invoice.payment_attempt_required',
+  'invoice.will_be_due',
+  'invoice_payment.paid',
+  'issuing_dispute.funds_rescinded',
+  'issuing_personalization_design.activated',
+  'issuing_personalization_design.deactivated',
+  'issuing_personalization_design.rejected',
+  'issuing_personalization_design.updated',
+  'issuing_transaction.purchase_details_receipt_updated',
+  'refund.failed',
+  'reserve.hold.created',
+  'reserve.hold.updated',
+  'reserve.plan.created',
+  'reserve.plan.disabled',
+  'reserve.plan.expired',
+  'reserve.plan.updated',
+  'reserve.release.created',
+  'terminal.reader.action_updated',
+  'three_d_secure.authentication.canceled',
+  'three_d_secure.authentication.challenge_started',
+  'three_d_secure.authentication.errored',
+  'three_d_secure.authentication.failed',
+  'three_d_secure.authentication.requires_challenge',
+  'three_d_secure.authentication.requires_submission',
+  'three_d_secure.authentication.succeeded',
+] satisfies Stripe.WebhookEndpointCreateParams.EnabledEvent[];
 
-/** The event names the 2024-04-10 document takes in `enabled_events` (and `*`). */
+/** The event names the 2024-04-10 document takes in `enabled_events` (and `*`), and the SDK's newer ones. */
 let knownEvents: Set<string> | undefined;
 function eventNames(): Set<string> {
   if (knownEvents) return knownEvents;
   const body = stripeOpenApiDocument().paths['/v1/webhook_endpoints']?.post?.requestBody;
   const schema = body?.content['application/x-www-form-urlencoded']?.schema as
     { properties?: { enabled_events?: { items?: Schema } } } | undefined;
-  knownEvents = new Set((schema?.properties?.enabled_events?.items?.enum as string[] | undefined) ?? []);
+  knownEvents = new Set([
+    ...((schema?.properties?.enabled_events?.items?.enum as string[] | undefined) ?? []),
+    ...SDK_ONLY_EVENTS,
+  ]);
   return knownEvents;
 }
 

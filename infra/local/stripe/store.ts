@@ -56,9 +56,6 @@ export interface State extends Ledger {
    * start with another key expires the one before, which is then answered `api_key_expired`.
    */
   secretKeys?: { current: string; expired: string[] };
-  /** The platform's own account id and creation time (`GET /v1/account`), made on first read. */
-  platformAccountId?: string;
-  platformCreated?: number;
   /** The webhook endpoints registered through the API (`/v1/webhook_endpoints`), by id. */
   webhookEndpoints?: Record<string, StoredEndpoint>;
 }
