@@ -132,7 +132,9 @@ describe('the Stripe checks', () => {
       const platform = await checkWebhookEndpoint(reader, `https://${SITE}/`, 'platform');
       const connect = await checkWebhookEndpoint(reader, SITE, 'connect');
       expect(platform.ok).toBe(true);
-      expect(platform.message).toContain(`at ${PLATFORM_URL}: enabled, ${WEBHOOK_EVENTS.platform.length} events, API version ${API_VERSION}`);
+      expect(platform.message).toContain(
+        `at ${PLATFORM_URL}: enabled, ${WEBHOOK_EVENTS.platform.length} events, API version ${API_VERSION}`,
+      );
       expect(connect.ok).toBe(true);
       expect(connect.message).toContain(`at ${CONNECT_URL}: enabled, ${WEBHOOK_EVENTS.connect.length} events`);
     });
