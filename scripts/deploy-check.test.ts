@@ -350,6 +350,17 @@ describe('the CDK bootstrap check', () => {
     });
   });
 
+  it('fails a CDKToolkit stack without a BootstrapVersion output', async () => {
+    cloudFormation
+      .on(DescribeStacksCommand)
+      .resolves({ Stacks: [{ StackName: 'CDKToolkit', StackStatus: 'CREATE_COMPLETE', CreationTime: new Date() }] });
+    expect(await checkBootstrap(aws(), where, 6)).toMatchObject({
+      ok: false,
+      message: 'The CDKToolkit stack has no BootstrapVersion output: it is not a CDK bootstrap stack.',
+      fix: 'npx cdk bootstrap aws://123456789012/us-east-1',
+    });
+  });
+
   it('takes the version the synthesized manifest requires', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cdk-out-'));
     try {
@@ -402,6 +413,8 @@ describe('the SES checks', () => {
     expect(await checkSesIdentity(aws(), {}, REGION)).toMatchObject({
       ok: true,
       warning: true,
+      message:
+        'No sender for e-mail: sign-up sends no verification link, and nobody gets the sale, payout or receipt mails.',
       fix: expect.stringContaining("-c mailFrom='Reseller Portal <no-reply@your-domain>'"),
     });
   });
@@ -503,6 +516,20 @@ describe('the secrets check', () => {
       message:
         "The Stripe secret key is a live key and the publishable key a test one: the browser's card form would make tokens the functions cannot use.",
     });
+  });
+
+  it('fails a secret the stack has no output for, asking for a deploy of this version', async () => {
+    setSecrets({});
+    const { StripeConnectWebhookSecretArn: _, ...older } = OUTPUTS;
+    const { results } = await checkSecrets(aws(), older);
+    expect(results.filter((result) => !result.ok)).toEqual([
+      {
+        name: 'Secret StripeConnectWebhookSecret',
+        ok: false,
+        message: 'The stack has no StripeConnectWebhookSecretArn output: deploy this version of the stack first.',
+        fix: 'npm run deploy',
+      },
+    ]);
   });
 
   it('fails a secret these credentials may not read, saying so', async () => {
