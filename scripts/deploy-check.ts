@@ -608,7 +608,13 @@ export const exitCode = (results: readonly CheckResult[]): number => (results.so
 
 /** The preflight against the accounts the environment names; prints each check and answers the exit code. */
 export async function preflight(argv: readonly string[], print: (line: string) => void = console.log): Promise<number> {
-  const options = parseArguments(argv);
+  let options: Options;
+  try {
+    options = parseArguments(argv);
+  } catch (error) {
+    print(error instanceof Error ? error.message : String(error));
+    return 1;
+  }
   const aws = awsReader({
     sts: new STSClient({}),
     cloudFormation: new CloudFormationClient({}),
