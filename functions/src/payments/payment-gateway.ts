@@ -296,6 +296,24 @@ export type GatewayEvent =
   | { id: string; kind: 'charge.dispute.created' | 'charge.dispute.closed'; dispute: DisputeData }
   | { id: string; kind: 'other'; type: string };
 
+/**
+ * The events each endpoint is registered for at Stripe (docs/deploy.md; `npm run deploy:check`
+ * compares the registered endpoints with these): every kind the portal acts on (a test holds the
+ * list to `GatewayEvent`'s kinds), each on the endpoint `endpointOfEvent` gives it.
+ */
+export const WEBHOOK_EVENTS = {
+  platform: [
+    'payment_intent.succeeded',
+    'charge.refunded',
+    'refund.updated',
+    'refund.failed',
+    'charge.dispute.created',
+    'charge.dispute.closed',
+    'transfer.created',
+  ],
+  connect: ['account.updated', 'payout.paid', 'payout.failed'],
+} as const satisfies Record<WebhookEndpoint, readonly string[]>;
+
 /** Every event also says its type (`kind` is that type for the events the portal acts on). */
 export const typeOfEvent = (event: GatewayEvent): string => (event.kind === 'other' ? event.type : event.kind);
 

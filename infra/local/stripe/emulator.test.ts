@@ -362,6 +362,13 @@ describe('accounts', () => {
     expect(error.code).toBe('account_invalid');
   });
 
+  it('answers GET /v1/account without Stripe-Account with the platform’s own account and its payout schedule', async () => {
+    const platform = await stripe.accounts.retrieveCurrent();
+    expect(platform.id).toMatch(/^acct_/);
+    expect(platform.settings?.payouts?.schedule).toEqual({ interval: 'daily', delay_days: 2 });
+    expect((await stripe.accounts.retrieveCurrent()).id).toBe(platform.id);
+  });
+
   it('answers 403 for an account it cannot reach, as Stripe does (not 404), on every call naming it', async () => {
     const retrieve = await caught(stripe.accounts.retrieve('acct_unknown'));
     expect(retrieve.statusCode).toBe(403);
@@ -809,6 +816,29 @@ describe('events and webhooks', () => {
   });
 });
 
+describe('webhook endpoints', () => {
+  it('registers, lists, updates and deletes endpoints as Stripe does, the secret in the creation’s answer only', async () => {
+    const made = await stripe.webhookEndpoints.create({
+      url: 'https://portal.example.com/api/stripeWebhook',
+      enabled_events: ['payment_intent.succeeded', 'charge.refunded'],
+    });
+    expect(made.id).toMatch(/^we_/);
+    expect(made.secret).toMatch(/^whsec_/);
+    expect(made).toMatchObject({ status: 'enabled', api_version: null, livemode: false });
+    const listed = await stripe.webhookEndpoints.list({ limit: 100 });
+    const found = listed.data.find((one) => one.id === made.id);
+    expect(found?.enabled_events).toEqual(['payment_intent.succeeded', 'charge.refunded']);
+    expect(found?.secret).toBeUndefined();
+    const disabled = await stripe.webhookEndpoints.update(made.id, { disabled: true, enabled_events: ['*'] });
+    expect(disabled).toMatchObject({ status: 'disabled', enabled_events: ['*'] });
+    expect((await stripe.webhookEndpoints.retrieve(made.id)).status).toBe('disabled');
+    expect((await stripe.webhookEndpoints.del(made.id)).deleted).toBe(true);
+    const gone = await caught(stripe.webhookEndpoints.retrieve(made.id));
+    expect(gone.statusCode).toBe(404);
+    expect(gone.message).toBe(`No such webhook endpoint: '${made.id}'`);
+  });
+});
+
 describe('persistence', () => {
   it('keeps accounts and balances across a restart, in a private file', async () => {
     const account = await onboarded();
@@ -963,6 +993,8 @@ describe('conformance to Stripe’s OpenAPI document', () => {
         'POST /v1/payouts',
         'POST /v1/tokens',
         'POST /v1/transfers',
+        'GET /v1/webhook_endpoints',
+        'POST /v1/webhook_endpoints',
       ]),
     );
     const refusedAsUnknown = (exchange: Exchange) =>

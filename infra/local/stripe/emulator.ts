@@ -39,6 +39,14 @@ import {
   instantPayoutFee,
 } from './instant-payouts';
 import { cardPaymentMethod, cardToConfirm, checkClientSecret, newPaymentIntent } from './payments';
+import {
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  listWebhookEndpoints,
+  notSignedUpForConnect,
+  retrieveWebhookEndpoint,
+  updateWebhookEndpoint,
+} from './platform';
 import { MAIN_PLATFORM, PLATFORM, type Store } from './store';
 import type { WebhookSender } from './webhooks';
 
@@ -80,6 +88,8 @@ export interface CallContext {
 }
 
 export interface EmulatorSettings {
+  /** Signed up for Connect (default yes): without it connected accounts are refused as Stripe refuses them (platform.ts). */
+  platformConnect?: boolean;
   /** How long an identity check takes unless the details are Stripe's immediate-verification test values. */
   verificationDelayMs: number;
   /**
@@ -244,6 +254,7 @@ export class Emulator {
 
   createAccount(params: Params, context: CallContext): Stripe.Account {
     this.platformOnly(context);
+    if (this.settings.platformConnect === false) throw notSignedUpForConnect();
     const { account, idNumber } = newAccount(params, (id) => `/v1/accounts/${id}/external_accounts`, this.now);
     this.state.accounts[account.id] = account;
     if ((context.platform ?? MAIN_PLATFORM) !== MAIN_PLATFORM) this.state.platforms[account.id] = context.platform!;
@@ -351,8 +362,37 @@ export class Emulator {
     if (Object.keys(previous).length) this.emit('account.updated', after, context, after.id, previous);
   }
 
+  // Webhook endpoints (the platform's own: a connected account has none of its own here)
+
+  createWebhookEndpoint(params: Params, context: CallContext): Stripe.WebhookEndpoint {
+    this.platformOnly(context);
+    return createWebhookEndpoint(this.state, params, this.now);
+  }
+
+  listWebhookEndpoints(params: Params, context: CallContext) {
+    this.platformOnly(context);
+    return listWebhookEndpoints(this.state, params);
+  }
+
+  retrieveWebhookEndpoint(id: string, context: CallContext): Stripe.WebhookEndpoint {
+    this.platformOnly(context);
+    return retrieveWebhookEndpoint(this.state, id);
+  }
+
+  updateWebhookEndpoint(id: string, params: Params, context: CallContext): Stripe.WebhookEndpoint {
+    this.platformOnly(context);
+    return updateWebhookEndpoint(this.state, id, params);
+  }
+
+  deleteWebhookEndpoint(id: string, context: CallContext): Stripe.DeletedWebhookEndpoint {
+    this.platformOnly(context);
+    return deleteWebhookEndpoint(this.state, id);
+  }
+
   listAccounts(params: Params, context: CallContext) {
     this.platformOnly(context);
+    // Before the platform signed up for Connect it has no connected accounts to list.
+    if (this.settings.platformConnect === false) return page([], params, '/v1/accounts');
     const mine = (account: Stripe.Account) =>
       (this.state.platforms[account.id] ?? MAIN_PLATFORM) === (context.platform ?? MAIN_PLATFORM);
     const accounts = newestFirst(

@@ -14,6 +14,7 @@ export type { Exchange } from './server';
 export { signature, STRIPE_TEST_MODE_RETRY_DELAYS_MS } from './webhooks';
 export type { EmulatorClock } from './clock';
 export { PUBLISHABLE_KEY_REFUSED } from './server';
+export { CONNECT_NOT_SIGNED_UP } from './platform';
 
 /** One webhook endpoint: where signed events are posted, and its signing secret (`whsec_…`). */
 export interface WebhookEndpoint {
@@ -63,6 +64,11 @@ export interface StripeEmulatorOptions {
    * publishable key is accepted.
    */
   publishableKey?: string;
+  /**
+   * Test only: `false` for a platform that has not signed up for Connect (its Dashboard's Connect →
+   * Get started not done): connected accounts are refused as Stripe refuses them. Default `true`.
+   */
+  platformConnect?: boolean;
   /** Waits before each retry of an undelivered event; defaults to Stripe's test mode schedule (1 h, 2 h, 4 h). */
   webhookRetryDelaysMs?: number[];
   log?: (line: string) => void;
@@ -173,6 +179,7 @@ export async function startStripeEmulator(options: StripeEmulatorOptions): Promi
     void task.finally(() => pending.delete(task));
   };
   const emulator = new Emulator(store, { account: accountSender, connect: connectSender }, later, clock, {
+    platformConnect: options.platformConnect ?? true,
     verificationDelayMs: options.verificationDelayMs ?? 3_000,
     platformPayouts: options.platformPayouts ?? 'daily',
     instantPayouts: options.instantPayouts ?? new InstantPayoutsControl(),

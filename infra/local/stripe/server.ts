@@ -85,6 +85,13 @@ function routes(emulator: Emulator): Route[] {
     route('POST', '/v1/payment_intents/{id}/cancel', (id, params, context) =>
       emulator.cancelPaymentIntent(id, params, context),
     ),
+    route('POST', '/v1/webhook_endpoints', (_, params, context) => emulator.createWebhookEndpoint(params, context)),
+    route('GET', '/v1/webhook_endpoints', (_, params, context) => emulator.listWebhookEndpoints(params, context)),
+    route('GET', '/v1/webhook_endpoints/{id}', (id, _, context) => emulator.retrieveWebhookEndpoint(id, context)),
+    route('POST', '/v1/webhook_endpoints/{id}', (id, params, context) =>
+      emulator.updateWebhookEndpoint(id, params, context),
+    ),
+    route('DELETE', '/v1/webhook_endpoints/{id}', (id, _, context) => emulator.deleteWebhookEndpoint(id, context)),
     route('GET', '/v1/events', (_, params, context) => emulator.listEvents(params, context)),
     route('GET', '/v1/events/{id}', (id, _, context) => emulator.retrieveEvent(id, context)),
   ];

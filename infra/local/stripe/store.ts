@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type Stripe from 'stripe';
 import type { IdNumberOutcome, Verification } from './accounts';
 import type { Ledger } from './money';
+import type { StoredEndpoint } from './platform';
 
 /** Amounts in the smallest currency unit, per currency, of one balance (the platform's or a connected account's). */
 export interface Funds {
@@ -55,6 +56,8 @@ export interface State extends Ledger {
    * start with another key expires the one before, which is then answered `api_key_expired`.
    */
   secretKeys?: { current: string; expired: string[] };
+  /** The webhook endpoints registered through the API (`/v1/webhook_endpoints`), by id. */
+  webhookEndpoints?: Record<string, StoredEndpoint>;
 }
 
 export const PLATFORM = 'platform';
