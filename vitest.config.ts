@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { deployedBundles } from './test/infra/bundles-plugin.ts';
+import { ProjectTimesReporter } from './test/project-times.ts';
 
 /**
  * The handler tests the `bundles` project runs again against the deployed bundles: every file
@@ -45,6 +46,8 @@ process.env.PASSWORD_HASH_LOG2_N_IN_TESTS ??= '12';
  */
 export default defineConfig({
   test: {
+    // The default report, then each project's time (CI's log says where its minutes went).
+    reporters: ['default', new ProjectTimesReporter()],
     projects: [
       {
         test: {
