@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { parse } from 'csv-parse/sync';
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signature, type StripeEmulator } from '../../infra/local/stripe';
@@ -31,6 +32,7 @@ const { handler: getOrders } = await import('../../functions/src/handlers/get-or
 const { handler: markAsOrdered } = await import('../../functions/src/handlers/mark-as-ordered');
 const { handler: markAsShipped } = await import('../../functions/src/handlers/mark-as-shipped');
 const { handler: getAdminSummary } = await import('../../functions/src/handlers/get-admin-summary');
+const { handler: exportCsv } = await import('../../functions/src/handlers/export-csv');
 const { refunds } = await import('../../functions/src/composition');
 
 beforeAll(async () => {
@@ -178,6 +180,12 @@ describe('an order refunded in full leaves the work lists', () => {
       `A refund of $7.00 on your order ${sold.orderID}`,
     ]);
     expect(mailsTo(sold.email).at(-1)!.text).toContain('$12.00 of the $30.00 you paid is refunded so far');
+    // The orders export says so too, with what was refunded.
+    const exported = await adminCall(exportCsv, { kind: 'orders' });
+    const [header, ...rows] = parse(String(exported.body.csv)) as string[][];
+    const row = rows.find((cells) => cells[0] === sold.orderID)!;
+    expect(row[header!.indexOf('refunded')]).toBe('12.00');
+    expect(row[header!.indexOf('exception')]).toBe('partly refunded');
     // Then the rest: it leaves the list.
     expect((await refund(sold.orderId)).status).toBe(200);
     expect((await workList('not_ordered')).ids).not.toContain(sold.orderId);

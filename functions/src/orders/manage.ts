@@ -176,7 +176,18 @@ const ORDER_HEADER = [
   'isOrdered',
   'isShipped',
   'isFufilled',
+  'refunded',
+  'exception',
 ];
+
+/** An order's exception in the export's words: refunded (in full or in part), a dispute open or lost. */
+const orderException = (order: ReturnType<typeof toOrder>): string =>
+  [
+    order.refundState === 'full' ? 'refunded in full' : order.refundState === 'partial' ? 'partly refunded' : '',
+    order.dispute?.status === 'open' ? 'dispute open' : order.dispute?.status === 'lost' ? 'dispute lost' : '',
+  ]
+    .filter(Boolean)
+    .join('; ');
 
 const orderRow = (record: OrderRecord) => {
   const order = toOrder(record);
@@ -199,6 +210,8 @@ const orderRow = (record: OrderRecord) => {
     order.isOrdered,
     order.isShipped,
     order.isFufilled,
+    order.refunded.toFixed(2),
+    orderException(order),
   ];
 };
 
