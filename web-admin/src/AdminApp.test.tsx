@@ -62,10 +62,22 @@ describe('admin app', () => {
     expect((screen.getByRole('switch', { name: 'Admin Mode' }) as HTMLInputElement).checked).toBe(true);
   });
 
-  it('does not tell an admin on every screen to set up payouts: no red badge, the set-up offered in the drawer', async () => {
+  it('does not ask an admin who has not chosen to sell to set up payouts: no red badge, no set-up box', async () => {
     renderAdmin(
       fakeApi({
         checkAuth: () => ({ body: authAnswer({ isAdmin: true, isAccountCreated: 0, isPayoutMethodAdded: 0 }) }),
+      }),
+    );
+    const button = await screen.findByRole('button', { name: 'Open menu', description: '' });
+    expect(screen.queryByTestId('attention-badge')).toBeNull();
+    await userEvent.click(button);
+    expect(screen.queryByRole('link', { name: /Finish your payout set-up/ })).toBeNull();
+  });
+
+  it('offers the rest of the set-up in the drawer to an admin who started selling (payout account made)', async () => {
+    renderAdmin(
+      fakeApi({
+        checkAuth: () => ({ body: authAnswer({ isAdmin: true, isAccountCreated: 1, isPayoutMethodAdded: 0 }) }),
       }),
     );
     // The admin app is for running the shop: its top bar carries no payout reminder.
@@ -76,8 +88,8 @@ describe('admin app', () => {
     // The admin menu has no My Account: the reasons are a link of their own, to the member app's.
     const setup = drawer.getByRole('link', { name: /^Finish your payout set-up/ });
     expect(setup.getAttribute('href')).toBe('/my_account');
-    expect(within(setup).getByText('Create your payout account')).toBeTruthy();
     expect(within(setup).getByText('Add a debit card')).toBeTruthy();
+    expect(within(setup).queryByText('Create your payout account')).toBeNull();
   });
 
   it('shows no badge and no set-up link to an admin who has finished the payout set-up', async () => {

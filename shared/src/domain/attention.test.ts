@@ -11,6 +11,14 @@ describe('attentionReasons', () => {
     expect(attentionReasons(profile)).toEqual(reasons);
   });
 
+  it('asks an administrator only once they chose to sell (created the payout account)', () => {
+    expect(attentionReasons({ isAdmin: true, isAccountCreated: 0, isPayoutMethodAdded: 0 })).toEqual([]);
+    expect(attentionReasons({ isAdmin: true, isAccountCreated: 1, isPayoutMethodAdded: 0 })).toEqual([
+      'Add a debit card',
+    ]);
+    expect(attentionReasons({ isAdmin: false, isAccountCreated: 0, isPayoutMethodAdded: 0 })).toHaveLength(2);
+  });
+
   it('has nothing to say without a profile', () => {
     expect(attentionReasons(null)).toEqual([]);
     expect(attentionReasons(undefined)).toEqual([]);

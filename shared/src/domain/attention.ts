@@ -13,11 +13,16 @@ export const ATTENTION_REASONS = {
 
 export type AttentionReason = (typeof ATTENTION_REASONS)[keyof typeof ATTENTION_REASONS];
 
-/** The steps still to do for this profile; none for a profile that is set up, or no profile. */
+/**
+ * The steps still to do for this profile; none for a profile that is set up, or no profile. An
+ * administrator is asked only after choosing to sell, which creating the payout account on My
+ * Account is: until then no badge, banner or drawer box asks them (issue 34).
+ */
 export function attentionReasons(
-  profile: Pick<UserProfile, 'isAccountCreated' | 'isPayoutMethodAdded'> | null | undefined,
+  profile: (Pick<UserProfile, 'isAccountCreated' | 'isPayoutMethodAdded'> & { isAdmin?: boolean }) | null | undefined,
 ): AttentionReason[] {
   if (!profile) return [];
+  if (profile.isAdmin && !profile.isAccountCreated) return [];
   const reasons: AttentionReason[] = [];
   if (!profile.isAccountCreated) reasons.push(ATTENTION_REASONS.account);
   if (!profile.isPayoutMethodAdded) reasons.push(ATTENTION_REASONS.method);
