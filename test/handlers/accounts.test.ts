@@ -59,6 +59,6 @@ describe('create-admin', () => {
 
   it('refuses an unknown e-mail without a password, and a malformed e-mail', async () => {
     await expect(ensureAccount(uniqueEmail('nopw'), undefined, true)).rejects.toThrow(/give a password/);
-    await expect(ensureAccount('not-an-email', 'admin password 123', true)).rejects.toThrow(/valid email/);
+    await expect(ensureAccount('not-an-email', 'admin password 123', true)).rejects.toThrow(/valid e-mail address/);
   });
 });

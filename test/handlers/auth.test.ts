@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { clock } from '../../functions/src/config/clock';
+import { hashCost } from '../../functions/src/auth/passwords';
 import { LIMITS, SIGNUP_LIMIT, SIGNUP_WINDOW_MS, WINDOW_MS } from '../../functions/src/auth/rate-limit';
 import { PASSWORD_IS_BLANK, PASSWORD_IS_COMMON, PASSWORD_IS_EMAIL } from '../../shared/src/api/schemas';
 import { handler as checkAuth } from '../../functions/src/handlers/check-auth';
@@ -46,7 +47,8 @@ describe('signup', () => {
     const user = items.find(
       (item) => item.entity === 'User' && item.id === (result.body.userProfile as { id: string }).id,
     )!;
-    expect(String(user.passwordHash)).toMatch(/^scrypt\$17\$8\$1\$/);
+    // The cost is the test run's (functions/src/auth/passwords.test.ts pins production's 2^17).
+    expect(String(user.passwordHash)).toMatch(new RegExp(`^scrypt\\$${hashCost()}\\$8\\$1\\$`));
     expect(JSON.stringify(items)).not.toContain(password);
     expect(JSON.stringify(items)).not.toContain(String(result.body.refresh_token));
   });

@@ -822,7 +822,7 @@ describe('/api/getMemberPayoutCard', () => {
 });
 
 describe("one transfer per charge: the platform's available balance is not needed for card sales (decision 0280)", () => {
-  it("pays a batch of card sales whose charges are pending while the platform's available balance is 0: the transfers go, the payout waits for the funds, then goes once", async () => {
+  it("sends a batch of card sales whose charges are pending while the platform's available balance is 0 (each transfer from its charge); the payout claims them only once their funds are available, then pays once", async () => {
     const who = await member();
     const charges = [];
     for (const amount of [4000, 5000, 6000]) charges.push(String((await sale(amount)).latest_charge));
@@ -838,25 +838,25 @@ describe("one transfer per charge: the platform's available balance is not neede
     expect(await platformAvailable()).toBe(0);
 
     const requestId = randomUUID();
-    const first = await batch('pay', who.id, requestId);
-    // The transfers went (each from its charge's pending funds); the payout waits for them to become available.
-    expect(first.status).toBe(409);
-    expect(String(first.body.message)).toMatch(/^\$12\.00 for .* is in their Stripe balance; the payout waits/);
+    const sent = await batch('send', who.id, requestId);
+    expect(sent.status).toBe(200);
+    // The transfers went, each from its charge's pending funds, none from the platform's balance.
     const transfers = (await transfersTo(who.accountId)).filter((t) => t.metadata.batchId === `admin-${requestId}`);
     expect(transfers.map((t) => t.source_transaction).sort()).toEqual([...charges].sort());
     expect(await platformAvailable()).toBe(0);
     const pending = await stripe.balance.retrieve({}, { stripeAccount: who.accountId });
     expect(pending.pending.find((entry) => entry.currency === 'usd')?.amount).toBe(1200);
     for (const commission of commissions) {
-      expect(await item(commissionKey(commission.id))).toMatchObject({
-        status: 'in_stripe',
-        batchId: `admin-${requestId}`,
-      });
+      expect(await item(commissionKey(commission.id))).toMatchObject({ status: 'in_stripe' });
     }
+
+    // While the funds are pending a payout claims nothing and makes none (issue 34: never a payout of funds not there).
+    await batch('pay', who.id, randomUUID());
+    expect(await payoutsOf(who.accountId)).toEqual([]);
 
     // The charges' funds become available (two days on Stripe's clock): the next run pays once.
     await emulator.clock.advance(3 * 24 * 3600 * 1000);
-    const paid = await batch('pay', who.id, requestId);
+    const paid = await batch('pay', who.id, randomUUID());
     expect(paid.status).toBe(200);
     expect(outcomeOf(paid)).toMatchObject({ state: 'paid', payout: 12 });
     expect((await payoutsOf(who.accountId)).map((p) => p.amount)).toEqual([1200]);
