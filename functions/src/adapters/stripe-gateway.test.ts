@@ -431,6 +431,7 @@ describe('createTransfer, findTransfer and createPayout', () => {
       accountId: 'acct_9',
       metadata: { commissionId: 'c1', attempt: '0' },
       failure: 'The bank could not process this payout.',
+      failureCode: 'could_not_process',
       created: 1_700_000_100,
       amountCents: 1250,
       arrivalDate: 1_700_086_400,

@@ -322,7 +322,7 @@ describe('payout account', () => {
     await user.click(screen.getByRole('button', { name: 'Send to Stripe for checking' }));
     // Nothing sent while a field is missing; the first one says why and has the focus.
     expect(failed.callsTo('updatePayoutAccount')).toHaveLength(0);
-    expect(errorOf(field('Month'))).toBe('Value is required');
+    expect(errorOf(field('Month'))).toBe('The month of birth is required.');
     fireEvent.change(field('First name'), { target: { value: 'Ann' } });
     fireEvent.change(field('Last name'), { target: { value: 'Lee' } });
     await user.selectOptions(field('Month'), '1');
