@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signature, type StripeEmulator } from '../../infra/local/stripe';
+import type { StripeEmulator } from '../../infra/local/stripe';
 import { keys } from '../../shared/src/db/table';
 import { clock } from '../../functions/src/config/clock';
 import { item } from './commission-fixtures';
 import { auth, call, tokenFor, type CallResult } from './helpers';
 import { mailsTo } from './outbox';
-import { ownStripe, type OwnStripe } from './own-stripe';
+import { deliverSigned, eventsOfPayment, ownStripe, type OwnStripe } from './own-stripe';
 import { customer, markFulfilled, paidCheckout, payableMember, product, type PayableMember } from './sales-helpers';
 
 /**
@@ -45,37 +45,16 @@ beforeAll(async () => {
 
 afterAll(() => own?.stop());
 
-const signed = (payload: string, key: string) => signature(payload, key, Math.floor(Date.now() / 1000));
-
 /** Posts an event to the platform endpoint, freshly signed: a delivery or a redelivery. */
-function deliver(event: Stripe.Event): Promise<CallResult> {
-  const payload = JSON.stringify(event);
-  return call(webhook, {
-    rawBody: payload,
-    headers: { 'stripe-signature': signed(payload, secret) },
-    path: '/api/stripeWebhook',
-  });
-}
+const deliver = (event: Stripe.Event): Promise<CallResult> =>
+  deliverSigned(webhook, '/api/stripeWebhook', secret, event);
 
 /** Posts an event to the Connect endpoint, freshly signed. */
-function deliverConnect(event: Record<string, unknown>): Promise<CallResult> {
-  const payload = JSON.stringify(event);
-  return call(connectWebhook, {
-    rawBody: payload,
-    headers: { 'stripe-signature': signed(payload, connectSecret) },
-    path: '/api/stripeConnectWebhook',
-  });
-}
+const deliverConnect = (event: Record<string, unknown>): Promise<CallResult> =>
+  deliverSigned(connectWebhook, '/api/stripeConnectWebhook', connectSecret, event);
 
 /** The emulator's events of a type about one payment intent, oldest first. */
-async function eventsOf(type: string, paymentIntentId: string): Promise<Stripe.Event[]> {
-  const found: Stripe.Event[] = [];
-  for await (const event of stripe.events.list({ type, limit: 100 })) {
-    const object = event.data.object as { payment_intent?: string | null; id: string };
-    if (object.payment_intent === paymentIntentId || object.id === paymentIntentId) found.push(event);
-  }
-  return found.reverse();
-}
+const eventsOf = (type: string, paymentIntentId: string) => eventsOfPayment(stripe, type, paymentIntentId);
 
 interface Sale {
   orderId: string;

@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signature, type StripeEmulator } from '../../infra/local/stripe';
+import type { StripeEmulator } from '../../infra/local/stripe';
 import { keys } from '../../shared/src/db/table';
 import { auth, call, tokenFor, type CallResult } from './helpers';
 import { mailsTo } from './outbox';
-import { ownStripe, type OwnStripe } from './own-stripe';
+import { deliverSigned, eventsOfPayment, ownStripe, type OwnStripe } from './own-stripe';
 import { customer, paidCheckout, payableMember, product, type PayableMember } from './sales-helpers';
 import { item } from './commission-fixtures';
 
@@ -46,21 +46,14 @@ beforeAll(async () => {
 
 afterAll(() => own?.stop());
 
-function deliver(event: Stripe.Event): Promise<CallResult> {
-  const payload = JSON.stringify(event);
-  return call(webhook, {
-    rawBody: payload,
-    headers: { 'stripe-signature': signature(payload, secret, Math.floor(Date.now() / 1000)) },
-    path: '/api/stripeWebhook',
-  });
-}
+const deliver = (event: Stripe.Event): Promise<CallResult> =>
+  deliverSigned(webhook, '/api/stripeWebhook', secret, event);
 
+/** The newest event of a type about one payment intent. */
 async function eventOf(type: string, paymentIntentId: string): Promise<Stripe.Event> {
-  for await (const event of stripe.events.list({ type, limit: 100 })) {
-    const object = event.data.object as { payment_intent?: string | null };
-    if (object.payment_intent === paymentIntentId) return event;
-  }
-  throw new Error(`no ${type} for ${paymentIntentId}`);
+  const found = (await eventsOfPayment(stripe, type, paymentIntentId)).at(-1);
+  if (!found) throw new Error(`no ${type} for ${paymentIntentId}`);
+  return found;
 }
 
 interface Sold {

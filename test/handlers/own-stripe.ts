@@ -4,7 +4,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Stripe from 'stripe';
-import { startStripeEmulator, type StripeEmulator, type StripeEmulatorOptions } from '../../infra/local/stripe';
+import {
+  signature,
+  startStripeEmulator,
+  type StripeEmulator,
+  type StripeEmulatorOptions,
+} from '../../infra/local/stripe';
 import { sdk } from '../../infra/local/stripe/testing';
 import type { ApiHandler } from '../../infra/local/api-event';
 import { call, type CallResult } from './helpers';
@@ -130,3 +135,23 @@ export const fundPlatform = (stripe: Stripe, amountCents: number) =>
     payment_method: 'pm_card_bypassPending',
     confirm: true,
   });
+
+/** Posts `event` to a webhook handler at `path`, freshly signed with `secret`: a delivery or a redelivery. */
+export function deliverSigned(handler: ApiHandler, path: string, secret: string, event: unknown): Promise<CallResult> {
+  const payload = JSON.stringify(event);
+  return call(handler, {
+    rawBody: payload,
+    headers: { 'stripe-signature': signature(payload, secret, Math.floor(Date.now() / 1000)) },
+    path,
+  });
+}
+
+/** The emulator's platform events of a type about one payment intent (or the intent itself), oldest first. */
+export async function eventsOfPayment(stripe: Stripe, type: string, paymentIntentId: string): Promise<Stripe.Event[]> {
+  const found: Stripe.Event[] = [];
+  for await (const event of stripe.events.list({ type, limit: 100 })) {
+    const object = event.data.object as { payment_intent?: string | null; id: string };
+    if (object.payment_intent === paymentIntentId || object.id === paymentIntentId) found.push(event);
+  }
+  return found.reverse();
+}
