@@ -1589,7 +1589,16 @@ export class Emulator {
     }
   }
 
-  /** The bank returned the payout: its amount back in the balance (`payout_failure`), `payout.failed`. */
+  /**
+   * The bank returned the payout: its amount back in the balance (`payout_failure`: "the balance
+   * transaction that reverses the initial balance transaction and returns the funds from the failed
+   * payout back in your balance", the Payout object's `failure_balance_transaction`), `payout.failed`.
+   * An instant one to a connected account also gives the platform back the 1 % it was billed: Stripe
+   * reverses every balance effect of a failed Instant Payout by an offsetting balance transaction
+   * (docs.stripe.com/payouts/instant-payouts-with-advance-funding, "Reversal of failed or canceled Instant
+   * Payouts"), and bills the fee on the Instant Payouts made, as part of the Connect fees
+   * (docs.stripe.com/connect/instant-payouts, "Pricing"): a payout that failed was not made.
+   */
   private failPayout(owner: string, payout: Stripe.Payout, failure: { code: string; message: string }): void {
     payout.status = 'failed';
     payout.failure_code = failure.code;
@@ -1603,6 +1612,18 @@ export class Emulator {
       created: this.now,
       availableOn: this.now,
     }).id;
+    if (payout.method === 'instant' && owner !== PLATFORM) {
+      record(this.state, {
+        owner: PLATFORM,
+        amount: instantPayoutFee(payout.amount),
+        currency: payout.currency,
+        type: 'stripe_fee',
+        source: null,
+        description: `Instant Payouts fee returned (Connect): ${payout.id} of ${owner} failed`,
+        created: this.now,
+        availableOn: this.now,
+      });
+    }
     this.emit('payout.failed', structuredClone(payout), { owner, requestId: '', idempotencyKey: undefined }, owner);
   }
 
