@@ -277,7 +277,7 @@ export const connectWebhooks: WebhookDeps = {
     }
     const moved =
       event.kind === 'payout.failed' && event.metadata.batchId
-        ? await onBatchPayoutFailed({ batches: dynamoPayoutBatches, now }, event)
+        ? await onBatchPayoutFailed({ batches: dynamoPayoutBatches, gateway: payments, now }, event)
         : await onMoneyEvent(commissionMoney, event);
     if (event.kind === 'payout.failed') {
       const { batchId, memberId } = event.metadata;

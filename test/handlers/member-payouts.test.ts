@@ -114,6 +114,84 @@ describe('a payout the card’s bank fails (payout.failed)', () => {
   });
 });
 
+describe('an instant payout whose fee the member paid, failed by the card’s bank', () => {
+  it('gives the member’s fee back once: the balance at Stripe is what the portal shows available, and the member withdraws it', async () => {
+    const { PAYOUT_FAILING_DEBIT_CARD } = await import('../../infra/local/stripe');
+    const who = await payableMember(stripe, { card: PAYOUT_FAILING_DEBIT_CARD });
+    // One card sale whose funds are available at once; two commissions on it.
+    const sale = await stripe.paymentIntents.create({
+      amount: 20_000,
+      currency: 'usd',
+      payment_method: 'pm_card_bypassPending',
+      confirm: true,
+    });
+    await commissionFor(who, 4000, String(sale.latest_charge));
+    await commissionFor(who, 2000, String(sale.latest_charge));
+    const quoted = await quote(who);
+    // Decision 0270: the member's 59¢ comes off the sale's transfer; the payout is that transfer.
+    expect(quoted.body).toMatchObject({ available: 60, method: 'instant', fee: 0.59, receive: 59.41 });
+    expect((await withdraw(who, { receive: 59.41, fee: 0.59 })).status).toBe(200);
+    await emulator.idle();
+    const [payout] = await payoutsOf(who.accountId);
+    expect(payout).toMatchObject({ amount: 5941, method: 'instant', status: 'failed' });
+
+    // Stripe delivered payout.failed; three redeliveries of it move nothing more.
+    const [event] = (await stripe.events.list({ type: 'payout.failed', limit: 10 }, { stripeAccount: who.accountId }))
+      .data;
+    for (let round = 0; round < 3; round++) expect((await deliverConnect(JSON.stringify(event))).status).toBe(200);
+
+    // The emulator's ledger: the sale's transfer less the fee, then the fee given back once.
+    const transfers = (await stripe.transfers.list({ destination: who.accountId, limit: 100 })).data;
+    expect(transfers.map((transfer) => transfer.amount).sort((a, b) => a - b)).toEqual([59, 5941]);
+    const feeBack = transfers.find((transfer) => transfer.amount === 59)!;
+    expect(feeBack.metadata).toMatchObject({ feeBack: 'instant-fee', payoutId: payout!.id });
+    expect(feeBack.source_transaction).toBe(String(sale.latest_charge));
+    const balance = await stripe.balance.retrieve({}, { stripeAccount: who.accountId });
+    expect(balance.available.find((entry) => entry.currency === 'usd')?.amount).toBe(6000);
+    // What the portal shows: the whole $60.00 available (nothing "still pending at Stripe"), and why.
+    const after = await quote(who);
+    expect(after.body).toMatchObject({
+      available: 60,
+      pending: [],
+      canWithdraw: true,
+      failedPayout: { amount: 59.41, reason: 'the bank could not process this payout' },
+    });
+    // The member's mail, once: the payout, why, and the fee given back with the money.
+    const failedMails = mailsTo(who.email).filter((mail) => mail.subject.includes('failed'));
+    expect(failedMails.map((mail) => mail.subject)).toEqual(['Your payout of $59.41 failed']);
+    expect(failedMails[0]!.text).toContain(
+      'The money is back in your balance with the $0.59 instant fee you paid, $60.00 in all, waiting to be paid.',
+    );
+
+    // Reconciliation knows the fee's transfer (the batch names it): no difference about it.
+    const { handler: reconcileHandler } = await import('../../functions/src/handlers/reconcile');
+    const today = new Date().toISOString().slice(0, 10);
+    const reconciled = await call(reconcileHandler, {
+      body: { from: today, to: today },
+      headers: auth(await tokenFor(true)),
+    });
+    expect(reconciled.status).toBe(200);
+    expect(JSON.stringify(reconciled.body)).toContain('"differences"');
+    expect(JSON.stringify(reconciled.body)).not.toContain(feeBack.id);
+
+    // A new card: the member withdraws it all (standard: the commissions are in Stripe already, no fee).
+    const { handler: replace } = await import('../../functions/src/handlers/replace-payout-method');
+    const token = await debitCardToken(stripe, '4000056655665556');
+    expect((await call(replace, { body: { id: who.accountId, token }, headers: auth(who.token) })).status).toBe(200);
+    const again = (await quote(who)).body as { receive: number; fee: number };
+    expect(again).toMatchObject({ receive: 60, fee: 0 });
+    const paid = await withdraw(who, { receive: again.receive, fee: again.fee });
+    expect(paid.status).toBe(200);
+    expect(paid.body.outcome).toMatchObject({ state: 'paid', payout: 60 });
+    await emulator.idle();
+    const second = (await payoutsOf(who.accountId)).find((candidate) => candidate.id !== payout!.id);
+    expect(second).toMatchObject({ amount: 6000, status: 'in_transit' });
+    const emptied = await stripe.balance.retrieve({}, { stripeAccount: who.accountId });
+    expect(emptied.available.find((entry) => entry.currency === 'usd')?.amount).toBe(0);
+    expect((await quote(who)).body).toMatchObject({ available: 0, failedPayout: null });
+  });
+});
+
 describe('funds still pending at Stripe (a withdrawal)', () => {
   it('quotes what Stripe has available and the pending amount with its day; a withdrawal says why in the member’s words, claiming nothing', async () => {
     const who = await payableMember(stripe);

@@ -530,14 +530,19 @@ export const dynamoPayoutBatches: PayoutBatchStore = {
     );
   },
 
-  failPayout(batch, payoutId, failure, now) {
+  failPayout(batch, payoutId, failure, now, feeBackCents = 0) {
     const paid = paidBy(batch);
     const paidCents = total(paid);
     return record(
       batchMove(
         batch,
         'paid',
-        { state: 'payout_failed', failure, updatedAt: now },
+        {
+          state: 'payout_failed',
+          failure,
+          updatedAt: now,
+          ...(feeBackCents > 0 ? { feeBackCents, feeBackTransferId: null } : {}),
+        },
         { condition: 'payoutId = :payout', values: { ':payout': payoutId } },
       ),
       paid.map((commission) =>
@@ -575,6 +580,21 @@ export const dynamoPayoutBatches: PayoutBatchStore = {
         ...earnings(batch, -paidCents),
       ],
     );
+  },
+
+  async recordFeeBack(batch, transferId, now) {
+    const result = await transaction([
+      batchMove(
+        batch,
+        'payout_failed',
+        { feeBackTransferId: transferId, updatedAt: now },
+        {
+          condition: 'payoutId = :payout AND feeBackTransferId = :none',
+          values: { ':payout': batch.payoutId, ':none': null },
+        },
+      ),
+    ]);
+    return result.ok;
   },
 
   async acknowledgePayoutPaid(batch, payoutId, paidAt) {

@@ -113,6 +113,8 @@ export const dynamoReconciliation: LedgerRecords = {
           : [],
       topUpTransferId: text(item.topUpTransferId),
       topUpCents: cents(item.topUpCents),
+      feeBackTransferId: text(item.feeBackTransferId),
+      feeBackCents: cents(item.feeBackCents),
       payoutId: text(item.payoutId),
       payoutCents: cents(item.payoutCents),
     };

@@ -376,6 +376,8 @@ export interface MemberPayoutFailedFacts {
   reason: string;
   /** My Account, where the banner and the card's replacement are. */
   accountUrl: string;
+  /** The instant fee the member paid for the payout, given back with the money (decision 0340). */
+  feeBackCents?: number;
 }
 
 /**
@@ -390,7 +392,9 @@ export function memberPayoutFailedMail(facts: MemberPayoutFailedFacts): Outgoing
     paragraphs: [
       [
         `Your payout of ${amount} failed: ${facts.reason}.`,
-        'The money is back in your balance, waiting to be paid.',
+        facts.feeBackCents
+          ? `The money is back in your balance with the ${formatMoney(facts.feeBackCents)} instant fee you paid, ${formatMoney(facts.amountCents + facts.feeBackCents)} in all, waiting to be paid.`
+          : 'The money is back in your balance, waiting to be paid.',
       ].join(' '),
       [
         'Replace your card on My Account (Payout Methods) with a debit card that takes payouts.',

@@ -291,7 +291,7 @@ export interface MemberPayoutFailure {
   /** The commission the payout carried (a per-commission payout), if any. */
   commissionId: string | undefined;
   /** A batch's payout: the member and the amount, from the batch. */
-  batch?: Pick<BatchPayout, 'memberId' | 'payoutCents' | 'payoutId' | 'state'>;
+  batch?: Pick<BatchPayout, 'memberId' | 'payoutCents' | 'payoutId' | 'state'> & { feeBackCents?: number };
   /** The payout's own amount (the event's), when neither says it. */
   amountCents?: number | null;
   /** This delivery moved the ledger (the payout was ours and is now failed). */
@@ -323,6 +323,7 @@ export async function sendMemberPayoutFailed(deps: MailDeps, failed: MemberPayou
       amountCents,
       reason: payoutFailureWords(failed.failureCode, failed.failure),
       accountUrl: at(deps, MY_ACCOUNT_PATH),
+      ...(failed.batch?.feeBackCents ? { feeBackCents: failed.batch.feeBackCents } : {}),
     });
   });
 }

@@ -85,6 +85,7 @@ export function compare(snapshot: Snapshot): Difference[] {
   for (const batch of ledger.batches.values()) {
     for (const transfer of batch.transfers) transfersNamed.add(transfer.id);
     if (batch.topUpTransferId) transfersNamed.add(batch.topUpTransferId);
+    if (batch.feeBackTransferId) transfersNamed.add(batch.feeBackTransferId);
     if (batch.payoutId) payoutsNamed.add(batch.payoutId);
   }
 
@@ -378,10 +379,12 @@ export function compare(snapshot: Snapshot): Difference[] {
   // Our payout batches: one transfer per charge and one payout each, as recorded.
   for (const batch of ledger.batches.values()) {
     const who = `Payout batch ${batch.batchId} (${memberWords(batch.memberId)})`;
-    // Its transfers, and the one of a batch whose instant payout Stripe refused (the member's fee given back).
+    // Its transfers, and the one giving the member's instant fee back: Stripe refused the instant
+    // payout (the top-up), or the card's bank failed it (the fee back, decision 0340).
     const recordedTransfers = [
       ...batch.transfers,
       ...(batch.topUpTransferId ? [{ id: batch.topUpTransferId, amountCents: batch.topUpCents ?? 0 }] : []),
+      ...(batch.feeBackTransferId ? [{ id: batch.feeBackTransferId, amountCents: batch.feeBackCents ?? 0 }] : []),
     ];
     for (const recorded of recordedTransfers) {
       const transfer = stripe.transfers.get(recorded.id);
