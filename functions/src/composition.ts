@@ -224,7 +224,7 @@ export const platformWebhooks: WebhookDeps = {
       // Pending → succeeded, or failed: the order and commission follow, then the admins' mail (once per refund).
       const failed = await onRefundUpdated(webhookRefunds, event.refund);
       const refundId = event.refund.refundId;
-      const { orderID, amountCents, refundedCents, totalCents, commission } = failed ?? {};
+      const { orderID, amountCents, refundedCents, totalCents, commission, backInList } = failed ?? {};
       if (event.refund.status === 'failed') {
         const order = failed ?? (await refundedOrderFacts(event.refund.paymentIntentId));
         if (!order) return;
@@ -236,6 +236,7 @@ export const platformWebhooks: WebhookDeps = {
           refundedCents: refundedCents ?? order.refundedCents,
           totalCents: totalCents ?? order.totalCents,
           commission: commission ?? 'The commission was set right when this refund failure was first applied.',
+          backInList: backInList ?? null,
         });
       }
       return;

@@ -11,7 +11,7 @@ import type {
 } from '../commissions/refund-store';
 import { cancellationReasons, db, isConditionFailed, isTransactionConflict, backoff, tableName } from './dynamo-client';
 import { toCommissionRecord, toOrderRecord } from './dynamo-sales-items';
-import { refreshRank } from './dynamo-sale-recorder';
+import { refreshRank, sortKey } from './dynamo-sale-recorder';
 import { loadLogger } from '../config/logger';
 
 /**
@@ -79,6 +79,8 @@ const refundedIs = (seen: number | undefined) =>
 function deltas(application: NonNullable<RefundApplication['commission']>) {
   const { base, takenCents: taken, status, record } = application;
   const exits = status !== record.status && status !== base && status !== 'review';
+  // A commission a failed refund brings back from cancelled (decision 0340): into its list again.
+  const enters = record.status === 'cancelled' && status === base;
   const counters: Record<string, number> = { totalCents: -taken };
   // `rankMoves`: the top-earners place is refreshed after (dynamo-sale-recorder.ts refreshRank).
   const earnings: Record<string, number> = { totalCents: -taken, rankMoves: 1 };
@@ -94,9 +96,10 @@ function deltas(application: NonNullable<RefundApplication['commission']>) {
     } else {
       counters.toStripeCents = -taken;
       if (exits) counters.toStripeCount = -1;
+      if (enters) counters.toStripeCount = 1;
     }
   }
-  return { counters, earnings, exits };
+  return { counters, earnings, exits, enters };
 }
 
 const addExpression = (values: Record<string, number>) => ({
@@ -109,7 +112,7 @@ const addExpression = (values: Record<string, number>) => ({
 function commissionUpdate(application: RefundApplication, refundId: string): Items[number] {
   const change = application.commission!;
   const { record, status, reason, takenCents, base } = change;
-  const { exits } = deltas(change);
+  const { exits, enters } = deltas(change);
   const set = [
     'amountCents = :newAmount',
     'originalCents = if_not_exists(originalCents, :oldAmount)',
@@ -140,6 +143,15 @@ function commissionUpdate(application: RefundApplication, refundId: string): Ite
     if (record.status === 'review' && status === 'processing' && record.availableAt !== undefined) {
       set.push('gsi2sk = :availableSort');
       values[':availableSort'] = availableSortKey(record.availableAt, record.id);
+    }
+    // Back from cancelled: in the To Stripe list again, where its status sorts it (as a sale and a fulfilment put it).
+    if (enters) {
+      set.push('gsi2pk = :toStripe', 'gsi2sk = :listSort');
+      values[':toStripe'] = lists.commissionsAt('to_stripe').partition;
+      values[':listSort'] =
+        status === 'processing' && record.availableAt !== undefined
+          ? availableSortKey(record.availableAt, record.id)
+          : sortKey(record.createdAt, record.id);
     }
     const move = commissionMove(record.status, status);
     return {
@@ -283,21 +295,31 @@ export const dynamoRefunds: RefundStore = {
     // Refunded in full (or a dispute lost): nothing is left to send, so the order leaves its work
     // list (its stage on gsi2) and that list's counter, in this transaction, on the stage as read.
     const stage = orderStageOf(order.status);
-    const leaves =
-      !failed && application.newRefundedCents >= order.totalCents && (order.refundedCents ?? 0) < order.totalCents;
+    const wasFull = (order.refundedCents ?? 0) >= order.totalCents;
+    const leaves = !failed && application.newRefundedCents >= order.totalCents && !wasFull;
+    // A refund that made the order refunded in full failed (decision 0340): what its recording
+    // changed comes back in this transaction: the order in its work list again, and its counter.
+    const returns = Boolean(failed) && wasFull && application.newRefundedCents < order.totalCents;
     const remove: string[] = [];
+    let listPart = '';
     if (application.clearsPendingSeq !== undefined) remove.push('refundPending');
     if (leaves && stage) {
       remove.push('gsi2pk', 'gsi2sk');
       orderCondition += ' AND gsi2pk = :stage';
       orderValues[':stage'] = lists.ordersAt(stage).partition;
     }
+    if (returns && stage) {
+      listPart = ', gsi2pk = :stage, gsi2sk = :stageSort';
+      orderCondition += ' AND attribute_not_exists(gsi2pk)';
+      orderValues[':stage'] = lists.ordersAt(stage).partition;
+      orderValues[':stageSort'] = sortKey(order.createdAt, order.id);
+    }
     const items: Items = [
       {
         Update: {
           TableName: tableName(),
           Key: keys.order(order.id),
-          UpdateExpression: `SET refundedCents = :refunded, updatedAt = :now${
+          UpdateExpression: `SET refundedCents = :refunded, updatedAt = :now${listPart}${
             failed ? '' : ', refunds = list_append(if_not_exists(refunds, :none), :entry)'
           } ADD ${failed ? 'failedRefundIds' : 'refundIds'} :ids${pendingPart}${pendingRemoval}${
             remove.length ? ` REMOVE ${remove.join(', ')}` : ''
@@ -307,14 +329,14 @@ export const dynamoRefunds: RefundStore = {
         },
       },
     ];
-    if (leaves && stage) {
+    if ((leaves || returns) && stage) {
       items.push({
         Update: {
           TableName: tableName(),
           // The order's own shard, as its marks use (dynamo-sales.ts markOrder).
           Key: keys.ordersCounterShard(shardOf(order.id)),
-          UpdateExpression: `ADD ${ORDER_COUNTER_OF[stage]} :minus`,
-          ExpressionAttributeValues: { ':minus': -1 },
+          UpdateExpression: `ADD ${ORDER_COUNTER_OF[stage]} :step`,
+          ExpressionAttributeValues: { ':step': leaves ? -1 : 1 },
         },
       });
     }

@@ -301,6 +301,8 @@ export interface RefundFailedFacts {
   totalCents: number;
   /** What happened to the commission, in words. */
   commission: string;
+  /** The admin's work list the order is back in (it left it when the refund made it refunded in full), by its title. */
+  backInList?: string | null;
 }
 
 /** The admins' "a refund failed": the customer did not get the money back; what it means and what to do. */
@@ -310,6 +312,11 @@ export function refundFailedMail(to: string, facts: RefundFailedFacts, adminUrl:
     paragraphs: [
       `Stripe could not refund ${formatMoney(facts.amountCents)} of order ${facts.orderID}: ${facts.failure}. The customer did not get this money back, and the order no longer counts it as refunded (${formatMoney(facts.refundedCents)} of ${formatMoney(facts.totalCents)} refunded now).`,
       facts.commission,
+      ...(facts.backInList
+        ? [
+            `The order is back in “${facts.backInList}” and counted there again: it is to be worked as before unless you refund it again.`,
+          ]
+        : []),
       "What to do: contact the customer and agree how to return the money (if the platform's Stripe balance was too low, add funds to it first), then refund the order again from its card.",
     ],
     facts: [
