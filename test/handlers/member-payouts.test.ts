@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../../shared/src/db/table';
 import { signature, type StripeEmulator } from '../../infra/local/stripe';
 import { StripeFaults } from '../../infra/local/stripe/testing';
-import { commissionKey, createCommission, item } from './commission-fixtures';
+import { commissionKey, createCommission, earningsKey, item } from './commission-fixtures';
 import { auth, call, payoutAccountForm, tokenFor } from './helpers';
 import { mailsTo as mailsInOutbox } from './outbox';
 import { fundPlatform, ownStripe, toEndpointOf, type OwnStripe } from './own-stripe';
@@ -110,6 +110,84 @@ describe('a payout the card’s bank fails (payout.failed)', () => {
     expect((await call(replace, { body: { id: who.accountId, token }, headers: auth(who.token) })).status).toBe(200);
     const again = (await quote(who)).body as { receive: number; fee: number };
     expect((await withdraw(who, { receive: again.receive, fee: again.fee })).status).toBe(200);
+    expect((await quote(who)).body).toMatchObject({ failedPayout: null });
+  });
+});
+
+describe('a standard payout paid, then failed (the bank returns it)', () => {
+  it('puts the commission back to waiting and the paid total back, mails once why and what to do, and the member withdraws it again', async () => {
+    const who = await payableMember(stripe);
+    const commission = await commissionFor(who, 2500);
+    const earnedBefore = ((await item(earningsKey(who.id))) ?? {}) as Record<string, number>;
+    // An admin's "Pay all": a standard payout, in transit until its arrival_date.
+    const { handler: runBatch } = await import('../../functions/src/handlers/run-payout-batch');
+    const paid = await call(runBatch, {
+      body: { step: 'pay', requestId: randomUUID(), memberId: who.id },
+      headers: auth(await tokenFor(true)),
+    });
+    expect(paid.status).toBe(200);
+    await emulator.idle();
+    const [payout] = await payoutsOf(who.accountId);
+    expect(payout).toMatchObject({ amount: 2500, method: 'standard', status: 'in_transit' });
+
+    // Its arrival_date: Stripe marks it paid (payout.paid), the member is told it is on its way.
+    await emulator.clock.advance(Math.max(0, payout!.arrival_date * 1000 - emulator.clock.now()) + 1000);
+    await emulator.idle();
+    expect((await stripe.payouts.retrieve(payout!.id, {}, { stripeAccount: who.accountId })).status).toBe('paid');
+    expect(await item(commissionKey(commission.id))).toMatchObject({ status: 'paid', payoutId: payout!.id });
+    const earnedPaid = (await item(earningsKey(who.id))) as Record<string, number>;
+    expect((earnedPaid.paidCents ?? 0) - (earnedBefore.paidCents ?? 0)).toBe(2500);
+    expect(mailsTo(who.email).map((mail) => mail.subject)).toContain('Your payout of $25.00 is on its way');
+
+    // Days later the bank returns it: Stripe fails the paid payout (payout.failed), the money back in the balance.
+    emulator.returnPayout(who.accountId, payout!.id, 'account_closed');
+    await emulator.idle();
+    expect((await stripe.payouts.retrieve(payout!.id, {}, { stripeAccount: who.accountId })).status).toBe('failed');
+    const balance = await stripe.balance.retrieve({}, { stripeAccount: who.accountId });
+    expect(balance.available.find((entry) => entry.currency === 'usd')?.amount).toBe(2500);
+
+    // Redelivered, both events: payout.paid (its payout failed since: ignored) and payout.failed, three times each.
+    const eventsOf = async (type: string) =>
+      (await stripe.events.list({ type, limit: 10 }, { stripeAccount: who.accountId })).data.filter(
+        (event) => (event.data.object as Stripe.Payout).id === payout!.id,
+      );
+    const [paidEvent] = await eventsOf('payout.paid');
+    const [failedEvent] = await eventsOf('payout.failed');
+    for (let round = 0; round < 3; round++) {
+      for (const event of [paidEvent, failedEvent]) {
+        expect((await deliverConnect(JSON.stringify(event))).status).toBe(200);
+      }
+    }
+
+    // The commission waits again in Stripe, the paid total is back where it was, once.
+    expect(await item(commissionKey(commission.id))).toMatchObject({
+      status: 'in_stripe',
+      failedPayoutId: payout!.id,
+      payoutId: null,
+    });
+    const earnedAfter = (await item(earningsKey(who.id))) as Record<string, number>;
+    expect((earnedAfter.paidCents ?? 0) - (earnedBefore.paidCents ?? 0)).toBe(0);
+    // The member's mail, once: it failed, why, what to do; and no second "on its way".
+    const subjects = mailsTo(who.email).map((mail) => mail.subject);
+    expect(subjects.filter((subject) => subject === 'Your payout of $25.00 failed')).toHaveLength(1);
+    expect(subjects.filter((subject) => subject === 'Your payout of $25.00 is on its way')).toHaveLength(1);
+    const failedMail = mailsTo(who.email).find((mail) => mail.subject === 'Your payout of $25.00 failed')!;
+    expect(failedMail.text).toContain('Your payout of $25.00 failed: the account behind your card is closed.');
+    expect(failedMail.text).toContain('Replace your card on My Account (Payout Methods)');
+    // My Account's banner (the quote): it failed, why; the $25.00 available again at Stripe and in the portal.
+    expect((await quote(who)).body).toMatchObject({
+      available: 25,
+      canWithdraw: true,
+      failedPayout: { amount: 25, reason: 'the bank account has been closed' },
+    });
+
+    // A new card, and the member withdraws it again; the banner goes.
+    const { handler: replace } = await import('../../functions/src/handlers/replace-payout-method');
+    const token = await debitCardToken(stripe, '4000056655665556');
+    expect((await call(replace, { body: { id: who.accountId, token }, headers: auth(who.token) })).status).toBe(200);
+    const again = (await quote(who)).body as { receive: number; fee: number };
+    expect((await withdraw(who, { receive: again.receive, fee: again.fee })).status).toBe(200);
+    expect(await item(commissionKey(commission.id))).toMatchObject({ status: 'paid' });
     expect((await quote(who)).body).toMatchObject({ failedPayout: null });
   });
 });

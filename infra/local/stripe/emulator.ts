@@ -1627,6 +1627,15 @@ export class Emulator {
     this.emit('payout.failed', structuredClone(payout), { owner, requestId: '', idempotencyKey: undefined }, owner);
   }
 
+  /** A test's bank returning a paid payout (`returnPayout`): failed as any failed payout; false when it is not paid. */
+  returnPaidPayout(owner: string, payoutId: string, code: string): boolean {
+    const payout = this.state.payouts[owner]?.find((candidate) => candidate.id === payoutId);
+    if (!payout || payout.status !== 'paid') return false;
+    this.failPayout(owner, payout, { code, message: PAYOUT_RETURN_MESSAGES[code] ?? 'The bank returned this payout.' });
+    this.store.save();
+    return true;
+  }
+
   /** The payouts in transit whose `arrival_date` has come are paid (`payout.paid` then); answers whether any was. */
   private arrivePayouts(): boolean {
     let changed = false;
@@ -1655,6 +1664,13 @@ export class Emulator {
     return page(newestFirst(payouts), params, '/v1/payouts');
   }
 }
+
+/** Stripe's failure messages of a payout the bank returned (docs.stripe.com/api/payouts/failures). */
+const PAYOUT_RETURN_MESSAGES: Record<string, string> = {
+  account_closed: 'The bank account has been closed.',
+  could_not_process: 'The bank could not process this payout.',
+  declined: 'The bank has declined this transfer.',
+};
 
 /** Stripe keeps an idempotency key's result 24 hours (docs.stripe.com/api/idempotent_requests). */
 export const IDEMPOTENCY_KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
