@@ -66,6 +66,18 @@ const deliverConnect = (payload: string) =>
     path: '/api/stripeConnectWebhook',
   });
 
+/** An admin's "Pay all" for one member (a standard payout), settled at the emulator: its payout. */
+async function payAll(who: PayableMember): Promise<Stripe.Payout | undefined> {
+  const { handler: runBatch } = await import('../../functions/src/handlers/run-payout-batch');
+  const paid = await call(runBatch, {
+    body: { step: 'pay', requestId: randomUUID(), memberId: who.id },
+    headers: auth(await tokenFor(true)),
+  });
+  expect(paid.status).toBe(200);
+  await emulator.idle();
+  return (await payoutsOf(who.accountId))[0];
+}
+
 describe('a payout the card’s bank fails (payout.failed)', () => {
   it('mails the member once, why and what to do; the quote shows the failure and the money as available again', async () => {
     const { PAYOUT_FAILING_DEBIT_CARD } = await import('../../infra/local/stripe');
@@ -74,14 +86,7 @@ describe('a payout the card’s bank fails (payout.failed)', () => {
     const quoted = await quote(who);
     expect(quoted.body).toMatchObject({ available: 25, canWithdraw: true, failedPayout: null, pending: [] });
     // An admin's "Pay all" pays it (standard: an instant fee would not fit the balance), and the card's bank fails it.
-    const { handler: runBatch } = await import('../../functions/src/handlers/run-payout-batch');
-    const paid = await call(runBatch, {
-      body: { step: 'pay', requestId: randomUUID(), memberId: who.id },
-      headers: auth(await tokenFor(true)),
-    });
-    expect(paid.status).toBe(200);
-    await emulator.idle();
-    const [payout] = await payoutsOf(who.accountId);
+    const payout = await payAll(who);
     expect(payout).toMatchObject({ amount: 2500, status: 'failed', failure_code: 'could_not_process' });
     const terms = { receive: 25 };
 
@@ -120,14 +125,7 @@ describe('a standard payout paid, then failed (the bank returns it)', () => {
     const commission = await commissionFor(who, 2500);
     const earnedBefore = ((await item(earningsKey(who.id))) ?? {}) as Record<string, number>;
     // An admin's "Pay all": a standard payout, in transit until its arrival_date.
-    const { handler: runBatch } = await import('../../functions/src/handlers/run-payout-batch');
-    const paid = await call(runBatch, {
-      body: { step: 'pay', requestId: randomUUID(), memberId: who.id },
-      headers: auth(await tokenFor(true)),
-    });
-    expect(paid.status).toBe(200);
-    await emulator.idle();
-    const [payout] = await payoutsOf(who.accountId);
+    const payout = await payAll(who);
     expect(payout).toMatchObject({ amount: 2500, method: 'standard', status: 'in_transit' });
 
     // Its arrival_date: Stripe marks it paid (payout.paid), the member is told it is on its way.
