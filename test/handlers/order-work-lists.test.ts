@@ -272,6 +272,11 @@ describe('a refund that fails after it made the order refunded in full', () => {
     expect((await summary()).orders.toOrder).toBe(home.orders.toOrder);
     const stored = (await item(keys.order(sold.orderId)))!;
     expect(stored).toMatchObject({ refundedCents: 0, gsi2sk: expect.stringContaining(sold.orderId) });
+    // The card lists no refund that did not happen: nothing refunded, none listed.
+    const card = (
+      (await adminCall(getOrders, { type: 'not_ordered', limit: 100 })).body.items as Record<string, unknown>[]
+    ).find((order) => order.id === sold.orderId);
+    expect(card).toMatchObject({ refunded: 0, refundState: 'none', refunds: [] });
     // The commission the refund had cancelled (nothing was sent) is back as it was, in the To Stripe list.
     const commissionAfter = (await item(keys.commission(commissionId!)))!;
     expect(commissionAfter).toMatchObject({

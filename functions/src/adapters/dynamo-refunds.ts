@@ -308,6 +308,13 @@ export const dynamoRefunds: RefundStore = {
       orderCondition += ' AND gsi2pk = :stage';
       orderValues[':stage'] = lists.ordersAt(stage).partition;
     }
+    // The failed refund's entry leaves the order's refunds: the admin's card and the customer's page
+    // list what was refunded, and it was not (the admins' mail says what happened).
+    const failedEntry = failed ? (order.refunds ?? []).findIndex((entry) => entry.id === refundId) : -1;
+    if (failedEntry >= 0) {
+      remove.push(`refunds[${failedEntry}]`);
+      orderCondition += ` AND refunds[${failedEntry}].id = :id`;
+    }
     if (returns && stage) {
       listPart = ', gsi2pk = :stage, gsi2sk = :stageSort';
       orderCondition += ' AND attribute_not_exists(gsi2pk)';
