@@ -64,7 +64,8 @@ export function forwardObjectCreated(
         await handler(event);
         return;
       } catch (error) {
-        const key = event.Records[0]?.s3.object.key;
+        const encodedKey = event.Records[0]?.s3.object.key;
+        const key = encodedKey === undefined ? undefined : decodeURIComponent(encodedKey.replace(/\+/g, ' '));
         log(
           `import of ${key} failed (try ${attempt + 1} of ${RETRIES + 1}): ${error instanceof Error ? error.message : String(error)}`,
         );

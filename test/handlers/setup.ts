@@ -23,7 +23,8 @@ const stackEnvironment = commonEnvironment(
     region: localAws.region,
   }),
 );
-if (stackEnvironment.TABLE_NAME !== tableName) throw new Error('The synthesized stack sets no TABLE_NAME on a function');
+if (stackEnvironment.TABLE_NAME !== tableName)
+  throw new Error('The synthesized stack sets no TABLE_NAME on a function');
 // The money rules with their defaults (functions/src/config/money-settings.ts), whatever this
 // process inherited: the browser tests' portal, started in the same vitest process, holds none.
 for (const setting of ['COMMISSION_HOLD_DAYS', 'PAYOUT_MINIMUM_CENTS', 'INSTANT_FEE_PAID_BY', 'SELF_PURCHASE']) {
