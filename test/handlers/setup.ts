@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { inject } from 'vitest';
 import { ensureTable, localAws } from '../../infra/local/dynamo';
+import { installReadOnlyFileSystem } from '../../infra/local/read-only-fs';
 import { LOCAL_IMAGES_BUCKET, LOCAL_IMPORTS_BUCKET } from '../../infra/local/s3';
 import { commonEnvironment, localFunctions } from '../../infra/local/template';
 
@@ -55,3 +56,5 @@ Object.assign(process.env, {
 });
 
 await ensureTable(new DynamoDBClient({ ...localAws, endpoint: inject('dynamoEndpoint') }), tableName);
+// Each call() runs its handler with the file system read-only outside /tmp, as Lambda does (helpers.ts).
+installReadOnlyFileSystem();
