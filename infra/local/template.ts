@@ -324,6 +324,28 @@ export function templateFunctions(templates: SynthesizedTemplates): TemplateFunc
   return functions;
 }
 
+/**
+ * A function's role and the policies attached to it, as the template writes them (for the local IAM
+ * evaluation): the AWS::IAM::Role resource and every AWS::IAM::Policy of its stack whose `Roles`
+ * name it. Resource ARNs in them are intrinsics; `resolveValue` resolves those the runtime knows.
+ */
+export function functionRole(
+  templates: SynthesizedTemplates,
+  fn: Pick<TemplateFunction, 'stack' | 'roleLogicalId'>,
+): { role: CfnResource; policies: { logicalId: string; resource: CfnResource }[] } {
+  const template = fn.stack === templates.stackName ? templates.root : templates.nested[fn.stack];
+  const role = template?.Resources[fn.roleLogicalId];
+  if (!template || !role) throw new Error(`No role ${fn.roleLogicalId} in ${fn.stack}`);
+  const policies = Object.entries(template.Resources)
+    .filter(
+      ([, resource]) =>
+        resource.Type === 'AWS::IAM::Policy' &&
+        ((resource.Properties?.Roles ?? []) as unknown[]).some((named) => referencedId(named) === fn.roleLogicalId),
+    )
+    .map(([logicalId, resource]) => ({ logicalId, resource }));
+  return { role, policies };
+}
+
 /** A secret's reference, resolved: the variable it belongs to is given its local value instead. */
 const SECRET = Symbol('secret');
 interface SecretMarker {

@@ -3,6 +3,7 @@ import { eventFunctions, routes, secretEnv } from '../../functions/src/routes';
 import {
   LOCAL_MAIL_FROM,
   localContexts,
+  functionRole,
   localFunctions,
   synthesizeTemplates,
   templateInputsHash,
@@ -85,6 +86,16 @@ describe('the local runtime’s view of the synthesized stack', () => {
       roles.add(`${fn.stack}/${fn.roleLogicalId}`);
     }
     expect(roles.size).toBe(functions.length);
+    // Its policies: a read-only call's grants no table write, a writing call's does.
+    const actions = (name: string) =>
+      functionRole(templates, byName(name)).policies.flatMap(({ resource }) =>
+        (resource.Properties!.PolicyDocument.Statement as { Action: string | string[] }[]).flatMap(
+          (statement) => statement.Action,
+        ),
+      );
+    expect(actions('getOrders')).toContain('dynamodb:Query');
+    expect(actions('getOrders')).not.toContain('dynamodb:PutItem');
+    expect(actions('markAsShipped')).toContain('dynamodb:PutItem');
   });
 
   it('gives a function only the variables its stack sets, resolved to the local table, buckets, secrets and origin', () => {
