@@ -14,6 +14,7 @@ import {
   localContexts,
   localFunctions,
   synthesizeTemplates,
+  TEST_TEMPLATE_CACHE,
   withTrigger,
   type LocalFunction,
   type SynthesizedTemplates,
@@ -69,6 +70,11 @@ export interface PortalOptions {
    * starts one with it).
    */
   hostPictures?: boolean;
+  /**
+   * Where the synthesized template is cached (template.ts): `<dataDir>/template`, or under Vitest
+   * (whose portals live in fresh temporary folders) the test setups' cdk.out/local-template.
+   */
+  templateCacheDir?: string;
 }
 
 export interface Portal {
@@ -324,7 +330,11 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
       ? undefined
       : buildWebApps(root).then((built) => built.length && say(`Built ${built.join(' and ')}.`)),
     // What runs is read back from the stack: its template, synthesized once per change (template.ts).
-    synthesizeTemplates({ cacheDir: templateCacheDir(dataDir), contexts: portalContexts() }).then((synth) => {
+    synthesizeTemplates({
+      cacheDir:
+        options.templateCacheDir ?? (process.env.VITEST === 'true' ? TEST_TEMPLATE_CACHE : templateCacheDir(dataDir)),
+      contexts: portalContexts(),
+    }).then((synth) => {
       if (synth.synthMs !== undefined) {
         say(`Synthesized the stack's template for the local runtime (${(synth.synthMs / 1000).toFixed(1)} s).`);
       }

@@ -169,6 +169,9 @@ export interface SynthResult {
   file: string;
 }
 
+/** How many synthesized templates a cache folder keeps (one per set of inputs). */
+const KEPT_TEMPLATES = 4;
+
 /** Synths at a time, by cache file: two setups in one process share one child process. */
 const running = new Map<string, Promise<SynthResult>>();
 
@@ -215,11 +218,13 @@ export function synthesizeTemplates(options: {
     });
     const synthMs = performance.now() - started;
     renameSync(partial, file);
-    for (const name of readdirSync(options.cacheDir)) {
-      if (name.startsWith('template-') && join(options.cacheDir, name) !== file && !name.endsWith('.partial')) {
-        rmSync(join(options.cacheDir, name), { force: true });
-      }
-    }
+    // The newest few are kept: the handler tests and the browser tests' portal synthesize with other settings.
+    const older = readdirSync(options.cacheDir)
+      .filter((name) => name.startsWith('template-') && name.endsWith('.json'))
+      .map((name) => join(options.cacheDir, name))
+      .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)
+      .slice(KEPT_TEMPLATES);
+    for (const stale of older) rmSync(stale, { force: true });
     return { templates: JSON.parse(readFileSync(file, 'utf8')) as SynthesizedTemplates, file, synthMs };
   })().finally(() => running.delete(file));
   running.set(file, made);
