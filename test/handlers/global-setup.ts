@@ -1,6 +1,7 @@
 import type { TestProject } from 'vitest/node';
 import { startDynamo, type LocalDynamo } from '../../infra/local/dynamo';
 import { newS3Credentials, startS3, type LocalS3, type S3Credentials } from '../../infra/local/s3';
+import { demoAccounts } from '../../infra/local/start';
 import { startStripeEmulator, type StripeEmulator } from '../../infra/local/stripe';
 import {
   localContexts,
@@ -34,10 +35,12 @@ export async function setup(project: TestProject): Promise<void> {
     // It makes a key of this run's own and accepts no other: every handler test's Stripe client uses it.
     // The platform as the portal needs it set up (manual payouts, decision 0280).
     startStripeEmulator({ dataDir: join(s3Dir, 'stripe'), platformPayouts: 'manual', log: () => undefined }),
-    // The money settings at their defaults, whatever this process holds (setup.ts clears them too).
-    synthesizeTemplates({ cacheDir: TEST_TEMPLATE_CACHE, contexts: localContexts({ env: {} }) }).then(
-      (synth) => synth.templates,
-    ),
+    // The money settings at their defaults, whatever this process holds (setup.ts clears them too);
+    // the contexts a portal started by a handler test synthesizes with (start.ts portalContexts), so both share one.
+    synthesizeTemplates({
+      cacheDir: TEST_TEMPLATE_CACHE,
+      contexts: localContexts({ adminMailTo: demoAccounts.admin.email, env: {} }),
+    }).then((synth) => synth.templates),
   ]);
   project.provide('templates', templates);
   project.provide('dynamoEndpoint', dynamo.endpoint);
