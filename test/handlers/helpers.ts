@@ -2,6 +2,7 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { lambdaContext, toApiEvent, type ApiHandler } from '../../infra/local/api-event';
+import { LAMBDA_WRITABLE, withReadOnlyFileSystem } from '../../infra/local/read-only-fs';
 import { db, tableName } from '../../functions/src/adapters/dynamo-client';
 import { contract, type Call, type EndpointName } from '../../shared/src/api/contract';
 import { ErrorBody } from '../../shared/src/api/schemas';
@@ -72,9 +73,9 @@ export async function call(handler: ApiHandler, options: CallOptions = {}): Prom
   });
   // Lambda runs each invocation on its own instance; here parallel calls share two cores and
   // libuv's four threads (two dozen scrypt hashes queue up for ~10 s), so the deadline is generous.
-  const result = (await handler(
-    event,
-    lambdaContext('test', options.deadlineMs ?? 60_000),
+  // The file system is read-only outside /tmp, as in Lambda (setup.ts installs the guard; the outbox is under /tmp).
+  const result = (await withReadOnlyFileSystem(LAMBDA_WRITABLE, () =>
+    handler(event, lambdaContext('test', options.deadlineMs ?? 60_000)),
   )) as APIGatewayProxyStructuredResultV2;
   const status = result.statusCode ?? 200;
   const text = answerText(result);
