@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
+  apiAnswer as api,
   at,
   DESKTOP,
   ensureApprovedProduct,
@@ -32,15 +33,6 @@ function linksTo(email: string, label: string): string[] {
     )
     .filter((mail) => mail.to === email && mail.link?.label === label)
     .map((mail) => mail.link!.url);
-}
-
-async function api<T>(name: string, body: unknown, token?: string): Promise<{ status: number; body: T }> {
-  const response = await fetch(at(`/api/${name}`), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as T };
 }
 
 describe('a member’s self-service', () => {
