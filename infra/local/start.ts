@@ -7,7 +7,7 @@ import type { S3Event } from 'aws-lambda';
 import type { Route } from '../../functions/src/routes';
 import { functionEnvironment } from '../lib/bundling';
 import type { ApiHandler } from './api-event';
-import { buildWebApps } from './build-web';
+import { buildWebApps, precompressApps } from './build-web';
 import { ensureTable, localAws, startDynamo } from './dynamo';
 import { LOCAL_IMAGES_BUCKET, LOCAL_IMPORTS_BUCKET, localS3Credentials, startS3, type S3Credentials } from './s3';
 import { startImageServer } from './image-server';
@@ -248,7 +248,9 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     }),
     options.buildWeb === false
       ? undefined
-      : buildWebApps(root).then((built) => built.length && say(`Built ${built.join(' and ')}.`)),
+      : buildWebApps(root, { precompressLater: true }).then(
+          (built) => built.length && say(`Built ${built.join(' and ')}.`),
+        ),
   ]);
   const [dynamoStart, s3Start, stripeStart, buildStart] = settled;
   if (
@@ -298,12 +300,12 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     // Quiet (the browser tests): mail still goes to the outbox, without its log line.
     if (options.quiet) process.env.MAIL_OUTBOX_QUIET = '1';
     await ensureTable(dynamo.client, TABLE_NAME);
-    await (await import('../../functions/src/adapters/dynamo-sales-upgrade')).upgradeSalesItems();
-    await (await import('../../functions/src/adapters/dynamo-products')).upgradeCatalogueKeys();
-    say('Seeding the demo data (once per data folder)…');
-    await seed();
-
-    const { routes, eventFunctions } = await import('../../functions/src/routes');
+    // Before the first request: the items of an older version upgraded (each its own keys), the route table loaded.
+    const [{ routes, eventFunctions }] = await Promise.all([
+      import('../../functions/src/routes'),
+      import('../../functions/src/adapters/dynamo-sales-upgrade').then((module) => module.upgradeSalesItems()),
+      import('../../functions/src/adapters/dynamo-products').then((module) => module.upgradeCatalogueKeys()),
+    ]);
     // The bucket notification: every object created in the imports bucket runs the import function.
     const forwarders: EventForwarder[] = [];
     for (const fn of eventFunctions) {
@@ -347,6 +349,20 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     const url = `http://${displayHost}:${port}`;
     // The origin of the links in e-mails (read per send: the port is known only now).
     process.env.SITE_URL = url;
+    // The first page is served from here on (decision 0370): the build's brotli files and the demo
+    // data come after it, and startPortal answers once both are there.
+    const precompressing =
+      options.buildWeb === false
+        ? Promise.resolve()
+        : precompressApps(root).then(
+            (written) => void (written > 0 && say(`Compressed ${written} scripts and styles with brotli.`)),
+            (error: unknown) =>
+              say(
+                `The apps' scripts are sent compressed as they go: writing their brotli files failed (${String(error)}).`,
+              ),
+          );
+    say('Seeding the demo data (once per data folder)…');
+    await seed();
     if (options.seedDemo) {
       const { seedDemoCatalogue } = await import('./demo-catalogue');
       const seeded = await seedDemoCatalogue({
@@ -436,6 +452,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     });
     stops.unshift(async () => dailyPayouts.stop());
     await dailyPayouts.started;
+    await precompressing;
     writePortalMarker(dataDir, { pid: process.pid, dynamoEndpoint: dynamo.endpoint, stripeEmulator: stripe.url, url });
     return {
       url,
