@@ -3,7 +3,7 @@ import { dayCount, MONTHS } from './format';
 import { SelectField } from './SelectField';
 
 /**
- * The fields the payout account's form and its correction form share (decision 0371): the state,
+ * The fields the payout account's form and its correction form share: the state,
  * the date of birth and the tax ID, each with the same label, autofill and choices in both. Each
  * form keeps its own values, checks and ids (`idPrefix`: `payout` or `correct`).
  */
