@@ -1,27 +1,14 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inject } from 'vitest';
+import { mailsIn, type StoredMail } from '../handlers/outbox';
 
 /** The shared portal's mail outbox (its data folder's `outbox/`): the local mailer writes one JSON file a mail there. */
 const outbox = () => join(inject('portalDataDir'), 'outbox');
 
-/** A mail as the local outbox mailer stores it. */
-export interface StoredMail {
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-  link?: { label: string; url: string };
-}
+export type { StoredMail } from '../handlers/outbox';
 
 /** The mails sent to an address, oldest first. */
-export function mailsTo(email: string): StoredMail[] {
-  if (!existsSync(outbox())) return [];
-  return readdirSync(outbox())
-    .sort()
-    .map((name) => JSON.parse(readFileSync(join(outbox(), name), 'utf8')) as StoredMail)
-    .filter((mail) => mail.to === email);
-}
+export const mailsTo = (email: string): StoredMail[] => mailsIn(outbox(), email);
 
 /** The links of the mails sent to an address whose link has this label, oldest first. */
 export const linksTo = (email: string, label: string): string[] =>
