@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { readBuildInfo } from '@portal/shared/build/build-info';
+import { PRECOMPRESS_LATER_ENV, precompressDist } from '@portal/shared/build/precompress';
 
 /**
  * Builds the two apps with Vite when their sources are newer than their last build, or when the
@@ -41,14 +42,31 @@ export function isBuildCurrent(root: string, app: string, checksAnswers = builds
   return statSync(built).mtimeMs >= sources;
 }
 
-export async function buildWebApps(root: string): Promise<string[]> {
+/**
+ * `precompressLater`: the builds leave their `.br` files to `precompressApps` (`npm start`, which
+ * serves its first page before brotli's best quality has gone over every script: decision 0370).
+ */
+export async function buildWebApps(root: string, options: { precompressLater?: boolean } = {}): Promise<string[]> {
   const stale = apps.filter((app) => !isBuildCurrent(root, app));
   if (stale.length === 0) return stale;
   // Vite (about 0.3 s to load) only when there is something to build.
   const { build } = await import('vite');
-  // One after the other: two Vite builds at once gain little on two cores and interleave their errors.
-  for (const app of stale) {
-    await build({ root: join(root, app), configFile: join(root, app, 'vite.config.ts'), logLevel: 'warn' });
+  const before = process.env[PRECOMPRESS_LATER_ENV];
+  if (options.precompressLater) process.env[PRECOMPRESS_LATER_ENV] = '1';
+  try {
+    // One after the other: two Vite builds at once gain little on two cores and interleave their errors.
+    for (const app of stale) {
+      await build({ root: join(root, app), configFile: join(root, app, 'vite.config.ts'), logLevel: 'warn' });
+    }
+  } finally {
+    if (before === undefined) delete process.env[PRECOMPRESS_LATER_ENV];
+    else process.env[PRECOMPRESS_LATER_ENV] = before;
   }
   return stale;
+}
+
+/** Writes the `.br` files a build left to later, or a stopped start did not finish; answers how many. */
+export async function precompressApps(root: string): Promise<number> {
+  const written = await Promise.all(apps.map((app) => precompressDist(join(root, app, 'dist'))));
+  return written.reduce((sum, count) => sum + count, 0);
 }

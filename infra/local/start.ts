@@ -19,7 +19,7 @@ import {
   type LocalFunction,
   type SynthesizedTemplates,
 } from './template';
-import { buildWebApps } from './build-web';
+import { buildWebApps, precompressApps } from './build-web';
 import { ensureTable, localAws, startDynamo } from './dynamo';
 import { LOCAL_IMAGES_BUCKET, LOCAL_IMPORTS_BUCKET, localS3Credentials, startS3, type S3Credentials } from './s3';
 import { startImageServer } from './image-server';
@@ -328,7 +328,9 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     }),
     options.buildWeb === false
       ? undefined
-      : buildWebApps(root).then((built) => built.length && say(`Built ${built.join(' and ')}.`)),
+      : buildWebApps(root, { precompressLater: true }).then(
+          (built) => built.length && say(`Built ${built.join(' and ')}.`),
+        ),
     // What runs is read back from the stack: its template, synthesized once per change (template.ts).
     synthesizeTemplates({
       cacheDir:
@@ -413,8 +415,6 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     // The deploy trigger's function (the table upgrade), as CloudFormation runs it after a deploy.
     const upgrade = onlyWith(functions, 'afterDeploy').fn;
     await invokeEvent(upgrade, await importHandler<() => Promise<unknown>>(upgrade.module), {}, () => undefined);
-    say('Seeding the demo data (once per data folder)…');
-    await seed();
 
     // The bucket notification: every object created in the imports bucket runs the import function.
     const forwarders: EventForwarder[] = [];
@@ -470,6 +470,20 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     // The origin of the links in e-mails (read per send: the port is known only now).
     process.env.SITE_URL = url;
     for (const fn of functions) if (fn.environment.SITE_URL !== undefined) fn.environment.SITE_URL = url;
+    // The first page is served from here on (decision 0370): the build's brotli files and the demo
+    // data come after it, and startPortal answers once both are there.
+    const precompressing =
+      options.buildWeb === false
+        ? Promise.resolve()
+        : precompressApps(root).then(
+            (written) => void (written > 0 && say(`Compressed ${written} scripts and styles with brotli.`)),
+            (error: unknown) =>
+              say(
+                `The apps' scripts are sent compressed as they go: writing their brotli files failed (${String(error)}).`,
+              ),
+          );
+    say('Seeding the demo data (once per data folder)…');
+    await seed();
     if (options.seedDemo) {
       const { seedDemoCatalogue } = await import('./demo-catalogue');
       const seeded = await seedDemoCatalogue({
@@ -566,6 +580,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     });
     stops.unshift(async () => dailyPayouts.stop());
     await dailyPayouts.started;
+    await precompressing;
     writePortalMarker(dataDir, { pid: process.pid, dynamoEndpoint: dynamo.endpoint, stripeEmulator: stripe.url, url });
     return {
       url,

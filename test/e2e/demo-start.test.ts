@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPortal } from '../../infra/local/start';
+import { api } from './api';
 
 /**
  * `npm start` on a fresh data folder, as a newcomer runs it: a portal of its own (its own engines,
@@ -23,24 +24,17 @@ describe('npm start on a fresh data folder', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  async function api<T>(name: string, body: unknown, token?: string): Promise<T> {
-    const response = await fetch(`${portal.url}/api/${name}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify(body),
-    });
-    if (!response.ok) throw new Error(`${name} answered ${response.status}: ${await response.text()}`);
-    return (await response.json()) as T;
-  }
+  /** The API of this file's own portal (test/e2e/api.ts). */
+  const call = <T>(name: string, body: unknown, token?: string) => api<T>(name, body, token, { origin: portal.url });
   const logIn = async (account: { email: string; password: string }) =>
-    (await api<{ access_token: string }>('login', account)).access_token;
+    (await call<{ access_token: string }>('login', account)).access_token;
 
   it('starts with the demo sales, the catalogue lists and a member who can withdraw', async () => {
     const admin = await logIn(portal.accounts.admin);
-    const orders = await api<{ counters: { all: number } }>('getOrders', { limit: 5 }, admin);
+    const orders = await call<{ counters: { all: number } }>('getOrders', { limit: 5 }, admin);
     // The 36 demo sales and the demo member's self-purchase (demo-abuse.ts).
     expect(orders.counters.all).toBe(37);
-    const held = await api<{ items: { status: string; statusReason: string | null; member: { email: string } }[] }>(
+    const held = await call<{ items: { status: string; statusReason: string | null; member: { email: string } }[] }>(
       'getHeldCommissions',
       {},
       admin,
@@ -52,13 +46,13 @@ describe('npm start on a fresh data folder', () => {
         member: expect.objectContaining({ email: portal.accounts.member.email }),
       }),
     ]);
-    const withdrawn = await api<{ items: unknown[] }>('getCatalogueProducts', { list: 'withdrawn' }, admin);
+    const withdrawn = await call<{ items: unknown[] }>('getCatalogueProducts', { list: 'withdrawn' }, admin);
     expect(withdrawn.items).toHaveLength(1);
-    const banned = await api<{ items: unknown[] }>('getCatalogueProducts', { list: 'banned' }, admin);
+    const banned = await call<{ items: unknown[] }>('getCatalogueProducts', { list: 'banned' }, admin);
     expect(banned.items).toHaveLength(2);
     // Reconciliation: the demo's ledger and the emulator's agree, held webhooks delivered and all.
     const day = (ago: number) => new Date(Date.now() - ago * 86_400_000).toISOString().slice(0, 10);
-    const reconciled = await api<{ differences: { text: string }[]; checked: { orders: number } }>(
+    const reconciled = await call<{ differences: { text: string }[]; checked: { orders: number } }>(
       'reconcile',
       { from: day(91), to: day(0) },
       admin,
@@ -68,7 +62,7 @@ describe('npm start on a fresh data folder', () => {
     expect(reconciled.checked.orders).toBe(37);
 
     const member = await logIn(portal.accounts.member);
-    const quote = await api<{ canWithdraw: boolean; reason: string | null }>('getWithdrawalQuote', {}, member);
+    const quote = await call<{ canWithdraw: boolean; reason: string | null }>('getWithdrawalQuote', {}, member);
     expect(quote).toMatchObject({ canWithdraw: true, reason: null });
   });
 });

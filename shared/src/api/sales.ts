@@ -144,7 +144,7 @@ export const Order = /* @__PURE__ */ pure(() =>
 export type Order = z.infer<typeof Order>;
 
 /** The lists of the admin's /orders screens: all, and those lacking each flag. */
-export const OrderList = /* @__PURE__ */ pure(() => z.enum(['all', 'not_ordered', 'not_shipped', 'not_fufilled']));
+export const OrderList = /* @__PURE__ */ pure(() => z.enum(['all', 'not_ordered', 'not_shipped', 'not_fulfilled']));
 export type OrderList = z.infer<typeof OrderList>;
 
 /** Counters kept in the same transactions as the orders they count (no scans). */
@@ -153,7 +153,7 @@ export const OrderCounters = /* @__PURE__ */ pure(() =>
     all: z.number().check(z.int()),
     notOrdered: z.number().check(z.int()),
     notShipped: z.number().check(z.int()),
-    notFufilled: z.number().check(z.int()),
+    notFulfilled: z.number().check(z.int()),
   }),
 );
 export type OrderCounters = z.infer<typeof OrderCounters>;

@@ -34,7 +34,7 @@ export const queryKeys = {
     all: ['orders'] as const,
     list: (list: string) => [...queryKeys.orders.all, 'list', list] as const,
   },
-  /** The admin's commission lists ('all', 'to_stripe', 'to_be_payed') and the top earners. */
+  /** The admin's commission lists ('all', 'to_stripe', 'to_be_paid') and the top earners. */
   payouts: {
     all: ['payouts'] as const,
     list: (list: string) => [...queryKeys.payouts.all, 'list', list] as const,

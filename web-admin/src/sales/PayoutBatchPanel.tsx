@@ -59,7 +59,7 @@ export function PayoutBatchPanel({ step }: { step: 'send' | 'pay' }) {
   const { call } = useAuth();
   const queryClient = useQueryClient();
   const toStripe = useCommissions('to_stripe');
-  const toBePaid = useCommissions('to_be_payed');
+  const toBePaid = useCommissions('to_be_paid');
   const rows = useMemo(() => {
     const pages = [...(toStripe.data?.pages ?? []), ...(step === 'pay' ? (toBePaid.data?.pages ?? []) : [])];
     return pages.flatMap((page) => page.items);

@@ -22,7 +22,7 @@ const cursorPaging = {
 
 export type OrderPageData = ResponseOf<'getOrders'>;
 export type CommissionPageData = ResponseOf<'getCommisions'>;
-export type CommissionListName = 'all' | 'to_stripe' | 'to_be_payed';
+export type CommissionListName = 'all' | 'to_stripe' | 'to_be_paid';
 
 /** The search fields of All orders (getOrders), as the screen sends them. */
 export type OrderSearchFields = Pick<OrdersRequest, 'orderNumber' | 'member' | 'product' | 'status'>;
@@ -50,7 +50,7 @@ export const ordersQuery = (call: Call, list: OrderList, search?: OrderSearchFie
           return call('getOrdersNotOrdered', page, { signal });
         case 'not_shipped':
           return call('getOrdersNotShipped', page, { signal });
-        case 'not_fufilled':
+        case 'not_fulfilled':
           return call('getOrdersNotFufilled', page, { signal });
         default:
           return call('getOrders', { ...page, type: 'all' }, { signal });
@@ -66,7 +66,7 @@ export const commissionsQuery = (call: Call, list: CommissionListName, search?: 
       const page = { cursor: pageParam, limit: SALES_PAGE_SIZE };
       if (list === 'all' && searched(search)) return call('getCommisions', { ...page, ...search }, { signal });
       if (list === 'to_stripe') return call('getCommisionsToStripe', page, { signal });
-      if (list === 'to_be_payed') return call('getCommisionsToBePayed', page, { signal });
+      if (list === 'to_be_paid') return call('getCommisionsToBePayed', page, { signal });
       return call('getCommisions', page, { signal });
     },
     ...cursorPaging,

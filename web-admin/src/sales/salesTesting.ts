@@ -63,7 +63,7 @@ export const counters = (overrides: Partial<OrderCounters> = {}): OrderCounters 
   all: 0,
   notOrdered: 0,
   notShipped: 0,
-  notFufilled: 0,
+  notFulfilled: 0,
   ...overrides,
 });
 
