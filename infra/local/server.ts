@@ -7,6 +7,7 @@ import { securityHeaders } from '../lib/security-headers';
 import { DEMO_IMAGE_NAME } from './demo-images';
 import { STRIPE_EMULATOR_BASE } from '@portal/shared/api/payment-config';
 import { chooseEncoding, CompressedFiles, isCompressible } from './compression';
+import { runAsFunction } from './iam/enforce';
 
 /**
  * The local stand-in for CloudFront + API Gateway: one origin where `/api/*` goes to the
@@ -222,8 +223,9 @@ export function createPortalServer(options: ServerOptions): Server {
     const requestId = context.awsRequestId;
     const lines: string[] = [];
     const started = performance.now();
+    // As the route's function: its AWS calls are held to its synthesized role (iam/enforce.ts).
     const ran: Promise<Outcome> = Promise.resolve()
-      .then(() => handler(event, context))
+      .then(() => runAsFunction(route.name, () => handler(event, context)))
       .then(
         (result): Outcome => ({ kind: 'result', result }),
         (error: unknown): Outcome => ({ kind: 'error', error }),

@@ -18,6 +18,8 @@ import { lockDataDir } from './data-lock';
 import { privateUmask, secureTree, writePrivateFile } from './files';
 import { writePortalMarker } from './portal-marker';
 import { createPortalServer, type HostedImage } from './server';
+import { loadLocalAssembly } from './iam/assembly';
+import { enforceIam, runAsFunction } from './iam/enforce';
 
 /**
  * The embedded default: everything the portal needs, on this machine, with no AWS account.
@@ -297,9 +299,19 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     });
     // Quiet (the browser tests): mail still goes to the outbox, without its log line.
     if (options.quiet) process.env.MAIL_OUTBOX_QUIET = '1';
+    // IAM as in AWS: each function's AWS calls are held to its role in the synthesized stack
+    // (infra/local/iam; synthesized once per change of the stack's sources, then read from a cache).
+    enforceIam(
+      loadLocalAssembly(() =>
+        say('Synthesizing the stack for the functions’ roles (once per change of infra/lib or the route table)…'),
+      ).assembly,
+    );
     await ensureTable(dynamo.client, TABLE_NAME);
-    await (await import('../../functions/src/adapters/dynamo-sales-upgrade')).upgradeSalesItems();
-    await (await import('../../functions/src/adapters/dynamo-products')).upgradeCatalogueKeys();
+    // What the upgradeTable function does after a deploy, with its role.
+    await runAsFunction('upgradeTable', async () => {
+      await (await import('../../functions/src/adapters/dynamo-sales-upgrade')).upgradeSalesItems();
+      await (await import('../../functions/src/adapters/dynamo-products')).upgradeCatalogueKeys();
+    });
     say('Seeding the demo data (once per data folder)…');
     await seed();
 
@@ -308,9 +320,8 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     const forwarders: EventForwarder[] = [];
     for (const fn of eventFunctions) {
       if (fn.trigger !== 'importsBucket:ObjectCreated') continue;
-      forwarders.push(
-        forwardObjectCreated(s3.server, await importHandler<(event: S3Event) => Promise<void>>(fn.module), say),
-      );
+      const handler = await importHandler<(event: S3Event) => Promise<void>>(fn.module);
+      forwarders.push(forwardObjectCreated(s3.server, (event) => runAsFunction(fn.name, () => handler(event)), say));
     }
     const readHostedImage = await hostedImageReader(s3.endpoint, s3.credentials);
     const server = createPortalServer({
@@ -431,8 +442,10 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     const dailyPayouts = startDailyPayouts({
       dataDir,
       say,
-      run: async () =>
-        (await importHandler<() => Promise<DailyPayoutsResult>>('handlers/scheduled/daily-payouts.ts'))(),
+      run: async () => {
+        const handler = await importHandler<() => Promise<DailyPayoutsResult>>('handlers/scheduled/daily-payouts.ts');
+        return runAsFunction('dailyPayouts', () => handler());
+      },
     });
     stops.unshift(async () => dailyPayouts.stop());
     await dailyPayouts.started;

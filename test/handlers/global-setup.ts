@@ -2,6 +2,7 @@ import type { TestProject } from 'vitest/node';
 import { startDynamo, type LocalDynamo } from '../../infra/local/dynamo';
 import { newS3Credentials, startS3, type LocalS3, type S3Credentials } from '../../infra/local/s3';
 import { startStripeEmulator, type StripeEmulator } from '../../infra/local/stripe';
+import { loadLocalAssembly } from '../../infra/local/iam/assembly';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,6 +35,9 @@ export async function setup(project: TestProject): Promise<void> {
   project.provide('stripeSecretKey', stripe.secretKey);
   project.provide('stripeDataDir', join(s3Dir, 'stripe'));
   project.provide('engineDataDir', s3Dir);
+  // IAM is enforced in every handler test (infra/local/iam): the synthesized stack, once per run
+  // (cached in node_modules/.cache until the stack's sources change), read by each file's setup.
+  project.provide('localAssemblyFile', loadLocalAssembly().file);
 }
 
 export async function teardown(): Promise<void> {
@@ -53,5 +57,7 @@ declare module 'vitest' {
     stripeDataDir: string;
     /** The folder holding the S3 server's files and the emulator's state. */
     engineDataDir: string;
+    /** The synthesized stack the functions' roles are read from (infra/local/iam/assembly.ts). */
+    localAssemblyFile: string;
   }
 }

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { inject } from 'vitest';
 import { functionEnvironment } from '../../infra/lib/bundling';
 import { ensureTable, localAws } from '../../infra/local/dynamo';
+import { enforceIam } from '../../infra/local/iam/enforce';
 
 /**
  * Runs before each handler test file is imported: a fresh table of its own, and the same
@@ -41,3 +43,6 @@ Object.assign(process.env, {
 });
 
 await ensureTable(new DynamoDBClient({ ...localAws, endpoint: inject('dynamoEndpoint') }), tableName);
+
+// Each handler a test invokes (helpers.ts `call`, `asFunction`) is held to its synthesized role.
+enforceIam(JSON.parse(readFileSync(inject('localAssemblyFile'), 'utf8')));
