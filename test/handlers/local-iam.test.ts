@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { AutocompleteCommand, GeoPlacesClient } from '@aws-sdk/client-geo-places';
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
@@ -8,7 +10,7 @@ import { afterEach, beforeAll, describe, expect, it, inject, vi } from 'vitest';
 import { synthesizeLocalAssembly, type LocalAssembly } from '../../infra/local/iam/assembly';
 import { enforceIam, runAsFunction } from '../../infra/local/iam/enforce';
 import { localSecretArn } from '../../infra/local/iam/policy';
-import { LOCAL_IMPORTS_BUCKET } from '../../infra/local/s3';
+import { LOCAL_IMAGES_BUCKET, LOCAL_IMPORTS_BUCKET } from '../../infra/local/s3';
 
 /**
  * IAM, enforced locally (infra/local/iam): each function's AWS calls are held to its role in the
@@ -23,6 +25,9 @@ const { handler: login } = await import('../../functions/src/handlers/login');
 const { uploadCsv, tokenFor } = await import('./catalogue-helpers');
 const { auth, call, uniqueEmail } = await import('./helpers');
 const { ensureAccount } = await import('../../infra/local/accounts');
+const { getSecret, SETTINGS_UNAVAILABLE } = await import('../../functions/src/config/secrets');
+const { createLocalOutbox } = await import('../../functions/src/adapters/local-outbox-mailer');
+const { localAddressSearch } = await import('../../functions/src/adapters/local-address-search');
 
 /** The stack every other handler test runs against (test/handlers/global-setup.ts). */
 const stack = JSON.parse(readFileSync(inject('localAssemblyFile'), 'utf8')) as LocalAssembly;
@@ -136,6 +141,30 @@ describe('an SDK call outside the function’s role', () => {
     expect(list.message).toContain(`s3:ListBucket on resource: arn:aws:s3:::${LOCAL_IMPORTS_BUCKET}`);
   });
 
+  it('S3: a missing key is 404 to a role that may list the bucket, 403 AccessDenied to one that may only read objects', async () => {
+    const s3 = new S3Client({ region: 'us-east-1', endpoint: process.env.S3_ENDPOINT, forcePathStyle: true });
+    process.env.IMAGES_BUCKET = LOCAL_IMAGES_BUCKET;
+    try {
+      // The import may list the images bucket (s3:ListBucket on it): S3 tells it the key is missing.
+      const image = await rejection(
+        runAsFunction('importProducts', () =>
+          s3.send(new GetObjectCommand({ Bucket: LOCAL_IMAGES_BUCKET, Key: 'images/none/original' })),
+        ),
+      );
+      expect([image.name, image.$metadata.httpStatusCode]).toEqual(['NoSuchKey', 404]);
+      // It reads the imports bucket's objects only: a missing CSV is AccessDenied, as AWS answers it.
+      const csv = await rejection(
+        runAsFunction('importProducts', () =>
+          s3.send(new GetObjectCommand({ Bucket: LOCAL_IMPORTS_BUCKET, Key: 'imports/none/a.csv' })),
+        ),
+      );
+      expect([csv.name, csv.$metadata.httpStatusCode]).toEqual(['AccessDenied', 403]);
+      expect(csv.message).toContain(`s3:ListBucket on resource: arn:aws:s3:::${LOCAL_IMPORTS_BUCKET}`);
+    } finally {
+      delete process.env.IMAGES_BUCKET;
+    }
+  });
+
   it('SES, Secrets Manager and Amazon Location: AccessDeniedException, as each service answers it', async () => {
     const mail = await rejection(
       runAsFunction('getOrders', () =>
@@ -173,6 +202,44 @@ describe('an SDK call outside the function’s role', () => {
     expect(places.message).toContain(
       'geo-places:Autocomplete on resource: arn:aws:geo-places:us-east-1::provider/default',
     );
+  });
+});
+
+describe('the local stand-ins of SES, Amazon Location and Secrets Manager ask the same check', () => {
+  it('the outbox sends for a function that may mail, and refuses one that may not, as SES would', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'portal-iam-outbox-'));
+    try {
+      const outbox = createLocalOutbox(dir, () => undefined);
+      const mail = { to: 'someone@example.com', subject: 'Hello', text: 'Hello', html: '<p>Hello</p>' };
+      await runAsFunction('signup', () => outbox.send(mail));
+      const refused = await rejection(runAsFunction('getOrders', () => outbox.send(mail)));
+      expect(refused.name).toBe('AccessDeniedException');
+      expect(refused.message).toContain(
+        'ses:SendEmail on resource: arn:aws:ses:us-east-1:123456789012:identity/portal.localhost',
+      );
+      expect(readdirSync(dir)).toHaveLength(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the embedded address search answers searchAddress only', async () => {
+    const found = await runAsFunction('searchAddress', () =>
+      localAddressSearch.suggest('1 Main St, Springfield, IL', 3),
+    );
+    expect(found.length).toBeGreaterThan(0);
+    const refused = await rejection(
+      runAsFunction('getOrders', () => localAddressSearch.suggest('1 Main St, Springfield, IL', 3)),
+    );
+    expect(refused.name).toBe('AccessDeniedException');
+    expect(refused.message).toContain('geo-places:Autocomplete');
+  });
+
+  it('a secret from the environment reaches only a function granted it; another gets the 503 Secrets Manager’s denial gives', async () => {
+    expect(await runAsFunction('getOrders', () => getSecret('tokenSigningKey'))).toBe(process.env.TOKEN_SIGNING_KEY);
+    const refused = await rejection(runAsFunction('getOrderPage', () => getSecret('stripeSecretKey')));
+    expect(refused.message).toBe(SETTINGS_UNAVAILABLE);
+    expect((refused as SdkError & { kind?: string }).kind).toBe('unavailable');
   });
 });
 

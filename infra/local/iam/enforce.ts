@@ -1,10 +1,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
+import { appendFileSync } from 'node:fs';
 import { Client } from '@smithy/core/client';
 import { HttpResponse } from '@smithy/core/transport';
-import { ROOT_STACK, type LocalAssembly } from './assembly';
+import { LOCAL_MAIL_FROM, ROOT_STACK, type LocalAssembly } from './assembly';
 import { decide, type Decision } from './evaluate';
-import { policyFor, type FunctionPolicy, type LocalNames } from './policy';
+import { localSecretArn, policyFor, type FunctionPolicy, type LocalNames } from './policy';
 import { requestsFor, type AuthorizationRequest } from './requests';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the SDK's middleware is typed per client; this one serves them all */
@@ -39,6 +40,9 @@ let defaultAssembly: LocalAssembly | undefined;
 export function enforceIam(assembly: LocalAssembly): void {
   defaultAssembly = assembly;
   installMiddleware();
+  // The local stand-ins of SES, Amazon Location and Secrets Manager ask through this symbol
+  // (functions/src/config/local-aws-check.ts).
+  (globalThis as Record<symbol, unknown>)[Symbol.for('portal.localIamCheck')] = checkLocalCall;
 }
 
 /** Whether enforceIam was called in this process. */
@@ -64,16 +68,46 @@ export const currentFunction = (): string | undefined => current.getStore()?.fun
  * search for Amazon Location, a secret read from the environment for Secrets Manager): the same
  * decision as an SDK call's. Throws the error the SDK would (`AccessDeniedException`) when denied.
  */
-export async function checkLocalCall(clientName: string, commandName: string, input: unknown): Promise<void> {
+export async function checkLocalCall(
+  clientName: string,
+  commandName: string,
+  input: Record<string, unknown>,
+): Promise<void> {
   const invocation = current.getStore();
   if (!invocation) return;
-  const denied = await firstDenied(invocation, requestsFor(clientName, commandName, input));
+  const denied = await firstDenied(
+    invocation,
+    requestsFor(clientName, commandName, standInInput(invocation, clientName, input)),
+  );
   if (!denied) return;
   const error = new Error(denial(denied.policy, denied.request, denied.decision)) as Error & Record<string, unknown>;
   error.name = 'AccessDeniedException';
   error.$fault = 'client';
   error.$metadata = { httpStatusCode: clientName === 'SecretsManagerClient' ? 400 : 403, requestId: randomUUID() };
   throw error;
+}
+
+/**
+ * What the stand-in's call would carry in AWS: a secret's ARN (the stand-in knows the secret's
+ * name: the ARN is the one the portal stack passes its nested stacks for it); a mail's sender is
+ * the one the local stack is synthesized with (whatever MAIL_FROM a local run sets: the question is
+ * whether the function may send at all).
+ */
+function standInInput(
+  invocation: Invocation,
+  clientName: string,
+  input: Record<string, unknown>,
+): Record<string, unknown> {
+  if (typeof input.SecretName === 'string') {
+    const name = input.SecretName;
+    const parameter = `${name[0]!.toUpperCase()}${name.slice(1)}Arn`;
+    const passed = Object.values(invocation.assembly.nestedParameters)[0]?.[parameter] as { Ref?: string } | undefined;
+    if (!passed?.Ref)
+      throw new Error(`The synthesized stack has no secret ${name} (no nested-stack parameter ${parameter})`);
+    return { SecretId: localSecretArn(passed.Ref, localNames(invocation.assembly)) };
+  }
+  if (clientName === 'SESv2Client') return { ...input, FromEmailAddress: LOCAL_MAIL_FROM };
+  return input;
 }
 
 /** AWS's words for a denial (as in its AccessDenied messages). */
@@ -85,11 +119,17 @@ export function denial(policy: FunctionPolicy, request: AuthorizationRequest, de
   return `User: ${policy.principalArn} is not authorized to perform: ${request.action} on resource: ${request.resource} ${why}`;
 }
 
-async function firstDenied(invocation: Invocation, requests: AuthorizationRequest[]) {
+async function firstDenied(invocation: Invocation, requests: AuthorizationRequest[], logged = true) {
   const policy = policyOf(invocation);
   for (const request of requests) {
     const decision = await decide(policy, request);
-    if (decision !== 'Allowed') return { policy, request, decision };
+    if (decision !== 'Allowed') {
+      if (!logged) return { policy, request, decision };
+      // LOCAL_IAM_DENIALS=<file>: every denial also goes there, one line each (to find the grants a change needs).
+      const file = process.env.LOCAL_IAM_DENIALS;
+      if (file) appendFileSync(file, `${denial(policy, request, decision)}\n`);
+      return { policy, request, decision };
+    }
   }
   return undefined;
 }
@@ -197,10 +237,31 @@ const iamMiddleware =
     const invocation = current.getStore();
     if (!invocation) return next(args);
     const requests = requestsFor(context.clientName, context.commandName, args.input);
+    const method = args.request?.method ?? 'POST';
     const denied = await firstDenied(invocation, requests);
-    if (!denied) return next(args);
-    const message = denial(denied.policy, denied.request, denied.decision);
-    return { response: deniedResponse(context.clientName, message, args.request?.method ?? 'POST'), output: {} };
+    if (denied) {
+      const message = denial(denied.policy, denied.request, denied.decision);
+      return { response: deniedResponse(context.clientName, message, method), output: {} };
+    }
+    const result = await next(args);
+    // S3 answers a missing key with 404 only to a caller that may list the bucket; to any other, 403.
+    if (
+      context.clientName === 'S3Client' &&
+      result.response?.statusCode === 404 &&
+      (context.commandName === 'GetObjectCommand' || context.commandName === 'HeadObjectCommand')
+    ) {
+      const list = requestsFor('S3Client', 'ListObjectsV2Command', {
+        Bucket: args.input.Bucket,
+        Prefix: args.input.Key,
+      });
+      const unlisted = await firstDenied(invocation, list, false);
+      if (unlisted) {
+        result.response.body?.destroy?.();
+        const message = denial(unlisted.policy, { ...unlisted.request, action: 's3:ListBucket' }, unlisted.decision);
+        return { response: deniedResponse('S3Client', message, method), output: {} };
+      }
+    }
+    return result;
   };
 
 let installed = false;
