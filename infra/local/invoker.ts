@@ -1,3 +1,4 @@
+import { runAsFunction } from './iam/enforce';
 import type { Context } from 'aws-lambda';
 import { lambdaContext } from './api-event';
 import { withEnvironment } from './function-env';
@@ -66,8 +67,11 @@ export async function invokeFunction<E, R>(
   const requestId = context.awsRequestId;
   const lines: string[] = [];
   const started = performance.now();
+  // Read-only outside /tmp, and every AWS call held to the function's synthesized role (iam/enforce.ts).
   const run = () =>
-    withReadOnlyFileSystem(writableOf(fn, options), () => Promise.resolve().then(() => handler(event, context)));
+    runAsFunction(fn.name, () =>
+      withReadOnlyFileSystem(writableOf(fn, options), () => Promise.resolve().then(() => handler(event, context))),
+    );
   const ran: Promise<Outcome<R>> = (fn.environment ? withEnvironment(fn.environment, run) : run()).then(
     (result): Outcome<R> => ({ kind: 'result', result }),
     (error: unknown): Outcome<R> => ({ kind: 'error', error }),

@@ -30,6 +30,8 @@ import { lockDataDir } from './data-lock';
 import { privateUmask, secureTree, writePrivateFile } from './files';
 import { writePortalMarker } from './portal-marker';
 import { createPortalServer, type HostedImage } from './server';
+import { loadLocalAssembly } from './iam/assembly';
+import { enforceIam } from './iam/enforce';
 
 /**
  * The embedded default: everything the portal needs, on this machine, with no AWS account.
@@ -395,6 +397,13 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     });
     // Quiet (the browser tests): mail still goes to the outbox, without its log line.
     if (options.quiet) process.env.MAIL_OUTBOX_QUIET = '1';
+    // IAM as in AWS: each function's AWS calls are held to its role in the synthesized stack
+    // (infra/local/iam; synthesized once per change of the stack's sources, then read from a cache).
+    enforceIam(
+      loadLocalAssembly(() =>
+        say('Synthesizing the stack for the functions’ roles (once per change of infra/lib or the route table)…'),
+      ).assembly,
+    );
     await ensureTable(dynamo.client, TABLE_NAME);
     const functions = runtimeFunctions(templateStart.value, {
       secrets,

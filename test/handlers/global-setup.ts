@@ -9,6 +9,7 @@ import {
   TEST_TEMPLATE_CACHE,
   type SynthesizedTemplates,
 } from '../../infra/local/template';
+import { loadLocalAssembly } from '../../infra/local/iam/assembly';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,6 +51,9 @@ export async function setup(project: TestProject): Promise<void> {
   project.provide('stripeSecretKey', stripe.secretKey);
   project.provide('stripeDataDir', join(s3Dir, 'stripe'));
   project.provide('engineDataDir', s3Dir);
+  // IAM is enforced in every handler test (infra/local/iam): the synthesized stack, once per run
+  // (cached in node_modules/.cache until the stack's sources change), read by each file's setup.
+  project.provide('localAssemblyFile', loadLocalAssembly().file);
 }
 
 export async function teardown(): Promise<void> {
@@ -71,5 +75,7 @@ declare module 'vitest' {
     engineDataDir: string;
     /** The synthesized stack (infra/local/template.ts): the functions' settings are read from it. */
     templates: SynthesizedTemplates;
+    /** The synthesized stack the functions' roles are read from (infra/local/iam/assembly.ts). */
+    localAssemblyFile: string;
   }
 }

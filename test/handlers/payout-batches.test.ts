@@ -8,7 +8,7 @@ import { signature, type StripeEmulator } from '../../infra/local/stripe';
 import { InstantPayoutsControl } from '../../infra/local/stripe/testing';
 import { IN_BATCH } from '../../functions/src/commissions/money-movement';
 import { COUNTERS_KEY, commissionKey, createCommission, earningsKey, item } from './commission-fixtures';
-import { auth, call, tokenFor, type CallResult } from './helpers';
+import { asFunction, auth, call, tokenFor, type CallResult } from './helpers';
 import { mailsTo as mailsInOutbox } from './outbox';
 import { fundPlatform, ownStripe, toEndpointOf, type OwnStripe } from './own-stripe';
 import { payableMember, type PayableMember } from './sales-helpers';
@@ -584,7 +584,7 @@ describe('the daily payouts', () => {
     // The payouts' own events are dropped: the mail below is the run's, not payout.paid's.
     dropConnect = true;
     try {
-      first = await daily();
+      first = await asFunction('dailyPayouts', () => daily());
     } finally {
       payoutBatches.batches.recordPayout = real;
       dropConnect = false;
@@ -600,7 +600,7 @@ describe('the daily payouts', () => {
     expect(mailsTo(crashing.email).filter((mail) => mail.subject.includes('payout'))).toEqual([]);
 
     // The same day again: the crashed member's batch completes with its payout; nobody is paid twice.
-    const second = await daily();
+    const second = await asFunction('dailyPayouts', () => daily());
     expect(second.attention.map((a) => a.memberEmail)).not.toContain(crashing.email);
     expect((await payoutsOf(over.accountId)).map((p) => p.amount)).toEqual([1200]);
     expect((await transfersTo(over.accountId)).map((t) => t.amount)).toEqual([1200]);

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { inject } from 'vitest';
@@ -6,6 +7,7 @@ import { ensureTable, localAws } from '../../infra/local/dynamo';
 import { installReadOnlyFileSystem } from '../../infra/local/read-only-fs';
 import { LOCAL_IMAGES_BUCKET, LOCAL_IMPORTS_BUCKET } from '../../infra/local/s3';
 import { commonEnvironment, localFunctions } from '../../infra/local/template';
+import { enforceIam } from '../../infra/local/iam/enforce';
 
 /**
  * Runs before each handler test file is imported: a fresh table of its own, and the environment the
@@ -58,3 +60,6 @@ Object.assign(process.env, {
 await ensureTable(new DynamoDBClient({ ...localAws, endpoint: inject('dynamoEndpoint') }), tableName);
 // Each call() runs its handler with the file system read-only outside /tmp, as Lambda does (helpers.ts).
 installReadOnlyFileSystem();
+
+// Each handler a test invokes (helpers.ts `call`, `asFunction`) is held to its synthesized role.
+enforceIam(JSON.parse(readFileSync(inject('localAssemblyFile'), 'utf8')));

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AddressSuggestion } from '@portal/shared/api/address';
 import type { AddressSearch } from '../addresses/address-search';
+import { localAwsCheck } from '../config/local-aws-check';
 import { parseTypedAddress, type StateNames, type TypedAddress } from '../addresses/parse-address';
 
 /**
@@ -95,6 +96,8 @@ function suggestion(db: Database, typed: TypedAddress, place: Place): AddressSug
 
 export const localAddressSearch: AddressSearch = {
   async suggest(text, limit) {
+    // Amazon Location would check the function's role for geo-places:Autocomplete first.
+    await localAwsCheck('GeoPlacesClient', 'AutocompleteCommand', { QueryText: text });
     const db = await load();
     const typed = parseTypedAddress(text, db.states);
     const seen = new Set<string>();

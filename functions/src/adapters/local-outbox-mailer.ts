@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { localAwsCheck } from '../config/local-aws-check';
 import type { Mailer } from '../email/mailer';
 
 /**
@@ -13,6 +14,8 @@ import type { Mailer } from '../email/mailer';
 export function createLocalOutbox(dir: string, log: (line: string) => void = (line) => console.log(line)): Mailer {
   return {
     async send(mail) {
+      // SES would check the function's role for ses:SendEmail on the sender's identity first.
+      await localAwsCheck('SESv2Client', 'SendEmailCommand', {});
       await mkdir(dir, { recursive: true, mode: 0o700 });
       await chmod(dir, 0o700);
       const sentAt = new Date();
