@@ -359,6 +359,8 @@ describe('netting against the member’s clawback debt', () => {
     );
     expect(await transfersTo(who.accountId)).toEqual([]);
     expect((await item(keys.memberOwed(who.id)))?.owedCents).toBe(50);
+    // Owed again: in the admin's list of debts (/api/getMemberDebts).
+    expect((await item(keys.memberOwed(who.id)))?.gsi1pk).toBe('DEBTS');
     for (const id of [big.id, small.id]) {
       const stored = await item(commissionKey(id));
       expect(stored).toMatchObject({ status: 'processing' });

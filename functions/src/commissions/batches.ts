@@ -1,4 +1,9 @@
-import type { BatchOutcome, MemberPayoutCard, WithdrawalQuote } from '@portal/shared/api/payout-batches';
+import type {
+  BatchOutcome,
+  MemberDebtPage,
+  MemberPayoutCard,
+  WithdrawalQuote,
+} from '@portal/shared/api/payout-batches';
 import { formatMoney } from '@portal/shared/domain/format';
 import type { MoneySettings } from '../config/money-settings';
 import { DomainError, conflict } from '../errors';
@@ -950,4 +955,24 @@ export async function memberPayoutCard(deps: BatchDeps, memberId: string): Promi
       ? await deps.gateway.payoutDestination(profile.stripeID)
       : undefined;
   return { memberId, card: card ? { last4: card.last4, brand: card.brand, instant: card.instant } : null };
+}
+
+/**
+ * What members still owe after clawbacks (a refund of a sale already paid out), for the admin's
+ * Payouts screen and the batches' confirmations: one page of the debts index, by member id. Each
+ * debt comes off the member's next payouts (`plan`), before anything is paid.
+ */
+export async function memberDebts(
+  deps: Pick<BatchDeps, 'batches'>,
+  cursor: string | undefined,
+  limit: number | undefined,
+): Promise<MemberDebtPage> {
+  const page = await deps.batches.debts(cursor, limit ?? 100);
+  return {
+    items: page.items.map((debt) => ({
+      member: { id: debt.memberId, email: debt.memberEmail },
+      owed: dollars(debt.owedCents),
+    })),
+    nextCursor: page.nextCursor,
+  };
 }

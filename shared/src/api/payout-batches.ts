@@ -1,6 +1,7 @@
 import { pure } from './pure';
 import * as z from './zod';
 import { Id } from './schemas';
+import { ListRequest } from './sales';
 
 /**
  * Fewer, larger money movements (issue 27): an admin's "Send all available" and "Pay all" (one
@@ -127,3 +128,18 @@ export const MemberPayoutCard = /* @__PURE__ */ pure(() =>
   }),
 );
 export type MemberPayoutCard = z.infer<typeof MemberPayoutCard>;
+
+/** Admin: the members who still owe the platform after clawbacks (refunds of sales already paid out). */
+export const MemberDebtsRequest = ListRequest;
+export const MemberDebt = /* @__PURE__ */ pure(() =>
+  z.object({
+    member: z.object({ id: z.string(), email: z.string() }),
+    /** What the member still owes: taken from their next payouts before anything is paid. */
+    owed: Dollars,
+  }),
+);
+export type MemberDebt = z.infer<typeof MemberDebt>;
+export const MemberDebtPage = /* @__PURE__ */ pure(() =>
+  z.object({ items: z.array(MemberDebt), nextCursor: z.nullable(z.string()) }),
+);
+export type MemberDebtPage = z.infer<typeof MemberDebtPage>;
