@@ -256,6 +256,23 @@ describe('/payouts', () => {
     });
     renderAdminAt(api, '/admin/payouts');
     const form = within(await screen.findByRole('search', { name: 'Search commissions' }));
+    // Every status a commission can be in, in the lists' words.
+    expect(
+      within(form.getByLabelText('Status'))
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual([
+      'Any status',
+      'Waiting for fulfilment',
+      'On hold',
+      'Available',
+      'In Stripe',
+      'Paid',
+      'Cancelled',
+      'Reversed',
+      'Clawed back',
+      'Held for review',
+    ]);
     await user.type(form.getByLabelText('Member e-mail'), 'ann.lee@example.com');
     await user.selectOptions(form.getByLabelText('Status'), 'paid');
     await user.click(form.getByRole('button', { name: 'Search' }));
