@@ -100,8 +100,10 @@ export const WithdrawalQuote = /* @__PURE__ */ pure(() =>
     note: z.optional(z.nullable(z.string())),
     /** What Stripe still holds as pending, by the day it becomes available (ISO; null: Stripe gives none). */
     pending: z.array(z.object({ amount: Dollars, availableOn: z.nullable(z.string()) })),
-    /** The clawback debt still owed (refunds of orders already paid), taken from the next payouts. */
+    /** The clawback debt the member owes (refunds of orders already paid), taken from the next payouts. */
     owed: Dollars,
+    /** What of that debt this withdrawal would take (the `available` figure is after it). */
+    owedNetted: z.optional(Dollars),
     /** The last payout that failed, while its money waits to be paid again: amount, why in words, when. */
     failedPayout: z.nullable(z.object({ amount: Dollars, reason: z.string(), at: z.nullable(z.string()) })),
   }),

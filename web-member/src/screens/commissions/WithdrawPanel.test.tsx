@@ -183,6 +183,7 @@ describe('Withdraw on My Account', () => {
           fee: 0.25,
           pending: [{ amount: 12.4, availableOn: '2026-11-30T00:00:00.000Z' }],
           owed: 5,
+          owedNetted: 2,
           failedPayout: { amount: 25, reason: 'your bank could not process it', at: '2026-11-28T10:00:00.000Z' },
         },
       }),
@@ -197,7 +198,7 @@ describe('Withdraw on My Account', () => {
     );
     expect(screen.getByTestId('withdraw-pending').textContent).toBe('$12.40 becomes available on 30 Nov');
     expect(screen.getByTestId('withdraw-owed').textContent).toBe(
-      'You owe $5.00 from a refunded sale; it comes off your next payouts.',
+      'You owe $5.00 from a refunded sale; it comes off your next payouts. The available figure is after $2.00 of it.',
     );
   });
 });

@@ -132,6 +132,11 @@ export function WithdrawPanel() {
       {terms.owed > 0 ? (
         <p className="withdraw__owed" data-testid="withdraw-owed">
           You owe <strong>{money(terms.owed)}</strong> from a refunded sale; it comes off your next payouts.
+          {terms.owedNetted
+            ? terms.owedNetted >= terms.owed
+              ? ' The available figure is after it.'
+              : ` The available figure is after ${money(terms.owedNetted)} of it.`
+            : ''}
         </p>
       ) : null}
       {done ? (
