@@ -44,8 +44,8 @@ describe('a withdrawal whose payout the bank fails', () => {
     await page.getByRole('button', { name: /^Withdraw \$/ }).click();
     const dialog = page.getByRole('dialog');
     await dialog.waitFor();
-    const title = (await dialog.getByRole('heading').first().textContent()) ?? '';
-    const amount = /Withdraw (\$[\d,.]+)\?/.exec(title)?.[1];
+    // What reaches the card (the button withdraws the available balance; an instant fee may come off it).
+    const amount = /To your card(\$[\d,.]+)/.exec((await dialog.textContent()) ?? '')?.[1];
     expect(amount).toBeTruthy();
     await dialog.getByRole('button', { name: /^Withdraw \$/ }).click();
     await page.getByText(/^Withdrew \$/).waitFor();

@@ -114,6 +114,7 @@ const expected: Record<string, Answers> = {
   reviewHeldCommission: ADMINS,
   getHeldCommissions: ADMINS,
   getMemberPayoutCard: ADMINS,
+  getMemberDebts: ADMINS,
   getOrderPaymentCard: ADMINS,
 } satisfies Partial<Record<EndpointName, Answers>>;
 

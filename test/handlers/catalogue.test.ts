@@ -296,10 +296,10 @@ describe('upload and import', () => {
     expect(download.body.fileName).toBe('mixed-rejected-rows.csv');
     const text = String(download.body.csv);
     expect(text.split('\r\n')[0]).toBe(
-      `${CSV_COLUMNS.map((c) => `"${c}"`).join(',')},"[portal] row","[portal] problem"`,
+      `${CSV_COLUMNS.map((c) => `"${c}"`).join(',')},"[portal] outcome","[portal] row","[portal] problem"`,
     );
     expect(text).toMatch(
-      /,"3","Rejected: \[msrp_us\] 'abc' is not a price[^"]*\| \[dropshipping_price_us\] '12\.345' has more than two decimals/,
+      /,"rejected","3","Rejected: \[msrp_us\] 'abc' is not a price[^"]*\| \[dropshipping_price_us\] '12\.345' has more than two decimals/,
     );
     for (const line of text.split('\r\n').slice(1)) {
       for (const cell of line.match(/"((?:[^"]|"")*)"/g) ?? []) expect(cell).not.toMatch(/^"[=+\-@\t\r]/);

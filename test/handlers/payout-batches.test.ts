@@ -359,6 +359,8 @@ describe('netting against the member’s clawback debt', () => {
     );
     expect(await transfersTo(who.accountId)).toEqual([]);
     expect((await item(keys.memberOwed(who.id)))?.owedCents).toBe(50);
+    // Owed again: in the admin's list of debts (/api/getMemberDebts).
+    expect((await item(keys.memberOwed(who.id)))?.gsi1pk).toBe('DEBTS');
     for (const id of [big.id, small.id]) {
       const stored = await item(commissionKey(id));
       expect(stored).toMatchObject({ status: 'processing' });
@@ -767,6 +769,38 @@ describe('a batch payout the card takes (payout.paid)', () => {
 });
 
 describe('a batch payout whose funds are still pending at Stripe (issue 34)', () => {
+  it('refuses a withdrawal of more than is available in the member’s words, naming what is pending and when, moving nothing', async () => {
+    const who = await member();
+    const sale = await stripe.paymentIntents.create({
+      amount: 30_000,
+      currency: 'usd',
+      payment_method: 'pm_card_visa',
+      confirm: true,
+    });
+    await commissionFor(who, 1500);
+    await commissionFor(who, 2200, String(sale.latest_charge));
+    const [funding] = (await stripe.balanceTransactions.list({ source: String(sale.latest_charge) })).data;
+    const day = new Date(funding!.available_on * 1000).toLocaleDateString('en-GB', {
+      day: 'numeric',
+      month: 'short',
+      timeZone: 'UTC',
+    });
+    const quoted = await call(quoteHandler, { body: {}, headers: auth(who.token) });
+    expect(quoted.body).toMatchObject({ available: 15, pending: [{ amount: 22 }] });
+    // A confirmation of the whole $37.00 (as a stale screen showed it).
+    const answer = await call(withdrawHandler, {
+      body: { requestId: randomUUID(), receive: 36.63, fee: 0.37 },
+      headers: auth(who.token),
+    });
+    expect(answer.status).toBe(409);
+    expect(answer.body.message).toBe(
+      `You can withdraw $15.00 now, less than the $37.00 you confirmed; the rest is still pending at Stripe: $22.00 becomes available on ${day}. Nothing was moved: review the new amount and confirm again.`,
+    );
+    expect(await transfersTo(who.accountId)).toEqual([]);
+    expect(await payoutsOf(who.accountId)).toEqual([]);
+    expect(await item(keys.payoutLock(who.id))).toBeUndefined();
+  });
+
   it('takes nothing while the sale’s funds are pending, saying the day they become available; pays once they are', async () => {
     const who = await member();
     const sale = await stripe.paymentIntents.create({

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { parse } from 'csv-parse/sync';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { CSV_COLUMNS, productIdFromSpuNo, type CsvColumn } from '../../shared/src/domain/csv-product';
@@ -11,6 +12,7 @@ import { hostedPicturePath, pictureKeys } from '../../shared/src/domain/pictures
 import { dynamoProducts } from '../../functions/src/adapters/dynamo-products';
 import { handler as getImportIssues } from '../../functions/src/handlers/get-import-issues';
 import { handler as getImportJob } from '../../functions/src/handlers/get-import-job';
+import { handler as getRejected } from '../../functions/src/handlers/get-rejected-rows-csv';
 import { handler as getImportedProduct } from '../../functions/src/handlers/get-imported-product';
 import { handler as getApprovedProducts } from '../../functions/src/handlers/get-approved-products';
 import { routes } from '../../functions/src/routes';
@@ -183,6 +185,19 @@ describe('pictures we host', () => {
       ],
     ]);
     expect(reached).toBe(0);
+    // Both rows were imported with warnings: the download holds each whole, saying so (the README's promise).
+    const download = await call(getRejected, { body: { id: jobId }, headers: auth(admin) });
+    expect(download.body).toMatchObject({ fileName: 'pictures-rows-with-warnings.csv', truncated: false });
+    const [header, ...rows] = parse(String(download.body.csv)) as string[][];
+    expect(header!.slice(-3)).toEqual(['[portal] outcome', '[portal] row', '[portal] problem']);
+    expect(rows.map((row) => [row[CSV_COLUMNS.indexOf('spu_no')], row.at(-3), row.at(-2)])).toEqual([
+      ['PIC-1', 'imported with a warning', '2'],
+      ['PIC-2', 'imported with a warning', '3'],
+    ]);
+    expect(rows[0]![CSV_COLUMNS.indexOf('product_images_2')]).toBe(dead);
+    expect(rows[0]!.at(-1)).toBe(
+      `Warning: [product_images_2] The picture ${dead} was left out of the product: its server answered 404. | [additional_product_images] The picture ${oversized} was left out of the product: it is 8000 × 6000 pixels, more than 40 megapixels. | [additional_product_images] The picture ${fake} was left out of the product: it is not a picture that can be read (the file is damaged or of another kind). | [html_description] The picture ${privateHost} was left out of the description: its host is a private or local network address, which pictures are never fetched from.`,
+    );
     // The pictures written to the images bucket start no import (its notification is the imports bucket's).
     const jobs = (await allItems()).filter((item) => item.entity === 'ImportJob');
     expect(jobs.map((job) => job.fileName)).toEqual(['pictures.csv']);

@@ -269,13 +269,14 @@ export const dynamoImports: ImportJobRepository = {
     await batchWriteAll(stale.map((key) => ({ DeleteRequest: { Key: key } })));
   },
 
-  async putRejectedRows(id, report) {
+  async putRejectedRows(id, report, fromRow = 0) {
+    // Entry 0 is the header; row i is entry i + 1. Rows before `fromRow` are stored already.
     const entries = [
-      JSON.stringify({ header: report.header, truncated: report.truncated }),
-      ...report.rows.map((row) => JSON.stringify(row)),
+      { entry: 0, json: JSON.stringify({ header: report.header, truncated: report.truncated }) },
+      ...report.rows.slice(fromRow).map((row, index) => ({ entry: fromRow + index + 1, json: JSON.stringify(row) })),
     ];
     await batchWriteAll(
-      entries.flatMap((json, entry) =>
+      entries.flatMap(({ entry, json }) =>
         parts(json).map((data, part) => ({
           PutRequest: { Item: { ...rowKey(id, entry, part), entity: 'ImportRow', data } },
         })),

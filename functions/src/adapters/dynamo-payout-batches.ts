@@ -10,7 +10,17 @@ import type {
   PayoutBatchStore,
   StoredBatchState,
 } from '../commissions/batch-store';
-import { backoff, cancellationReasons, db, isConditionFailed, isTransactionConflict, tableName } from './dynamo-client';
+import {
+  backoff,
+  batchGetAll,
+  cancellationReasons,
+  db,
+  decodeCursor,
+  encodeCursor,
+  isConditionFailed,
+  isTransactionConflict,
+  tableName,
+} from './dynamo-client';
 
 /**
  * The payout batches on the table (commissions/batches.ts): the member's lock
@@ -273,6 +283,40 @@ export const dynamoPayoutBatches: PayoutBatchStore = {
     return typeof owed === 'number' && owed > 0 ? owed : 0;
   },
 
+  async debts(cursor, limit) {
+    const list = lists.memberDebts;
+    const page = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: list.index,
+        KeyConditionExpression: 'gsi1pk = :partition',
+        ExpressionAttributeValues: { ':partition': list.partition },
+        Limit: limit,
+        ExclusiveStartKey: decodeCursor(cursor, {
+          attributes: ['pk', 'sk', 'gsi1pk', 'gsi1sk'],
+          equals: { gsi1pk: list.partition, sk: 'OWED' },
+          startsWith: { pk: 'USER#' },
+        }),
+      }),
+    );
+    const owing = (page.Items ?? []).flatMap((item) =>
+      typeof item.memberId === 'string' && typeof item.owedCents === 'number' && item.owedCents > 0
+        ? [{ memberId: item.memberId, owedCents: item.owedCents }]
+        : [],
+    );
+    const users = owing.length
+      ? await batchGetAll(
+          owing.map((debt) => ({ ...keys.user(debt.memberId) })),
+          { expression: '#id, #email', names: { '#id': 'id', '#email': 'email' } },
+        )
+      : [];
+    const emails = new Map(users.map((user) => [String(user.id), String(user.email ?? '')]));
+    return {
+      items: owing.map((debt) => ({ ...debt, memberEmail: emails.get(debt.memberId) ?? '' })),
+      nextCursor: encodeCursor(page.LastEvaluatedKey),
+    };
+  },
+
   async claim(batch) {
     const items: TransactItems = [
       {
@@ -311,7 +355,11 @@ export const dynamoPayoutBatches: PayoutBatchStore = {
         Update: {
           TableName: tableName(),
           Key: keys.memberOwed(batch.memberId),
-          UpdateExpression: 'SET owedCents = owedCents - :netted',
+          // The last cent netted: the member leaves the admin's list of debts (lists.memberDebts).
+          UpdateExpression:
+            batch.nettedCents >= batch.owedSeenCents
+              ? 'SET owedCents = owedCents - :netted REMOVE gsi1pk, gsi1sk'
+              : 'SET owedCents = owedCents - :netted',
           ConditionExpression: 'owedCents = :seen',
           ExpressionAttributeValues: { ':netted': batch.nettedCents, ':seen': batch.owedSeenCents },
         },
@@ -347,8 +395,13 @@ export const dynamoPayoutBatches: PayoutBatchStore = {
               Update: {
                 TableName: tableName(),
                 Key: keys.memberOwed(batch.memberId),
-                UpdateExpression: 'ADD owedCents :netted',
-                ExpressionAttributeValues: { ':netted': batch.nettedCents },
+                // The debt given back: the member is in the admin's list of debts again.
+                UpdateExpression: 'SET gsi1pk = :debts, gsi1sk = :member ADD owedCents :netted',
+                ExpressionAttributeValues: {
+                  ':netted': batch.nettedCents,
+                  ':debts': lists.memberDebts.partition,
+                  ':member': batch.memberId,
+                },
               },
             },
           ]

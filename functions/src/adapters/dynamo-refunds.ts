@@ -387,11 +387,14 @@ export const dynamoRefunds: RefundStore = {
             Update: {
               TableName: tableName(),
               Key: keys.memberOwed(record.memberId),
-              UpdateExpression: 'SET entity = :entity, memberId = :member ADD owedCents :owed',
+              // In the admin's list of debts (lists.memberDebts) until a payout nets the last cent.
+              UpdateExpression:
+                'SET entity = :entity, memberId = :member, gsi1pk = :debts, gsi1sk = :member ADD owedCents :owed',
               ExpressionAttributeValues: {
                 ':entity': 'memberOwed',
                 ':member': record.memberId,
                 ':owed': change.takenCents,
+                ':debts': lists.memberDebts.partition,
               },
             },
           },

@@ -10,7 +10,7 @@ import {
   shardOf,
   type OrderStage,
 } from '@portal/shared/db/table';
-import { commissionState, orderStepFrom, type OrderStatus } from '@portal/shared/domain/sales-status';
+import { commissionState, orderStepFrom, presentedStatus, type OrderStatus } from '@portal/shared/domain/sales-status';
 import { isRefundedInFull } from '../orders/sales-store';
 import type {
   CommissionCounts,
@@ -183,24 +183,39 @@ async function searchOrders(
 }
 
 /** The commissions a search finds: a member's partition, or the stage list of a state (paid: all, filtered). */
+/** The statuses of commissions in the To Stripe stage list (commissionStageOf). */
+const TO_STRIPE_STATUSES: ReadonlySet<string> = new Set([
+  'processing',
+  'waiting_for_fulfilment',
+  'on_hold',
+  'available',
+  'review',
+]);
+
 async function searchCommissions(
   search: CommissionSearch,
   cursor: string | undefined,
   limit: number,
 ): Promise<Page<CommissionRecord>> {
+  const status = search.status;
+  // The list that holds the status: the To Stripe stage (not sent yet, held for review), the To be
+  // paid stage (in Stripe), or every commission (paid and the side exits).
   const source =
     search.memberId !== undefined
       ? lists.commissionsOf(search.memberId)
-      : search.state === 'processing'
+      : status !== undefined && TO_STRIPE_STATUSES.has(status)
         ? lists.commissionsAt('to_stripe')
-        : search.state === 'in_stripe'
+        : status === 'in_stripe'
           ? lists.commissionsAt('to_be_paid')
           : lists.commissions;
   const found = await query(source, cursor, limit, 'COMMISSION#');
   const items = found.items.map((item) => toCommissionRecord<CommissionRecord>(item));
-  const state = search.state;
+  const matches = (item: CommissionRecord) =>
+    status === 'processing'
+      ? commissionState(item.status) === 'processing'
+      : presentedStatus(item.status, item.availableAt, search.now) === status;
   return {
-    items: state === undefined ? items : items.filter((item) => commissionState(item.status) === state),
+    items: status === undefined ? items : items.filter(matches),
     nextCursor: found.nextCursor,
   };
 }

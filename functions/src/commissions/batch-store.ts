@@ -142,6 +142,11 @@ export interface PayoutBatchStore {
   candidates(memberId: string, now: number): Promise<CandidateCommission[]>;
   /** The member's clawback debt in cents (0 when none). */
   owed(memberId: string): Promise<number>;
+  /** A page of the members who owe (debt above 0), by member id, with their e-mail as their profile has it now. */
+  debts(
+    cursor: string | undefined,
+    limit: number,
+  ): Promise<{ items: { memberId: string; memberEmail: string; owedCents: number }[]; nextCursor: string | null }>;
   /**
    * One transaction: the batch item (if it does not exist), each commission marked with the batch
    * (conditional on its status and on no batch or call holding it), and the debt lowered by what

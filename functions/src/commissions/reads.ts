@@ -62,7 +62,7 @@ export async function searchedCommissionsPage(
   if (member === undefined && status === undefined) return commissionsPage(sales, 'all', cursor, limit);
   const memberId = member === undefined ? undefined : (await memberIdOf(sales, member)).id;
   const [page, counts] = await Promise.all([
-    sales.searchCommissions({ memberId, state: status }, cursor, limit ?? DEFAULT_LIST_LIMIT),
+    sales.searchCommissions({ memberId, status, now: now() }, cursor, limit ?? DEFAULT_LIST_LIMIT),
     sales.commissionCounts(),
   ]);
   const members = await sales.members(page.items.map((item) => item.memberId));

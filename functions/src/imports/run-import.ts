@@ -1,5 +1,6 @@
 import type { ImportIssue } from '@portal/shared/api/products';
 import type { CsvImportReport } from '@portal/shared/domain/csv-report';
+import type { CsvIssue } from '@portal/shared/domain/csv-product';
 import { createHash } from 'node:crypto';
 import { importCatalogueCsv, validateCatalogueCsv, type ImportRow } from '../catalogue/parse-csv';
 import { FileChangedError, type FileStore, type ImportCounters, type ImportJobRepository } from './job-store';
@@ -63,6 +64,8 @@ export const MAX_PICTURE_ISSUES = 1_000;
 interface PictureReport {
   host: PictureHost;
   issues: ImportIssue[];
+  /** The rows those warnings are on, whole: they join the rejected-rows download at the end. */
+  rows: { row: number; cells: readonly string[]; warnings: CsvIssue[] }[];
 }
 
 export { STALE_AFTER_MS };
@@ -176,7 +179,9 @@ export async function runImport(deps: ImportDeps, source: ImportSource): Promise
     // Parsing the next batches overlaps with writing the previous ones: up to `window` batches
     // are in flight, which is what keeps DynamoDB busy (one BatchWrite at a time leaves it idle).
     const window = deps.concurrency ?? 4;
-    const pictures: PictureReport | undefined = deps.pictureHost ? { host: deps.pictureHost(), issues: [] } : undefined;
+    const pictures: PictureReport | undefined = deps.pictureHost
+      ? { host: deps.pictureHost(), issues: [], rows: [] }
+      : undefined;
     const inFlight = new Set<Promise<void>>();
     let failure: unknown;
     let reported = 0;
@@ -214,6 +219,11 @@ export async function runImport(deps: ImportDeps, source: ImportSource): Promise
     if (pictures && pictures.issues.length > 0) {
       const inOrder = pictures.issues.sort((a, b) => (a.row ?? 0) - (b.row ?? 0));
       await deps.jobs.putIssues(id, inOrder, validationIssues.length);
+      // Those rows, imported with a warning, join the download after the rows of pass 1.
+      const before = rejectedRows.build().rows.length;
+      rejectedRows.addLate(pictures.rows.sort((a, b) => a.row - b.row));
+      const all = rejectedRows.build();
+      if (all.rows.length > before || all.truncated) await deps.jobs.putRejectedRows(id, all, before);
     }
     await deps.jobs.finish(id, attempt, { ...counters, rowsDone: done, status: 'completed', finishedAt: now() });
     return 'completed';
@@ -320,11 +330,14 @@ async function hostBatchPictures(
     return decision === 'create' || decision === 'revise';
   });
   const results = await Promise.all(
-    written.map(async ({ row, product }) => {
+    written.map(async ({ row, cells, product }) => {
       const { id, ...content } = product;
       const { hosted, warnings } = await hostProductPictures(pictures.host, content);
       for (const warning of warnings) {
         if (pictures.issues.length < MAX_PICTURE_ISSUES) pictures.issues.push({ row, ...warning, severity: 'warning' });
+      }
+      if (warnings.length && cells && pictures.rows.length < MAX_PICTURE_ISSUES) {
+        pictures.rows.push({ row, cells, warnings: warnings.map((warning) => ({ row, ...warning })) });
       }
       counters.warnings += warnings.length;
       return [id, { ...content, ...hosted }] as const;

@@ -1,5 +1,6 @@
 import type { Customer } from '@portal/shared/api/customer';
 import type { Shipment } from '@portal/shared/api/order-page';
+import type { CommissionStatusFilter } from '@portal/shared/api/sales';
 import type { CommissionStatus, OrderStatus } from '@portal/shared/domain/sales-status';
 import type { HeldFor } from './abuse';
 
@@ -165,7 +166,10 @@ export interface OrderSearch {
 /** A search of all commissions: a member's (their index partition) and/or one state. */
 export interface CommissionSearch {
   memberId?: string;
-  state?: 'processing' | 'in_stripe' | 'paid';
+  /** A presented status (on hold, available, cancelled, …), or 'processing': every status not in Stripe nor paid. */
+  status?: CommissionStatusFilter;
+  /** The time 'on hold' and 'available' are decided at (epoch ms). */
+  now: number;
 }
 export type CommissionListName = 'all' | 'to_stripe' | 'to_be_paid' | { memberId: string };
 

@@ -336,12 +336,19 @@ export const CommissionPage = /* @__PURE__ */ pure(() =>
 );
 export type CommissionPage = z.infer<typeof CommissionPage>;
 
-/** A commission's state, as the All commissions search filters it. */
-export const CommissionStatusFilter = CommissionState;
+/**
+ * A commission's status, as the All commissions search filters it: each presented status (on hold,
+ * available, cancelled, clawed back, …), and 'processing' (every status not in Stripe nor paid).
+ */
+export const COMMISSION_STATUS_FILTERS = ['processing', ...PRESENTED_COMMISSION_STATUSES] as const;
+export const CommissionStatusFilter = /* @__PURE__ */ pure(() =>
+  z.enum(COMMISSION_STATUS_FILTERS, { error: `Choose one of the statuses: ${COMMISSION_STATUS_FILTERS.join(', ')}.` }),
+);
+export type CommissionStatusFilter = z.infer<typeof CommissionStatusFilter>;
 
 /** getCommisions: a page of every commission, optionally only a member's (their e-mail) and/or of one state. */
 export const CommissionsRequest = /* @__PURE__ */ pure(() =>
-  z.extend(ListRequest, { member: z.optional(Email), status: z.optional(CommissionState) }),
+  z.extend(ListRequest, { member: z.optional(Email), status: z.optional(CommissionStatusFilter) }),
 );
 export type CommissionsRequest = z.infer<typeof CommissionsRequest>;
 

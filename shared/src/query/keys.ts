@@ -40,5 +40,7 @@ export const queryKeys = {
     list: (list: string) => [...queryKeys.payouts.all, 'list', list] as const,
     topEarners: () => [...queryKeys.payouts.all, 'topEarners'] as const,
     memberCard: (memberId: string) => [...queryKeys.payouts.all, 'memberCard', memberId] as const,
+    /** What members still owe after clawbacks (getMemberDebts, every page). */
+    debts: () => [...queryKeys.payouts.all, 'debts'] as const,
   },
 } as const;

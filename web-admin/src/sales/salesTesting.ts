@@ -87,6 +87,7 @@ export function salesApi(handlers: Parameters<typeof fakeApi>[0] = {}): FakeApi 
     getCommisionsToStripe: () => commissionPage([]),
     getCommisionsToBePayed: () => commissionPage([]),
     getTopEarners: () => ({ body: { items: [], nextCursor: null } }),
+    getMemberDebts: () => ({ body: { items: [], nextCursor: null } }),
     getOrderPaymentCard: (request) => ({
       body: {
         orderId: String((request.body as { id: string }).id),
