@@ -298,8 +298,8 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     // Quiet (the browser tests): mail still goes to the outbox, without its log line.
     if (options.quiet) process.env.MAIL_OUTBOX_QUIET = '1';
     await ensureTable(dynamo.client, TABLE_NAME);
-    await (await import('../../functions/src/adapters/dynamo-sales-upgrade')).upgradeSalesItems();
-    await (await import('../../functions/src/adapters/dynamo-products')).upgradeCatalogueKeys();
+    await (await import('../../functions/src/adapters/orders/dynamo-sales-upgrade')).upgradeSalesItems();
+    await (await import('../../functions/src/adapters/products/dynamo-products')).upgradeCatalogueKeys();
     say('Seeding the demo data (once per data folder)…');
     await seed();
 
