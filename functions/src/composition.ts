@@ -1,20 +1,20 @@
-import { dynamoImports } from './adapters/dynamo-imports';
-import { dynamoProducts, getProduct, upgradeCatalogueKeys } from './adapters/dynamo-products';
-import { dynamoAttempts } from './adapters/dynamo-attempts';
-import { dynamoSessions } from './adapters/dynamo-sessions';
-import { dynamoPayoutAccounts } from './adapters/dynamo-payout-accounts';
-import { dynamoProcessedEvents } from './adapters/dynamo-processed-events';
-import { dynamoUsers } from './adapters/dynamo-users';
-import { dynamoAccountLocks } from './adapters/dynamo-account-locks';
-import { dynamoSales } from './adapters/dynamo-sales';
-import { dynamoSaleRecorder } from './adapters/dynamo-sale-recorder';
-import { upgradeSalesItems } from './adapters/dynamo-sales-upgrade';
-import { dynamoCommissionMoney } from './adapters/dynamo-commission-money';
-import { failedPayoutCount } from './adapters/dynamo-failed-payouts';
-import { commissionWork } from './adapters/dynamo-work-counts';
+import { dynamoImports } from './adapters/imports/dynamo-imports';
+import { dynamoProducts, getProduct, upgradeCatalogueKeys } from './adapters/products/dynamo-products';
+import { dynamoAttempts } from './adapters/auth/dynamo-attempts';
+import { dynamoSessions } from './adapters/auth/dynamo-sessions';
+import { dynamoPayoutAccounts } from './adapters/payments/dynamo-payout-accounts';
+import { dynamoProcessedEvents } from './adapters/payments/dynamo-processed-events';
+import { dynamoUsers } from './adapters/auth/dynamo-users';
+import { dynamoAccountLocks } from './adapters/auth/dynamo-account-locks';
+import { dynamoSales } from './adapters/orders/dynamo-sales';
+import { dynamoSaleRecorder } from './adapters/orders/dynamo-sale-recorder';
+import { upgradeSalesItems } from './adapters/orders/dynamo-sales-upgrade';
+import { dynamoCommissionMoney } from './adapters/commissions/dynamo-commission-money';
+import { failedPayoutCount } from './adapters/orders/dynamo-failed-payouts';
+import { commissionWork } from './adapters/orders/dynamo-work-counts';
 import type { SummaryDeps } from './orders/admin-summary';
 import { onMoneyEvent, type MoneyDeps } from './commissions/money-movement';
-import { dynamoRefunds } from './adapters/dynamo-refunds';
+import { dynamoRefunds } from './adapters/commissions/dynamo-refunds';
 import {
   onChargeRefunded,
   onDispute,
@@ -22,24 +22,24 @@ import {
   refundFailureWords,
   type RefundDeps,
 } from './commissions/refunds';
-import { dynamoPayoutBatches } from './adapters/dynamo-payout-batches';
+import { dynamoPayoutBatches } from './adapters/commissions/dynamo-payout-batches';
 import type { BatchDeps } from './commissions/batches';
 import type { MemberBatch } from './commissions/batch-store';
 import { onBatchPayoutFailed, onBatchPayoutPaid } from './commissions/batch-events';
-import { dynamoEmailVerifications } from './adapters/dynamo-email-verifications';
-import { createSesMailer } from './adapters/ses-mailer';
-import { s3Files } from './adapters/s3-files';
-import { s3Pictures } from './adapters/s3-pictures';
+import { dynamoEmailVerifications } from './adapters/email/dynamo-email-verifications';
+import { createSesMailer } from './adapters/email/ses-mailer';
+import { s3Files } from './adapters/imports/s3-files';
+import { s3Pictures } from './adapters/pictures/s3-pictures';
 import { fetchPicture } from './pictures/fetch-picture';
 import { createPictureHost, type PictureHost } from './pictures/host-pictures';
-import { amazonLocationPlaces } from './adapters/amazon-location-places';
+import { amazonLocationPlaces } from './adapters/addresses/amazon-location-places';
 import type { AddressSearch } from './addresses/address-search';
-import { createStripeGateway } from './adapters/stripe-gateway';
-import { createStripeRecords } from './adapters/stripe-records';
-import { dynamoReconciliation } from './adapters/dynamo-reconciliation';
+import { createStripeGateway } from './adapters/payments/stripe-gateway';
+import { createStripeRecords } from './adapters/reconciliation/stripe-records';
+import { dynamoReconciliation } from './adapters/reconciliation/dynamo-reconciliation';
 import type { ReconcileDeps } from './reconciliation/reconcile';
-import { dynamoCheckoutOwners, dynamoOpenIntents } from './adapters/dynamo-open-intents';
-import { dynamoCommissionReview } from './adapters/dynamo-commission-review';
+import { dynamoCheckoutOwners, dynamoOpenIntents } from './adapters/payments/dynamo-open-intents';
+import { dynamoCommissionReview } from './adapters/commissions/dynamo-commission-review';
 import type { ReviewDeps } from './commissions/review';
 import type { CancelDeps } from './payments/open-intents';
 import { createAuthenticator } from './auth/authenticate';
@@ -52,7 +52,7 @@ import { env, siteUrl } from './config/env';
 import { MailerUnavailable, type Mailer } from './email/mailer';
 import { createEmailVerification } from './email/verification';
 import { createPasswordResetRequests, createPasswordResetUse } from './email/password-reset';
-import { dynamoPasswordResets } from './adapters/dynamo-password-resets';
+import { dynamoPasswordResets } from './adapters/email/dynamo-password-resets';
 import { getSecret } from './config/secrets';
 import { loadLogger } from './config/logger';
 import { createApiHandler, createPublicApiHandler } from './http/api-handler';
@@ -69,12 +69,12 @@ import { recordPayment } from './orders/record-sale';
 import type { OrderStep, SalesStore } from './orders/sales-store';
 import type { Shipment } from '@portal/shared/api/order-page';
 import { markOrder, markShipped } from './orders/manage';
-import { dynamoMailClaims } from './adapters/dynamo-mail-claims';
-import { dynamoOrderLinks } from './adapters/dynamo-order-links';
+import { dynamoMailClaims } from './adapters/email/dynamo-mail-claims';
+import { dynamoOrderLinks } from './adapters/orders/dynamo-order-links';
 import { adminMailTo } from './config/mail-settings';
 import { holdMs, moneySettings } from './config/money-settings';
 import type { DisputeFacts, RefundFailedFacts } from './email/templates';
-import { getOrder } from './adapters/dynamo-sale-recorder';
+import { getOrder } from './adapters/orders/dynamo-sale-recorder';
 import {
   retryUnlessSent,
   saleRecorded,
@@ -427,7 +427,7 @@ export const webhookHandler = (
  * through a specifier esbuild does not follow, so its ZIP database (some 5 MB) never enters a
  * Lambda bundle; the function in AWS never takes that branch.
  */
-const LOCAL_ADDRESS_SEARCH: string = './adapters/local-address-search.ts';
+const LOCAL_ADDRESS_SEARCH: string = './adapters/addresses/local-address-search.ts';
 let chosenAddressSearch: Promise<AddressSearch> | undefined;
 const chooseAddressSearch = (): Promise<AddressSearch> =>
   (chosenAddressSearch ??=
@@ -446,7 +446,7 @@ export const addressSearch: AddressSearch = {
  * through a specifier esbuild does not follow, so no Lambda bundle holds it; only the functions
  * whose handler reaches `emailVerification` hold the SES adapter.
  */
-const LOCAL_OUTBOX: string = './adapters/local-outbox-mailer.ts';
+const LOCAL_OUTBOX: string = './adapters/email/local-outbox-mailer.ts';
 let chosenMailer: Promise<Mailer> | undefined;
 const chooseMailer = (): Promise<Mailer> => {
   const { MAIL_OUTBOX_DIR, MAIL_FROM } = env();

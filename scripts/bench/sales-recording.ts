@@ -16,8 +16,8 @@ const BUYERS = [50, 200] as const;
 export async function recordingThroughput(): Promise<{ ok: boolean; lines: string[] }> {
   const { TransactWriteCommand } = await import('@aws-sdk/lib-dynamodb');
   const { db } = await import('../../functions/src/adapters/dynamo-client');
-  const { recordSale, saleTransaction } = await import('../../functions/src/adapters/dynamo-sale-recorder');
-  const { dynamoSales } = await import('../../functions/src/adapters/dynamo-sales');
+  const { recordSale, saleTransaction } = await import('../../functions/src/adapters/orders/dynamo-sale-recorder');
+  const { dynamoSales } = await import('../../functions/src/adapters/orders/dynamo-sales');
   const { paymentOrderIds, commissionCents } = await import('../../functions/src/orders/record-sale');
   type OrderRecord = import('../../functions/src/orders/sales-store').OrderRecord;
   type CommissionRecord = import('../../functions/src/orders/sales-store').CommissionRecord;

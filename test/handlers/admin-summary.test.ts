@@ -7,8 +7,8 @@ import { handler as markAsFufilled } from '../../functions/src/handlers/mark-as-
 import { handler as markAsOrdered } from '../../functions/src/handlers/mark-as-ordered';
 import { handler as markAsShipped } from '../../functions/src/handlers/mark-as-shipped';
 import { db, tableName } from '../../functions/src/adapters/dynamo-client';
-import { failedPayoutCount } from '../../functions/src/adapters/dynamo-failed-payouts';
-import { dynamoProducts } from '../../functions/src/adapters/dynamo-products';
+import { failedPayoutCount } from '../../functions/src/adapters/orders/dynamo-failed-payouts';
+import { dynamoProducts } from '../../functions/src/adapters/products/dynamo-products';
 import { availableSortKey, keys, lists } from '../../shared/src/db/table';
 import { clock } from '../../functions/src/config/clock';
 import { createCommission } from './commission-fixtures';

@@ -2,7 +2,7 @@ import { SignJWT } from 'jose';
 import { getCommissionsByUser } from '@portal/shared/api/calls/get-commissions-by-user';
 import { getOrdersNotShipped } from '@portal/shared/api/calls/get-orders-not-shipped';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { dynamoUsers } from '../../functions/src/adapters/dynamo-users';
+import { dynamoUsers } from '../../functions/src/adapters/auth/dynamo-users';
 import { handler as logout } from '../../functions/src/handlers/logout';
 import { handler as signup } from '../../functions/src/handlers/signup';
 import { apiHandler, publicApiHandler } from '../../functions/src/composition';

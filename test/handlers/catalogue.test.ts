@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CSV_COLUMNS, productIdFromSpuNo } from '../../shared/src/domain/csv-product';
-import { dynamoImports } from '../../functions/src/adapters/dynamo-imports';
-import { dynamoProducts } from '../../functions/src/adapters/dynamo-products';
-import { s3Files } from '../../functions/src/adapters/s3-files';
+import { dynamoImports } from '../../functions/src/adapters/imports/dynamo-imports';
+import { dynamoProducts } from '../../functions/src/adapters/products/dynamo-products';
+import { s3Files } from '../../functions/src/adapters/imports/s3-files';
 import { handler as approve } from '../../functions/src/handlers/approve-product';
 import { handler as ban } from '../../functions/src/handlers/ban-product';
 import { handler as createUpload } from '../../functions/src/handlers/create-product-upload';

@@ -3,8 +3,8 @@ import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { keys, lists, shardOf } from '../../shared/src/db/table';
 import { commissionFlags, commissionStatusOf } from '../../shared/src/domain/sales-status';
 import { db, tableName } from '../../functions/src/adapters/dynamo-client';
-import { earnings, refreshRank } from '../../functions/src/adapters/dynamo-sale-recorder';
-import { dynamoSales } from '../../functions/src/adapters/dynamo-sales';
+import { earnings, refreshRank } from '../../functions/src/adapters/orders/dynamo-sale-recorder';
+import { dynamoSales } from '../../functions/src/adapters/orders/dynamo-sales';
 
 /**
  * Commission items written exactly per the sales layout (shared/src/db/table.ts), for the money

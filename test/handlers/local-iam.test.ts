@@ -26,8 +26,8 @@ const { uploadCsv, tokenFor } = await import('./catalogue-helpers');
 const { auth, call, uniqueEmail } = await import('./helpers');
 const { ensureAccount } = await import('../../infra/local/accounts');
 const { getSecret, SETTINGS_UNAVAILABLE } = await import('../../functions/src/config/secrets');
-const { createLocalOutbox } = await import('../../functions/src/adapters/local-outbox-mailer');
-const { localAddressSearch } = await import('../../functions/src/adapters/local-address-search');
+const { createLocalOutbox } = await import('../../functions/src/adapters/email/local-outbox-mailer');
+const { localAddressSearch } = await import('../../functions/src/adapters/addresses/local-address-search');
 
 /** The stack every other handler test runs against (test/handlers/global-setup.ts). */
 const stack = JSON.parse(readFileSync(inject('localAssemblyFile'), 'utf8')) as LocalAssembly;

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../functions/src/adapters/dynamo-client';
-import { dynamoMailClaims } from '../../functions/src/adapters/dynamo-mail-claims';
+import { dynamoMailClaims } from '../../functions/src/adapters/email/dynamo-mail-claims';
 import { disputeOpened, mailer } from '../../functions/src/composition';
 import { clock } from '../../functions/src/config/clock';
 import { MAIL_LEASE_MS } from '../../functions/src/email/send-once';

@@ -9,7 +9,7 @@ import sharp from 'sharp';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { CSV_COLUMNS, productIdFromSpuNo, type CsvColumn } from '../../shared/src/domain/csv-product';
 import { hostedPicturePath, pictureKeys } from '../../shared/src/domain/pictures';
-import { dynamoProducts } from '../../functions/src/adapters/dynamo-products';
+import { dynamoProducts } from '../../functions/src/adapters/products/dynamo-products';
 import { handler as getImportIssues } from '../../functions/src/handlers/get-import-issues';
 import { handler as getImportJob } from '../../functions/src/handlers/get-import-job';
 import { handler as getRejected } from '../../functions/src/handlers/get-rejected-rows-csv';

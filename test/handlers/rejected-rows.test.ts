@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { productIdFromSpuNo } from '../../shared/src/domain/csv-product';
-import { dynamoProducts } from '../../functions/src/adapters/dynamo-products';
+import { dynamoProducts } from '../../functions/src/adapters/products/dynamo-products';
 import { handler as getImportJob } from '../../functions/src/handlers/get-import-job';
 import { handler as getRejected } from '../../functions/src/handlers/get-rejected-rows-csv';
 import { auth, importCsv, tokenFor } from './catalogue-helpers';

@@ -13,8 +13,8 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { db, tableName } from '../../functions/src/adapters/dynamo-client';
-import { dynamoSales } from '../../functions/src/adapters/dynamo-sales';
-import { upgradeSalesItems } from '../../functions/src/adapters/dynamo-sales-upgrade';
+import { dynamoSales } from '../../functions/src/adapters/orders/dynamo-sales';
+import { upgradeSalesItems } from '../../functions/src/adapters/orders/dynamo-sales-upgrade';
 import { handler as upgradeAfterDeploy } from '../../functions/src/handlers/deploy/upgrade-table';
 import { handler as addOrder } from '../../functions/src/handlers/add-order';
 import { handler as confirmCheckout } from '../../functions/src/handlers/confirm-checkout';

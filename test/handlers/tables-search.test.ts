@@ -1,7 +1,7 @@
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db, tableName } from '../../functions/src/adapters/dynamo-client';
-import { upgradeSalesItems } from '../../functions/src/adapters/dynamo-sales-upgrade';
+import { upgradeSalesItems } from '../../functions/src/adapters/orders/dynamo-sales-upgrade';
 import { handler as getCommissions } from '../../functions/src/handlers/get-commissions';
 import { handler as getOrders } from '../../functions/src/handlers/get-orders';
 import { handler as markAsOrdered } from '../../functions/src/handlers/mark-as-ordered';
