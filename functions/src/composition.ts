@@ -16,6 +16,8 @@ import type { SummaryDeps } from './orders/admin-summary';
 import { onMoneyEvent, type MoneyDeps } from './commissions/money-movement';
 import { dynamoRefunds } from './adapters/commissions/dynamo-refunds';
 import type { RefundDeps } from './commissions/refunds';
+import type { CommissionStore } from './commissions/commission-store';
+import { dynamoCommissionStore } from './adapters/commissions/dynamo-commission-store';
 import { onPayoutEvent, onSaleEvent, type PayoutEventDeps, type SaleEventDeps } from './commissions/stripe-events';
 import { sendPayoutNotice, sendSaleNotice } from './notifications/stripe-notices';
 import { dynamoPayoutBatches } from './adapters/commissions/dynamo-payout-batches';
@@ -247,8 +249,10 @@ export const checkout: CheckoutDeps = {
 /** A ban or withdrawal cancels the product's open checkouts at Stripe, in bounded batches (payments/open-intents.ts). */
 export const productIntents: CancelDeps = { intents: dynamoOpenIntents, gateway: payments, now };
 
-/** The orders, commissions, counters and earnings (one table). */
+/** The orders, the commission each sale writes, their counters (one table). */
 export const sales: SalesStore = dynamoSales;
+/** The commission lists, their counters and the members' earnings (commissions/reads.ts). */
+export const commissionStore: CommissionStore = dynamoCommissionStore;
 
 /** Brings items stored by an earlier version to what the code reads (run after each deploy and by npm start). */
 export async function upgradeTable(): Promise<{ moved: number; searchable: number; catalogueKeys: number }> {

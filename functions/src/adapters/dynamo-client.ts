@@ -1,5 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { env } from '../config/env';
 import { awsErrorKind, badRequest } from '../errors';
 
@@ -188,3 +188,36 @@ function isCursorOf(value: unknown, shape: CursorShape): value is Record<string,
 }
 
 export const INVALID_CURSOR = 'The page cursor is not valid; start again from the first page.';
+
+/**
+ * One page of an index list (`{ index, partition }` from shared/src/db/table.ts `lists`), newest first;
+ * the cursor is checked against the list's key shape and partition (decodeCursor).
+ */
+export async function queryList(
+  list: { index: string; partition: string },
+  cursor: string | undefined,
+  limit: number,
+  startsWith: string,
+  sortRange?: { from: string; to: string },
+) {
+  const result = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: list.index,
+      KeyConditionExpression: sortRange ? '#pk = :partition AND #sk BETWEEN :from AND :to' : '#pk = :partition',
+      ExpressionAttributeNames: { '#pk': `${list.index}pk`, ...(sortRange ? { '#sk': `${list.index}sk` } : {}) },
+      ExpressionAttributeValues: {
+        ':partition': list.partition,
+        ...(sortRange ? { ':from': sortRange.from, ':to': sortRange.to } : {}),
+      },
+      ScanIndexForward: false,
+      Limit: limit,
+      ExclusiveStartKey: decodeCursor(cursor, {
+        attributes: ['pk', 'sk', `${list.index}pk`, `${list.index}sk`],
+        equals: { [`${list.index}pk`]: list.partition },
+        startsWith: { pk: startsWith },
+      }),
+    }),
+  );
+  return { items: result.Items ?? [], nextCursor: encodeCursor(result.LastEvaluatedKey) };
+}

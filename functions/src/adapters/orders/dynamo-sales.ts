@@ -1,7 +1,6 @@
 import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { commissionIs, commissionMove, orderMove, updateExpression } from '@portal/shared/db/sales-status';
 import {
-  AVAILABLE_PREFIX,
   COUNTER_PARTITIONS,
   availableSortKey,
   keys,
@@ -10,13 +9,9 @@ import {
   shardOf,
   type OrderStage,
 } from '@portal/shared/db/table';
-import { commissionState, orderStepFrom, type OrderStatus } from '@portal/shared/domain/sales-status';
+import { orderStepFrom, type OrderStatus } from '@portal/shared/domain/sales-status';
 import { isRefundedInFull } from '../../orders/sales-store';
 import type {
-  CommissionCounts,
-  CommissionListName,
-  CommissionRecord,
-  CommissionSearch,
   MarkOutcome,
   OrderCounts,
   OrderListName,
@@ -31,51 +26,19 @@ import {
   batchGetAll,
   conditionFailedAt,
   db,
-  decodeCursor,
-  encodeCursor,
   isTransactionConflict,
+  queryList,
   tableName,
 } from '../dynamo-client';
 import {
-  earnings,
   get,
   memberOfShareCode,
   num,
   orderOfPayment,
   recordSale,
   toCommissionRecord,
-  toEarnings,
   toOrderRecord,
 } from './dynamo-sale-recorder';
-
-async function query(
-  list: { index: string; partition: string },
-  cursor: string | undefined,
-  limit: number,
-  startsWith: string,
-  sortRange?: { from: string; to: string },
-) {
-  const result = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: list.index,
-      KeyConditionExpression: sortRange ? '#pk = :partition AND #sk BETWEEN :from AND :to' : '#pk = :partition',
-      ExpressionAttributeNames: { '#pk': `${list.index}pk`, ...(sortRange ? { '#sk': `${list.index}sk` } : {}) },
-      ExpressionAttributeValues: {
-        ':partition': list.partition,
-        ...(sortRange ? { ':from': sortRange.from, ':to': sortRange.to } : {}),
-      },
-      ScanIndexForward: false,
-      Limit: limit,
-      ExclusiveStartKey: decodeCursor(cursor, {
-        attributes: ['pk', 'sk', `${list.index}pk`, `${list.index}sk`],
-        equals: { [`${list.index}pk`]: list.partition },
-        startsWith: { pk: startsWith },
-      }),
-    }),
-  );
-  return { items: result.Items ?? [], nextCursor: encodeCursor(result.LastEvaluatedKey) };
-}
 
 const ORDER_LISTS: Record<OrderListName, { index: string; partition: string }> = {
   all: lists.orders,
@@ -155,14 +118,14 @@ async function searchOrders(
 ): Promise<Page<OrderRecord>> {
   let page: Page<OrderRecord>;
   if (search.orderNumber !== undefined) {
-    const found = await query(lists.orderNumbered(search.orderNumber), cursor, limit, 'ORDER#');
+    const found = await queryList(lists.orderNumbered(search.orderNumber), cursor, limit, 'ORDER#');
     page = { items: found.items.map(toOrderRecord), nextCursor: found.nextCursor };
   } else if (search.productId !== undefined) {
-    const found = await query(lists.ordersOfProduct(search.productId), cursor, limit, 'ORDER#');
+    const found = await queryList(lists.ordersOfProduct(search.productId), cursor, limit, 'ORDER#');
     page = { items: found.items.map(toOrderRecord), nextCursor: found.nextCursor };
   } else if (search.memberId !== undefined) {
     // A member's orders are those of their commissions (one each): that index, then the orders.
-    const found = await query(lists.commissionsOf(search.memberId), cursor, limit, 'COMMISSION#');
+    const found = await queryList(lists.commissionsOf(search.memberId), cursor, limit, 'COMMISSION#');
     const orderIds = found.items.map((item) => String(item.orderId));
     const orders = new Map(
       (await batchGetAll(orderIds.map((id) => ({ ...keys.order(id) })))).map((item) => {
@@ -173,7 +136,7 @@ async function searchOrders(
     const items = orderIds.map((id) => orders.get(id)).filter((order): order is OrderRecord => order !== undefined);
     page = { items, nextCursor: found.nextCursor };
   } else if (search.status !== undefined) {
-    const found = await query(ORDER_LISTS[STATUS_LIST[search.status]], cursor, limit, 'ORDER#');
+    const found = await queryList(ORDER_LISTS[STATUS_LIST[search.status]], cursor, limit, 'ORDER#');
     page = { items: found.items.map(toOrderRecord), nextCursor: found.nextCursor };
   } else {
     return dynamoSales.ordersPage('all', cursor, limit);
@@ -182,40 +145,19 @@ async function searchOrders(
   return status === undefined ? page : { ...page, items: page.items.filter((order) => order.status === status) };
 }
 
-/** The commissions a search finds: a member's partition, or the stage list of a state (paid: all, filtered). */
-async function searchCommissions(
-  search: CommissionSearch,
-  cursor: string | undefined,
-  limit: number,
-): Promise<Page<CommissionRecord>> {
-  const source =
-    search.memberId !== undefined
-      ? lists.commissionsOf(search.memberId)
-      : search.state === 'processing'
-        ? lists.commissionsAt('to_stripe')
-        : search.state === 'in_stripe'
-          ? lists.commissionsAt('to_be_paid')
-          : lists.commissions;
-  const found = await query(source, cursor, limit, 'COMMISSION#');
-  const items = found.items.map((item) => toCommissionRecord<CommissionRecord>(item));
-  const state = search.state;
-  return {
-    items: state === undefined ? items : items.filter((item) => commissionState(item.status) === state),
-    nextCursor: found.nextCursor,
-  };
+/** The member (a user) with this normalized e-mail, by its e-mail claim. */
+export async function memberByEmail(normalizedEmail: string): Promise<{ id: string; email: string } | undefined> {
+  const claim = await get(keys.email(normalizedEmail));
+  const userId = claim?.userId;
+  if (typeof userId !== 'string') return undefined;
+  const user = await get(keys.user(userId));
+  return user ? { id: userId, email: String(user.email) } : undefined;
 }
 
 export const dynamoSales: SalesStore = {
   searchOrders,
-  searchCommissions,
 
-  async memberByEmail(normalizedEmail) {
-    const claim = await get(keys.email(normalizedEmail));
-    const userId = claim?.userId;
-    if (typeof userId !== 'string') return undefined;
-    const user = await get(keys.user(userId));
-    return user ? { id: userId, email: String(user.email) } : undefined;
-  },
+  memberByEmail,
 
   memberOfShareCode,
   recordSale,
@@ -337,7 +279,7 @@ export const dynamoSales: SalesStore = {
   },
 
   async ordersPage(list, cursor, limit) {
-    const page = await query(ORDER_LISTS[list], cursor, limit, 'ORDER#');
+    const page = await queryList(ORDER_LISTS[list], cursor, limit, 'ORDER#');
     return { items: page.items.map(toOrderRecord), nextCursor: page.nextCursor };
   },
 
@@ -349,65 +291,5 @@ export const dynamoSales: SalesStore = {
       notShipped: num(sums.notShipped),
       notFulfilled: num(sums.notFulfilled),
     };
-  },
-
-  async commissionsPage(list: CommissionListName, cursor, limit, now) {
-    const source =
-      list === 'all'
-        ? lists.commissions
-        : typeof list === 'string'
-          ? lists.commissionsAt(list)
-          : lists.commissionsOf(list.memberId);
-    // To Stripe: only what can be sent at `now` (fulfilled and past its hold), one key range.
-    const range =
-      list === 'to_stripe' && now !== undefined
-        ? { from: AVAILABLE_PREFIX, to: `${AVAILABLE_PREFIX}${new Date(now).toISOString()}#\uffff` }
-        : undefined;
-    const page = await query(source, cursor, limit, 'COMMISSION#', range);
-    return { items: page.items.map((item) => toCommissionRecord(item)), nextCursor: page.nextCursor };
-  },
-
-  async commissionCounts(): Promise<CommissionCounts> {
-    const sums = await counterSums(COUNTER_PARTITIONS.commissions);
-    return {
-      count: num(sums.count),
-      totalCents: num(sums.totalCents),
-      paidCents: num(sums.paidCents),
-      processingCents: num(sums.processingCents),
-      toStripeCount: num(sums.toStripeCount),
-      toStripeCents: num(sums.toStripeCents),
-      toBePaidCount: num(sums.toBePaidCount),
-      toBePaidCents: num(sums.toBePaidCents),
-    };
-  },
-
-  earnings,
-
-  async topEarners(cursor, limit) {
-    const page = await query(lists.topEarners, cursor, limit, 'USER#');
-    return { items: page.items.map(toEarnings), nextCursor: page.nextCursor };
-  },
-
-  async members(ids) {
-    const unique = [...new Set(ids)];
-    const found = new Map<string, { id: string; email: string; hasPayoutAccount: boolean; hasDebitCard: boolean }>();
-    if (unique.length === 0) return found;
-    const items = await batchGetAll(
-      unique.map((id) => ({ ...keys.user(id) })),
-      {
-        expression: '#id, #email, stripeID, isPayoutMethodAdded',
-        names: { '#id': 'id', '#email': 'email' },
-      },
-    );
-    for (const item of items) {
-      const id = String(item.id);
-      found.set(id, {
-        id,
-        email: String(item.email ?? ''),
-        hasPayoutAccount: typeof item.stripeID === 'string' && item.stripeID !== '',
-        hasDebitCard: item.isPayoutMethodAdded === 1,
-      });
-    }
-    return found;
   },
 };

@@ -1,0 +1,100 @@
+import { AVAILABLE_PREFIX, COUNTER_PARTITIONS, keys, lists } from '@portal/shared/db/table';
+import { commissionState } from '@portal/shared/domain/sales-status';
+import type { CommissionCounts, CommissionSearch, CommissionStore } from '../../commissions/commission-store';
+import type { CommissionRecord, Page } from '../../orders/sales-store';
+import { batchGetAll, queryList } from '../dynamo-client';
+import { counterSums, memberByEmail } from '../orders/dynamo-sales';
+import { earnings, num, toCommissionRecord, toEarnings } from '../orders/dynamo-sale-recorder';
+
+/**
+ * The commission lists, their counters and the members' earnings (commissions/commission-store.ts):
+ * index reads of the one table (docs/architecture.md#data-one-dynamodb-table).
+ */
+
+/** The commissions a search finds: a member's partition, or the stage list of a state (paid: all, filtered). */
+async function searchCommissions(
+  search: CommissionSearch,
+  cursor: string | undefined,
+  limit: number,
+): Promise<Page<CommissionRecord>> {
+  const source =
+    search.memberId !== undefined
+      ? lists.commissionsOf(search.memberId)
+      : search.state === 'processing'
+        ? lists.commissionsAt('to_stripe')
+        : search.state === 'in_stripe'
+          ? lists.commissionsAt('to_be_paid')
+          : lists.commissions;
+  const found = await queryList(source, cursor, limit, 'COMMISSION#');
+  const items = found.items.map((item) => toCommissionRecord<CommissionRecord>(item));
+  const state = search.state;
+  return {
+    items: state === undefined ? items : items.filter((item) => commissionState(item.status) === state),
+    nextCursor: found.nextCursor,
+  };
+}
+
+export const dynamoCommissionStore: CommissionStore = {
+  searchCommissions,
+  memberByEmail,
+
+  async commissionsPage(list, cursor, limit, now) {
+    const source =
+      list === 'all'
+        ? lists.commissions
+        : typeof list === 'string'
+          ? lists.commissionsAt(list)
+          : lists.commissionsOf(list.memberId);
+    // To Stripe: only what can be sent at `now` (fulfilled and past its hold), one key range.
+    const range =
+      list === 'to_stripe' && now !== undefined
+        ? { from: AVAILABLE_PREFIX, to: `${AVAILABLE_PREFIX}${new Date(now).toISOString()}#\uffff` }
+        : undefined;
+    const page = await queryList(source, cursor, limit, 'COMMISSION#', range);
+    return { items: page.items.map((item) => toCommissionRecord(item)), nextCursor: page.nextCursor };
+  },
+
+  async commissionCounts(): Promise<CommissionCounts> {
+    const sums = await counterSums(COUNTER_PARTITIONS.commissions);
+    return {
+      count: num(sums.count),
+      totalCents: num(sums.totalCents),
+      paidCents: num(sums.paidCents),
+      processingCents: num(sums.processingCents),
+      toStripeCount: num(sums.toStripeCount),
+      toStripeCents: num(sums.toStripeCents),
+      toBePaidCount: num(sums.toBePaidCount),
+      toBePaidCents: num(sums.toBePaidCents),
+    };
+  },
+
+  earnings,
+
+  async topEarners(cursor, limit) {
+    const page = await queryList(lists.topEarners, cursor, limit, 'USER#');
+    return { items: page.items.map(toEarnings), nextCursor: page.nextCursor };
+  },
+
+  async members(ids) {
+    const unique = [...new Set(ids)];
+    const found = new Map<string, { id: string; email: string; hasPayoutAccount: boolean; hasDebitCard: boolean }>();
+    if (unique.length === 0) return found;
+    const items = await batchGetAll(
+      unique.map((id) => ({ ...keys.user(id) })),
+      {
+        expression: '#id, #email, stripeID, isPayoutMethodAdded',
+        names: { '#id': 'id', '#email': 'email' },
+      },
+    );
+    for (const item of items) {
+      const id = String(item.id);
+      found.set(id, {
+        id,
+        email: String(item.email ?? ''),
+        hasPayoutAccount: typeof item.stripeID === 'string' && item.stripeID !== '',
+        hasDebitCard: item.isPayoutMethodAdded === 1,
+      });
+    }
+    return found;
+  },
+};
