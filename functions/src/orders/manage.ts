@@ -4,7 +4,16 @@ import { orderStepFrom } from '@portal/shared/domain/sales-status';
 import { DomainError, conflict } from '../errors';
 import { toCsv } from '../imports/csv-export';
 import { toOrder } from './present';
-import type { OrderListName, OrderRecord, OrderSearch, OrderStep, Page, SalesStore } from './sales-store';
+import type {
+  CommissionRecord,
+  FulfilmentHold,
+  OrderListName,
+  OrderRecord,
+  OrderSearch,
+  OrderStep,
+  Page,
+  SalesStore,
+} from './sales-store';
 import type { OrderStatus } from '@portal/shared/domain/sales-status';
 import type { Shipment } from '@portal/shared/api/order-page';
 
@@ -108,6 +117,22 @@ export const refundedInFull = (order: OrderRecord): string =>
     : 'This order was refunded in full: there is nothing to send. The list is reloaded.';
 
 /**
+ * A fulfilled order puts its commission on hold until `availableAt` (fulfilment + COMMISSION_HOLD_DAYS,
+ * the refund window): order_open → processing, and its place in the To Stripe list sorts by that
+ * time. One held for review while its order was open (a dispute, a self-purchase) keeps its review,
+ * and the hold waits for its release. Any other stays as it is: a cancelled one (refunded in full)
+ * stays cancelled, one moved on already is not moved back.
+ */
+export function holdOnFulfilment(
+  commission: Pick<CommissionRecord, 'status' | 'heldFrom'>,
+  availableAt: number,
+): FulfilmentHold | undefined {
+  if (commission.status === 'order_open') return { availableAt, underReview: false };
+  if (commission.status === 'review' && commission.heldFrom === 'order_open') return { availableAt, underReview: true };
+  return undefined;
+}
+
+/**
  * Marks an order: ordered only from not ordered, shipped only from ordered, fulfilled only from
  * shipped (conditional writes from the transition table; the stage and counters move in the same
  * transaction, and fulfilment moves the commission on to processing). Of two admins marking at once one wins; the
@@ -122,8 +147,9 @@ export async function markOrder(
   holdMs = 0,
 ) {
   // Fulfilment starts the commission's hold (COMMISSION_HOLD_DAYS): it is available from then.
-  const availableAt = step === 'fulfilled' ? now + holdMs : undefined;
-  const result = await sales.markOrder(id, step, new Date(now).toISOString(), shipment, availableAt);
+  const hold =
+    step === 'fulfilled' ? (commission: CommissionRecord) => holdOnFulfilment(commission, now + holdMs) : undefined;
+  const result = await sales.markOrder(id, step, new Date(now).toISOString(), shipment, hold);
   if (result.outcome === 'not-found')
     throw new DomainError('not-found', NO_SUCH_ORDER, { fields: { id: NO_SUCH_ORDER } });
   if (result.outcome === 'refunded') throw conflict(refundedInFull(result.order));

@@ -152,6 +152,16 @@ export interface OrderSearch {
   status?: OrderStatus;
 }
 
+/**
+ * What a fulfilment does to its order's commission: on hold until `availableAt` (epoch ms), moved
+ * order_open → processing; or, held for review, its review kept and the hold remembered for the
+ * release (`heldFrom` processing).
+ */
+export interface FulfilmentHold {
+  availableAt: number;
+  underReview: boolean;
+}
+
 /** The three marks: the status each moves to, each allowed from one status only (ORDER_TRANSITIONS). */
 export type OrderStep = Exclude<OrderStatus, 'not_ordered'>;
 /**
@@ -185,15 +195,16 @@ export interface SalesStore {
   /**
    * Conditional on the transition table: ordered from not ordered, shipped from ordered, fulfilled
    * from shipped; moves the stage and counters, and keeps the mark's date (`<step>At`) and, for
-   * shipped, the shipment. Fulfilled also moves the commission to processing with its `availableAt`
-   * (epoch ms, the end of its hold).
+   * shipped, the shipment. For fulfilled, `hold` says what becomes of the order's commission as
+   * read (orders/manage.ts holdOnFulfilment), written in the same transaction, conditional on the
+   * status it was read in.
    */
   markOrder(
     id: string,
     step: OrderStep,
     now: string,
     shipment?: Shipment | null,
-    availableAt?: number,
+    hold?: (commission: CommissionRecord) => FulfilmentHold | undefined,
   ): Promise<MarkOutcome>;
   ordersPage(list: OrderListName, cursor: string | undefined, limit: number): Promise<Page<OrderRecord>>;
   /** A page of the orders a search finds, newest first (OrderSearch). */

@@ -173,7 +173,7 @@ export const dynamoSales: SalesStore = {
     return item ? toCommissionRecord(item) : undefined;
   },
 
-  async markOrder(id, step, now, shipment, availableAt): Promise<MarkOutcome> {
+  async markOrder(id, step, now, shipment, hold): Promise<MarkOutcome> {
     const from = orderStepFrom(step);
     const current = await this.getOrder(id);
     if (!current) return { outcome: 'not-found' };
@@ -222,41 +222,37 @@ export const dynamoSales: SalesStore = {
         },
       },
     ];
+    // The commission follows as the capability's rule says (orders/manage.ts holdOnFulfilment),
+    // conditional on the status it was read in.
     const commission =
-      step === 'fulfilled' && current.commissionId ? await this.getCommission(current.commissionId) : undefined;
-    if (commission) {
-      // The commission's order is fulfilled: order_open → processing, on hold until `availableAt`;
-      // its place in the To Stripe list (gsi2) sorts by that time, so the list of what can be sent
-      // now is one key range. One held for review (a dispute) keeps its hold for when it is
-      // released; a cancelled one (refunded in full) stays cancelled.
-      const until = availableAt ?? Date.parse(now);
-      const held = commission.status === 'review' && commission.heldFrom === 'order_open';
-      const commissionMoves = held ? commissionIs('review') : commissionMove('order_open', 'processing');
-      if (commission.status === 'order_open' || held) {
-        items.push({
-          Update: {
-            TableName: table,
-            Key: keys.commission(commission.id),
-            UpdateExpression: held
-              ? 'SET heldFrom = :processing, updatedAt = :now, availableAt = :availableAt'
-              : updateExpression(commissionMove('order_open', 'processing'), [
-                  'updatedAt = :now',
-                  'availableAt = :availableAt',
-                  'gsi2sk = :availableSort',
-                ]),
-            ConditionExpression: `attribute_exists(pk) AND ${commissionMoves.condition}${held ? ' AND heldFrom = :open' : ''}`,
-            ExpressionAttributeNames: commissionMoves.names,
-            ExpressionAttributeValues: {
-              ...commissionMoves.values,
-              ...(held
-                ? { ':processing': 'processing', ':open': 'order_open' }
-                : { ':statusTo': 'processing', ':availableSort': availableSortKey(until, commission.id) }),
-              ':now': now,
-              ':availableAt': until,
-            },
+      step === 'fulfilled' && hold && current.commissionId ? await this.getCommission(current.commissionId) : undefined;
+    const held = commission && hold?.(commission);
+    if (commission && held) {
+      const { availableAt, underReview } = held;
+      const commissionMoves = underReview ? commissionIs('review') : commissionMove('order_open', 'processing');
+      items.push({
+        Update: {
+          TableName: table,
+          Key: keys.commission(commission.id),
+          UpdateExpression: underReview
+            ? 'SET heldFrom = :processing, updatedAt = :now, availableAt = :availableAt'
+            : updateExpression(commissionMove('order_open', 'processing'), [
+                'updatedAt = :now',
+                'availableAt = :availableAt',
+                'gsi2sk = :availableSort',
+              ]),
+          ConditionExpression: `attribute_exists(pk) AND ${commissionMoves.condition}${underReview ? ' AND heldFrom = :open' : ''}`,
+          ExpressionAttributeNames: commissionMoves.names,
+          ExpressionAttributeValues: {
+            ...commissionMoves.values,
+            ...(underReview
+              ? { ':processing': 'processing', ':open': 'order_open' }
+              : { ':statusTo': 'processing', ':availableSort': availableSortKey(availableAt, commission.id) }),
+            ':now': now,
+            ':availableAt': availableAt,
           },
-        });
-      }
+        },
+      });
     }
     for (let attempt = 0; ; attempt++) {
       try {
