@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import type Stripe from 'stripe';
 import type { IdNumberOutcome, Verification } from './accounts';
 import type { Ledger } from './money';
-import type { StoredEndpoint } from './platform';
+
+/** The endpoints as the state keeps them: Stripe's object, and whether it listens to connected accounts (not in the object). */
+export type StoredEndpoint = { endpoint: Stripe.WebhookEndpoint; connect: boolean };
 
 /** Amounts in the smallest currency unit, per currency, of one balance (the platform's or a connected account's). */
 export interface Funds {
