@@ -221,3 +221,42 @@ export async function queryList(
   );
   return { items: result.Items ?? [], nextCursor: encodeCursor(result.LastEvaluatedKey) };
 }
+
+/**
+ * Counter attributes the single counter items of before were written with (a misspelling); their
+ * values are still read into the right name's sum. Nothing writes them any more.
+ */
+const LEGACY_COUNTER_NAMES: Record<string, string> = {
+  notFufilled: 'notFulfilled',
+  toBePayedCount: 'toBePaidCount',
+  toBePayedCents: 'toBePaidCents',
+};
+
+/**
+ * Every counter shard of a partition (and the single item of before), summed per attribute: one
+ * Query of at most COUNTER_SHARDS + 1 small items.
+ */
+export async function counterSums(partition: string): Promise<Record<string, number>> {
+  const sums: Record<string, number> = {};
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': partition },
+        ConsistentRead: true,
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      for (const [name, value] of Object.entries(item)) {
+        if (typeof value !== 'number') continue;
+        const counted = LEGACY_COUNTER_NAMES[name] ?? name;
+        sums[counted] = (sums[counted] ?? 0) + value;
+      }
+    }
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return sums;
+}

@@ -8,7 +8,14 @@ import {
 } from '@portal/shared/db/sales-status';
 import { keys, lists, shardOf } from '@portal/shared/db/table';
 import type { CommissionMoneyStore, CommissionRecord, PayoutProfile } from '../../commissions/money-store';
-import { backoff, cancellationReasons, db, isConditionFailed, isTransactionConflict, tableName } from '../dynamo-client';
+import {
+  backoff,
+  cancellationReasons,
+  db,
+  isConditionFailed,
+  isTransactionConflict,
+  tableName,
+} from '../dynamo-client';
 import { toCommissionRecord } from '../orders/dynamo-sales-items';
 import { earnings as memberEarnings } from '../orders/dynamo-sale-recorder';
 

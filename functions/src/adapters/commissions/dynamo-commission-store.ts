@@ -2,8 +2,8 @@ import { AVAILABLE_PREFIX, COUNTER_PARTITIONS, keys, lists } from '@portal/share
 import { commissionState } from '@portal/shared/domain/sales-status';
 import type { CommissionCounts, CommissionSearch, CommissionStore } from '../../commissions/commission-store';
 import type { CommissionRecord, Page } from '../../orders/sales-store';
-import { batchGetAll, queryList } from '../dynamo-client';
-import { counterSums, memberByEmail } from '../orders/dynamo-sales';
+import { memberByEmail } from '../auth/dynamo-users';
+import { batchGetAll, counterSums, queryList } from '../dynamo-client';
 import { earnings, num, toCommissionRecord, toEarnings } from '../orders/dynamo-sale-recorder';
 
 /**

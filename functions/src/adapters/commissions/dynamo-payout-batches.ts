@@ -10,7 +10,14 @@ import type {
   PayoutBatchStore,
   StoredBatchState,
 } from '../../commissions/batch-store';
-import { backoff, cancellationReasons, db, isConditionFailed, isTransactionConflict, tableName } from '../dynamo-client';
+import {
+  backoff,
+  cancellationReasons,
+  db,
+  isConditionFailed,
+  isTransactionConflict,
+  tableName,
+} from '../dynamo-client';
 
 /**
  * The payout batches on the table (commissions/batches.ts): the member's lock

@@ -9,7 +9,14 @@ import type {
   RefundStore,
   RefundableOrder,
 } from '../../commissions/refund-store';
-import { cancellationReasons, db, isConditionFailed, isTransactionConflict, backoff, tableName } from '../dynamo-client';
+import {
+  cancellationReasons,
+  db,
+  isConditionFailed,
+  isTransactionConflict,
+  backoff,
+  tableName,
+} from '../dynamo-client';
 import { toCommissionRecord, toOrderRecord } from '../orders/dynamo-sales-items';
 import { refreshRank } from '../orders/dynamo-sale-recorder';
 import { loadLogger } from '../../config/logger';

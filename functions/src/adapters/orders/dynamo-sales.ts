@@ -1,4 +1,4 @@
-import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { commissionIs, commissionMove, orderMove, updateExpression } from '@portal/shared/db/sales-status';
 import {
   COUNTER_PARTITIONS,
@@ -21,10 +21,12 @@ import type {
   Page,
   SalesStore,
 } from '../../orders/sales-store';
+import { memberByEmail } from '../auth/dynamo-users';
 import {
   backoff,
   batchGetAll,
   conditionFailedAt,
+  counterSums,
   db,
   isTransactionConflict,
   queryList,
@@ -59,45 +61,6 @@ const COUNTER_OF: Record<OrderStage, string> = {
   not_shipped: 'notShipped',
   not_fulfilled: 'notFulfilled',
 };
-
-/**
- * Counter attributes the single counter items of before were written with (a misspelling); their
- * values are still read into the right name's sum. Nothing writes them any more.
- */
-const LEGACY_COUNTER_NAMES: Record<string, string> = {
-  notFufilled: 'notFulfilled',
-  toBePayedCount: 'toBePaidCount',
-  toBePayedCents: 'toBePaidCents',
-};
-
-/**
- * Every counter shard of a partition (and the single item of before), summed per attribute: one
- * Query of at most COUNTER_SHARDS + 1 small items.
- */
-export async function counterSums(partition: string): Promise<Record<string, number>> {
-  const sums: Record<string, number> = {};
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': partition },
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of page.Items ?? []) {
-      for (const [name, value] of Object.entries(item)) {
-        if (typeof value !== 'number') continue;
-        const counted = LEGACY_COUNTER_NAMES[name] ?? name;
-        sums[counted] = (sums[counted] ?? 0) + value;
-      }
-    }
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return sums;
-}
 
 /** The stage list holding exactly the orders of a status; fulfilled orders are in none (all orders, filtered). */
 const STATUS_LIST: Record<OrderStatus, OrderListName> = {
@@ -143,15 +106,6 @@ async function searchOrders(
   }
   const status = search.status;
   return status === undefined ? page : { ...page, items: page.items.filter((order) => order.status === status) };
-}
-
-/** The member (a user) with this normalized e-mail, by its e-mail claim. */
-export async function memberByEmail(normalizedEmail: string): Promise<{ id: string; email: string } | undefined> {
-  const claim = await get(keys.email(normalizedEmail));
-  const userId = claim?.userId;
-  if (typeof userId !== 'string') return undefined;
-  const user = await get(keys.user(userId));
-  return user ? { id: userId, email: String(user.email) } : undefined;
 }
 
 export const dynamoSales: SalesStore = {

@@ -6,7 +6,12 @@ import { signature } from '../../../../infra/local/stripe';
 import { startStripeEmulator, type StripeEmulator } from '../../../../infra/local/stripe';
 import { sdk } from '../../../../infra/local/stripe/testing';
 import { DomainError } from '../../errors';
-import { InstantRefused, MoneyRefusal, type NewPayoutAccount, type PaymentGateway } from '../../payments/payment-gateway';
+import {
+  InstantRefused,
+  MoneyRefusal,
+  type NewPayoutAccount,
+  type PaymentGateway,
+} from '../../payments/payment-gateway';
 import Stripe from 'stripe';
 import { connectionOptions, createStripeGateway, toDomainError, toMoneyError } from './stripe-gateway';
 
