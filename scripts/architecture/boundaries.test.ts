@@ -27,7 +27,18 @@ const importingType = (specifier: string, name: string) =>
 
 const forbidden: [string, string, string, string][] = [
   // [why, file, import, the element or category the error names]
-  ['a capability never imports an adapter', 'functions/src/orders/probe.ts', '../adapters/orders/dynamo-sales', 'fn-adapters'],
+  [
+    'a capability never imports an adapter',
+    'functions/src/orders/probe.ts',
+    '../adapters/orders/dynamo-sales',
+    'fn-adapters',
+  ],
+  [
+    'a capability never imports its own grouped adapter',
+    'functions/src/commissions/probe.ts',
+    '../adapters/commissions/dynamo-refunds',
+    'fn-adapters',
+  ],
   ['a capability never imports the composition', 'functions/src/payments/probe.ts', '../composition', 'fn-composition'],
   ['a capability never imports a handler', 'functions/src/auth/probe.ts', '../handlers/login', 'fn-handlers'],
   ['a capability never imports the http stack', 'functions/src/products/probe.ts', '../http/api-handler', 'fn-http'],
@@ -100,6 +111,12 @@ const allowed: [string, string, string][] = [
   ['a handler imports its contract', 'functions/src/handlers/probe.ts', '@portal/shared/api/schemas'],
   ['the composition wires adapters', 'functions/src/composition.ts', './adapters/orders/dynamo-sales'],
   ['an adapter implements a capability port', 'functions/src/adapters/probe.ts', '../orders/sales-store'],
+  [
+    'a grouped adapter implements its capability port',
+    'functions/src/adapters/orders/probe.ts',
+    '../../orders/sales-store',
+  ],
+  ['a grouped adapter shares the table client', 'functions/src/adapters/commissions/probe.ts', '../dynamo-client'],
   ['a capability imports another capability', 'functions/src/commissions/probe.ts', '../orders/present'],
   ['a capability throws domain errors', 'functions/src/orders/probe.ts', '../errors'],
   ['the UI imports the contract', 'shared/src/ui/probe.tsx', '../api/schemas'],
