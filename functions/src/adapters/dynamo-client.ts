@@ -1,5 +1,11 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  DynamoDBDocumentClient,
+  QueryCommand,
+  TransactWriteCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { env } from '../config/env';
 import { awsErrorKind, badRequest } from '../errors';
 
@@ -259,4 +265,35 @@ export async function counterSums(partition: string): Promise<Record<string, num
     start = page.LastEvaluatedKey;
   } while (start);
   return sums;
+}
+
+export type TransactItems = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>;
+
+/** Tries of a transaction that meets another one writing the same items (the counters are written by every move). */
+export const MAX_CONFLICT_TRIES = 5;
+
+/**
+ * One transaction: ok, or the items whose condition failed (`failedAt`, with the error, for a
+ * caller that decides on some of them only). A conflict with another transaction wrote nothing
+ * and the conditions still decide: the same transaction again after a wait, up to MAX_CONFLICT_TRIES.
+ */
+export async function transact(
+  items: TransactItems,
+): Promise<{ ok: true } | { ok: false; failedAt: number[]; error: unknown }> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await db().send(new TransactWriteCommand({ TransactItems: items }));
+      return { ok: true };
+    } catch (error) {
+      const failedAt = (cancellationReasons(error) ?? []).flatMap((reason, index) =>
+        reason.Code === 'ConditionalCheckFailed' ? [index] : [],
+      );
+      if (failedAt.length) return { ok: false, failedAt, error };
+      if (isTransactionConflict(error) && attempt < MAX_CONFLICT_TRIES) {
+        await backoff(attempt);
+        continue;
+      }
+      throw error;
+    }
+  }
 }
