@@ -8,7 +8,7 @@ import { capabilityFor, type Capability } from '../../infra/lib/capabilities';
 import { functionBundling, NATIVE_MODULES } from '../../infra/lib/bundling';
 
 /**
- * A call's life is four files (docs/architecture.md, "The contract, and adding a call"): each
+ * A call's life is four files (docs/architecture.md#the-contract-and-adding-a-call): each
  * function's bundle, built as the stack builds it (infra/lib/bundling.ts), holds only its
  * capability's files and what every call shares; and the page's four-file table is true for every
  * kind of call.
@@ -16,7 +16,7 @@ import { functionBundling, NATIVE_MODULES } from '../../infra/lib/bundling';
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const SRC = 'functions/src/';
 
-/** Who a capability may import (docs/architecture.md, "Who may import whom"): one way, never back. */
+/** Who a capability may import (docs/architecture.md#who-may-import-whom): one way, never back. */
 const MAY_IMPORT: Record<string, readonly string[]> = {
   addresses: [],
   auth: [],
