@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../functions/src/adapters/dynamo-client';
 import { dynamoMailClaims } from '../../functions/src/adapters/email/dynamo-mail-claims';
-import { disputeOpened, mailer } from '../../functions/src/composition';
+import { mailer, mails as mailDeps } from '../../functions/src/composition';
+import { sendSaleNotice } from '../../functions/src/notifications/stripe-notices';
 import { clock } from '../../functions/src/config/clock';
 import { MAIL_LEASE_MS } from '../../functions/src/email/send-once';
 import { handler as connectWebhook } from '../../functions/src/handlers/stripe-connect-webhook';
@@ -504,7 +505,7 @@ describe('"a dispute was opened"', () => {
       orderID: 'RP-DISPUTE',
     };
     const before = ADMINS.map((to) => mailsTo(to).length);
-    for (let round = 0; round < 3; round++) await disputeOpened(facts);
+    for (let round = 0; round < 3; round++) await sendSaleNotice(mailDeps, { kind: 'dispute-opened', facts });
     ADMINS.forEach((to, index) => {
       const mails = mailsTo(to).slice(before[index]!);
       expect(mails.map((mail) => mail.subject)).toEqual(['A dispute was opened: $25.00 on order RP-DISPUTE']);

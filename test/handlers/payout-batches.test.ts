@@ -682,7 +682,7 @@ describe('a batch payout the card takes (payout.paid)', () => {
     expect(await stripe.payouts.retrieve(inTransit!.id, {}, { stripeAccount: who.accountId })).toMatchObject({
       status: 'in_transit',
     });
-    const { toCommission } = await import('../../functions/src/orders/present');
+    const { toCommission } = await import('../../functions/src/commissions/present');
     const { toCommissionRecord } = await import('../../functions/src/adapters/orders/dynamo-sales-items');
     const { commissionStatusText } = await import('../../shared/src/domain/sales-status');
     const shown = toCommission(toCommissionRecord((await item(commissionKey(commissions[0]!.id)))!));

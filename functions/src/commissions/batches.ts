@@ -14,7 +14,7 @@ import {
   type FundsState,
   type PaymentGateway,
 } from '../payments/payment-gateway';
-import { NO_DEBIT_CARD, NO_PAYOUT_ACCOUNT } from '../orders/present';
+import { NO_DEBIT_CARD, NO_PAYOUT_ACCOUNT } from './present';
 import { payoutFailureWords } from '../payments/payout-failures';
 import type {
   BatchCommission,

@@ -17,7 +17,8 @@ import {
   type PaymentGateway,
   type RefundUpdate,
 } from '../payments/payment-gateway';
-import { toCommission, toOrder } from '../orders/present';
+import { toOrder } from '../orders/present';
+import { toCommission } from './present';
 import type { LedgerCommission, RefundApplication, RefundReason, RefundStore, RefundableOrder } from './refund-store';
 
 /**

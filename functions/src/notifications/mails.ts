@@ -360,6 +360,20 @@ export async function settled<T extends SendOutcome | 'not-paid'>(
   return outcomes;
 }
 
+/** A mail a person's call sends after its write: a failure is logged (the write stands) and a retry of the event sends it. */
+export async function sendQuietly(
+  deps: Pick<MailDeps, 'log'>,
+  kind: string,
+  about: string,
+  sending: Promise<unknown>,
+): Promise<void> {
+  try {
+    await sending;
+  } catch (error) {
+    await deps.log('A mail was not sent; the next report of its event sends it', { kind, about, error });
+  }
+}
+
 /** Outcomes a webhook must not acknowledge: another delivery holds the mail's claim; Stripe delivers again. */
 export function retryUnlessSent(outcomes: readonly (SendOutcome | 'not-paid')[]): void {
   if (outcomes.includes('busy')) {

@@ -250,3 +250,15 @@ export function fromItem(item: Record<string, unknown>): UserRecord {
   const { pk: _pk, sk: _sk, entity: _entity, ...rest } = item;
   return rest as unknown as UserRecord;
 }
+
+const getItem = async (key: { pk: string; sk: string }) =>
+  (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
+
+/** The member (a user) with this normalized e-mail, by its e-mail claim (the order and commission searches). */
+export async function memberByEmail(normalizedEmail: string): Promise<{ id: string; email: string } | undefined> {
+  const claim = await getItem(keys.email(normalizedEmail));
+  const userId = claim?.userId;
+  if (typeof userId !== 'string') return undefined;
+  const user = await getItem(keys.user(userId));
+  return user ? { id: userId, email: String(user.email) } : undefined;
+}

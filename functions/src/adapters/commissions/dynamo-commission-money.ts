@@ -1,4 +1,4 @@
-import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import {
   commissionIs,
   commissionMove,
@@ -8,14 +8,7 @@ import {
 } from '@portal/shared/db/sales-status';
 import { keys, lists, shardOf } from '@portal/shared/db/table';
 import type { CommissionMoneyStore, CommissionRecord, PayoutProfile } from '../../commissions/money-store';
-import {
-  backoff,
-  cancellationReasons,
-  db,
-  isConditionFailed,
-  isTransactionConflict,
-  tableName,
-} from '../dynamo-client';
+import { db, isConditionFailed, tableName, transact, type TransactItems } from '../dynamo-client';
 import { toCommissionRecord } from '../orders/dynamo-sales-items';
 import { earnings as memberEarnings } from '../orders/dynamo-sale-recorder';
 
@@ -48,26 +41,12 @@ async function conditionalUpdate(
   }
 }
 
-/** Tries of a transaction that meets another one writing the same items (the counters are written by every move). */
-const MAX_CONFLICT_TRIES = 5;
-
 /** A transaction whose first item carries the condition: false when that condition failed. */
-async function transaction(items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>) {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await db().send(new TransactWriteCommand({ TransactItems: items }));
-      return true;
-    } catch (error) {
-      const reasons = cancellationReasons(error);
-      if (reasons?.[0]?.Code === 'ConditionalCheckFailed') return false;
-      // Nothing was written and the condition still decides: the same transaction again, after a wait.
-      if (isTransactionConflict(error) && attempt < MAX_CONFLICT_TRIES) {
-        await backoff(attempt);
-        continue;
-      }
-      throw error;
-    }
-  }
+async function transaction(items: TransactItems) {
+  const outcome = await transact(items);
+  if (outcome.ok) return true;
+  if (outcome.failedAt.includes(0)) return false;
+  throw outcome.error;
 }
 
 /** ADD to the commission's shard of the commissions' counters (the item is made by the first ADD). */

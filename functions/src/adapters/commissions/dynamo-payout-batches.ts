@@ -10,17 +10,7 @@ import type {
   PayoutBatchStore,
   StoredBatchState,
 } from '../../commissions/batch-store';
-import {
-  backoff,
-  batchGetAll,
-  cancellationReasons,
-  db,
-  decodeCursor,
-  encodeCursor,
-  isConditionFailed,
-  isTransactionConflict,
-  tableName,
-} from '../dynamo-client';
+import { batchGetAll, db, decodeCursor, encodeCursor, isConditionFailed, tableName, transact } from '../dynamo-client';
 
 /**
  * The payout batches on the table (commissions/batches.ts): the member's lock
@@ -32,27 +22,11 @@ import {
 type TransactItems = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>;
 
 const TO_BE_PAID = lists.commissionsAt('to_be_paid').partition;
-const MAX_CONFLICT_TRIES = 5;
 
 /** A transaction: true, or false when a condition failed (the reasons say which item). */
 async function transaction(items: TransactItems): Promise<{ ok: true } | { ok: false; failedAt: number[] }> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await db().send(new TransactWriteCommand({ TransactItems: items }));
-      return { ok: true };
-    } catch (error) {
-      const reasons = cancellationReasons(error);
-      const failedAt = (reasons ?? []).flatMap((reason, index) =>
-        reason.Code === 'ConditionalCheckFailed' ? [index] : [],
-      );
-      if (failedAt.length) return { ok: false, failedAt };
-      if (isTransactionConflict(error) && attempt < MAX_CONFLICT_TRIES) {
-        await backoff(attempt);
-        continue;
-      }
-      throw error;
-    }
-  }
+  const outcome = await transact(items);
+  return outcome.ok ? outcome : { ok: false, failedAt: outcome.failedAt };
 }
 
 const batchKey = (batch: Pick<MemberBatch, 'batchId' | 'memberId'>) => keys.payoutBatch(batch.batchId, batch.memberId);

@@ -9,14 +9,7 @@ import type {
   RefundStore,
   RefundableOrder,
 } from '../../commissions/refund-store';
-import {
-  cancellationReasons,
-  db,
-  isConditionFailed,
-  isTransactionConflict,
-  backoff,
-  tableName,
-} from '../dynamo-client';
+import { db, isConditionFailed, tableName, transact } from '../dynamo-client';
 import { toCommissionRecord, toOrderRecord } from '../orders/dynamo-sales-items';
 import { refreshRank, sortKey } from '../orders/dynamo-sale-recorder';
 import { loadLogger } from '../../config/logger';
@@ -46,20 +39,7 @@ async function updated(input: ConstructorParameters<typeof UpdateCommand>[0]): P
 
 /** A transaction: false when any condition failed (the caller reads again), retried on a conflict. */
 async function transaction(items: Items): Promise<boolean> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await db().send(new TransactWriteCommand({ TransactItems: items }));
-      return true;
-    } catch (error) {
-      const reasons = cancellationReasons(error);
-      if (reasons?.some((reason) => reason.Code === 'ConditionalCheckFailed')) return false;
-      if (isTransactionConflict(error) && attempt < 5) {
-        await backoff(attempt);
-        continue;
-      }
-      throw error;
-    }
-  }
+  return (await transact(items)).ok;
 }
 
 /**

@@ -1,7 +1,6 @@
-import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { commissionIs, commissionMove, orderMove, updateExpression } from '@portal/shared/db/sales-status';
 import {
-  AVAILABLE_PREFIX,
   COUNTER_PARTITIONS,
   availableSortKey,
   keys,
@@ -10,13 +9,9 @@ import {
   shardOf,
   type OrderStage,
 } from '@portal/shared/db/table';
-import { commissionState, orderStepFrom, presentedStatus, type OrderStatus } from '@portal/shared/domain/sales-status';
+import { orderStepFrom, type OrderStatus } from '@portal/shared/domain/sales-status';
 import { isRefundedInFull } from '../../orders/sales-store';
 import type {
-  CommissionCounts,
-  CommissionListName,
-  CommissionRecord,
-  CommissionSearch,
   MarkOutcome,
   OrderCounts,
   OrderListName,
@@ -26,56 +21,26 @@ import type {
   Page,
   SalesStore,
 } from '../../orders/sales-store';
+import { memberByEmail } from '../auth/dynamo-users';
 import {
   backoff,
   batchGetAll,
   conditionFailedAt,
+  counterSums,
   db,
-  decodeCursor,
-  encodeCursor,
   isTransactionConflict,
+  queryList,
   tableName,
 } from '../dynamo-client';
 import {
-  earnings,
   get,
   memberOfShareCode,
   num,
   orderOfPayment,
   recordSale,
   toCommissionRecord,
-  toEarnings,
   toOrderRecord,
 } from './dynamo-sale-recorder';
-
-async function query(
-  list: { index: string; partition: string },
-  cursor: string | undefined,
-  limit: number,
-  startsWith: string,
-  sortRange?: { from: string; to: string },
-) {
-  const result = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: list.index,
-      KeyConditionExpression: sortRange ? '#pk = :partition AND #sk BETWEEN :from AND :to' : '#pk = :partition',
-      ExpressionAttributeNames: { '#pk': `${list.index}pk`, ...(sortRange ? { '#sk': `${list.index}sk` } : {}) },
-      ExpressionAttributeValues: {
-        ':partition': list.partition,
-        ...(sortRange ? { ':from': sortRange.from, ':to': sortRange.to } : {}),
-      },
-      ScanIndexForward: false,
-      Limit: limit,
-      ExclusiveStartKey: decodeCursor(cursor, {
-        attributes: ['pk', 'sk', `${list.index}pk`, `${list.index}sk`],
-        equals: { [`${list.index}pk`]: list.partition },
-        startsWith: { pk: startsWith },
-      }),
-    }),
-  );
-  return { items: result.Items ?? [], nextCursor: encodeCursor(result.LastEvaluatedKey) };
-}
 
 const ORDER_LISTS: Record<OrderListName, { index: string; partition: string }> = {
   all: lists.orders,
@@ -97,45 +62,6 @@ const COUNTER_OF: Record<OrderStage, string> = {
   not_fulfilled: 'notFulfilled',
 };
 
-/**
- * Counter attributes the single counter items of before were written with (a misspelling); their
- * values are still read into the right name's sum. Nothing writes them any more.
- */
-const LEGACY_COUNTER_NAMES: Record<string, string> = {
-  notFufilled: 'notFulfilled',
-  toBePayedCount: 'toBePaidCount',
-  toBePayedCents: 'toBePaidCents',
-};
-
-/**
- * Every counter shard of a partition (and the single item of before), summed per attribute: one
- * Query of at most COUNTER_SHARDS + 1 small items.
- */
-export async function counterSums(partition: string): Promise<Record<string, number>> {
-  const sums: Record<string, number> = {};
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': partition },
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of page.Items ?? []) {
-      for (const [name, value] of Object.entries(item)) {
-        if (typeof value !== 'number') continue;
-        const counted = LEGACY_COUNTER_NAMES[name] ?? name;
-        sums[counted] = (sums[counted] ?? 0) + value;
-      }
-    }
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return sums;
-}
-
 /** The stage list holding exactly the orders of a status; fulfilled orders are in none (all orders, filtered). */
 const STATUS_LIST: Record<OrderStatus, OrderListName> = {
   not_ordered: 'not_ordered',
@@ -155,14 +81,14 @@ async function searchOrders(
 ): Promise<Page<OrderRecord>> {
   let page: Page<OrderRecord>;
   if (search.orderNumber !== undefined) {
-    const found = await query(lists.orderNumbered(search.orderNumber), cursor, limit, 'ORDER#');
+    const found = await queryList(lists.orderNumbered(search.orderNumber), cursor, limit, 'ORDER#');
     page = { items: found.items.map(toOrderRecord), nextCursor: found.nextCursor };
   } else if (search.productId !== undefined) {
-    const found = await query(lists.ordersOfProduct(search.productId), cursor, limit, 'ORDER#');
+    const found = await queryList(lists.ordersOfProduct(search.productId), cursor, limit, 'ORDER#');
     page = { items: found.items.map(toOrderRecord), nextCursor: found.nextCursor };
   } else if (search.memberId !== undefined) {
     // A member's orders are those of their commissions (one each): that index, then the orders.
-    const found = await query(lists.commissionsOf(search.memberId), cursor, limit, 'COMMISSION#');
+    const found = await queryList(lists.commissionsOf(search.memberId), cursor, limit, 'COMMISSION#');
     const orderIds = found.items.map((item) => String(item.orderId));
     const orders = new Map(
       (await batchGetAll(orderIds.map((id) => ({ ...keys.order(id) })))).map((item) => {
@@ -173,7 +99,7 @@ async function searchOrders(
     const items = orderIds.map((id) => orders.get(id)).filter((order): order is OrderRecord => order !== undefined);
     page = { items, nextCursor: found.nextCursor };
   } else if (search.status !== undefined) {
-    const found = await query(ORDER_LISTS[STATUS_LIST[search.status]], cursor, limit, 'ORDER#');
+    const found = await queryList(ORDER_LISTS[STATUS_LIST[search.status]], cursor, limit, 'ORDER#');
     page = { items: found.items.map(toOrderRecord), nextCursor: found.nextCursor };
   } else {
     return dynamoSales.ordersPage('all', cursor, limit);
@@ -182,55 +108,10 @@ async function searchOrders(
   return status === undefined ? page : { ...page, items: page.items.filter((order) => order.status === status) };
 }
 
-/** The commissions a search finds: a member's partition, or the stage list of a state (paid: all, filtered). */
-/** The statuses of commissions in the To Stripe stage list (commissionStageOf). */
-const TO_STRIPE_STATUSES: ReadonlySet<string> = new Set([
-  'processing',
-  'waiting_for_fulfilment',
-  'on_hold',
-  'available',
-  'review',
-]);
-
-async function searchCommissions(
-  search: CommissionSearch,
-  cursor: string | undefined,
-  limit: number,
-): Promise<Page<CommissionRecord>> {
-  const status = search.status;
-  // The list that holds the status: the To Stripe stage (not sent yet, held for review), the To be
-  // paid stage (in Stripe), or every commission (paid and the side exits).
-  const source =
-    search.memberId !== undefined
-      ? lists.commissionsOf(search.memberId)
-      : status !== undefined && TO_STRIPE_STATUSES.has(status)
-        ? lists.commissionsAt('to_stripe')
-        : status === 'in_stripe'
-          ? lists.commissionsAt('to_be_paid')
-          : lists.commissions;
-  const found = await query(source, cursor, limit, 'COMMISSION#');
-  const items = found.items.map((item) => toCommissionRecord<CommissionRecord>(item));
-  const matches = (item: CommissionRecord) =>
-    status === 'processing'
-      ? commissionState(item.status) === 'processing'
-      : presentedStatus(item.status, item.availableAt, search.now) === status;
-  return {
-    items: status === undefined ? items : items.filter(matches),
-    nextCursor: found.nextCursor,
-  };
-}
-
 export const dynamoSales: SalesStore = {
   searchOrders,
-  searchCommissions,
 
-  async memberByEmail(normalizedEmail) {
-    const claim = await get(keys.email(normalizedEmail));
-    const userId = claim?.userId;
-    if (typeof userId !== 'string') return undefined;
-    const user = await get(keys.user(userId));
-    return user ? { id: userId, email: String(user.email) } : undefined;
-  },
+  memberByEmail,
 
   memberOfShareCode,
   recordSale,
@@ -246,7 +127,7 @@ export const dynamoSales: SalesStore = {
     return item ? toCommissionRecord(item) : undefined;
   },
 
-  async markOrder(id, step, now, shipment, availableAt): Promise<MarkOutcome> {
+  async markOrder(id, step, now, shipment, hold): Promise<MarkOutcome> {
     const from = orderStepFrom(step);
     const current = await this.getOrder(id);
     if (!current) return { outcome: 'not-found' };
@@ -295,41 +176,37 @@ export const dynamoSales: SalesStore = {
         },
       },
     ];
+    // The commission follows as the capability's rule says (orders/manage.ts holdOnFulfilment),
+    // conditional on the status it was read in.
     const commission =
-      step === 'fulfilled' && current.commissionId ? await this.getCommission(current.commissionId) : undefined;
-    if (commission) {
-      // The commission's order is fulfilled: order_open → processing, on hold until `availableAt`;
-      // its place in the To Stripe list (gsi2) sorts by that time, so the list of what can be sent
-      // now is one key range. One held for review (a dispute) keeps its hold for when it is
-      // released; a cancelled one (refunded in full) stays cancelled.
-      const until = availableAt ?? Date.parse(now);
-      const held = commission.status === 'review' && commission.heldFrom === 'order_open';
-      const commissionMoves = held ? commissionIs('review') : commissionMove('order_open', 'processing');
-      if (commission.status === 'order_open' || held) {
-        items.push({
-          Update: {
-            TableName: table,
-            Key: keys.commission(commission.id),
-            UpdateExpression: held
-              ? 'SET heldFrom = :processing, updatedAt = :now, availableAt = :availableAt'
-              : updateExpression(commissionMove('order_open', 'processing'), [
-                  'updatedAt = :now',
-                  'availableAt = :availableAt',
-                  'gsi2sk = :availableSort',
-                ]),
-            ConditionExpression: `attribute_exists(pk) AND ${commissionMoves.condition}${held ? ' AND heldFrom = :open' : ''}`,
-            ExpressionAttributeNames: commissionMoves.names,
-            ExpressionAttributeValues: {
-              ...commissionMoves.values,
-              ...(held
-                ? { ':processing': 'processing', ':open': 'order_open' }
-                : { ':statusTo': 'processing', ':availableSort': availableSortKey(until, commission.id) }),
-              ':now': now,
-              ':availableAt': until,
-            },
+      step === 'fulfilled' && hold && current.commissionId ? await this.getCommission(current.commissionId) : undefined;
+    const held = commission && hold?.(commission);
+    if (commission && held) {
+      const { availableAt, underReview } = held;
+      const commissionMoves = underReview ? commissionIs('review') : commissionMove('order_open', 'processing');
+      items.push({
+        Update: {
+          TableName: table,
+          Key: keys.commission(commission.id),
+          UpdateExpression: underReview
+            ? 'SET heldFrom = :processing, updatedAt = :now, availableAt = :availableAt'
+            : updateExpression(commissionMove('order_open', 'processing'), [
+                'updatedAt = :now',
+                'availableAt = :availableAt',
+                'gsi2sk = :availableSort',
+              ]),
+          ConditionExpression: `attribute_exists(pk) AND ${commissionMoves.condition}${underReview ? ' AND heldFrom = :open' : ''}`,
+          ExpressionAttributeNames: commissionMoves.names,
+          ExpressionAttributeValues: {
+            ...commissionMoves.values,
+            ...(underReview
+              ? { ':processing': 'processing', ':open': 'order_open' }
+              : { ':statusTo': 'processing', ':availableSort': availableSortKey(availableAt, commission.id) }),
+            ':now': now,
+            ':availableAt': availableAt,
           },
-        });
-      }
+        },
+      });
     }
     for (let attempt = 0; ; attempt++) {
       try {
@@ -352,7 +229,7 @@ export const dynamoSales: SalesStore = {
   },
 
   async ordersPage(list, cursor, limit) {
-    const page = await query(ORDER_LISTS[list], cursor, limit, 'ORDER#');
+    const page = await queryList(ORDER_LISTS[list], cursor, limit, 'ORDER#');
     return { items: page.items.map(toOrderRecord), nextCursor: page.nextCursor };
   },
 
@@ -364,65 +241,5 @@ export const dynamoSales: SalesStore = {
       notShipped: num(sums.notShipped),
       notFulfilled: num(sums.notFulfilled),
     };
-  },
-
-  async commissionsPage(list: CommissionListName, cursor, limit, now) {
-    const source =
-      list === 'all'
-        ? lists.commissions
-        : typeof list === 'string'
-          ? lists.commissionsAt(list)
-          : lists.commissionsOf(list.memberId);
-    // To Stripe: only what can be sent at `now` (fulfilled and past its hold), one key range.
-    const range =
-      list === 'to_stripe' && now !== undefined
-        ? { from: AVAILABLE_PREFIX, to: `${AVAILABLE_PREFIX}${new Date(now).toISOString()}#\uffff` }
-        : undefined;
-    const page = await query(source, cursor, limit, 'COMMISSION#', range);
-    return { items: page.items.map((item) => toCommissionRecord(item)), nextCursor: page.nextCursor };
-  },
-
-  async commissionCounts(): Promise<CommissionCounts> {
-    const sums = await counterSums(COUNTER_PARTITIONS.commissions);
-    return {
-      count: num(sums.count),
-      totalCents: num(sums.totalCents),
-      paidCents: num(sums.paidCents),
-      processingCents: num(sums.processingCents),
-      toStripeCount: num(sums.toStripeCount),
-      toStripeCents: num(sums.toStripeCents),
-      toBePaidCount: num(sums.toBePaidCount),
-      toBePaidCents: num(sums.toBePaidCents),
-    };
-  },
-
-  earnings,
-
-  async topEarners(cursor, limit) {
-    const page = await query(lists.topEarners, cursor, limit, 'USER#');
-    return { items: page.items.map(toEarnings), nextCursor: page.nextCursor };
-  },
-
-  async members(ids) {
-    const unique = [...new Set(ids)];
-    const found = new Map<string, { id: string; email: string; hasPayoutAccount: boolean; hasDebitCard: boolean }>();
-    if (unique.length === 0) return found;
-    const items = await batchGetAll(
-      unique.map((id) => ({ ...keys.user(id) })),
-      {
-        expression: '#id, #email, stripeID, isPayoutMethodAdded',
-        names: { '#id': 'id', '#email': 'email' },
-      },
-    );
-    for (const item of items) {
-      const id = String(item.id);
-      found.set(id, {
-        id,
-        email: String(item.email ?? ''),
-        hasPayoutAccount: typeof item.stripeID === 'string' && item.stripeID !== '',
-        hasDebitCard: item.isPayoutMethodAdded === 1,
-      });
-    }
-    return found;
   },
 };

@@ -627,7 +627,43 @@ export function createStripeGateway(settings: StripeGatewaySettings): PaymentGat
       throw toDomainError(error);
     }
   };
+  const client: GatewayClient = { stripe, mapped, settings };
+  return {
+    ...accountCalls(client),
+    ...paymentIntentCalls(client),
+    ...moneyCalls(client),
+    ...eventAndRefundCalls(client),
+  };
+}
 
+/** What each group of the gateway's calls works with: the lazy client, the error mapping, the settings. */
+interface GatewayClient {
+  stripe: () => Promise<Stripe>;
+  mapped: <T>(work: () => Promise<T>) => Promise<T>;
+  settings: StripeGatewaySettings;
+}
+
+type AccountCalls = Pick<
+  PaymentGateway,
+  'createConnectedAccount' | 'addDebitCard' | 'replaceDebitCard' | 'listCards' | 'retrieveAccount'
+>;
+type PaymentIntentCalls = Pick<PaymentGateway, 'createPaymentIntent' | 'retrievePaymentIntent' | 'cancelPaymentIntent'>;
+type MoneyCalls = Pick<
+  PaymentGateway,
+  | 'createTransfer'
+  | 'findTransfer'
+  | 'createPayout'
+  | 'payoutDestination'
+  | 'chargeFunds'
+  | 'connectedBalance'
+  | 'updateIndividual'
+  | 'chargeCard'
+  | 'setManualPayouts'
+>;
+type EventAndRefundCalls = Omit<PaymentGateway, keyof AccountCalls | keyof PaymentIntentCalls | keyof MoneyCalls>;
+
+/** The member's connected account and its payout card. */
+function accountCalls({ stripe, mapped }: GatewayClient): AccountCalls {
   return {
     createConnectedAccount: (account) =>
       mapped(async () => {
@@ -723,7 +759,12 @@ export function createStripeGateway(settings: StripeGatewaySettings): PaymentGat
 
     retrieveAccount: (accountId) =>
       mapped(async () => toStatus(await (await stripe()).accounts.retrieve(accountId), nowSeconds())),
+  };
+}
 
+/** The customers' payment intents: created at the server's price, read, cancelled when abandoned. */
+function paymentIntentCalls({ stripe, mapped }: GatewayClient): PaymentIntentCalls {
+  return {
     createPaymentIntent: (intent) =>
       mapped(async () => {
         const created = await (
@@ -788,7 +829,12 @@ export function createStripeGateway(settings: StripeGatewaySettings): PaymentGat
           throw error;
         }
       }),
+  };
+}
 
+/** Transfers to a member's account, its payouts, balances, the charge's funds, and the account's payout settings. */
+function moneyCalls({ stripe, mapped }: GatewayClient): MoneyCalls {
+  return {
     createTransfer: async (transfer) => {
       const client = await stripe();
       try {
@@ -956,7 +1002,12 @@ export function createStripeGateway(settings: StripeGatewaySettings): PaymentGat
         throw toMoneyError(error, 'payout');
       }
     },
+  };
+}
 
+/** Stripe's signed events, and the refunds, disputes, charges, payouts and reversals they name. */
+function eventAndRefundCalls({ stripe, mapped, settings }: GatewayClient): EventAndRefundCalls {
+  return {
     verifyEvent: async (rawBody, signature, endpoint) => {
       const secretOf = endpoint === 'connect' ? settings.connectWebhookSecret : settings.webhookSecret;
       // Before anything else: a header that is not Stripe's form (two t=, empty or unknown parts).
