@@ -48,6 +48,12 @@ export default defineConfig({
   test: {
     // The default report, then each project's time (CI's log says where its minutes went).
     reporters: ['default', new ProjectTimesReporter()],
+    // Three files at a time on the 2-core machine, not Vitest's default of cores - 1 (one): the
+    // handler and bundle files mostly wait on DynamoDB Local, the S3 server and the emulator, each
+    // file with a table, an outbox and a webhook secret of its own (test/handlers/setup.ts).
+    // The browser files stay one at a time (fileParallelism below); `npm test` runs them in a
+    // Vitest process beside this one (scripts/vitest-side-by-side.mjs, decision 0360).
+    maxWorkers: 3,
     projects: [
       {
         test: {
