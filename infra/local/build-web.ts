@@ -121,7 +121,12 @@ async function buildStale(root: string): Promise<string[]> {
         base.error(message, options);
       },
     };
-    await build({ root: join(root, app), configFile: join(root, app, 'vite.config.ts'), customLogger });
+    await build({
+      root: join(root, app),
+      configFile: join(root, app, 'vite.config.ts'),
+      customLogger,
+      logLevel: 'warn',
+    });
     const dist = join(root, app, 'dist');
     const record: BuildRecord = {
       builtAt: statSync(join(dist, 'index.html')).mtimeMs,
