@@ -73,6 +73,9 @@ export default defineConfig({
           include: ['shared/src/**/*.test.tsx', 'web-member/src/**/*.test.tsx', 'web-admin/src/**/*.test.tsx'],
           environment: 'jsdom',
           setupFiles: ['test/ui-setup.ts'],
+          // A limit for a hung test, not a speed claim: three files at a time beside the browser
+          // line; Vitest's 5 s timed out 43 component tests of a clean-clone run under load.
+          testTimeout: 20_000,
         },
       },
       {
