@@ -1,20 +1,27 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { expect, inject } from 'vitest';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, afterEach, expect, inject } from 'vitest';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../chromium';
 import { api } from './api';
 
 /**
  * Chromium through playwright-core (no bundled browsers): the Debian package, or CHROMIUM_PATH.
- * Each session gets its own fresh profile folder, so cookies never leak between sessions.
+ * One browser per test file, started with the file's first session and closed after its last
+ * test; each session is a fresh context of its own (its own cookies, storage and cache), so
+ * nothing leaks between sessions (decision 0360: a browser start costs about a second here, a
+ * context a few milliseconds).
  */
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SCREENSHOT_DIR = join(repoRoot, 'test-results', 'e2e');
+/**
+ * `E2E_SCREENSHOTS=1` keeps every screenshot a test names (to look at the screens); otherwise
+ * only the failing tests' pages are saved, as `failed-<test>-<n>.png`.
+ */
+const KEEP_SCREENSHOTS = process.env.E2E_SCREENSHOTS === '1';
 
 export const PHONE = { width: 375, height: 740 };
 /** The phone the catalogue issue names: an iPhone 12 to 15 in portrait. */
@@ -26,45 +33,72 @@ export interface BrowserSession {
   page: Page;
   /** Uncaught page errors and console errors seen so far (for failure messages). */
   problems: string[];
-  /** Saves test-results/e2e/<name>.png (the whole page unless `fullPage: false`) and returns its path. */
-  screenshot: (name: string, options?: { fullPage?: boolean }) => Promise<string>;
+  /**
+   * With `E2E_SCREENSHOTS=1`, saves test-results/e2e/<name>.png (the whole page unless
+   * `fullPage: false`) and returns its path; otherwise does nothing (a failing test's pages are
+   * saved anyway).
+   */
+  screenshot: (name: string, options?: { fullPage?: boolean }) => Promise<string | undefined>;
   close: () => Promise<void>;
 }
+
+let browser: Promise<Browser> | undefined;
+const openSessions = new Set<BrowserSession>();
+
+afterEach(async (context) => {
+  if (context.task.result?.state !== 'fail' || openSessions.size === 0) return;
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const name = context.task.name.replace(/[^\w-]+/g, '-').slice(0, 80);
+  let n = 0;
+  for (const session of openSessions) {
+    n += 1;
+    const path = join(SCREENSHOT_DIR, `failed-${name}-${n}.png`);
+    await session.page.screenshot({ path, fullPage: true, timeout: 5_000 }).catch(() => undefined);
+  }
+});
+
+afterAll(async () => {
+  const started = browser;
+  browser = undefined;
+  await (await started?.catch(() => undefined))?.close();
+});
 
 export async function openBrowser(
   options: { viewport?: { width: number; height: number } } = {},
 ): Promise<BrowserSession> {
-  const userDataDir = mkdtempSync(join(tmpdir(), 'portal-chromium-'));
-  const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: [...CHROMIUM_FLAGS],
+  browser ??= chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: [...CHROMIUM_FLAGS] });
+  const context = await (
+    await browser
+  ).newContext({
     viewport: options.viewport ?? DESKTOP,
     reducedMotion: 'reduce',
   });
   context.setDefaultTimeout(15_000);
   context.setDefaultNavigationTimeout(30_000);
-  const page = context.pages()[0] ?? (await context.newPage());
+  const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
   });
-  mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  return {
+  const session: BrowserSession = {
     context,
     page,
     problems,
     screenshot: async (name, screenshotOptions = {}) => {
+      if (!KEEP_SCREENSHOTS) return undefined;
+      mkdirSync(SCREENSHOT_DIR, { recursive: true });
       const path = join(SCREENSHOT_DIR, `${name}.png`);
       await page.screenshot({ path, fullPage: screenshotOptions.fullPage ?? true });
       return path;
     },
     close: async () => {
+      openSessions.delete(session);
       await context.close().catch(() => undefined);
-      rmSync(userDataDir, { recursive: true, force: true });
     },
   };
+  openSessions.add(session);
+  return session;
 }
 
 /** The address of `path` on the portal that global-setup.ts started. */

@@ -1,3 +1,4 @@
+import { PRESENTED_COMMISSION_STATUSES } from './commission-statuses';
 import { pure } from './pure';
 import { REFUND_REASONS } from './refund-reasons';
 import * as z from './zod';
@@ -253,22 +254,8 @@ export const OrderResult = /* @__PURE__ */ pure(() => z.object({ order: Order })
 /** in processing → sent to Stripe (in the member's Stripe balance) → paid to their debit card. */
 export const CommissionState = /* @__PURE__ */ pure(() => z.enum(['processing', 'in_stripe', 'paid']));
 
-/**
- * One status per commission, as people read it: waiting for fulfilment, on hold until `availableAt`,
- * available, in Stripe, paid; the side exits cancelled, reversed, clawed back and held for review
- * (with `statusReason`). shared/src/domain/sales-status.ts `presentedStatus`.
- */
-export const PRESENTED_COMMISSION_STATUSES = [
-  'waiting_for_fulfilment',
-  'on_hold',
-  'available',
-  'in_stripe',
-  'paid',
-  'cancelled',
-  'reversed',
-  'clawed_back',
-  'review',
-] as const;
+/** The statuses people read (commission-statuses.ts, zod-free so a screen's first chunk can list them). */
+export { PRESENTED_COMMISSION_STATUSES };
 export const CommissionStatus = /* @__PURE__ */ pure(() => z.enum(PRESENTED_COMMISSION_STATUSES));
 export type CommissionStatus = z.infer<typeof CommissionStatus>;
 

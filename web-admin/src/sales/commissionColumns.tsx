@@ -1,4 +1,5 @@
-import { PRESENTED_COMMISSION_STATUSES, type Commission, type CommissionStatus } from '@portal/shared/api/sales';
+import type { Commission, CommissionStatus } from '@portal/shared/api/sales';
+import { PRESENTED_COMMISSION_STATUSES } from '@portal/shared/api/commission-statuses';
 import type { DataColumn } from '@portal/shared/ui/components/LazyDataTable';
 import type { SearchField, SearchValue } from '@portal/shared/ui/components/TableSearch';
 import type { CommissionSearchFields } from './queries';

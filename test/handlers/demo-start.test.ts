@@ -3,13 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPortal } from '../../infra/local/start';
-import { api } from './api';
+import { api } from '../e2e/api';
 
 /**
  * `npm start` on a fresh data folder, as a newcomer runs it: a portal of its own (its own engines,
  * the built apps) with every capability's demo data seeded in the order the start seeds it. Each
  * seed has its own test; this one holds them together (a withdrawn demo product once stopped the
- * demo sales' checkouts, and with them the whole start).
+ * demo sales' checkouts, and with them the whole start). It opens no browser, so it runs with the
+ * handler files, beside them, not in the browser files' one-at-a-time line; with no money setting
+ * in its environment, as `npm start` runs.
  */
 describe('npm start on a fresh data folder', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'portal-demo-start-'));
