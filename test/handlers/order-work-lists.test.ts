@@ -277,6 +277,10 @@ describe('a refund that fails after it made the order refunded in full', () => {
       (await adminCall(getOrders, { type: 'not_ordered', limit: 100 })).body.items as Record<string, unknown>[]
     ).find((order) => order.id === sold.orderId);
     expect(card).toMatchObject({ refunded: 0, refundState: 'none', refunds: [] });
+    // It says the refund failed, once whatever the deliveries: how much, when, why, and that the order is back in its list.
+    expect(card!.failedRefunds).toEqual([
+      { amount: 26, at: expect.any(String), reason: "the customer's card was expired or cancelled", backInList: true },
+    ]);
     // The commission the refund had cancelled (nothing was sent) is back as it was, in the To Stripe list.
     const commissionAfter = (await item(keys.commission(commissionId!)))!;
     expect(commissionAfter).toMatchObject({

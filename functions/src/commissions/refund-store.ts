@@ -53,9 +53,10 @@ export interface RefundApplication {
   /**
    * The refund failed at Stripe after it was applied: `refundId` is in `refundIds` and not yet in
    * `failedRefundIds`; the order's total goes down (`newRefundedCents`), the pending mark goes
-   * (`wasPendingCents`), and a commission's `takenCents` is negative (its share given back).
+   * (`wasPendingCents`), a commission's `takenCents` is negative (its share given back), and the
+   * order keeps a record of the failure (`failedRefunds`, with `reason` in words) for the admin's card.
    */
-  failed?: { wasPendingCents: number };
+  failed?: { wasPendingCents: number; amountCents: number; reason: string };
   commission?: {
     /** As read: the write is conditional on its status and amount. */
     record: LedgerCommission;

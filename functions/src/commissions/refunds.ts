@@ -450,7 +450,7 @@ export async function onRefundUpdated(deps: RefundDeps, update: RefundUpdate): P
       refundId: update.refundId,
       newRefundedCents: newRefunded,
       kind: 'refund',
-      failed: { wasPendingCents },
+      failed: { wasPendingCents, amountCents: update.amountCents, reason: failure },
       ...(commission ? { commission } : {}),
       now,
     });

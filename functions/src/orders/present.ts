@@ -42,6 +42,12 @@ export function toOrder(order: OrderRecord): Order {
       at: refund.at,
       kind: refund.kind,
     })),
+    failedRefunds: (order.failedRefunds ?? []).map((failed) => ({
+      amount: dollars(failed.amountCents),
+      at: failed.at,
+      reason: failed.reason,
+      backInList: failed.backInList,
+    })),
     dispute: order.dispute
       ? {
           status: order.dispute.status,

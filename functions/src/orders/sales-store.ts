@@ -54,6 +54,8 @@ export interface OrderRecord {
   flag?: string;
   /** Each refund (and lost dispute) as applied, oldest first: what went back to the customer, and when. */
   refunds?: OrderRefund[];
+  /** Refunds that failed at Stripe after they were applied (taken off `refunds`), oldest first, once each (decision 0340). */
+  failedRefunds?: OrderFailedRefund[];
   /** The payment's dispute, if the customer's bank opened one (the latest). */
   dispute?: OrderDispute;
 }
@@ -66,6 +68,18 @@ export interface OrderRefund {
   at: string;
   /** An admin's or Stripe dashboard's refund, or a dispute the platform lost (the bank took the money back). */
   kind: 'refund' | 'dispute';
+}
+
+/** A refund that failed at Stripe after it was applied: what the admin's card says of it. */
+export interface OrderFailedRefund {
+  id: string;
+  amountCents: number;
+  /** When the portal applied the failure (ISO). */
+  at: string;
+  /** Why, in words (commissions/refunds.ts refundFailureWords). */
+  reason: string;
+  /** The refund had made the order refunded in full: the failure brought it back into its work list. */
+  backInList: boolean;
 }
 
 /** A dispute of the order's payment: open until Stripe closes it, won or lost. */

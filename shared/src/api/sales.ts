@@ -129,6 +129,12 @@ export const Order = /* @__PURE__ */ pure(() =>
     flag: z.optional(z.string()),
     /** Each refund as applied, oldest first: an admin's or the dashboard's (`refund`), or a dispute lost (`dispute`). */
     refunds: z.array(z.object({ amount: Dollars, at: IsoTime, kind: z.enum(['refund', 'dispute']) })),
+    /**
+     * Refunds that failed at Stripe after they were applied (no longer in `refunds` nor `refunded`),
+     * oldest first, once each: when the portal learnt it, why in words, and whether the order came
+     * back into its work list (the refund had made it refunded in full).
+     */
+    failedRefunds: z.array(z.object({ amount: Dollars, at: IsoTime, reason: z.string(), backInList: z.boolean() })),
     /** The payment's dispute (the latest), or null: open until Stripe closes it, won or lost. */
     dispute: z.nullable(
       z.object({

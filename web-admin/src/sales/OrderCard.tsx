@@ -5,7 +5,7 @@ import { toApiError, useAuth } from '@portal/shared/ui/hooks/AuthProvider';
 import { EmailText } from '@portal/shared/ui/components/EmailText';
 import { ErrorBanner } from '@portal/shared/ui/components/ErrorBanner';
 import { CloseIcon, ExternalLinkIcon } from '@portal/shared/ui/components/icons';
-import { nextMark, orderStatusWords } from './orderColumns';
+import { ORDER_LISTS, nextMark, orderStatusWords } from './orderColumns';
 import {
   ShipmentFields,
   shipmentBody,
@@ -27,6 +27,30 @@ export interface OrderCardProps {
   onConflict: () => void;
   /** The order was refunded: the screen reloads its lists, closes the card and says `message`. */
   onRefunded: (order: Order, message: string) => void;
+}
+
+/** The work list an order is in now, by its title: none once fulfilled or refunded in full. */
+function workListTitle(order: Order): string | null {
+  if (order.refundState === 'full') return null;
+  if (!order.isOrdered) return ORDER_LISTS.not_ordered.title;
+  if (!order.isShipped) return ORDER_LISTS.not_shipped.title;
+  if (!order.isFufilled) return ORDER_LISTS.not_fulfilled.title;
+  return null;
+}
+
+/**
+ * Each refund that failed at Stripe after it was made (decision 0340), one line each: what failed,
+ * when and why, where the order is now, and what to do. Refunded in full again since, nothing is to do.
+ */
+export function failedRefundNotes(order: Order): string[] {
+  const list = workListTitle(order);
+  return order.failedRefunds.map((failed) => {
+    const what = `A refund of ${money(failed.amount)} failed on ${formatDate(failed.at)}: ${failed.reason}.`;
+    if (order.refundState === 'full') return what;
+    const where =
+      failed.backInList && list ? `The order is back in ${list}` : 'The customer did not get that money back';
+    return `${what} ${where}; refund again or contact the customer.`;
+  });
 }
 
 /** What the order's refunds and dispute mean for the admin's work, in words (null: nothing to say). */
@@ -82,6 +106,7 @@ export function OrderCard({ order, onClose, onMarked, onConflict, onRefunded }: 
 
   const mark = nextMark(order);
   const notes = orderNotes(order);
+  const failedRefunds = failedRefundNotes(order);
 
   const shipping = mark?.call === 'markAsShipped';
 
@@ -138,6 +163,11 @@ export function OrderCard({ order, onClose, onMarked, onConflict, onRefunded }: 
           {notes.dispute}
         </p>
       ) : null}
+      {failedRefunds.map((line, index) => (
+        <p key={index} className="order-card__flag" role="note" data-testid="order-refund-failed">
+          {line}
+        </p>
+      ))}
       {notes.partial ? (
         <p className="order-card__note" role="note" data-testid="order-partial">
           {notes.partial}

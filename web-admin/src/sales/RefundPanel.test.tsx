@@ -5,6 +5,7 @@ import { findGridRow, gridRows } from '@portal/shared/test/dataTableTesting';
 import { preloadDataTable } from '@portal/shared/ui/components/LazyDataTable';
 import { renderAdminAt } from '../screens/testing';
 import { counters, order, orderPage, salesApi } from './salesTesting';
+import { formatDate } from '@portal/shared/domain/format';
 import { commissionChange } from './RefundPanel';
 import { preloadLazyScreens } from '../screens/routeScreens';
 
@@ -98,6 +99,52 @@ describe('the order card’s refund', () => {
     // Refunded in full: nothing to send, no step to mark.
     expect(refunded.queryByRole('button', { name: 'Mark as Ordered' })).toBeNull();
     expect(refunded.getByTestId('order-closed').textContent).toContain('nothing is left to send');
+  });
+});
+
+describe('a refund that failed at Stripe', () => {
+  it('is one line on the card: how much, when, why, where the order is now and what to do', async () => {
+    const failed = {
+      amount: 26,
+      at: '2026-12-02T14:30:00.000Z',
+      reason: "the customer's card was expired or cancelled",
+    };
+    const api = salesApi({
+      getOrders: () =>
+        orderPage(
+          [
+            order({ totalPayed: 26, failedRefunds: [{ ...failed, backInList: true }] }),
+            order({
+              id: 'o-2',
+              orderID: 'RP-22222222',
+              isOrdered: 1,
+              failedRefunds: [{ ...failed, backInList: false }],
+            }),
+            order({ id: 'o-3', orderID: 'RP-33333333' }),
+          ],
+          counters({ all: 3 }),
+        ),
+    });
+    const user = userEvent.setup();
+    renderAdminAt(api, '/admin/orders');
+    await waitFor(() => expect(gridRows()).toHaveLength(3));
+    await user.click(await firstCell('o-1'));
+    const card = within(await screen.findByRole('region', { name: 'Order RP-7F3K9Q2M' }));
+    expect(card.getAllByTestId('order-refund-failed').map((line) => line.textContent)).toEqual([
+      `A refund of $26.00 failed on ${formatDate(failed.at)}: the customer's card was expired or cancelled. The order is back in Not ordered yet; refund again or contact the customer.`,
+    ]);
+    // The order is worked as before: its next step is offered.
+    expect(card.getByRole('button', { name: 'Mark as Ordered' })).toBeTruthy();
+    // A partial refund that failed never took the order out of its list: the card says the money did not go back.
+    await user.click(await firstCell('o-2'));
+    const partial = within(await screen.findByRole('region', { name: 'Order RP-22222222' }));
+    expect(partial.getByTestId('order-refund-failed').textContent).toBe(
+      `A refund of $26.00 failed on ${formatDate(failed.at)}: the customer's card was expired or cancelled. The customer did not get that money back; refund again or contact the customer.`,
+    );
+    // An order without a failed refund says nothing of it.
+    await user.click(await firstCell('o-3'));
+    const plain = within(await screen.findByRole('region', { name: 'Order RP-33333333' }));
+    expect(plain.queryByTestId('order-refund-failed')).toBeNull();
   });
 });
 

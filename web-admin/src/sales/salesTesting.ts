@@ -31,6 +31,7 @@ export function order(overrides: Partial<Order> = {}): Order {
     refundState: 'none',
     refundable: true,
     refunds: [],
+    failedRefunds: [],
     dispute: null,
     ...overrides,
   };

@@ -1,7 +1,7 @@
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { commissionIs, commissionMove, updateExpression } from '@portal/shared/db/sales-status';
 import { CLAWBACK_PREFIX, availableSortKey, keys, lists, orderStageOf, shardOf } from '@portal/shared/db/table';
-import type { OrderRefund } from '../../orders/sales-store';
+import type { OrderFailedRefund, OrderRefund } from '../../orders/sales-store';
 import type {
   Clawback,
   LedgerCommission,
@@ -277,7 +277,6 @@ export const dynamoRefunds: RefundStore = {
     if (failed) {
       // A failed refund is no new entry of the order's refunds (its customer was told of it when it was made).
       delete orderValues[':entry'];
-      delete orderValues[':none'];
     }
     // Refunded in full (or a dispute lost): nothing is left to send, so the order leaves its work
     // list (its stage on gsi2) and that list's counter, in this transaction, on the stage as read.
@@ -302,8 +301,21 @@ export const dynamoRefunds: RefundStore = {
       remove.push(`refunds[${failedEntry}]`);
       orderCondition += ` AND refunds[${failedEntry}].id = :id`;
     }
+    if (failed) {
+      // What the admin's card says of it (decision 0340): appended under the condition that the
+      // refund's failure is not recorded yet (`failedRefundIds`), so a redelivery adds nothing.
+      const record: OrderFailedRefund = {
+        id: refundId,
+        amountCents: failed.amountCents,
+        at: application.now,
+        reason: failed.reason,
+        backInList: returns && Boolean(stage),
+      };
+      listPart = ', failedRefunds = list_append(if_not_exists(failedRefunds, :none), :failedRecord)';
+      orderValues[':failedRecord'] = [record];
+    }
     if (returns && stage) {
-      listPart = ', gsi2pk = :stage, gsi2sk = :stageSort';
+      listPart += ', gsi2pk = :stage, gsi2sk = :stageSort';
       orderCondition += ' AND attribute_not_exists(gsi2pk)';
       orderValues[':stage'] = lists.ordersAt(stage).partition;
       orderValues[':stageSort'] = sortKey(order.createdAt, order.id);
