@@ -105,7 +105,7 @@ describe('a payout the card’s bank fails (payout.failed)', () => {
     const after = await quote(who);
     expect(after.body).toMatchObject({
       canWithdraw: true,
-      failedPayout: { amount: terms.receive, reason: 'the bank could not process this payout' },
+      failedPayout: { amount: terms.receive, reason: 'your bank could not process it' },
     });
     expect((after.body as { available: number }).available).toBeGreaterThanOrEqual(terms.receive);
 
@@ -172,11 +172,11 @@ describe('a standard payout paid, then failed (the bank returns it)', () => {
     const failedMail = mailsTo(who.email).find((mail) => mail.subject === 'Your payout of $25.00 failed')!;
     expect(failedMail.text).toContain('Your payout of $25.00 failed: the account behind your card is closed.');
     expect(failedMail.text).toContain('Replace your card on My Account (Payout Methods)');
-    // My Account's banner (the quote): it failed, why; the $25.00 available again at Stripe and in the portal.
+    // My Account's banner (the quote): it failed, why in the mail's words; the $25.00 available again at Stripe and in the portal.
     expect((await quote(who)).body).toMatchObject({
       available: 25,
       canWithdraw: true,
-      failedPayout: { amount: 25, reason: 'the bank account has been closed' },
+      failedPayout: { amount: 25, reason: 'the account behind your card is closed' },
     });
 
     // A new card, and the member withdraws it again; the banner goes.
@@ -230,7 +230,7 @@ describe('an instant payout whose fee the member paid, failed by the card’s ba
       available: 60,
       pending: [],
       canWithdraw: true,
-      failedPayout: { amount: 59.41, reason: 'the bank could not process this payout' },
+      failedPayout: { amount: 59.41, reason: 'your bank could not process it' },
     });
     // The member's mail, once: the payout, why, and the fee given back with the money.
     const failedMails = mailsTo(who.email).filter((mail) => mail.subject.includes('failed'));

@@ -31,7 +31,14 @@ export async function onBatchPayoutFailed(
     gateway?: Pick<PaymentGateway, 'createTransfer'>;
     now: () => number;
   },
-  event: { payoutId: string; metadata: Record<string, string>; failure: string | null; accountId?: string | null },
+  event: {
+    payoutId: string;
+    metadata: Record<string, string>;
+    failure: string | null;
+    /** Stripe's `failure_code`: the member's banner words it as their mail does (payout-failures.ts). */
+    failureCode?: string | null;
+    accountId?: string | null;
+  },
 ): Promise<boolean> {
   const { batchId, memberId } = event.metadata;
   if (!batchId || !memberId) return false;
@@ -41,7 +48,7 @@ export async function onBatchPayoutFailed(
   const now = new Date(deps.now()).toISOString();
   if (batch.state === 'paid' && batch.payoutId === event.payoutId) {
     const feeBackCents = memberFeeOf(batch);
-    const moved = await deps.batches.failPayout(batch, event.payoutId, failure, now, feeBackCents);
+    const moved = await deps.batches.failPayout(batch, event.payoutId, failure, now, feeBackCents, event.failureCode);
     const after = moved
       ? { ...batch, state: 'payout_failed' as const, failure, feeBackCents, feeBackTransferId: null }
       : await deps.batches.get(batchId, memberId);

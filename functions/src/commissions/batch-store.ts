@@ -53,6 +53,8 @@ export interface BatchTransfer {
 export type CandidateCommission = BatchCommission & {
   /** Why its last payout failed (`payout.failed`, or a refused payout), while it waits to be paid again. */
   payoutFailure?: string;
+  /** Stripe's `failure_code` of that payout, when it gave one: the member's words come from it (payout-failures.ts). */
+  payoutFailureCode?: string;
   /** The payout that failed, when Stripe made one, and its amount (a batch's payout carries several commissions). */
   failedPayoutId?: string;
   failedPayoutCents?: number;
@@ -186,7 +188,8 @@ export interface PayoutBatchStore {
    * `payout.failed` for the batch's recorded payout: the batch to `payout_failed` with the reason,
    * every commission it paid back to in Stripe and free (counters and earnings back), only while
    * `payoutId` is the stored one. `feeBackCents` (> 0): the member's instant fee to give back, kept
-   * on the batch with no transfer yet.
+   * on the batch with no transfer yet. `failureCode` (Stripe's) is kept on the commissions for the
+   * member's banner.
    */
   failPayout(
     batch: MemberBatch,
@@ -194,6 +197,7 @@ export interface PayoutBatchStore {
     failure: string,
     now: string,
     feeBackCents?: number,
+    failureCode?: string | null,
   ): Promise<boolean>;
   /** The transfer giving a failed payout's member fee back recorded (once, while none is). */
   recordFeeBack(batch: MemberBatch, transferId: string, now: string): Promise<boolean>;

@@ -901,7 +901,8 @@ export function failedPayoutOf(candidates: readonly CandidateCommission[]): With
   return {
     // What the failed payout was (its own amount when stored), as the member's mail names it.
     amount: dollars(latest.failedPayoutCents ?? sum(same, (c) => c.amountCents - c.nettedCents)),
-    reason: payoutFailureWords(null, latest.payoutFailure),
+    // The code's words, as the member's mail says them (Stripe's message when the code is not known).
+    reason: payoutFailureWords(latest.payoutFailureCode, latest.payoutFailure),
     at: latest.updatedAt ?? null,
   };
 }

@@ -233,6 +233,7 @@ export const dynamoPayoutBatches: PayoutBatchStore = {
           orderID: String(item.orderID ?? ''),
           createdAt: String(item.createdAt ?? ''),
           ...(typeof item.payoutFailure === 'string' ? { payoutFailure: item.payoutFailure } : {}),
+          ...(typeof item.payoutFailureCode === 'string' ? { payoutFailureCode: item.payoutFailureCode } : {}),
           ...(typeof item.failedPayoutId === 'string' ? { failedPayoutId: item.failedPayoutId } : {}),
           ...(typeof item.failedPayoutCents === 'number' ? { failedPayoutCents: item.failedPayoutCents } : {}),
           ...(typeof item.updatedAt === 'string' ? { updatedAt: item.updatedAt } : {}),
@@ -442,6 +443,8 @@ export const dynamoPayoutBatches: PayoutBatchStore = {
       paidBy(batch).map((commission) =>
         carried(commission.id, {
           set: ['payoutFailure = :failure', 'updatedAt = :now'],
+          // A refusal's reason is Stripe's message; a failed payout's code before it no longer words it.
+          remove: ['payoutFailureCode'],
           condition: 'batchId = :batch',
           values: { ':failure': failure, ':now': now, ':batch': batch.batchId },
         }),
@@ -498,7 +501,7 @@ export const dynamoPayoutBatches: PayoutBatchStore = {
       paidBy(batch).map((commission) =>
         carried(commission.id, {
           set: ['payoutFailure = :failure', 'updatedAt = :now'],
-          remove: ['batchId'],
+          remove: ['batchId', 'payoutFailureCode'],
           condition: 'batchId = :batch',
           values: { ':failure': failure, ':now': now, ':batch': batch.batchId },
         }),
@@ -534,7 +537,7 @@ export const dynamoPayoutBatches: PayoutBatchStore = {
             'paidAt = :now',
             'updatedAt = :now',
           ],
-          remove: ['gsi2pk', 'gsi2sk', 'batchId', 'payoutPendingAt'],
+          remove: ['gsi2pk', 'gsi2sk', 'batchId', 'payoutPendingAt', 'payoutFailureCode'],
           condition: 'batchId = :batch',
           values: {
             ':payout': payoutId,
@@ -557,7 +560,7 @@ export const dynamoPayoutBatches: PayoutBatchStore = {
     );
   },
 
-  failPayout(batch, payoutId, failure, now, feeBackCents = 0) {
+  failPayout(batch, payoutId, failure, now, feeBackCents = 0, failureCode = null) {
     const paid = paidBy(batch);
     const paidCents = total(paid);
     return record(
@@ -580,6 +583,7 @@ export const dynamoPayoutBatches: PayoutBatchStore = {
             'failedPayoutId = :payout',
             'failedPayoutCents = :payoutCents',
             'payoutFailure = :failure',
+            'payoutFailureCode = :failureCode',
             'updatedAt = :now',
             'gsi2pk = :stage',
             'gsi2sk = :sort',
@@ -591,6 +595,7 @@ export const dynamoPayoutBatches: PayoutBatchStore = {
             ':payout': payoutId,
             ':payoutCents': batch.payoutCents,
             ':failure': failure,
+            ':failureCode': failureCode,
             ':now': now,
             ':stage': TO_BE_PAID,
             ':sort': `${commission.createdAt}#${commission.id}`,
