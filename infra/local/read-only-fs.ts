@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import fs from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
-import { resolve, sep } from 'node:path';
+import { dirname, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -29,6 +29,11 @@ export function withReadOnlyFileSystem<T>(writable: readonly string[], run: () =
   return guard.run({ writable: writable.map((dir) => resolve(dir)) }, run);
 }
 
+const isUnder = (path: string, dir: string): boolean => path === dir || path.startsWith(dir + sep);
+
+/** The project's folder: the functions' code, read-only as Lambda's /var/task is. */
+const CODE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
 function pathOf(target: unknown): string | undefined {
   if (typeof target === 'string') return resolve(target);
   if (target instanceof URL) return resolve(fileURLToPath(target));
@@ -43,7 +48,10 @@ function refusal(syscall: string, target: unknown): NodeJS.ErrnoException | unde
   if (!active) return undefined;
   const path = pathOf(target);
   if (path === undefined) return undefined;
-  if (active.writable.some((dir) => path === dir || path.startsWith(dir + sep))) return undefined;
+  // The code (Lambda's /var/task) stays read-only even where it sits under /tmp (a clone in a
+  // temporary folder, as CI makes): only a writable folder inside it (the mail outbox) opens it.
+  const inCode = isUnder(path, CODE_ROOT);
+  if (active.writable.some((dir) => isUnder(path, dir) && (!inCode || isUnder(dir, CODE_ROOT)))) return undefined;
   return Object.assign(new Error(`EROFS: read-only file system, ${syscall} '${path}'`), {
     code: 'EROFS',
     errno: -30,
