@@ -173,13 +173,32 @@ describe('DataTable before the grid is loaded', { timeout: 30_000 }, () => {
     expect(screen.getByLabelText('Sort by')).toHaveProperty('value', 'total:desc');
   });
 
-  it('turns into the grid when the pointer comes, on the same page in the same order', async () => {
+  it('turns into the grid when the pointer comes, on the same page in the same order, never inside a click', async () => {
+    const open = vi.fn();
     const { container } = render(
-      <DataTable rows={rows} columns={columns} rowId={(row) => row.id} label="Things" emptyMessage="-" />,
+      <DataTable
+        rows={rows}
+        columns={columns}
+        rowId={(row) => row.id}
+        label="Things"
+        emptyMessage="-"
+        onRowActivate={open}
+      />,
     );
     fireEvent.click(screen.getByRole('button', { name: 'Next page' }));
     expect(gridRows(container)).toHaveLength(0);
+    // The pointer comes and presses a row; the grid's chunk arrives while the button is down.
     fireEvent.pointerEnter(screen.getByTestId('data-table'));
+    const cell = screen.getByText('Row 2');
+    fireEvent.pointerDown(cell);
+    await preloadDataTable();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(screen.getByTestId('data-table').getAttribute('data-form')).toBe('plain');
+    // The click the press makes still opens its row; then the grid takes the table's place.
+    fireEvent.pointerUp(cell);
+    fireEvent.click(cell);
+    expect(open).toHaveBeenCalledTimes(1);
+    expect(open.mock.calls[0]![0]).toMatchObject({ id: 'r2' });
     await waitFor(
       () => expect(gridRows(container).map((row) => row.getAttribute('row-id'))).toEqual(['r3', 'r2', 'r1']),
       { timeout: 20_000 },

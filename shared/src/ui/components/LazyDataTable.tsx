@@ -1,4 +1,4 @@
-import { Suspense, useId, useMemo, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
+import { Suspense, useId, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
 import type { DataColumn, DataTableProps, GridProps } from './DataTable';
 import {
   TablePager,
@@ -48,6 +48,10 @@ export function DataTable<T>(props: DataTableProps<T>) {
   const idPrefix = useId();
   const phone = useIsPhone();
   const [ready, setReady] = useState(gridLoaded);
+  // A press on the plain table is not cut in two: the grid takes its place only once the button is
+  // up and its click has run (a swap between pointerdown and pointerup lost the click under load).
+  const pressed = useRef(false);
+  const swapAfterPress = useRef(false);
   const view = useTableView({ tableId, initialPageSize, initialSort: initialSortOf(columns), rowCount: rows.length });
   const sorted = useMemo(() => sortRows(rows, columns, view.sort), [rows, columns, view.sort]);
 
@@ -66,9 +70,22 @@ export function DataTable<T>(props: DataTableProps<T>) {
   const wantGrid = () => {
     if (ready || phone) return;
     preloadDataTable().then(
-      () => setReady(true),
+      () => {
+        if (pressed.current) swapAfterPress.current = true;
+        else setReady(true);
+      },
       () => undefined, // The plain table stays; the next hover tries again.
     );
+  };
+  const pressStarts = () => {
+    pressed.current = true;
+  };
+  const pressEnds = () => {
+    pressed.current = false;
+    if (!swapAfterPress.current) return;
+    swapAfterPress.current = false;
+    // After this press's click event (dispatched after pointerup, in the same task).
+    setTimeout(() => setReady(true), 0);
   };
   const bodyProps = { ...props, rows: pageRows, sort: view.sort, onSort: view.setSort };
   let body: ReactNode;
@@ -88,6 +105,9 @@ export function DataTable<T>(props: DataTableProps<T>) {
       data-form={phone ? 'cards' : ready ? 'grid' : 'plain'}
       onPointerEnter={wantGrid}
       onFocus={wantGrid}
+      onPointerDown={pressStarts}
+      onPointerUp={pressEnds}
+      onPointerCancel={pressEnds}
     >
       <TableToolbar
         idPrefix={idPrefix}
