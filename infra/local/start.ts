@@ -13,6 +13,7 @@ import { LOCAL_IMAGES_BUCKET, LOCAL_IMPORTS_BUCKET, localS3Credentials, startS3,
 import { startImageServer } from './image-server';
 import { startStripeEmulator } from './stripe';
 import { forwardObjectCreated, type EventForwarder } from './s3-events';
+import { startSqs } from './sqs';
 import type { DailyPayoutsResult } from '../../functions/src/handlers/scheduled/daily-payouts';
 import { lockDataDir } from './data-lock';
 import { privateUmask, secureTree, writePrivateFile } from './files';
@@ -219,7 +220,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
   }
 
   say(
-    'Starting DynamoDB Local, the S3 server and the Stripe emulator, and building the apps if their sources changed (or the last build was the browser tests’)…',
+    'Starting DynamoDB Local, the S3 server, the local SQS and the Stripe emulator, and building the apps if their sources changed (or the last build was the browser tests’)…',
   );
   // The emulator posts its signed events to the portal's two webhook routes once the portal listens.
   let webhookUrl: string | undefined;
@@ -230,6 +231,8 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
   const settled = await Promise.allSettled([
     startDynamo({ dataDir: join(dataDir, 'dynamodb') }),
     startS3({ dataDir: join(dataDir, 's3'), spoolDir: join(dataDir, 's3-incoming'), credentials: s3Credentials }),
+    // The picture queue and its dead-letter queue (decision 0380): in memory, on 127.0.0.1.
+    startSqs(),
     startStripeEmulator({
       dataDir: join(dataDir, 'stripe'),
       // The data folder's own key, and only it: no one else on the machine can read or move anything.
@@ -250,28 +253,30 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
       ? undefined
       : buildWebApps(root).then((built) => built.length && say(`Built ${built.join(' and ')}.`)),
   ]);
-  const [dynamoStart, s3Start, stripeStart, buildStart] = settled;
+  const [dynamoStart, s3Start, sqsStart, stripeStart, buildStart] = settled;
   if (
     dynamoStart.status === 'rejected' ||
     s3Start.status === 'rejected' ||
+    sqsStart.status === 'rejected' ||
     stripeStart.status === 'rejected' ||
     buildStart.status === 'rejected'
   ) {
     // Stop what did start, so a failed start leaves no engine running.
-    for (const started of [dynamoStart, s3Start, stripeStart]) {
+    for (const started of [dynamoStart, s3Start, sqsStart, stripeStart]) {
       if (started.status === 'fulfilled') await started.value.stop().catch(() => undefined);
     }
     restoreUmask();
     unlock();
-    throw [dynamoStart, s3Start, stripeStart, buildStart].find(
+    throw [dynamoStart, s3Start, sqsStart, stripeStart, buildStart].find(
       (result): result is PromiseRejectedResult => result.status === 'rejected',
     )?.reason;
   }
-  const [dynamo, s3, stripe] = [dynamoStart.value, s3Start.value, stripeStart.value];
+  const [dynamo, s3, sqs, stripe] = [dynamoStart.value, s3Start.value, sqsStart.value, stripeStart.value];
   const stops: (() => Promise<void>)[] = [
     stripe.stop,
     dynamo.stop,
     s3.stop,
+    sqs.stop,
     async () => restoreUmask(),
     async () => unlock(),
   ];

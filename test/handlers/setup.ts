@@ -19,6 +19,7 @@ Object.assign(process.env, {
   TABLE_NAME: tableName,
   DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
   S3_ENDPOINT: inject('s3Endpoint'),
+  SQS_ENDPOINT: inject('sqsEndpoint'),
   AWS_REGION: localAws.region,
   // The S3 server's key (global-setup.ts); DynamoDB Local takes any.
   AWS_ACCESS_KEY_ID: inject('s3Credentials').accessKeyId,
