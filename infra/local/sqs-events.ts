@@ -1,4 +1,5 @@
 import {
+  CreateQueueCommand,
   DeleteMessageBatchCommand,
   GetQueueAttributesCommand,
   ReceiveMessageCommand,
@@ -141,4 +142,41 @@ export function pollQueue(options: PollOptions): QueuePoller {
       await Promise.all(pollers);
     },
   };
+}
+
+export interface LocalPictureQueue {
+  url: string;
+  arn: string;
+  deadLetterUrl: string;
+}
+
+/**
+ * The picture queue and its dead-letter queue as the stack makes them (infra/lib/portal-stack.ts):
+ * the visibility timeout six times the picture function's timeout, the dead-letter queue after
+ * `maxReceiveCount` receives. `prefix` keeps the test files' queues apart.
+ */
+export async function createPictureQueues(
+  client: SQSClient,
+  options: { prefix?: string; visibilitySeconds: number; maxReceiveCount: number },
+): Promise<LocalPictureQueue> {
+  const prefix = options.prefix ?? 'reseller-portal';
+  const dead = await client.send(new CreateQueueCommand({ QueueName: `${prefix}-picture-dead-letters` }));
+  const deadArn = await queueArn(client, dead.QueueUrl!);
+  const queue = await client.send(
+    new CreateQueueCommand({
+      QueueName: `${prefix}-pictures`,
+      Attributes: {
+        VisibilityTimeout: String(options.visibilitySeconds),
+        RedrivePolicy: JSON.stringify({ deadLetterTargetArn: deadArn, maxReceiveCount: options.maxReceiveCount }),
+      },
+    }),
+  );
+  return { url: queue.QueueUrl!, arn: await queueArn(client, queue.QueueUrl!), deadLetterUrl: dead.QueueUrl! };
+}
+
+async function queueArn(client: SQSClient, url: string): Promise<string> {
+  const { Attributes } = await client.send(
+    new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['QueueArn'] }),
+  );
+  return Attributes!.QueueArn!;
 }

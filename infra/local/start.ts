@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { S3Event } from 'aws-lambda';
+import type { S3Event, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { Route } from '../../functions/src/routes';
 import { functionEnvironment } from '../lib/bundling';
 import type { ApiHandler } from './api-event';
@@ -14,6 +14,7 @@ import { startImageServer } from './image-server';
 import { startStripeEmulator } from './stripe';
 import { forwardObjectCreated, type EventForwarder } from './s3-events';
 import { startSqs } from './sqs';
+import { createPictureQueues, pollQueue } from './sqs-events';
 import type { DailyPayoutsResult } from '../../functions/src/handlers/scheduled/daily-payouts';
 import { lockDataDir } from './data-lock';
 import { privateUmask, secureTree, writePrivateFile } from './files';
@@ -116,6 +117,9 @@ export function configureEnvironment(settings: {
   stripeApiUrl?: string;
   /** The data folder's secrets, when the caller has read them already. */
   secrets?: LocalSecrets;
+  /** The local SQS (decision 0380) and the picture queue on it (issue 38), when pictures are hosted. */
+  sqsEndpoint?: string;
+  pictureQueueUrl?: string;
   /** The S3 server's key: the functions sign with it (DynamoDB Local takes any key). */
   s3Credentials?: S3Credentials;
   /**
@@ -129,6 +133,8 @@ export function configureEnvironment(settings: {
     TABLE_NAME,
     DYNAMODB_ENDPOINT: settings.dynamoEndpoint,
     ...(settings.s3Endpoint ? { S3_ENDPOINT: settings.s3Endpoint } : {}),
+    ...(settings.sqsEndpoint ? { SQS_ENDPOINT: settings.sqsEndpoint } : {}),
+    ...(settings.picturesOrigin && settings.pictureQueueUrl ? { PICTURE_QUEUE_URL: settings.pictureQueueUrl } : {}),
     IMPORTS_BUCKET: LOCAL_IMPORTS_BUCKET,
     ...(settings.picturesOrigin
       ? { IMAGES_BUCKET: LOCAL_IMAGES_BUCKET, PICTURE_FETCH_ALLOWED_ORIGINS: settings.picturesOrigin }
@@ -291,10 +297,21 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     const images =
       (options.hostPictures ?? options.seedDemo ?? false) ? await startImageServer({ dir: demoImagesDir }) : undefined;
     if (images) stops.unshift(images.stop);
+    // The picture queue as the stack makes it, with the picture function's timeout (issue 38).
+    const routeTable = await import('../../functions/src/routes');
+    const pictureFunction = routeTable.eventFunctions.find((fn) => fn.trigger === 'pictureQueue');
+    const pictureQueue = pictureFunction
+      ? await createPictureQueues(sqs.client, {
+          visibilitySeconds: 6 * pictureFunction.timeoutSeconds,
+          maxReceiveCount: routeTable.PICTURE_MAX_RECEIVES,
+        })
+      : undefined;
     configureEnvironment({
       dataDir,
       dynamoEndpoint: dynamo.endpoint,
       s3Endpoint: s3.endpoint,
+      sqsEndpoint: sqs.endpoint,
+      pictureQueueUrl: pictureQueue?.url,
       stripeApiUrl: ownStripeKey ? undefined : stripe.url,
       secrets,
       s3Credentials: s3.credentials,
@@ -316,6 +333,22 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
       forwarders.push(
         forwardObjectCreated(s3.server, await importHandler<(event: S3Event) => Promise<void>>(fn.module), say),
       );
+    }
+    // The picture queue's event source mapping: the picture function, batch by batch, as many at a
+    // time as its reserved concurrency (only when pictures are hosted: the import sends nothing otherwise).
+    if (pictureFunction && pictureQueue && images) {
+      const poller = pollQueue({
+        client: sqs.client,
+        queueUrl: pictureQueue.url,
+        queueArn: pictureQueue.arn,
+        handler: await importHandler<(event: SQSEvent) => Promise<SQSBatchResponse>>(pictureFunction.module),
+        batchSize: pictureFunction.batchSize,
+        concurrency: pictureFunction.reservedConcurrency,
+        log: say,
+      });
+      // Stopped before the engine it polls.
+      stops.splice(stops.indexOf(sqs.stop), 0, poller.stop);
+      forwarders.push({ idle: () => poller.idle() });
     }
     const readHostedImage = await hostedImageReader(s3.endpoint, s3.credentials);
     const server = createPortalServer({

@@ -30,7 +30,16 @@ const JOB_FIELDS = [
 ] as const;
 
 function fromItem(item: Record<string, unknown>): ImportJobRecord {
-  return Object.fromEntries(JOB_FIELDS.map((field) => [field, item[field] ?? null])) as unknown as ImportJobRecord;
+  const job = Object.fromEntries(JOB_FIELDS.map((field) => [field, item[field] ?? null])) as unknown as ImportJobRecord;
+  // ADDed by the import (the total) and the picture function (hosted, failed): issue 38.
+  if (item.picturesTotal !== undefined) {
+    job.pictures = {
+      total: Number(item.picturesTotal),
+      hosted: Number(item.picturesHosted ?? 0),
+      failed: Number(item.picturesFailed ?? 0),
+    };
+  }
+  return job;
 }
 
 /** SET clauses for a partial update, with generated placeholders. */
