@@ -34,6 +34,7 @@ const expected: Record<string, Answers> = {
   products: ADMINS,
   createProductUpload: ADMINS,
   getImportJob: ADMINS,
+  retryImportPictures: ADMINS,
   getImportIssues: ADMINS,
   getRejectedRowsCsv: ADMINS,
   approveProduct: ADMINS,
