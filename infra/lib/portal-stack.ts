@@ -522,11 +522,6 @@ export class PortalStack extends Stack {
       enforceSSL: true,
       retentionPeriod: Duration.days(14),
     });
-    Validations.of(this.pictureDeadLetters).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason:
-        "This queue is itself the picture queue's dead-letter queue; nothing consumes it, operators read it (and send a message back with SQS's redrive once the cause is fixed), so it needs no dead-letter queue of its own.",
-    });
     const pictureFunction = eventFunctions.find((event) => event.trigger === 'pictureQueue');
     this.pictureQueue = new Queue(this, 'PictureQueue', {
       encryption: QueueEncryption.SQS_MANAGED,
