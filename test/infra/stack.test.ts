@@ -496,8 +496,8 @@ describe('failed imports are seen', () => {
       );
       // Besides the failure queue, only the picture queue for the functions that list it (the import).
       expect(sends.flatMap(resourcesOf)).toEqual([
-        ...(event.access.pictureQueue === 'send' ? [pictureQueueArn] : []),
         { 'Fn::GetAtt': [queueId, 'Arn'] },
+        ...(event.access.pictureQueue === 'send' ? [pictureQueueArn] : []),
       ]);
     }
     // No route function may write to it.
