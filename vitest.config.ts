@@ -48,6 +48,12 @@ export default defineConfig({
   test: {
     // The default report, then each project's time (CI's log says where its minutes went).
     reporters: ['default', new ProjectTimesReporter()],
+    // Three files at a time on the 2-core machine, not Vitest's default of cores - 1 (one): the
+    // handler and bundle files mostly wait on DynamoDB Local, the S3 server and the emulator, each
+    // file with a table, an outbox and a webhook secret of its own (test/handlers/setup.ts).
+    // The browser files stay one at a time (fileParallelism below); `npm test` runs them in a
+    // Vitest process beside this one (scripts/vitest-side-by-side.mjs, decision 0360).
+    maxWorkers: 3,
     projects: [
       {
         test: {
@@ -67,6 +73,9 @@ export default defineConfig({
           include: ['shared/src/**/*.test.tsx', 'web-member/src/**/*.test.tsx', 'web-admin/src/**/*.test.tsx'],
           environment: 'jsdom',
           setupFiles: ['test/ui-setup.ts'],
+          // A limit for a hung test, not a speed claim: three files at a time beside the browser
+          // line; Vitest's 5 s timed out 43 component tests of a clean-clone run under load.
+          testTimeout: 20_000,
         },
       },
       {
@@ -75,8 +84,10 @@ export default defineConfig({
           include: ['test/handlers/**/*.test.ts'],
           globalSetup: ['test/handlers/global-setup.ts'],
           setupFiles: ['test/handlers/setup.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          // Limits for a hung call, not speed claims: a file shares the two cores with two other
+          // files and the browser line, and the demo seeds took over 30 s at times under load.
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
         },
       },
       {
@@ -88,7 +99,7 @@ export default defineConfig({
           include: BUNDLE_TESTS,
           globalSetup: ['test/handlers/global-setup.ts', 'test/infra/bundles-setup.ts'],
           setupFiles: ['test/handlers/setup.ts'],
-          testTimeout: 30_000,
+          testTimeout: 60_000,
           hookTimeout: 120_000,
         },
       },

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { REPORT_FILE, loadAverage, thisMachine, writeSectionReport } from './bench-report';
 import { bundles } from './bench/bundles';
+import { localIam } from './bench/iam';
 import { catalogueImport, catalogueLists } from './bench/catalogue';
 import { salesLists } from './bench/sales';
 import type { BenchSection } from './bench/section';
@@ -16,7 +17,7 @@ import { webPages } from './bench/web';
  * when any budget is over. A new section implements
  * BenchSection (scripts/bench/section.ts) and is added to this list.
  */
-const sections: readonly BenchSection[] = [bundles, catalogueImport, catalogueLists, salesLists, webPages];
+const sections: readonly BenchSection[] = [bundles, catalogueImport, catalogueLists, salesLists, webPages, localIam];
 
 async function main(): Promise<number> {
   const wanted = process.argv.slice(2);

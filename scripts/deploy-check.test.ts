@@ -8,7 +8,7 @@ import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
 import { mockClient } from 'aws-sdk-client-mock';
 import Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { API_VERSION } from '../functions/src/adapters/stripe-gateway';
+import { API_VERSION } from '../functions/src/adapters/payments/stripe-gateway';
 import {
   WEBHOOK_EVENTS,
   endpointOfEvent,

@@ -19,7 +19,7 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import { GetAccountCommand, GetEmailIdentityCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
 import Stripe from 'stripe';
-import { API_VERSION, connectionOptions } from '../functions/src/adapters/stripe-gateway';
+import { API_VERSION, connectionOptions } from '../functions/src/adapters/payments/stripe-gateway';
 import { WEBHOOK_EVENTS, type WebhookEndpoint } from '../functions/src/payments/payment-gateway';
 
 /** One check's result; `warning` marks a check that holds but limits the portal (it does not fail the deploy). */

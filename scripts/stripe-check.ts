@@ -10,7 +10,11 @@
  * It refuses a live key (`sk_live_…`): it makes real objects.
  */
 import Stripe from 'stripe';
-import { API_VERSION, MCC_GENERAL_MERCHANDISE, connectionOptions } from '../functions/src/adapters/stripe-gateway';
+import {
+  API_VERSION,
+  MCC_GENERAL_MERCHANDISE,
+  connectionOptions,
+} from '../functions/src/adapters/payments/stripe-gateway';
 
 export interface CheckStep {
   step: string;

@@ -1,49 +1,46 @@
-import { dynamoImports } from './adapters/dynamo-imports';
-import { dynamoProducts, getProduct, setHostedPictures, upgradeCatalogueKeys } from './adapters/dynamo-products';
-import { dynamoAttempts } from './adapters/dynamo-attempts';
-import { dynamoSessions } from './adapters/dynamo-sessions';
-import { dynamoPayoutAccounts } from './adapters/dynamo-payout-accounts';
-import { dynamoProcessedEvents } from './adapters/dynamo-processed-events';
-import { dynamoUsers } from './adapters/dynamo-users';
-import { dynamoAccountLocks } from './adapters/dynamo-account-locks';
-import { dynamoSales } from './adapters/dynamo-sales';
-import { dynamoSaleRecorder } from './adapters/dynamo-sale-recorder';
-import { upgradeSalesItems } from './adapters/dynamo-sales-upgrade';
-import { dynamoCommissionMoney } from './adapters/dynamo-commission-money';
-import { failedPayoutCount } from './adapters/dynamo-failed-payouts';
-import { commissionWork } from './adapters/dynamo-work-counts';
+import { dynamoImports } from './adapters/imports/dynamo-imports';
+import { dynamoProducts, getProduct, setHostedPictures, upgradeCatalogueKeys } from './adapters/products/dynamo-products';
+import { dynamoAttempts } from './adapters/auth/dynamo-attempts';
+import { dynamoSessions } from './adapters/auth/dynamo-sessions';
+import { dynamoPayoutAccounts } from './adapters/payments/dynamo-payout-accounts';
+import { dynamoProcessedEvents } from './adapters/payments/dynamo-processed-events';
+import { dynamoUsers } from './adapters/auth/dynamo-users';
+import { dynamoAccountLocks } from './adapters/auth/dynamo-account-locks';
+import { dynamoSales } from './adapters/orders/dynamo-sales';
+import { dynamoSaleRecorder } from './adapters/orders/dynamo-sale-recorder';
+import { upgradeSalesItems } from './adapters/orders/dynamo-sales-upgrade';
+import { dynamoCommissionMoney } from './adapters/commissions/dynamo-commission-money';
+import { failedPayoutCount } from './adapters/orders/dynamo-failed-payouts';
+import { commissionWork } from './adapters/orders/dynamo-work-counts';
 import type { SummaryDeps } from './orders/admin-summary';
 import { onMoneyEvent, type MoneyDeps } from './commissions/money-movement';
-import { dynamoRefunds } from './adapters/dynamo-refunds';
-import {
-  onChargeRefunded,
-  onDispute,
-  onRefundUpdated,
-  refundFailureWords,
-  type RefundDeps,
-} from './commissions/refunds';
-import { dynamoPayoutBatches } from './adapters/dynamo-payout-batches';
+import { dynamoRefunds } from './adapters/commissions/dynamo-refunds';
+import type { RefundDeps } from './commissions/refunds';
+import type { CommissionStore } from './commissions/commission-store';
+import { dynamoCommissionStore } from './adapters/commissions/dynamo-commission-store';
+import { onPayoutEvent, onSaleEvent, type PayoutEventDeps, type SaleEventDeps } from './commissions/stripe-events';
+import { sendPayoutNotice, sendSaleNotice } from './notifications/stripe-notices';
+import { dynamoPayoutBatches } from './adapters/commissions/dynamo-payout-batches';
 import type { BatchDeps } from './commissions/batches';
 import type { MemberBatch } from './commissions/batch-store';
-import { onBatchPayoutFailed, onBatchPayoutPaid } from './commissions/batch-events';
-import { dynamoEmailVerifications } from './adapters/dynamo-email-verifications';
-import { createSesMailer } from './adapters/ses-mailer';
-import { s3Files } from './adapters/s3-files';
-import { s3Pictures } from './adapters/s3-pictures';
+import { dynamoEmailVerifications } from './adapters/email/dynamo-email-verifications';
+import { createSesMailer } from './adapters/email/ses-mailer';
+import { s3Files } from './adapters/imports/s3-files';
+import { s3Pictures } from './adapters/pictures/s3-pictures';
 import { fetchPicture } from './pictures/fetch-picture';
 import { createPictureHost } from './pictures/host-pictures';
 import type { PictureWorkDeps } from './pictures/picture-work';
 import type { ImportPictures } from './imports/run-import';
-import { addPicturesToTotal, dynamoPictureRecords } from './adapters/dynamo-picture-records';
-import { delayMessage, sqsPictureQueue } from './adapters/sqs-picture-queue';
-import { amazonLocationPlaces } from './adapters/amazon-location-places';
+import { addPicturesToTotal, dynamoPictureRecords } from './adapters/pictures/dynamo-picture-records';
+import { delayMessage, sqsPictureQueue } from './adapters/pictures/sqs-picture-queue';
+import { amazonLocationPlaces } from './adapters/addresses/amazon-location-places';
 import type { AddressSearch } from './addresses/address-search';
-import { createStripeGateway } from './adapters/stripe-gateway';
-import { createStripeRecords } from './adapters/stripe-records';
-import { dynamoReconciliation } from './adapters/dynamo-reconciliation';
+import { createStripeGateway } from './adapters/payments/stripe-gateway';
+import { createStripeRecords } from './adapters/reconciliation/stripe-records';
+import { dynamoReconciliation } from './adapters/reconciliation/dynamo-reconciliation';
 import type { ReconcileDeps } from './reconciliation/reconcile';
-import { dynamoCheckoutOwners, dynamoOpenIntents } from './adapters/dynamo-open-intents';
-import { dynamoCommissionReview } from './adapters/dynamo-commission-review';
+import { dynamoCheckoutOwners, dynamoOpenIntents } from './adapters/payments/dynamo-open-intents';
+import { dynamoCommissionReview } from './adapters/commissions/dynamo-commission-review';
 import type { ReviewDeps } from './commissions/review';
 import type { CancelDeps } from './payments/open-intents';
 import { createAuthenticator } from './auth/authenticate';
@@ -56,7 +53,7 @@ import { env, siteUrl } from './config/env';
 import { MailerUnavailable, type Mailer } from './email/mailer';
 import { createEmailVerification } from './email/verification';
 import { createPasswordResetRequests, createPasswordResetUse } from './email/password-reset';
-import { dynamoPasswordResets } from './adapters/dynamo-password-resets';
+import { dynamoPasswordResets } from './adapters/email/dynamo-password-resets';
 import { getSecret } from './config/secrets';
 import { loadLogger } from './config/logger';
 import { createApiHandler, createPublicApiHandler } from './http/api-handler';
@@ -73,23 +70,19 @@ import { recordPayment } from './orders/record-sale';
 import type { OrderStep, SalesStore } from './orders/sales-store';
 import type { Shipment } from '@portal/shared/api/order-page';
 import { markOrder, markShipped } from './orders/manage';
-import { dynamoMailClaims } from './adapters/dynamo-mail-claims';
-import { dynamoOrderLinks } from './adapters/dynamo-order-links';
+import { dynamoMailClaims } from './adapters/email/dynamo-mail-claims';
+import { dynamoOrderLinks } from './adapters/orders/dynamo-order-links';
 import { adminMailTo } from './config/mail-settings';
 import { holdMs, moneySettings } from './config/money-settings';
-import type { DisputeFacts, RefundFailedFacts } from './email/templates';
-import { getOrder } from './adapters/dynamo-sale-recorder';
+import { getOrder } from './adapters/orders/dynamo-sale-recorder';
 import {
   retryUnlessSent,
   saleRecorded,
   settled,
-  sendDisputeOpened,
-  sendRefundFailed,
   sendRefunded,
-  sendPayoutFailed,
-  sendMemberPayoutFailed,
   sendPayoutOnItsWay,
   sendBatchPayoutOnItsWay,
+  sendQuietly,
   sendShipped,
   type MailDeps,
 } from './notifications/mails';
@@ -209,17 +202,30 @@ export const refunds: RefundDeps = {
   gateway: payments,
   now,
   // The customer's "your refund", once per refund; the admin's call never fails on it (the webhook's retry sends it).
-  refunded: (orderId, refundId) => mailQuietly('refund', refundId, sendRefunded(mails, orderId, refundId)),
+  refunded: (orderId, refundId) => sendQuietly(mails, 'refund', refundId, sendRefunded(mails, orderId, refundId)),
 };
 /** The refund's reads (the confirmation's card and commission): no mail, so that function carries no SES client. */
 export const refundReads: RefundDeps = { store: dynamoRefunds, gateway: payments, now };
-/** The same for Stripe's events: while another delivery sends the mail this one fails, and Stripe delivers again. */
-const webhookRefunds: RefundDeps = {
+/**
+ * The same for Stripe's refund and dispute events (commissions/stripe-events.ts): while another
+ * delivery sends a mail this one fails, and Stripe delivers again; the admins' mails go through
+ * notifications/stripe-notices.ts.
+ */
+const saleEventDeps: SaleEventDeps = {
   store: dynamoRefunds,
   gateway: payments,
   now,
   refunded: async (orderId, refundId) =>
     retryUnlessSent(await settled(async () => [await sendRefunded(mails, orderId, refundId)])),
+  tell: (notice) => sendSaleNotice(mails, notice),
+};
+/** A payout's events: the commission or batch it names, then its mails. */
+const payoutEventDeps: PayoutEventDeps = {
+  money: commissionMoney,
+  batches: dynamoPayoutBatches,
+  gateway: payments,
+  now,
+  tell: (notice) => sendPayoutNotice(mails, notice),
 };
 
 /**
@@ -249,46 +255,8 @@ export const platformWebhooks: WebhookDeps = {
     ),
   // transfer.created moves the commission it names (commissions/money-movement.ts).
   moneyEvents: (event) => onMoneyEvent(commissionMoney, event),
-  // Refunds and disputes: the order and its commission follow (commissions/refunds.ts).
-  // then, for a dispute opened, the admins' mail (once per event).
-  saleEvents: async (event) => {
-    if (event.kind === 'charge.refunded') return onChargeRefunded(webhookRefunds, event.paymentIntentId);
-    if (event.kind === 'refund.updated') {
-      // Pending → succeeded, or failed: the order and commission follow, then the admins' mail (once per refund).
-      const failed = await onRefundUpdated(webhookRefunds, event.refund);
-      const refundId = event.refund.refundId;
-      const { orderID, amountCents, refundedCents, totalCents, commission } = failed ?? {};
-      if (event.refund.status === 'failed') {
-        const order = failed ?? (await refundedOrderFacts(event.refund.paymentIntentId));
-        if (!order) return;
-        return refundFailed({
-          refundId,
-          orderID: orderID ?? order.orderID,
-          amountCents: amountCents ?? event.refund.amountCents,
-          failure: refundFailureWords(event.refund.failureReason),
-          refundedCents: refundedCents ?? order.refundedCents,
-          totalCents: totalCents ?? order.totalCents,
-          commission: commission ?? 'The commission was set right when this refund failure was first applied.',
-        });
-      }
-      return;
-    }
-    await onDispute(webhookRefunds, event.dispute);
-    if (event.kind === 'charge.dispute.created') {
-      const { disputeId, chargeId, amountCents, reason, paymentIntentId } = event.dispute;
-      // The mail names the order and links to its card (onDispute found it, or answered non-2xx).
-      const order = paymentIntentId ? await dynamoRefunds.orderOfPayment(paymentIntentId) : undefined;
-      await disputeOpened({
-        eventId: event.id,
-        disputeId,
-        chargeId,
-        amountCents,
-        reason,
-        evidenceDueBy: null,
-        orderID: order?.orderID ?? null,
-      });
-    }
-  },
+  // Refunds and disputes: the order and its commission follow, then the admins' mails (commissions/stripe-events.ts).
+  saleEvents: (event) => onSaleEvent(saleEventDeps, event),
   log: async (message, details) => (await loadLogger()).warn(message, details),
 };
 
@@ -298,53 +266,8 @@ export const connectWebhooks: WebhookDeps = {
   processed: dynamoProcessedEvents,
   // account.updated keeps the member's payout account state current (payments/payouts.ts accountUpdated).
   accountUpdates: { users: dynamoUsers, accounts: dynamoPayoutAccounts },
-  // Payouts' events move the commission they name (commissions/money-movement.ts); a batch's
-  // payout (commissions/batches.ts) names its batch instead: its failure frees the batch's
-  // commissions. Then the mails: the admins' "a payout failed", the member's "on its way" (once per payout).
-  moneyEvents: async (event) => {
-    if (event.kind === 'payout.paid' && event.metadata.batchId) {
-      // A batch's payout: its record completed if the run died before it, then the member's mail, once per payout.
-      const batch = await onBatchPayoutPaid({ batches: dynamoPayoutBatches, now }, event);
-      if (batch) retryUnlessSent(await settled(async () => [await sendBatchPayoutOnItsWay(mails, batch)]));
-      return batch !== undefined;
-    }
-    const moved =
-      event.kind === 'payout.failed' && event.metadata.batchId
-        ? await onBatchPayoutFailed({ batches: dynamoPayoutBatches, now }, event)
-        : await onMoneyEvent(commissionMoney, event);
-    if (event.kind === 'payout.failed') {
-      const { batchId, memberId } = event.metadata;
-      const batch = batchId && memberId ? await dynamoPayoutBatches.get(batchId, memberId) : undefined;
-      // The member's own mail first (why, and what to do), once per payout; then the admins'.
-      retryUnlessSent(
-        await settled(async () => [
-          await sendMemberPayoutFailed(mails, {
-            payoutId: event.payoutId,
-            failureCode: event.failureCode,
-            failure: event.failure,
-            commissionId: event.metadata.commissionId,
-            ...(batch ? { batch } : {}),
-            amountCents: event.amountCents ?? null,
-            moved,
-          }),
-        ]),
-      );
-      retryUnlessSent(
-        await settled(() =>
-          sendPayoutFailed(mails, {
-            eventId: event.id,
-            payoutId: event.payoutId,
-            failure: event.failure,
-            commissionId: event.metadata.commissionId,
-            ...(batch ? { batch } : {}),
-          }),
-        ),
-      );
-    } else if (event.kind === 'payout.paid' && event.metadata.commissionId) {
-      retryUnlessSent(await settled(async () => [await sendPayoutOnItsWay(mails, event.metadata.commissionId!)]));
-    }
-    return moved;
-  },
+  // Payouts' events move the commission or batch they name, then the member's and admins' mails (commissions/stripe-events.ts).
+  moneyEvents: (event) => onPayoutEvent(payoutEventDeps, event),
   log: async (message, details) => (await loadLogger()).warn(message, details),
 };
 
@@ -360,8 +283,10 @@ export const checkout: CheckoutDeps = {
 /** A ban or withdrawal cancels the product's open checkouts at Stripe, in bounded batches (payments/open-intents.ts). */
 export const productIntents: CancelDeps = { intents: dynamoOpenIntents, gateway: payments, now };
 
-/** The orders, commissions, counters and earnings (one table). */
+/** The orders, the commission each sale writes, their counters (one table). */
 export const sales: SalesStore = dynamoSales;
+/** The commission lists, their counters and the members' earnings (commissions/reads.ts). */
+export const commissionStore: CommissionStore = dynamoCommissionStore;
 
 /** Brings items stored by an earlier version to what the code reads (run after each deploy and by npm start). */
 export async function upgradeTable(): Promise<{ moved: number; searchable: number; catalogueKeys: number }> {
@@ -393,14 +318,16 @@ export const summary: SummaryDeps = {
  * markAsShipped's bundle carries the mailer.
  */
 export const shipOrder = (id: string, shipment: Shipment | null) =>
-  markShipped(dynamoSales, id, shipment, now(), (order) => mailQuietly('shipped', order.id, sendShipped(mails, order)));
+  markShipped(dynamoSales, id, shipment, now(), (order) =>
+    sendQuietly(mails, 'shipped', order.id, sendShipped(mails, order)),
+  );
 /** What recording a sale needs: the sales data, the products, the clock. No Stripe. */
 export const sale: SaleDeps = {
   sales: dynamoSaleRecorder,
   products: { get: getProduct },
   now,
   // An admin's order: the member's "you made a sale" (no receipt: the customer paid no checkout).
-  recorded: (order) => mailQuietly('sale', order.id, saleRecorded(mails, order)),
+  recorded: (order) => sendQuietly(mails, 'sale', order.id, saleRecorded(mails, order)),
   selfPurchase: () => moneySettings().SELF_PURCHASE,
 };
 /** The browser's report of its payment: the sale, and Stripe to check the payment at. */
@@ -410,7 +337,7 @@ export const confirm: ConfirmDeps = {
   now,
   gateway: payments,
   // The receipt and the member's mail; the customer's answer never waits on a failed mail (the webhook sends it).
-  recorded: (order) => mailQuietly('receipt', order.id, saleRecorded(mails, order)),
+  recorded: (order) => sendQuietly(mails, 'receipt', order.id, saleRecorded(mails, order)),
   selfPurchase: () => moneySettings().SELF_PURCHASE,
 };
 
@@ -459,7 +386,7 @@ export const webhookHandler = (
  * through a specifier esbuild does not follow, so its ZIP database (some 5 MB) never enters a
  * Lambda bundle; the function in AWS never takes that branch.
  */
-const LOCAL_ADDRESS_SEARCH: string = './adapters/local-address-search.ts';
+const LOCAL_ADDRESS_SEARCH: string = './adapters/addresses/local-address-search.ts';
 let chosenAddressSearch: Promise<AddressSearch> | undefined;
 const chooseAddressSearch = (): Promise<AddressSearch> =>
   (chosenAddressSearch ??=
@@ -478,7 +405,7 @@ export const addressSearch: AddressSearch = {
  * through a specifier esbuild does not follow, so no Lambda bundle holds it; only the functions
  * whose handler reaches `emailVerification` hold the SES adapter.
  */
-const LOCAL_OUTBOX: string = './adapters/local-outbox-mailer.ts';
+const LOCAL_OUTBOX: string = './adapters/email/local-outbox-mailer.ts';
 let chosenMailer: Promise<Mailer> | undefined;
 const chooseMailer = (): Promise<Mailer> => {
   const { MAIL_OUTBOX_DIR, MAIL_FROM } = env();
@@ -533,42 +460,15 @@ export const mails: MailDeps = {
   log: async (message, details) => (await loadLogger()).warn(message, details),
 };
 
-/** A mail a person's call sends after its write: a failure is logged (the write stands) and a retry of the event sends it. */
-async function mailQuietly(kind: string, about: string, sending: Promise<unknown>): Promise<void> {
-  try {
-    await sending;
-  } catch (error) {
-    await mails.log('A mail was not sent; the next report of its event sends it', { kind, about, error });
-  }
-}
-
 /** The customer's order page by its link's token (orders/order-links.ts). */
 export const orderPages = { links: dynamoOrderLinks, sales: { getOrder } };
 
-/**
- * The admins' "a dispute was opened", once per event and admin: the `charge.dispute.created`
- * webhook path calls this with the dispute's facts (it throws while another delivery sends it,
- * so Stripe delivers the event again).
- */
-export const disputeOpened = async (dispute: DisputeFacts): Promise<void> =>
-  retryUnlessSent(await settled(() => sendDisputeOpened(mails, dispute)));
-
-/** The admins' "a refund failed", once per refund and admin (retried by Stripe's redelivery while another sends it). */
-export const refundFailed = async (facts: RefundFailedFacts): Promise<void> =>
-  retryUnlessSent(await settled(() => sendRefundFailed(mails, facts)));
-
-/** A failed refund's order as it stands (a second event about one failure: the first applied it). */
-async function refundedOrderFacts(paymentIntentId: string | null) {
-  const order = paymentIntentId ? await refunds.store.orderOfPayment(paymentIntentId) : undefined;
-  return order && { orderID: order.orderID, refundedCents: order.refundedCents ?? 0, totalCents: order.totalCents };
-}
-
 /** The member's "your payout is on its way" once the payout of a commission is recorded. */
 export const payoutOnItsWay = (commissionId: string): Promise<void> =>
-  mailQuietly('payout', commissionId, sendPayoutOnItsWay(mails, commissionId));
+  sendQuietly(mails, 'payout', commissionId, sendPayoutOnItsWay(mails, commissionId));
 /** The member's "your payout is on its way" for a batch's payout, once per payout; a failed mail is logged (`payout.paid` sends it). */
 export const batchPayoutOnItsWay = (batch: MemberBatch): Promise<void> =>
-  mailQuietly('payout', batch.batchId, sendBatchPayoutOnItsWay(mails, batch));
+  sendQuietly(mails, 'payout', batch.batchId, sendBatchPayoutOnItsWay(mails, batch));
 /** Forgotten passwords: asking for a single-use reset link by mail (email/password-reset.ts). */
 export const passwordResetRequests = /* @__PURE__ */ createPasswordResetRequests({
   store: dynamoPasswordResets,

@@ -167,6 +167,8 @@ export const routes: readonly Route[] = [
   route('reconcile', 'handlers/reconcile.ts', stripeReads, 1024),
   // Admin: the member's payout card, named by a payout's confirmation.
   route('getMemberPayoutCard', 'handlers/get-member-payout-card.ts', stripeReads),
+  // Admin: what members still owe after clawbacks (commissions/batches.ts memberDebts).
+  route('getMemberDebts', 'handlers/get-member-debts.ts', reads),
   // Admin: the card an order was paid with, named by a refund's confirmation.
   route('getOrderPaymentCard', 'handlers/get-order-payment-card.ts', stripeReads),
   // Public: Stripe signs it; no access token, so no signing key. The platform's own events.

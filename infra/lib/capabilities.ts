@@ -89,6 +89,7 @@ export const capabilityOf: Partial<Record<EndpointName, Capability>> = {
   reviewHeldCommission: 'Commissions',
   getHeldCommissions: 'Commissions',
   getMemberPayoutCard: 'Commissions',
+  getMemberDebts: 'Commissions',
   getOrderPaymentCard: 'Commissions',
 };
 

@@ -129,6 +129,9 @@ export function senderDomain(from: string): string {
   return domain;
 }
 
+/** The function resource's metadata key naming its handler module (relative to functions/src). */
+export const ENTRY_METADATA = 'portal:entry';
+
 /** Uploaded CSVs are deleted from the imports bucket this many days after they arrive. */
 export const IMPORTS_EXPIRE_AFTER_DAYS = 30;
 
@@ -983,6 +986,10 @@ function appFunction(
       ...(spec.nativeModules?.length ? { commandHooks: nativeModuleHooks(spec.nativeModules) } : {}),
     },
   });
+
+  // The handler module the bundle is built from, in the template: the local runtime runs that very
+  // module with this function's settings (infra/local/template.ts reads them back from the template).
+  (fn.node.defaultChild as CfnResource).addMetadata(ENTRY_METADATA, spec.module);
 
   if (access.table === 'readwrite') deps.table.grantReadWriteData(role);
   else deps.table.grantReadData(role);

@@ -1,5 +1,5 @@
 import { Email, Password } from '@portal/shared/api/schemas';
-import { dynamoUsers } from '../../functions/src/adapters/dynamo-users';
+import { dynamoUsers } from '../../functions/src/adapters/auth/dynamo-users';
 import { hashPassword } from '../../functions/src/auth/passwords';
 import { newId } from '../../functions/src/auth/tokens';
 import { newUserRecord } from '../../functions/src/auth/user-store';

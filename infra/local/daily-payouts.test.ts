@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { startDailyPayouts, untilNextMidnight } from './daily-payouts';
+import { startDailyPayouts, untilNext, untilNextMidnight } from './daily-payouts';
+import { invokeEvent } from './invoker';
 
 const result = {
   batchId: 'daily',
@@ -67,5 +68,32 @@ describe('the local daily payouts timer', () => {
     // Not remembered: the next start runs it again.
     expect(JSON.parse(readFileSync(join(dataDir, 'daily-payouts.json'), 'utf8'))).toEqual({ lastRun: '2026-11-24' });
     timer.stop();
+  });
+
+  it('counts the time to the schedule’s time of day', () => {
+    expect(untilNext(Date.parse('2026-11-26T05:00:00Z'), { hour: 6, minute: 30 })).toBe(90 * 60_000);
+    expect(untilNext(Date.parse('2026-11-26T06:30:00Z'), { hour: 6, minute: 30 })).toBe(24 * 3600 * 1000);
+  });
+
+  it('stops a run at its function’s timeout, with Lambda’s line and the REPORT line, and says so', async () => {
+    const dataDir = dir();
+    writeFileSync(join(dataDir, 'daily-payouts.json'), JSON.stringify({ lastRun: '2020-01-01' }));
+    const lines: string[] = [];
+    const say = (line: string) => lines.push(line);
+    // The daily payouts function as the template makes it, with a timeout of 1 s (900 s in the stack).
+    const dailyPayouts = { name: 'dailyPayouts', memoryMb: 512, timeoutSeconds: 1 };
+    const timer = startDailyPayouts({
+      dataDir,
+      say,
+      run: () => invokeEvent(dailyPayouts, () => new Promise<typeof result>(() => undefined), {}, say),
+    });
+    await timer.started;
+    timer.stop();
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/^dailyPayouts [0-9a-f-]{36} Task timed out after 1\.00 seconds$/);
+    expect(lines[1]).toMatch(/^dailyPayouts REPORT RequestId: .*\tMemory Size: 512 MB\tMax Memory Used: \d+ MB$/);
+    expect(lines[2]).toBe(
+      "Daily payouts (missed since 2020-01-01) stopped: Task timed out after 1.00 seconds. The next run continues the day's batch.",
+    );
   });
 });

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { DailyPayoutsResult } from '../../functions/src/handlers/scheduled/daily-payouts';
 import { writePrivateFile } from './files';
@@ -15,6 +16,26 @@ const DAY_MS = 24 * 3600 * 1000;
 export const dayOf = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 /** Milliseconds from `now` to the next 00:00 UTC. */
 export const untilNextMidnight = (now: number): number => DAY_MS - (now % DAY_MS);
+/** Milliseconds from `now` to the next `hour:minute` UTC (the schedule's time of day). */
+export const untilNext = (now: number, at: { hour: number; minute: number } = { hour: 0, minute: 0 }): number => {
+  const offset = (at.hour * 60 + at.minute) * 60_000;
+  return untilNextMidnight(now - offset);
+};
+
+/** The event EventBridge sends a scheduled rule's target. */
+export function scheduledEvent(rule: string, time = new Date()) {
+  return {
+    version: '0',
+    id: randomUUID(),
+    'detail-type': 'Scheduled Event',
+    source: 'aws.events',
+    account: '000000000000',
+    time: time.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    region: 'us-east-1',
+    resources: [`arn:aws:events:us-east-1:000000000000:rule/${rule}`],
+    detail: {},
+  };
+}
 
 export interface DailyPayoutsTimer {
   /** Resolves when the run at start (if one was due) has finished. */
@@ -27,6 +48,8 @@ export function startDailyPayouts(options: {
   run: () => Promise<DailyPayoutsResult>;
   say: (line: string) => void;
   now?: () => number;
+  /** The schedule's time of day in UTC (the template's cron expression); 00:00 unless told. */
+  at?: { hour: number; minute: number };
 }): DailyPayoutsTimer {
   const now = options.now ?? Date.now;
   const file = join(options.dataDir, 'daily-payouts.json');
@@ -51,7 +74,9 @@ export function startDailyPayouts(options: {
   };
   const schedule = () => {
     if (stopped) return;
-    timer = setTimeout(() => void runOnce('00:00 UTC').then(schedule), untilNextMidnight(now()));
+    const at = options.at ?? { hour: 0, minute: 0 };
+    const time = `${String(at.hour).padStart(2, '0')}:${String(at.minute).padStart(2, '0')} UTC`;
+    timer = setTimeout(() => void runOnce(time).then(schedule), untilNext(now(), at));
     timer.unref();
   };
 

@@ -10,6 +10,23 @@ import { join } from 'node:path';
  */
 export function lockDataDir(dataDir: string): () => void {
   const file = join(dataDir, 'portal.lock');
+  const unlock = takeLock(file);
+  if (unlock) return unlock;
+  const holder = readHolder(file);
+  if (holder !== null && isRunning(holder)) {
+    throw new Error(
+      `Another portal is running with this data folder (${dataDir}, process ${holder}). Stop it with Ctrl-C first, or start this one with its own folder. If no portal is running, delete ${file}.`,
+    );
+  }
+  throw new Error(`Could not take the data folder's lock (${file}); another start may be under way. Try again.`);
+}
+
+/**
+ * Takes the lock `file` for this process (its id written in it, made with an exclusive create),
+ * taking over one whose process is gone; undefined while a running process holds it. Returns
+ * what releases it.
+ */
+export function takeLock(file: string): (() => void) | undefined {
   for (let attempt = 0; attempt < 3; attempt += 1) {
     let fd: number;
     try {
@@ -17,11 +34,7 @@ export function lockDataDir(dataDir: string): () => void {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = readHolder(file);
-      if (holder !== null && isRunning(holder)) {
-        throw new Error(
-          `Another portal is running with this data folder (${dataDir}, process ${holder}). Stop it with Ctrl-C first, or start this one with its own folder. If no portal is running, delete ${file}.`,
-        );
-      }
+      if (holder !== null && isRunning(holder)) return undefined;
       // Its process is gone: the lock is stale (or half-written by a start that is just making it,
       // which the next attempt's exclusive create settles).
       removeQuietly(file);
@@ -36,7 +49,7 @@ export function lockDataDir(dataDir: string): () => void {
       if (readHolder(file) === process.pid) removeQuietly(file);
     };
   }
-  throw new Error(`Could not take the data folder's lock (${file}); another start may be under way. Try again.`);
+  return undefined;
 }
 
 function readHolder(file: string): number | null {

@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, isConditionFailed, tableName } from '../../functions/src/adapters/dynamo-client';
-import { dynamoProducts } from '../../functions/src/adapters/dynamo-products';
+import { dynamoProducts } from '../../functions/src/adapters/products/dynamo-products';
 import { productIdFromSpuNo } from '../../shared/src/domain/csv-product';
 import type { ProductAction } from '../../shared/src/domain/product-status';
 

@@ -1,8 +1,8 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { CSV_COLUMNS, productIdFromSpuNo, type CsvColumn } from '@portal/shared/domain/csv-product';
-import { dynamoImports } from '../../functions/src/adapters/dynamo-imports';
-import { dynamoProducts } from '../../functions/src/adapters/dynamo-products';
-import { s3Files } from '../../functions/src/adapters/s3-files';
+import { dynamoImports } from '../../functions/src/adapters/imports/dynamo-imports';
+import { dynamoProducts } from '../../functions/src/adapters/products/dynamo-products';
+import { s3Files } from '../../functions/src/adapters/imports/s3-files';
 import { db, isConditionFailed, tableName } from '../../functions/src/adapters/dynamo-client';
 import { queuedJob } from '../../functions/src/imports/jobs';
 import { writeDemoImages, writeDemoPhotos, type DemoPicture, type DemoShape } from './demo-images';

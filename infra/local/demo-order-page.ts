@@ -3,8 +3,8 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Shipment } from '@portal/shared/api/order-page';
 import { carrierName } from '@portal/shared/api/carriers';
 import { db, isConditionFailed, tableName } from '../../functions/src/adapters/dynamo-client';
-import { dynamoOrderLinks } from '../../functions/src/adapters/dynamo-order-links';
-import { dynamoSales } from '../../functions/src/adapters/dynamo-sales';
+import { dynamoOrderLinks } from '../../functions/src/adapters/orders/dynamo-order-links';
+import { dynamoSales } from '../../functions/src/adapters/orders/dynamo-sales';
 import { hashOrderToken, ORDER_PAGE_PATH } from '../../functions/src/orders/order-links';
 
 /**

@@ -2,7 +2,7 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { WithdrawalQuote } from '@portal/shared/api/payout-batches';
 import { formatMoney } from '@portal/shared/domain/format';
 import { db, isConditionFailed, tableName } from '../../functions/src/adapters/dynamo-client';
-import { dynamoUsers } from '../../functions/src/adapters/dynamo-users';
+import { dynamoUsers } from '../../functions/src/adapters/auth/dynamo-users';
 import { withdrawalQuote } from '../../functions/src/commissions/batches';
 import { payoutBatches } from '../../functions/src/composition';
 

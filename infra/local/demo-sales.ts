@@ -4,12 +4,12 @@ import type { Customer } from '@portal/shared/api/customer';
 import { productIdFromSpuNo } from '@portal/shared/domain/csv-product';
 import Stripe from 'stripe';
 import { db, isConditionFailed, tableName } from '../../functions/src/adapters/dynamo-client';
-import { dynamoCommissionMoney } from '../../functions/src/adapters/dynamo-commission-money';
-import { dynamoProducts, getProduct } from '../../functions/src/adapters/dynamo-products';
-import { dynamoSaleRecorder } from '../../functions/src/adapters/dynamo-sale-recorder';
-import { dynamoSales } from '../../functions/src/adapters/dynamo-sales';
-import { dynamoUsers } from '../../functions/src/adapters/dynamo-users';
-import { connectionOptions } from '../../functions/src/adapters/stripe-gateway';
+import { dynamoCommissionMoney } from '../../functions/src/adapters/commissions/dynamo-commission-money';
+import { dynamoProducts, getProduct } from '../../functions/src/adapters/products/dynamo-products';
+import { dynamoSaleRecorder } from '../../functions/src/adapters/orders/dynamo-sale-recorder';
+import { dynamoSales } from '../../functions/src/adapters/orders/dynamo-sales';
+import { dynamoUsers } from '../../functions/src/adapters/auth/dynamo-users';
+import { connectionOptions } from '../../functions/src/adapters/payments/stripe-gateway';
 import {
   addCommissionToStripe,
   payCommissionToMember,
@@ -17,7 +17,7 @@ import {
 } from '../../functions/src/commissions/money-movement';
 import { payments } from '../../functions/src/composition';
 import { markOrder } from '../../functions/src/orders/manage';
-import { dynamoRefunds } from '../../functions/src/adapters/dynamo-refunds';
+import { dynamoRefunds } from '../../functions/src/adapters/commissions/dynamo-refunds';
 import { refundOrder, type RefundDeps } from '../../functions/src/commissions/refunds';
 import { holdMs, moneySettings } from '../../functions/src/config/money-settings';
 import { addOrder, recordPayment, type SaleDeps } from '../../functions/src/orders/record-sale';

@@ -1,8 +1,8 @@
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { extname, join, normalize, resolve, sep } from 'node:path';
-import type { Route } from '../../functions/src/routes';
-import { lambdaContext, toApiEvent, type ApiHandler } from './api-event';
+import { toApiEvent, type ApiHandler } from './api-event';
+import { invokeFunction, type InvokedFunction, type Outcome as InvocationOutcome } from './invoker';
 import { securityHeaders } from '../lib/security-headers';
 import { DEMO_IMAGE_NAME } from './demo-images';
 import { STRIPE_EMULATOR_BASE } from '@portal/shared/api/payment-config';
@@ -26,9 +26,21 @@ export const HTTP_API_INTEGRATION_TIMEOUT_MS = 30_000;
 /** What the HTTP API answers when the Lambda invocation fails (function error, timeout, payload refused). */
 const INTERNAL_SERVER_ERROR = { message: 'Internal Server Error' };
 
+/**
+ * One API function as the server runs it: its route (from the template's AWS::ApiGatewayV2::Route,
+ * template.ts), its handler module, and its memory, timeout and environment. A route of the route
+ * table fits too (tests that build a server by hand; no environment of its own then).
+ */
+export interface ApiFunction extends InvokedFunction {
+  path: string;
+  /** The route's method; POST unless the template says otherwise. */
+  method?: string;
+  module: string;
+}
+
 export interface ServerOptions {
-  routes: readonly Route[];
-  loadHandler: (route: Route) => Promise<ApiHandler>;
+  routes: readonly ApiFunction[];
+  loadHandler: (route: ApiFunction) => Promise<ApiHandler>;
   memberDist: string;
   adminDist: string;
   /** The demo catalogue's pictures, served at /demo-images/<name>.svg (demo-catalogue.ts). */
@@ -147,7 +159,7 @@ export function createPortalServer(options: ServerOptions): Server {
 
   async function api(request: IncomingMessage, response: ServerResponse, path: string, query: string) {
     const route = byPath.get(path);
-    if (!route || request.method !== 'POST') {
+    if (!route || request.method !== (route.method ?? 'POST')) {
       // The HTTP API only has `POST <path>` routes; anything else is not found there either.
       sendJson(response, 404, { message: `There is no API call ${request.method} ${path}.` });
       return;
@@ -195,7 +207,7 @@ export function createPortalServer(options: ServerOptions): Server {
       status = result.statusCode ?? 200;
       response.writeHead(status, headers);
       response.end(result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64') : (result.body ?? ''));
-    } else if (outcome.kind === 'integration-timeout') {
+    } else if (outcome.kind === 'caller-timeout') {
       status = 503;
       sendJson(response, status, { message: 'Service Unavailable' });
     } else {
@@ -210,62 +222,37 @@ export function createPortalServer(options: ServerOptions): Server {
   }
 
   /**
-   * One Lambda invocation as the HTTP API makes it: the handler runs with its route's timeout
-   * (capped by the API's 30 s integration timeout) and memory size; an answer over 6 MB is an error,
-   * as Lambda's runtime refuses to post it. A handler cannot be stopped in-process: past its timeout
-   * the caller is answered and whatever it still does runs on unobserved (Lambda would freeze it);
-   * its late result or error is dropped, never thrown. `lines` are Lambda's log lines, REPORT last.
+   * One Lambda invocation as the HTTP API makes it (invoker.ts): the handler runs with its
+   * function's timeout (the HTTP API waits at most its 30 s integration timeout), memory size and
+   * environment, the file system read-only outside /tmp; an answer over 6 MB is an error, as
+   * Lambda's runtime refuses to post it. `lines` are Lambda's log lines, REPORT last.
    */
-  async function invoke(route: Route, handler: ApiHandler, event: ReturnType<typeof toApiEvent>) {
-    const timeoutMs = route.timeoutSeconds * 1000;
-    const context = lambdaContext(route.name, timeoutMs, route.memoryMb);
-    const requestId = context.awsRequestId;
-    const lines: string[] = [];
-    const started = performance.now();
-    const ran: Promise<Outcome> = Promise.resolve()
-      .then(() => handler(event, context))
-      .then(
-        (result): Outcome => ({ kind: 'result', result }),
-        (error: unknown): Outcome => ({ kind: 'error', error }),
-      );
+  async function invoke(route: ApiFunction, handler: ApiHandler, event: ReturnType<typeof toApiEvent>) {
     const integrationTimeoutMs = options.integrationTimeoutMs ?? HTTP_API_INTEGRATION_TIMEOUT_MS;
-    const waitMs = Math.min(timeoutMs, integrationTimeoutMs);
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<Outcome>((resolvePromise) => {
-      timer = setTimeout(
-        () => resolvePromise({ kind: waitMs < timeoutMs ? 'integration-timeout' : 'timeout' }),
-        waitMs,
-      );
+    const invocation = await invokeFunction(route, handler, event, {
+      callerWaitMs: integrationTimeoutMs,
+      // Runs on past the answer; its end is only noted at LOG_LEVEL=debug, and an error in it is caught.
+      late: (requestId, late) => {
+        if (options.logEveryRequest)
+          log(`${requestId} finished after its timeout (${late.kind}); its answer was dropped.`);
+      },
     });
-    let outcome = await Promise.race([ran, timedOut]);
-    clearTimeout(timer);
-    const durationMs = performance.now() - started;
-    if (outcome.kind === 'timeout') {
-      lines.push(`${requestId} Task timed out after ${route.timeoutSeconds.toFixed(2)} seconds`);
-    } else if (outcome.kind === 'integration-timeout') {
-      lines.push(`${requestId} The HTTP API stopped waiting after ${integrationTimeoutMs / 1000} seconds.`);
-    } else if (outcome.kind === 'error') {
-      const error = outcome.error;
-      lines.push(`${requestId} ERROR ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    } else if (Buffer.byteLength(JSON.stringify(outcome.result)) > LAMBDA_MAX_RESPONSE_BYTES) {
-      lines.push(
+    const { requestId, lines } = invocation;
+    let outcome: Outcome = invocation.outcome;
+    if (outcome.kind === 'caller-timeout') {
+      lines.splice(-1, 0, `${requestId} The HTTP API stopped waiting after ${integrationTimeoutMs / 1000} seconds.`);
+    } else if (
+      outcome.kind === 'result' &&
+      Buffer.byteLength(JSON.stringify(outcome.result)) > LAMBDA_MAX_RESPONSE_BYTES
+    ) {
+      lines.splice(
+        -1,
+        0,
         `${requestId} Response payload size exceeded maximum allowed payload size (${LAMBDA_MAX_RESPONSE_BYTES} bytes).`,
       );
       outcome = { kind: 'error', error: new Error('response too large') };
     }
-    if (outcome.kind === 'timeout' || outcome.kind === 'integration-timeout') {
-      // Runs on past the answer; its end is only noted at LOG_LEVEL=debug, and an error in it is caught above.
-      void ran.then((late) => {
-        if (options.logEveryRequest)
-          log(`${requestId} finished after its timeout (${late.kind}); its answer was dropped.`);
-      });
-    }
-    // maxRSS is the process's high-water mark in KiB: the peak of this server so far, not of this call alone.
-    const peakMb = Math.round(process.resourceUsage().maxRSS / 1024);
-    lines.push(
-      `REPORT RequestId: ${requestId}\tDuration: ${durationMs.toFixed(2)} ms\tBilled Duration: ${Math.ceil(durationMs)} ms\tMemory Size: ${route.memoryMb} MB\tMax Memory Used: ${peakMb} MB`,
-    );
-    return { outcome, durationMs, lines };
+    return { outcome, durationMs: invocation.durationMs, lines };
   }
 
   /** Forwards one of EMULATOR_CALLS with its Authorization header and body; the emulator's answer as it is. */
@@ -453,12 +440,8 @@ export function createPortalServer(options: ServerOptions): Server {
   });
 }
 
-/** How one invocation ended, as the HTTP API sees it. */
-type Outcome =
-  | { kind: 'result'; result: Awaited<ReturnType<ApiHandler>> }
-  | { kind: 'error'; error: unknown }
-  | { kind: 'timeout' }
-  | { kind: 'integration-timeout' };
+/** How one invocation ended, as the HTTP API sees it (`caller-timeout`: its integration timeout). */
+type Outcome = InvocationOutcome<Awaited<ReturnType<ApiHandler>>>;
 
 /** The decoded path and the raw query of a request target; undefined when it is no valid URL path. */
 function parsePath(target: string): { path: string; query: string } | undefined {

@@ -7,6 +7,7 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { TemplateQueue } from './template';
 
 /**
  * SQS → Lambda, locally: what Lambda's event source mapping does for a standard queue with
@@ -31,6 +32,11 @@ export interface PollOptions {
   batchSize?: number;
   /** Batches handled at the same time: the function's reserved concurrency. */
   concurrency?: number;
+  /**
+   * The mapping's FunctionResponseTypes has ReportBatchItemFailures (the default here): the messages
+   * the handler names come back. Without it, a batch that does not throw is deleted whole.
+   */
+  reportBatchItemFailures?: boolean;
   /** How long one receive waits for messages (20 s in AWS; less locally so a stop is quick). */
   waitSeconds?: number;
   region?: string;
@@ -69,7 +75,8 @@ export function pollQueue(options: PollOptions): QueuePoller {
     let failed: Set<string>;
     try {
       const response = await handler({ Records: records });
-      failed = new Set((response?.batchItemFailures ?? []).map((failure) => failure.itemIdentifier));
+      const named = options.reportBatchItemFailures === false ? [] : (response?.batchItemFailures ?? []);
+      failed = new Set(named.map((failure) => failure.itemIdentifier));
       const known = new Set(records.map((record) => record.messageId));
       // Lambda treats an identifier that is not in the batch (or an empty one) as a failed batch.
       if ([...failed].some((id) => !known.has(id))) failed = known;
@@ -77,7 +84,10 @@ export function pollQueue(options: PollOptions): QueuePoller {
       log(`picture batch failed, every message is retried: ${error instanceof Error ? error.message : String(error)}`);
       failed = new Set(records.map((record) => record.messageId));
     }
-    const done = records.filter((record) => !failed.has(record.messageId));
+    await deleteAll(records.filter((record) => !failed.has(record.messageId)));
+  }
+
+  async function deleteAll(done: readonly SQSRecord[]): Promise<void> {
     for (let start = 0; start < done.length; start += 10) {
       await client.send(
         new DeleteMessageBatchCommand({
@@ -172,6 +182,41 @@ export async function createPictureQueues(
     }),
   );
   return { url: queue.QueueUrl!, arn: await queueArn(client, queue.QueueUrl!), deadLetterUrl: dead.QueueUrl! };
+}
+
+/**
+ * The portal stack's queues on the local SQS (template.ts templateQueues), as the stack sets them up:
+ * each visibility timeout, each RedrivePolicy to its dead-letter queue. Named `<prefix>-<construct id>`;
+ * answers each queue's URL and ARN by construct id (template.ts LocalValues.queues).
+ */
+export async function createTemplateQueues(
+  client: SQSClient,
+  queues: readonly TemplateQueue[],
+  prefix = 'reseller-portal',
+): Promise<Record<string, { url: string; arn: string }>> {
+  const made: Record<string, { url: string; arn: string }> = {};
+  for (const queue of queues) {
+    const deadLetter = queue.deadLetter ? made[queue.deadLetter.queue] : undefined;
+    if (queue.deadLetter && !deadLetter) throw new Error(`The dead-letter queue ${queue.deadLetter.queue} is not made`);
+    const { QueueUrl } = await client.send(
+      new CreateQueueCommand({
+        QueueName: `${prefix}-${queue.name}`,
+        Attributes: {
+          VisibilityTimeout: String(queue.visibilitySeconds),
+          ...(queue.deadLetter && deadLetter
+            ? {
+                RedrivePolicy: JSON.stringify({
+                  deadLetterTargetArn: deadLetter.arn,
+                  maxReceiveCount: queue.deadLetter.maxReceiveCount,
+                }),
+              }
+            : {}),
+        },
+      }),
+    );
+    made[queue.name] = { url: QueueUrl!, arn: await queueArn(client, QueueUrl!) };
+  }
+  return made;
 }
 
 async function queueArn(client: SQSClient, url: string): Promise<string> {

@@ -4,22 +4,37 @@ import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { S3Event, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import type { Route } from '../../functions/src/routes';
 import { functionEnvironment } from '../lib/bundling';
 import type { ApiHandler } from './api-event';
-import { buildWebApps } from './build-web';
+import { installFunctionEnvironments, lambdaEnvironment, type StandIns } from './function-env';
+import { invokeEvent } from './invoker';
+import { installReadOnlyFileSystem } from './read-only-fs';
+import {
+  dailyCronTime,
+  localContexts,
+  localFunctions,
+  synthesizeTemplates,
+  TEST_TEMPLATE_CACHE,
+  templateQueues,
+  withTrigger,
+  type LocalFunction,
+  type SynthesizedTemplates,
+} from './template';
+import { buildWebApps, precompressApps } from './build-web';
 import { ensureTable, localAws, startDynamo } from './dynamo';
 import { LOCAL_IMAGES_BUCKET, LOCAL_IMPORTS_BUCKET, localS3Credentials, startS3, type S3Credentials } from './s3';
 import { startImageServer } from './image-server';
 import { startStripeEmulator } from './stripe';
 import { forwardObjectCreated, type EventForwarder } from './s3-events';
 import { startSqs } from './sqs';
-import { createPictureQueues, pollQueue } from './sqs-events';
+import { createTemplateQueues, pollQueue } from './sqs-events';
 import type { DailyPayoutsResult } from '../../functions/src/handlers/scheduled/daily-payouts';
 import { lockDataDir } from './data-lock';
 import { privateUmask, secureTree, writePrivateFile } from './files';
 import { writePortalMarker } from './portal-marker';
 import { createPortalServer, type HostedImage } from './server';
+import { loadLocalAssembly } from './iam/assembly';
+import { enforceIam } from './iam/enforce';
 
 /**
  * The embedded default: everything the portal needs, on this machine, with no AWS account.
@@ -60,6 +75,11 @@ export interface PortalOptions {
    * starts one with it).
    */
   hostPictures?: boolean;
+  /**
+   * Where the synthesized template is cached (template.ts): `<dataDir>/template`, or under Vitest
+   * (whose portals live in fresh temporary folders) the test setups' cdk.out/local-template.
+   */
+  templateCacheDir?: string;
 }
 
 export interface Portal {
@@ -90,7 +110,7 @@ export interface LocalSecrets {
  * Secrets made once per data folder, so sessions survive a restart but no two setups share one.
  * A folder from before the Stripe pair gets the pair added and keeps its signing key.
  */
-function localSecrets(dataDir: string): LocalSecrets {
+export function localSecrets(dataDir: string): LocalSecrets {
   const file = join(dataDir, 'secrets.json');
   const stored = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Partial<LocalSecrets>) : {};
   const secrets: LocalSecrets = {
@@ -117,9 +137,6 @@ export function configureEnvironment(settings: {
   stripeApiUrl?: string;
   /** The data folder's secrets, when the caller has read them already. */
   secrets?: LocalSecrets;
-  /** The local SQS (decision 0380) and the picture queue on it (issue 38), when pictures are hosted. */
-  sqsEndpoint?: string;
-  pictureQueueUrl?: string;
   /** The S3 server's key: the functions sign with it (DynamoDB Local takes any key). */
   s3Credentials?: S3Credentials;
   /**
@@ -133,8 +150,6 @@ export function configureEnvironment(settings: {
     TABLE_NAME,
     DYNAMODB_ENDPOINT: settings.dynamoEndpoint,
     ...(settings.s3Endpoint ? { S3_ENDPOINT: settings.s3Endpoint } : {}),
-    ...(settings.sqsEndpoint ? { SQS_ENDPOINT: settings.sqsEndpoint } : {}),
-    ...(settings.picturesOrigin && settings.pictureQueueUrl ? { PICTURE_QUEUE_URL: settings.pictureQueueUrl } : {}),
     IMPORTS_BUCKET: LOCAL_IMPORTS_BUCKET,
     ...(settings.picturesOrigin
       ? { IMAGES_BUCKET: LOCAL_IMAGES_BUCKET, PICTURE_FETCH_ALLOWED_ORIGINS: settings.picturesOrigin }
@@ -165,11 +180,82 @@ export function configureEnvironment(settings: {
 }
 
 /** The `handler` export of a module of functions/src, the one Lambda runs. */
-async function importHandler<H>(module: string): Promise<H> {
+export async function importHandler<H>(module: string): Promise<H> {
   return ((await import(pathToFileURL(join(root, 'functions', 'src', module)).href)) as { handler: H }).handler;
 }
 
-export const loadHandler = (route: Route): Promise<ApiHandler> => importHandler(route.module);
+export const loadHandler = (route: { module: string }): Promise<ApiHandler> => importHandler(route.module);
+
+/** The local bucket of each of the stack's buckets a function is configured with or started by (by construct id). */
+const LOCAL_BUCKETS: Readonly<Record<string, string>> = {
+  ImportsBucket: LOCAL_IMPORTS_BUCKET,
+  ImagesBucket: LOCAL_IMAGES_BUCKET,
+};
+function localBucket(construct: string): string {
+  const bucket = LOCAL_BUCKETS[construct];
+  if (!bucket)
+    throw new Error(`The stack's bucket ${construct} has no local bucket (infra/local/start.ts LOCAL_BUCKETS)`);
+  return bucket;
+}
+
+/** A function of the template as the local runtime runs it: its whole environment (function-env.ts). */
+export type RuntimeFunction = Omit<LocalFunction, 'environment'> & { environment: NodeJS.ProcessEnv };
+
+/** Where a data folder keeps its synthesized template (template.ts: one file, by the hash of its inputs). */
+export const templateCacheDir = (dataDir: string): string => join(dataDir, 'template');
+
+/** The local synth's contexts for a portal: the administrators' mails go to ADMIN_MAIL_TO, or the demo admin. */
+export const portalContexts = (): Record<string, unknown> =>
+  localContexts({ adminMailTo: process.env.ADMIN_MAIL_TO ?? demoAccounts.admin.email });
+
+/**
+ * The portal's functions from the synthesized template, each with its environment: the stack's,
+ * resolved to the local table, buckets, secrets and origin, and the local stand-ins (function-env.ts).
+ */
+export function runtimeFunctions(
+  templates: SynthesizedTemplates,
+  settings: {
+    secrets: LocalSecrets;
+    ownStripeKey: boolean;
+    siteUrl: string;
+    standIns: StandIns;
+    /** The stack's queues on the local SQS, by construct id (sqs-events.ts createTemplateQueues). */
+    queues?: Readonly<Record<string, { url: string; arn: string }>>;
+  },
+): RuntimeFunction[] {
+  const { secrets } = settings;
+  // With your own key the Stripe values are yours, from this process's environment (as before the template).
+  const stripe = settings.ownStripeKey
+    ? {
+        STRIPE_SECRET_KEY: process.env.STRIPE_SECRET_KEY,
+        STRIPE_WEBHOOK_SECRET: process.env.STRIPE_WEBHOOK_SECRET,
+        STRIPE_CONNECT_WEBHOOK_SECRET: process.env.STRIPE_CONNECT_WEBHOOK_SECRET,
+        STRIPE_PUBLISHABLE_KEY: process.env.STRIPE_PUBLISHABLE_KEY,
+      }
+    : {
+        STRIPE_SECRET_KEY: secrets.stripeSecretKey,
+        STRIPE_WEBHOOK_SECRET: secrets.stripeWebhookSecret,
+        STRIPE_CONNECT_WEBHOOK_SECRET: secrets.stripeConnectWebhookSecret,
+        STRIPE_PUBLISHABLE_KEY: secrets.stripePublishableKey,
+      };
+  return localFunctions(templates, {
+    tableName: TABLE_NAME,
+    buckets: LOCAL_BUCKETS,
+    secrets: { TOKEN_SIGNING_KEY: secrets.tokenSigningKey, ...stripe },
+    siteUrl: settings.siteUrl,
+    region: localAws.region,
+    queues: settings.queues,
+  }).map((fn) => ({ ...fn, environment: lambdaEnvironment(fn, settings.standIns) }));
+}
+
+/** The one function the template starts with `kind` (the import, the schedule, the deploy trigger), or an error naming it. */
+export function onlyWith<K extends 's3' | 'schedule' | 'afterDeploy'>(functions: readonly RuntimeFunction[], kind: K) {
+  const found = withTrigger(functions, kind);
+  if (found.length !== 1) {
+    throw new Error(`The template has ${found.length} functions started by ${kind}; the local runtime runs one`);
+  }
+  return found[0]!;
+}
 
 /** Creates the demo admin and member once; a second start finds them and changes nothing. */
 async function seed(): Promise<void> {
@@ -257,15 +343,29 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     }),
     options.buildWeb === false
       ? undefined
-      : buildWebApps(root).then((built) => built.length && say(`Built ${built.join(' and ')}.`)),
+      : buildWebApps(root, { precompressLater: true }).then(
+          (built) => built.length && say(`Built ${built.join(' and ')}.`),
+        ),
+    // What runs is read back from the stack: its template, synthesized once per change (template.ts).
+    synthesizeTemplates({
+      cacheDir:
+        options.templateCacheDir ?? (process.env.VITEST === 'true' ? TEST_TEMPLATE_CACHE : templateCacheDir(dataDir)),
+      contexts: portalContexts(),
+    }).then((synth) => {
+      if (synth.synthMs !== undefined) {
+        say(`Synthesized the stack's template for the local runtime (${(synth.synthMs / 1000).toFixed(1)} s).`);
+      }
+      return synth.templates;
+    }),
   ]);
-  const [dynamoStart, s3Start, sqsStart, stripeStart, buildStart] = settled;
+  const [dynamoStart, s3Start, sqsStart, stripeStart, buildStart, templateStart] = settled;
   if (
     dynamoStart.status === 'rejected' ||
     s3Start.status === 'rejected' ||
     sqsStart.status === 'rejected' ||
     stripeStart.status === 'rejected' ||
-    buildStart.status === 'rejected'
+    buildStart.status === 'rejected' ||
+    templateStart.status === 'rejected'
   ) {
     // Stop what did start, so a failed start leaves no engine running.
     for (const started of [dynamoStart, s3Start, sqsStart, stripeStart]) {
@@ -273,16 +373,20 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     }
     restoreUmask();
     unlock();
-    throw [dynamoStart, s3Start, sqsStart, stripeStart, buildStart].find(
+    throw [dynamoStart, s3Start, sqsStart, stripeStart, buildStart, templateStart].find(
       (result): result is PromiseRejectedResult => result.status === 'rejected',
     )?.reason;
   }
   const [dynamo, s3, sqs, stripe] = [dynamoStart.value, s3Start.value, sqsStart.value, stripeStart.value];
+  // Each function runs with its own environment and a file system read-only outside /tmp (invoker.ts).
+  const uninstallEnvironments = installFunctionEnvironments();
+  installReadOnlyFileSystem();
   const stops: (() => Promise<void>)[] = [
     stripe.stop,
     dynamo.stop,
     s3.stop,
     sqs.stop,
+    async () => uninstallEnvironments(),
     async () => restoreUmask(),
     async () => unlock(),
   ];
@@ -297,21 +401,12 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     const images =
       (options.hostPictures ?? options.seedDemo ?? false) ? await startImageServer({ dir: demoImagesDir }) : undefined;
     if (images) stops.unshift(images.stop);
-    // The picture queue as the stack makes it, with the picture function's timeout (issue 38).
-    const routeTable = await import('../../functions/src/routes');
-    const pictureFunction = routeTable.eventFunctions.find((fn) => fn.trigger === 'pictureQueue');
-    const pictureQueue = pictureFunction
-      ? await createPictureQueues(sqs.client, {
-          visibilitySeconds: 6 * pictureFunction.timeoutSeconds,
-          maxReceiveCount: routeTable.PICTURE_MAX_RECEIVES,
-        })
-      : undefined;
+    // The stack's queues as it sets them up (the picture queue and its dead-letter queue, issue 38).
+    const queues = await createTemplateQueues(sqs.client, templateQueues(templateStart.value));
     configureEnvironment({
       dataDir,
       dynamoEndpoint: dynamo.endpoint,
       s3Endpoint: s3.endpoint,
-      sqsEndpoint: sqs.endpoint,
-      pictureQueueUrl: pictureQueue?.url,
       stripeApiUrl: ownStripeKey ? undefined : stripe.url,
       secrets,
       s3Credentials: s3.credentials,
@@ -319,37 +414,74 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     });
     // Quiet (the browser tests): mail still goes to the outbox, without its log line.
     if (options.quiet) process.env.MAIL_OUTBOX_QUIET = '1';
+    // IAM as in AWS: each function's AWS calls are held to its role in the synthesized stack
+    // (infra/local/iam; synthesized once per change of the stack's sources, then read from a cache).
+    enforceIam(
+      loadLocalAssembly(() =>
+        say('Synthesizing the stack for the functions’ roles (once per change of infra/lib or the route table)…'),
+      ).assembly,
+    );
     await ensureTable(dynamo.client, TABLE_NAME);
-    await (await import('../../functions/src/adapters/dynamo-sales-upgrade')).upgradeSalesItems();
-    await (await import('../../functions/src/adapters/dynamo-products')).upgradeCatalogueKeys();
-    say('Seeding the demo data (once per data folder)…');
-    await seed();
+    const functions = runtimeFunctions(templateStart.value, {
+      secrets,
+      ownStripeKey,
+      siteUrl: `http://localhost:${options.port || 3000}`,
+      queues,
+      standIns: {
+        region: localAws.region,
+        credentials: s3.credentials,
+        dynamoEndpoint: dynamo.endpoint,
+        s3Endpoint: s3.endpoint,
+        sqsEndpoint: sqs.endpoint,
+        stripeApiUrl: ownStripeKey ? undefined : stripe.url,
+        mailOutboxDir: join(dataDir, 'outbox'),
+        mailOutboxQuiet: options.quiet,
+        picturesOrigin: images?.origin,
+        logLevel: process.env.POWERTOOLS_LOG_LEVEL ?? (isDebug() ? 'DEBUG' : 'WARN'),
+      },
+    });
+    // The deploy trigger's function (the table upgrade), as CloudFormation runs it after a deploy.
+    const upgrade = onlyWith(functions, 'afterDeploy').fn;
+    await invokeEvent(upgrade, await importHandler<() => Promise<unknown>>(upgrade.module), {}, () => undefined);
 
-    const { routes, eventFunctions } = await import('../../functions/src/routes');
     // The bucket notification: every object created in the imports bucket runs the import function.
     const forwarders: EventForwarder[] = [];
-    for (const fn of eventFunctions) {
-      if (fn.trigger !== 'importsBucket:ObjectCreated') continue;
+    for (const { fn, trigger } of withTrigger(functions, 's3')) {
+      const handler = await importHandler<(event: S3Event) => Promise<void>>(fn.module);
       forwarders.push(
-        forwardObjectCreated(s3.server, await importHandler<(event: S3Event) => Promise<void>>(fn.module), say),
+        forwardObjectCreated(s3.server, (event) => invokeEvent(fn, handler, event, say), say, undefined, {
+          bucket: localBucket(trigger.bucket),
+          events: trigger.events,
+          prefix: trigger.prefix,
+          suffix: trigger.suffix,
+        }),
       );
     }
-    // The picture queue's event source mapping: the picture function, batch by batch, as many at a
-    // time as its reserved concurrency (only when pictures are hosted: the import sends nothing otherwise).
-    if (pictureFunction && pictureQueue && images) {
+    // The stack's event source mappings: each function on its queue, batch by batch, as many batches
+    // at a time as its reserved concurrency (and the mapping's maximum), each batch one invocation.
+    for (const { fn, trigger } of withTrigger(functions, 'sqs')) {
+      const queue = queues[trigger.queue];
+      if (!queue) throw new Error(`The stack's queue ${trigger.queue} has no local queue`);
+      const handler = await importHandler<(event: SQSEvent) => Promise<SQSBatchResponse>>(fn.module);
       const poller = pollQueue({
         client: sqs.client,
-        queueUrl: pictureQueue.url,
-        queueArn: pictureQueue.arn,
-        handler: await importHandler<(event: SQSEvent) => Promise<SQSBatchResponse>>(pictureFunction.module),
-        batchSize: pictureFunction.batchSize,
-        concurrency: pictureFunction.reservedConcurrency,
+        queueUrl: queue.url,
+        queueArn: queue.arn,
+        handler: (event) => invokeEvent(fn, handler, event, say),
+        batchSize: trigger.batchSize,
+        concurrency: Math.min(fn.reservedConcurrency ?? 10, trigger.maxConcurrency ?? 1000),
+        reportBatchItemFailures: trigger.reportBatchItemFailures,
         log: say,
       });
       // Stopped before the engine it polls.
       stops.splice(stops.indexOf(sqs.stop), 0, poller.stop);
       forwarders.push({ idle: () => poller.idle() });
     }
+    const routes = withTrigger(functions, 'api').map(({ fn, trigger }) => ({
+      ...fn,
+      path: trigger.path,
+      method: trigger.method,
+    }));
     const readHostedImage = await hostedImageReader(s3.endpoint, s3.credentials);
     const server = createPortalServer({
       routes,
@@ -385,6 +517,21 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     const url = `http://${displayHost}:${port}`;
     // The origin of the links in e-mails (read per send: the port is known only now).
     process.env.SITE_URL = url;
+    for (const fn of functions) if (fn.environment.SITE_URL !== undefined) fn.environment.SITE_URL = url;
+    // The first page is served from here on (decision 0370): the build's brotli files and the demo
+    // data come after it, and startPortal answers once both are there.
+    const precompressing =
+      options.buildWeb === false
+        ? Promise.resolve()
+        : precompressApps(root).then(
+            (written) => void (written > 0 && say(`Compressed ${written} scripts and styles with brotli.`)),
+            (error: unknown) =>
+              say(
+                `The apps' scripts are sent compressed as they go: writing their brotli files failed (${String(error)}).`,
+              ),
+          );
+    say('Seeding the demo data (once per data folder)…');
+    await seed();
     if (options.seedDemo) {
       const { seedDemoCatalogue } = await import('./demo-catalogue');
       const seeded = await seedDemoCatalogue({
@@ -465,15 +612,23 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
       if (abuse) say(abuse);
     }
     // The daily payouts (EventBridge at 00:00 UTC in AWS): a timer, and a run now if one was missed.
-    const { startDailyPayouts } = await import('./daily-payouts');
+    const { startDailyPayouts, scheduledEvent } = await import('./daily-payouts');
+    const daily = onlyWith(functions, 'schedule');
     const dailyPayouts = startDailyPayouts({
       dataDir,
       say,
+      at: dailyCronTime(daily.trigger.expression),
       run: async () =>
-        (await importHandler<() => Promise<DailyPayoutsResult>>('handlers/scheduled/daily-payouts.ts'))(),
+        invokeEvent(
+          daily.fn,
+          await importHandler<() => Promise<DailyPayoutsResult>>(daily.fn.module),
+          scheduledEvent(daily.trigger.ruleLogicalId),
+          say,
+        ),
     });
     stops.unshift(async () => dailyPayouts.stop());
     await dailyPayouts.started;
+    await precompressing;
     writePortalMarker(dataDir, { pid: process.pid, dynamoEndpoint: dynamo.endpoint, stripeEmulator: stripe.url, url });
     return {
       url,

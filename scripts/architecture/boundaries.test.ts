@@ -27,24 +27,35 @@ const importingType = (specifier: string, name: string) =>
 
 const forbidden: [string, string, string, string][] = [
   // [why, file, import, the element or category the error names]
-  ['a capability never imports an adapter', 'functions/src/orders/probe.ts', '../adapters/dynamo-sales', 'fn-adapters'],
+  [
+    'a capability never imports an adapter',
+    'functions/src/orders/probe.ts',
+    '../adapters/orders/dynamo-sales',
+    'fn-adapters',
+  ],
+  [
+    'a capability never imports its own grouped adapter',
+    'functions/src/commissions/probe.ts',
+    '../adapters/commissions/dynamo-refunds',
+    'fn-adapters',
+  ],
   ['a capability never imports the composition', 'functions/src/payments/probe.ts', '../composition', 'fn-composition'],
   ['a capability never imports a handler', 'functions/src/auth/probe.ts', '../handlers/login', 'fn-handlers'],
   ['a capability never imports the http stack', 'functions/src/products/probe.ts', '../http/api-handler', 'fn-http'],
   [
     'a new capability folder is held to the same rule',
     'functions/src/counters/probe.ts',
-    '../adapters/dynamo-sales',
+    '../adapters/orders/dynamo-sales',
     'fn-adapters',
   ],
   [
     'handlers take adapters from the composition only',
     'functions/src/handlers/probe.ts',
-    '../adapters/dynamo-sales',
+    '../adapters/orders/dynamo-sales',
     'fn-adapters',
   ],
   ['http/ knows no capability', 'functions/src/http/probe.ts', '../orders/present', 'fn-capability'],
-  ['http/ knows no adapter', 'functions/src/http/probe.ts', '../adapters/dynamo-sales', 'fn-adapters'],
+  ['http/ knows no adapter', 'functions/src/http/probe.ts', '../adapters/orders/dynamo-sales', 'fn-adapters'],
   ['http/ knows no composition', 'functions/src/http/probe.ts', '../composition', 'fn-composition'],
   [
     'adapters never reach back to the composition',
@@ -98,8 +109,14 @@ const allowed: [string, string, string][] = [
   ['a handler imports the composition', 'functions/src/handlers/probe.ts', '../composition'],
   ['a handler imports capability logic', 'functions/src/handlers/probe.ts', '../orders/present'],
   ['a handler imports its contract', 'functions/src/handlers/probe.ts', '@portal/shared/api/schemas'],
-  ['the composition wires adapters', 'functions/src/composition.ts', './adapters/dynamo-sales'],
+  ['the composition wires adapters', 'functions/src/composition.ts', './adapters/orders/dynamo-sales'],
   ['an adapter implements a capability port', 'functions/src/adapters/probe.ts', '../orders/sales-store'],
+  [
+    'a grouped adapter implements its capability port',
+    'functions/src/adapters/orders/probe.ts',
+    '../../orders/sales-store',
+  ],
+  ['a grouped adapter shares the table client', 'functions/src/adapters/commissions/probe.ts', '../dynamo-client'],
   ['a capability imports another capability', 'functions/src/commissions/probe.ts', '../orders/present'],
   ['a capability throws domain errors', 'functions/src/orders/probe.ts', '../errors'],
   ['the UI imports the contract', 'shared/src/ui/probe.tsx', '../api/schemas'],

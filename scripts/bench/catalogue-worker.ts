@@ -98,9 +98,9 @@ async function runImportMode(): Promise<object> {
   const [dynamo, s3, table, bucket, key] = rest;
   configure(dynamo!, table!, s3, bucket);
   const { runImport, jobIdFor } = await import('../../functions/src/imports/run-import');
-  const { dynamoImports } = await import('../../functions/src/adapters/dynamo-imports');
-  const { dynamoProducts } = await import('../../functions/src/adapters/dynamo-products');
-  const { s3Files } = await import('../../functions/src/adapters/s3-files');
+  const { dynamoImports } = await import('../../functions/src/adapters/imports/dynamo-imports');
+  const { dynamoProducts } = await import('../../functions/src/adapters/products/dynamo-products');
+  const { s3Files } = await import('../../functions/src/adapters/imports/s3-files');
   const started = performance.now();
   const outcome = await runImport(
     { jobs: dynamoImports, products: dynamoProducts, files: s3Files },
@@ -116,7 +116,7 @@ async function raw(): Promise<object> {
   configure(dynamo!, table!);
   const { parseCatalogueCsv } = await import('../../functions/src/catalogue/parse-csv');
   const { newProduct } = await import('../../functions/src/imports/upsert');
-  const { productItem } = await import('../../functions/src/adapters/dynamo-products');
+  const { productItem } = await import('../../functions/src/adapters/products/dynamo-products');
   const { batchWriteAll } = await import('../../functions/src/adapters/dynamo-client');
   // Prepared before the clock starts: this measures DynamoDB Local's write rate alone.
   const { products } = await parseCatalogueCsv(createReadStream(file!, { highWaterMark: 1 << 20 }));
@@ -136,7 +136,7 @@ async function lists(): Promise<object> {
   const [dynamo, table] = rest;
   configure(dynamo!, table!);
   process.env.TOKEN_SIGNING_KEY = 'bench-signing-key-bench-signing-key-0123456789';
-  const { productItem } = await import('../../functions/src/adapters/dynamo-products');
+  const { productItem } = await import('../../functions/src/adapters/products/dynamo-products');
   const { batchWriteAll } = await import('../../functions/src/adapters/dynamo-client');
   const { productIdFromSpuNo } = await import('../../shared/src/domain/csv-product');
   const { ensureAccount } = await import('../../infra/local/accounts');

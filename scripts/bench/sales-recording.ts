@@ -16,8 +16,9 @@ const BUYERS = [50, 200] as const;
 export async function recordingThroughput(): Promise<{ ok: boolean; lines: string[] }> {
   const { TransactWriteCommand } = await import('@aws-sdk/lib-dynamodb');
   const { db } = await import('../../functions/src/adapters/dynamo-client');
-  const { recordSale, saleTransaction } = await import('../../functions/src/adapters/dynamo-sale-recorder');
-  const { dynamoSales } = await import('../../functions/src/adapters/dynamo-sales');
+  const { recordSale, saleTransaction } = await import('../../functions/src/adapters/orders/dynamo-sale-recorder');
+  const { dynamoSales } = await import('../../functions/src/adapters/orders/dynamo-sales');
+  const { dynamoCommissionStore } = await import('../../functions/src/adapters/commissions/dynamo-commission-store');
   const { paymentOrderIds, commissionCents } = await import('../../functions/src/orders/record-sale');
   type OrderRecord = import('../../functions/src/orders/sales-store').OrderRecord;
   type CommissionRecord = import('../../functions/src/orders/sales-store').CommissionRecord;
@@ -112,8 +113,8 @@ export async function recordingThroughput(): Promise<{ ok: boolean; lines: strin
     recorded += SALES_PER_RUN * 2 - plain.failures - ours.failures;
     const ratio = ours.perSecond / plain.perSecond;
     if (ours.failures > 0 || ratio < 0.8) ok = false;
-    const earned = await dynamoSales.earnings(`rec-member-${run}-recorder-${buyers}`);
-    const ranked = (await dynamoSales.topEarners(undefined, 500)).items.find(
+    const earned = await dynamoCommissionStore.earnings(`rec-member-${run}-recorder-${buyers}`);
+    const ranked = (await dynamoCommissionStore.topEarners(undefined, 500)).items.find(
       (earner) => earner.memberId === `rec-member-${run}-recorder-${buyers}`,
     );
     const exact = earned?.count === SALES_PER_RUN - ours.failures && ranked?.count === earned?.count;

@@ -154,9 +154,11 @@ export const salesLists: BenchSection = {
       const { availableSortKey, keys, lists, topEarnerSortKey } = await import('../../shared/src/db/table');
       const { ORDER_STATUSES } = await import('../../shared/src/domain/sales-status');
       const { batchWriteAll } = await import('../../functions/src/adapters/dynamo-client');
-      const { orderItem, commissionItem } = await import('../../functions/src/adapters/dynamo-sale-recorder');
-      const { dynamoSales } = await import('../../functions/src/adapters/dynamo-sales');
-      const { productItem } = await import('../../functions/src/adapters/dynamo-products');
+      const { orderItem, commissionItem } = await import('../../functions/src/adapters/orders/dynamo-sale-recorder');
+      const { dynamoSales } = await import('../../functions/src/adapters/orders/dynamo-sales');
+      const { dynamoCommissionStore } =
+        await import('../../functions/src/adapters/commissions/dynamo-commission-store');
+      const { productItem } = await import('../../functions/src/adapters/products/dynamo-products');
       const { productIdFromSpuNo } = await import('../../shared/src/domain/csv-product');
       const { hashPassword } = await import('../../functions/src/auth/passwords');
       const { newUserRecord } = await import('../../functions/src/auth/user-store');
@@ -438,8 +440,14 @@ export const salesLists: BenchSection = {
           );
         }
         figures.set('orders counters (Query of the shards)', await time(() => dynamoSales.orderCounts()));
-        figures.set('commissions counters (Query of the shards)', await time(() => dynamoSales.commissionCounts()));
-        figures.set('member earnings (Query of the shards)', await time(() => dynamoSales.earnings(memberId(0))));
+        figures.set(
+          'commissions counters (Query of the shards)',
+          await time(() => dynamoCommissionStore.commissionCounts()),
+        );
+        figures.set(
+          'member earnings (Query of the shards)',
+          await time(() => dynamoCommissionStore.earnings(memberId(0))),
+        );
         return figures;
       }
 
@@ -448,7 +456,7 @@ export const salesLists: BenchSection = {
       const seedMany = await seedTo(SCALE);
       const many = await measureLists();
       const counters = await dynamoSales.orderCounts();
-      const commissionTotals = await dynamoSales.commissionCounts();
+      const commissionTotals = await dynamoCommissionStore.commissionCounts();
       const countersHold =
         counters.all === SCALE &&
         counters.notOrdered + counters.notShipped + counters.notFulfilled === SCALE - Math.floor(SCALE / 4) &&

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
+  api,
   at,
   DESKTOP,
   expectAccessible,
@@ -23,19 +24,6 @@ const tag = `Adm${randomUUID().slice(0, 6)}`;
 const NAMES = ['Lantern', 'Kettle', 'Blanket', 'Compass', 'Canteen'].map((name) => `${tag} ${name}`);
 
 type Session = { access_token: string; userProfile: { shareCode: string } };
-
-async function api<T>(name: string, body: unknown, token?: string): Promise<T> {
-  const response = await fetch(at(`/api/${name}`), {
-    method: 'POST',
-    headers: {
-      ...(body instanceof FormData ? {} : { 'content-type': 'application/json' }),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: body instanceof FormData ? body : JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${name} answered ${response.status}: ${await response.text()}`);
-  return (await response.json()) as T;
-}
 
 /** Five products of this file's own, imported and moderated through the API: three approved, one banned, one in review. */
 async function seedProducts(adminToken: string): Promise<Map<string, string>> {

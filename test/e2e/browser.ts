@@ -1,20 +1,27 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { expect, inject } from 'vitest';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, afterEach, expect, inject } from 'vitest';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../chromium';
+import { api } from './api';
 
 /**
  * Chromium through playwright-core (no bundled browsers): the Debian package, or CHROMIUM_PATH.
- * Each session gets its own fresh profile folder, so cookies never leak between sessions.
+ * One browser per test file, started with the file's first session and closed after its last
+ * test; each session is a fresh context of its own (its own cookies, storage and cache), so
+ * nothing leaks between sessions (decision 0360: a browser start costs about a second here, a
+ * context a few milliseconds).
  */
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SCREENSHOT_DIR = join(repoRoot, 'test-results', 'e2e');
+/**
+ * `E2E_SCREENSHOTS=1` keeps every screenshot a test names (to look at the screens); otherwise
+ * only the failing tests' pages are saved, as `failed-<test>-<n>.png`.
+ */
+const KEEP_SCREENSHOTS = process.env.E2E_SCREENSHOTS === '1';
 
 export const PHONE = { width: 375, height: 740 };
 /** The phone the catalogue issue names: an iPhone 12 to 15 in portrait. */
@@ -26,45 +33,72 @@ export interface BrowserSession {
   page: Page;
   /** Uncaught page errors and console errors seen so far (for failure messages). */
   problems: string[];
-  /** Saves test-results/e2e/<name>.png (the whole page unless `fullPage: false`) and returns its path. */
-  screenshot: (name: string, options?: { fullPage?: boolean }) => Promise<string>;
+  /**
+   * With `E2E_SCREENSHOTS=1`, saves test-results/e2e/<name>.png (the whole page unless
+   * `fullPage: false`) and returns its path; otherwise does nothing (a failing test's pages are
+   * saved anyway).
+   */
+  screenshot: (name: string, options?: { fullPage?: boolean }) => Promise<string | undefined>;
   close: () => Promise<void>;
 }
+
+let browser: Promise<Browser> | undefined;
+const openSessions = new Set<BrowserSession>();
+
+afterEach(async (context) => {
+  if (context.task.result?.state !== 'fail' || openSessions.size === 0) return;
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const name = context.task.name.replace(/[^\w-]+/g, '-').slice(0, 80);
+  let n = 0;
+  for (const session of openSessions) {
+    n += 1;
+    const path = join(SCREENSHOT_DIR, `failed-${name}-${n}.png`);
+    await session.page.screenshot({ path, fullPage: true, timeout: 5_000 }).catch(() => undefined);
+  }
+});
+
+afterAll(async () => {
+  const started = browser;
+  browser = undefined;
+  await (await started?.catch(() => undefined))?.close();
+});
 
 export async function openBrowser(
   options: { viewport?: { width: number; height: number } } = {},
 ): Promise<BrowserSession> {
-  const userDataDir = mkdtempSync(join(tmpdir(), 'portal-chromium-'));
-  const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: [...CHROMIUM_FLAGS],
+  browser ??= chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: [...CHROMIUM_FLAGS] });
+  const context = await (
+    await browser
+  ).newContext({
     viewport: options.viewport ?? DESKTOP,
     reducedMotion: 'reduce',
   });
   context.setDefaultTimeout(15_000);
   context.setDefaultNavigationTimeout(30_000);
-  const page = context.pages()[0] ?? (await context.newPage());
+  const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
   });
-  mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  return {
+  const session: BrowserSession = {
     context,
     page,
     problems,
     screenshot: async (name, screenshotOptions = {}) => {
+      if (!KEEP_SCREENSHOTS) return undefined;
+      mkdirSync(SCREENSHOT_DIR, { recursive: true });
       const path = join(SCREENSHOT_DIR, `${name}.png`);
       await page.screenshot({ path, fullPage: screenshotOptions.fullPage ?? true });
       return path;
     },
     close: async () => {
+      openSessions.delete(session);
       await context.close().catch(() => undefined);
-      rmSync(userDataDir, { recursive: true, force: true });
     },
   };
+  openSessions.add(session);
+  return session;
 }
 
 /** The address of `path` on the portal that global-setup.ts started. */
@@ -99,20 +133,6 @@ export async function expectAccessible(page: Page): Promise<void> {
   expect(violations, `axe-core found violations on ${page.url()}`).toEqual([]);
 }
 
-/** A call to the portal's API, as the apps make it; a refusal fails the test with its answer. */
-async function callApi<T>(name: string, body: unknown, token?: string): Promise<T> {
-  const response = await fetch(at(`/api/${name}`), {
-    method: 'POST',
-    headers: {
-      ...(body instanceof FormData ? {} : { 'content-type': 'application/json' }),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: body instanceof FormData ? body : JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${name} answered ${response.status}: ${await response.text()}`);
-  return (await response.json()) as T;
-}
-
 /**
  * Makes sure members see at least one approved product, as an admin would make one through the
  * API (upload a one-row catalogue, wait for its import, approve it), so a test that needs one
@@ -122,9 +142,9 @@ async function callApi<T>(name: string, body: unknown, token?: string): Promise<
 export async function ensureApprovedProduct(): Promise<void> {
   type Session = { access_token: string };
   const { member, admin } = inject('accounts');
-  const memberToken = (await callApi<Session>('login', member)).access_token;
-  if ((await callApi<{ items: unknown[] }>('getApprovedProducts', { limit: 1 }, memberToken)).items.length > 0) return;
-  const adminToken = (await callApi<Session>('login', admin)).access_token;
+  const memberToken = (await api<Session>('login', member)).access_token;
+  if ((await api<{ items: unknown[] }>('getApprovedProducts', { limit: 1 }, memberToken)).items.length > 0) return;
+  const adminToken = (await api<Session>('login', admin)).access_token;
   const header =
     'product_name,brand,msrp_us,dropshipping_price_us,product_images_1,product_images_2,product_images_3,' +
     'product_images_4,product_images_5,product_images_6,additional_product_images,html_description,url,spu_no';
@@ -133,66 +153,18 @@ export async function ensureApprovedProduct(): Promise<void> {
     '<p>A mug for the road.</p>,https://www.northwind-supply.test/product/E2E-1,E2E-1';
   const form = new FormData();
   form.append('file', new Blob([`${header}\n${row}\n`], { type: 'text/csv' }), 'e2e-one-product.csv');
-  const { job } = await callApi<{ job: { id: string } }>('products', form, adminToken);
+  const { job } = await api<{ job: { id: string } }>('products', form, adminToken);
   for (let wait = 0; ; wait++) {
-    const { status } = await callApi<{ status: string }>('getImportJob', { id: job.id }, adminToken);
+    const { status } = await api<{ status: string }>('getImportJob', { id: job.id }, adminToken);
     if (status === 'completed') break;
     if (status === 'rejected' || status === 'failed' || wait > 300) throw new Error(`The import ended ${status}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  const { items } = await callApi<{ items: { id: string; spu_no: string }[] }>('getUnApprovedProducts', {}, adminToken);
+  const { items } = await api<{ items: { id: string; spu_no: string }[] }>('getUnApprovedProducts', {}, adminToken);
   const product = items.find((item) => item.spu_no === 'E2E-1');
   if (!product) throw new Error('The imported product is not in the review list');
-  const { version } = await callApi<{ version: string }>('getImportedProduct', { id: product.id }, adminToken);
-  await callApi('approveProduct', { id: product.id, version }, adminToken);
+  const { version } = await api<{ version: string }>('getImportedProduct', { id: product.id }, adminToken);
+  await api('approveProduct', { id: product.id, version }, adminToken);
 }
 
-/**
- * Each sign-up a test makes through `api()` comes from a loopback address of its own (127.0.0.2,
- * 127.0.0.3, …), as members sign up from machines of their own: the portal counts sign-ups per
- * address (10 an hour, as in AWS), and the browser's own sign-ups keep 127.0.0.1's.
- */
-let nextSignupSource = 2;
-
-/** A POST to the portal from `localAddress` (a loopback address), with node:http. */
-function postFrom(path: string, body: string, headers: Record<string, string>, localAddress: string) {
-  const url = new URL(at(path));
-  return new Promise<{ status: number; text: string }>((resolve, reject) => {
-    const sent = httpRequest(
-      {
-        host: '127.0.0.1',
-        port: url.port,
-        path: url.pathname,
-        method: 'POST',
-        localAddress,
-        headers: { ...headers, host: url.host, 'content-length': String(Buffer.byteLength(body)) },
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () =>
-          resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
-        );
-        response.on('error', reject);
-      },
-    );
-    sent.on('error', reject);
-    sent.end(body);
-  });
-}
-
-/** One JSON call to the started portal's API (as the admin or member whose access token is given); a non-2xx answer throws with its body. */
-export async function api<T>(name: string, body: unknown, token?: string): Promise<T> {
-  const headers = { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) };
-  if (name === 'signup') {
-    const source = nextSignupSource++;
-    const from = `127.0.${Math.floor(source / 250)}.${(source % 250) + 2}`;
-    const answer = await postFrom(`/api/${name}`, JSON.stringify(body), headers, from);
-    if (answer.status < 200 || answer.status > 299)
-      throw new Error(`${name} answered ${answer.status}: ${answer.text}`);
-    return JSON.parse(answer.text) as T;
-  }
-  const response = await fetch(at(`/api/${name}`), { method: 'POST', headers, body: JSON.stringify(body) });
-  if (!response.ok) throw new Error(`${name} answered ${response.status}: ${await response.text()}`);
-  return (await response.json()) as T;
-}
+export { api, apiAnswer } from './api';

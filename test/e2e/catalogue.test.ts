@@ -452,7 +452,7 @@ describe('catalogue', () => {
     // Each rejected row whole under the file's own header, then its line and what is wrong.
     const [savedHeader] = saved.split('\r\n');
     expect(savedHeader).toBe(
-      `\uFEFF${HEADER_OF_XSS_FIXTURE.map((name) => `"${name}"`).join(',')},"[portal] row","[portal] problem"`,
+      `\uFEFF${HEADER_OF_XSS_FIXTURE.map((name) => `"${name}"`).join(',')},"[portal] outcome","[portal] row","[portal] problem"`,
     );
     expect(saved).toContain("Rejected: [product_name] contains HTML markup ('<script>'); it must be plain text");
     await expectAccessible(page);

@@ -132,11 +132,7 @@ describe('the admin app', () => {
   it('asks an admin who has not chosen to sell nothing about payouts: no badge, banner or drawer box', async () => {
     const { page } = admin;
     const account = inject('accounts').admin;
-    await page.goto(at('/login'));
-    await page.getByLabel('Email', { exact: true }).fill(account.email);
-    await page.getByLabel('Password', { exact: true }).fill(account.password);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Product List' }).waitFor();
+    await logIn(page, account);
     // Landing in the member app: no "Finish setting up your payouts" banner, no red badge.
     expect(await page.getByRole('heading', { name: 'Finish setting up your payouts' }).count()).toBe(0);
     expect(await page.getByTestId('attention-badge').count()).toBe(0);

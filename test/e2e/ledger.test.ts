@@ -10,6 +10,7 @@ import {
   PHONE_390,
   type BrowserSession,
 } from './browser';
+import { buyThroughMemberLink } from './shop';
 import { ensureDemoMemberPayoutAccount } from './payout-member';
 
 /**
@@ -35,31 +36,10 @@ describe('refunds and commission statuses', () => {
   });
 
   it('a customer buys through the member’s link', async () => {
-    const { page } = member;
     // The member's payout account, made through the API (the payout test walks its form): their
     // commissions show on Payout Account.
     await ensureDemoMemberPayoutAccount();
-    await logIn(page, inject('accounts').member);
-    await page.getByTestId('product-card').first().click();
-    await page.waitForURL(/\/member_product_detail\?id=/);
-    const link = await page.getByLabel('Your link').inputValue();
-    const shop = await member.context.newPage();
-    await shop.goto(link);
-    await shop.locator('h1#product-name').waitFor();
-    await shop.getByLabel('Full name').fill('Riley Refund');
-    await shop.getByLabel('E-mail').fill('riley@example.com');
-    await shop.getByLabel('Street address').fill('1600 Pennsylvania Ave NW');
-    await shop.getByLabel('City').fill('Washington');
-    await shop.getByLabel('State').selectOption('DC');
-    await shop.getByLabel('ZIP code').fill('20500');
-    await shop.getByLabel('Card number').pressSequentially('4242424242424242');
-    await shop.getByLabel('Expiry').pressSequentially('1234');
-    await shop.getByLabel('CVC').fill('123');
-    await shop.getByRole('button', { name: /^Pay / }).click();
-    await shop.getByTestId('thank-you').waitFor();
-    orderNumber = (await shop.getByTestId('order-number').textContent()) ?? '';
-    expect(orderNumber).toMatch(/^RP-[0-9A-Z]{8}$/);
-    await shop.close();
+    orderNumber = await buyThroughMemberLink(member, { name: 'Riley Refund', email: 'riley@example.com' });
   });
 
   it('the admin refunds it from its card after a confirmation naming the amounts, at 390 and 1280 px', async () => {

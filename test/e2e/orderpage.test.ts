@@ -1,6 +1,4 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
   at,
@@ -14,6 +12,7 @@ import {
   type BrowserSession,
   api,
 } from './browser';
+import { mailsTo } from './outbox';
 
 /**
  * The customer's order page and the admin's shipped form (issue 28), in a real browser at 390 and
@@ -25,22 +24,8 @@ import {
 const VIEWPORTS = [PHONE_390, DESKTOP] as const;
 const accounts = inject('accounts');
 
-interface StoredMail {
-  to: string;
-  subject: string;
-  link?: { url: string };
-}
-
-function mailsTo(email: string): StoredMail[] {
-  const outbox = join(inject('portalDataDir'), 'outbox');
-  if (!existsSync(outbox)) return [];
-  return readdirSync(outbox)
-    .map((name) => JSON.parse(readFileSync(join(outbox, name), 'utf8')) as StoredMail)
-    .filter((mail) => mail.to === email);
-}
-
 /** An order ready to ship (recorded by an admin, marked ordered), per viewport: its number and customer. */
-const orders = new Map<number, { orderID: string; email: string }>();
+const orders = new Map<number, { orderNumber: string; email: string }>();
 
 beforeAll(async () => {
   await ensureApprovedProduct();
@@ -65,7 +50,7 @@ beforeAll(async () => {
       admin.access_token,
     );
     await api('markAsOrdered', { id: order.id }, admin.access_token);
-    orders.set(viewport.width, { orderID: order.orderID, email });
+    orders.set(viewport.width, { orderNumber: order.orderID, email });
   }
 });
 
@@ -87,14 +72,14 @@ describe('the order page, at 390 and 1280 px', () => {
     const { page } = admin;
     await logIn(page, accounts.admin);
     for (const viewport of VIEWPORTS) {
-      const { orderID, email } = orders.get(viewport.width)!;
+      const { orderNumber, email } = orders.get(viewport.width)!;
       await page.setViewportSize(viewport);
       await page.goto(at('/admin/orders/not_shipped_yet'));
       await page.getByRole('heading', { level: 1, name: 'Not shipped yet' }).waitFor();
       // A phone shows each order as a card with its Open button; a desktop opens the row clicked.
-      if (viewport.width < 640) await page.getByRole('button', { name: `Open order ${orderID}` }).click();
-      else await page.getByText(orderID, { exact: true }).first().click();
-      await page.getByRole('heading', { level: 2, name: `Order ${orderID}` }).waitFor();
+      if (viewport.width < 640) await page.getByRole('button', { name: `Open order ${orderNumber}` }).click();
+      else await page.getByText(orderNumber, { exact: true }).first().click();
+      await page.getByRole('heading', { level: 2, name: `Order ${orderNumber}` }).waitFor();
 
       await page.getByLabel('Carrier', { exact: true }).selectOption('ups');
       const number = page.getByLabel('Tracking number');
@@ -115,7 +100,7 @@ describe('the order page, at 390 and 1280 px', () => {
       await expectAccessible(page);
       await admin.screenshot(`orderpage-shipped-confirm-${viewport.width}`, { fullPage: false });
       await page.getByRole('button', { name: 'Mark as Shipped' }).click();
-      await page.getByText(`Order ${orderID} marked as shipped.`).waitFor();
+      await page.getByText(`Order ${orderNumber} marked as shipped.`).waitFor();
       await expect.poll(() => mailsTo(email).filter((mail) => mail.subject.endsWith('has shipped')).length).toBe(1);
       await expectAccessible(page);
       await admin.screenshot(`orderpage-shipped-done-${viewport.width}`);
@@ -126,12 +111,12 @@ describe('the order page, at 390 and 1280 px', () => {
   it('the customer follows the shipping mail’s link to the steps with their dates and the carrier’s tracking page', async () => {
     const { page } = customer;
     for (const viewport of VIEWPORTS) {
-      const { orderID, email } = orders.get(viewport.width)!;
+      const { orderNumber, email } = orders.get(viewport.width)!;
       const mail = mailsTo(email).find((each) => each.subject.endsWith('has shipped'))!;
       expect(mail.link!.url).toMatch(/\/track_order#[A-Za-z0-9_-]{43}$/);
       await page.setViewportSize(viewport);
       await page.goto(at(new URL(mail.link!.url).pathname + new URL(mail.link!.url).hash));
-      await page.getByRole('heading', { level: 1, name: `Order ${orderID}` }).waitFor();
+      await page.getByRole('heading', { level: 1, name: `Order ${orderNumber}` }).waitFor();
       expect(await page.getByTestId('order-status').textContent()).toBe('Shipped');
       const steps = await page.getByTestId('order-steps').getByRole('listitem').allTextContents();
       expect(steps).toHaveLength(4);

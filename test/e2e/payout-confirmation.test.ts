@@ -1,6 +1,6 @@
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, PHONE_390, at, expectAccessible, openBrowser, type BrowserSession } from './browser';
+import { DESKTOP, PHONE_390, at, expectAccessible, logIn, openBrowser, type BrowserSession } from './browser';
 import { fulfilledOrders, fundPlatform, payoutMember, portalStripe, type PayoutMember } from './payout-member';
 
 /**
@@ -35,11 +35,7 @@ describe('a commission’s payout confirmation, at 390 and 1280 px', () => {
         session = await openBrowser({ viewport });
         const { page } = session;
         const { admin } = inject('accounts');
-        await page.goto(at('/login'));
-        await page.getByLabel('Email', { exact: true }).fill(admin.email);
-        await page.getByLabel('Password', { exact: true }).fill(admin.password);
-        await page.getByRole('button', { name: 'Log in' }).click();
-        await page.getByRole('heading', { level: 1, name: 'Product List' }).waitFor();
+        await logIn(page, admin);
         await page.goto(at('/admin/payouts/to_be_payed'));
         const row = page.locator('.row-action', { hasText: member.email }).first();
         await row.waitFor();

@@ -1,6 +1,6 @@
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, PHONE_390, at, expectAccessible, openBrowser, type BrowserSession } from './browser';
+import { DESKTOP, PHONE_390, at, expectAccessible, logIn, openBrowser, type BrowserSession } from './browser';
 import { fulfilledOrders, fundPlatform, payoutMember, portalStripe, type PayoutMember } from './payout-member';
 
 /**
@@ -38,11 +38,7 @@ describe('payout batches and withdrawals, at 390 and 1280 px', () => {
         session = await openBrowser({ viewport });
         const { page } = session;
         const { admin } = inject('accounts');
-        await page.goto(at('/login'));
-        await page.getByLabel('Email', { exact: true }).fill(admin.email);
-        await page.getByLabel('Password', { exact: true }).fill(admin.password);
-        await page.getByRole('button', { name: 'Log in' }).click();
-        await page.getByRole('heading', { level: 1, name: 'Product List' }).waitFor();
+        await logIn(page, admin);
         await page.goto(at('/admin/payouts/to_stripe'));
         await page.getByRole('heading', { level: 2, name: 'Send all available' }).waitFor();
         const select = page.getByLabel('Member');
@@ -68,11 +64,7 @@ describe('payout batches and withdrawals, at 390 and 1280 px', () => {
         await session.close();
         session = await openBrowser({ viewport });
         const { page } = session;
-        await page.goto(at('/login'));
-        await page.getByLabel('Email', { exact: true }).fill(member.email);
-        await page.getByLabel('Password', { exact: true }).fill(member.password);
-        await page.getByRole('button', { name: 'Log in' }).click();
-        await page.waitForURL(at('/'));
+        await logIn(page, member);
         await page.goto(at('/my_account'));
         const withdraw = page.getByRole('button', { name: /^Withdraw \$\d/ });
         await withdraw.waitFor();

@@ -6,6 +6,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CSV_COLUMNS, type CsvColumn } from '../../shared/src/domain/csv-product';
 import { startPortal, type Portal } from '../../infra/local/start';
+import { api } from './api';
 import { DESKTOP, PHONE_390, expectAccessible, openBrowser } from './browser';
 
 /**
@@ -19,18 +20,8 @@ import { DESKTOP, PHONE_390, expectAccessible, openBrowser } from './browser';
 let portal: Portal;
 let dataDir = '';
 
-async function api<T>(name: string, body: unknown, token?: string): Promise<T> {
-  const response = await fetch(`${portal.url}/api/${name}`, {
-    method: 'POST',
-    headers: {
-      ...(body instanceof FormData ? {} : { 'content-type': 'application/json' }),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: body instanceof FormData ? body : JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${name} answered ${response.status}: ${await response.text()}`);
-  return (await response.json()) as T;
-}
+/** The API of this file's own portal (test/e2e/api.ts). */
+const call = <T>(name: string, body: unknown, token?: string) => api<T>(name, body, token, { origin: portal.url });
 
 const quote = (value: string) => `"${value.replace(/"/g, '""')}"`;
 
@@ -74,20 +65,20 @@ beforeAll(async () => {
       spu_no: 'PIC-E2E-2',
     }),
   ].join('\n');
-  const admin = (await api<{ access_token: string }>('login', portal.accounts.admin)).access_token;
+  const admin = (await call<{ access_token: string }>('login', portal.accounts.admin)).access_token;
   const form = new FormData();
   form.append('file', new Blob([csv], { type: 'text/csv' }), 'hosted.csv');
-  const { job } = await api<{ job: { id: string } }>('products', form, admin);
+  const { job } = await call<{ job: { id: string } }>('products', form, admin);
   for (let wait = 0; ; wait++) {
-    const { status } = await api<{ status: string }>('getImportJob', { id: job.id }, admin);
+    const { status } = await call<{ status: string }>('getImportJob', { id: job.id }, admin);
     if (status === 'completed') break;
     if (status === 'rejected' || status === 'failed' || wait > 1200) throw new Error(`The import ended ${status}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  const { items } = await api<{ items: { id: string }[] }>('getUnApprovedProducts', {}, admin);
+  const { items } = await call<{ items: { id: string }[] }>('getUnApprovedProducts', {}, admin);
   for (const item of items) {
-    const { version } = await api<{ version: string }>('getImportedProduct', { id: item.id }, admin);
-    await api('approveProduct', { id: item.id, version }, admin);
+    const { version } = await call<{ version: string }>('getImportedProduct', { id: item.id }, admin);
+    await call('approveProduct', { id: item.id, version }, admin);
   }
 }, 600_000);
 

@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
   at,
@@ -13,6 +11,8 @@ import {
   PHONE_390,
   type BrowserSession,
 } from './browser';
+import { buyThroughMemberLink } from './shop';
+import { mailsTo } from './outbox';
 
 /**
  * A refund walked from the admin's first click to the customer's mail (issue 34), in a real
@@ -23,22 +23,6 @@ import {
  * once, and its link opens an order page saying the order is refunded and closed.
  */
 const VIEWPORTS = [PHONE_390, DESKTOP] as const;
-
-interface StoredMail {
-  to: string;
-  subject: string;
-  text: string;
-  link?: { url: string };
-}
-
-function mailsTo(email: string): StoredMail[] {
-  const outbox = join(inject('portalDataDir'), 'outbox');
-  if (!existsSync(outbox)) return [];
-  return readdirSync(outbox)
-    .sort()
-    .map((name) => JSON.parse(readFileSync(join(outbox, name), 'utf8')) as StoredMail)
-    .filter((mail) => mail.to === email);
-}
 
 describe('a refund, from the first click to the customer’s mail', () => {
   let member: BrowserSession;
@@ -61,28 +45,7 @@ describe('a refund, from the first click to the customer’s mail', () => {
   });
 
   it('a customer buys through the member’s link', async () => {
-    const { page } = member;
-    await logIn(page, inject('accounts').member);
-    await page.getByTestId('product-card').first().click();
-    await page.waitForURL(/\/member_product_detail\?id=/);
-    const link = await page.getByLabel('Your link').inputValue();
-    const shop = await member.context.newPage();
-    await shop.goto(link);
-    await shop.locator('h1#product-name').waitFor();
-    await shop.getByLabel('Full name').fill('Robin Return');
-    await shop.getByLabel('E-mail').fill(email);
-    await shop.getByLabel('Street address').fill('1600 Pennsylvania Ave NW');
-    await shop.getByLabel('City').fill('Washington');
-    await shop.getByLabel('State').selectOption('DC');
-    await shop.getByLabel('ZIP code').fill('20500');
-    await shop.getByLabel('Card number').pressSequentially('4242424242424242');
-    await shop.getByLabel('Expiry').pressSequentially('1234');
-    await shop.getByLabel('CVC').fill('123');
-    await shop.getByRole('button', { name: /^Pay / }).click();
-    await shop.getByTestId('thank-you').waitFor();
-    orderNumber = (await shop.getByTestId('order-number').textContent()) ?? '';
-    expect(orderNumber).toMatch(/^RP-[0-9A-Z]{8}$/);
-    await shop.close();
+    orderNumber = await buyThroughMemberLink(member, { name: 'Robin Return', email: email });
   });
 
   it('the admin refunds it in full from Not ordered yet; it leaves the list and its count', async () => {

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  apiAnswer as api,
   at,
   DESKTOP,
   ensureApprovedProduct,
@@ -13,6 +12,7 @@ import {
   PHONE_390,
   type BrowserSession,
 } from './browser';
+import { linksTo } from './outbox';
 
 /**
  * A member's self-service in a real browser against the started portal (issue 28): the profile with
@@ -20,29 +20,6 @@ import {
  * confirmed from the outbox, a new password, the debit card replaced at the Stripe emulator, and a
  * forgotten password reset by its link. Every screen is checked with axe at 390 and 1280 px.
  */
-const outbox = () => join(inject('portalDataDir'), 'outbox');
-
-function linksTo(email: string, label: string): string[] {
-  if (!existsSync(outbox())) return [];
-  return readdirSync(outbox())
-    .sort()
-    .map(
-      (name) =>
-        JSON.parse(readFileSync(join(outbox(), name), 'utf8')) as { to: string; link?: { label: string; url: string } },
-    )
-    .filter((mail) => mail.to === email && mail.link?.label === label)
-    .map((mail) => mail.link!.url);
-}
-
-async function api<T>(name: string, body: unknown, token?: string): Promise<{ status: number; body: T }> {
-  const response = await fetch(at(`/api/${name}`), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as T };
-}
-
 describe('a member’s self-service', () => {
   let session: BrowserSession;
   const id = randomUUID().slice(0, 8);

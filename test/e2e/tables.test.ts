@@ -5,6 +5,7 @@ import {
   DESKTOP,
   ensureApprovedProduct,
   expectAccessible,
+  logIn,
   openBrowser,
   pageErrors,
   PHONE_390,
@@ -24,14 +25,6 @@ import { payoutAccountForm } from '../fixtures/payout-account';
 const VIEWPORTS = [PHONE_390, DESKTOP] as const;
 const ORDER_COLUMNS = ['Order date', 'Order ID', 'Product', 'Total', 'Member', 'Status'];
 const ORDERS = 12;
-async function logInAs(page: Page, account: { email: string; password: string }) {
-  await page.goto(at('/login'));
-  await page.getByLabel('Email', { exact: true }).fill(account.email);
-  await page.getByLabel('Password', { exact: true }).fill(account.password);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await page.getByRole('heading', { level: 1, name: 'Product List' }).waitFor();
-}
-
 /** Opens a screen with the pointer out of the way, so that nothing but the first paint shows. */
 async function openUntouched(page: Page, path: string) {
   await page.mouse.move(0, 0);
@@ -101,7 +94,7 @@ describe('tables from their first paint, at 390 and 1280 px', () => {
 
   it("shows the admin's orders with pager, page sizes and every column, nothing cut, and sorts by amount", async () => {
     const { page } = session;
-    await logInAs(page, inject('accounts').admin);
+    await logIn(page, inject('accounts').admin);
     for (const viewport of VIEWPORTS) {
       await page.setViewportSize(viewport);
       await openUntouched(page, '/admin/orders');
@@ -197,7 +190,7 @@ describe('tables from their first paint, at 390 and 1280 px', () => {
     const member = await openBrowser({ viewport: PHONE_390 });
     try {
       const { page } = member;
-      await logInAs(page, account);
+      await logIn(page, account);
       for (const viewport of VIEWPORTS) {
         await page.setViewportSize(viewport);
         await openUntouched(page, '/my_account/payout_account');

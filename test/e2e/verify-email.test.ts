@@ -1,22 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { at, DESKTOP, expectAccessible, openBrowser, pageErrors, type BrowserSession } from './browser';
+import { mailsTo } from './outbox';
 
 /**
  * E-mail verification in a real browser: a new member's profile shows the unverified hint until
  * the link the portal wrote to its outbox (.local/outbox under npm start) is followed.
  */
-const outbox = () => join(inject('portalDataDir'), 'outbox');
-
 function linkFor(email: string): string {
-  const links = existsSync(outbox())
-    ? readdirSync(outbox())
-        .map((name) => JSON.parse(readFileSync(join(outbox(), name), 'utf8')) as { to: string; link: { url: string } })
-        .filter((mail) => mail.to === email)
-        .map((mail) => mail.link.url)
-    : [];
+  const links = mailsTo(email).map((mail) => mail.link?.url);
   expect(links, `the outbox holds one mail for ${email}`).toHaveLength(1);
   return links[0]!;
 }

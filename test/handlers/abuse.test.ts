@@ -15,8 +15,8 @@ import { handler as markAsShipped } from '../../functions/src/handlers/mark-as-s
 import { handler as markAsFufilled } from '../../functions/src/handlers/mark-as-fulfilled';
 import { handler as signup } from '../../functions/src/handlers/signup';
 import { db, tableName } from '../../functions/src/adapters/dynamo-client';
-import { dynamoProducts } from '../../functions/src/adapters/dynamo-products';
-import { dynamoOpenIntents } from '../../functions/src/adapters/dynamo-open-intents';
+import { dynamoProducts } from '../../functions/src/adapters/products/dynamo-products';
+import { dynamoOpenIntents } from '../../functions/src/adapters/payments/dynamo-open-intents';
 import { payments } from '../../functions/src/composition';
 import { createCheckoutPaymentIntent } from '../../functions/src/payments/checkout';
 import { mailboxOf } from '../../functions/src/orders/abuse';

@@ -9,9 +9,9 @@ import { handler as changePassword } from '../../functions/src/handlers/change-p
 import { handler as requestPasswordReset } from '../../functions/src/handlers/request-password-reset';
 import { handler as resetPassword } from '../../functions/src/handlers/reset-password';
 import { handler as replacePayoutMethod } from '../../functions/src/handlers/replace-payout-method';
-import { CARD_CHANGED_AT_ONCE, toDomainError } from '../../functions/src/adapters/stripe-gateway';
+import { CARD_CHANGED_AT_ONCE, toDomainError } from '../../functions/src/adapters/payments/stripe-gateway';
 import { DomainError } from '../../functions/src/errors';
-import { dynamoAccountLocks } from '../../functions/src/adapters/dynamo-account-locks';
+import { dynamoAccountLocks } from '../../functions/src/adapters/auth/dynamo-account-locks';
 import { ACCOUNT_LOCK_LEASE_MS } from '../../functions/src/auth/account-lock';
 import { PASSWORD_CHANGE_UNDER_WAY } from '../../functions/src/auth/account';
 import { RESEND_LIMITS } from '../../functions/src/email/verification';

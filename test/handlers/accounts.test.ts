@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dynamoUsers } from '../../functions/src/adapters/dynamo-users';
+import { dynamoUsers } from '../../functions/src/adapters/auth/dynamo-users';
 import { handler as login } from '../../functions/src/handlers/login';
 import { handler as signup } from '../../functions/src/handlers/signup';
 import { ensureAccount } from '../../infra/local/accounts';

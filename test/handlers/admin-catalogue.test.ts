@@ -13,7 +13,7 @@ import { handler as returnProductToReview } from '../../functions/src/handlers/r
 import { handler as withdrawProduct } from '../../functions/src/handlers/withdraw-product';
 import { handler as addOrder } from '../../functions/src/handlers/add-order';
 import { db, tableName } from '../../functions/src/adapters/dynamo-client';
-import { dynamoProducts } from '../../functions/src/adapters/dynamo-products';
+import { dynamoProducts } from '../../functions/src/adapters/products/dynamo-products';
 import { decideUpsert } from '../../functions/src/imports/upsert';
 import { PRODUCT_WITHDRAWN } from '../../functions/src/products/moderation';
 import { WITHDRAWN_PRODUCT } from '../../functions/src/orders/record-sale';

@@ -7,8 +7,8 @@ import { handler as markAsFufilled } from '../../functions/src/handlers/mark-as-
 import { handler as markAsOrdered } from '../../functions/src/handlers/mark-as-ordered';
 import { handler as markAsShipped } from '../../functions/src/handlers/mark-as-shipped';
 import { db, tableName } from '../../functions/src/adapters/dynamo-client';
-import { failedPayoutCount } from '../../functions/src/adapters/dynamo-failed-payouts';
-import { dynamoProducts } from '../../functions/src/adapters/dynamo-products';
+import { failedPayoutCount } from '../../functions/src/adapters/orders/dynamo-failed-payouts';
+import { dynamoProducts } from '../../functions/src/adapters/products/dynamo-products';
 import { availableSortKey, keys, lists } from '../../shared/src/db/table';
 import { clock } from '../../functions/src/config/clock';
 import { createCommission } from './commission-fixtures';
@@ -22,10 +22,13 @@ const summary = async () => {
   return result.body;
 };
 
-/** A commission in the members' Stripe balance, as `payout.failed` leaves it (or a plain one to be paid). */
-async function toBePaid(failure: string | null) {
+/** A commission item as the sales layout keeps it, in `list` at the sort key `sortKey` makes of its id. */
+async function putCommission(
+  list: 'to_stripe' | 'to_be_paid',
+  sortKey: (id: string) => string,
+  fields: Record<string, unknown>,
+): Promise<void> {
   const id = randomUUID();
-  const at = new Date().toISOString();
   await db().send(
     new PutCommand({
       TableName: tableName(),
@@ -33,14 +36,20 @@ async function toBePaid(failure: string | null) {
         ...keys.commission(id),
         entity: 'commission',
         id,
-        status: 'in_stripe',
-        payoutFailure: failure,
-        gsi2pk: lists.commissionsAt('to_be_paid').partition,
-        gsi2sk: `${at}#${id}`,
+        gsi2pk: lists.commissionsAt(list).partition,
+        gsi2sk: sortKey(id),
+        ...fields,
       },
     }),
   );
 }
+
+/** A commission in the members' Stripe balance, as `payout.failed` leaves it (or a plain one to be paid). */
+const toBePaid = (failure: string | null) =>
+  putCommission('to_be_paid', (id) => `${new Date().toISOString()}#${id}`, {
+    status: 'in_stripe',
+    payoutFailure: failure,
+  });
 
 describe('getAdminSummary', () => {
   it('answers each list’s size from the counters and the bounded counts, and follows every move', async () => {
@@ -99,58 +108,25 @@ describe('getAdminSummary', () => {
   it('counts only what the admin can act on: not a commission held for review, nor one in Stripe held', async () => {
     type Work = { toSend: number; toSendAmount: number; toPay: number };
     const before = (await summary()).commissions as Work;
-    const id = randomUUID();
     const at = new Date(clock.now() - 1000).toISOString();
     // A commission past its hold but held for review (a dispute): out of the AVAILABLE# range.
-    await db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: {
-          ...keys.commission(id),
-          entity: 'commission',
-          id,
-          status: 'review',
-          heldFrom: 'processing',
-          amountCents: 900,
-          gsi2pk: lists.commissionsAt('to_stripe').partition,
-          gsi2sk: `HELD#${at}#${id}`,
-        },
-      }),
-    );
+    await putCommission('to_stripe', (id) => `HELD#${at}#${id}`, {
+      status: 'review',
+      heldFrom: 'processing',
+      amountCents: 900,
+    });
     // One in a member's Stripe balance held for review: still in the To be paid list, not payable.
-    const held = randomUUID();
-    await db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: {
-          ...keys.commission(held),
-          entity: 'commission',
-          id: held,
-          status: 'review',
-          heldFrom: 'in_stripe',
-          amountCents: 400,
-          gsi2pk: lists.commissionsAt('to_be_paid').partition,
-          gsi2sk: `${at}#${held}`,
-        },
-      }),
-    );
+    await putCommission('to_be_paid', (id) => `${at}#${id}`, {
+      status: 'review',
+      heldFrom: 'in_stripe',
+      amountCents: 400,
+    });
     // And one past its hold: counted, with its amount.
-    const ready = randomUUID();
-    await db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: {
-          ...keys.commission(ready),
-          entity: 'commission',
-          id: ready,
-          status: 'processing',
-          amountCents: 650,
-          availableAt: Date.parse(at),
-          gsi2pk: lists.commissionsAt('to_stripe').partition,
-          gsi2sk: availableSortKey(Date.parse(at), ready),
-        },
-      }),
-    );
+    await putCommission('to_stripe', (id) => availableSortKey(Date.parse(at), id), {
+      status: 'processing',
+      amountCents: 650,
+      availableAt: Date.parse(at),
+    });
     const after = (await summary()).commissions as Work;
     expect(after.toSend - before.toSend).toBe(1);
     expect(Math.round((after.toSendAmount - before.toSendAmount) * 100)).toBe(650);

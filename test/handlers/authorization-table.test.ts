@@ -1,31 +1,38 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import type Stripe from 'stripe';
 import { contract, type EndpointName } from '../../shared/src/api/contract';
 import { handler as signup } from '../../functions/src/handlers/signup';
 import { routes } from '../../functions/src/routes';
 import { ensureAccount } from '../../infra/local/accounts';
 import type { ApiHandler } from '../../infra/local/api-event';
 import { handler as login } from '../../functions/src/handlers/login';
-import { call, uniqueEmail, uniqueIp } from './helpers';
+import { auth, call, tokenFor, uniqueEmail, uniqueIp } from './helpers';
+import {
+  addedOrder,
+  debitCardToken,
+  payableMember,
+  product,
+  stripeAtEmulator,
+  type PayableMember,
+} from './sales-helpers';
 
 /**
  * Every implemented route (functions/src/routes.ts) called by each kind of caller, with the
  * answer each must get. The body is always one the route refuses ({ unexpected: 1 }), so a
  * caller who gets past authentication and the role check gets the route's own 400, and no call
  * changes anything: 401 = not logged in, 403 = not an admin, 400 = reached the route.
+ * Whose resource a member may name is the second table's (`ownership`, below): valid bodies that
+ * name another member's payout account or commissions.
  *
  * A route added to the route table without a line here fails the first test.
  */
-type Caller = 'anonymous' | 'member' | 'anotherMember' | 'admin';
+type Caller = 'anonymous' | 'member' | 'admin';
 type Answers = Record<Caller, 400 | 401 | 403>;
 
-const PUBLIC: Answers = { anonymous: 400, member: 400, anotherMember: 400, admin: 400 };
-const MEMBERS: Answers = { anonymous: 401, member: 400, anotherMember: 400, admin: 400 };
-const ADMINS: Answers = { anonymous: 401, member: 403, anotherMember: 403, admin: 400 };
+const PUBLIC: Answers = { anonymous: 400, member: 400, admin: 400 };
+const MEMBERS: Answers = { anonymous: 401, member: 400, admin: 400 };
+const ADMINS: Answers = { anonymous: 401, member: 403, admin: 400 };
 
-/**
- * No implemented route reads one member's own data yet, so another member gets what a member
- * gets; a route that does (getCommisionsByUser) must say here what another member is answered.
- */
 const expected: Record<string, Answers> = {
   signup: PUBLIC,
   login: PUBLIC,
@@ -108,6 +115,7 @@ const expected: Record<string, Answers> = {
   reviewHeldCommission: ADMINS,
   getHeldCommissions: ADMINS,
   getMemberPayoutCard: ADMINS,
+  getMemberDebts: ADMINS,
   getOrderPaymentCard: ADMINS,
 } satisfies Partial<Record<EndpointName, Answers>>;
 
@@ -119,7 +127,6 @@ const MESSAGES: Record<401 | 403, string> = {
 const tokens: Record<Caller, string | undefined> = {
   anonymous: undefined,
   member: undefined,
-  anotherMember: undefined,
   admin: undefined,
 };
 
@@ -134,7 +141,7 @@ beforeAll(async () => {
     const result = await call(login, { body: { email, password: 'long enough password' }, sourceIp: uniqueIp() });
     return String(result.body.access_token);
   };
-  [tokens.member, tokens.anotherMember, tokens.admin] = await Promise.all([member(), member(), admin()]);
+  [tokens.member, tokens.admin] = await Promise.all([member(), admin()]);
 });
 
 const handlers = new Map<string, ApiHandler>();
@@ -159,7 +166,7 @@ describe('the authorization table', () => {
   });
 
   const cases = routes.flatMap((route) =>
-    (['anonymous', 'member', 'anotherMember', 'admin'] as const).map((caller) => [route.name, caller, route] as const),
+    (['anonymous', 'member', 'admin'] as const).map((caller) => [route.name, caller, route] as const),
   );
 
   it.each(cases)('%s called by %s', async (name, caller, route) => {
@@ -173,5 +180,116 @@ describe('the authorization table', () => {
     const answer = expected[name]![caller];
     expect(result.status).toBe(answer);
     if (answer === 401 || answer === 403) expect(result.body.message).toBe(MESSAGES[answer]);
+  });
+});
+
+/**
+ * A member naming another member's resource in a valid body: every member call that takes one
+ * (a payout account's id, a member's id for their commissions) is refused with the same 404 an
+ * unknown id gets, and what the owner has stays as it was. The same body from the owner is then
+ * answered 200, so the refusal is about whose resource it is, not about the body.
+ */
+interface OwnershipCase {
+  /** A valid body naming the owner's resource. */
+  body: (owner: PayableMember) => Promise<Record<string, unknown>>;
+  /** The refusal's body: the words an unknown id gets too. */
+  refusal: { message: string; fields?: Record<string, string> };
+}
+
+const NO_COMMISSIONS = 'There are no commissions of this member for you to see.';
+let stripe: Stripe;
+const cardToken = () => debitCardToken(stripe, '5200828282828210');
+const ownership: Partial<Record<EndpointName, OwnershipCase>> = {
+  getExternalAccounts: {
+    body: async (owner) => ({ id: owner.accountId }),
+    refusal: { message: 'No such payout account.' },
+  },
+  addPayoutMethod: {
+    body: async (owner) => ({ id: owner.accountId, token: await cardToken() }),
+    refusal: { message: 'No such payout account.' },
+  },
+  replacePayoutMethod: {
+    body: async (owner) => ({ id: owner.accountId, token: await cardToken() }),
+    refusal: { message: 'No such payout account.' },
+  },
+  getCommisionsByUser: {
+    body: async (owner) => ({ id: owner.id }),
+    refusal: { message: NO_COMMISSIONS, fields: { id: NO_COMMISSIONS } },
+  },
+};
+
+/** Member calls that name no member's resource: they act on the caller's own, found by their session. */
+const bySession: EndpointName[] = [
+  'createPayoutAccount',
+  'updatePayoutAccount',
+  'getPayoutAccount',
+  'saveMailPreferences',
+  'updateProfile',
+  'changeEmail',
+  'changePassword',
+  'getWithdrawalQuote',
+  'withdraw',
+];
+/** Member calls on what no member owns: the approved catalogue and the address search. */
+const everyones: EndpointName[] = ['getApprovedProducts', 'getApprovedProduct', 'searchAddress'];
+
+/** The request's own idempotency key, kept per member: a withdrawal's batch is found by member and key. */
+const ownKeys = ['requestId'];
+
+/** The top-level field names of a call's body, where its schema is an object. */
+function bodyFields(name: EndpointName): string[] {
+  const def = (contract[name].request as unknown as { def: { shape?: Record<string, unknown> } }).def;
+  return Object.keys(def.shape ?? {});
+}
+
+describe("a member naming another member's resource", () => {
+  const memberRoutes = routes.filter((route) => contract[route.name].role === 'member').map((route) => route.name);
+
+  it('has a case for every member call that takes a resource; the others name none', () => {
+    expect([...Object.keys(ownership), ...bySession, ...everyones].sort()).toEqual([...memberRoutes].sort());
+    // A session call that grows an id field (`id`, `memberId`, `stripeID`…) needs an ownership case instead.
+    for (const name of bySession)
+      expect([
+        name,
+        bodyFields(name).filter((field) => /(^id|Id|ID)$/.test(field) && !ownKeys.includes(field)),
+      ]).toEqual([name, []]);
+  });
+
+  let owner: PayableMember;
+  let stranger: PayableMember;
+  beforeAll(async () => {
+    stripe = stripeAtEmulator();
+    // Both have a payout account with a debit card: the stranger's refusal is not for lacking one.
+    [owner, stranger] = await Promise.all([payableMember(stripe), payableMember(stripe)]);
+    const admin = await tokenFor(true);
+    await addedOrder(admin, owner, await product(2500));
+  });
+
+  /** What the owner has that these calls read or change: their cards at Stripe and their commissions. */
+  const ownerState = async () => ({
+    cards: (await stripe.accounts.listExternalAccounts(owner.accountId, { object: 'card' })).data.map((card) => [
+      card.id,
+      card.last4,
+      card.default_for_currency,
+    ]),
+    commissions: (
+      await call(await handlerOf('handlers/get-commissions-by-user.ts'), {
+        body: { id: owner.id },
+        headers: auth(owner.token),
+      })
+    ).body,
+  });
+
+  it.each(Object.entries(ownership))('%s is refused, and the owner is answered', async (name, { body, refusal }) => {
+    const route = routes.find((candidate) => candidate.name === name)!;
+    const handler = await handlerOf(route.module);
+    const before = await ownerState();
+    expect((before.commissions as { items: unknown[] }).items).toHaveLength(1);
+    const request = await body(owner);
+    const refused = await call(handler, { body: request, headers: auth(stranger.token), path: route.path });
+    expect([refused.status, refused.body]).toEqual([404, refusal]);
+    expect(await ownerState()).toEqual(before);
+    const answered = await call(handler, { body: request, headers: auth(owner.token), path: route.path });
+    expect(answered.status).toBe(200);
   });
 });

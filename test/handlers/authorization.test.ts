@@ -2,7 +2,7 @@ import { SignJWT } from 'jose';
 import { getCommissionsByUser } from '@portal/shared/api/calls/get-commissions-by-user';
 import { getOrdersNotShipped } from '@portal/shared/api/calls/get-orders-not-shipped';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { dynamoUsers } from '../../functions/src/adapters/dynamo-users';
+import { dynamoUsers } from '../../functions/src/adapters/auth/dynamo-users';
 import { handler as logout } from '../../functions/src/handlers/logout';
 import { handler as signup } from '../../functions/src/handlers/signup';
 import { apiHandler, publicApiHandler } from '../../functions/src/composition';
@@ -23,7 +23,7 @@ const memberCall = apiHandler(getCommissionsByUser, async ({ user }) => {
 });
 const adminCall = apiHandler(getOrdersNotShipped, async ({ user }) => {
   seen.push(user!.id);
-  return { ...emptyPage, counters: { all: 0, notOrdered: 0, notShipped: 0, notFufilled: 0 } };
+  return { ...emptyPage, counters: { all: 0, notOrdered: 0, notShipped: 0, notFulfilled: 0 } };
 });
 
 /** A body the member call accepts (IdRequest). */

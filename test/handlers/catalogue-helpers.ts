@@ -10,7 +10,7 @@ import { importKey } from '../../functions/src/imports/jobs';
 import { localAws } from '../../infra/local/dynamo';
 import { LOCAL_IMPORTS_BUCKET, startS3 } from '../../infra/local/s3';
 import { eventKey, forwardObjectCreated } from '../../infra/local/s3-events';
-import { auth, call, tokenFor, type CallResult } from './helpers';
+import { asFunction, auth, call, tokenFor, type CallResult } from './helpers';
 
 /** Re-exported for the files that import everything from here. */
 export { auth, tokenFor };
@@ -40,7 +40,7 @@ let holding = false;
 const forwarder = forwardObjectCreated(
   localS3.server,
   async (event) => {
-    if (!holding) await importProducts(event);
+    if (!holding) await asFunction('importProducts', () => importProducts(event));
   },
   (line) => void deliveryFailures.push(line),
   // Lambda waits about a minute between retries; here the retries follow at once.

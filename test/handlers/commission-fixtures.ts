@@ -3,8 +3,8 @@ import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { keys, lists, shardOf } from '../../shared/src/db/table';
 import { commissionFlags, commissionStatusOf } from '../../shared/src/domain/sales-status';
 import { db, tableName } from '../../functions/src/adapters/dynamo-client';
-import { earnings, refreshRank } from '../../functions/src/adapters/dynamo-sale-recorder';
-import { dynamoSales } from '../../functions/src/adapters/dynamo-sales';
+import { earnings, refreshRank } from '../../functions/src/adapters/orders/dynamo-sale-recorder';
+import { dynamoCommissionStore } from '../../functions/src/adapters/commissions/dynamo-commission-store';
 
 /**
  * Commission items written exactly per the sales layout (shared/src/db/table.ts), for the money
@@ -103,7 +103,7 @@ export async function createCommission(options: {
  * (earningsKey) as the sums of their shards; any other item as stored.
  */
 export async function item(key: { pk: string; sk: string }): Promise<Record<string, unknown> | undefined> {
-  if (key === COUNTERS_KEY) return { ...(await dynamoSales.commissionCounts()) };
+  if (key === COUNTERS_KEY) return { ...(await dynamoCommissionStore.commissionCounts()) };
   if (key.sk === 'EARNINGS(all shards)') {
     const sums = await earnings(key.pk.slice('USER#'.length));
     return sums ? { ...sums } : undefined;

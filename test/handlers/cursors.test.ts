@@ -3,7 +3,7 @@ import { handler as getApprovedProducts } from '../../functions/src/handlers/get
 import { handler as getImportIssues } from '../../functions/src/handlers/get-import-issues';
 import { handler as getUnApproved } from '../../functions/src/handlers/get-unapproved-products';
 import { INVALID_CURSOR } from '../../functions/src/adapters/dynamo-client';
-import { dynamoImports } from '../../functions/src/adapters/dynamo-imports';
+import { dynamoImports } from '../../functions/src/adapters/imports/dynamo-imports';
 import { queuedJob } from '../../functions/src/imports/jobs';
 import { auth, call, tokenFor, type CallResult } from './helpers';
 

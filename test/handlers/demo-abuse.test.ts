@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, inject, it } from 'vitest';
 import { db, tableName } from '../../functions/src/adapters/dynamo-client';
-import { dynamoUsers } from '../../functions/src/adapters/dynamo-users';
+import { dynamoUsers } from '../../functions/src/adapters/auth/dynamo-users';
 import { handler as getHeldCommissions } from '../../functions/src/handlers/get-held-commissions';
 import { DEMO_ABUSE_MARKER, describeDemoAbuse, seedDemoAbuse } from '../../infra/local/demo-abuse';
 import { keys } from '../../shared/src/db/table';

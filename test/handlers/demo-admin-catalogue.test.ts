@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { db, tableName } from '../../functions/src/adapters/dynamo-client';
-import { upgradeCatalogueKeys } from '../../functions/src/adapters/dynamo-products';
+import { upgradeCatalogueKeys } from '../../functions/src/adapters/products/dynamo-products';
 import { handler as getAdminSummary } from '../../functions/src/handlers/get-admin-summary';
 import { handler as getCatalogueProducts } from '../../functions/src/handlers/get-catalogue-products';
 import { seedDemoCatalogueMoves } from '../../infra/local/demo-admin-catalogue';
@@ -32,7 +32,7 @@ describe('the demo catalogue lists', () => {
       afterUpload: () => s3Events.idle(),
     });
     // A data folder where an admin already banned one of them by hand: the seed leaves it so.
-    const { dynamoProducts } = await import('../../functions/src/adapters/dynamo-products');
+    const { dynamoProducts } = await import('../../functions/src/adapters/products/dynamo-products');
     expect((await dynamoProducts.move(productIdFromSpuNo('DEMO-030'), 'ban', new Date().toISOString())).outcome).toBe(
       'done',
     );

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { getProduct } from '../../functions/src/adapters/dynamo-products';
-import { dynamoSaleRecorder } from '../../functions/src/adapters/dynamo-sale-recorder';
-import { dynamoSales } from '../../functions/src/adapters/dynamo-sales';
+import { getProduct } from '../../functions/src/adapters/products/dynamo-products';
+import { dynamoSaleRecorder } from '../../functions/src/adapters/orders/dynamo-sale-recorder';
+import { dynamoSales } from '../../functions/src/adapters/orders/dynamo-sales';
 import { handler as getOrderPage } from '../../functions/src/handlers/get-order-page';
 import { markOrder } from '../../functions/src/orders/manage';
 import { addOrder, type SaleDeps } from '../../functions/src/orders/record-sale';

@@ -95,13 +95,15 @@ describe('the demo sales', () => {
     const counters = first.body.counters as Record<string, number>;
     const notOrdered = orders.filter((order) => !order.isOrdered).length;
     const notShipped = orders.filter((order) => order.isOrdered && !order.isShipped).length;
-    const notFufilled = orders.filter((order) => order.isShipped && !order.isFufilled).length;
+    const notFulfilled = orders.filter((order) => order.isShipped && !order.isFufilled).length;
     const fulfilled = orders.filter((order) => order.isFufilled).length;
-    expect(counters).toEqual({ all: 36, notOrdered, notShipped, notFufilled });
-    for (const count of [notOrdered, notShipped, notFufilled, fulfilled]) expect(count).toBeGreaterThan(0);
-    for (const type of ['not_ordered', 'not_shipped', 'not_fufilled'] as const) {
+    expect(counters).toEqual({ all: 36, notOrdered, notShipped, notFulfilled });
+    for (const count of [notOrdered, notShipped, notFulfilled, fulfilled]) expect(count).toBeGreaterThan(0);
+    for (const type of ['not_ordered', 'not_shipped', 'not_fulfilled'] as const) {
       const list = await everything<Order>(getOrders, admin, { type });
-      expect(list).toHaveLength({ not_ordered: notOrdered, not_shipped: notShipped, not_fufilled: notFufilled }[type]);
+      expect(list).toHaveLength(
+        { not_ordered: notOrdered, not_shipped: notShipped, not_fulfilled: notFulfilled }[type],
+      );
     }
     expect(new Set(orders.map((order) => order.source))).toEqual(new Set(['checkout', 'admin']));
     // Spread over the last two months.

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { productIdFromSpuNo } from '../../shared/src/domain/csv-product';
-import { dynamoProducts } from '../../functions/src/adapters/dynamo-products';
+import { dynamoProducts } from '../../functions/src/adapters/products/dynamo-products';
 import { handler as ban } from '../../functions/src/handlers/ban-product';
 import { handler as getApprovedProducts } from '../../functions/src/handlers/get-approved-products';
 import { handler as getImportedProduct } from '../../functions/src/handlers/get-imported-product';

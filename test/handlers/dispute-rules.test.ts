@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StripeEmulator } from '../../infra/local/stripe';
 import { keys } from '../../shared/src/db/table';
 import { clock } from '../../functions/src/config/clock';
-import { item } from './commission-fixtures';
+import { createCommission, item } from './commission-fixtures';
 import { auth, call, tokenFor, type CallResult } from './helpers';
 import { mailsTo } from './outbox';
 import { deliverSigned, eventsOfPayment, ownStripe, type OwnStripe } from './own-stripe';
@@ -351,5 +351,46 @@ describe('an event about an object Stripe never had', () => {
     expect((await deliverConnect(forged)).status).toBe(200);
     expect(mailsTo(ADMINS[0]!).slice(mailsBefore)).toEqual([]);
     expect(await commissionOf(sold)).toEqual(before);
+  });
+
+  it('a payout.failed naming a real instant payout Stripe paid gives no fee back, moves no commission and mails no one', async () => {
+    const { handler: withdraw } = await import('../../functions/src/handlers/withdraw');
+    const { handler: quote } = await import('../../functions/src/handlers/get-withdrawal-quote');
+    const who = await payableMember(stripe);
+    const sold = await sale(who, 7000);
+    const commission = await createCommission({
+      memberId: who.id,
+      memberEmail: who.email,
+      amountCents: 6000,
+      chargeId: sold.chargeId,
+    });
+    const terms = (await call(quote, { body: {}, headers: auth(who.token) })).body as Record<string, unknown>;
+    expect(terms).toMatchObject({ method: 'instant', receive: 59.41, fee: 0.59 });
+    const paid = await call(withdraw, {
+      body: { requestId: randomBytes(8).toString('hex'), receive: terms.receive, fee: terms.fee },
+      headers: auth(who.token),
+    });
+    expect([paid.status, paid.body.message]).toEqual([200, undefined]);
+    await emulator.idle();
+    const [payout] = (await stripe.payouts.list({}, { stripeAccount: who.accountId })).data;
+    expect(payout).toMatchObject({ amount: 5941, method: 'instant', status: 'paid' });
+    const mailsBefore = [...mailsTo(ADMINS[0]!), ...mailsTo(who.email)].length;
+    // Signed with the endpoint's secret, naming Stripe's real payout, saying it failed: Stripe says it is paid.
+    const forged = {
+      id: ghost('evt'),
+      object: 'event',
+      type: 'payout.failed',
+      created: Math.floor(Date.now() / 1000),
+      account: who.accountId,
+      data: { object: { ...payout, status: 'failed', failure_code: 'account_closed' } },
+    };
+    for (let round = 0; round < 2; round++) expect((await deliverConnect(forged)).status).toBe(200);
+    // The emulator's ledger: the one transfer less the fee, the payout, nothing given back; the balance 0.
+    const transfers = (await stripe.transfers.list({ destination: who.accountId, limit: 100 })).data;
+    expect(transfers.map((transfer) => transfer.amount)).toEqual([5941]);
+    const balance = await stripe.balance.retrieve({}, { stripeAccount: who.accountId });
+    expect(balance.available.find((entry) => entry.currency === 'usd')?.amount ?? 0).toBe(0);
+    expect(await stored(keys.commission(commission.id))).toMatchObject({ status: 'paid', payoutId: payout!.id });
+    expect([...mailsTo(ADMINS[0]!), ...mailsTo(who.email)]).toHaveLength(mailsBefore);
   });
 });

@@ -9,12 +9,14 @@ vi.hoisted(() => {
 
 import { db, tableName } from '../../functions/src/adapters/dynamo-client';
 import { apiHandler } from '../../functions/src/composition';
+import { runAsFunction } from '../../infra/local/iam/enforce';
 import { auth, call, tokenFor } from './helpers';
 
 /**
- * The 500 path: an error the code did not expect (here a real one from DynamoDB Local: a read of
- * a table that does not exist, named after ours) answers a 500 whose body says only that
- * something went wrong and gives a correlation id; the log line carries the same id and the detail.
+ * The 500 path: an error the code did not expect (here a read of a table named after ours that the
+ * function's role does not name: AccessDeniedException, as AWS answers it, infra/local/iam)
+ * answers a 500 whose body says only that something went wrong and gives a correlation id; the
+ * log line carries the same id and the detail.
  */
 const missingTable = () => `${tableName()}-missing`;
 const failing = apiHandler(getOrdersNotShipped, async () => {
@@ -45,14 +47,14 @@ async function logLinesOf(run: () => Promise<unknown>): Promise<Record<string, u
 
 describe('an unexpected error', () => {
   it('is a 500 with a correlation id, and no stack, table name or message of the underlying error', async () => {
-    // The underlying error, as DynamoDB Local gives it.
-    const underlying = await db()
-      .send(new GetCommand({ TableName: missingTable(), Key: { pk: 'x', sk: 'y' } }))
-      .then(
-        () => undefined,
-        (error: unknown) => error as Error,
-      );
-    expect(underlying?.name).toBe('ResourceNotFoundException');
+    // The underlying error, as the call's function gets it.
+    const underlying = await runAsFunction('getOrdersNotShipped', () =>
+      db().send(new GetCommand({ TableName: missingTable(), Key: { pk: 'x', sk: 'y' } })),
+    ).then(
+      () => undefined,
+      (error: unknown) => error as Error,
+    );
+    expect(underlying?.name).toBe('AccessDeniedException');
 
     const admin = await tokenFor(true);
     let result!: Awaited<ReturnType<typeof call>>;
@@ -70,7 +72,7 @@ describe('an unexpected error', () => {
     const text = JSON.stringify(result.body);
     expect(text).not.toContain(tableName());
     expect(text).not.toContain(underlying!.message);
-    expect(text).not.toMatch(/ResourceNotFound|\bat .+:\d+:\d+|node_modules|\.ts\b/);
+    expect(text).not.toMatch(/AccessDenied|not authorized|\bat .+:\d+:\d+|node_modules|\.ts\b/);
 
     // The log line has the id, and the detail the answer leaves out.
     const logged = errorLines.filter((line) => line.level === 'ERROR');

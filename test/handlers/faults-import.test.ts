@@ -10,7 +10,7 @@ import { handler as importProducts } from '../../functions/src/handlers/s3/impor
 import { IMPORT_STOPPED } from '../../functions/src/imports/run-import';
 import { auth, importCsv, objectCreatedEvent, tokenFor, uploadHeld } from './catalogue-helpers';
 import { DynamoFaults } from './dynamo-faults';
-import { allItems, call } from './helpers';
+import { allItems, asFunction, call } from './helpers';
 
 /**
  * What an import does when AWS misbehaves in ways the local engines never do: DynamoDB throttles
@@ -78,7 +78,7 @@ describe('DynamoDB throttles the import', () => {
       // An update throttled once (the claim is the first, the catalogue write lease the second).
       .fail('UpdateItemCommand', 'ThrottlingException', { which: 2 });
 
-    await importProducts(event);
+    await asFunction('importProducts', () => importProducts(event));
 
     // Every fault above was met (a fault never met proves nothing).
     const met = (command: string) => faults!.log.failed.filter((name) => name === command).length;
@@ -156,7 +156,7 @@ describe('the S3 read fails half-way through the file', () => {
       const event = await objectCreatedEvent(key);
 
       const broken = breakRead(which, Math.floor(Buffer.byteLength(content) * 0.6));
-      await expect(importProducts(event)).rejects.toThrow(/aborted/);
+      await expect(asFunction('importProducts', () => importProducts(event))).rejects.toThrow(/aborted/);
       expect(broken.reads()).toBe(which);
       s3!.restore();
 
@@ -174,7 +174,7 @@ describe('the S3 read fails half-way through the file', () => {
       }
 
       // Lambda redelivers the same event (same key, same ETag): the import finishes, each row once.
-      await importProducts(event);
+      await asFunction('importProducts', () => importProducts(event));
       const stored = await storedProducts(spus);
       expect(stored).toHaveLength(400);
       expect(new Set(stored.map((item) => item.id)).size).toBe(400);

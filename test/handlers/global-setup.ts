@@ -1,7 +1,15 @@
 import type { TestProject } from 'vitest/node';
 import { startDynamo, type LocalDynamo } from '../../infra/local/dynamo';
 import { newS3Credentials, startS3, type LocalS3, type S3Credentials } from '../../infra/local/s3';
+import { demoAccounts } from '../../infra/local/start';
 import { startStripeEmulator, type StripeEmulator } from '../../infra/local/stripe';
+import {
+  localContexts,
+  synthesizeTemplates,
+  TEST_TEMPLATE_CACHE,
+  type SynthesizedTemplates,
+} from '../../infra/local/template';
+import { loadLocalAssembly } from '../../infra/local/iam/assembly';
 import { startSqs, type LocalSqs } from '../../infra/local/sqs';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +17,8 @@ import { join } from 'node:path';
 
 /**
  * One DynamoDB Local (in memory), one S3 server and one Stripe emulator for the whole handler run;
- * each file gets its own table. The emulator posts no webhooks here: a test file that needs them
+ * each file gets its own table, and the environment the synthesized stack sets on every function
+ * (infra/local/template.ts; synthesized once per change of the stack, cached in cdk.out/). The emulator posts no webhooks here: a test file that needs them
  * starts its own emulator pointed at its webhook handler.
  */
 let dynamo: LocalDynamo | undefined;
@@ -22,15 +31,23 @@ export async function setup(project: TestProject): Promise<void> {
   s3Dir = mkdtempSync(join(tmpdir(), 'portal-s3-'));
   // A key pair of this run's own, as npm start makes one per data folder: every S3 client signs with it.
   const s3Credentials = newS3Credentials();
-  [dynamo, s3, stripe, sqs] = await Promise.all([
+  let templates: SynthesizedTemplates;
+  [dynamo, s3, stripe, templates, sqs] = await Promise.all([
     startDynamo(),
     startS3({ dataDir: join(s3Dir, 's3'), spoolDir: join(s3Dir, 's3-incoming'), credentials: s3Credentials }),
     // It makes a key of this run's own and accepts no other: every handler test's Stripe client uses it.
     // The platform as the portal needs it set up (manual payouts, decision 0280).
     startStripeEmulator({ dataDir: join(s3Dir, 'stripe'), platformPayouts: 'manual', log: () => undefined }),
+    // The money settings at their defaults, whatever this process holds (setup.ts clears them too);
+    // the contexts a portal started by a handler test synthesizes with (start.ts portalContexts), so both share one.
+    synthesizeTemplates({
+      cacheDir: TEST_TEMPLATE_CACHE,
+      contexts: localContexts({ adminMailTo: demoAccounts.admin.email, env: {} }),
+    }).then((synth) => synth.templates),
     // The local SQS (decision 0380): each file makes queues of its own.
     startSqs(),
   ]);
+  project.provide('templates', templates);
   project.provide('dynamoEndpoint', dynamo.endpoint);
   project.provide('s3Endpoint', s3.endpoint);
   project.provide('sqsEndpoint', sqs.endpoint);
@@ -39,6 +56,9 @@ export async function setup(project: TestProject): Promise<void> {
   project.provide('stripeSecretKey', stripe.secretKey);
   project.provide('stripeDataDir', join(s3Dir, 'stripe'));
   project.provide('engineDataDir', s3Dir);
+  // IAM is enforced in every handler test (infra/local/iam): the synthesized stack, once per run
+  // (cached in node_modules/.cache until the stack's sources change), read by each file's setup.
+  project.provide('localAssemblyFile', loadLocalAssembly().file);
 }
 
 export async function teardown(): Promise<void> {
@@ -60,5 +80,9 @@ declare module 'vitest' {
     stripeDataDir: string;
     /** The folder holding the S3 server's files and the emulator's state. */
     engineDataDir: string;
+    /** The synthesized stack (infra/local/template.ts): the functions' settings are read from it. */
+    templates: SynthesizedTemplates;
+    /** The synthesized stack the functions' roles are read from (infra/local/iam/assembly.ts). */
+    localAssemblyFile: string;
   }
 }

@@ -2,9 +2,9 @@ import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { CSV_COLUMNS, productIdFromSpuNo } from '../../shared/src/domain/csv-product';
-import { dynamoImports } from '../../functions/src/adapters/dynamo-imports';
-import { dynamoProducts } from '../../functions/src/adapters/dynamo-products';
-import { s3Files } from '../../functions/src/adapters/s3-files';
+import { dynamoImports } from '../../functions/src/adapters/imports/dynamo-imports';
+import { dynamoProducts } from '../../functions/src/adapters/products/dynamo-products';
+import { s3Files } from '../../functions/src/adapters/imports/s3-files';
 import { handler as getImportIssues } from '../../functions/src/handlers/get-import-issues';
 import { handler as getImportJob } from '../../functions/src/handlers/get-import-job';
 import { handler as getRejected } from '../../functions/src/handlers/get-rejected-rows-csv';
@@ -15,7 +15,7 @@ import type { ProductRepository } from '../../functions/src/products/product-sto
 import { localAws } from '../../infra/local/dynamo';
 import { LOCAL_IMPORTS_BUCKET } from '../../infra/local/s3';
 import { auth, importCsv, objectCreatedEvent, s3Events, tokenFor, uploadHeld } from './catalogue-helpers';
-import { allItems, call } from './helpers';
+import { allItems, asFunction, call } from './helpers';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../functions/src/adapters/dynamo-client';
 import { handler as approve } from '../../functions/src/handlers/approve-product';
@@ -115,7 +115,7 @@ describe('a file replaced between the two passes', () => {
     // S3's event for the new version (its own ETag) imports it, and the job's issues are the new file's only.
     const newEvent = await objectCreatedEvent(key);
     expect(newEvent.Records[0]!.s3.object.eTag).not.toBe(eTag);
-    await importProducts(newEvent);
+    await asFunction('importProducts', () => importProducts(newEvent));
     expect(await dynamoImports.get(jobId)).toMatchObject({
       status: 'completed',
       attempt: 2,

@@ -2,8 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../functions/src/adapters/dynamo-client';
-import { dynamoMailClaims } from '../../functions/src/adapters/dynamo-mail-claims';
-import { disputeOpened, mailer } from '../../functions/src/composition';
+import { dynamoMailClaims } from '../../functions/src/adapters/email/dynamo-mail-claims';
+import { mailer, mails as mailDeps } from '../../functions/src/composition';
+import { sendSaleNotice } from '../../functions/src/notifications/stripe-notices';
 import { clock } from '../../functions/src/config/clock';
 import { MAIL_LEASE_MS } from '../../functions/src/email/send-once';
 import { handler as connectWebhook } from '../../functions/src/handlers/stripe-connect-webhook';
@@ -108,8 +109,8 @@ describe('the receipt and the member’s sale mail', () => {
     const receipts = mailsTo(email);
     expect(receipts).toHaveLength(1);
     const receipt = receipts[0]!;
-    const orderID = String(confirmed[0].body.orderID);
-    expect(receipt.subject).toBe(`Your order ${orderID}: thank you`);
+    const orderNumber = String(confirmed[0].body.orderID);
+    expect(receipt.subject).toBe(`Your order ${orderNumber}: thank you`);
     expect(receipt.text).toContain('$25.00');
     expect(receipt.link!.url).toMatch(/^http:\/\/127\.0\.0\.1:3999\/track_order#[A-Za-z0-9_-]{43}$/);
     expect(receipt.text).toContain(receipt.link!.url);
@@ -119,7 +120,7 @@ describe('the receipt and the member’s sale mail', () => {
     expect(sales).toHaveLength(1);
     expect(sales[0]!.subject).toBe('You made a sale: $2.50 commission');
     expect(sales[0]!.text).toContain('It becomes available 14 days after the order is delivered.');
-    expect(sales[0]!.text).toContain(orderID);
+    expect(sales[0]!.text).toContain(orderNumber);
   });
 
   it('is sent by the next report when the first report’s mail failed, and still once', async () => {
@@ -504,7 +505,7 @@ describe('"a dispute was opened"', () => {
       orderID: 'RP-DISPUTE',
     };
     const before = ADMINS.map((to) => mailsTo(to).length);
-    for (let round = 0; round < 3; round++) await disputeOpened(facts);
+    for (let round = 0; round < 3; round++) await sendSaleNotice(mailDeps, { kind: 'dispute-opened', facts });
     ADMINS.forEach((to, index) => {
       const mails = mailsTo(to).slice(before[index]!);
       expect(mails.map((mail) => mail.subject)).toEqual(['A dispute was opened: $25.00 on order RP-DISPUTE']);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../../shared/src/db/table';
 import { signature, type StripeEmulator } from '../../infra/local/stripe';
 import { StripeFaults } from '../../infra/local/stripe/testing';
-import { commissionKey, createCommission, item } from './commission-fixtures';
+import { commissionKey, createCommission, earningsKey, item } from './commission-fixtures';
 import { auth, call, payoutAccountForm, tokenFor } from './helpers';
 import { mailsTo as mailsInOutbox } from './outbox';
 import { fundPlatform, ownStripe, toEndpointOf, type OwnStripe } from './own-stripe';
@@ -66,6 +66,18 @@ const deliverConnect = (payload: string) =>
     path: '/api/stripeConnectWebhook',
   });
 
+/** An admin's "Pay all" for one member (a standard payout), settled at the emulator: its payout. */
+async function payAll(who: PayableMember): Promise<Stripe.Payout | undefined> {
+  const { handler: runBatch } = await import('../../functions/src/handlers/run-payout-batch');
+  const paid = await call(runBatch, {
+    body: { step: 'pay', requestId: randomUUID(), memberId: who.id },
+    headers: auth(await tokenFor(true)),
+  });
+  expect(paid.status).toBe(200);
+  await emulator.idle();
+  return (await payoutsOf(who.accountId))[0];
+}
+
 describe('a payout the card’s bank fails (payout.failed)', () => {
   it('mails the member once, why and what to do; the quote shows the failure and the money as available again', async () => {
     const { PAYOUT_FAILING_DEBIT_CARD } = await import('../../infra/local/stripe');
@@ -74,14 +86,7 @@ describe('a payout the card’s bank fails (payout.failed)', () => {
     const quoted = await quote(who);
     expect(quoted.body).toMatchObject({ available: 25, canWithdraw: true, failedPayout: null, pending: [] });
     // An admin's "Pay all" pays it (standard: an instant fee would not fit the balance), and the card's bank fails it.
-    const { handler: runBatch } = await import('../../functions/src/handlers/run-payout-batch');
-    const paid = await call(runBatch, {
-      body: { step: 'pay', requestId: randomUUID(), memberId: who.id },
-      headers: auth(await tokenFor(true)),
-    });
-    expect(paid.status).toBe(200);
-    await emulator.idle();
-    const [payout] = await payoutsOf(who.accountId);
+    const payout = await payAll(who);
     expect(payout).toMatchObject({ amount: 2500, status: 'failed', failure_code: 'could_not_process' });
     const terms = { receive: 25 };
 
@@ -111,6 +116,155 @@ describe('a payout the card’s bank fails (payout.failed)', () => {
     const again = (await quote(who)).body as { receive: number; fee: number };
     expect((await withdraw(who, { receive: again.receive, fee: again.fee })).status).toBe(200);
     expect((await quote(who)).body).toMatchObject({ failedPayout: null });
+  });
+});
+
+describe('a standard payout paid, then failed (the bank returns it)', () => {
+  it('puts the commission back to waiting and the paid total back, mails once why and what to do, and the member withdraws it again', async () => {
+    const who = await payableMember(stripe);
+    const commission = await commissionFor(who, 2500);
+    const earnedBefore = ((await item(earningsKey(who.id))) ?? {}) as Record<string, number>;
+    // An admin's "Pay all": a standard payout, in transit until its arrival_date.
+    const payout = await payAll(who);
+    expect(payout).toMatchObject({ amount: 2500, method: 'standard', status: 'in_transit' });
+
+    // Its arrival_date: Stripe marks it paid (payout.paid), the member is told it is on its way.
+    await emulator.clock.advance(Math.max(0, payout!.arrival_date * 1000 - emulator.clock.now()) + 1000);
+    await emulator.idle();
+    expect((await stripe.payouts.retrieve(payout!.id, {}, { stripeAccount: who.accountId })).status).toBe('paid');
+    expect(await item(commissionKey(commission.id))).toMatchObject({ status: 'paid', payoutId: payout!.id });
+    const earnedPaid = (await item(earningsKey(who.id))) as Record<string, number>;
+    expect((earnedPaid.paidCents ?? 0) - (earnedBefore.paidCents ?? 0)).toBe(2500);
+    expect(mailsTo(who.email).map((mail) => mail.subject)).toContain('Your payout of $25.00 is on its way');
+
+    // Days later the bank returns it: Stripe fails the paid payout (payout.failed), the money back in the balance.
+    emulator.returnPayout(who.accountId, payout!.id, 'account_closed');
+    await emulator.idle();
+    expect((await stripe.payouts.retrieve(payout!.id, {}, { stripeAccount: who.accountId })).status).toBe('failed');
+    const balance = await stripe.balance.retrieve({}, { stripeAccount: who.accountId });
+    expect(balance.available.find((entry) => entry.currency === 'usd')?.amount).toBe(2500);
+
+    // Redelivered, both events: payout.paid (its payout failed since: ignored) and payout.failed, three times each.
+    const eventsOf = async (type: string) =>
+      (await stripe.events.list({ type, limit: 10 }, { stripeAccount: who.accountId })).data.filter(
+        (event) => (event.data.object as Stripe.Payout).id === payout!.id,
+      );
+    const [paidEvent] = await eventsOf('payout.paid');
+    const [failedEvent] = await eventsOf('payout.failed');
+    for (let round = 0; round < 3; round++) {
+      for (const event of [paidEvent, failedEvent]) {
+        expect((await deliverConnect(JSON.stringify(event))).status).toBe(200);
+      }
+    }
+
+    // The commission waits again in Stripe, the paid total is back where it was, once.
+    expect(await item(commissionKey(commission.id))).toMatchObject({
+      status: 'in_stripe',
+      failedPayoutId: payout!.id,
+      payoutId: null,
+    });
+    const earnedAfter = (await item(earningsKey(who.id))) as Record<string, number>;
+    expect((earnedAfter.paidCents ?? 0) - (earnedBefore.paidCents ?? 0)).toBe(0);
+    // The member's mail, once: it failed, why, what to do; and no second "on its way".
+    const subjects = mailsTo(who.email).map((mail) => mail.subject);
+    expect(subjects.filter((subject) => subject === 'Your payout of $25.00 failed')).toHaveLength(1);
+    expect(subjects.filter((subject) => subject === 'Your payout of $25.00 is on its way')).toHaveLength(1);
+    const failedMail = mailsTo(who.email).find((mail) => mail.subject === 'Your payout of $25.00 failed')!;
+    expect(failedMail.text).toContain('Your payout of $25.00 failed: the account behind your card is closed.');
+    expect(failedMail.text).toContain('Replace your card on My Account (Payout Methods)');
+    // My Account's banner (the quote): it failed, why; the $25.00 available again at Stripe and in the portal.
+    expect((await quote(who)).body).toMatchObject({
+      available: 25,
+      canWithdraw: true,
+      failedPayout: { amount: 25, reason: 'the bank account has been closed' },
+    });
+
+    // A new card, and the member withdraws it again; the banner goes.
+    const { handler: replace } = await import('../../functions/src/handlers/replace-payout-method');
+    const token = await debitCardToken(stripe, '4000056655665556');
+    expect((await call(replace, { body: { id: who.accountId, token }, headers: auth(who.token) })).status).toBe(200);
+    const again = (await quote(who)).body as { receive: number; fee: number };
+    expect((await withdraw(who, { receive: again.receive, fee: again.fee })).status).toBe(200);
+    expect(await item(commissionKey(commission.id))).toMatchObject({ status: 'paid' });
+    expect((await quote(who)).body).toMatchObject({ failedPayout: null });
+  });
+});
+
+describe('an instant payout whose fee the member paid, failed by the card’s bank', () => {
+  it('gives the member’s fee back once: the balance at Stripe is what the portal shows available, and the member withdraws it', async () => {
+    const { PAYOUT_FAILING_DEBIT_CARD } = await import('../../infra/local/stripe');
+    const who = await payableMember(stripe, { card: PAYOUT_FAILING_DEBIT_CARD });
+    // One card sale whose funds are available at once; two commissions on it.
+    const sale = await stripe.paymentIntents.create({
+      amount: 20_000,
+      currency: 'usd',
+      payment_method: 'pm_card_bypassPending',
+      confirm: true,
+    });
+    await commissionFor(who, 4000, String(sale.latest_charge));
+    await commissionFor(who, 2000, String(sale.latest_charge));
+    const quoted = await quote(who);
+    // Decision 0270: the member's 59¢ comes off the sale's transfer; the payout is that transfer.
+    expect(quoted.body).toMatchObject({ available: 60, method: 'instant', fee: 0.59, receive: 59.41 });
+    expect((await withdraw(who, { receive: 59.41, fee: 0.59 })).status).toBe(200);
+    await emulator.idle();
+    const [payout] = await payoutsOf(who.accountId);
+    expect(payout).toMatchObject({ amount: 5941, method: 'instant', status: 'failed' });
+
+    // Stripe delivered payout.failed; three redeliveries of it move nothing more.
+    const [event] = (await stripe.events.list({ type: 'payout.failed', limit: 10 }, { stripeAccount: who.accountId }))
+      .data;
+    for (let round = 0; round < 3; round++) expect((await deliverConnect(JSON.stringify(event))).status).toBe(200);
+
+    // The emulator's ledger: the sale's transfer less the fee, then the fee given back once.
+    const transfers = (await stripe.transfers.list({ destination: who.accountId, limit: 100 })).data;
+    expect(transfers.map((transfer) => transfer.amount).sort((a, b) => a - b)).toEqual([59, 5941]);
+    const feeBack = transfers.find((transfer) => transfer.amount === 59)!;
+    expect(feeBack.metadata).toMatchObject({ feeBack: 'instant-fee', payoutId: payout!.id });
+    expect(feeBack.source_transaction).toBe(String(sale.latest_charge));
+    const balance = await stripe.balance.retrieve({}, { stripeAccount: who.accountId });
+    expect(balance.available.find((entry) => entry.currency === 'usd')?.amount).toBe(6000);
+    // What the portal shows: the whole $60.00 available (nothing "still pending at Stripe"), and why.
+    const after = await quote(who);
+    expect(after.body).toMatchObject({
+      available: 60,
+      pending: [],
+      canWithdraw: true,
+      failedPayout: { amount: 59.41, reason: 'the bank could not process this payout' },
+    });
+    // The member's mail, once: the payout, why, and the fee given back with the money.
+    const failedMails = mailsTo(who.email).filter((mail) => mail.subject.includes('failed'));
+    expect(failedMails.map((mail) => mail.subject)).toEqual(['Your payout of $59.41 failed']);
+    expect(failedMails[0]!.text).toContain(
+      'The money is back in your balance with the $0.59 instant fee you paid, $60.00 in all, waiting to be paid.',
+    );
+
+    // Reconciliation knows the fee's transfer (the batch names it): no difference about it.
+    const { handler: reconcileHandler } = await import('../../functions/src/handlers/reconcile');
+    const today = new Date().toISOString().slice(0, 10);
+    const reconciled = await call(reconcileHandler, {
+      body: { from: today, to: today },
+      headers: auth(await tokenFor(true)),
+    });
+    expect(reconciled.status).toBe(200);
+    expect(JSON.stringify(reconciled.body)).toContain('"differences"');
+    expect(JSON.stringify(reconciled.body)).not.toContain(feeBack.id);
+
+    // A new card: the member withdraws it all (standard: the commissions are in Stripe already, no fee).
+    const { handler: replace } = await import('../../functions/src/handlers/replace-payout-method');
+    const token = await debitCardToken(stripe, '4000056655665556');
+    expect((await call(replace, { body: { id: who.accountId, token }, headers: auth(who.token) })).status).toBe(200);
+    const again = (await quote(who)).body as { receive: number; fee: number };
+    expect(again).toMatchObject({ receive: 60, fee: 0 });
+    const paid = await withdraw(who, { receive: again.receive, fee: again.fee });
+    expect(paid.status).toBe(200);
+    expect(paid.body.outcome).toMatchObject({ state: 'paid', payout: 60 });
+    await emulator.idle();
+    const second = (await payoutsOf(who.accountId)).find((candidate) => candidate.id !== payout!.id);
+    expect(second).toMatchObject({ amount: 6000, status: 'in_transit' });
+    const emptied = await stripe.balance.retrieve({}, { stripeAccount: who.accountId });
+    expect(emptied.available.find((entry) => entry.currency === 'usd')?.amount).toBe(0);
+    expect((await quote(who)).body).toMatchObject({ available: 0, failedPayout: null });
   });
 });
 

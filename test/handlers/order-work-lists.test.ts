@@ -6,9 +6,9 @@ import type { StripeEmulator } from '../../infra/local/stripe';
 import { keys } from '../../shared/src/db/table';
 import { auth, call, tokenFor, type CallResult } from './helpers';
 import { mailsTo } from './outbox';
-import { deliverSigned, eventsOfPayment, ownStripe, type OwnStripe } from './own-stripe';
+import { deliverSigned, eventsOfPayment, fundPlatform, ownStripe, type OwnStripe } from './own-stripe';
 import { customer, paidCheckout, payableMember, product, type PayableMember } from './sales-helpers';
-import { item } from './commission-fixtures';
+import { COUNTERS_KEY, item } from './commission-fixtures';
 
 /**
  * An order refunded in full, or whose dispute was lost, has nothing left to send: it leaves the
@@ -230,5 +230,84 @@ describe('disputes on the order', () => {
     const mails = mailsTo(sold.email).filter((mail) => mail.subject.includes('refunded'));
     expect(mails).toHaveLength(1);
     expect(mails[0]!.text).toContain('Your bank decided the dispute of your payment');
+  });
+});
+
+describe('a refund that fails after it made the order refunded in full', () => {
+  it('brings the order back into its work list and count in the same transaction, gives the commission back, and tells the admins once', async () => {
+    // The platform's available balance covers the refund (so Stripe makes it at once), and the
+    // customer's card is Stripe's refund-failure card: the card's bank refuses the refund afterwards.
+    await fundPlatform(stripe, 10_000);
+    const sold = await sale(2600, 'pm_card_refundFail');
+    const before = await workList('not_ordered');
+    expect(before.ids).toContain(sold.orderId);
+    const home = await summary();
+    const { commissionId } = (await refunds.store.orderOfPayment(sold.paymentIntentId))!;
+    const commissionBefore = (await item(keys.commission(commissionId!)))!;
+    const countersBefore = (await item(COUNTERS_KEY)) as Record<string, number>;
+
+    expect((await refund(sold.orderId)).status).toBe(200);
+    const refundedList = await workList('not_ordered');
+    expect(refundedList.ids).not.toContain(sold.orderId);
+    expect(refundedList.counters.notOrdered).toBe(before.counters.notOrdered! - 1);
+    expect(await item(keys.commission(commissionId!))).toMatchObject({ status: 'cancelled', amountCents: 0 });
+
+    // The emulator's ledger: the card's bank refused the refund; its amount is back on the charge.
+    await emulator.idle();
+    const [atStripe] = (await stripe.refunds.list({ payment_intent: sold.paymentIntentId })).data;
+    expect(atStripe).toMatchObject({ status: 'failed', failure_reason: 'expired_or_canceled_card' });
+    const charge = await stripe.charges.retrieve(String(atStripe!.charge));
+    expect(charge).toMatchObject({ amount_refunded: 0, refunded: false });
+
+    // Stripe's two events about it, each delivered twice: applied once.
+    const failed = await eventOf('refund.failed', sold.paymentIntentId);
+    const updated = await eventOf('charge.refund.updated', sold.paymentIntentId);
+    for (const event of [failed, updated, failed, updated]) expect((await deliver(event)).status).toBe(200);
+
+    // Back in Not ordered yet, counted there and on the admin home again, as before the refund.
+    const after = await workList('not_ordered');
+    expect(after.ids).toContain(sold.orderId);
+    expect(after.counters.notOrdered).toBe(before.counters.notOrdered);
+    expect(after.counters.all).toBe(before.counters.all);
+    expect((await summary()).orders.toOrder).toBe(home.orders.toOrder);
+    const stored = (await item(keys.order(sold.orderId)))!;
+    expect(stored).toMatchObject({ refundedCents: 0, gsi2sk: expect.stringContaining(sold.orderId) });
+    // The card lists no refund that did not happen: nothing refunded, none listed.
+    const card = (
+      (await adminCall(getOrders, { type: 'not_ordered', limit: 100 })).body.items as Record<string, unknown>[]
+    ).find((order) => order.id === sold.orderId);
+    expect(card).toMatchObject({ refunded: 0, refundState: 'none', refunds: [] });
+    // The commission the refund had cancelled (nothing was sent) is back as it was, in the To Stripe list.
+    const commissionAfter = (await item(keys.commission(commissionId!)))!;
+    expect(commissionAfter).toMatchObject({
+      status: commissionBefore.status,
+      amountCents: commissionBefore.amountCents,
+      gsi2pk: commissionBefore.gsi2pk,
+      gsi2sk: commissionBefore.gsi2sk,
+    });
+
+    // The commissions' counters as before the refund, to the cent.
+    const countersAfter = (await item(COUNTERS_KEY)) as Record<string, number>;
+    for (const name of ['toStripeCount', 'toStripeCents', 'processingCents', 'totalCents']) {
+      expect([name, countersAfter[name]]).toEqual([name, countersBefore[name]]);
+    }
+
+    // The admins' mail, once: what happened, that the order is to be worked again, what to do.
+    const failedMails = mailsTo(OPS).filter(
+      (mail) => mail.subject === `A refund failed: $26.00 on order ${sold.orderID}`,
+    );
+    expect(failedMails).toHaveLength(1);
+    expect(failedMails[0]!.text).toContain("the customer's card was expired or cancelled");
+    expect(failedMails[0]!.text).toContain(
+      'The order is back in “Not ordered yet” and counted there again: it is to be worked as before unless you refund it again.',
+    );
+    expect(failedMails[0]!.text).toContain('refund the order again');
+    expect(failedMails[0]!.text).toContain(
+      `The member's commission of $${((commissionBefore.amountCents as number) / 100).toFixed(2)}, which the refund had cancelled, is back`,
+    );
+
+    // It can be worked again: marked as ordered, it moves on to Not shipped yet.
+    expect((await adminCall(markAsOrdered, { id: sold.orderId })).status).toBe(200);
+    expect((await workList('not_shipped')).ids).toContain(sold.orderId);
   });
 });

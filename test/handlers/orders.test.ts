@@ -34,7 +34,7 @@ const admin = await tokenFor(true);
 
 const counters = async () => {
   const result = await call(getOrders, { body: { limit: 1 }, headers: auth(admin) });
-  return result.body.counters as { all: number; notOrdered: number; notShipped: number; notFufilled: number };
+  return result.body.counters as { all: number; notOrdered: number; notShipped: number; notFulfilled: number };
 };
 
 describe('a checkout paid at Stripe', () => {
@@ -245,7 +245,7 @@ describe('the order marks', () => {
     expect([end.all - start.all, end.notOrdered - start.notOrdered, end.notShipped - start.notShipped]).toEqual([
       0, -1, 0,
     ]);
-    expect(end.notFufilled - start.notFufilled).toBe(0);
+    expect(end.notFulfilled - start.notFulfilled).toBe(0);
   });
 
   it('gives one of two admins marking at once a 200 and the other a 409', async () => {
@@ -271,7 +271,7 @@ describe('the order marks', () => {
     await mark(markAsOrdered, made[1]!.id);
     await mark(markAsShipped, made[1]!.id);
     const count = counters();
-    const [all, notOrdered, notShipped, notFufilled] = await Promise.all([
+    const [all, notOrdered, notShipped, notFulfilled] = await Promise.all([
       call(getOrders, { body: { limit: 500 }, headers: auth(admin) }),
       listIds(getOrdersNotOrdered),
       listIds(getOrdersNotShipped),
@@ -281,7 +281,7 @@ describe('the order marks', () => {
       all: (all.body.items as unknown[]).length,
       notOrdered: notOrdered.length,
       notShipped: notShipped.length,
-      notFufilled: notFufilled.length,
+      notFulfilled: notFulfilled.length,
     });
   });
 });

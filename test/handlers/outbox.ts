@@ -13,11 +13,14 @@ export interface StoredMail {
   link?: { label: string; url: string };
 }
 
-/** The mails sent to an address, oldest first. */
-export function mailsTo(email: string): StoredMail[] {
-  if (!existsSync(outbox())) return [];
-  return readdirSync(outbox())
+/** The mails in the outbox folder `dir` sent to an address, oldest first (the browser tests' portal has its own folder). */
+export function mailsIn(dir: string, email: string): StoredMail[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
     .sort()
-    .map((name) => JSON.parse(readFileSync(join(outbox(), name), 'utf8')) as StoredMail)
+    .map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')) as StoredMail)
     .filter((mail) => mail.to === email);
 }
+
+/** The mails sent to an address, oldest first. */
+export const mailsTo = (email: string): StoredMail[] => mailsIn(outbox(), email);

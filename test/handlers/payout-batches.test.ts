@@ -8,7 +8,7 @@ import { signature, type StripeEmulator } from '../../infra/local/stripe';
 import { InstantPayoutsControl } from '../../infra/local/stripe/testing';
 import { IN_BATCH } from '../../functions/src/commissions/money-movement';
 import { COUNTERS_KEY, commissionKey, createCommission, earningsKey, item } from './commission-fixtures';
-import { auth, call, tokenFor, type CallResult } from './helpers';
+import { asFunction, auth, call, tokenFor, type CallResult } from './helpers';
 import { mailsTo as mailsInOutbox } from './outbox';
 import { fundPlatform, ownStripe, toEndpointOf, type OwnStripe } from './own-stripe';
 import { payableMember, type PayableMember } from './sales-helpers';
@@ -359,6 +359,8 @@ describe('netting against the member’s clawback debt', () => {
     );
     expect(await transfersTo(who.accountId)).toEqual([]);
     expect((await item(keys.memberOwed(who.id)))?.owedCents).toBe(50);
+    // Owed again: in the admin's list of debts (/api/getMemberDebts).
+    expect((await item(keys.memberOwed(who.id)))?.gsi1pk).toBe('DEBTS');
     for (const id of [big.id, small.id]) {
       const stored = await item(commissionKey(id));
       expect(stored).toMatchObject({ status: 'processing' });
@@ -584,7 +586,7 @@ describe('the daily payouts', () => {
     // The payouts' own events are dropped: the mail below is the run's, not payout.paid's.
     dropConnect = true;
     try {
-      first = await daily();
+      first = await asFunction('dailyPayouts', () => daily());
     } finally {
       payoutBatches.batches.recordPayout = real;
       dropConnect = false;
@@ -600,7 +602,7 @@ describe('the daily payouts', () => {
     expect(mailsTo(crashing.email).filter((mail) => mail.subject.includes('payout'))).toEqual([]);
 
     // The same day again: the crashed member's batch completes with its payout; nobody is paid twice.
-    const second = await daily();
+    const second = await asFunction('dailyPayouts', () => daily());
     expect(second.attention.map((a) => a.memberEmail)).not.toContain(crashing.email);
     expect((await payoutsOf(over.accountId)).map((p) => p.amount)).toEqual([1200]);
     expect((await transfersTo(over.accountId)).map((t) => t.amount)).toEqual([1200]);
@@ -680,8 +682,8 @@ describe('a batch payout the card takes (payout.paid)', () => {
     expect(await stripe.payouts.retrieve(inTransit!.id, {}, { stripeAccount: who.accountId })).toMatchObject({
       status: 'in_transit',
     });
-    const { toCommission } = await import('../../functions/src/orders/present');
-    const { toCommissionRecord } = await import('../../functions/src/adapters/dynamo-sales-items');
+    const { toCommission } = await import('../../functions/src/commissions/present');
+    const { toCommissionRecord } = await import('../../functions/src/adapters/orders/dynamo-sales-items');
     const { commissionStatusText } = await import('../../shared/src/domain/sales-status');
     const shown = toCommission(toCommissionRecord((await item(commissionKey(commissions[0]!.id)))!));
     expect(shown.payoutExpected).toBe(new Date(inTransit!.arrival_date * 1000).toISOString());
@@ -767,6 +769,38 @@ describe('a batch payout the card takes (payout.paid)', () => {
 });
 
 describe('a batch payout whose funds are still pending at Stripe (issue 34)', () => {
+  it('refuses a withdrawal of more than is available in the member’s words, naming what is pending and when, moving nothing', async () => {
+    const who = await member();
+    const sale = await stripe.paymentIntents.create({
+      amount: 30_000,
+      currency: 'usd',
+      payment_method: 'pm_card_visa',
+      confirm: true,
+    });
+    await commissionFor(who, 1500);
+    await commissionFor(who, 2200, String(sale.latest_charge));
+    const [funding] = (await stripe.balanceTransactions.list({ source: String(sale.latest_charge) })).data;
+    const day = new Date(funding!.available_on * 1000).toLocaleDateString('en-GB', {
+      day: 'numeric',
+      month: 'short',
+      timeZone: 'UTC',
+    });
+    const quoted = await call(quoteHandler, { body: {}, headers: auth(who.token) });
+    expect(quoted.body).toMatchObject({ available: 15, pending: [{ amount: 22 }] });
+    // A confirmation of the whole $37.00 (as a stale screen showed it).
+    const answer = await call(withdrawHandler, {
+      body: { requestId: randomUUID(), receive: 36.63, fee: 0.37 },
+      headers: auth(who.token),
+    });
+    expect(answer.status).toBe(409);
+    expect(answer.body.message).toBe(
+      `You can withdraw $15.00 now, less than the $37.00 you confirmed; the rest is still pending at Stripe: $22.00 becomes available on ${day}. Nothing was moved: review the new amount and confirm again.`,
+    );
+    expect(await transfersTo(who.accountId)).toEqual([]);
+    expect(await payoutsOf(who.accountId)).toEqual([]);
+    expect(await item(keys.payoutLock(who.id))).toBeUndefined();
+  });
+
   it('takes nothing while the sale’s funds are pending, saying the day they become available; pays once they are', async () => {
     const who = await member();
     const sale = await stripe.paymentIntents.create({

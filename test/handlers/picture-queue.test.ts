@@ -7,7 +7,7 @@ import { DeleteMessageCommand, ReceiveMessageCommand, SendMessageCommand, SQSCli
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it, inject, vi } from 'vitest';
 import { CSV_COLUMNS, productIdFromSpuNo, type CsvColumn } from '../../shared/src/domain/csv-product';
-import { dynamoProducts } from '../../functions/src/adapters/dynamo-products';
+import { dynamoProducts } from '../../functions/src/adapters/products/dynamo-products';
 import { handler as approveProduct } from '../../functions/src/handlers/approve-product';
 import { handler as getImportJob } from '../../functions/src/handlers/get-import-job';
 import { handler as getImportIssues } from '../../functions/src/handlers/get-import-issues';
@@ -21,7 +21,7 @@ import { startImageServer } from '../../infra/local/image-server';
 import { LOCAL_IMAGES_BUCKET } from '../../infra/local/s3';
 import { createPictureQueues, pollQueue, type LocalPictureQueue, type QueuePoller } from '../../infra/local/sqs-events';
 import { auth, importCsv, tokenFor } from './catalogue-helpers';
-import { call } from './helpers';
+import { asFunction, call } from './helpers';
 
 /**
  * Pictures through the queue (issue 38), on the real engines: the import stores the products and
@@ -106,7 +106,7 @@ function startPictureFunction(on: LocalPictureQueue = queue, concurrency = 1): Q
     client: sqs,
     queueUrl: on.url,
     queueArn: on.arn,
-    handler: (event) => hostPictures(event),
+    handler: (event) => asFunction('hostPictures', () => hostPictures(event)),
     batchSize: 10,
     concurrency,
   });
@@ -253,7 +253,7 @@ describe('pictures through the queue', () => {
       queueArn: quick.arn,
       handler: (event) => {
         receives += event.Records.filter((record) => record.body.startsWith('{"not"')).length;
-        return hostPictures(event);
+        return asFunction('hostPictures', () => hostPictures(event));
       },
     });
     const dead = await until(

@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { productIdFromSpuNo } from '../../shared/src/domain/csv-product';
-import { dynamoProducts } from '../../functions/src/adapters/dynamo-products';
+import { dynamoProducts } from '../../functions/src/adapters/products/dynamo-products';
 import { handler as getImportJob } from '../../functions/src/handlers/get-import-job';
 import { handler as getRejected } from '../../functions/src/handlers/get-rejected-rows-csv';
 import { auth, importCsv, tokenFor } from './catalogue-helpers';
@@ -76,9 +76,10 @@ describe('rejected rows: download, fix, upload again', () => {
     expect(text).toContain(`"'=HYPERLINK(""http://evil.example"")"`);
 
     const [header, ...downloaded] = cells;
-    expect(header).toEqual([...HEADER, '[portal] row', '[portal] problem']);
+    expect(header).toEqual([...HEADER, '[portal] outcome', '[portal] row', '[portal] problem']);
     // File order; each row whole, its line in the file, and what is wrong (errors and warnings labelled).
     expect(downloaded.map((row) => row.at(-2))).toEqual(['3', '4', '5']);
+    expect(downloaded.map((row) => row.at(-3))).toEqual(['imported with a warning', 'rejected', 'rejected']);
     expect(downloaded[0]!.slice(0, HEADER.length)).toEqual(rows[1]);
     expect(downloaded[0]!.at(-1)).toMatch(/^Warning: \[dropshipping_price_us\] \$12\.00 is higher than the MSRP/);
     expect(downloaded[1]!.slice(0, HEADER.length)).toEqual(rows[2]!.map((c) => (/^[=+\-@]/.test(c) ? `'${c}` : c)));
@@ -100,8 +101,8 @@ describe('rejected rows: download, fix, upload again', () => {
       updated: 0,
       unchanged: 1,
       rejected: 0,
-      // supplier_notes and the two report columns (ignored), and the clock's price.
-      warnings: 4,
+      // supplier_notes and the three report columns (ignored), and the clock's price.
+      warnings: 5,
     });
     const after = await products();
     const added = after.filter((item) => !before.some((old) => old.pk === item.pk));
@@ -122,7 +123,7 @@ describe('rejected rows: download, fix, upload again', () => {
 
     // A second download of the fixed file lists the warning row once, under fresh report columns.
     const again = parse(String((await download(second.jobId)).body.csv)) as string[][];
-    expect(again[0]).toEqual([...HEADER, '[portal] row', '[portal] problem']);
+    expect(again[0]).toEqual([...HEADER, '[portal] outcome', '[portal] row', '[portal] problem']);
     expect(again.slice(1).map((row) => row[0])).toEqual([warned]);
   });
 
@@ -145,6 +146,7 @@ describe('rejected rows: download, fix, upload again', () => {
         'dropshipping_price_us',
         'spu_no',
         'product_images_1',
+        '[portal] outcome',
         '[portal] row',
         '[portal] problem',
       ],
@@ -154,6 +156,7 @@ describe('rejected rows: download, fix, upload again', () => {
         '5.00',
         noImage,
         '',
+        'imported with a warning',
         '3',
         'Warning: [product_images_1] the product has no usable image; its card will show no picture',
       ],
@@ -172,7 +175,8 @@ describe('rejected rows: download, fix, upload again', () => {
     expect(await job(jobId)).toMatchObject({ rejected: 1 });
     const [, row] = parse(String((await download(jobId)).body.csv)) as string[][];
     expect(row!.slice(0, 6)).toEqual(['Heavy', '10.00', '5.00', big, description, 'https://img.example.test/h.jpg']);
-    expect(row![7]).toMatch(/^Rejected: \[html_description\] is 450,/);
+    expect(row![6]).toBe('rejected');
+    expect(row![8]).toMatch(/^Rejected: \[html_description\] is 450,/);
   });
 
   it('answers 404 in words for an unknown import', async () => {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localAws } from '../../infra/local/dynamo';
 import { LOCAL_IMPORTS_BUCKET, startS3, type LocalS3 } from '../../infra/local/s3';
+import { invokeEvent } from '../../infra/local/invoker';
 import { forwardObjectCreated } from '../../infra/local/s3-events';
 
 /** The local stand-in for the bucket notification: S3 server events reach the handler as S3 would send them. */
@@ -61,5 +62,41 @@ describe('local S3 ObjectCreated events', () => {
     await put('imports/def/fails.csv');
     await forwarder.idle();
     expect(calls).toBe(3);
+  });
+
+  it('stop the import at its function’s timeout, as Lambda does, log it with a REPORT line, and retry the event', async () => {
+    const lines: string[] = [];
+    let finished = 0;
+    // The import function as the template makes it, with a timeout of 1 s (900 s in the stack).
+    const importProducts = { name: 'importProducts', memoryMb: 1769, timeoutSeconds: 1 };
+    const forwarder = forwardObjectCreated(
+      s3.server,
+      (event) =>
+        invokeEvent(
+          importProducts,
+          async () => {
+            await new Promise((resolve) => setTimeout(resolve, 1_500));
+            finished += 1;
+          },
+          event,
+          (line) => lines.push(line),
+        ),
+      (line) => lines.push(line),
+      1,
+    );
+    await put('imports/ghi/slow.csv');
+    await forwarder.idle();
+    const timedOut = lines.filter((line) =>
+      /^importProducts [0-9a-f-]{36} Task timed out after 1\.00 seconds$/.test(line),
+    );
+    expect(timedOut).toHaveLength(3);
+    expect(lines.filter((line) => /\tMemory Size: 1769 MB\tMax Memory Used: \d+ MB$/.test(line))).toHaveLength(3);
+    expect(lines.filter((line) => line.includes('import of imports/ghi/slow.csv failed'))).toEqual([
+      'import of imports/ghi/slow.csv failed (try 1 of 3): Task timed out after 1.00 seconds',
+      'import of imports/ghi/slow.csv failed (try 2 of 3): Task timed out after 1.00 seconds',
+      'import of imports/ghi/slow.csv failed (try 3 of 3): Task timed out after 1.00 seconds',
+    ]);
+    // Each try was answered as timed out before its handler finished.
+    expect(finished).toBeLessThan(3);
   });
 });

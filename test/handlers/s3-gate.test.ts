@@ -14,7 +14,7 @@ import { localAws } from '../../infra/local/dynamo';
 import { LOCAL_IMPORTS_BUCKET, startS3, type LocalS3 } from '../../infra/local/s3';
 import { forwardObjectCreated, type EventForwarder } from '../../infra/local/s3-events';
 import { auth, tokenFor } from './catalogue-helpers';
-import { call } from './helpers';
+import { asFunction, call } from './helpers';
 
 /**
  * The local S3 server checks uploads as S3 does (s3-gate.ts): a presigned POST made by the API
@@ -43,7 +43,7 @@ beforeAll(async () => {
   (s3.server as unknown as NodeJS.EventEmitter).on('event', () => (events += 1));
   forwarder = forwardObjectCreated(s3.server, async (event: S3Event) => {
     imports += 1;
-    await importProducts(event);
+    await asFunction('importProducts', () => importProducts(event));
   });
   client = new S3Client({
     region: localAws.region,

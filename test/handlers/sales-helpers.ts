@@ -6,7 +6,7 @@ import { handler as webhook } from '../../functions/src/handlers/stripe-webhook'
 import { signature } from '../../infra/local/stripe';
 import { sdk } from '../../infra/local/stripe/testing';
 import { productIdFromSpuNo } from '../../shared/src/domain/csv-product';
-import { dynamoProducts } from '../../functions/src/adapters/dynamo-products';
+import { dynamoProducts } from '../../functions/src/adapters/products/dynamo-products';
 import type { ProductRecord } from '../../functions/src/products/product-store';
 import { allItems, auth, call, payoutAccountForm, uniqueEmail } from './helpers';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { upgradeSalesItems } from '../../functions/src/adapters/dynamo-sales-upgrade';
+import { upgradeSalesItems } from '../../functions/src/adapters/orders/dynamo-sales-upgrade';
 import { availableSortKey } from '../../shared/src/db/table';
 import { commissionKey, createCommission, item } from './commission-fixtures';
 

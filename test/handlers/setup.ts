@@ -1,22 +1,50 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { inject } from 'vitest';
-import { functionEnvironment } from '../../infra/lib/bundling';
 import { ensureTable, localAws } from '../../infra/local/dynamo';
+import { installReadOnlyFileSystem } from '../../infra/local/read-only-fs';
+import { LOCAL_IMAGES_BUCKET, LOCAL_IMPORTS_BUCKET } from '../../infra/local/s3';
+import { commonEnvironment, localFunctions, templateQueues } from '../../infra/local/template';
+import { enforceIam } from '../../infra/local/iam/enforce';
 
 /**
- * Runs before each handler test file is imported: a fresh table of its own, and the same
- * environment the stack gives the functions in AWS, pointed at the local engines.
+ * Runs before each handler test file is imported: a fresh table of its own, and the environment the
+ * synthesized stack sets on every one of its functions (the table, the token's issuer and audience,
+ * the service name: infra/local/template.ts commonEnvironment), pointed at the local engines. The
+ * variables only some functions get (a bucket, a secret, the sender) are set here for the file, as
+ * the file calls many functions' handlers in one process; npm start gives each function only its own.
  */
 const tableName = `test-${randomBytes(6).toString('hex')}`;
+const stackEnvironment = commonEnvironment(
+  localFunctions(inject('templates'), {
+    tableName,
+    buckets: { ImportsBucket: LOCAL_IMPORTS_BUCKET, ImagesBucket: LOCAL_IMAGES_BUCKET },
+    secrets: {},
+    siteUrl: 'http://127.0.0.1:3999',
+    region: localAws.region,
+    // A file that sends to a queue makes its own (picture-queue.test.ts) and sets its URL; no function shares one.
+    queues: Object.fromEntries(
+      templateQueues(inject('templates')).map((queue) => [
+        queue.name,
+        {
+          url: `${inject('sqsEndpoint')}/000000000000/${tableName}-${queue.name}`,
+          arn: `arn:aws:sqs:${localAws.region}:000000000000:${tableName}-${queue.name}`,
+        },
+      ]),
+    ),
+  }),
+);
+if (stackEnvironment.TABLE_NAME !== tableName)
+  throw new Error('The synthesized stack sets no TABLE_NAME on a function');
 // The money rules with their defaults (functions/src/config/money-settings.ts), whatever this
 // process inherited: the browser tests' portal, started in the same vitest process, holds none.
 for (const setting of ['COMMISSION_HOLD_DAYS', 'PAYOUT_MINIMUM_CENTS', 'INSTANT_FEE_PAID_BY', 'SELF_PURCHASE']) {
   delete process.env[setting];
 }
 Object.assign(process.env, {
-  TABLE_NAME: tableName,
+  ...stackEnvironment,
   DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
   S3_ENDPOINT: inject('s3Endpoint'),
   SQS_ENDPOINT: inject('sqsEndpoint'),
@@ -31,7 +59,6 @@ Object.assign(process.env, {
   STRIPE_WEBHOOK_SECRET: `whsec_${randomBytes(24).toString('hex')}`,
   STRIPE_CONNECT_WEBHOOK_SECRET: `whsec_${randomBytes(24).toString('hex')}`,
   STRIPE_PUBLISHABLE_KEY: `pk_test_${randomBytes(24).toString('hex')}`,
-  ...functionEnvironment,
   ADDRESS_SEARCH: 'local',
   // Mail goes to an outbox folder of this file's own; links point at a stand-in portal origin.
   MAIL_OUTBOX_DIR: join(inject('engineDataDir'), `outbox-${tableName}`),
@@ -42,3 +69,8 @@ Object.assign(process.env, {
 });
 
 await ensureTable(new DynamoDBClient({ ...localAws, endpoint: inject('dynamoEndpoint') }), tableName);
+// Each call() runs its handler with the file system read-only outside /tmp, as Lambda does (helpers.ts).
+installReadOnlyFileSystem();
+
+// Each handler a test invokes (helpers.ts `call`, `asFunction`) is held to its synthesized role.
+enforceIam(JSON.parse(readFileSync(inject('localAssemblyFile'), 'utf8')));

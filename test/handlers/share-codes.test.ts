@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { db, tableName } from '../../functions/src/adapters/dynamo-client';
-import { dynamoUsers } from '../../functions/src/adapters/dynamo-users';
+import { dynamoUsers } from '../../functions/src/adapters/auth/dynamo-users';
 import { hashPassword } from '../../functions/src/auth/passwords';
 import { newId } from '../../functions/src/auth/tokens';
 import { newUserRecord } from '../../functions/src/auth/user-store';

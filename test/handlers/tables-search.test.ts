@@ -1,7 +1,7 @@
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db, tableName } from '../../functions/src/adapters/dynamo-client';
-import { upgradeSalesItems } from '../../functions/src/adapters/dynamo-sales-upgrade';
+import { upgradeSalesItems } from '../../functions/src/adapters/orders/dynamo-sales-upgrade';
 import { handler as getCommissions } from '../../functions/src/handlers/get-commissions';
 import { handler as getOrders } from '../../functions/src/handlers/get-orders';
 import { handler as markAsOrdered } from '../../functions/src/handlers/mark-as-ordered';
@@ -187,6 +187,27 @@ describe('searching All commissions', () => {
     expect((inProcessing.body.items as CommissionAnswer[]).map((c) => c.order_id)).toContain(orderOfB.id);
     for (const commission of (await searchCommissions({ status: 'paid' })).body.items as CommissionAnswer[])
       expect(commission.state).toBe('paid');
+  });
+
+  it('finds commissions in each status a person reads: waiting for fulfilment, on hold, available, …', async () => {
+    const statuses = async (body: Record<string, unknown>) =>
+      ((await searchCommissions(body)).body.items as (CommissionAnswer & { status: string })[]).map((c) => [
+        c.order_id,
+        c.status,
+      ]);
+    // A's oldest is fulfilled (on hold for COMMISSION_HOLD_DAYS), the two newer wait for fulfilment.
+    expect(await statuses({ member: sellerA.email, status: 'on_hold' })).toEqual([[ordersOfA[2]!.id, 'on_hold']]);
+    expect(await statuses({ member: sellerA.email, status: 'waiting_for_fulfilment' })).toEqual([
+      [ordersOfA[0]!.id, 'waiting_for_fulfilment'],
+      [ordersOfA[1]!.id, 'waiting_for_fulfilment'],
+    ]);
+    expect(await statuses({ member: sellerA.email, status: 'available' })).toEqual([]);
+    // A status alone: from its list, every answer in it.
+    const waiting = await statuses({ status: 'waiting_for_fulfilment' });
+    expect(waiting.map(([id]) => id)).toContain(orderOfB.id);
+    for (const status of ['waiting_for_fulfilment', 'on_hold', 'cancelled', 'clawed_back', 'review'] as const) {
+      for (const [, found] of await statuses({ status })) expect(found).toBe(status);
+    }
   });
 
   it('refuses a bad search in words', async () => {

@@ -1,7 +1,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { dynamoUsers } from '../../functions/src/adapters/dynamo-users';
+import { dynamoUsers } from '../../functions/src/adapters/auth/dynamo-users';
 import { mailer } from '../../functions/src/composition';
 import { clock } from '../../functions/src/config/clock';
 import { LINK_VALID_MS, RESEND_LIMITS } from '../../functions/src/email/verification';

@@ -2,11 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { eventFunctions, routes } from '../../functions/src/routes';
 import { buildDeployedBundles } from '../../infra/lib/deployed-bundles';
+import { templateFunctions } from '../../infra/local/template';
 
 /**
- * The `bundles` project: every function of the route table is built as the stack deploys it,
+ * The `bundles` project: every function of the synthesized stack (its handler module, read from the
+ * template test/handlers/global-setup.ts provides: infra/local/template.ts) is built as the stack deploys it,
  * into a folder outside the repository, before the handler tests run against those bundles
  * (test/infra/bundles-plugin.ts puts them in place of the handler modules).
  */
@@ -16,7 +17,7 @@ export async function setup(project: TestProject): Promise<void> {
   outDir = mkdtempSync(join(tmpdir(), 'portal-deployed-bundles-'));
   await buildDeployedBundles(
     outDir,
-    [...routes, ...eventFunctions].map((fn) => fn.module),
+    templateFunctions(project.getProvidedContext().templates).map((fn) => fn.module),
   );
   project.provide('deployedBundlesDir', outDir);
 }

@@ -29,7 +29,7 @@ const admin = () =>
     checkAuth: () => ({ body: authAnswer({ isAdmin: true, email: 'admin@example.com' }) }),
     getUnApprovedProducts: () => ({ body: { items: [], nextCursor: null } }),
     getOrders: () => ({
-      body: { items: [], nextCursor: null, counters: { all: 0, notOrdered: 0, notShipped: 0, notFufilled: 0 } },
+      body: { items: [], nextCursor: null, counters: { all: 0, notOrdered: 0, notShipped: 0, notFulfilled: 0 } },
     }),
     getCommisions: () => ({ body: { items: [], nextCursor: null, totals: { paid: 0, processing: 0, count: 0 } } }),
   });

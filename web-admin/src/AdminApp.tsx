@@ -54,7 +54,7 @@ export function AdminApp() {
         />
         <Route
           path="orders/not_fufilled_yet"
-          element={<LazyScreen key="not_fufilled" screen={LazyOrderListScreen} props={{ list: 'not_fufilled' }} />}
+          element={<LazyScreen key="not_fulfilled" screen={LazyOrderListScreen} props={{ list: 'not_fulfilled' }} />}
         />
         <Route path="payouts" element={<LazyScreen screen={LazyPayoutsScreen} />} />
         <Route
@@ -63,7 +63,7 @@ export function AdminApp() {
         />
         <Route
           path="payouts/to_be_payed"
-          element={<LazyScreen key="to_be_payed" screen={LazyCommissionActionScreen} props={{ list: 'to_be_payed' }} />}
+          element={<LazyScreen key="to_be_paid" screen={LazyCommissionActionScreen} props={{ list: 'to_be_paid' }} />}
         />
         <Route path="payouts/top_earners" element={<LazyScreen screen={LazyTopEarnersScreen} />} />
         <Route path="reconciliation" element={<LazyScreen screen={LazyReconciliationScreen} />} />

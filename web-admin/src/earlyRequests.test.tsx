@@ -13,7 +13,7 @@ import { adminEarlyScreens } from './earlyScreens';
 import { startLandingData } from './landingData';
 
 const admin = () => authAnswer({ isAdmin: true }, 'admin-token');
-const noCounters = { all: 0, notOrdered: 0, notShipped: 0, notFufilled: 0 };
+const noCounters = { all: 0, notOrdered: 0, notShipped: 0, notFulfilled: 0 };
 
 afterEach(resetEarlyScript);
 

@@ -10,7 +10,7 @@ describe('startLandingData (admin)', () => {
   it('sends Orders’ first page right after the one checkAuth, into the screen’s query', async () => {
     const fake = fakeApi({
       checkAuth: () => ({ body: authAnswer({ isAdmin: true }, 'token-a') }),
-      getOrders: () => orderPage([], counters({ all: 0, notOrdered: 0, notShipped: 0, notFufilled: 0 })),
+      getOrders: () => orderPage([], counters({ all: 0, notOrdered: 0, notShipped: 0, notFulfilled: 0 })),
     });
     const store = new AuthStore(fake.api);
     const client = createQueryClient();

@@ -1,5 +1,11 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  DynamoDBDocumentClient,
+  QueryCommand,
+  TransactWriteCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { env } from '../config/env';
 import { awsErrorKind, badRequest } from '../errors';
 
@@ -188,3 +194,106 @@ function isCursorOf(value: unknown, shape: CursorShape): value is Record<string,
 }
 
 export const INVALID_CURSOR = 'The page cursor is not valid; start again from the first page.';
+
+/**
+ * One page of an index list (`{ index, partition }` from shared/src/db/table.ts `lists`), newest first;
+ * the cursor is checked against the list's key shape and partition (decodeCursor).
+ */
+export async function queryList(
+  list: { index: string; partition: string },
+  cursor: string | undefined,
+  limit: number,
+  startsWith: string,
+  sortRange?: { from: string; to: string },
+) {
+  const result = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: list.index,
+      KeyConditionExpression: sortRange ? '#pk = :partition AND #sk BETWEEN :from AND :to' : '#pk = :partition',
+      ExpressionAttributeNames: { '#pk': `${list.index}pk`, ...(sortRange ? { '#sk': `${list.index}sk` } : {}) },
+      ExpressionAttributeValues: {
+        ':partition': list.partition,
+        ...(sortRange ? { ':from': sortRange.from, ':to': sortRange.to } : {}),
+      },
+      ScanIndexForward: false,
+      Limit: limit,
+      ExclusiveStartKey: decodeCursor(cursor, {
+        attributes: ['pk', 'sk', `${list.index}pk`, `${list.index}sk`],
+        equals: { [`${list.index}pk`]: list.partition },
+        startsWith: { pk: startsWith },
+      }),
+    }),
+  );
+  return { items: result.Items ?? [], nextCursor: encodeCursor(result.LastEvaluatedKey) };
+}
+
+/**
+ * Counter attributes the single counter items of before were written with (a misspelling); their
+ * values are still read into the right name's sum. Nothing writes them any more.
+ */
+const LEGACY_COUNTER_NAMES: Record<string, string> = {
+  notFufilled: 'notFulfilled',
+  toBePayedCount: 'toBePaidCount',
+  toBePayedCents: 'toBePaidCents',
+};
+
+/**
+ * Every counter shard of a partition (and the single item of before), summed per attribute: one
+ * Query of at most COUNTER_SHARDS + 1 small items.
+ */
+export async function counterSums(partition: string): Promise<Record<string, number>> {
+  const sums: Record<string, number> = {};
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': partition },
+        ConsistentRead: true,
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      for (const [name, value] of Object.entries(item)) {
+        if (typeof value !== 'number') continue;
+        const counted = LEGACY_COUNTER_NAMES[name] ?? name;
+        sums[counted] = (sums[counted] ?? 0) + value;
+      }
+    }
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return sums;
+}
+
+export type TransactItems = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>;
+
+/** Tries of a transaction that meets another one writing the same items (the counters are written by every move). */
+export const MAX_CONFLICT_TRIES = 5;
+
+/**
+ * One transaction: ok, or the items whose condition failed (`failedAt`, with the error, for a
+ * caller that decides on some of them only). A conflict with another transaction wrote nothing
+ * and the conditions still decide: the same transaction again after a wait, up to MAX_CONFLICT_TRIES.
+ */
+export async function transact(
+  items: TransactItems,
+): Promise<{ ok: true } | { ok: false; failedAt: number[]; error: unknown }> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await db().send(new TransactWriteCommand({ TransactItems: items }));
+      return { ok: true };
+    } catch (error) {
+      const failedAt = (cancellationReasons(error) ?? []).flatMap((reason, index) =>
+        reason.Code === 'ConditionalCheckFailed' ? [index] : [],
+      );
+      if (failedAt.length) return { ok: false, failedAt, error };
+      if (isTransactionConflict(error) && attempt < MAX_CONFLICT_TRIES) {
+        await backoff(attempt);
+        continue;
+      }
+      throw error;
+    }
+  }
+}

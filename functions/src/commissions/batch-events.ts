@@ -1,14 +1,37 @@
+import type { PaymentGateway } from '../payments/payment-gateway';
 import type { MemberBatch, PayoutBatchStore } from './batch-store';
+
+/** The key of the transfer that gives a failed payout's member fee back: one per payout, whatever the deliveries. */
+export const feeBackKey = (batchId: string, memberId: string, payoutId: string): string =>
+  `portal:batch:${batchId}:${memberId}:fee-back:${payoutId}`;
+
+/**
+ * The instant fee the member paid for this batch's payout (decision 0270: taken off the sale's
+ * transfer, so the payout is the whole transfer): 0 when the platform paid it, or the payout was standard.
+ */
+export const memberFeeOf = (batch: MemberBatch): number =>
+  batch.method === 'instant' && batch.feePaidBy === 'member' && batch.feeCents > 0 ? batch.feeCents : 0;
 
 /**
  * `payout.failed` for a batch's payout (its metadata names `batchId` and `memberId`; a
  * per-commission payout names `commissionId` and goes to money-movement.ts): the commissions it
  * paid go back to be paid, free for the next batch or button, and the batch says why. Apart from
  * batches.ts so the webhook functions carry only this.
+ *
+ * An instant payout whose fee the member paid (decision 0340): Stripe gives the connected account
+ * back the payout, which is the transfer LESS the fee, while the commissions waiting again are worth
+ * the fee more. The fee goes back to the member in a transfer keyed by the payout, funded from the
+ * sale it came off: the member's balance holds what the portal shows them, and they can withdraw
+ * it. Recorded first (with the fee to give back), then the transfer, then its id: a delivery that
+ * dies in between is delivered again and makes the same transfer (same key), which lands once.
  */
 export async function onBatchPayoutFailed(
-  deps: { batches: Pick<PayoutBatchStore, 'get' | 'failPayout' | 'refusePayout'>; now: () => number },
-  event: { payoutId: string; metadata: Record<string, string>; failure: string | null },
+  deps: {
+    batches: Pick<PayoutBatchStore, 'get' | 'failPayout' | 'refusePayout' | 'recordFeeBack'>;
+    gateway?: Pick<PaymentGateway, 'createTransfer'>;
+    now: () => number;
+  },
+  event: { payoutId: string; metadata: Record<string, string>; failure: string | null; accountId?: string | null },
 ): Promise<boolean> {
   const { batchId, memberId } = event.metadata;
   if (!batchId || !memberId) return false;
@@ -17,7 +40,18 @@ export async function onBatchPayoutFailed(
   const failure = event.failure ?? 'The payout failed.';
   const now = new Date(deps.now()).toISOString();
   if (batch.state === 'paid' && batch.payoutId === event.payoutId) {
-    return deps.batches.failPayout(batch, event.payoutId, failure, now);
+    const feeBackCents = memberFeeOf(batch);
+    const moved = await deps.batches.failPayout(batch, event.payoutId, failure, now, feeBackCents);
+    const after = moved
+      ? { ...batch, state: 'payout_failed' as const, failure, feeBackCents, feeBackTransferId: null }
+      : await deps.batches.get(batchId, memberId);
+    if (after) await giveFeeBack(deps, after, event.payoutId, event.accountId);
+    return moved;
+  }
+  // A later delivery of a failure already recorded: the fee's transfer, if it is still to make.
+  if (batch.state === 'payout_failed' && batch.payoutId === event.payoutId) {
+    await giveFeeBack(deps, batch, event.payoutId, event.accountId);
+    return false;
   }
   // The event outran our record of the payout: its attempt moves on, so that record cannot land;
   // the batch stays open and its next run pays with a new key.
@@ -25,6 +59,28 @@ export async function onBatchPayoutFailed(
     return deps.batches.refusePayout(batch, failure, now);
   }
   return false;
+}
+
+/** The member's fee of a failed payout sent back to their balance, once (its key names the payout). */
+async function giveFeeBack(
+  deps: Parameters<typeof onBatchPayoutFailed>[0],
+  batch: MemberBatch,
+  payoutId: string,
+  accountId: string | null | undefined,
+): Promise<void> {
+  if (batch.state !== 'payout_failed' || batch.payoutId !== payoutId) return;
+  if (!batch.feeBackCents || batch.feeBackTransferId || !deps.gateway || !accountId) return;
+  // The sale whose transfer the fee came off funds its return (its charge has room for it).
+  const chargeId = batch.transfers?.find((part) => (part.feeCents ?? 0) > 0)?.chargeId ?? null;
+  const transfer = await deps.gateway.createTransfer({
+    amountCents: batch.feeBackCents,
+    destinationAccountId: accountId,
+    idempotencyKey: feeBackKey(batch.batchId, batch.memberId, payoutId),
+    metadata: { batchId: batch.batchId, memberId: batch.memberId, feeBack: 'instant-fee', payoutId },
+    transferGroup: `batch:${batch.batchId}:${batch.memberId}`,
+    ...(chargeId ? { sourceTransaction: chargeId } : {}),
+  });
+  await deps.batches.recordFeeBack(batch, transfer.id, new Date(deps.now()).toISOString());
 }
 
 /**

@@ -97,6 +97,13 @@ export interface MemberBatch {
   instantRefused?: string | null;
   topUpCents?: number;
   topUpTransferId?: string | null;
+  /**
+   * The instant payout the member paid a fee for failed after it was made (`payout.failed`): that
+   * fee, given back by a transfer keyed by the payout (`feeBackTransferId` once made), so the
+   * member's Stripe balance holds all the commissions that wait again (decision 0340).
+   */
+  feeBackCents?: number;
+  feeBackTransferId?: string | null;
   method: 'instant' | 'standard' | null;
   payoutId: string | null;
   /** Moves on after Stripe refuses a payout definitely, so the next try is a new request. */
@@ -135,6 +142,11 @@ export interface PayoutBatchStore {
   candidates(memberId: string, now: number): Promise<CandidateCommission[]>;
   /** The member's clawback debt in cents (0 when none). */
   owed(memberId: string): Promise<number>;
+  /** A page of the members who owe (debt above 0), by member id, with their e-mail as their profile has it now. */
+  debts(
+    cursor: string | undefined,
+    limit: number,
+  ): Promise<{ items: { memberId: string; memberEmail: string; owedCents: number }[]; nextCursor: string | null }>;
   /**
    * One transaction: the batch item (if it does not exist), each commission marked with the batch
    * (conditional on its status and on no batch or call holding it), and the debt lowered by what
@@ -173,9 +185,18 @@ export interface PayoutBatchStore {
   /**
    * `payout.failed` for the batch's recorded payout: the batch to `payout_failed` with the reason,
    * every commission it paid back to in Stripe and free (counters and earnings back), only while
-   * `payoutId` is the stored one.
+   * `payoutId` is the stored one. `feeBackCents` (> 0): the member's instant fee to give back, kept
+   * on the batch with no transfer yet.
    */
-  failPayout(batch: MemberBatch, payoutId: string, failure: string, now: string): Promise<boolean>;
+  failPayout(
+    batch: MemberBatch,
+    payoutId: string,
+    failure: string,
+    now: string,
+    feeBackCents?: number,
+  ): Promise<boolean>;
+  /** The transfer giving a failed payout's member fee back recorded (once, while none is). */
+  recordFeeBack(batch: MemberBatch, transferId: string, now: string): Promise<boolean>;
   /** `payout.paid` for the batch's recorded payout: its time kept once; false when the batch is not paid by that payout. */
   acknowledgePayoutPaid(batch: MemberBatch, payoutId: string, paidAt: string): Promise<boolean>;
   /** Members with commissions in processing or in Stripe (the admin's "everyone", the daily job), with their e-mail. */

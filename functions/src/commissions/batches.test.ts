@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { instantAmountBlock, instantFeeCents, instantSplit, plan } from './batches';
+import { instantAmountBlock, instantFeeCents, instantSplit, plan, summary } from './batches';
+import type { BatchOutcome } from '@portal/shared/api/payout-batches';
 import type { BatchCommission } from './batch-store';
 
 const c = (id: string, amountCents: number, from: BatchCommission['from'] = 'processing', nettedCents = 0) => ({
@@ -58,5 +59,16 @@ describe('instant fee', () => {
     expect(instantAmountBlock(50)).toBeNull();
     expect(instantAmountBlock(999_900)).toBeNull();
     expect(instantAmountBlock(999_901)).toBe('an instant payout is at most $9,999.00');
+  });
+});
+
+describe("the summary of a batch for everyone (the admin's banner, npm run payouts:run)", () => {
+  const of = (state: BatchOutcome['state']) => ({ state }) as BatchOutcome;
+  it('agrees each count with its verb: "1 member needs attention", "2 members need attention"', () => {
+    expect(summary([of('paid'), of('refused')], 0)).toBe('1 member done; 1 member needs attention (see below).');
+    expect(summary([of('waiting'), of('busy'), of('sent')], 1)).toBe(
+      '1 member done; 2 members need attention (see below); 1 member not reached in time: run it again.',
+    );
+    expect(summary([of('empty')], 0)).toBe('Nothing moved.');
   });
 });

@@ -1,4 +1,9 @@
-import type { BatchOutcome, MemberPayoutCard, WithdrawalQuote } from '@portal/shared/api/payout-batches';
+import type {
+  BatchOutcome,
+  MemberDebtPage,
+  MemberPayoutCard,
+  WithdrawalQuote,
+} from '@portal/shared/api/payout-batches';
 import { formatMoney } from '@portal/shared/domain/format';
 import type { MoneySettings } from '../config/money-settings';
 import { DomainError, conflict } from '../errors';
@@ -9,7 +14,7 @@ import {
   type FundsState,
   type PaymentGateway,
 } from '../payments/payment-gateway';
-import { NO_DEBIT_CARD, NO_PAYOUT_ACCOUNT } from '../orders/present';
+import { NO_DEBIT_CARD, NO_PAYOUT_ACCOUNT } from './present';
 import { payoutFailureWords } from '../payments/payout-failures';
 import type {
   BatchCommission,
@@ -598,6 +603,17 @@ async function claim(deps: BatchDeps, options: RunOptions): Promise<MemberBatch 
         }
       }
       const terms = options.terms;
+      // What the confirmation takes from the balance: what reaches the card, and the fee when the member pays it.
+      const asked = terms ? terms.receiveCents + (settings.INSTANT_FEE_PAID_BY === 'member' ? terms.feeCents : 0) : 0;
+      if (terms && asked > planned.payableCents) {
+        // More than Stripe can pay now (funds still pending, or taken meanwhile): why, before anything moves.
+        const pending = funds.pending.length
+          ? `; the rest is still pending at Stripe: ${pendingWords(funds.pending)}`
+          : '';
+        throw conflict(
+          `You can withdraw ${formatMoney(planned.payableCents)} now, less than the ${formatMoney(asked)} you confirmed${pending}. Nothing was moved: review the new amount and confirm again.`,
+        );
+      }
       if (terms && (terms.receiveCents !== payoutCents || terms.feeCents !== feeCents)) {
         throw conflict(
           `Your available balance changed: you would now receive ${formatMoney(payoutCents)}${feeCents ? ` (instant fee ${formatMoney(feeCents)})` : ''}. Review the new amount and confirm again.`,
@@ -913,8 +929,9 @@ export async function withdrawalQuote(deps: BatchDeps, memberId: string): Promis
       amount: dollars(entry.amountCents),
       availableOn: entry.availableOn === null ? null : new Date(entry.availableOn * 1000).toISOString(),
     })),
-    // The clawback debt still owed after what this withdrawal would net.
-    owed: dollars(Math.max(0, owed - planned.nettedCents)),
+    // The clawback debt the member owes, and what of it this withdrawal would net.
+    owed: dollars(Math.max(0, owed)),
+    owedNetted: dollars(planned.nettedCents),
     failedPayout: failedPayoutOf(candidates),
   };
   const card = !block && profile?.stripeID ? await deps.gateway.payoutDestination(profile.stripeID) : undefined;
@@ -950,4 +967,24 @@ export async function memberPayoutCard(deps: BatchDeps, memberId: string): Promi
       ? await deps.gateway.payoutDestination(profile.stripeID)
       : undefined;
   return { memberId, card: card ? { last4: card.last4, brand: card.brand, instant: card.instant } : null };
+}
+
+/**
+ * What members still owe after clawbacks (a refund of a sale already paid out), for the admin's
+ * Payouts screen and the batches' confirmations: one page of the debts index, by member id. Each
+ * debt comes off the member's next payouts (`plan`), before anything is paid.
+ */
+export async function memberDebts(
+  deps: Pick<BatchDeps, 'batches'>,
+  cursor: string | undefined,
+  limit: number | undefined,
+): Promise<MemberDebtPage> {
+  const page = await deps.batches.debts(cursor, limit ?? 100);
+  return {
+    items: page.items.map((debt) => ({
+      member: { id: debt.memberId, email: debt.memberEmail },
+      owed: dollars(debt.owedCents),
+    })),
+    nextCursor: page.nextCursor,
+  };
 }

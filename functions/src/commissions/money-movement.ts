@@ -2,7 +2,7 @@ import type { Commission } from '@portal/shared/api/sales';
 import { commissionFlags, presentedStatus } from '@portal/shared/domain/sales-status';
 import { DomainError, conflict } from '../errors';
 import { MoneyRefusal, type GatewayEvent, type PaymentGateway } from '../payments/payment-gateway';
-import { NO_DEBIT_CARD, NO_PAYOUT_ACCOUNT, onHoldUntil, toCommission } from '../orders/present';
+import { NO_DEBIT_CARD, NO_PAYOUT_ACCOUNT, onHoldUntil, toCommission } from './present';
 import type { CommissionMoneyStore, CommissionRecord, PayoutProfile } from './money-store';
 
 /**

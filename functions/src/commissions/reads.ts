@@ -1,11 +1,12 @@
 import type { CommissionPage, CommissionTotals, CommissionsRequest } from '@portal/shared/api/sales';
 import { DomainError } from '../errors';
+import { dollars } from '@portal/shared/domain/money';
 import { clock } from '../config/clock';
+import { DEFAULT_LIST_LIMIT, memberIdOf } from '../orders/manage';
+import type { CommissionCounts, CommissionListName, CommissionStore, Earnings } from './commission-store';
+import { toCommission } from './present';
 
 const now = () => clock.now();
-import { DEFAULT_LIST_LIMIT, memberIdOf } from '../orders/manage';
-import { dollars, toCommission } from '../orders/present';
-import type { CommissionCounts, CommissionListName, Earnings, SalesStore } from '../orders/sales-store';
 
 /** A caller as the commission reads judge them. */
 export interface Reader {
@@ -31,7 +32,7 @@ function listTotals(list: CommissionListName, counts: CommissionCounts): Commiss
  * (`blockedReason`): the members' payout facts are read in one BatchGet per page.
  */
 export async function commissionsPage(
-  sales: SalesStore,
+  sales: CommissionStore,
   list: Exclude<CommissionListName, { memberId: string }>,
   cursor: string | undefined,
   limit: number | undefined,
@@ -55,14 +56,14 @@ export async function commissionsPage(
  * newest first. The totals stay those of every commission; the member's own are their screen's.
  */
 export async function searchedCommissionsPage(
-  sales: SalesStore,
+  sales: CommissionStore,
   request: Pick<CommissionsRequest, 'cursor' | 'limit' | 'member' | 'status'>,
 ): Promise<CommissionPage> {
   const { cursor, limit, member, status } = request;
   if (member === undefined && status === undefined) return commissionsPage(sales, 'all', cursor, limit);
   const memberId = member === undefined ? undefined : (await memberIdOf(sales, member)).id;
   const [page, counts] = await Promise.all([
-    sales.searchCommissions({ memberId, state: status }, cursor, limit ?? DEFAULT_LIST_LIMIT),
+    sales.searchCommissions({ memberId, status, now: now() }, cursor, limit ?? DEFAULT_LIST_LIMIT),
     sales.commissionCounts(),
   ]);
   const members = await sales.members(page.items.map((item) => item.memberId));
@@ -81,7 +82,7 @@ export const NO_SUCH_MEMBER = 'There are no commissions of this member for you t
  * processing "Commissions in Processing".
  */
 export async function commissionsOf(
-  sales: SalesStore,
+  sales: CommissionStore,
   reader: Reader,
   memberId: string,
   cursor: string | undefined,
@@ -104,7 +105,7 @@ export async function commissionsOf(
 }
 
 /** Members by their total commissions, highest first (gsi1 TOP_EARNERS read descending). */
-export async function topEarners(sales: SalesStore, cursor: string | undefined, limit: number | undefined) {
+export async function topEarners(sales: CommissionStore, cursor: string | undefined, limit: number | undefined) {
   const page = await sales.topEarners(cursor, limit ?? DEFAULT_LIST_LIMIT);
   return {
     items: page.items.map((earner) => ({

@@ -7,6 +7,7 @@ import {
   isLiveCommissionStatus,
   type CommissionStatus,
   type LiveCommissionStatus,
+  type OrderStatus,
 } from '@portal/shared/domain/sales-status';
 import { DomainError, conflict } from '../errors';
 import {
@@ -16,7 +17,8 @@ import {
   type PaymentGateway,
   type RefundUpdate,
 } from '../payments/payment-gateway';
-import { toCommission, toOrder } from '../orders/present';
+import { toOrder } from '../orders/present';
+import { toCommission } from './present';
 import type { LedgerCommission, RefundApplication, RefundReason, RefundStore, RefundableOrder } from './refund-store';
 
 /**
@@ -350,7 +352,17 @@ export interface FailedRefund {
   totalCents: number;
   /** What happened to the commission, in words. */
   commission: string;
+  /** The work list the order is back in (it had left it when the refund made it refunded in full), by its title. */
+  backInList: string | null;
 }
+
+/** The admin's work list an order of each status is in, by its title (the Orders screen's); none once fulfilled. */
+const WORK_LIST_TITLES: Record<OrderStatus, string | null> = {
+  not_ordered: 'Not ordered yet',
+  ordered: 'Not shipped yet',
+  shipped: 'Not fulfilled yet',
+  fulfilled: null,
+};
 
 const FAILURE_WORDS: Record<string, string> = {
   insufficient_funds: "the platform's Stripe balance did not cover it for 45 days",
@@ -417,6 +429,18 @@ export async function onRefundUpdated(deps: RefundDeps, update: RefundUpdate): P
           base === 'paid'
             ? `The member's commission share of ${formatMoney(giveBack)} is given back: what they owe went down by it.`
             : `The member's commission share of ${formatMoney(giveBack)} is given back: it is to be sent with the commission.`;
+      } else if (record.status === 'cancelled' && !record.transferId && !record.heldFor) {
+        // The refund cancelled it before anything was sent: its money never left the platform, so
+        // it is back where its order says (decision 0340), to be sent as before.
+        const back = current.status === 'fulfilled' ? 'processing' : 'order_open';
+        commission = {
+          record,
+          base: back,
+          takenCents: -giveBack,
+          status: back,
+          reason: `A refund of ${formatMoney(update.amountCents)} on order ${current.orderID} failed (${failure}): the commission it had cancelled is back, ${formatMoney(giveBack)}.`,
+        };
+        words = `The member's commission of ${formatMoney(giveBack)}, which the refund had cancelled, is back: it is to be sent with the order as before.`;
       } else {
         words = `The commission (${record.status.replace('_', ' ')}) lost ${formatMoney(giveBack)} to the refund and keeps it lost: its money left the platform or the commission ended. To give the member their share, send it by hand in Stripe.`;
       }
@@ -431,6 +455,8 @@ export async function onRefundUpdated(deps: RefundDeps, update: RefundUpdate): P
       now,
     });
     if (applied) {
+      // Refunded in full, it had left its work list; now something is to send again: it is back (decision 0340).
+      const back = (current.refundedCents ?? 0) >= current.totalCents && newRefunded < current.totalCents;
       return {
         orderId: current.id,
         orderID: current.orderID,
@@ -438,6 +464,7 @@ export async function onRefundUpdated(deps: RefundDeps, update: RefundUpdate): P
         refundedCents: newRefunded,
         totalCents: current.totalCents,
         commission: words,
+        backInList: back ? WORK_LIST_TITLES[current.status] : null,
       };
     }
   }

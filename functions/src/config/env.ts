@@ -41,17 +41,23 @@ const Env = z.object({
 });
 export type Env = z.infer<typeof Env>;
 
-let cached: Env | undefined;
+/**
+ * Parsed once per environment object: in Lambda that is once per container. (The local runtime
+ * gives each function its own `process.env` in one process, infra/local/function-env.ts.)
+ */
+const cached = new WeakMap<object, Env>();
 
 export function env(): Env {
-  if (cached) return cached;
-  const parsed = Env.safeParse(process.env);
+  const source = process.env;
+  const known = cached.get(source);
+  if (known) return known;
+  const parsed = Env.safeParse(source);
   if (!parsed.success) {
     const names = parsed.error.issues.map((issue) => issue.path.join('.')).join(', ');
     throw new Error(`Environment is incomplete: set ${names}`);
   }
-  cached = parsed.data;
-  return cached;
+  cached.set(source, parsed.data);
+  return parsed.data;
 }
 
 /**

@@ -37,11 +37,13 @@ const ACCEPTS: Record<keyof MoneySettings, string> = {
   SELF_PURCHASE: '"no_commission" or "review"',
 };
 
-let cached: MoneySettings | undefined;
+/** Per environment object, as env() (config/env.ts): once per container in Lambda. */
+const cached = new WeakMap<object, MoneySettings>();
 
 /** The settings, parsed once per container; `source` is for tests. */
 export function moneySettings(source: Record<string, string | undefined> = process.env): MoneySettings {
-  if (cached && source === process.env) return cached;
+  const known = source === process.env ? cached.get(source) : undefined;
+  if (known) return known;
   const picked = Object.fromEntries(
     Object.keys(ACCEPTS).map((name) => [name, source[name] === '' ? undefined : source[name]]),
   );
@@ -50,7 +52,7 @@ export function moneySettings(source: Record<string, string | undefined> = proce
     const names = [...new Set(parsed.error.issues.map((issue) => String(issue.path[0])))] as (keyof MoneySettings)[];
     throw new Error(`Setting out of range: ${names.map((name) => `${name} must be ${ACCEPTS[name]}`).join('; ')}`);
   }
-  if (source === process.env) cached = parsed.data;
+  if (source === process.env) cached.set(source, parsed.data);
   return parsed.data;
 }
 

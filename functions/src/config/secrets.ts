@@ -3,6 +3,7 @@ import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import type { SecretsGetOptions } from '@aws-lambda-powertools/parameters/secrets/types';
 import { GetSecretValueCommand } from '@aws-sdk/client-secrets-manager';
 import { unavailable } from '../errors';
+import { localAwsCheck } from './local-aws-check';
 import { loadLogger } from './logger';
 import { secretEnv, type SecretName } from './secret-names';
 
@@ -90,7 +91,16 @@ export async function getSecretVersion(
 ): Promise<SecretVersion | undefined> {
   const variable = secretEnv[name];
   const direct = process.env[variable];
-  if (direct) return stage === 'AWSCURRENT' ? { value: direct, versionId: localVersionId(direct) } : undefined;
+  if (direct) {
+    // Locally, as Secrets Manager would: the function's role must allow reading this secret (a
+    // denial is answered as one in AWS is, below).
+    await localAwsCheck('SecretsManagerClient', 'GetSecretValueCommand', { SecretName: name }).catch(
+      async (error: unknown) => {
+        throw await settingsUnavailable(error, variable, stage);
+      },
+    );
+    return stage === 'AWSCURRENT' ? { value: direct, versionId: localVersionId(direct) } : undefined;
+  }
   const arn = process.env[`${variable}_ARN`];
   if (!arn) throw new Error(`Environment is incomplete: set ${variable} or ${variable}_ARN`);
   provider ??= new VersionedSecretsProvider();
@@ -110,8 +120,7 @@ export async function getSecretVersion(
     }
     cached = await fetching;
   } catch (error) {
-    (await loadLogger()).error('Secrets Manager did not give a secret', { error, secret: `${variable}_ARN`, stage });
-    throw unavailable(SETTINGS_UNAVAILABLE);
+    throw await settingsUnavailable(error, variable, stage);
   }
   const version = cached === undefined ? null : (JSON.parse(cached) as SecretVersion | null);
   if (!version && stage === 'AWSCURRENT') throw new Error(`Secret ${variable}_ARN has no current version`);
@@ -125,3 +134,9 @@ export function clearSecretCache(): void {
 
 export const SETTINGS_UNAVAILABLE =
   'The service could not load its settings just now, so nothing was done. Try again in a few seconds.';
+
+/** Secrets Manager's failure (unreachable, or the role may not read the secret): logged, and the 503 in words. */
+async function settingsUnavailable(error: unknown, variable: string, stage: SecretStage) {
+  (await loadLogger()).error('Secrets Manager did not give a secret', { error, secret: `${variable}_ARN`, stage });
+  return unavailable(SETTINGS_UNAVAILABLE);
+}

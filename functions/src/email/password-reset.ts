@@ -15,6 +15,7 @@ import type { UserRecord } from '../auth/user-store';
 import { badRequest, conflict } from '../errors';
 import type { Mailer, OutgoingMail } from './mailer';
 import type { PasswordResetStore } from './password-reset-store';
+import { escapeHtml } from './templates';
 
 /**
  * A forgotten password (issue 28): a single-use link by mail, valid one hour.
@@ -72,7 +73,7 @@ export type PasswordResetUseDeps = Pick<PasswordResetDeps, 'store' | 'users' | '
 export const hashResetToken = (token: string): string => createHash('sha256').update(token).digest('hex');
 
 export function resetMail(to: string, url: string): OutgoingMail {
-  const escaped = url.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const escaped = escapeHtml(url);
   const after =
     'The link works once and expires in one hour. If you did not ask for it, ignore this e-mail: your password stays as it is.';
   return {

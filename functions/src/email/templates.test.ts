@@ -10,6 +10,8 @@ import {
   saleMail,
   shippedMail,
 } from './templates';
+import { resetMail } from './password-reset';
+import { changeMail, changedNotice, verificationMail } from './verification';
 
 const hostile = `<img src=x onerror="alert('x')">&`;
 const orderUrl = 'https://portal.example.com/track_order#AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-abcde';
@@ -22,6 +24,24 @@ describe('escapeHtml', () => {
     expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe(
       '&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;',
     );
+  });
+});
+
+describe('the account mails', () => {
+  it('put their links and addresses into the HTML through escapeHtml, and add no tag', () => {
+    const url = `https://portal.example.com/verify?token=a&next=${hostile}`;
+    const mails = [
+      verificationMail('ada@example.com', url),
+      resetMail('ada@example.com', url),
+      changeMail('ada@example.com', `old${hostile}@example.com`, url),
+      changedNotice('ada@example.com', `new${hostile}@example.com`),
+    ];
+    for (const mail of mails) {
+      expect(new Set(tags(mail.html!))).toEqual(new Set(['html', 'body', 'p', ...(mail.link ? ['a'] : [])]));
+      expect(mail.html).not.toContain('<img');
+    }
+    for (const mail of mails.slice(0, 3)) expect(mail.html).toContain(`href="${escapeHtml(url)}"`);
+    expect(mails[2]!.html).toContain(escapeHtml(`old${hostile}@example.com`));
   });
 });
 

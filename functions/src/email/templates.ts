@@ -301,6 +301,8 @@ export interface RefundFailedFacts {
   totalCents: number;
   /** What happened to the commission, in words. */
   commission: string;
+  /** The admin's work list the order is back in (it left it when the refund made it refunded in full), by its title. */
+  backInList?: string | null;
 }
 
 /** The admins' "a refund failed": the customer did not get the money back; what it means and what to do. */
@@ -310,6 +312,11 @@ export function refundFailedMail(to: string, facts: RefundFailedFacts, adminUrl:
     paragraphs: [
       `Stripe could not refund ${formatMoney(facts.amountCents)} of order ${facts.orderID}: ${facts.failure}. The customer did not get this money back, and the order no longer counts it as refunded (${formatMoney(facts.refundedCents)} of ${formatMoney(facts.totalCents)} refunded now).`,
       facts.commission,
+      ...(facts.backInList
+        ? [
+            `The order is back in “${facts.backInList}” and counted there again: it is to be worked as before unless you refund it again.`,
+          ]
+        : []),
       "What to do: contact the customer and agree how to return the money (if the platform's Stripe balance was too low, add funds to it first), then refund the order again from its card.",
     ],
     facts: [
@@ -376,6 +383,8 @@ export interface MemberPayoutFailedFacts {
   reason: string;
   /** My Account, where the banner and the card's replacement are. */
   accountUrl: string;
+  /** The instant fee the member paid for the payout, given back with the money (decision 0340). */
+  feeBackCents?: number;
 }
 
 /**
@@ -390,7 +399,9 @@ export function memberPayoutFailedMail(facts: MemberPayoutFailedFacts): Outgoing
     paragraphs: [
       [
         `Your payout of ${amount} failed: ${facts.reason}.`,
-        'The money is back in your balance, waiting to be paid.',
+        facts.feeBackCents
+          ? `The money is back in your balance with the ${formatMoney(facts.feeBackCents)} instant fee you paid, ${formatMoney(facts.amountCents + facts.feeBackCents)} in all, waiting to be paid.`
+          : 'The money is back in your balance, waiting to be paid.',
       ].join(' '),
       [
         'Replace your card on My Account (Payout Methods) with a debit card that takes payouts.',

@@ -9,7 +9,7 @@ import type { AttemptKind, AttemptStore, Counted } from '../auth/attempt-store';
 import type { UserRecord } from '../auth/user-store';
 import { DomainError, badRequest, conflict } from '../errors';
 import type { Mailer, OutgoingMail } from './mailer';
-import { addressInUseMail } from './templates';
+import { addressInUseMail, escapeHtml } from './templates';
 import type { VerificationStore } from './verification-store';
 
 /**
@@ -72,7 +72,7 @@ export function tooManyLinks(retryAfterMs: number, daily: boolean): DomainError 
 }
 
 export function verificationMail(to: string, url: string): OutgoingMail {
-  const escaped = url.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const escaped = escapeHtml(url);
   return {
     to,
     subject: 'Verify your e-mail address for the Reseller Portal',
@@ -99,8 +99,6 @@ export function verificationMail(to: string, url: string): OutgoingMail {
 
 /** The mail of a change of address: to the new address, which becomes the login once its link is opened. */
 export function changeMail(to: string, from: string, url: string): OutgoingMail {
-  const escape = (value: string) =>
-    value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
   const lines = [
     `Someone (we hope you) asked to change the e-mail address of a Reseller Portal account from ${from} to this address.`,
     'Open this link to confirm; until you do, the old address stays the login:',
@@ -113,10 +111,10 @@ export function changeMail(to: string, from: string, url: string): OutgoingMail 
     html: [
       '<!doctype html><html><body style="font-family:sans-serif">',
       '<p>Hello,</p>',
-      ...lines.map((line) => `<p>${escape(line)}</p>`),
-      `<p><a href="${escape(url)}">Confirm my new e-mail address</a></p>`,
-      `<p style="color:#555">Or copy this address into your browser: ${escape(url)}</p>`,
-      `<p style="color:#555">${escape(after)}</p>`,
+      ...lines.map((line) => `<p>${escapeHtml(line)}</p>`),
+      `<p><a href="${escapeHtml(url)}">Confirm my new e-mail address</a></p>`,
+      `<p style="color:#555">Or copy this address into your browser: ${escapeHtml(url)}</p>`,
+      `<p style="color:#555">${escapeHtml(after)}</p>`,
       '</body></html>',
     ].join('\n'),
     link: { label: 'E-mail change link', url },
@@ -139,9 +137,7 @@ export function changedNotice(to: string, newEmail: string): OutgoingMail {
     text: text.join('\n'),
     html: [
       '<!doctype html><html><body style="font-family:sans-serif">',
-      ...text
-        .filter(Boolean)
-        .map((line) => `<p>${line.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}</p>`),
+      ...text.filter(Boolean).map((line) => `<p>${escapeHtml(line)}</p>`),
       '</body></html>',
     ].join('\n'),
   };

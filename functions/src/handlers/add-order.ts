@@ -1,7 +1,8 @@
 import { addOrder as addOrderCall } from '@portal/shared/api/calls/add-order';
 import { apiHandler, sale } from '../composition';
 import { addOrder } from '../orders/record-sale';
-import { toCommission, toOrder } from '../orders/present';
+import { toCommission } from '../commissions/present';
+import { toOrder } from '../orders/present';
 
 /** An admin records a phone or e-mail sale: priced from the approved product, credited to the code's member. */
 export const handler = apiHandler(addOrderCall, async ({ body }) => {

@@ -1,7 +1,10 @@
 import { exportCsv as exportCsvCall } from '@portal/shared/api/calls/export-csv';
-import { apiHandler, sales } from '../composition';
+import { exportCommissions } from '../commissions/export';
+import { apiHandler, commissionStore, sales } from '../composition';
 import { clock } from '../config/clock';
-import { exportCsv } from '../orders/manage';
+import { exportOrders } from '../orders/manage';
 
 /** All orders or all commissions as formula-escaped CSV, newest first, capped (see `truncated`). */
-export const handler = apiHandler(exportCsvCall, async ({ body }) => exportCsv(sales, body.kind, clock.now()));
+export const handler = apiHandler(exportCsvCall, async ({ body }) =>
+  body.kind === 'orders' ? exportOrders(sales, clock.now()) : exportCommissions(commissionStore, clock.now()),
+);

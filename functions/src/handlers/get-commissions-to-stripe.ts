@@ -1,7 +1,7 @@
 import { getCommissionsToStripe } from '@portal/shared/api/calls/get-commissions-to-stripe';
 import { commissionsPage } from '../commissions/reads';
-import { apiHandler, sales } from '../composition';
+import { apiHandler, commissionStore } from '../composition';
 
 export const handler = apiHandler(getCommissionsToStripe, async ({ body }) =>
-  commissionsPage(sales, 'to_stripe', body.cursor, body.limit),
+  commissionsPage(commissionStore, 'to_stripe', body.cursor, body.limit),
 );

@@ -1,5 +1,5 @@
 import { getCommissions } from '@portal/shared/api/calls/get-commissions';
 import { searchedCommissionsPage } from '../commissions/reads';
-import { apiHandler, sales } from '../composition';
+import { apiHandler, commissionStore } from '../composition';
 
-export const handler = apiHandler(getCommissions, async ({ body }) => searchedCommissionsPage(sales, body));
+export const handler = apiHandler(getCommissions, async ({ body }) => searchedCommissionsPage(commissionStore, body));

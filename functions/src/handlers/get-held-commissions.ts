@@ -1,6 +1,6 @@
 import { getHeldCommissions } from '@portal/shared/api/calls/get-held-commissions';
 import { apiHandler, commissionReview } from '../composition';
-import { toCommission } from '../orders/present';
+import { toCommission } from '../commissions/present';
 
 /** Admin: the commissions held for review at their sale, newest first, one Query page (gsi4). */
 export const handler = apiHandler(getHeldCommissions, async ({ body }) => {

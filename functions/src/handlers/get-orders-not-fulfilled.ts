@@ -4,5 +4,5 @@ import { ordersPage } from '../orders/manage';
 
 /** The orders whose next step is this one (orders/manage.ts), newest first, with the counters. */
 export const handler = apiHandler(getOrdersNotFulfilled, async ({ body }) =>
-  ordersPage(sales, 'not_fufilled', body.cursor, body.limit),
+  ordersPage(sales, 'not_fulfilled', body.cursor, body.limit),
 );

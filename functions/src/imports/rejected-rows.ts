@@ -1,6 +1,7 @@
 import {
   normalizeHeaderName,
   REPORT_COLUMNS,
+  REPORT_OUTCOME_COLUMN,
   REPORT_PROBLEM_COLUMN,
   REPORT_ROW_COLUMN,
   utf8ByteLength,
@@ -14,8 +15,10 @@ import { escapeCell, toCsv } from './csv-export';
  * The rows of an import that need a person: each rejected row, and each row with a warning, as
  * the file holds them (every supplier column, in the file's order, under the file's header
  * names), so that the admin can fix the cells in a spreadsheet and upload the same file again.
- * The download adds two columns the import ignores: the row's line in the uploaded file and
- * what is wrong (REPORT_COLUMNS in shared/src/domain/csv-product.ts).
+ * The download adds three columns the import ignores: whether the row was rejected or imported
+ * with a warning, the row's line in the uploaded file and what is wrong (REPORT_COLUMNS in
+ * shared/src/domain/csv-product.ts). A row warned in pass 2 (a picture that could not be hosted)
+ * joins them at the end of the import (`addLate`).
  *
  * Bounded: at most DEFAULT_MAX_ISSUES rows with errors and as many with warnings only, and at
  * most ERROR_ROWS_BYTES / WARNING_ROWS_BYTES of the download's text for each (the download is
@@ -100,9 +103,43 @@ export class RejectedRowsCollector {
     this.rows.push(stored);
   };
 
+  /**
+   * Rows imported with warnings found after pass 1 (the pictures of pass 2), within the same caps;
+   * answers the rows it kept (after those built before). A row already kept gets a second entry,
+   * merged with the first in the download.
+   */
+  addLate = (rows: readonly { row: number; cells: readonly string[]; warnings: readonly CsvIssue[] }[]): void => {
+    for (const entry of rows)
+      this.onRowWithIssues({ row: entry.row, cells: entry.cells, errors: [], warnings: entry.warnings });
+  };
+
   build(): RejectedRows {
-    return { header: this.header, rows: this.rows, truncated: this.truncated };
+    return { header: this.header, rows: [...this.rows], truncated: this.truncated };
   }
+}
+
+const OUTCOME_WORDS: Record<StoredReportRow['severity'], string> = {
+  error: 'rejected',
+  warning: 'imported with a warning',
+};
+
+/** One entry per file row, in file order: a row kept twice (pass 1, then its pictures) is one, its problems joined. */
+function mergedRows(rows: readonly StoredReportRow[]): StoredReportRow[] {
+  const byRow = new Map<number, StoredReportRow>();
+  for (const row of rows) {
+    const earlier = byRow.get(row.row);
+    byRow.set(
+      row.row,
+      earlier
+        ? {
+            ...earlier,
+            severity: earlier.severity === 'error' || row.severity === 'error' ? 'error' : 'warning',
+            problem: `${earlier.problem} | ${row.problem}`,
+          }
+        : row,
+    );
+  }
+  return [...byRow.values()].sort((a, b) => a.row - b.row);
 }
 
 /** Positions of the header cells that are the supplier's (not the columns an earlier download added). */
@@ -126,12 +163,13 @@ function downloadCells(header: readonly string[], row: StoredReportRow): (string
   if (row.cells.length > header.length && cells.length > 0) {
     cells[cells.length - 1] = [cells[cells.length - 1], ...row.cells.slice(header.length)].join(',');
   }
-  return [...cells, row.row, row.problem];
+  return [...cells, OUTCOME_WORDS[row.severity], row.row, row.problem];
 }
 
 function downloadHeader(header: readonly string[]): string[] {
   return [
     ...supplierPositions(header).map((position) => header[position] ?? ''),
+    REPORT_OUTCOME_COLUMN,
     REPORT_ROW_COLUMN,
     REPORT_PROBLEM_COLUMN,
   ];
@@ -145,6 +183,6 @@ function downloadLine(header: readonly string[], row: StoredReportRow): string {
 export function rejectedRowsCsv(report: RejectedRows): string {
   return toCsv(
     downloadHeader(report.header),
-    report.rows.map((row) => downloadCells(report.header, row)),
+    mergedRows(report.rows).map((row) => downloadCells(report.header, row)),
   );
 }

@@ -291,7 +291,7 @@ export interface MemberPayoutFailure {
   /** The commission the payout carried (a per-commission payout), if any. */
   commissionId: string | undefined;
   /** A batch's payout: the member and the amount, from the batch. */
-  batch?: Pick<BatchPayout, 'memberId' | 'payoutCents' | 'payoutId' | 'state'>;
+  batch?: Pick<BatchPayout, 'memberId' | 'payoutCents' | 'payoutId' | 'state'> & { feeBackCents?: number };
   /** The payout's own amount (the event's), when neither says it. */
   amountCents?: number | null;
   /** This delivery moved the ledger (the payout was ours and is now failed). */
@@ -323,6 +323,7 @@ export async function sendMemberPayoutFailed(deps: MailDeps, failed: MemberPayou
       amountCents,
       reason: payoutFailureWords(failed.failureCode, failed.failure),
       accountUrl: at(deps, MY_ACCOUNT_PATH),
+      ...(failed.batch?.feeBackCents ? { feeBackCents: failed.batch.feeBackCents } : {}),
     });
   });
 }
@@ -338,8 +339,8 @@ export async function sendDisputeOpened(deps: MailDeps, dispute: DisputeFacts): 
 }
 
 /** The admin's card of one order (the Orders screen opens it by its number), or the Orders screen. */
-export const adminOrderPath = (orderID: string | null): string =>
-  orderID ? `${ADMIN_ORDERS_PATH}?order=${encodeURIComponent(orderID)}` : ADMIN_ORDERS_PATH;
+export const adminOrderPath = (orderNumber: string | null): string =>
+  orderNumber ? `${ADMIN_ORDERS_PATH}?order=${encodeURIComponent(orderNumber)}` : ADMIN_ORDERS_PATH;
 
 /**
  * For a webhook: sends, and while another attempt holds a mail's claim (the browser's report of the
@@ -357,6 +358,20 @@ export async function settled<T extends SendOutcome | 'not-paid'>(
     outcomes = await send();
   }
   return outcomes;
+}
+
+/** A mail a person's call sends after its write: a failure is logged (the write stands) and a retry of the event sends it. */
+export async function sendQuietly(
+  deps: Pick<MailDeps, 'log'>,
+  kind: string,
+  about: string,
+  sending: Promise<unknown>,
+): Promise<void> {
+  try {
+    await sending;
+  } catch (error) {
+    await deps.log('A mail was not sent; the next report of its event sends it', { kind, about, error });
+  }
 }
 
 /** Outcomes a webhook must not acknowledge: another delivery holds the mail's claim; Stripe delivers again. */

@@ -3,8 +3,17 @@ import { productIdFromSpuNo } from '@portal/shared/domain/csv-product';
 import { orderStepFrom } from '@portal/shared/domain/sales-status';
 import { DomainError, conflict } from '../errors';
 import { toCsv } from '../imports/csv-export';
-import { toCommission, toOrder } from './present';
-import type { OrderListName, OrderRecord, OrderSearch, OrderStep, SalesStore } from './sales-store';
+import { toOrder } from './present';
+import type {
+  CommissionRecord,
+  FulfilmentHold,
+  OrderListName,
+  OrderRecord,
+  OrderSearch,
+  OrderStep,
+  Page,
+  SalesStore,
+} from './sales-store';
 import type { OrderStatus } from '@portal/shared/domain/sales-status';
 import type { Shipment } from '@portal/shared/api/order-page';
 
@@ -31,12 +40,11 @@ export async function ordersPage(
       : sales.ordersPage(LIST_OF[list], cursor, limit ?? DEFAULT_LIST_LIMIT),
     sales.orderCounts(),
   ]);
-  // The answer's names are the spec's (`notFufilled`); ours are spelled right.
   const counters = {
     all: counts.all,
     notOrdered: counts.notOrdered,
     notShipped: counts.notShipped,
-    notFufilled: counts.notFulfilled,
+    notFulfilled: counts.notFulfilled,
   };
   return { items: page.items.map(toOrder), nextCursor: page.nextCursor, counters };
 }
@@ -70,18 +78,21 @@ async function orderSearch(sales: SalesStore, request: OrdersSearchRequest): Pro
 }
 
 /** The member with this e-mail, or a 404 in words at `member`. */
-export async function memberIdOf(sales: SalesStore, email: string): Promise<{ id: string; email: string }> {
+export async function memberIdOf(
+  sales: Pick<SalesStore, 'memberByEmail'>,
+  email: string,
+): Promise<{ id: string; email: string }> {
   const found = await sales.memberByEmail(email);
   if (!found) throw new DomainError('not-found', NO_MEMBER_WITH_EMAIL, { fields: { member: NO_MEMBER_WITH_EMAIL } });
   return found;
 }
 
-/** The API's list names (the spec's spelling) → ours. */
+/** The API's list names → the stored lists'. */
 const LIST_OF: Record<OrderList, OrderListName> = {
   all: 'all',
   not_ordered: 'not_ordered',
   not_shipped: 'not_shipped',
-  not_fufilled: 'not_fulfilled',
+  not_fulfilled: 'not_fulfilled',
 };
 
 const WORD: Record<OrderStatus, string> = {
@@ -105,6 +116,22 @@ export const refundedInFull = (order: OrderRecord): string =>
     : 'This order was refunded in full: there is nothing to send. The list is reloaded.';
 
 /**
+ * A fulfilled order puts its commission on hold until `availableAt` (fulfilment + COMMISSION_HOLD_DAYS,
+ * the refund window): order_open → processing, and its place in the To Stripe list sorts by that
+ * time. One held for review while its order was open (a dispute, a self-purchase) keeps its review,
+ * and the hold waits for its release. Any other stays as it is: a cancelled one (refunded in full)
+ * stays cancelled, one moved on already is not moved back.
+ */
+export function holdOnFulfilment(
+  commission: Pick<CommissionRecord, 'status' | 'heldFrom'>,
+  availableAt: number,
+): FulfilmentHold | undefined {
+  if (commission.status === 'order_open') return { availableAt, underReview: false };
+  if (commission.status === 'review' && commission.heldFrom === 'order_open') return { availableAt, underReview: true };
+  return undefined;
+}
+
+/**
  * Marks an order: ordered only from not ordered, shipped only from ordered, fulfilled only from
  * shipped (conditional writes from the transition table; the stage and counters move in the same
  * transaction, and fulfilment moves the commission on to processing). Of two admins marking at once one wins; the
@@ -119,8 +146,9 @@ export async function markOrder(
   holdMs = 0,
 ) {
   // Fulfilment starts the commission's hold (COMMISSION_HOLD_DAYS): it is available from then.
-  const availableAt = step === 'fulfilled' ? now + holdMs : undefined;
-  const result = await sales.markOrder(id, step, new Date(now).toISOString(), shipment, availableAt);
+  const hold =
+    step === 'fulfilled' ? (commission: CommissionRecord) => holdOnFulfilment(commission, now + holdMs) : undefined;
+  const result = await sales.markOrder(id, step, new Date(now).toISOString(), shipment, hold);
   if (result.outcome === 'not-found')
     throw new DomainError('not-found', NO_SUCH_ORDER, { fields: { id: NO_SUCH_ORDER } });
   if (result.outcome === 'refunded') throw conflict(refundedInFull(result.order));
@@ -215,68 +243,49 @@ const orderRow = (record: OrderRecord) => {
   ];
 };
 
-const COMMISSION_HEADER = [
-  'id',
-  'created_at',
-  'orderID',
-  'product_name',
-  'member_email',
-  'amount',
-  'state',
-  'isInCustomersAccount',
-  'isPayed',
-];
+/** One list's rows as CSV: its header, one row per record, and the page reader of the list. */
+export interface CsvList<T> {
+  kind: 'orders' | 'commissions';
+  header: readonly string[];
+  row: (record: T) => (string | number | null)[];
+  page: (cursor: string | undefined, limit: number) => Promise<Page<T>>;
+}
 
 /**
- * All orders or all commissions as CSV (formula-escaped, as the rejected-rows download), newest
- * first, paging through the list; at most EXPORT_MAX_ROWS rows, and `truncated` says when the
- * list held more.
+ * A whole list as CSV (formula-escaped, as the rejected-rows download), newest first, paging
+ * through it; at most EXPORT_MAX_ROWS rows, and `truncated` says when the list held more.
  */
-export async function exportCsv(sales: SalesStore, kind: 'orders' | 'commissions', now: number) {
+export async function exportList<T>(list: CsvList<T>, now: number) {
   const rows: (string | number | null)[][] = [];
   let cursor: string | undefined;
   let truncated = false;
   do {
-    const want = Math.min(EXPORT_PAGE, EXPORT_MAX_ROWS - rows.length);
-    if (kind === 'orders') {
-      const page = await sales.ordersPage('all', cursor, want);
-      rows.push(...page.items.map(orderRow));
-      cursor = page.nextCursor ?? undefined;
-    } else {
-      const page = await sales.commissionsPage('all', cursor, want);
-      rows.push(
-        ...page.items.map((record) => {
-          const commission = toCommission(record);
-          return [
-            commission.id,
-            commission.created_at,
-            commission.orderID,
-            commission.product_name,
-            commission.member.email,
-            commission.amount.toFixed(2),
-            commission.state,
-            commission.isInCustomersAccount,
-            commission.isPayed,
-          ];
-        }),
-      );
-      cursor = page.nextCursor ?? undefined;
-    }
+    const page = await list.page(cursor, Math.min(EXPORT_PAGE, EXPORT_MAX_ROWS - rows.length));
+    rows.push(...page.items.map(list.row));
+    cursor = page.nextCursor ?? undefined;
     if (cursor && rows.length >= EXPORT_MAX_ROWS) {
       // A page ending exactly at the cap may be the last: look one row further.
-      const more =
-        kind === 'orders'
-          ? (await sales.ordersPage('all', cursor, 1)).items.length
-          : (await sales.commissionsPage('all', cursor, 1)).items.length;
-      truncated = more > 0;
+      truncated = (await list.page(cursor, 1)).items.length > 0;
       break;
     }
   } while (cursor);
   const day = new Date(now).toISOString().slice(0, 10);
   return {
-    fileName: `${kind}-${day}.csv`,
-    csv: toCsv(kind === 'orders' ? ORDER_HEADER : COMMISSION_HEADER, rows),
+    fileName: `${list.kind}-${day}.csv`,
+    csv: toCsv(list.header, rows),
     rows: rows.length,
     ...(truncated ? { truncated: true } : {}),
   };
 }
+
+/** All orders as CSV (exportList). */
+export const exportOrders = (sales: Pick<SalesStore, 'ordersPage'>, now: number) =>
+  exportList<OrderRecord>(
+    {
+      kind: 'orders',
+      header: ORDER_HEADER,
+      row: orderRow,
+      page: (cursor, limit) => sales.ordersPage('all', cursor, limit),
+    },
+    now,
+  );

@@ -4,7 +4,8 @@ import type { CommissionStatus, OrderStatus } from '@portal/shared/domain/sales-
 import type { HeldFor } from './abuse';
 
 /**
- * The sales data as the orders and commissions capabilities need it (one table; the layout is in
+ * The sales data as the orders capability needs it: the orders, and the commission each sale writes
+ * (the commissions' own lists and totals are commissions/commission-store.ts) (one table; the layout is in
  * docs/architecture.md#data-one-dynamodb-table, and its keys in shared/src/db/table.ts). Money is integer cents.
  */
 
@@ -114,25 +115,7 @@ export interface CommissionRecord {
   heldFor?: HeldFor;
 }
 
-export interface OrderCounts {
-  all: number;
-  notOrdered: number;
-  notShipped: number;
-  notFulfilled: number;
-}
-
-export interface CommissionCounts {
-  count: number;
-  totalCents: number;
-  paidCents: number;
-  processingCents: number;
-  toStripeCount: number;
-  toStripeCents: number;
-  toBePaidCount: number;
-  toBePaidCents: number;
-}
-
-/** A member's commission totals (USER#<id> / EARNINGS). */
+/** A member's commission totals (USER#<id> / EARNINGS): each sale adds to them. */
 export interface Earnings {
   memberId: string;
   memberEmail: string;
@@ -140,6 +123,13 @@ export interface Earnings {
   totalCents: number;
   paidCents: number;
   processingCents: number;
+}
+
+export interface OrderCounts {
+  all: number;
+  notOrdered: number;
+  notShipped: number;
+  notFulfilled: number;
 }
 
 export interface Page<T> {
@@ -162,12 +152,15 @@ export interface OrderSearch {
   status?: OrderStatus;
 }
 
-/** A search of all commissions: a member's (their index partition) and/or one state. */
-export interface CommissionSearch {
-  memberId?: string;
-  state?: 'processing' | 'in_stripe' | 'paid';
+/**
+ * What a fulfilment does to its order's commission: on hold until `availableAt` (epoch ms), moved
+ * order_open → processing; or, held for review, its review kept and the hold remembered for the
+ * release (`heldFrom` processing).
+ */
+export interface FulfilmentHold {
+  availableAt: number;
+  underReview: boolean;
 }
-export type CommissionListName = 'all' | 'to_stripe' | 'to_be_paid' | { memberId: string };
 
 /** The three marks: the status each moves to, each allowed from one status only (ORDER_TRANSITIONS). */
 export type OrderStep = Exclude<OrderStatus, 'not_ordered'>;
@@ -184,14 +177,6 @@ export type RecordOutcome =
   | { outcome: 'recorded'; order: OrderRecord; commission: CommissionRecord | null }
   /** The payment claim existed: this payment's order, recorded by whoever reported it first. */
   | { outcome: 'payment-recorded'; order: OrderRecord; commission: CommissionRecord | null };
-
-/** What the commission reads need to know of a member (never the password hash). */
-export interface MemberFacts {
-  id: string;
-  email: string;
-  hasPayoutAccount: boolean;
-  hasDebitCard: boolean;
-}
 
 export interface SalesStore {
   /** The member a share code names, by its SHARE#<code> claim. */
@@ -210,40 +195,23 @@ export interface SalesStore {
   /**
    * Conditional on the transition table: ordered from not ordered, shipped from ordered, fulfilled
    * from shipped; moves the stage and counters, and keeps the mark's date (`<step>At`) and, for
-   * shipped, the shipment. Fulfilled also moves the commission to processing with its `availableAt`
-   * (epoch ms, the end of its hold).
+   * shipped, the shipment. For fulfilled, `hold` says what becomes of the order's commission as
+   * read (orders/manage.ts holdOnFulfilment), written in the same transaction, conditional on the
+   * status it was read in.
    */
   markOrder(
     id: string,
     step: OrderStep,
     now: string,
     shipment?: Shipment | null,
-    availableAt?: number,
+    hold?: (commission: CommissionRecord) => FulfilmentHold | undefined,
   ): Promise<MarkOutcome>;
   ordersPage(list: OrderListName, cursor: string | undefined, limit: number): Promise<Page<OrderRecord>>;
   /** A page of the orders a search finds, newest first (OrderSearch). */
   searchOrders(search: OrderSearch, cursor: string | undefined, limit: number): Promise<Page<OrderRecord>>;
-  /** A page of the commissions a search finds, newest first (CommissionSearch). */
-  searchCommissions(
-    search: CommissionSearch,
-    cursor: string | undefined,
-    limit: number,
-  ): Promise<Page<CommissionRecord>>;
   /** The member (a user) with this normalized e-mail, by its e-mail claim. */
   memberByEmail(normalizedEmail: string): Promise<{ id: string; email: string } | undefined>;
   orderCounts(): Promise<OrderCounts>;
-  /** `now` (epoch ms): the To Stripe list holds only what can be sent at that time. */
-  commissionsPage(
-    list: CommissionListName,
-    cursor: string | undefined,
-    limit: number,
-    now?: number,
-  ): Promise<Page<CommissionRecord>>;
-  commissionCounts(): Promise<CommissionCounts>;
-  earnings(memberId: string): Promise<Earnings | undefined>;
-  topEarners(cursor: string | undefined, limit: number): Promise<Page<Earnings>>;
-  /** The members' facts, in one BatchGet (up to 100 ids). */
-  members(ids: readonly string[]): Promise<Map<string, MemberFacts>>;
 }
 
 /** The parts of a member's name their display name is made of (shared/src/api/account.ts displayNameOf). */

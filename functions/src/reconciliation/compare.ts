@@ -66,7 +66,7 @@ const isDisputeId = (id: string): boolean => id.startsWith('dp_') || id.startsWi
 export function compare(snapshot: Snapshot): Difference[] {
   const { stripe, ledger } = snapshot;
   const differences: Difference[] = [];
-  const add = (difference: Difference) => differences.push(difference);
+  const add = (difference: Difference) => void differences.push(difference);
 
   const ordersByPayment = new Map<string, LedgerOrder>();
   for (const order of ledger.orders.values()) {
@@ -85,6 +85,7 @@ export function compare(snapshot: Snapshot): Difference[] {
   for (const batch of ledger.batches.values()) {
     for (const transfer of batch.transfers) transfersNamed.add(transfer.id);
     if (batch.topUpTransferId) transfersNamed.add(batch.topUpTransferId);
+    if (batch.feeBackTransferId) transfersNamed.add(batch.feeBackTransferId);
     if (batch.payoutId) payoutsNamed.add(batch.payoutId);
   }
 
@@ -103,7 +104,57 @@ export function compare(snapshot: Snapshot): Difference[] {
   const commissionWords = (commission: LedgerCommission, start = true): string =>
     `${start ? 'C' : 'c'}ommission ${commission.id} (order ${commission.orderID}, ${memberWords(commission.memberId)})`;
 
-  // Stripe's charges of the period: each succeeded one is an order of ours.
+  const context: Context = {
+    snapshot,
+    stripe,
+    ledger,
+    add,
+    ordersByPayment,
+    chargesByPayment,
+    transfersNamed,
+    payoutsNamed,
+    memberOf,
+    account,
+    memberWords,
+    commissionWords,
+    refundReported: new Set<string>(),
+  };
+  for (const part of [
+    stripeCharges,
+    stripeRefunds,
+    stripeTransfers,
+    stripeReversals,
+    stripePayouts,
+    ledgerOrders,
+    ledgerCommissions,
+    ledgerBatches,
+  ]) {
+    part(context);
+  }
+  return differences;
+}
+
+/** What every part of the comparison reads: both sides, their indexes, the words for members, and where a difference goes. */
+interface Context {
+  snapshot: Snapshot;
+  stripe: Snapshot['stripe'];
+  ledger: Snapshot['ledger'];
+  add: (difference: Difference) => void;
+  ordersByPayment: Map<string, LedgerOrder>;
+  chargesByPayment: Map<string, StripeCharge>;
+  transfersNamed: Set<string>;
+  payoutsNamed: Set<string>;
+  memberOf: (memberId: string | null | undefined) => LedgerMember | undefined;
+  account: (accountId: string | null) => string;
+  memberWords: (memberId: string | null | undefined) => string;
+  commissionWords: (commission: LedgerCommission, start?: boolean) => string;
+  /** The orders a refund difference was reported for already (their own refund check is skipped). */
+  refundReported: Set<string>;
+}
+
+/** Stripe's charges of the period: each succeeded one is an order of ours. */
+function stripeCharges(context: Context): void {
+  const { add, ordersByPayment, snapshot } = context;
   for (const charge of snapshot.period.charges) {
     if (charge.status !== 'succeeded') continue;
     if (charge.paymentIntentId && ordersByPayment.has(charge.paymentIntentId)) continue;
@@ -117,9 +168,11 @@ export function compare(snapshot: Snapshot): Difference[] {
       ledgerIds: [],
     });
   }
+}
 
-  // Stripe's refunds of the period: each live one is applied to its order.
-  const refundReported = new Set<string>();
+/** Stripe's refunds of the period: each live one is applied to its order. */
+function stripeRefunds(context: Context): void {
+  const { add, ordersByPayment, refundReported, snapshot } = context;
   for (const refund of snapshot.period.refunds) {
     if (!LIVE_REFUND.has(refund.status)) continue;
     const order = refund.paymentIntentId ? ordersByPayment.get(refund.paymentIntentId) : undefined;
@@ -135,8 +188,11 @@ export function compare(snapshot: Snapshot): Difference[] {
       ledgerIds: order ? [order.orderID] : [],
     });
   }
+}
 
-  // Stripe's transfers of the period: each is a commission's or a payout batch's.
+/** Stripe's transfers of the period: each is a commission's or a payout batch's. */
+function stripeTransfers(context: Context): void {
+  const { ledger, add, transfersNamed, account, snapshot } = context;
   for (const transfer of snapshot.period.transfers) {
     if (transfersNamed.has(transfer.id)) continue;
     const { commissionId, batchId, memberId } = transfer.metadata;
@@ -157,8 +213,11 @@ export function compare(snapshot: Snapshot): Difference[] {
       ledgerIds: [...(commissionId ? [commissionId] : []), ...(batchId ? [batchId] : [])],
     });
   }
+}
 
-  // Every reversal of the transfers known: each takes back a refund's share that our ledger applied.
+/** Every reversal of the transfers known: each takes back a refund's share that our ledger applied. */
+function stripeReversals(context: Context): void {
+  const { stripe, ledger, add, account } = context;
   for (const transfer of stripe.transfers.values()) {
     for (const reversal of transfer.reversals) {
       const { commissionId, orderId, refundId } = reversal.metadata;
@@ -184,8 +243,11 @@ export function compare(snapshot: Snapshot): Difference[] {
       });
     }
   }
+}
 
-  // Stripe's payouts of the period, on the members' accounts: each is a commission's or a batch's.
+/** Stripe's payouts of the period, on the members' accounts: each is a commission's or a batch's. */
+function stripePayouts(context: Context): void {
+  const { ledger, add, payoutsNamed, account, snapshot } = context;
   for (const payout of snapshot.period.payouts) {
     if (payoutsNamed.has(payout.id)) continue;
     const { commissionId, batchId, memberId } = payout.metadata;
@@ -208,8 +270,11 @@ export function compare(snapshot: Snapshot): Difference[] {
       ledgerIds: [...(commissionId ? [commissionId] : []), ...(batchId ? [batchId] : [])],
     });
   }
+}
 
-  // Our orders: their charge and refunds at Stripe, in the same amounts.
+/** Our orders: their charge and refunds at Stripe, in the same amounts. */
+function ledgerOrders(context: Context): void {
+  const { stripe, ledger, add, chargesByPayment, refundReported } = context;
   for (const order of ledger.orders.values()) {
     if (!order.paymentIntentId) continue;
     const charge =
@@ -287,8 +352,11 @@ export function compare(snapshot: Snapshot): Difference[] {
       });
     }
   }
+}
 
-  // Our commissions: their transfer and payout at Stripe, to the member's account, in the same amounts.
+/** Our commissions: their transfer and payout at Stripe, to the member's account, in the same amounts. */
+function ledgerCommissions(context: Context): void {
+  const { stripe, ledger, add, memberOf, commissionWords } = context;
   for (const commission of ledger.commissions.values()) {
     const member = memberOf(commission.memberId);
     const kept = commission.amountCents + (ledger.clawedBack.get(commission.id) ?? 0);
@@ -374,14 +442,19 @@ export function compare(snapshot: Snapshot): Difference[] {
       }
     }
   }
+}
 
-  // Our payout batches: one transfer per charge and one payout each, as recorded.
+/** Our payout batches: one transfer per charge and one payout each, as recorded. */
+function ledgerBatches(context: Context): void {
+  const { stripe, ledger, add, memberWords } = context;
   for (const batch of ledger.batches.values()) {
     const who = `Payout batch ${batch.batchId} (${memberWords(batch.memberId)})`;
-    // Its transfers, and the one of a batch whose instant payout Stripe refused (the member's fee given back).
+    // Its transfers, and the one giving the member's instant fee back: Stripe refused the instant
+    // payout (the top-up), or the card's bank failed it (the fee back, decision 0340).
     const recordedTransfers = [
       ...batch.transfers,
       ...(batch.topUpTransferId ? [{ id: batch.topUpTransferId, amountCents: batch.topUpCents ?? 0 }] : []),
+      ...(batch.feeBackTransferId ? [{ id: batch.feeBackTransferId, amountCents: batch.feeBackCents ?? 0 }] : []),
     ];
     for (const recorded of recordedTransfers) {
       const transfer = stripe.transfers.get(recorded.id);
@@ -441,6 +514,4 @@ export function compare(snapshot: Snapshot): Difference[] {
       }
     }
   }
-
-  return differences;
 }

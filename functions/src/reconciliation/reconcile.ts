@@ -188,6 +188,7 @@ export async function reconcile(deps: ReconcileDeps, from: string, to: string): 
           ...[...batches.values()].flatMap((batch) => [
             ...batch.transfers.map((transfer) => transfer.id),
             batch.topUpTransferId ?? null,
+            batch.feeBackTransferId ?? null,
           ]),
         ],
         (id) => stripe.transfer(id),

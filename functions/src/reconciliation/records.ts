@@ -128,6 +128,9 @@ export interface LedgerBatch {
   /** The transfer of a batch whose instant payout Stripe refused: the member's fee given back (decision 0270). */
   topUpTransferId?: string | null;
   topUpCents?: number;
+  /** The transfer giving back the member's instant fee of a payout that failed (decision 0340). */
+  feeBackTransferId?: string | null;
+  feeBackCents?: number;
   payoutId: string | null;
   payoutCents: number;
 }

@@ -692,6 +692,42 @@ describe('instant payouts and Stripe’s failing debit card', () => {
     const balance = await stripe.balance.retrieve({}, { stripeAccount: account.id });
     expect(balance.available[0]?.amount).toBe(700);
   });
+
+  it('a failed instant payout gives the account its amount and the platform its 1 % back', async () => {
+    const account = await stripe.accounts.create(customAccount);
+    await stripe.accounts.update(account.id, completeIndividual);
+    await stripe.accounts.createExternalAccount(account.id, {
+      external_account: (await token(PAYOUT_FAILING_DEBIT_CARD)).id,
+    });
+    await fundPlatform(7000);
+    await stripe.transfers.create({ amount: 5941, currency: 'usd', destination: account.id });
+    const platformBefore = (await stripe.balance.retrieve()).available[0]?.amount ?? 0;
+    const payout = await stripe.payouts.create(
+      { amount: 5941, currency: 'usd', method: 'instant' },
+      { stripeAccount: account.id },
+    );
+    await emulator.idle();
+    const failed = await stripe.payouts.retrieve(payout.id, {}, { stripeAccount: account.id });
+    expect(failed).toMatchObject({ status: 'failed', method: 'instant', failure_code: 'could_not_process' });
+    // The Payout object's failure_balance_transaction "reverses the initial balance transaction and
+    // returns the funds from the failed payout back in your balance" (docs.stripe.com/api/payouts/object).
+    const back = await stripe.balanceTransactions.retrieve(
+      String(failed.failure_balance_transaction),
+      {},
+      { stripeAccount: account.id },
+    );
+    expect(back).toMatchObject({ type: 'payout_failure', amount: 5941, net: 5941, source: payout.id });
+    expect((await stripe.balance.retrieve({}, { stripeAccount: account.id })).available[0]?.amount).toBe(5941);
+    // docs.stripe.com/payouts/instant-payouts-with-advance-funding ("Reversal of failed or canceled
+    // Instant Payouts"): each balance effect of a failed Instant Payout is reversed by an offsetting
+    // balance transaction; the 1 % Connect fee (docs.stripe.com/connect/instant-payouts, "Pricing")
+    // is billed on Instant Payouts made, so the platform's is given back.
+    const fees = (await stripe.balanceTransactions.list({ type: 'stripe_fee', limit: 100 })).data.filter((fee) =>
+      fee.description?.includes(payout.id),
+    );
+    expect(fees.map((fee) => fee.amount).sort((a, b) => a - b)).toEqual([-59, 59]);
+    expect((await stripe.balance.retrieve()).available[0]?.amount).toBe(platformBefore);
+  });
 });
 
 describe('idempotency', () => {

@@ -1589,7 +1589,16 @@ export class Emulator {
     }
   }
 
-  /** The bank returned the payout: its amount back in the balance (`payout_failure`), `payout.failed`. */
+  /**
+   * The bank returned the payout: its amount back in the balance (`payout_failure`: "the balance
+   * transaction that reverses the initial balance transaction and returns the funds from the failed
+   * payout back in your balance", the Payout object's `failure_balance_transaction`), `payout.failed`.
+   * An instant one to a connected account also gives the platform back the 1 % it was billed: Stripe
+   * reverses every balance effect of a failed Instant Payout by an offsetting balance transaction
+   * (docs.stripe.com/payouts/instant-payouts-with-advance-funding, "Reversal of failed or canceled Instant
+   * Payouts"), and bills the fee on the Instant Payouts made, as part of the Connect fees
+   * (docs.stripe.com/connect/instant-payouts, "Pricing"): a payout that failed was not made.
+   */
   private failPayout(owner: string, payout: Stripe.Payout, failure: { code: string; message: string }): void {
     payout.status = 'failed';
     payout.failure_code = failure.code;
@@ -1603,7 +1612,28 @@ export class Emulator {
       created: this.now,
       availableOn: this.now,
     }).id;
+    if (payout.method === 'instant' && owner !== PLATFORM) {
+      record(this.state, {
+        owner: PLATFORM,
+        amount: instantPayoutFee(payout.amount),
+        currency: payout.currency,
+        type: 'stripe_fee',
+        source: null,
+        description: `Instant Payouts fee returned (Connect): ${payout.id} of ${owner} failed`,
+        created: this.now,
+        availableOn: this.now,
+      });
+    }
     this.emit('payout.failed', structuredClone(payout), { owner, requestId: '', idempotencyKey: undefined }, owner);
+  }
+
+  /** A test's bank returning a paid payout (`returnPayout`): failed as any failed payout; false when it is not paid. */
+  returnPaidPayout(owner: string, payoutId: string, code: string): boolean {
+    const payout = this.state.payouts[owner]?.find((candidate) => candidate.id === payoutId);
+    if (!payout || payout.status !== 'paid') return false;
+    this.failPayout(owner, payout, { code, message: PAYOUT_RETURN_MESSAGES[code] ?? 'The bank returned this payout.' });
+    this.store.save();
+    return true;
   }
 
   /** The payouts in transit whose `arrival_date` has come are paid (`payout.paid` then); answers whether any was. */
@@ -1634,6 +1664,13 @@ export class Emulator {
     return page(newestFirst(payouts), params, '/v1/payouts');
   }
 }
+
+/** Stripe's failure messages of a payout the bank returned (docs.stripe.com/api/payouts/failures). */
+const PAYOUT_RETURN_MESSAGES: Record<string, string> = {
+  account_closed: 'The bank account has been closed.',
+  could_not_process: 'The bank could not process this payout.',
+  declined: 'The bank has declined this transfer.',
+};
 
 /** Stripe keeps an idempotency key's result 24 hours (docs.stripe.com/api/idempotent_requests). */
 export const IDEMPOTENCY_KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;

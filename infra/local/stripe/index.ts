@@ -112,6 +112,12 @@ export interface StripeEmulator {
    * test cards dispute the whole amount. Answers the dispute's id.
    */
   dispute(chargeId: string, amount: number, reason?: string): string;
+  /**
+   * Test only: the bank returns a payout Stripe already marked paid (docs.stripe.com/api/payouts/object,
+   * status: "Some payouts that fail might initially show as paid, then change to failed"): it fails
+   * with `code`, its amount back in the account's balance, `payout.failed`. Throws for a payout that is not paid.
+   */
+  returnPayout(accountId: string, payoutId: string, code?: string): void;
   stop(): Promise<void>;
 }
 
@@ -235,6 +241,9 @@ export async function startStripeEmulator(options: StripeEmulatorOptions): Promi
       const id = emulator.openDispute(chargeId, reason, 'needs_response', amount);
       if (!id) throw new Error(`No such charge: ${chargeId}`);
       return id;
+    },
+    returnPayout: (accountId, payoutId, code = 'account_closed') => {
+      if (!emulator.returnPaidPayout(accountId, payoutId, code)) throw new Error(`No paid payout ${payoutId}`);
     },
     stop: async () => {
       clearInterval(ticker);

@@ -3,7 +3,7 @@ import { StripeApiError, invalid, missing, noSuch } from './errors';
 import { stripeId } from './ids';
 import { stripeOpenApiDocument, type Schema } from './oas';
 import { mergeMetadata, optionalString, page, type Params } from './params';
-import type { State } from './store';
+import type { State, StoredEndpoint } from './store';
 
 /**
  * A platform that has not signed up for Connect, and the platform's webhook endpoints
@@ -122,9 +122,6 @@ function endpointUrl(params: Params, required: boolean): string | undefined {
   }
   return url;
 }
-
-/** The endpoints as the state keeps them: Stripe's object, and whether it listens to connected accounts (not in the object). */
-export type StoredEndpoint = { endpoint: Stripe.WebhookEndpoint; connect: boolean };
 
 /** `POST /v1/webhook_endpoints`: the signing secret is in this answer only (docs.stripe.com/api/webhook_endpoints/create). */
 export function createWebhookEndpoint(state: State, params: Params, now: number): Stripe.WebhookEndpoint {

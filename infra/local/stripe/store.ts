@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import type Stripe from 'stripe';
 import type { IdNumberOutcome, Verification } from './accounts';
 import type { Ledger } from './money';
-import type { StoredEndpoint } from './platform';
 
 /** Amounts in the smallest currency unit, per currency, of one balance (the platform's or a connected account's). */
 export interface Funds {
@@ -59,6 +58,9 @@ export interface State extends Ledger {
   /** The webhook endpoints registered through the API (`/v1/webhook_endpoints`), by id. */
   webhookEndpoints?: Record<string, StoredEndpoint>;
 }
+
+/** The endpoints as the state keeps them: Stripe's object, and whether it listens to connected accounts (not in the object). */
+export type StoredEndpoint = { endpoint: Stripe.WebhookEndpoint; connect: boolean };
 
 export const PLATFORM = 'platform';
 /** The platform the secret key (and the publishable key) opens; `otherPlatformKeys` open others. */

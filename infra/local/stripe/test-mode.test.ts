@@ -775,6 +775,30 @@ describe('payouts as Stripe pays them', () => {
     expect((await stripe.balance.retrieve({}, { stripeAccount: account.id })).available[0]?.amount).toBe(1800);
   });
 
+  // docs.stripe.com/api/payouts/object (status): "Some payouts that fail might initially show as
+  // paid, then change to failed"; the failure codes of docs.stripe.com/api/payouts/failures.
+  it('fails a paid payout the bank returns when a test says so, days after payout.paid', async () => {
+    const account = await funded('tok_visa_debit_us_transferSuccess', 1300);
+    const payout = await stripe.payouts.create({ amount: 1300, currency: 'usd' }, { stripeAccount: account.id });
+    await emulator.idle();
+    expect(() => emulator.returnPayout(account.id, payout.id)).toThrow(`No paid payout ${payout.id}`);
+    await emulator.clock.advance(Math.max(0, payout.arrival_date * 1000 - emulator.clock.now()));
+    expect((await stripe.payouts.retrieve(payout.id, {}, { stripeAccount: account.id })).status).toBe('paid');
+    expect((await stripe.balance.retrieve({}, { stripeAccount: account.id })).available[0]?.amount).toBe(0);
+    await emulator.clock.advance(3 * 86_400_000);
+    emulator.returnPayout(account.id, payout.id, 'account_closed');
+    expect(await stripe.payouts.retrieve(payout.id, {}, { stripeAccount: account.id })).toMatchObject({
+      status: 'failed',
+      failure_code: 'account_closed',
+      failure_message: 'The bank account has been closed.',
+    });
+    const events = (await stripe.events.list({}, { stripeAccount: account.id })).data
+      .filter((event) => event.type.startsWith('payout.'))
+      .map((event) => event.type);
+    expect(events).toEqual(['payout.failed', 'payout.paid', 'payout.created']);
+    expect((await stripe.balance.retrieve({}, { stripeAccount: account.id })).available[0]?.amount).toBe(1300);
+  });
+
   // docs.stripe.com/connect/testing ("Payouts", debit card numbers, United States).
   it('takes Connect testing’s payout tokens, each behaving as the page says', async () => {
     for (const token of [

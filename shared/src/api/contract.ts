@@ -62,6 +62,7 @@ import { refundOrder, refundOrderResponse } from './calls/refund-order';
 import { runPayoutBatch, runPayoutBatchResponse } from './calls/run-payout-batch';
 import { getWithdrawalQuote, getWithdrawalQuoteResponse } from './calls/get-withdrawal-quote';
 import { getMemberPayoutCard, getMemberPayoutCardResponse } from './calls/get-member-payout-card';
+import { getMemberDebts, getMemberDebtsResponse } from './calls/get-member-debts';
 import { getOrderPaymentCard, getOrderPaymentCardResponse } from './calls/get-order-payment-card';
 import { withdraw, withdrawResponse } from './calls/withdraw';
 import { reconcile, reconcileResponse } from './calls/reconcile';
@@ -153,6 +154,7 @@ export const contract = {
   reviewHeldCommission: entry(reviewHeldCommission, reviewHeldCommissionResponse),
   getHeldCommissions: entry(getHeldCommissions, getHeldCommissionsResponse),
   getMemberPayoutCard: entry(getMemberPayoutCard, getMemberPayoutCardResponse),
+  getMemberDebts: entry(getMemberDebts, getMemberDebtsResponse),
   getOrderPaymentCard: entry(getOrderPaymentCard, getOrderPaymentCardResponse),
 };
 

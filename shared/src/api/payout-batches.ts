@@ -1,6 +1,7 @@
 import { pure } from './pure';
 import * as z from './zod';
 import { Id } from './schemas';
+import { ListRequest } from './sales';
 
 /**
  * Fewer, larger money movements (issue 27): an admin's "Send all available" and "Pay all" (one
@@ -99,8 +100,10 @@ export const WithdrawalQuote = /* @__PURE__ */ pure(() =>
     note: z.optional(z.nullable(z.string())),
     /** What Stripe still holds as pending, by the day it becomes available (ISO; null: Stripe gives none). */
     pending: z.array(z.object({ amount: Dollars, availableOn: z.nullable(z.string()) })),
-    /** The clawback debt still owed (refunds of orders already paid), taken from the next payouts. */
+    /** The clawback debt the member owes (refunds of orders already paid), taken from the next payouts. */
     owed: Dollars,
+    /** What of that debt this withdrawal would take (the `available` figure is after it). */
+    owedNetted: z.optional(Dollars),
     /** The last payout that failed, while its money waits to be paid again: amount, why in words, when. */
     failedPayout: z.nullable(z.object({ amount: Dollars, reason: z.string(), at: z.nullable(z.string()) })),
   }),
@@ -127,3 +130,18 @@ export const MemberPayoutCard = /* @__PURE__ */ pure(() =>
   }),
 );
 export type MemberPayoutCard = z.infer<typeof MemberPayoutCard>;
+
+/** Admin: the members who still owe the platform after clawbacks (refunds of sales already paid out). */
+export const MemberDebtsRequest = ListRequest;
+export const MemberDebt = /* @__PURE__ */ pure(() =>
+  z.object({
+    member: z.object({ id: z.string(), email: z.string() }),
+    /** What the member still owes: taken from their next payouts before anything is paid. */
+    owed: Dollars,
+  }),
+);
+export type MemberDebt = z.infer<typeof MemberDebt>;
+export const MemberDebtPage = /* @__PURE__ */ pure(() =>
+  z.object({ items: z.array(MemberDebt), nextCursor: z.nullable(z.string()) }),
+);
+export type MemberDebtPage = z.infer<typeof MemberDebtPage>;

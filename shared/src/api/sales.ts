@@ -1,3 +1,4 @@
+import { PRESENTED_COMMISSION_STATUSES } from './commission-statuses';
 import { pure } from './pure';
 import { REFUND_REASONS } from './refund-reasons';
 import * as z from './zod';
@@ -144,7 +145,7 @@ export const Order = /* @__PURE__ */ pure(() =>
 export type Order = z.infer<typeof Order>;
 
 /** The lists of the admin's /orders screens: all, and those lacking each flag. */
-export const OrderList = /* @__PURE__ */ pure(() => z.enum(['all', 'not_ordered', 'not_shipped', 'not_fufilled']));
+export const OrderList = /* @__PURE__ */ pure(() => z.enum(['all', 'not_ordered', 'not_shipped', 'not_fulfilled']));
 export type OrderList = z.infer<typeof OrderList>;
 
 /** Counters kept in the same transactions as the orders they count (no scans). */
@@ -153,7 +154,7 @@ export const OrderCounters = /* @__PURE__ */ pure(() =>
     all: z.number().check(z.int()),
     notOrdered: z.number().check(z.int()),
     notShipped: z.number().check(z.int()),
-    notFufilled: z.number().check(z.int()),
+    notFulfilled: z.number().check(z.int()),
   }),
 );
 export type OrderCounters = z.infer<typeof OrderCounters>;
@@ -253,22 +254,8 @@ export const OrderResult = /* @__PURE__ */ pure(() => z.object({ order: Order })
 /** in processing → sent to Stripe (in the member's Stripe balance) → paid to their debit card. */
 export const CommissionState = /* @__PURE__ */ pure(() => z.enum(['processing', 'in_stripe', 'paid']));
 
-/**
- * One status per commission, as people read it: waiting for fulfilment, on hold until `availableAt`,
- * available, in Stripe, paid; the side exits cancelled, reversed, clawed back and held for review
- * (with `statusReason`). shared/src/domain/sales-status.ts `presentedStatus`.
- */
-export const PRESENTED_COMMISSION_STATUSES = [
-  'waiting_for_fulfilment',
-  'on_hold',
-  'available',
-  'in_stripe',
-  'paid',
-  'cancelled',
-  'reversed',
-  'clawed_back',
-  'review',
-] as const;
+/** The statuses people read (commission-statuses.ts, zod-free so a screen's first chunk can list them). */
+export { PRESENTED_COMMISSION_STATUSES };
 export const CommissionStatus = /* @__PURE__ */ pure(() => z.enum(PRESENTED_COMMISSION_STATUSES));
 export type CommissionStatus = z.infer<typeof CommissionStatus>;
 
@@ -336,12 +323,19 @@ export const CommissionPage = /* @__PURE__ */ pure(() =>
 );
 export type CommissionPage = z.infer<typeof CommissionPage>;
 
-/** A commission's state, as the All commissions search filters it. */
-export const CommissionStatusFilter = CommissionState;
+/**
+ * A commission's status, as the All commissions search filters it: each presented status (on hold,
+ * available, cancelled, clawed back, …), and 'processing' (every status not in Stripe nor paid).
+ */
+export const COMMISSION_STATUS_FILTERS = ['processing', ...PRESENTED_COMMISSION_STATUSES] as const;
+export const CommissionStatusFilter = /* @__PURE__ */ pure(() =>
+  z.enum(COMMISSION_STATUS_FILTERS, { error: `Choose one of the statuses: ${COMMISSION_STATUS_FILTERS.join(', ')}.` }),
+);
+export type CommissionStatusFilter = z.infer<typeof CommissionStatusFilter>;
 
 /** getCommisions: a page of every commission, optionally only a member's (their e-mail) and/or of one state. */
 export const CommissionsRequest = /* @__PURE__ */ pure(() =>
-  z.extend(ListRequest, { member: z.optional(Email), status: z.optional(CommissionState) }),
+  z.extend(ListRequest, { member: z.optional(Email), status: z.optional(CommissionStatusFilter) }),
 );
 export type CommissionsRequest = z.infer<typeof CommissionsRequest>;
 

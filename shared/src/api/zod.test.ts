@@ -52,7 +52,7 @@ describe('the schemas on zod/mini', () => {
         'export const used = [IdRequest, ProductCard, OrderList, US_STATES];',
       ].join('\n'),
     );
-    expect(code).toContain('not_fufilled'); // OrderList is in
+    expect(code).toContain('not_fulfilled'); // OrderList is in
     for (const unused of ['isPayoutMethodAdded', 'only spaces', 'rowsDone', 'blockedReason']) {
       expect(code, unused).not.toContain(unused);
     }

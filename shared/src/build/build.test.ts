@@ -1,44 +1,25 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
-import { afterAll, describe, expect, it } from 'vitest';
-import { build, createLogger, type Logger } from 'vite';
+import { describe, expect, it } from 'vitest';
+import { buildWebApps, webBuildRecord } from '../../../infra/local/build-web';
 import { bundleEarlyScript } from './early-script';
 
 /**
  * The apps' production builds, as `npm run build:web`, `npm start` and the e2e tests make them
  * (here inside Vitest, where NODE_ENV is 'test'): no warning at all, React's production build, and
- * each page's early script a self-contained classic script.
+ * each page's early script a self-contained classic script. The build is the one the browser
+ * tests serve (infra/local/build-web.ts): made once a run, by whichever asks first, with what Vite
+ * said while making it.
  */
 
 const root = process.cwd();
-const outRoot = mkdtempSync(join(tmpdir(), 'portal-build-test-'));
-afterAll(() => rmSync(outRoot, { recursive: true, force: true }));
-
-/** A logger that keeps every warning and error the build writes (and says nothing). */
-function recordingLogger(): { logger: Logger; said: string[] } {
-  const said: string[] = [];
-  const base = createLogger('silent');
-  const logger: Logger = {
-    ...base,
-    warn: (message) => void said.push(`warning: ${message}`),
-    warnOnce: (message) => void said.push(`warning: ${message}`),
-    error: (message) => void said.push(`error: ${message}`),
-  };
-  return { logger, said };
-}
 
 async function buildApp(app: 'web-member' | 'web-admin') {
-  const outDir = join(outRoot, app);
-  const { logger, said } = recordingLogger();
-  await build({
-    root: join(root, app),
-    configFile: join(root, app, 'vite.config.ts'),
-    customLogger: logger,
-    logLevel: 'info',
-    build: { outDir, emptyOutDir: true },
-  });
+  await buildWebApps(root);
+  const said = webBuildRecord(root, app)?.said;
+  if (!said) throw new Error(`${app}/dist was not made by buildWebApps`);
+  const outDir = join(root, app, 'dist');
   const assets = join(outDir, 'assets');
   const files = readdirSync(assets).map((name) => ({ name, size: statSync(join(assets, name)).size }));
   return { said, outDir, files, html: readFileSync(join(outDir, 'index.html'), 'utf8') };

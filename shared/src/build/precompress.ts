@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants } from 'node:zlib';
@@ -27,6 +27,34 @@ export function brotliOf(bytes: Uint8Array): Promise<Buffer> {
 }
 
 /**
+ * Set while `npm start` builds the apps (infra/local/build-web.ts): the build leaves the `.br`
+ * files to `precompressDist`, which the portal runs once its first page is served (decision 0370);
+ * until then the local server compresses those files as it sends them, as it does any other.
+ */
+export const PRECOMPRESS_LATER_ENV = 'PORTAL_PRECOMPRESS_LATER';
+
+/**
+ * Writes `<file>.br` for every script and style sheet of a built app (`dist`) whose `.br` is
+ * missing or older than the file; answers how many it wrote.
+ */
+export async function precompressDist(dist: string): Promise<number> {
+  const assets = join(dist, 'assets');
+  const names = (await readdir(assets).catch(() => [] as string[])).filter((name) =>
+    PRECOMPRESSED.test(`assets/${name}`),
+  );
+  const written = await Promise.all(
+    names.map(async (name) => {
+      const file = join(assets, name);
+      const [source, compressed] = await Promise.all([stat(file), stat(`${file}.br`).catch(() => undefined)]);
+      if (compressed && compressed.mtimeMs >= source.mtimeMs) return 0;
+      await writeFile(`${file}.br`, await brotliOf(await readFile(file)));
+      return 1;
+    }),
+  );
+  return written.reduce<number>((sum, one) => sum + one, 0);
+}
+
+/**
  * A Vite build plugin for both apps: next to every script and style sheet under `assets/` a
  * `<file>.br`, compressed once at build time with brotli's best quality, which a CDN compressing
  * as it serves does not spend (the local server's quality 5 gave React DOM's chunk 64 KiB, quality
@@ -44,6 +72,7 @@ export function precompressed(): Plugin {
       outDir = resolve(config.root, config.build.outDir);
     },
     async writeBundle(options, bundle) {
+      if (process.env[PRECOMPRESS_LATER_ENV] === '1') return;
       const dir = options.dir ?? outDir;
       await Promise.all(
         Object.values(bundle)

@@ -121,6 +121,7 @@ export const keys = {
   /**
    * What a member owes the platform after clawbacks: `owedCents` (never below 0), ADDed to by each
    * clawback and taken down (SET owedCents = owedCents - :netted, conditional) when a payout nets it.
+   * In the admin's list of debts (`lists.memberDebts`, gsi1) while it is above 0.
    */
   memberOwed: (memberId: string): Key => ({ pk: `USER#${memberId}`, sk: 'OWED' }),
   /** One clawback of a member: amount, reason, order and commission ids (the member and the admin read these). */
@@ -211,6 +212,11 @@ export const lists = {
   commissionsHeld: { index: 'gsi4', partition: 'COMMISSIONS#HELD' },
   /** Members by total commissions, read descending. (gsi1, sk = 15-digit cents + '#' + memberId) */
   topEarners: { index: 'gsi1', partition: 'TOP_EARNERS' },
+  /**
+   * Members who owe the platform after clawbacks: their `OWED` item while `owedCents` is above 0
+   * (a clawback puts it in, the payout that nets the last cent takes it out). (gsi1, sk = memberId)
+   */
+  memberDebts: { index: 'gsi1', partition: 'DEBTS' },
 } as const;
 
 export type OrderStage = 'not_ordered' | 'not_shipped' | 'not_fulfilled';

@@ -160,8 +160,9 @@ describe('validateProductRow', () => {
   });
 
   it("ignores the rejected-rows download's own columns with a warning that says so", () => {
-    const result = mapHeader([...CSV_COLUMNS, '[portal] row', ' [Portal] Problem ']);
+    const result = mapHeader([...CSV_COLUMNS, '[portal] outcome', '[portal] row', ' [Portal] Problem ']);
     expect(result.ok && result.warnings.map((warning) => [warning.column, warning.message])).toEqual([
+      ['[portal] outcome', "added by the portal's rejected-rows download; its values were ignored"],
       ['[portal] row', "added by the portal's rejected-rows download; its values were ignored"],
       ['[Portal] Problem', "added by the portal's rejected-rows download; its values were ignored"],
     ]);

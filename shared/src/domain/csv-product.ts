@@ -45,7 +45,9 @@ export type CsvColumn = (typeof CSV_COLUMNS)[number];
  */
 export const REPORT_ROW_COLUMN = '[portal] row';
 export const REPORT_PROBLEM_COLUMN = '[portal] problem';
-export const REPORT_COLUMNS: readonly string[] = [REPORT_ROW_COLUMN, REPORT_PROBLEM_COLUMN];
+/** 'rejected' (not imported: fix it and upload again) or 'imported with a warning'. */
+export const REPORT_OUTCOME_COLUMN = '[portal] outcome';
+export const REPORT_COLUMNS: readonly string[] = [REPORT_OUTCOME_COLUMN, REPORT_ROW_COLUMN, REPORT_PROBLEM_COLUMN];
 
 /** A file without one of these columns is rejected as a whole. The others may be absent. */
 export const REQUIRED_COLUMNS = [

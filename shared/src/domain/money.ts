@@ -161,3 +161,6 @@ export function commissionShareOfRefund(commissionCents: number, refundedCents: 
   const refunded = Math.min(Math.max(refundedCents, 0), totalCents);
   return Math.floor((2 * commissionCents * refunded + totalCents) / (2 * totalCents));
 }
+
+/** Dollars with two decimals appear only at the API edge (a number of the answer); inside, everything is integer cents. */
+export const dollars = (cents: number): number => cents / 100;

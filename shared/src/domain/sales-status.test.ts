@@ -88,7 +88,11 @@ describe('the commission status', () => {
     });
     for (const [from, to] of Object.entries(FULL_REFUND_EXIT))
       expect(() => commissionMove(from as never, to)).not.toThrow();
-    expect(() => commissionMove('cancelled', 'processing')).toThrow();
+    // A failed refund brings a cancelled commission back where its order is (decision 0340), nowhere else.
+    expect(() => commissionMove('cancelled', 'processing')).not.toThrow();
+    expect(() => commissionMove('cancelled', 'order_open')).not.toThrow();
+    expect(() => commissionMove('cancelled', 'in_stripe')).toThrow();
+    expect(() => commissionMove('reversed', 'in_stripe')).toThrow();
   });
 
   it('builds the sendable condition: in processing and past the hold, or stored before the hold', () => {

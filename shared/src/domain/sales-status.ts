@@ -51,8 +51,9 @@ export const ORDER_TRANSITIONS = [
 
 /**
  * The only moves of a commission: its order fulfilled, the transfer, the payout, a failed payout;
- * a full refund of its order (cancelled before it was sent, reversed after, clawed back once paid);
- * a dispute holding it for review and its end (won: back where it was; lost: as a full refund).
+ * a full refund of its order (cancelled before it was sent, reversed after, clawed back once paid),
+ * and that refund failing (cancelled: back where it was); a dispute holding it for review and its
+ * end (won: back where it was; lost: as a full refund).
  */
 export const COMMISSION_TRANSITIONS = [
   { from: 'order_open', to: 'processing' },
@@ -76,6 +77,9 @@ export const COMMISSION_TRANSITIONS = [
   { from: 'review', to: 'clawed_back' },
   // Settled in a payout batch against the member's clawback debt: no money moves (commissions/batches.ts).
   { from: 'processing', to: 'paid' },
+  // The full refund that cancelled it (nothing was sent) failed at Stripe: it is back (decision 0340).
+  { from: 'cancelled', to: 'order_open' },
+  { from: 'cancelled', to: 'processing' },
 ] as const satisfies readonly Transition<CommissionStatus>[];
 
 /**

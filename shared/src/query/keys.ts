@@ -34,11 +34,13 @@ export const queryKeys = {
     all: ['orders'] as const,
     list: (list: string) => [...queryKeys.orders.all, 'list', list] as const,
   },
-  /** The admin's commission lists ('all', 'to_stripe', 'to_be_payed') and the top earners. */
+  /** The admin's commission lists ('all', 'to_stripe', 'to_be_paid') and the top earners. */
   payouts: {
     all: ['payouts'] as const,
     list: (list: string) => [...queryKeys.payouts.all, 'list', list] as const,
     topEarners: () => [...queryKeys.payouts.all, 'topEarners'] as const,
     memberCard: (memberId: string) => [...queryKeys.payouts.all, 'memberCard', memberId] as const,
+    /** What members still owe after clawbacks (getMemberDebts, every page). */
+    debts: () => [...queryKeys.payouts.all, 'debts'] as const,
   },
 } as const;

@@ -359,7 +359,8 @@ function DownloadRejectedRows({ job }: { job: ImportJob }) {
           (file.truncated
             ? ' It holds the first rows only: the download keeps at most 1,000 rejected rows and 1,000 rows with warnings.'
             : '') +
-          ' Fix the cells and upload the file as it is: its last two columns, the row and the problem, are ignored.',
+          ' Fix the cells and upload the file as it is: its last three columns, the outcome, the row and the problem, are ignored.' +
+          ' Pictures that could not be hosted are not in it: they are on the picture progress, with the retry.',
       );
     } catch (caught) {
       setError(toApiError(caught).message);

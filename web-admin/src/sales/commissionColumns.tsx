@@ -1,15 +1,10 @@
-import type { Commission } from '@portal/shared/api/sales';
+import type { Commission, CommissionStatus } from '@portal/shared/api/sales';
+import { PRESENTED_COMMISSION_STATUSES } from '@portal/shared/api/commission-statuses';
 import type { DataColumn } from '@portal/shared/ui/components/LazyDataTable';
 import type { SearchField, SearchValue } from '@portal/shared/ui/components/TableSearch';
 import type { CommissionSearchFields } from './queries';
-import { commissionStatusText } from '@portal/shared/domain/sales-status';
+import { COMMISSION_STATUS_WORDS, commissionStatusText } from '@portal/shared/domain/sales-status';
 import { EmailText } from '@portal/shared/ui/components/EmailText';
-
-export const COMMISSION_STATE_LABEL: Record<Commission['state'], string> = {
-  processing: 'In processing',
-  in_stripe: 'In Stripe',
-  paid: 'Paid',
-};
 
 /** The commission tables' columns, defined here only (the action screens add their button column). */
 export const commissionColumns: DataColumn<Commission>[] = [
@@ -59,15 +54,15 @@ export const COMMISSION_SEARCH_FIELDS: readonly SearchField[] = [
   { id: 'member', label: 'Member e-mail', hint: 'The e-mail address the member signed up with.', type: 'email' },
 ];
 
-export const COMMISSION_STATUS_CHOICES: readonly { value: Commission['state']; label: string }[] = (
-  Object.keys(COMMISSION_STATE_LABEL) as Commission['state'][]
-).map((state) => ({ value: state, label: COMMISSION_STATE_LABEL[state] }));
+/** The All commissions search's statuses: every status a commission can be in, in the lists' words. */
+export const COMMISSION_STATUS_CHOICES: readonly { value: CommissionStatus; label: string }[] =
+  PRESENTED_COMMISSION_STATUSES.map((status) => ({ value: status, label: COMMISSION_STATUS_WORDS[status] }));
 
 /** The search form's value as getCommisions' fields (none when the form is empty). */
 export function commissionSearchOf(value: SearchValue): CommissionSearchFields | undefined {
   const text = value.text.trim();
   const search: CommissionSearchFields = {};
   if (text !== '') search.member = text;
-  if (value.status !== '') search.status = value.status as Commission['state'];
+  if (value.status !== '') search.status = value.status as CommissionStatus;
   return Object.keys(search).length > 0 ? search : undefined;
 }

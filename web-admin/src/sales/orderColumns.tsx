@@ -37,7 +37,7 @@ export function nextMark(order: Order) {
   if (order.refundState === 'full') return null;
   if (!order.isOrdered) return ORDER_LISTS.not_ordered.mark;
   if (!order.isShipped) return ORDER_LISTS.not_shipped.mark;
-  if (!order.isFufilled) return ORDER_LISTS.not_fufilled.mark;
+  if (!order.isFufilled) return ORDER_LISTS.not_fulfilled.mark;
   return null;
 }
 
@@ -98,13 +98,13 @@ export const ORDER_LISTS = {
     mark: { call: 'markAsShipped', label: 'Mark as Shipped', done: 'shipped' },
     counter: 'notShipped',
   },
-  not_fufilled: {
+  not_fulfilled: {
     path: '/orders/not_fufilled_yet',
     title: 'Not fulfilled yet',
     lead: 'Shipped orders not yet delivered to the customer.',
     empty: 'No orders waiting to be fulfilled.',
     mark: { call: 'markAsFufilled', label: 'Mark as Fulfilled', done: 'fulfilled' },
-    counter: 'notFufilled',
+    counter: 'notFulfilled',
   },
 } as const satisfies Record<Exclude<OrderList, 'all'>, unknown>;
 

@@ -1,4 +1,5 @@
-import { infiniteQueryOptions, useInfiniteQuery, type QueryClient } from '@tanstack/react-query';
+import { infiniteQueryOptions, useInfiniteQuery, useQuery, type QueryClient } from '@tanstack/react-query';
+import type { MemberDebt } from '@portal/shared/api/payout-batches';
 import type { CommissionsRequest, OrderList, OrdersRequest } from '@portal/shared/api/sales';
 import type { ResponseOf } from '@portal/shared/api/contract';
 import { queryKeys } from '@portal/shared/query/keys';
@@ -22,7 +23,7 @@ const cursorPaging = {
 
 export type OrderPageData = ResponseOf<'getOrders'>;
 export type CommissionPageData = ResponseOf<'getCommisions'>;
-export type CommissionListName = 'all' | 'to_stripe' | 'to_be_payed';
+export type CommissionListName = 'all' | 'to_stripe' | 'to_be_paid';
 
 /** The search fields of All orders (getOrders), as the screen sends them. */
 export type OrderSearchFields = Pick<OrdersRequest, 'orderNumber' | 'member' | 'product' | 'status'>;
@@ -50,7 +51,7 @@ export const ordersQuery = (call: Call, list: OrderList, search?: OrderSearchFie
           return call('getOrdersNotOrdered', page, { signal });
         case 'not_shipped':
           return call('getOrdersNotShipped', page, { signal });
-        case 'not_fufilled':
+        case 'not_fulfilled':
           return call('getOrdersNotFufilled', page, { signal });
         default:
           return call('getOrders', { ...page, type: 'all' }, { signal });
@@ -66,7 +67,7 @@ export const commissionsQuery = (call: Call, list: CommissionListName, search?: 
       const page = { cursor: pageParam, limit: SALES_PAGE_SIZE };
       if (list === 'all' && searched(search)) return call('getCommisions', { ...page, ...search }, { signal });
       if (list === 'to_stripe') return call('getCommisionsToStripe', page, { signal });
-      if (list === 'to_be_payed') return call('getCommisionsToBePayed', page, { signal });
+      if (list === 'to_be_paid') return call('getCommisionsToBePayed', page, { signal });
       return call('getCommisions', page, { signal });
     },
     ...cursorPaging,
@@ -93,6 +94,31 @@ export function useCommissions(list: CommissionListName, search?: CommissionSear
 export function useTopEarners() {
   const { call } = useAuth();
   return useInfiniteQuery(topEarnersQuery(call));
+}
+
+/** Pages of debts read at most: 500 members each (debts are few; a refund after payout makes one). */
+const MAX_DEBT_PAGES = 10;
+
+/**
+ * What members still owe after clawbacks, every page: the Payouts screen lists them and the batch
+ * confirmations net them from what each member's commissions carry.
+ */
+export function useMemberDebts() {
+  const { call } = useAuth();
+  return useQuery({
+    queryKey: queryKeys.payouts.debts(),
+    queryFn: async ({ signal }): Promise<MemberDebt[]> => {
+      const debts: MemberDebt[] = [];
+      let cursor: string | undefined;
+      for (let page = 0; page < MAX_DEBT_PAGES; page++) {
+        const answer = await call('getMemberDebts', { limit: 500, ...(cursor ? { cursor } : {}) }, { signal });
+        debts.push(...answer.items);
+        cursor = answer.nextCursor ?? undefined;
+        if (!cursor) break;
+      }
+      return debts.sort((a, b) => a.member.email.localeCompare(b.member.email));
+    },
+  });
 }
 
 /** After an order changes: every order list and its counters, and the commissions it may have made. */

@@ -63,7 +63,7 @@ export const counters = (overrides: Partial<OrderCounters> = {}): OrderCounters 
   all: 0,
   notOrdered: 0,
   notShipped: 0,
-  notFufilled: 0,
+  notFulfilled: 0,
   ...overrides,
 });
 
@@ -87,6 +87,7 @@ export function salesApi(handlers: Parameters<typeof fakeApi>[0] = {}): FakeApi 
     getCommisionsToStripe: () => commissionPage([]),
     getCommisionsToBePayed: () => commissionPage([]),
     getTopEarners: () => ({ body: { items: [], nextCursor: null } }),
+    getMemberDebts: () => ({ body: { items: [], nextCursor: null } }),
     getOrderPaymentCard: (request) => ({
       body: {
         orderId: String((request.body as { id: string }).id),

@@ -27,7 +27,7 @@ const SCREENS = {
     done: (row: Commission) =>
       `Sent the ${money(row)} commission for order ${row.orderID} to ${row.member.email}’s Stripe account.`,
   },
-  to_be_payed: {
+  to_be_paid: {
     title: 'To Be Payed',
     lead: 'Commissions in the member’s Stripe balance, to pay out to their debit card.',
     empty: 'No commissions to pay.',
@@ -57,7 +57,7 @@ export function CommissionActionScreen({ list }: { list: keyof typeof SCREENS })
   const [confirming, setConfirming] = useState<Commission | null>(null);
   const inFlight = useRef(false);
   // A payout names the member's debit card: read when its confirmation opens.
-  const paying = list === 'to_be_payed' && confirming !== null;
+  const paying = list === 'to_be_paid' && confirming !== null;
   const card = useQuery({
     queryKey: queryKeys.payouts.memberCard(confirming?.member.id ?? ''),
     queryFn: () => call('getMemberPayoutCard', { memberId: confirming!.member.id }),
@@ -166,7 +166,7 @@ export function CommissionActionScreen({ list }: { list: keyof typeof SCREENS })
           figures={[
             { label: 'Member', value: confirming.member.email },
             { label: 'Order', value: confirming.orderID },
-            ...(list === 'to_be_payed'
+            ...(list === 'to_be_paid'
               ? [
                   {
                     label: 'Card',

@@ -100,7 +100,7 @@ describe('the order lists', () => {
   it('a 409 shows its message in the card and reloads the list', async () => {
     const rows: Order[] = [order({ isOrdered: 1, isShipped: 1 })];
     const api = salesApi({
-      getOrdersNotFufilled: () => orderPage([...rows], counters({ notFufilled: rows.length })),
+      getOrdersNotFufilled: () => orderPage([...rows], counters({ notFulfilled: rows.length })),
       markAsFufilled: () => {
         rows.length = 0;
         return { status: 409, body: { message: 'This order is already fulfilled.' } };

@@ -24,7 +24,7 @@ afterEach(() => {
 describe('/orders', () => {
   it('says when there are no orders yet, and shows the counters with the three lists', async () => {
     const api = salesApi({
-      getOrders: () => orderPage([], counters({ all: 0, notOrdered: 0, notShipped: 0, notFufilled: 0 })),
+      getOrders: () => orderPage([], counters({ all: 0, notOrdered: 0, notShipped: 0, notFulfilled: 0 })),
     });
     renderAdminAt(api, '/admin/orders');
     expect(await screen.findByRole('heading', { level: 1, name: 'Orders' })).toBeTruthy();
@@ -37,7 +37,7 @@ describe('/orders', () => {
       getOrders: () =>
         orderPage(
           [order(), order({ id: 'o-2', orderID: 'RP-22222222' })],
-          counters({ all: 1234, notOrdered: 3, notShipped: 2, notFufilled: 1 }),
+          counters({ all: 1234, notOrdered: 3, notShipped: 2, notFulfilled: 1 }),
         ),
     });
     renderAdminAt(api, '/admin/orders');

@@ -24,6 +24,32 @@ const rowOf = async (id: string) => within(await findGridRow(id));
 const dialog = async () => within(await screen.findByRole('dialog'));
 
 describe('/payouts', () => {
+  it('lists what each member still owes from refunds after payout, and says when nobody owes', async () => {
+    const api = salesApi({
+      getMemberDebts: () => ({
+        body: {
+          items: [
+            { member: { id: 'm-2', email: 'bob@example.com' }, owed: 2.5 },
+            { member: { id: 'm-1', email: 'ann.lee@example.com' }, owed: 1234.56 },
+          ],
+          nextCursor: null,
+        },
+      }),
+    });
+    renderAdminAt(api, '/admin/payouts');
+    const section = within(await screen.findByRole('region', { name: 'Owed from refunds' }));
+    const list = await section.findByTestId('member-debts');
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['ann.lee@example.comowes $1,234.56', 'bob@example.comowes $2.50']);
+    expect(section.getByText(/it comes off their next payouts/)).toBeTruthy();
+    cleanup();
+    renderAdminAt(salesApi(), '/admin/payouts');
+    expect((await screen.findByTestId('member-debts-none')).textContent).toBe('No member owes anything from refunds.');
+  });
+
   it('says when there are no commissions yet, and links to the three lists', async () => {
     renderAdminAt(salesApi(), '/admin/payouts');
     expect(await screen.findByText('No commissions yet.')).toBeTruthy();
@@ -230,6 +256,23 @@ describe('/payouts', () => {
     });
     renderAdminAt(api, '/admin/payouts');
     const form = within(await screen.findByRole('search', { name: 'Search commissions' }));
+    // Every status a commission can be in, in the lists' words.
+    expect(
+      within(form.getByLabelText('Status'))
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual([
+      'Any status',
+      'Waiting for fulfilment',
+      'On hold',
+      'Available',
+      'In Stripe',
+      'Paid',
+      'Cancelled',
+      'Reversed',
+      'Clawed back',
+      'Held for review',
+    ]);
     await user.type(form.getByLabelText('Member e-mail'), 'ann.lee@example.com');
     await user.selectOptions(form.getByLabelText('Status'), 'paid');
     await user.click(form.getByRole('button', { name: 'Search' }));

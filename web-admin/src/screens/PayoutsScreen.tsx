@@ -11,6 +11,7 @@ import {
   commissionRowHeight,
   commissionSearchOf,
 } from '../sales/commissionColumns';
+import { MemberDebts } from '../sales/MemberDebts';
 import { useCommissions } from '../sales/queries';
 import { CountLink, ExportCsvButton, ListFrame, SuccessNotice, searchErrors } from '../sales/SalesUi';
 
@@ -64,6 +65,7 @@ export function PayoutsScreen() {
         <CountLink to="/payouts/top_earners" label="Top Earners" count={null} hideCount />
         <CountLink to="/payouts/held" label="Held for review" count={null} hideCount />
       </nav>
+      <MemberDebts />
       <h2 className="sales-section-title">All commissions</h2>
       <SearchedList
         label="Search commissions"

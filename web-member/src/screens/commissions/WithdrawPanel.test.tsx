@@ -55,12 +55,19 @@ describe('Withdraw on My Account', () => {
     });
     renderWithAuth(<MemberApp />, api, { path: '/my_account' });
     expect((await screen.findByTestId('withdraw-available')).textContent).toBe('$60.00');
-    await user.click(screen.getByRole('button', { name: 'Withdraw $59.41' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Withdraw $59.41?' });
+    // The button withdraws the available balance; beside it, the fee and what reaches the card.
+    const button = screen.getByRole('button', { name: 'Withdraw $60.00' });
+    const arrives = "Instant payout: Stripe's fee is $0.59, so $59.41 reaches your Visa card ending 5556 in minutes.";
+    expect(screen.getByTestId('withdraw-arrives').textContent).toBe(arrives);
+    expect(button.getAttribute('aria-describedby')).toBe(screen.getByTestId('withdraw-arrives').id);
+    await user.click(button);
+    const dialog = await screen.findByRole('dialog', { name: 'Withdraw $60.00?' });
     expect(dialog.textContent).toContain('Instant payout to your Visa card ending 5556');
+    expect(dialog.textContent).toContain('Available balance$60.00');
     expect(dialog.textContent).toContain('Stripe instant fee (you pay)$0.59');
+    expect(dialog.textContent).toContain('To your card$59.41');
     expect(api.callsTo('withdraw')).toHaveLength(0);
-    await user.click(within(dialog).getByRole('button', { name: 'Withdraw $59.41' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Withdraw $60.00' }));
     await screen.findByText(
       "Withdrew $59.41 to your card ending 5556: an instant payout (Stripe's fee $0.59), there in minutes.",
     );
@@ -93,6 +100,9 @@ describe('Withdraw on My Account', () => {
     });
     renderWithAuth(<MemberApp />, api, { path: '/my_account' });
     await user.click(await screen.findByRole('button', { name: 'Withdraw $11,000.00' }));
+    expect(screen.getByTestId('withdraw-arrives').textContent).toBe(
+      'Standard payout, free: $11,000.00 reaches your Visa card ending 5556 in 1–2 business days.',
+    );
     const dialog = await screen.findByRole('dialog', { name: 'Withdraw $11,000.00?' });
     expect(dialog.textContent).toContain(note);
     expect(dialog.textContent).not.toContain('instant fee');
@@ -110,9 +120,9 @@ describe('Withdraw on My Account', () => {
       withdraw: () => ({ status: 409, body: { message: busy } }),
     });
     renderWithAuth(<MemberApp />, api, { path: '/my_account' });
-    await user.click(await screen.findByRole('button', { name: 'Withdraw $59.41' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Withdraw $59.41?' });
-    await user.click(within(dialog).getByRole('button', { name: 'Withdraw $59.41' }));
+    await user.click(await screen.findByRole('button', { name: 'Withdraw $60.00' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Withdraw $60.00?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Withdraw $60.00' }));
     expect((await within(dialog).findByRole('alert')).textContent).toBe(busy);
     cleanup();
 
@@ -152,14 +162,14 @@ describe('Withdraw on My Account', () => {
       },
     });
     renderWithAuth(<MemberApp />, api, { path: '/my_account' });
-    await user.click(await screen.findByRole('button', { name: 'Withdraw $59.41' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Withdraw $59.41?' });
-    await user.click(within(dialog).getByRole('button', { name: 'Withdraw $59.41' }));
+    await user.click(await screen.findByRole('button', { name: 'Withdraw $60.00' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Withdraw $60.00?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Withdraw $60.00' }));
     expect((await within(dialog).findByRole('alert')).textContent).toBe(
       'Nothing is available to withdraw yet: $12.40 becomes available on 30 Nov.',
     );
     await waitFor(() => expect(api.callsTo('getWithdrawalQuote').length).toBeGreaterThan(1));
-    expect(screen.getByRole('dialog', { name: 'Withdraw $59.41?' })).toBeTruthy();
+    expect(screen.getByRole('dialog', { name: 'Withdraw $60.00?' })).toBeTruthy();
     expect(screen.queryByRole('dialog', { name: 'Withdraw $0.00?' })).toBeNull();
   }, 20_000);
 
@@ -173,6 +183,7 @@ describe('Withdraw on My Account', () => {
           fee: 0.25,
           pending: [{ amount: 12.4, availableOn: '2026-11-30T00:00:00.000Z' }],
           owed: 5,
+          owedNetted: 2,
           failedPayout: { amount: 25, reason: 'your bank could not process it', at: '2026-11-28T10:00:00.000Z' },
         },
       }),
@@ -187,7 +198,7 @@ describe('Withdraw on My Account', () => {
     );
     expect(screen.getByTestId('withdraw-pending').textContent).toBe('$12.40 becomes available on 30 Nov');
     expect(screen.getByTestId('withdraw-owed').textContent).toBe(
-      'Still owed from refunded orders: $5.00, taken from your next payouts.',
+      'You owe $5.00 from a refunded sale; it comes off your next payouts. The available figure is after $2.00 of it.',
     );
   });
 });

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import type { WithdrawalQuote } from '@portal/shared/api/payout-batches';
 import { formatMoney } from '@portal/shared/domain/format';
 import { toApiError, useAuth } from '@portal/shared/ui/hooks/AuthProvider';
@@ -13,6 +13,20 @@ const money = (dollars: number) => formatMoney(centsOf(dollars));
 /** "30 Nov" (UTC, as Stripe dates its funds). */
 const shortDay = (iso: string) =>
   new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
+
+/**
+ * What a withdrawal of the available balance brings, said beside its button: the fee (when the
+ * member pays one) and the amount that reaches the card, and when, so the figures agree in words.
+ */
+export function arrivalWords(terms: WithdrawalQuote): string {
+  const card = `your ${terms.card?.brand ?? 'debit'} card ending ${terms.card?.last4 ?? '····'}`;
+  if (terms.method === 'instant') {
+    return terms.feePaidBy === 'member' && terms.fee > 0
+      ? `Instant payout: Stripe's fee is ${money(terms.fee)}, so ${money(terms.receive)} reaches ${card} in minutes.`
+      : `Instant payout, no fee for you: ${money(terms.receive)} reaches ${card} in minutes.`;
+  }
+  return `Standard payout, free: ${money(terms.receive)} reaches ${card} in 1–2 business days.`;
+}
 
 /**
  * "Withdraw $X" on My Account: the available balance after clawbacks, once it reaches the payout
@@ -34,6 +48,7 @@ export function WithdrawPanel() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
+  const arrivesId = useId();
 
   const withdraw = async (terms: WithdrawalQuote) => {
     if (!requestId || busy) return;
@@ -116,7 +131,12 @@ export function WithdrawPanel() {
       ) : null}
       {terms.owed > 0 ? (
         <p className="withdraw__owed" data-testid="withdraw-owed">
-          Still owed from refunded orders: <strong>{money(terms.owed)}</strong>, taken from your next payouts.
+          You owe <strong>{money(terms.owed)}</strong> from a refunded sale; it comes off your next payouts.
+          {terms.owedNetted
+            ? terms.owedNetted >= terms.owed
+              ? ' The available figure is after it.'
+              : ` The available figure is after ${money(terms.owedNetted)} of it.`
+            : ''}
         </p>
       ) : null}
       {done ? (
@@ -125,24 +145,30 @@ export function WithdrawPanel() {
         </p>
       ) : null}
       {terms.canWithdraw ? (
-        <button
-          type="button"
-          className="button button--primary"
-          onClick={() => {
-            setError(null);
-            setDone(null);
-            setConfirming(terms);
-            setRequestId(crypto.randomUUID());
-          }}
-        >
-          Withdraw {money(terms.receive)}
-        </button>
+        <div className="withdraw__action">
+          <button
+            type="button"
+            className="button button--primary"
+            aria-describedby={arrivesId}
+            onClick={() => {
+              setError(null);
+              setDone(null);
+              setConfirming(terms);
+              setRequestId(crypto.randomUUID());
+            }}
+          >
+            Withdraw {money(terms.available)}
+          </button>
+          <p className="withdraw__arrives" id={arrivesId} data-testid="withdraw-arrives">
+            {arrivalWords(terms)}
+          </p>
+        </div>
       ) : (
         <p className="withdraw__reason">{terms.reason}</p>
       )}
       <ConfirmDialog
         open={requestId !== null}
-        title={`Withdraw ${money(shown.receive)}?`}
+        title={`Withdraw ${money(shown.available)}?`}
         figures={[
           { label: 'Available balance', value: money(shown.available) },
           ...(shown.method === 'instant'
@@ -155,7 +181,7 @@ export function WithdrawPanel() {
             : []),
           { label: 'To your card', value: money(shown.receive) },
         ]}
-        confirmLabel={`Withdraw ${money(shown.receive)}`}
+        confirmLabel={`Withdraw ${money(shown.available)}`}
         busyLabel="Withdrawing…"
         busy={busy}
         error={error}

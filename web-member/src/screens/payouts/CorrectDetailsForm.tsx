@@ -1,13 +1,13 @@
 import { useMemo, useRef, useState, type FormEvent } from 'react';
 import { ApiError } from '@portal/shared/api/client';
-import { isTestModeKey, updatePayoutAccountRequest, US_STATES } from '@portal/shared/api/payments';
+import { isTestModeKey, updatePayoutAccountRequest } from '@portal/shared/api/payments';
 import { fieldLabel } from '@portal/shared/api/messages';
 import { ErrorBanner } from '@portal/shared/ui/components/ErrorBanner';
 import { FormField } from '@portal/shared/ui/components/FormField';
 import { useAuth } from '@portal/shared/ui/hooks/AuthProvider';
-import { birthYears, dayCount, formatTaxId, MONTHS } from './format';
+import { birthYears, formatTaxId } from './format';
 import type { CorrectionGroup } from './requirements';
-import { SelectField } from './SelectField';
+import { DateOfBirthFields, StateSelect, TAX_ID_FIELD } from './PayoutDetailFields';
 import { usePaymentConfig } from './usePaymentConfig';
 
 type Field =
@@ -131,7 +131,6 @@ export function CorrectDetailsForm({
       {...extra}
     />
   );
-  const days = dayCount(Number(values.dob_month) || null, Number(values.dob_year) || null);
 
   return (
     <form className="form payout-form card" noValidate onSubmit={(event) => void submit(event)} aria-busy={busy}>
@@ -154,90 +153,28 @@ export function CorrectDetailsForm({
               {text('address_unit', 'Apartment, unit (optional)', { autoComplete: 'address-line2' })}
               <div className="payout-form__row payout-form__row--address">
                 {text('city', 'City', { autoComplete: 'address-level2', required: true })}
-                <SelectField
-                  id="correct-state"
-                  name="state"
-                  label="State"
-                  autoComplete="address-level1"
-                  required
+                <StateSelect
+                  idPrefix="correct"
                   value={values.state}
                   error={errors.state}
-                  onChange={(event) => setValues((current) => ({ ...current, state: event.target.value }))}
-                >
-                  <option value="">Choose…</option>
-                  {US_STATES.map((state) => (
-                    <option key={state} value={state}>
-                      {state}
-                    </option>
-                  ))}
-                </SelectField>
+                  onChange={(state) => setValues((current) => ({ ...current, state }))}
+                />
                 {text('zipcode', 'ZIP code', { autoComplete: 'postal-code', inputMode: 'numeric', required: true })}
               </div>
             </>
           ) : null}
           {group === 'dob' ? (
-            <div className="payout-form__row payout-form__row--dob">
-              <SelectField
-                id="correct-dob_month"
-                name="dob_month"
-                label="Month"
-                autoComplete="bday-month"
-                required
-                value={values.dob_month}
-                error={errors.dob_month}
-                onChange={(event) => setValues((current) => ({ ...current, dob_month: event.target.value }))}
-              >
-                <option value="">Month</option>
-                {MONTHS.map((name, index) => (
-                  <option key={name} value={index + 1}>
-                    {name}
-                  </option>
-                ))}
-              </SelectField>
-              <SelectField
-                id="correct-dob_day"
-                name="dob_day"
-                label="Day"
-                autoComplete="bday-day"
-                required
-                value={values.dob_day}
-                error={errors.dob_day}
-                onChange={(event) => setValues((current) => ({ ...current, dob_day: event.target.value }))}
-              >
-                <option value="">Day</option>
-                {Array.from({ length: days }, (_, index) => (
-                  <option key={index + 1} value={index + 1}>
-                    {index + 1}
-                  </option>
-                ))}
-              </SelectField>
-              <SelectField
-                id="correct-dob_year"
-                name="dob_year"
-                label="Year"
-                autoComplete="bday-year"
-                required
-                value={values.dob_year}
-                error={errors.dob_year}
-                onChange={(event) => setValues((current) => ({ ...current, dob_year: event.target.value }))}
-              >
-                <option value="">Year</option>
-                {years.map((option) => (
-                  <option key={option} value={option}>
-                    {option}
-                  </option>
-                ))}
-              </SelectField>
-            </div>
+            <DateOfBirthFields
+              idPrefix="correct"
+              values={values}
+              errors={errors}
+              years={years}
+              onChange={(field, value) => setValues((current) => ({ ...current, [field]: value }))}
+            />
           ) : null}
           {group === 'tax_id'
-            ? text('tax_id', 'Social Security number or ITIN', {
-                hint: 'Nine digits. Sent to Stripe only; we never keep it.',
-                inputMode: 'numeric',
-                autoComplete: 'off',
-                placeholder: '123-45-6789',
-                maxLength: 11,
-                required: true,
+            ? text('tax_id', TAX_ID_FIELD.label, {
+                ...TAX_ID_FIELD,
                 onChange: (event: { target: { value: string } }) =>
                   setValues((current) => ({ ...current, tax_id: formatTaxId(event.target.value) })),
               })

@@ -10,8 +10,8 @@ import { FieldError, FormField } from '@portal/shared/ui/components/FormField';
 import { CheckIcon, ExternalLinkIcon } from '@portal/shared/ui/components/icons';
 import { Page } from '@portal/shared/ui/components/Page';
 import { BackLink } from '@portal/shared/ui/components/BackLink';
-import { birthYears, dayCount, formatTaxId, MONTHS } from './format';
-import { SelectField } from './SelectField';
+import { birthYears, dayCount, formatTaxId } from './format';
+import { DateOfBirthFields, StateSelect, TAX_ID_FIELD } from './PayoutDetailFields';
 import { usePaymentConfig } from './usePaymentConfig';
 import './payouts.css';
 
@@ -223,10 +223,6 @@ export function CreatePayoutAccountScreen({
     onBlur: () => blur(field),
   });
 
-  const month = Number(values.dob_month) || null;
-  const year = Number(values.dob_year) || null;
-  const days = dayCount(month, year);
-
   return (
     <Page
       title="Create payout account"
@@ -295,99 +291,36 @@ export function CreatePayoutAccountScreen({
           <FormField {...text('address_unit')} label="Apartment, unit (optional)" autoComplete="address-line2" />
           <div className="payout-form__row payout-form__row--address">
             <FormField {...text('city')} label="City" autoComplete="address-level2" required />
-            <SelectField
-              id="payout-state"
-              name="state"
-              label="State"
-              autoComplete="address-level1"
-              required
+            <StateSelect
+              idPrefix="payout"
               value={values.state}
               error={errors.state}
-              onChange={(event) => change({ state: event.target.value })}
+              onChange={(state) => change({ state })}
               onBlur={() => blur('state')}
-            >
-              <option value="">Choose…</option>
-              {US_STATES.map((state) => (
-                <option key={state} value={state}>
-                  {state}
-                </option>
-              ))}
-            </SelectField>
+            />
             <FormField {...text('zipcode')} label="ZIP code" autoComplete="postal-code" inputMode="numeric" required />
           </div>
         </fieldset>
 
         <fieldset className="payout-form__group">
           <legend className="payout-form__legend">Date of birth</legend>
-          <div className="payout-form__row payout-form__row--dob">
-            <SelectField
-              id="payout-dob_month"
-              name="dob_month"
-              label="Month"
-              autoComplete="bday-month"
-              required
-              value={values.dob_month}
-              error={errors.dob_month}
-              onChange={(event) => changeDate({ dob_month: event.target.value })}
-              onBlur={() => blur('dob_month')}
-            >
-              <option value="">Month</option>
-              {MONTHS.map((name, index) => (
-                <option key={name} value={index + 1}>
-                  {name}
-                </option>
-              ))}
-            </SelectField>
-            <SelectField
-              id="payout-dob_day"
-              name="dob_day"
-              label="Day"
-              autoComplete="bday-day"
-              required
-              value={values.dob_day}
-              error={errors.dob_day}
-              onChange={(event) => change({ dob_day: event.target.value })}
-              onBlur={() => blur('dob_day')}
-            >
-              <option value="">Day</option>
-              {Array.from({ length: days }, (_, index) => (
-                <option key={index + 1} value={index + 1}>
-                  {index + 1}
-                </option>
-              ))}
-            </SelectField>
-            <SelectField
-              id="payout-dob_year"
-              name="dob_year"
-              label="Year"
-              autoComplete="bday-year"
-              required
-              value={values.dob_year}
-              error={errors.dob_year}
-              onChange={(event) => changeDate({ dob_year: event.target.value })}
-              onBlur={() => blur('dob_year')}
-            >
-              <option value="">Year</option>
-              {years.map((option) => (
-                <option key={option} value={option}>
-                  {option}
-                </option>
-              ))}
-            </SelectField>
-          </div>
+          <DateOfBirthFields
+            idPrefix="payout"
+            values={values}
+            errors={errors}
+            years={years}
+            onChange={(field, value) =>
+              field === 'dob_day' ? change({ dob_day: value }) : changeDate({ [field]: value })
+            }
+            onBlur={blur}
+          />
         </fieldset>
 
         <fieldset className="payout-form__group">
           <legend className="payout-form__legend">Tax ID</legend>
           <FormField
             {...text('tax_id')}
-            label="Social Security number or ITIN"
-            hint="Nine digits. Sent to Stripe only; we never keep it."
-            inputMode="numeric"
-            autoComplete="off"
-            placeholder="123-45-6789"
-            maxLength={11}
-            required
+            {...TAX_ID_FIELD}
             onChange={(event) => change({ tax_id: formatTaxId(event.target.value) })}
           />
         </fieldset>

@@ -1,0 +1,128 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { eventFunctions, routes, secretEnv } from '../../functions/src/routes';
+import {
+  LOCAL_MAIL_FROM,
+  localContexts,
+  functionRole,
+  localFunctions,
+  synthesizeTemplates,
+  templateInputsHash,
+  TEST_TEMPLATE_CACHE,
+  withTrigger,
+  type LocalFunction,
+  type SynthesizedTemplates,
+} from '../../infra/local/template';
+
+/**
+ * The local runtime reads what runs back from the synthesized stack (infra/local/template.ts): each
+ * function's handler module, memory, timeout, environment and triggers are those of the template,
+ * and the template is the route table's (the stack is built from it).
+ */
+let templates: SynthesizedTemplates;
+let functions: LocalFunction[];
+const local = {
+  tableName: 'local-table',
+  buckets: { ImportsBucket: 'local-imports', ImagesBucket: 'local-images' },
+  secrets: { TOKEN_SIGNING_KEY: 'signing-key', STRIPE_SECRET_KEY: 'sk_test_local' },
+  siteUrl: 'http://localhost:3999',
+  region: 'us-east-1',
+};
+
+beforeAll(async () => {
+  templates = (await synthesizeTemplates({ cacheDir: TEST_TEMPLATE_CACHE, contexts: localContexts({ env: {} }) }))
+    .templates;
+  functions = localFunctions(templates, local);
+});
+
+const byName = (name: string): LocalFunction => {
+  const found = functions.find((fn) => fn.name === name);
+  if (!found) throw new Error(`no function ${name} in the template`);
+  return found;
+};
+
+describe('the local runtime’s view of the synthesized stack', () => {
+  it('has every route as a function with its handler module, memory, timeout and POST route', () => {
+    const api = withTrigger(functions, 'api');
+    expect(api).toHaveLength(routes.length);
+    for (const route of routes) {
+      const fn = byName(route.name);
+      expect(fn).toMatchObject({
+        module: route.module,
+        memoryMb: route.memoryMb,
+        timeoutSeconds: route.timeoutSeconds,
+      });
+      expect(fn.handler).toBe('index.handler');
+      expect(fn.triggers).toEqual([
+        { kind: 'api', method: 'POST', path: route.path, routeLogicalId: expect.any(String) as string },
+      ]);
+    }
+  });
+
+  it('has the event functions with the imports bucket’s notification, the daily schedule and the deploy trigger', () => {
+    expect(functions).toHaveLength(routes.length + eventFunctions.length);
+    for (const event of eventFunctions) {
+      expect(byName(event.name)).toMatchObject({
+        module: event.module,
+        memoryMb: event.memoryMb,
+        timeoutSeconds: event.timeoutSeconds,
+      });
+    }
+    expect(byName('importProducts').triggers).toEqual([
+      { kind: 's3', bucket: 'ImportsBucket', events: ['s3:ObjectCreated:*'] },
+    ]);
+    expect(byName('dailyPayouts').triggers).toEqual([
+      { kind: 'schedule', expression: 'cron(0 0 * * ? *)', ruleLogicalId: expect.any(String) as string },
+    ]);
+    expect(byName('upgradeTable').triggers).toEqual([
+      { kind: 'afterDeploy', triggerLogicalId: expect.any(String) as string },
+    ]);
+  });
+
+  it('names each function’s role, a role of its own stack (what the IAM evaluation reads)', () => {
+    const roles = new Set<string>();
+    for (const fn of functions) {
+      const stack = fn.stack === templates.stackName ? templates.root : templates.nested[fn.stack]!;
+      expect(stack.Resources[fn.roleLogicalId]?.Type).toBe('AWS::IAM::Role');
+      roles.add(`${fn.stack}/${fn.roleLogicalId}`);
+    }
+    expect(roles.size).toBe(functions.length);
+    // Its policies: a read-only call's grants no table write, a writing call's does.
+    const actions = (name: string) =>
+      functionRole(templates, byName(name)).policies.flatMap(({ resource }) =>
+        (resource.Properties!.PolicyDocument.Statement as { Action: string | string[] }[]).flatMap(
+          (statement) => statement.Action,
+        ),
+      );
+    expect(actions('getOrders')).toContain('dynamodb:Query');
+    expect(actions('getOrders')).not.toContain('dynamodb:PutItem');
+    expect(actions('markAsShipped')).toContain('dynamodb:PutItem');
+  });
+
+  it('gives a function only the variables its stack sets, resolved to the local table, buckets, secrets and origin', () => {
+    for (const route of [...routes, ...eventFunctions]) {
+      const { environment } = byName(route.name);
+      expect(environment.TABLE_NAME).toBe('local-table');
+      expect(environment.IMPORTS_BUCKET).toBe(route.access.importsBucket ? 'local-imports' : undefined);
+      expect(environment.IMAGES_BUCKET).toBe(route.access.imagesBucket ? 'local-images' : undefined);
+      expect(environment.MAIL_FROM).toBe(route.access.mail ? LOCAL_MAIL_FROM : undefined);
+      for (const [name, variable] of Object.entries(secretEnv)) {
+        // A secret's ARN becomes its local value; a secret the function is not granted is not there.
+        const granted = route.access.secrets.includes(name as never);
+        expect(environment[`${variable}_ARN`]).toBeUndefined();
+        expect(environment[variable]).toBe(granted ? (local.secrets as Record<string, string>)[variable] : undefined);
+      }
+    }
+    // The functions that mail link to the portal: the distribution's origin in the stack, the local one here.
+    expect(byName('signup').environment.SITE_URL).toBe('http://localhost:3999');
+    expect(byName('getOrders').environment.SITE_URL).toBeUndefined();
+  });
+
+  it('comes from the cache while its inputs are unchanged; another setting is another synth', async () => {
+    const again = await synthesizeTemplates({ cacheDir: TEST_TEMPLATE_CACHE, contexts: localContexts({ env: {} }) });
+    expect(again.synthMs).toBeUndefined();
+    expect(again.templates).toEqual(templates);
+    const settings = localContexts({ env: { COMMISSION_HOLD_DAYS: '0' } });
+    expect(settings.commissionHoldDays).toBe('0');
+    expect(templateInputsHash(settings)).not.toBe(templateInputsHash(localContexts({ env: {} })));
+  });
+});
