@@ -1,5 +1,10 @@
 import { dynamoImports } from './adapters/imports/dynamo-imports';
-import { dynamoProducts, getProduct, setHostedPictures, upgradeCatalogueKeys } from './adapters/products/dynamo-products';
+import {
+  dynamoProducts,
+  getProduct,
+  setHostedPictures,
+  upgradeCatalogueKeys,
+} from './adapters/products/dynamo-products';
 import { dynamoAttempts } from './adapters/auth/dynamo-attempts';
 import { dynamoSessions } from './adapters/auth/dynamo-sessions';
 import { dynamoPayoutAccounts } from './adapters/payments/dynamo-payout-accounts';

@@ -129,7 +129,8 @@ export function templateQueues(templates: SynthesizedTemplates): TemplateQueue[]
     .filter(([, resource]) => resource.Type === 'AWS::SQS::Queue')
     .map(([logicalId, resource]) => {
       const properties = resource.Properties ?? {};
-      const redrive = properties.RedrivePolicy as { deadLetterTargetArn?: unknown; maxReceiveCount?: number } | undefined;
+      const redrive = properties.RedrivePolicy as
+        { deadLetterTargetArn?: unknown; maxReceiveCount?: number } | undefined;
       const deadId = referencedId(redrive?.deadLetterTargetArn);
       return {
         name: constructName(resources[logicalId]!, logicalId, 1),

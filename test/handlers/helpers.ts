@@ -117,8 +117,8 @@ function answerText(result: APIGatewayProxyStructuredResultV2): string {
  */
 export const asFunction = <T>(
   name: 'importProducts' | 'hostPictures' | 'dailyPayouts' | 'upgradeTable',
-  run: () => Promise<T>) =>
-  runAsFunction(name, run);
+  run: () => Promise<T>,
+) => runAsFunction(name, run);
 
 /** The refresh token a response set as a cookie, as the browser would send it back. */
 export function cookieFrom(result: CallResult): string {

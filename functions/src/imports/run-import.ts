@@ -1,6 +1,5 @@
 import type { ImportIssue } from '@portal/shared/api/products';
 import type { CsvImportReport } from '@portal/shared/domain/csv-report';
-import type { CsvIssue } from '@portal/shared/domain/csv-product';
 import { createHash } from 'node:crypto';
 import { importCatalogueCsv, validateCatalogueCsv, type ImportRow } from '../catalogue/parse-csv';
 import { FileChangedError, type FileStore, type ImportCounters, type ImportJobRepository } from './job-store';
