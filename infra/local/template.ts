@@ -8,7 +8,8 @@ import { MONEY_SETTING_CONTEXTS } from '../lib/settings';
 /**
  * The local runtime is the synthesized stack (issue 36): `npm start`, the handler tests' and the
  * bundle tests' setups take each function's handler module, environment, memory, timeout and
- * triggers (API route, the imports bucket's notification, the daily schedule, the deploy trigger)
+ * triggers (API route, the imports bucket's notification, the picture queue's event source mapping,
+ * the daily schedule, the deploy trigger)
  * from the CloudFormation template the CDK app synthesizes, not from the route table a second
  * time. The synth runs in a child process with bundling skipped (template-synth.ts), and its
  * templates are cached by a hash of what they are made from (the stack's sources, cdk.json, the
