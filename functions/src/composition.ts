@@ -1,5 +1,10 @@
 import { dynamoImports } from './adapters/imports/dynamo-imports';
-import { dynamoProducts, getProduct, upgradeCatalogueKeys } from './adapters/products/dynamo-products';
+import {
+  dynamoProducts,
+  getProduct,
+  setHostedPictures,
+  upgradeCatalogueKeys,
+} from './adapters/products/dynamo-products';
 import { dynamoAttempts } from './adapters/auth/dynamo-attempts';
 import { dynamoSessions } from './adapters/auth/dynamo-sessions';
 import { dynamoPayoutAccounts } from './adapters/payments/dynamo-payout-accounts';
@@ -28,7 +33,11 @@ import { createSesMailer } from './adapters/email/ses-mailer';
 import { s3Files } from './adapters/imports/s3-files';
 import { s3Pictures } from './adapters/pictures/s3-pictures';
 import { fetchPicture } from './pictures/fetch-picture';
-import { createPictureHost, type PictureHost } from './pictures/host-pictures';
+import { createPictureHost } from './pictures/host-pictures';
+import type { PictureWorkDeps } from './pictures/picture-work';
+import type { ImportPictures } from './imports/run-import';
+import { addPicturesToTotal, dynamoPictureRecords } from './adapters/pictures/dynamo-picture-records';
+import { delayMessage, sqsPictureQueue } from './adapters/pictures/sqs-picture-queue';
 import { amazonLocationPlaces } from './adapters/addresses/amazon-location-places';
 import type { AddressSearch } from './addresses/address-search';
 import { createStripeGateway } from './adapters/payments/stripe-gateway';
@@ -100,25 +109,54 @@ export const products: ProductRepository = dynamoProducts;
 export const importJobs: ImportJobRepository = dynamoImports;
 export const files: FileStore = s3Files;
 
-/**
- * The import's picture host, one per run (issue 28): only where an images bucket is configured.
- * Private addresses are refused except the origins PICTURE_FETCH_ALLOWED_ORIGINS names (npm start).
- */
-export function pictureHostFactory(): (() => PictureHost) | undefined {
-  const { IMAGES_BUCKET, PICTURE_FETCH_ALLOWED_ORIGINS } = env();
-  if (!IMAGES_BUCKET) return undefined;
-  const allowedPrivateOrigins = new Set(
-    (PICTURE_FETCH_ALLOWED_ORIGINS ?? '')
+/** Private addresses are refused except the origins PICTURE_FETCH_ALLOWED_ORIGINS names (npm start). */
+function allowedPrivateOrigins(): ReadonlySet<string> {
+  return new Set(
+    (env().PICTURE_FETCH_ALLOWED_ORIGINS ?? '')
       .split(',')
       .map((origin) => origin.trim())
       .filter(Boolean),
   );
-  return () =>
-    createPictureHost({
-      store: s3Pictures,
-      fetch: (address) => fetchPicture(address, { allowedPrivateOrigins }),
-    });
 }
+
+/**
+ * The import's share of the pictures (issue 38): only where a picture queue is configured (with
+ * the picture function and its images bucket); otherwise products keep the supplier's addresses.
+ */
+export function importPictures(): ImportPictures | undefined {
+  if (!env().PICTURE_QUEUE_URL) return undefined;
+  return { queue: sqsPictureQueue, addToTotal: addPicturesToTotal };
+}
+
+/** Pictures fetched and encoded at a time by one picture function, and from one host at a time. */
+const PICTURE_CONCURRENCY = 8;
+const PICTURES_PER_HOST = 2;
+
+/**
+ * The picture function's stores and its host, one host per invocation: each address gets one
+ * attempt of at most 10 s (the time budget per address); another try is the message's redelivery.
+ */
+export const pictureWork = {
+  deps(): PictureWorkDeps {
+    const origins = allowedPrivateOrigins();
+    return {
+      records: dynamoPictureRecords,
+      products: { get: getProduct, setHostedPictures },
+      host: createPictureHost({
+        store: s3Pictures,
+        fetch: (address) => fetchPicture(address, { allowedPrivateOrigins: origins, limits: { retries: 0 } }),
+        concurrency: PICTURE_CONCURRENCY,
+        perHost: PICTURES_PER_HOST,
+      }),
+    };
+  },
+  /** The backoff before a message's next try; the handler tests shorten it (PICTURE_RETRY_DELAY_SECONDS). */
+  delay: (receiptHandle: string, seconds: number): Promise<void> =>
+    delayMessage(receiptHandle, Number(process.env.PICTURE_RETRY_DELAY_SECONDS ?? seconds)),
+};
+
+/** The admin's retry of an import's failed pictures. */
+export const pictureRetry = { records: dynamoPictureRecords, queue: sqsPictureQueue };
 
 /**
  * Stripe Connect (the local emulator when STRIPE_API_URL is set). Only the functions whose handler

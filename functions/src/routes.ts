@@ -21,9 +21,14 @@ export interface Access {
   mail?: 'send';
   /**
    * The hosted pictures' bucket (issue 28): get, put and list its objects, and IMAGES_BUCKET. Only
-   * the import, which fetches the pictures and writes their variants. Absent: no access.
+   * the picture function, which fetches the pictures and writes their variants. Absent: no access.
    */
   imagesBucket?: 'readwrite';
+  /**
+   * The picture queue (issue 38): `send` its messages (the import, the admin's retry) or `consume`
+   * them (the picture function, through its event source mapping), and PICTURE_QUEUE_URL. Absent: no access.
+   */
+  pictureQueue?: 'send' | 'consume';
 }
 
 import type { SecretName } from './config/secret-names';
@@ -88,6 +93,8 @@ export const routes: readonly Route[] = [
   route('products', 'handlers/upload-products.ts', uploads, 1024, 29),
   route('createProductUpload', 'handlers/create-product-upload.ts', uploads),
   route('getImportJob', 'handlers/get-import-job.ts', reads),
+  // Sends an import's failed pictures back to the picture queue (issue 38).
+  route('retryImportPictures', 'handlers/retry-import-pictures.ts', { ...writes, pictureQueue: 'send' }),
   route('getImportIssues', 'handlers/get-import-issues.ts', reads),
   route('getRejectedRowsCsv', 'handlers/get-rejected-rows-csv.ts', reads),
   route('approveProduct', 'handlers/approve-product.ts', writes),
@@ -205,11 +212,25 @@ export interface EventFunction {
   memoryMb: number;
   timeoutSeconds: number;
   access: Access;
-  /** What starts it: objects created in the imports bucket, a schedule (every day at 00:00 UTC), or each deploy that changes the stack. */
-  trigger: 'importsBucket:ObjectCreated' | 'schedule:daily' | 'afterDeploy';
+  /**
+   * What starts it: objects created in the imports bucket, the picture queue's messages (an event
+   * source mapping), a schedule (every day at 00:00 UTC), or each deploy that changes the stack.
+   */
+  trigger: 'importsBucket:ObjectCreated' | 'pictureQueue' | 'schedule:daily' | 'afterDeploy';
+  /** Instances at most (reserved concurrency): the picture function's share of the account's concurrency. */
+  reservedConcurrency?: number;
+  /** Messages per invocation (the event source mapping's batch size). */
+  batchSize?: number;
   /** Native modules installed into the bundle for Lambda's linux-arm64 instead of bundled (infra/lib/bundling.ts). */
   nativeModules?: readonly string[];
 }
+
+/**
+ * Receives of a picture message before the queue moves it to its dead-letter queue: more than the
+ * picture function's own tries of a slow host (PICTURE_ATTEMPTS, 3), so only a message that fails
+ * for another reason (a poison message) gets there.
+ */
+export const PICTURE_MAX_RECEIVES = 5;
 
 export const eventFunctions: readonly EventFunction[] = [
   {
@@ -218,8 +239,23 @@ export const eventFunctions: readonly EventFunction[] = [
     // 1769 MB is one full vCPU: parsing and sanitizing are CPU-bound.
     memoryMb: 1769,
     timeoutSeconds: 900,
-    access: { table: 'readwrite', secrets: [], importsBucket: 'read', imagesBucket: 'readwrite' },
+    // It hands the pictures to the picture queue (issue 38) and no longer fetches them itself.
+    access: { table: 'readwrite', secrets: [], importsBucket: 'read', pictureQueue: 'send' },
     trigger: 'importsBucket:ObjectCreated',
+  },
+  {
+    // The pictures of imported products (issue 38): fetched, resized to WebP and stored, a batch
+    // of messages at a time; each address has one attempt of at most 10 s, two per host at a time.
+    name: 'hostPictures',
+    module: 'handlers/sqs/host-pictures.ts',
+    // 1769 MB is one full vCPU: decoding and encoding pictures is CPU-bound.
+    memoryMb: 1769,
+    // Ten products with up to a few dozen pictures, eight at a time, each within 10 s.
+    timeoutSeconds: 300,
+    access: { table: 'readwrite', secrets: [], imagesBucket: 'readwrite', pictureQueue: 'consume' },
+    trigger: 'pictureQueue',
+    reservedConcurrency: 10,
+    batchSize: 10,
     // The pictures' WebP variants (issue 28): sharp's prebuilt linux-arm64 binaries.
     nativeModules: ['sharp'],
   },

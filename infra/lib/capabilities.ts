@@ -35,6 +35,7 @@ export const capabilityOf: Partial<Record<EndpointName, Capability>> = {
   products: 'Catalogue',
   createProductUpload: 'Catalogue',
   getImportJob: 'Catalogue',
+  retryImportPictures: 'Catalogue',
   getImportIssues: 'Catalogue',
   getRejectedRowsCsv: 'Catalogue',
   approveProduct: 'Catalogue',

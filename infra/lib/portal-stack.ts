@@ -77,10 +77,12 @@ import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Secret, type ISecret } from 'aws-cdk-lib/aws-secretsmanager';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Queue, QueueEncryption, type IQueue } from 'aws-cdk-lib/aws-sqs';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Construct } from 'constructs';
 import {
   eventFunctions as allEventFunctions,
+  PICTURE_MAX_RECEIVES,
   routes as allRoutes,
   secretEnv,
   type EventFunction,
@@ -189,6 +191,8 @@ interface FunctionDeps {
   /** How cdk-nag writes the table's and the bucket's ARNs in this stack (in acknowledgement ids). */
   readonly nagTableArn: string;
   readonly nagImportsBucketArn: string;
+  /** The picture queue (issue 38): the import and the admin's retry send to it, the picture function consumes it. */
+  readonly pictureQueue?: IQueue;
 }
 
 /** What the portal stack hands a capability's nested stack: its parameters. */
@@ -198,6 +202,8 @@ export interface SharedResources {
   readonly tableArn: string;
   readonly importsBucketName: string;
   readonly importsBucketArn: string;
+  readonly pictureQueueArn: string;
+  readonly pictureQueueUrl: string;
   /** The CloudFront domain: the origin of the links the mailing functions send (SITE_URL). */
   readonly siteDomainName: string;
   readonly secretArns: Readonly<Record<StackSecretName, string>>;
@@ -236,6 +242,8 @@ export class CapabilityStack extends NestedStack {
         TableArn: shared.tableArn,
         ImportsBucketName: shared.importsBucketName,
         ImportsBucketArn: shared.importsBucketArn,
+        PictureQueueArn: shared.pictureQueueArn,
+        PictureQueueUrl: shared.pictureQueueUrl,
         SiteDomainName: shared.siteDomainName,
         ...Object.fromEntries(secretNames.map((name) => [secretParameter(name), shared.secretArns[name]])),
       },
@@ -248,6 +256,8 @@ export class CapabilityStack extends NestedStack {
     const importsBucketName = parameter('ImportsBucketName');
     const importsBucketArn = parameter('ImportsBucketArn');
     const siteDomainName = parameter('SiteDomainName');
+    const pictureQueueArn = parameter('PictureQueueArn');
+    const pictureQueueUrl = parameter('PictureQueueUrl');
     const secretArns = Object.fromEntries(secretNames.map((name) => [name, parameter(secretParameter(name))]));
     const deps: FunctionDeps = {
       table: Table.fromTableAttributes(this, 'Table', { tableArn, grantIndexPermissions: true }),
@@ -261,6 +271,10 @@ export class CapabilityStack extends NestedStack {
       ) as Record<StackSecretName, ISecret>,
       nagTableArn: '<TableArn>',
       nagImportsBucketArn: '<ImportsBucketArn>',
+      pictureQueue: Queue.fromQueueAttributes(this, 'PictureQueue', {
+        queueArn: pictureQueueArn,
+        queueUrl: pictureQueueUrl,
+      }),
     };
     const api = HttpApi.fromHttpApiAttributes(this, 'Api', { httpApiId: apiId });
 
@@ -292,6 +306,18 @@ export class CapabilityStack extends NestedStack {
   }
 }
 
+/** An alarm that goes off while a message waits in `queue` (a dead-letter or failure queue nothing consumes). */
+function waitingMessageAlarm(scope: Construct, id: string, queue: Queue, description: string): Alarm {
+  return new Alarm(scope, id, {
+    alarmDescription: description,
+    metric: queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
+    threshold: 1,
+    evaluationPeriods: 1,
+    comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    treatMissingData: TreatMissingData.NOT_BREACHING,
+  });
+}
+
 /** The fields of a route or event function that shape its Lambda function. */
 type FunctionSpec = Pick<Route & EventFunction, 'module' | 'memoryMb' | 'timeoutSeconds' | 'access'> &
   Partial<Pick<EventFunction, 'nativeModules'>>;
@@ -314,6 +340,12 @@ export class PortalStack extends Stack {
   readonly failedEvents: Queue;
   /** Goes off when a failed invocation waits in `failedEvents`. */
   readonly failedEventsAlarm: Alarm;
+  /** The pictures of imported products, one message per product version (issue 38). */
+  readonly pictureQueue: Queue;
+  /** Picture messages that failed every receive (poison messages). */
+  readonly pictureDeadLetters: Queue;
+  /** Goes off when a message waits in `pictureDeadLetters`. */
+  readonly pictureDeadLettersAlarm: Alarm;
   readonly api: HttpApi;
   readonly distribution: Distribution;
   /** One entry per route, keyed by route name. */
@@ -484,6 +516,31 @@ export class PortalStack extends Stack {
       comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       treatMissingData: TreatMissingData.NOT_BREACHING,
     });
+    // The picture queue (issue 38): the import sends one message per product version as each batch
+    // is stored; the picture function takes them in batches through its event source mapping. A
+    // message still failing after PICTURE_MAX_RECEIVES receives (a poison message: not one that only
+    // waits for a slow host, which is counted failed at its third try) goes to the dead-letter queue.
+    this.pictureDeadLetters = new Queue(this, 'PictureDeadLetters', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    const pictureFunction = eventFunctions.find((event) => event.trigger === 'pictureQueue');
+    this.pictureQueue = new Queue(this, 'PictureQueue', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+      // Lambda's advice for an event source: six times the function's timeout.
+      visibilityTimeout: Duration.seconds(6 * (pictureFunction?.timeoutSeconds ?? 300)),
+      deadLetterQueue: { queue: this.pictureDeadLetters, maxReceiveCount: PICTURE_MAX_RECEIVES },
+    });
+    this.pictureDeadLettersAlarm = waitingMessageAlarm(
+      this,
+      'PictureDeadLettersAlarm',
+      this.pictureDeadLetters,
+      "A picture message failed every try and waits in the PictureDeadLetters queue: its product's pictures are neither hosted nor counted failed. Read it (aws sqs receive-message --queue-url <PictureDeadLettersQueueUrl>) and the picture function's log, fix the cause, then move it back (aws sqs start-message-move-task).",
+    );
+
     const eventResources = new Map<string, EventFunctionResources>();
     const eventsScope = new Construct(this, 'Events');
     for (const event of eventFunctions) {
@@ -491,12 +548,24 @@ export class PortalStack extends Stack {
         functionsDir,
         mail: props.mail,
         description: `${event.name}: ${event.trigger} (${event.module})`,
-        onFailure: this.failedEvents,
+        // Lambda's asynchronous retries and on-failure destination; a queue's messages have their own.
+        ...(event.trigger === 'pictureQueue' ? {} : { onFailure: this.failedEvents }),
         settings: props.settings,
+        reservedConcurrency: event.reservedConcurrency,
       });
       switch (event.trigger) {
         case 'importsBucket:ObjectCreated':
           this.importsBucket.addEventNotification(EventType.OBJECT_CREATED, new LambdaDestination(made.function));
+          break;
+        case 'pictureQueue':
+          // Partial batch failures: only the messages the handler names come back.
+          made.function.addEventSource(
+            new SqsEventSource(this.pictureQueue, {
+              batchSize: event.batchSize ?? 10,
+              reportBatchItemFailures: true,
+              ...(event.reservedConcurrency ? { maxConcurrency: Math.max(2, event.reservedConcurrency) } : {}),
+            }),
+          );
           break;
         case 'afterDeploy':
           // Invoked by CloudFormation once the table exists, on the first deploy and on every deploy
@@ -651,6 +720,8 @@ export class PortalStack extends Stack {
           tableArn: this.table.tableArn,
           importsBucketName: this.importsBucket.bucketName,
           importsBucketArn: this.importsBucket.bucketArn,
+          pictureQueueArn: this.pictureQueue.queueArn,
+          pictureQueueUrl: this.pictureQueue.queueUrl,
           siteDomainName: this.distribution.distributionDomainName,
           secretArns: Object.fromEntries(
             Object.entries(this.secrets).map(([name, secret]) => [name, secret.secretArn]),
@@ -805,6 +876,10 @@ export class PortalStack extends Stack {
       description: 'Imports that failed all their tries, with the error (the FailedEventsAlarm watches it)',
       value: this.failedEvents.queueUrl,
     });
+    new CfnOutput(this, 'PictureDeadLettersQueueUrl', {
+      description: 'Picture messages that failed every try (the PictureDeadLettersAlarm watches it)',
+      value: this.pictureDeadLetters.queueUrl,
+    });
     new CfnOutput(this, 'FailedEventsAlarmName', { value: this.failedEventsAlarm.alarmName });
     new CfnOutput(this, 'TokenSigningKeyArn', { value: tokenSigningKey.secretArn });
     new CfnOutput(this, 'StripeSecretKeyArn', {
@@ -837,6 +912,7 @@ export class PortalStack extends Stack {
       nagImportsBucketArn: `<${this.getLogicalId(this.importsBucket.node.defaultChild as CfnBucket)}.Arn>`,
       imagesBucket: this.imagesBucket,
       nagImagesBucketArn: `<${this.getLogicalId(this.imagesBucket.node.defaultChild as CfnBucket)}.Arn>`,
+      pictureQueue: this.pictureQueue,
     };
   }
 }
@@ -855,6 +931,7 @@ function appFunction(
     onFailure?: Queue;
     mail?: PortalStackProps['mail'];
     settings?: PortalStackProps['settings'];
+    reservedConcurrency?: number;
   },
 ): FunctionResources {
   const { access } = spec;
@@ -896,6 +973,7 @@ function appFunction(
     logGroup,
     environment,
     ...(options.onFailure ? { onFailure: new SqsDestination(options.onFailure), retryAttempts: 2 } : {}),
+    ...(options.reservedConcurrency ? { reservedConcurrentExecutions: options.reservedConcurrency } : {}),
     bundling: {
       minify: functionBundling.minify,
       sourceMap: functionBundling.sourceMap,
@@ -973,6 +1051,13 @@ function appFunction(
       reason:
         "Picture keys are made from content hashes (images/<sha256>/…, sources/<sha256>.json), so the grant names the images bucket's objects: get and put on that bucket only.",
     });
+  }
+
+  if (access.pictureQueue) {
+    if (!deps.pictureQueue) throw new Error(`${spec.module} lists the picture queue, which its stack does not have`);
+    fn.addEnvironment('PICTURE_QUEUE_URL', deps.pictureQueue.queueUrl);
+    // Sending only; consuming (receive, delete, change visibility) is granted by the event source mapping.
+    if (access.pictureQueue === 'send') deps.pictureQueue.grantSendMessages(role);
   }
 
   for (const name of access.secrets) deps.secrets[name].grantRead(role);

@@ -65,6 +65,8 @@ export interface StandIns {
   credentials: { accessKeyId: string; secretAccessKey: string };
   dynamoEndpoint: string;
   s3Endpoint?: string;
+  /** The local SQS (sqs.ts, decision 0380), for the functions the stack gives a queue. */
+  sqsEndpoint?: string;
   /** The Stripe emulator; absent with your own key (api.stripe.com). */
   stripeApiUrl?: string;
   /** Mail as files, for the functions the stack gives MAIL_FROM (SES in AWS). */
@@ -106,6 +108,7 @@ export function lambdaEnvironment(
     ...fn.environment,
     DYNAMODB_ENDPOINT: standIns.dynamoEndpoint,
     ...(standIns.s3Endpoint ? { S3_ENDPOINT: standIns.s3Endpoint } : {}),
+    ...(standIns.sqsEndpoint && fn.environment.PICTURE_QUEUE_URL ? { SQS_ENDPOINT: standIns.sqsEndpoint } : {}),
     ...(standIns.stripeApiUrl ? { STRIPE_API_URL: standIns.stripeApiUrl } : {}),
     // The embedded address search over the US ZIP database (Amazon Location in AWS).
     ADDRESS_SEARCH: 'local',
@@ -118,5 +121,7 @@ export function lambdaEnvironment(
     if (standIns.picturesOrigin) environment.PICTURE_FETCH_ALLOWED_ORIGINS = standIns.picturesOrigin;
     else delete environment.IMAGES_BUCKET;
   }
+  // Without hosted pictures the import sends no picture work (the products keep the supplier's addresses).
+  if (fn.environment.PICTURE_QUEUE_URL && !standIns.picturesOrigin) delete environment.PICTURE_QUEUE_URL;
   return environment;
 }

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { S3Event } from 'aws-lambda';
+import type { S3Event, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { functionEnvironment } from '../lib/bundling';
 import type { ApiHandler } from './api-event';
 import { installFunctionEnvironments, lambdaEnvironment, type StandIns } from './function-env';
@@ -15,6 +15,7 @@ import {
   localFunctions,
   synthesizeTemplates,
   TEST_TEMPLATE_CACHE,
+  templateQueues,
   withTrigger,
   type LocalFunction,
   type SynthesizedTemplates,
@@ -25,6 +26,8 @@ import { LOCAL_IMAGES_BUCKET, LOCAL_IMPORTS_BUCKET, localS3Credentials, startS3,
 import { startImageServer } from './image-server';
 import { startStripeEmulator } from './stripe';
 import { forwardObjectCreated, type EventForwarder } from './s3-events';
+import { startSqs } from './sqs';
+import { createTemplateQueues, pollQueue } from './sqs-events';
 import type { DailyPayoutsResult } from '../../functions/src/handlers/scheduled/daily-payouts';
 import { lockDataDir } from './data-lock';
 import { privateUmask, secureTree, writePrivateFile } from './files';
@@ -211,7 +214,14 @@ export const portalContexts = (): Record<string, unknown> =>
  */
 export function runtimeFunctions(
   templates: SynthesizedTemplates,
-  settings: { secrets: LocalSecrets; ownStripeKey: boolean; siteUrl: string; standIns: StandIns },
+  settings: {
+    secrets: LocalSecrets;
+    ownStripeKey: boolean;
+    siteUrl: string;
+    standIns: StandIns;
+    /** The stack's queues on the local SQS, by construct id (sqs-events.ts createTemplateQueues). */
+    queues?: Readonly<Record<string, { url: string; arn: string }>>;
+  },
 ): RuntimeFunction[] {
   const { secrets } = settings;
   // With your own key the Stripe values are yours, from this process's environment (as before the template).
@@ -234,6 +244,7 @@ export function runtimeFunctions(
     secrets: { TOKEN_SIGNING_KEY: secrets.tokenSigningKey, ...stripe },
     siteUrl: settings.siteUrl,
     region: localAws.region,
+    queues: settings.queues,
   }).map((fn) => ({ ...fn, environment: lambdaEnvironment(fn, settings.standIns) }));
 }
 
@@ -301,7 +312,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
   }
 
   say(
-    'Starting DynamoDB Local, the S3 server and the Stripe emulator, and building the apps if their sources changed (or the last build was the browser tests’)…',
+    'Starting DynamoDB Local, the S3 server, the local SQS and the Stripe emulator, and building the apps if their sources changed (or the last build was the browser tests’)…',
   );
   // The emulator posts its signed events to the portal's two webhook routes once the portal listens.
   let webhookUrl: string | undefined;
@@ -312,6 +323,8 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
   const settled = await Promise.allSettled([
     startDynamo({ dataDir: join(dataDir, 'dynamodb') }),
     startS3({ dataDir: join(dataDir, 's3'), spoolDir: join(dataDir, 's3-incoming'), credentials: s3Credentials }),
+    // The picture queue and its dead-letter queue (decision 0380): in memory, on 127.0.0.1.
+    startSqs(),
     startStripeEmulator({
       dataDir: join(dataDir, 'stripe'),
       // The data folder's own key, and only it: no one else on the machine can read or move anything.
@@ -345,25 +358,26 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
       return synth.templates;
     }),
   ]);
-  const [dynamoStart, s3Start, stripeStart, buildStart, templateStart] = settled;
+  const [dynamoStart, s3Start, sqsStart, stripeStart, buildStart, templateStart] = settled;
   if (
     dynamoStart.status === 'rejected' ||
     s3Start.status === 'rejected' ||
+    sqsStart.status === 'rejected' ||
     stripeStart.status === 'rejected' ||
     buildStart.status === 'rejected' ||
     templateStart.status === 'rejected'
   ) {
     // Stop what did start, so a failed start leaves no engine running.
-    for (const started of [dynamoStart, s3Start, stripeStart]) {
+    for (const started of [dynamoStart, s3Start, sqsStart, stripeStart]) {
       if (started.status === 'fulfilled') await started.value.stop().catch(() => undefined);
     }
     restoreUmask();
     unlock();
-    throw [dynamoStart, s3Start, stripeStart, buildStart, templateStart].find(
+    throw [dynamoStart, s3Start, sqsStart, stripeStart, buildStart, templateStart].find(
       (result): result is PromiseRejectedResult => result.status === 'rejected',
     )?.reason;
   }
-  const [dynamo, s3, stripe] = [dynamoStart.value, s3Start.value, stripeStart.value];
+  const [dynamo, s3, sqs, stripe] = [dynamoStart.value, s3Start.value, sqsStart.value, stripeStart.value];
   // Each function runs with its own environment and a file system read-only outside /tmp (invoker.ts).
   const uninstallEnvironments = installFunctionEnvironments();
   installReadOnlyFileSystem();
@@ -371,6 +385,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     stripe.stop,
     dynamo.stop,
     s3.stop,
+    sqs.stop,
     async () => uninstallEnvironments(),
     async () => restoreUmask(),
     async () => unlock(),
@@ -386,6 +401,8 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     const images =
       (options.hostPictures ?? options.seedDemo ?? false) ? await startImageServer({ dir: demoImagesDir }) : undefined;
     if (images) stops.unshift(images.stop);
+    // The stack's queues as it sets them up (the picture queue and its dead-letter queue, issue 38).
+    const queues = await createTemplateQueues(sqs.client, templateQueues(templateStart.value));
     configureEnvironment({
       dataDir,
       dynamoEndpoint: dynamo.endpoint,
@@ -409,11 +426,13 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
       secrets,
       ownStripeKey,
       siteUrl: `http://localhost:${options.port || 3000}`,
+      queues,
       standIns: {
         region: localAws.region,
         credentials: s3.credentials,
         dynamoEndpoint: dynamo.endpoint,
         s3Endpoint: s3.endpoint,
+        sqsEndpoint: sqs.endpoint,
         stripeApiUrl: ownStripeKey ? undefined : stripe.url,
         mailOutboxDir: join(dataDir, 'outbox'),
         mailOutboxQuiet: options.quiet,
@@ -437,6 +456,26 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
           suffix: trigger.suffix,
         }),
       );
+    }
+    // The stack's event source mappings: each function on its queue, batch by batch, as many batches
+    // at a time as its reserved concurrency (and the mapping's maximum), each batch one invocation.
+    for (const { fn, trigger } of withTrigger(functions, 'sqs')) {
+      const queue = queues[trigger.queue];
+      if (!queue) throw new Error(`The stack's queue ${trigger.queue} has no local queue`);
+      const handler = await importHandler<(event: SQSEvent) => Promise<SQSBatchResponse>>(fn.module);
+      const poller = pollQueue({
+        client: sqs.client,
+        queueUrl: queue.url,
+        queueArn: queue.arn,
+        handler: (event) => invokeEvent(fn, handler, event, say),
+        batchSize: trigger.batchSize,
+        concurrency: Math.min(fn.reservedConcurrency ?? 10, trigger.maxConcurrency ?? 1000),
+        reportBatchItemFailures: trigger.reportBatchItemFailures,
+        log: say,
+      });
+      // Stopped before the engine it polls.
+      stops.splice(stops.indexOf(sqs.stop), 0, poller.stop);
+      forwarders.push({ idle: () => poller.idle() });
     }
     const routes = withTrigger(functions, 'api').map(({ fn, trigger }) => ({
       ...fn,

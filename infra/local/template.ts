@@ -8,7 +8,8 @@ import { MONEY_SETTING_CONTEXTS } from '../lib/settings';
 /**
  * The local runtime is the synthesized stack (issue 36): `npm start`, the handler tests' and the
  * bundle tests' setups take each function's handler module, environment, memory, timeout and
- * triggers (API route, the imports bucket's notification, the daily schedule, the deploy trigger)
+ * triggers (API route, the imports bucket's notification, the picture queue's event source mapping,
+ * the daily schedule, the deploy trigger)
  * from the CloudFormation template the CDK app synthesizes, not from the route table a second
  * time. The synth runs in a child process with bundling skipped (template-synth.ts), and its
  * templates are cached by a hash of what they are made from (the stack's sources, cdk.json, the
@@ -52,7 +53,20 @@ export type FunctionTrigger =
       suffix?: string;
     }
   | { kind: 'schedule'; expression: string; ruleLogicalId: string }
-  | { kind: 'afterDeploy'; triggerLogicalId: string };
+  | { kind: 'afterDeploy'; triggerLogicalId: string }
+  | {
+      /** An SQS event source mapping (AWS::Lambda::EventSourceMapping on a queue of the portal stack). */
+      kind: 'sqs';
+      /** The queue's construct id in the portal stack (`PictureQueue`). */
+      queue: string;
+      /** Messages per invocation (BatchSize; Lambda's default for SQS is 10). */
+      batchSize: number;
+      /** ScalingConfig.MaximumConcurrency, if set. */
+      maxConcurrency?: number;
+      /** FunctionResponseTypes holds ReportBatchItemFailures: the handler names the messages that failed. */
+      reportBatchItemFailures: boolean;
+      mappingLogicalId: string;
+    };
 
 /** One of the portal's functions, read back from the template. */
 export interface TemplateFunction {
@@ -69,6 +83,8 @@ export interface TemplateFunction {
   handler: string;
   memoryMb: number;
   timeoutSeconds: number;
+  /** ReservedConcurrentExecutions, if the stack sets it. */
+  reservedConcurrency?: number;
   /** The environment as the template writes it: strings and CloudFormation intrinsics. */
   rawEnvironment: Record<string, unknown>;
   triggers: FunctionTrigger[];
@@ -93,6 +109,45 @@ export interface LocalValues {
   /** The portal's origin (SITE_URL): the distribution's `https://<domain>` in the stack. */
   siteUrl: string;
   region: string;
+  /** Queue construct id (`PictureQueue`) → the local queue (infra/local/sqs.ts); a queue without one cannot run here. */
+  queues?: Readonly<Record<string, { url: string; arn: string }>>;
+}
+
+/** One SQS queue of the portal stack, as its template sets it up. */
+export interface TemplateQueue {
+  /** Its construct id (`PictureQueue`): the local queue is named after it. */
+  name: string;
+  logicalId: string;
+  visibilitySeconds: number;
+  /** The RedrivePolicy: the dead-letter queue's construct id and the receives before a message goes there. */
+  deadLetter?: { queue: string; maxReceiveCount: number };
+}
+
+/** The portal stack's queues, dead-letter queues first (a queue's RedrivePolicy names one that exists). */
+export function templateQueues(templates: SynthesizedTemplates): TemplateQueue[] {
+  const resources = templates.root.Resources;
+  const queues: TemplateQueue[] = Object.entries(resources)
+    .filter(([, resource]) => resource.Type === 'AWS::SQS::Queue')
+    .map(([logicalId, resource]) => {
+      const properties = resource.Properties ?? {};
+      const redrive = properties.RedrivePolicy as
+        { deadLetterTargetArn?: unknown; maxReceiveCount?: number } | undefined;
+      const deadId = referencedId(redrive?.deadLetterTargetArn);
+      return {
+        name: constructName(resources[logicalId]!, logicalId, 1),
+        logicalId,
+        visibilitySeconds: Number(properties.VisibilityTimeout ?? 30),
+        ...(deadId
+          ? {
+              deadLetter: {
+                queue: constructName(resources[deadId]!, deadId, 1),
+                maxReceiveCount: Number(redrive?.maxReceiveCount),
+              },
+            }
+          : {}),
+      };
+    });
+  return [...queues.filter((queue) => !queue.deadLetter), ...queues.filter((queue) => queue.deadLetter)];
 }
 
 /** Where the test setups keep the synthesized template (cdk.out is the CDK's own output folder, ignored by git). */
@@ -241,12 +296,25 @@ function referencedId(value: unknown): string | undefined {
   return undefined;
 }
 
-/** The construct path's part naming the function's scope: `ResellerPortal/AuthCalls/signup/Function/Resource` → `signup`. */
-function constructName(resource: CfnResource, logicalId: string): string {
+/**
+ * The construct path's part naming the function's scope: `ResellerPortal/AuthCalls/signup/Function/Resource` → `signup`;
+ * with `at` 1, the portal stack's construct (`ResellerPortal/PictureQueue/Resource` → `PictureQueue`).
+ */
+function constructName(resource: CfnResource, logicalId: string, at = -3): string {
   const path = resource.Metadata?.['aws:cdk:path'];
   if (typeof path !== 'string') return logicalId;
   const parts = path.split('/');
-  return parts.at(-3) ?? logicalId;
+  return parts.at(at) ?? logicalId;
+}
+
+/** The construct id in the portal stack of the queue a value refers to (a nested stack's parameter followed). */
+function queueConstruct(templates: SynthesizedTemplates, stack: string, value: unknown): string | undefined {
+  let id = referencedId(value);
+  if (id && stack !== templates.stackName && templates.nested[stack]?.Parameters?.[id] !== undefined) {
+    id = referencedId(templates.root.Resources[stack]?.Properties?.Parameters?.[id]);
+  }
+  const resource = id ? templates.root.Resources[id] : undefined;
+  return resource?.Type === 'AWS::SQS::Queue' ? constructName(resource, id!, 1) : undefined;
 }
 
 /**
@@ -303,6 +371,21 @@ export function templateFunctions(templates: SynthesizedTemplates): TemplateFunc
           if (targets.some((target) => referencedId(target.Arn) === logicalId)) {
             triggers.push({ kind: 'schedule', expression: props.ScheduleExpression, ruleLogicalId: otherId });
           }
+        } else if (other.Type === 'AWS::Lambda::EventSourceMapping' && referencedId(props.FunctionName) === logicalId) {
+          const queue = queueConstruct(templates, stack, props.EventSourceArn);
+          if (!queue) throw new Error(`The local runtime runs event source mappings on SQS queues only (${otherId})`);
+          triggers.push({
+            kind: 'sqs',
+            queue,
+            batchSize: Number(props.BatchSize ?? 10),
+            ...(props.ScalingConfig?.MaximumConcurrency !== undefined
+              ? { maxConcurrency: Number(props.ScalingConfig.MaximumConcurrency) }
+              : {}),
+            reportBatchItemFailures: ((props.FunctionResponseTypes ?? []) as string[]).includes(
+              'ReportBatchItemFailures',
+            ),
+            mappingLogicalId: otherId,
+          });
         } else if (other.Type === 'Custom::Trigger') {
           // The trigger invokes the function's current version (AWS::Lambda::Version of this function).
           const versionId = referencedId(props.HandlerArn);
@@ -321,6 +404,9 @@ export function templateFunctions(templates: SynthesizedTemplates): TemplateFunc
         handler: String(properties.Handler),
         memoryMb: Number(properties.MemorySize ?? 128),
         timeoutSeconds: Number(properties.Timeout ?? 3),
+        ...(properties.ReservedConcurrentExecutions !== undefined
+          ? { reservedConcurrency: Number(properties.ReservedConcurrentExecutions) }
+          : {}),
         rawEnvironment: (properties.Environment?.Variables ?? {}) as Record<string, unknown>,
         triggers,
       });
@@ -378,6 +464,12 @@ export function resolveValue(
     'AWS::URLSuffix': 'amazonaws.com',
     'AWS::AccountId': '000000000000',
   };
+  const localQueue = (resource: CfnResource, logicalId: string) => {
+    const construct = constructName(resource, logicalId, 1);
+    const queue = local.queues?.[construct];
+    if (!queue) throw new Error(`The queue ${construct} has no local queue`);
+    return queue;
+  };
   const resolveIn = (inStack: string, inTemplate: CfnTemplate, item: unknown): string | SecretMarker => {
     if (typeof item === 'string' || typeof item === 'number' || typeof item === 'boolean') return String(item);
     const object = (item ?? {}) as Record<string, unknown>;
@@ -391,6 +483,8 @@ export function resolveValue(
       const resource = inTemplate.Resources[name];
       if (resource?.Type === 'AWS::DynamoDB::Table') return local.tableName;
       if (resource?.Type === 'AWS::SecretsManager::Secret') return { [SECRET]: true };
+      // A queue's Ref is its URL.
+      if (resource?.Type === 'AWS::SQS::Queue') return localQueue(resource, name).url;
       if (resource?.Type === 'AWS::S3::Bucket') {
         const path = resource.Metadata?.['aws:cdk:path'];
         const construct = typeof path === 'string' ? path.split('/')[1] : undefined;
@@ -406,6 +500,12 @@ export function resolveValue(
     if (Array.isArray(getAtt)) {
       const resource = inTemplate.Resources[String(getAtt[0])];
       if (resource?.Type === 'AWS::CloudFront::Distribution' && getAtt[1] === 'DomainName') return DISTRIBUTION_DOMAIN;
+      if (resource?.Type === 'AWS::SQS::Queue') {
+        const queue = localQueue(resource, String(getAtt[0]));
+        if (getAtt[1] === 'Arn') return queue.arn;
+        if (getAtt[1] === 'QueueUrl') return queue.url;
+        if (getAtt[1] === 'QueueName') return queue.arn.slice(queue.arn.lastIndexOf(':') + 1);
+      }
       if (resource?.Type === 'AWS::DynamoDB::Table' && getAtt[1] === 'Arn') {
         return `arn:aws:dynamodb:${local.region}:000000000000:table/${local.tableName}`;
       }

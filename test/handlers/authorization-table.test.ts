@@ -41,6 +41,7 @@ const expected: Record<string, Answers> = {
   products: ADMINS,
   createProductUpload: ADMINS,
   getImportJob: ADMINS,
+  retryImportPictures: ADMINS,
   getImportIssues: ADMINS,
   getRejectedRowsCsv: ADMINS,
   approveProduct: ADMINS,

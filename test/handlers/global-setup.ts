@@ -10,6 +10,7 @@ import {
   type SynthesizedTemplates,
 } from '../../infra/local/template';
 import { loadLocalAssembly } from '../../infra/local/iam/assembly';
+import { startSqs, type LocalSqs } from '../../infra/local/sqs';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +24,7 @@ import { join } from 'node:path';
 let dynamo: LocalDynamo | undefined;
 let s3: LocalS3 | undefined;
 let stripe: StripeEmulator | undefined;
+let sqs: LocalSqs | undefined;
 let s3Dir: string | undefined;
 
 export async function setup(project: TestProject): Promise<void> {
@@ -30,7 +32,7 @@ export async function setup(project: TestProject): Promise<void> {
   // A key pair of this run's own, as npm start makes one per data folder: every S3 client signs with it.
   const s3Credentials = newS3Credentials();
   let templates: SynthesizedTemplates;
-  [dynamo, s3, stripe, templates] = await Promise.all([
+  [dynamo, s3, stripe, templates, sqs] = await Promise.all([
     startDynamo(),
     startS3({ dataDir: join(s3Dir, 's3'), spoolDir: join(s3Dir, 's3-incoming'), credentials: s3Credentials }),
     // It makes a key of this run's own and accepts no other: every handler test's Stripe client uses it.
@@ -42,10 +44,13 @@ export async function setup(project: TestProject): Promise<void> {
       cacheDir: TEST_TEMPLATE_CACHE,
       contexts: localContexts({ adminMailTo: demoAccounts.admin.email, env: {} }),
     }).then((synth) => synth.templates),
+    // The local SQS (decision 0380): each file makes queues of its own.
+    startSqs(),
   ]);
   project.provide('templates', templates);
   project.provide('dynamoEndpoint', dynamo.endpoint);
   project.provide('s3Endpoint', s3.endpoint);
+  project.provide('sqsEndpoint', sqs.endpoint);
   project.provide('s3Credentials', s3Credentials);
   project.provide('stripeApiUrl', stripe.url);
   project.provide('stripeSecretKey', stripe.secretKey);
@@ -57,7 +62,7 @@ export async function setup(project: TestProject): Promise<void> {
 }
 
 export async function teardown(): Promise<void> {
-  await Promise.all([dynamo?.stop(), s3?.stop(), stripe?.stop()]);
+  await Promise.all([dynamo?.stop(), s3?.stop(), stripe?.stop(), sqs?.stop()]);
   if (s3Dir) rmSync(s3Dir, { recursive: true, force: true });
 }
 
@@ -66,6 +71,8 @@ declare module 'vitest' {
     dynamoEndpoint: string;
     s3Credentials: S3Credentials;
     s3Endpoint: string;
+    /** The local SQS (infra/local/sqs.ts); a file creates its own queues. */
+    sqsEndpoint: string;
     stripeApiUrl: string;
     /** The only secret key the emulator accepts (the functions' STRIPE_SECRET_KEY). */
     stripeSecretKey: string;

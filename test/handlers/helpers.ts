@@ -111,12 +111,14 @@ function answerText(result: APIGatewayProxyStructuredResultV2): string {
 }
 
 /**
- * Runs an event function's invocation (the import's S3 event, the daily payouts, the table upgrade)
+ * Runs an event function's invocation (the import's S3 event, a picture batch, the daily payouts, the table upgrade)
  * as that function of the route table (functions/src/routes.ts `eventFunctions`): its AWS calls are
  * held to its synthesized role, as `call` holds an /api handler to its route's.
  */
-export const asFunction = <T>(name: 'importProducts' | 'dailyPayouts' | 'upgradeTable', run: () => Promise<T>) =>
-  runAsFunction(name, run);
+export const asFunction = <T>(
+  name: 'importProducts' | 'hostPictures' | 'dailyPayouts' | 'upgradeTable',
+  run: () => Promise<T>,
+) => runAsFunction(name, run);
 
 /** The refresh token a response set as a cookie, as the browser would send it back. */
 export function cookieFrom(result: CallResult): string {

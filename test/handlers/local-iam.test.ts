@@ -6,11 +6,20 @@ import { AutocompleteCommand, GeoPlacesClient } from '@aws-sdk/client-geo-places
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  ChangeMessageVisibilityCommand,
+  ReceiveMessageCommand,
+  SendMessageBatchCommand,
+  SendMessageCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
 import { afterEach, beforeAll, describe, expect, it, inject, vi } from 'vitest';
 import { synthesizeLocalAssembly, type LocalAssembly } from '../../infra/local/iam/assembly';
 import { enforceIam, runAsFunction } from '../../infra/local/iam/enforce';
 import { localSecretArn } from '../../infra/local/iam/policy';
 import { LOCAL_IMAGES_BUCKET, LOCAL_IMPORTS_BUCKET } from '../../infra/local/s3';
+import { createTemplateQueues } from '../../infra/local/sqs-events';
+import { templateQueues } from '../../infra/local/template';
 
 /**
  * IAM, enforced locally (infra/local/iam): each function's AWS calls are held to its role in the
@@ -145,9 +154,9 @@ describe('an SDK call outside the function’s role', () => {
     const s3 = new S3Client({ region: 'us-east-1', endpoint: process.env.S3_ENDPOINT, forcePathStyle: true });
     process.env.IMAGES_BUCKET = LOCAL_IMAGES_BUCKET;
     try {
-      // The import may list the images bucket (s3:ListBucket on it): S3 tells it the key is missing.
+      // The picture function may list the images bucket (s3:ListBucket on it): S3 tells it the key is missing.
       const image = await rejection(
-        runAsFunction('importProducts', () =>
+        runAsFunction('hostPictures', () =>
           s3.send(new GetObjectCommand({ Bucket: LOCAL_IMAGES_BUCKET, Key: 'images/none/original' })),
         ),
       );
@@ -202,6 +211,50 @@ describe('an SDK call outside the function’s role', () => {
     expect(places.message).toContain(
       'geo-places:Autocomplete on resource: arn:aws:geo-places:us-east-1::provider/default',
     );
+  });
+});
+
+describe('SQS: the picture queue (issue 38)', () => {
+  it('the import and the retry may send to it, the picture function may only consume it, others not at all', async () => {
+    const sqs = new SQSClient({ region: 'us-east-1', endpoint: process.env.SQS_ENDPOINT, maxAttempts: 1 });
+    // The stack's queues on the local SQS, as npm start makes them; the functions read the queue's URL.
+    const queues = await createTemplateQueues(sqs, templateQueues(inject('templates')), `iam-${tableName()}`);
+    const queue = queues.PictureQueue!;
+    const deadLetters = queues.PictureDeadLetters!;
+    process.env.PICTURE_QUEUE_URL = queue.url;
+    const arn = `arn:aws:sqs:us-east-1:123456789012:${queue.url.split('/').at(-1)}`;
+    const batch = (url: string) =>
+      new SendMessageBatchCommand({ QueueUrl: url, Entries: [{ Id: '1', MessageBody: '{}' }] });
+
+    // Granted: the import's batch and the admin's retry (SendMessageBatch is authorized as sqs:SendMessage).
+    const sent = await runAsFunction('importProducts', () => sqs.send(batch(queue.url)));
+    expect(sent.Successful).toHaveLength(1);
+    await runAsFunction('retryImportPictures', () => sqs.send(batch(queue.url)));
+    // The picture function consumes (its event source mapping's grant): it may delay a message, not send one.
+    const [message] =
+      (await sqs.send(new ReceiveMessageCommand({ QueueUrl: queue.url, MaxNumberOfMessages: 1 }))).Messages ?? [];
+    await runAsFunction('hostPictures', () =>
+      sqs.send(
+        new ChangeMessageVisibilityCommand({
+          QueueUrl: queue.url,
+          ReceiptHandle: message!.ReceiptHandle!,
+          VisibilityTimeout: 1,
+        }),
+      ),
+    );
+    const own = await rejection(
+      runAsFunction('hostPictures', () => sqs.send(new SendMessageCommand({ QueueUrl: queue.url, MessageBody: '{}' }))),
+    );
+    expect([own.name, own.$metadata.httpStatusCode]).toEqual(['AccessDenied', 403]);
+    expect(own.message).toContain(`sqs:SendMessage on resource: ${arn}`);
+    // A function without the queue, and the import on another queue (the dead-letter queue), are refused.
+    const other = await rejection(runAsFunction('getImportJob', () => sqs.send(batch(queue.url))));
+    expect(other.message).toContain(`getImportJob is not authorized to perform: sqs:SendMessage on resource: ${arn}`);
+    const dead = await rejection(runAsFunction('importProducts', () => sqs.send(batch(deadLetters.url))));
+    expect(dead.message).toContain(
+      `sqs:SendMessage on resource: arn:aws:sqs:us-east-1:123456789012:${deadLetters.url.split('/').at(-1)}`,
+    );
+    delete process.env.PICTURE_QUEUE_URL;
   });
 });
 

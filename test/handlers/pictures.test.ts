@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { parse } from 'csv-parse/sync';
 import sharp from 'sharp';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { afterAll, describe, expect, inject, it, vi } from 'vitest';
 import { CSV_COLUMNS, productIdFromSpuNo, type CsvColumn } from '../../shared/src/domain/csv-product';
 import { hostedPicturePath, pictureKeys } from '../../shared/src/domain/pictures';
 import { dynamoProducts } from '../../functions/src/adapters/products/dynamo-products';
@@ -21,8 +22,12 @@ import { startImageServer } from '../../infra/local/image-server';
 import { createPortalServer } from '../../infra/local/server';
 import { loadHandler } from '../../infra/local/start';
 import { LOCAL_IMAGES_BUCKET } from '../../infra/local/s3';
+import { localAws } from '../../infra/local/dynamo';
+import { createPictureQueues, pollQueue } from '../../infra/local/sqs-events';
+import { handler as hostPictures } from '../../functions/src/handlers/sqs/host-pictures';
+import { PICTURE_MAX_RECEIVES } from '../../functions/src/routes';
 import { auth, importCsv, s3Events, tokenFor } from './catalogue-helpers';
-import { allItems, call } from './helpers';
+import { allItems, asFunction, call } from './helpers';
 
 /**
  * Pictures we host (issue 28), on the real engines: the import fetches each picture from a
@@ -75,12 +80,30 @@ const pages: Server = createServer((_request, response) => {
 await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
 const pagesOrigin = `http://127.0.0.1:${(pages.address() as AddressInfo).port}`;
 
+/** The picture queue and the picture function behind it (issue 38), as npm start runs them. */
+const sqs = new SQSClient({ ...localAws, endpoint: inject('sqsEndpoint') });
+const queue = await createPictureQueues(sqs, {
+  prefix: `pictures-${Date.now().toString(36)}`,
+  visibilitySeconds: 120,
+  maxReceiveCount: PICTURE_MAX_RECEIVES,
+});
+const pictureFunction = pollQueue({
+  client: sqs,
+  queueUrl: queue.url,
+  queueArn: queue.arn,
+  handler: (event) => asFunction('hostPictures', () => hostPictures(event)),
+  batchSize: 10,
+});
+
 Object.assign(process.env, {
   IMAGES_BUCKET: LOCAL_IMAGES_BUCKET,
+  PICTURE_QUEUE_URL: queue.url,
   PICTURE_FETCH_ALLOWED_ORIGINS: `${images.origin},${pagesOrigin},${demoImages.origin}`,
 });
 
 afterAll(async () => {
+  await pictureFunction.stop();
+  sqs.destroy();
   await images.stop();
   await demoImages.stop();
   await new Promise((resolve) => other.close(resolve));
@@ -153,10 +176,16 @@ describe('pictures we host', () => {
         { spu_no: 'PIC-2', product_images_1: html, product_images_2: good },
       ]),
     );
+    await pictureFunction.idle();
 
     const job = await call(getImportJob, { body: { id: jobId }, headers: auth(admin) });
-    // Both rows are imported: a picture that fails never fails its row.
-    expect(job.body).toMatchObject({ status: 'completed', created: 2, rejected: 0, warnings: 5 });
+    // Both rows are imported: a picture that fails never fails its row. Counted by address.
+    expect(job.body).toMatchObject({
+      status: 'completed',
+      created: 2,
+      rejected: 0,
+      pictures: { total: 8, hosted: 3, failed: 5 },
+    });
     const issues = await call(getImportIssues, { body: { id: jobId }, headers: auth(admin) });
     const warnings = (issues.body.items as { row: number; column: string; message: string }[]).map(
       ({ row, column, message }) => [row, column, message],
@@ -185,19 +214,13 @@ describe('pictures we host', () => {
       ],
     ]);
     expect(reached).toBe(0);
-    // Both rows were imported with warnings: the download holds each whole, saying so (the README's promise).
+    // The pictures are hosted after the import: their failures are on its picture progress (above) and
+    // report, with the retry, not in the rows download (docs/catalogue.md), which holds the file's own problems: none.
     const download = await call(getRejected, { body: { id: jobId }, headers: auth(admin) });
     expect(download.body).toMatchObject({ fileName: 'pictures-rows-with-warnings.csv', truncated: false });
     const [header, ...rows] = parse(String(download.body.csv)) as string[][];
     expect(header!.slice(-3)).toEqual(['[portal] outcome', '[portal] row', '[portal] problem']);
-    expect(rows.map((row) => [row[CSV_COLUMNS.indexOf('spu_no')], row.at(-3), row.at(-2)])).toEqual([
-      ['PIC-1', 'imported with a warning', '2'],
-      ['PIC-2', 'imported with a warning', '3'],
-    ]);
-    expect(rows[0]![CSV_COLUMNS.indexOf('product_images_2')]).toBe(dead);
-    expect(rows[0]!.at(-1)).toBe(
-      `Warning: [product_images_2] The picture ${dead} was left out of the product: its server answered 404. | [additional_product_images] The picture ${oversized} was left out of the product: it is 8000 × 6000 pixels, more than 40 megapixels. | [additional_product_images] The picture ${fake} was left out of the product: it is not a picture that can be read (the file is damaged or of another kind). | [html_description] The picture ${privateHost} was left out of the description: its host is a private or local network address, which pictures are never fetched from.`,
-    );
+    expect(rows).toEqual([]);
     // The pictures written to the images bucket start no import (its notification is the imports bucket's).
     const jobs = (await allItems()).filter((item) => item.entity === 'ImportJob');
     expect(jobs.map((job) => job.fileName)).toEqual(['pictures.csv']);
@@ -260,8 +283,9 @@ describe('pictures we host', () => {
       'again.csv',
       csv([{ spu_no: 'PIC-3', product_images_1: good, product_name: 'Another lamp' }]),
     );
+    await pictureFunction.idle();
     const job = await call(getImportJob, { body: { id: jobId }, headers: auth(admin) });
-    expect(job.body).toMatchObject({ status: 'completed', created: 1, warnings: 0 });
+    expect(job.body).toMatchObject({ status: 'completed', created: 1, pictures: { total: 1, hosted: 1, failed: 0 } });
     const product = await call(getImportedProduct, {
       body: { id: productIdFromSpuNo('PIC-3') },
       headers: auth(admin),
@@ -278,7 +302,10 @@ describe('the demo catalogue with hosted pictures', () => {
       origin: 'http://localhost:3000',
       picturesOrigin: demoImages.origin,
       imagesDir: demoDir,
-      afterUpload: () => s3Events.idle(),
+      afterUpload: async () => {
+        await s3Events.idle();
+        await pictureFunction.idle();
+      },
     });
     expect(seeded).toEqual({ seeded: true });
     const page = await call(getApprovedProducts, { body: { limit: 100 }, headers: auth(member) });
@@ -337,7 +364,10 @@ describe('the demo catalogue with hosted pictures', () => {
         origin: 'http://localhost:4000',
         picturesOrigin: demoImages.origin,
         imagesDir: demoDir,
-        afterUpload: () => s3Events.idle(),
+        afterUpload: async () => {
+          await s3Events.idle();
+          await pictureFunction.idle();
+        },
       }),
     ).toEqual({ seeded: false, origin: 'http://localhost:3000', hosted: true });
   }, 300_000);

@@ -6,7 +6,7 @@ import { inject } from 'vitest';
 import { ensureTable, localAws } from '../../infra/local/dynamo';
 import { installReadOnlyFileSystem } from '../../infra/local/read-only-fs';
 import { LOCAL_IMAGES_BUCKET, LOCAL_IMPORTS_BUCKET } from '../../infra/local/s3';
-import { commonEnvironment, localFunctions } from '../../infra/local/template';
+import { commonEnvironment, localFunctions, templateQueues } from '../../infra/local/template';
 import { enforceIam } from '../../infra/local/iam/enforce';
 
 /**
@@ -24,6 +24,16 @@ const stackEnvironment = commonEnvironment(
     secrets: {},
     siteUrl: 'http://127.0.0.1:3999',
     region: localAws.region,
+    // A file that sends to a queue makes its own (picture-queue.test.ts) and sets its URL; no function shares one.
+    queues: Object.fromEntries(
+      templateQueues(inject('templates')).map((queue) => [
+        queue.name,
+        {
+          url: `${inject('sqsEndpoint')}/000000000000/${tableName}-${queue.name}`,
+          arn: `arn:aws:sqs:${localAws.region}:000000000000:${tableName}-${queue.name}`,
+        },
+      ]),
+    ),
   }),
 );
 if (stackEnvironment.TABLE_NAME !== tableName)
@@ -37,6 +47,7 @@ Object.assign(process.env, {
   ...stackEnvironment,
   DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
   S3_ENDPOINT: inject('s3Endpoint'),
+  SQS_ENDPOINT: inject('sqsEndpoint'),
   AWS_REGION: localAws.region,
   // The S3 server's key (global-setup.ts); DynamoDB Local takes any.
   AWS_ACCESS_KEY_ID: inject('s3Credentials').accessKeyId,

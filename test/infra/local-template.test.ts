@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { eventFunctions, routes, secretEnv } from '../../functions/src/routes';
+import { eventFunctions, PICTURE_MAX_RECEIVES, routes, secretEnv } from '../../functions/src/routes';
 import {
   LOCAL_MAIL_FROM,
   localContexts,
@@ -7,6 +7,7 @@ import {
   localFunctions,
   synthesizeTemplates,
   templateInputsHash,
+  templateQueues,
   TEST_TEMPLATE_CACHE,
   withTrigger,
   type LocalFunction,
@@ -26,6 +27,16 @@ const local = {
   secrets: { TOKEN_SIGNING_KEY: 'signing-key', STRIPE_SECRET_KEY: 'sk_test_local' },
   siteUrl: 'http://localhost:3999',
   region: 'us-east-1',
+  queues: {
+    PictureQueue: {
+      url: 'http://127.0.0.1:9324/000000000000/local-PictureQueue',
+      arn: 'arn:aws:sqs:us-east-1:000000000000:local-PictureQueue',
+    },
+    PictureDeadLetters: {
+      url: 'http://127.0.0.1:9324/000000000000/local-PictureDeadLetters',
+      arn: 'arn:aws:sqs:us-east-1:000000000000:local-PictureDeadLetters',
+    },
+  },
 };
 
 beforeAll(async () => {
@@ -76,6 +87,34 @@ describe('the local runtime’s view of the synthesized stack', () => {
     expect(byName('upgradeTable').triggers).toEqual([
       { kind: 'afterDeploy', triggerLogicalId: expect.any(String) as string },
     ]);
+    // The picture queue's event source mapping (issue 38): its batch, its partial failures, and the
+    // function's reserved concurrency, as the route table sets them.
+    const pictures = eventFunctions.find((event) => event.trigger === 'pictureQueue')!;
+    expect(byName('hostPictures').triggers).toEqual([
+      {
+        kind: 'sqs',
+        queue: 'PictureQueue',
+        batchSize: pictures.batchSize,
+        maxConcurrency: Math.max(2, pictures.reservedConcurrency!),
+        reportBatchItemFailures: true,
+        mappingLogicalId: expect.any(String) as string,
+      },
+    ]);
+    expect(byName('hostPictures').reservedConcurrency).toBe(pictures.reservedConcurrency);
+    expect(byName('importProducts').reservedConcurrency).toBeUndefined();
+  });
+
+  it('has the stack’s queues, the dead-letter queue first, with the visibility timeout and redrive of the stack', () => {
+    const pictures = eventFunctions.find((event) => event.trigger === 'pictureQueue')!;
+    expect(templateQueues(templates).filter((queue) => queue.name.startsWith('Picture'))).toEqual([
+      { name: 'PictureDeadLetters', logicalId: expect.any(String) as string, visibilitySeconds: 30 },
+      {
+        name: 'PictureQueue',
+        logicalId: expect.any(String) as string,
+        visibilitySeconds: 6 * pictures.timeoutSeconds,
+        deadLetter: { queue: 'PictureDeadLetters', maxReceiveCount: PICTURE_MAX_RECEIVES },
+      },
+    ]);
   });
 
   it('names each function’s role, a role of its own stack (what the IAM evaluation reads)', () => {
@@ -115,6 +154,12 @@ describe('the local runtime’s view of the synthesized stack', () => {
     // The functions that mail link to the portal: the distribution's origin in the stack, the local one here.
     expect(byName('signup').environment.SITE_URL).toBe('http://localhost:3999');
     expect(byName('getOrders').environment.SITE_URL).toBeUndefined();
+    // The picture queue's URL (its Ref, a nested stack's parameter followed) is the local queue's.
+    for (const route of [...routes, ...eventFunctions]) {
+      expect(byName(route.name).environment.PICTURE_QUEUE_URL).toBe(
+        route.access.pictureQueue ? local.queues.PictureQueue.url : undefined,
+      );
+    }
   });
 
   it('comes from the cache while its inputs are unchanged; another setting is another synth', async () => {

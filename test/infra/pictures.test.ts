@@ -21,6 +21,7 @@ import { PortalStack, repoRoot } from '../../infra/lib/portal-stack';
 
 const cdkContext: Record<string, unknown> = JSON.parse(readFileSync(path.join(repoRoot, 'cdk.json'), 'utf8')).context;
 const importFunction = eventFunctions.find((event) => event.name === 'importProducts')!;
+const pictureFunction = eventFunctions.find((event) => event.name === 'hostPictures')!;
 let outdir = '';
 let empty = '';
 let stack: PortalStack;
@@ -33,7 +34,7 @@ beforeAll(() => {
   app = new App({ outdir, context: { ...cdkContext, '@aws-cdk/core:failSynthOnValidationErrors': true } });
   stack = new PortalStack(app, 'ResellerPortal', {
     routes: [],
-    eventFunctions: [importFunction],
+    eventFunctions: [importFunction, pictureFunction],
     siteDist: { member: path.join(empty, 'member'), admin: path.join(empty, 'admin') },
   });
   addPortalChecks(app);
@@ -75,8 +76,41 @@ describe('hosted pictures in the stack', () => {
     expect(JSON.stringify(read.Condition)).toContain(logicalId(stack.distribution));
   });
 
-  it('the import function gets IMAGES_BUCKET and get/put on its objects, list on the bucket, nothing more', () => {
-    const made = stack.eventResources.get('importProducts')!;
+  it('the picture queue: a dead-letter queue after 5 receives, a visibility of 6 × the timeout, reserved concurrency, partial batch failures', () => {
+    const queue = template.findResources('AWS::SQS::Queue')[logicalId(stack.pictureQueue)] as any;
+    expect(queue.Properties.VisibilityTimeout).toBe(6 * pictureFunction.timeoutSeconds);
+    expect(queue.Properties.RedrivePolicy).toEqual({
+      deadLetterTargetArn: { 'Fn::GetAtt': [logicalId(stack.pictureDeadLetters), 'Arn'] },
+      maxReceiveCount: 5,
+    });
+    const made = stack.eventResources.get('hostPictures')!;
+    const fn = template.findResources('AWS::Lambda::Function')[logicalId(made.function)] as any;
+    expect(fn.Properties.ReservedConcurrentExecutions).toBe(10);
+    expect(fn.Properties.Environment.Variables.PICTURE_QUEUE_URL).toEqual({ Ref: logicalId(stack.pictureQueue) });
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: logicalId(made.function) },
+      EventSourceArn: { 'Fn::GetAtt': [logicalId(stack.pictureQueue), 'Arn'] },
+      BatchSize: 10,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      ScalingConfig: { MaximumConcurrency: 10 },
+    });
+    // The import sends to the queue and no longer touches the pictures' bucket.
+    const importer = stack.eventResources.get('importProducts')!;
+    const importFn = template.findResources('AWS::Lambda::Function')[logicalId(importer.function)] as any;
+    expect(importFn.Properties.Environment.Variables.IMAGES_BUCKET).toBeUndefined();
+    expect(importFn.Properties.Environment.Variables.PICTURE_QUEUE_URL).toEqual({ Ref: logicalId(stack.pictureQueue) });
+    const importRole = logicalId(importer.role);
+    const sends = Object.values(template.findResources('AWS::IAM::Policy'))
+      .filter((policy: any) => policy.Properties.Roles.some((role: any) => role.Ref === importRole))
+      .flatMap((policy: any) => policy.Properties.PolicyDocument.Statement)
+      .filter((statement: any) => JSON.stringify(statement.Resource).includes(logicalId(stack.pictureQueue)));
+    expect(sends.map((statement: any) => [statement.Action].flat().sort())).toEqual([
+      ['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'],
+    ]);
+  });
+
+  it('the picture function gets IMAGES_BUCKET and get/put on its objects, list on the bucket, nothing more', () => {
+    const made = stack.eventResources.get('hostPictures')!;
     const fn = template.findResources('AWS::Lambda::Function')[logicalId(made.function)] as any;
     expect(fn.Properties.Environment.Variables.IMAGES_BUCKET).toEqual({ Ref: logicalId(stack.imagesBucket) });
     expect(fn.Properties.Architectures).toEqual(['arm64']);
@@ -94,15 +128,16 @@ describe('hosted pictures in the stack', () => {
 
   it('the installing commands name the locked versions for linux-arm64 with glibc', () => {
     const lock = JSON.parse(readFileSync(path.join(repoRoot, 'package-lock.json'), 'utf8'));
-    expect(importFunction.nativeModules).toEqual(['sharp']);
+    expect(pictureFunction.nativeModules).toEqual(['sharp']);
+    expect(importFunction.nativeModules).toBeUndefined();
     const commands = nativeModuleCommands([`sharp@${lockedVersion(lock, 'sharp')}`], '/out dir', '/cache');
     expect(commands.join('\n')).toContain(`${LAMBDA_NPM_PLATFORM.join(' ')} 'sharp@${lockedVersion(lock, 'sharp')}'`);
     expect(LAMBDA_NPM_PLATFORM).toEqual(['--os=linux', '--cpu=arm64', '--libc=glibc']);
     expect(commands.at(-1)).toBe("cp -R '/cache'/node_modules '/out dir'/node_modules");
   });
 
-  it("the import's bundle leaves sharp out of index.js and carries sharp with its linux-arm64 binaries only", () => {
-    const made = stack.eventResources.get('importProducts')!;
+  it("the picture function's bundle leaves sharp out of index.js and carries sharp with its linux-arm64 binaries only", () => {
+    const made = stack.eventResources.get('hostPictures')!;
     const fn = template.findResources('AWS::Lambda::Function')[logicalId(made.function)] as any;
     const hash = String(fn.Properties.Code.S3Key).replace(/\.zip$/, '');
     const asset = path.join(outdir, `asset.${hash}`);

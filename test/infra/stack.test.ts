@@ -248,6 +248,7 @@ describe('functions', () => {
       ...expectedSecrets,
       ...(spec.access.importsBucket ? { IMPORTS_BUCKET: { Ref: logicalId(stack, stack.importsBucket) } } : {}),
       ...(spec.access.imagesBucket ? { IMAGES_BUCKET: { Ref: logicalId(stack, stack.imagesBucket) } } : {}),
+      ...(spec.access.pictureQueue ? { PICTURE_QUEUE_URL: { Ref: logicalId(stack, stack.pictureQueue) } } : {}),
       ...(spec.access.mail
         ? {
             MAIL_FROM,
@@ -477,8 +478,11 @@ describe('failed imports are seen', () => {
   it('each event function sends an invocation that failed its retries to the encrypted failure queue', () => {
     const queueId = logicalId(main.stack, main.stack.failedEvents);
     const configs = Object.values(main.resources).filter((r) => r.Type === 'AWS::Lambda::EventInvokeConfig');
-    expect(configs).toHaveLength(eventFunctions.length);
-    for (const event of eventFunctions) {
+    // The picture function is invoked by its queue's event source mapping: its messages have their own dead-letter queue.
+    const asynchronous = eventFunctions.filter((event) => event.trigger !== 'pictureQueue');
+    expect(configs).toHaveLength(asynchronous.length);
+    const pictureQueueArn = { 'Fn::GetAtt': [logicalId(main.stack, main.stack.pictureQueue), 'Arn'] };
+    for (const event of asynchronous) {
       const made = main.stack.eventResources.get(event.name)!;
       const fnId = logicalId(main.stack, made.function);
       const config = configs.find((c) => c.Properties.FunctionName.Ref === fnId);
@@ -490,12 +494,17 @@ describe('failed imports are seen', () => {
       const sends = statementsOf(main.resources, logicalId(main.stack, made.role)).filter((s) =>
         actionsOf(s).includes('sqs:SendMessage'),
       );
-      expect(sends.flatMap(resourcesOf)).toEqual([{ 'Fn::GetAtt': [queueId, 'Arn'] }]);
+      // Besides the failure queue, only the picture queue for the functions that list it (the import).
+      expect(sends.flatMap(resourcesOf)).toEqual([
+        { 'Fn::GetAtt': [queueId, 'Arn'] },
+        ...(event.access.pictureQueue === 'send' ? [pictureQueueArn] : []),
+      ]);
     }
     // No route function may write to it.
     for (const made of main.stack.routeResources.values()) {
-      const sqs = statementsOf(main.resources, logicalId(main.stack, made.role)).filter((s) =>
-        actionsOf(s).some((a) => a.startsWith('sqs:')),
+      // (The admin's retry of pictures sends to the picture queue, not to this one.)
+      const sqs = statementsOf(main.resources, logicalId(main.stack, made.role)).filter(
+        (s) => actionsOf(s).some((a) => a.startsWith('sqs:')) && JSON.stringify(resourcesOf(s)).includes(queueId),
       );
       expect(sqs).toEqual([]);
     }

@@ -72,8 +72,6 @@ export interface RowWithIssues {
 export interface ImportRow {
   row: number;
   product: CsvProduct;
-  /** The row's cells as in the file (pass 2: a row warned while importing joins the rejected-rows download whole). */
-  cells?: readonly string[];
 }
 
 export interface CsvValidation {
@@ -231,11 +229,10 @@ export async function* importCatalogueCsv(
     for (const event of events) {
       if (event.kind !== 'row' || !event.outcome.product) continue;
       const { row, product } = event.outcome;
-      const { cells } = event;
       const winner = validation.winners.get(product.spu_no);
       if (winner === undefined) throw new CatalogueCsvChangedError(`row ${row} has an spu_no that was not validated`);
       if (winner !== row) continue;
-      batch.push({ row, cells, product: stored(product, sanitize) });
+      batch.push({ row, product: stored(product, sanitize) });
       imported += 1;
       if (batch.length >= batchSize) {
         yield batch;

@@ -24,6 +24,10 @@ const Env = z.object({
    * npm start's test image server on 127.0.0.1. Never set in AWS.
    */
   PICTURE_FETCH_ALLOWED_ORIGINS: z.optional(z.string()),
+  /** The picture queue (issue 38): the import and the retry send to it, the picture function reads it. */
+  PICTURE_QUEUE_URL: z.optional(z.url()),
+  /** Only set where SQS is not AWS's own (the local SQS, infra/local/sqs.ts). */
+  SQS_ENDPOINT: z.optional(z.url()),
   /** Only set where S3 is not AWS's own (the local S3 server). */
   S3_ENDPOINT: z.optional(z.url()),
   /** Which address search /api/searchAddress uses: Amazon Location (AWS, the default) or the embedded one (npm start, tests). */

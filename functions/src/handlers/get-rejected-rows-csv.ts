@@ -8,6 +8,8 @@ import { rejectedRowsCsv } from '../imports/rejected-rows';
  * The rows of an import that need fixing, as the file holds them (every supplier column, in the
  * file's order), plus the row's line and what is wrong; rows imported with warnings come too,
  * labelled as warnings. Formula-safe. The admin fixes the cells and uploads the file again.
+ * Pictures are not in it (issue 38): they are hosted after the import, and their failures are on
+ * the import's picture progress, with the retry (retryImportPictures).
  */
 export const handler = apiHandler(getRejectedRowsCsv, async ({ body }) => {
   const job = await importJobs.get(body.id);

@@ -49,11 +49,8 @@ export interface ImportJobRepository {
   /** Gives the lease up, if this run still holds it. */
   releaseLease(id: string, attempt: number): Promise<void>;
   /** The rows with errors or warnings, as the file holds them (overwrites a previous run's). */
-  /**
-   * The rows to download: the header entry, and the rows from `fromRow` on (those before it were
-   * put by an earlier call of the same run and are not written again).
-   */
-  putRejectedRows(id: string, rows: RejectedRows, fromRow?: number): Promise<void>;
+  /** The rows with errors or warnings, as the file holds them (overwrites a previous run's). */
+  putRejectedRows(id: string, rows: RejectedRows): Promise<void>;
   /** undefined for a job whose rows were not kept (imported before rows were kept, or not yet validated). */
   rejectedRows(id: string): Promise<RejectedRows | undefined>;
   issues(

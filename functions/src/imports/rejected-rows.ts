@@ -17,8 +17,8 @@ import { escapeCell, toCsv } from './csv-export';
  * names), so that the admin can fix the cells in a spreadsheet and upload the same file again.
  * The download adds three columns the import ignores: whether the row was rejected or imported
  * with a warning, the row's line in the uploaded file and what is wrong (REPORT_COLUMNS in
- * shared/src/domain/csv-product.ts). A row warned in pass 2 (a picture that could not be hosted)
- * joins them at the end of the import (`addLate`).
+ * shared/src/domain/csv-product.ts). Pictures are not among them: they are hosted after the import
+ * (issue 38), and their failures are on its picture progress.
  *
  * Bounded: at most DEFAULT_MAX_ISSUES rows with errors and as many with warnings only, and at
  * most ERROR_ROWS_BYTES / WARNING_ROWS_BYTES of the download's text for each (the download is
@@ -103,16 +103,6 @@ export class RejectedRowsCollector {
     this.rows.push(stored);
   };
 
-  /**
-   * Rows imported with warnings found after pass 1 (the pictures of pass 2), within the same caps;
-   * answers the rows it kept (after those built before). A row already kept gets a second entry,
-   * merged with the first in the download.
-   */
-  addLate = (rows: readonly { row: number; cells: readonly string[]; warnings: readonly CsvIssue[] }[]): void => {
-    for (const entry of rows)
-      this.onRowWithIssues({ row: entry.row, cells: entry.cells, errors: [], warnings: entry.warnings });
-  };
-
   build(): RejectedRows {
     return { header: this.header, rows: [...this.rows], truncated: this.truncated };
   }
@@ -122,25 +112,6 @@ const OUTCOME_WORDS: Record<StoredReportRow['severity'], string> = {
   error: 'rejected',
   warning: 'imported with a warning',
 };
-
-/** One entry per file row, in file order: a row kept twice (pass 1, then its pictures) is one, its problems joined. */
-function mergedRows(rows: readonly StoredReportRow[]): StoredReportRow[] {
-  const byRow = new Map<number, StoredReportRow>();
-  for (const row of rows) {
-    const earlier = byRow.get(row.row);
-    byRow.set(
-      row.row,
-      earlier
-        ? {
-            ...earlier,
-            severity: earlier.severity === 'error' || row.severity === 'error' ? 'error' : 'warning',
-            problem: `${earlier.problem} | ${row.problem}`,
-          }
-        : row,
-    );
-  }
-  return [...byRow.values()].sort((a, b) => a.row - b.row);
-}
 
 /** Positions of the header cells that are the supplier's (not the columns an earlier download added). */
 function supplierPositions(header: readonly string[]): number[] {
@@ -183,6 +154,6 @@ function downloadLine(header: readonly string[], row: StoredReportRow): string {
 export function rejectedRowsCsv(report: RejectedRows): string {
   return toCsv(
     downloadHeader(report.header),
-    mergedRows(report.rows).map((row) => downloadCells(report.header, row)),
+    report.rows.map((row) => downloadCells(report.header, row)),
   );
 }

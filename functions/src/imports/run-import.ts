@@ -1,6 +1,5 @@
 import type { ImportIssue } from '@portal/shared/api/products';
 import type { CsvImportReport } from '@portal/shared/domain/csv-report';
-import type { CsvIssue } from '@portal/shared/domain/csv-product';
 import { createHash } from 'node:crypto';
 import { importCatalogueCsv, validateCatalogueCsv, type ImportRow } from '../catalogue/parse-csv';
 import { FileChangedError, type FileStore, type ImportCounters, type ImportJobRepository } from './job-store';
@@ -9,8 +8,7 @@ import { STALE_AFTER_MS } from './jobs';
 import { RejectedRowsCollector } from './rejected-rows';
 import { StatePrefetch } from './state-prefetch';
 import { decideUpsert, newProduct } from './upsert';
-import type { PictureHost } from '../pictures/host-pictures';
-import { hostProductPictures } from '../pictures/product-pictures';
+import { pictureAddresses, type PictureQueue, type PictureWork } from '../pictures/picture-work';
 
 /**
  * One import of a supplier CSV that landed in S3, as the ObjectCreated event starts it.
@@ -27,6 +25,8 @@ import { hostProductPictures } from '../pictures/product-pictures';
  *    products batch by batch: new ones in BatchWrites, changed ones with conditional updates
  *    (an admin may approve or ban meanwhile). The lease is renewed with the job's heartbeat and
  *    given up at the end, whatever the end.
+ * After each batch is stored, its products' pictures go to the picture queue (issue 38): the run's
+ * time does not depend on the pictures.
  * A run that dies leaves the job running with an old heartbeat (or failed, when it could say
  * so); the retry claims it again and converges, because every write is an idempotent upsert.
  */
@@ -51,21 +51,17 @@ export interface ImportDeps {
   /** How often a waiting run asks for the lease again, in ms. */
   leasePollMs?: number;
   /**
-   * Hosts the pictures of the products a run creates or changes (issue 28), one host per run;
-   * absent where no images bucket is configured: products keep the supplier's addresses.
+   * Hands the pictures of the products a run creates or changes to the picture queue (issue 38),
+   * as soon as each batch is stored; absent where no picture queue is configured: products keep
+   * the supplier's addresses.
    */
-  pictureHost?: () => PictureHost;
+  pictures?: ImportPictures;
 }
 
-/** The pictures' warnings kept in the report, at most (all are counted). */
-export const MAX_PICTURE_ISSUES = 1_000;
-
-/** The warnings of the pictures a run could not host, collected during pass 2 and stored at its end. */
-interface PictureReport {
-  host: PictureHost;
-  issues: ImportIssue[];
-  /** The rows those warnings are on, whole: they join the rejected-rows download at the end. */
-  rows: { row: number; cells: readonly string[]; warnings: CsvIssue[] }[];
+export interface ImportPictures {
+  queue: PictureQueue;
+  /** Adds a batch's pictures to the job's total, before their messages are sent. */
+  addToTotal(jobId: string, pictures: number): Promise<void>;
 }
 
 export { STALE_AFTER_MS };
@@ -179,9 +175,7 @@ export async function runImport(deps: ImportDeps, source: ImportSource): Promise
     // Parsing the next batches overlaps with writing the previous ones: up to `window` batches
     // are in flight, which is what keeps DynamoDB busy (one BatchWrite at a time leaves it idle).
     const window = deps.concurrency ?? 4;
-    const pictures: PictureReport | undefined = deps.pictureHost
-      ? { host: deps.pictureHost(), issues: [], rows: [] }
-      : undefined;
+    const pictures = deps.pictures;
     const inFlight = new Set<Promise<void>>();
     let failure: unknown;
     let reported = 0;
@@ -216,15 +210,6 @@ export async function runImport(deps: ImportDeps, source: ImportSource): Promise
       await Promise.all(inFlight);
     }
     if (failure) throw failure;
-    if (pictures && pictures.issues.length > 0) {
-      const inOrder = pictures.issues.sort((a, b) => (a.row ?? 0) - (b.row ?? 0));
-      await deps.jobs.putIssues(id, inOrder, validationIssues.length);
-      // Those rows, imported with a warning, join the download after the rows of pass 1.
-      const before = rejectedRows.build().rows.length;
-      rejectedRows.addLate(pictures.rows.sort((a, b) => a.row - b.row));
-      const all = rejectedRows.build();
-      if (all.rows.length > before || all.truncated) await deps.jobs.putRejectedRows(id, all, before);
-    }
     await deps.jobs.finish(id, attempt, { ...counters, rowsDone: done, status: 'completed', finishedAt: now() });
     return 'completed';
   } catch (error) {
@@ -291,7 +276,7 @@ async function upsertBatch(
   jobId: string,
   now: string,
   counters: ImportCounters,
-  pictures?: PictureReport,
+  pictures?: ImportPictures,
 ): Promise<void> {
   // The batch's states (prefetched, or one BatchGet) where the id directory says the product may
   // exist, all read while this run holds the catalogue write lease: a product read (or known) as
@@ -301,52 +286,50 @@ async function upsertBatch(
   const ids = batch.map(({ product }) => product.id);
   const states = await prefetch.statesOf(known ? ids.filter((id) => known.has(id)) : ids);
   const created: ProductRecord[] = [];
-  const revisions: Promise<void>[] = [];
-  const hosted = pictures ? await hostBatchPictures(pictures, batch, states, counters) : undefined;
-  for (const { product } of batch) {
-    const { id, ...imported } = product;
-    const content: ProductContent = hosted?.get(id) ?? imported;
+  const revisions: Promise<boolean>[] = [];
+  const written: ImportRow[] = [];
+  for (const row of batch) {
+    const { id, ...imported } = row.product;
+    // With a picture queue: no picture is shown until ours is hosted (the card's placeholder; the
+    // description's `<img>` are left out until then, products/present.ts).
+    const content: ProductContent = pictures ? { ...imported, hosted_images: {} } : imported;
     const state = states.get(id);
-    if (!state) created.push(newProduct(id, content, jobId, now));
-    else revisions.push(revise(products, id, content, state, jobId, now, counters));
+    if (!state) {
+      created.push(newProduct(id, content, jobId, now));
+      written.push(row);
+    } else {
+      revisions.push(
+        revise(products, id, content, state, jobId, now, counters).then((changed) => {
+          if (changed) written.push(row);
+          return changed;
+        }),
+      );
+    }
   }
   const creating = products.putNew(created).then(() => void (counters.created += created.length));
   await Promise.all([creating, ...revisions]);
+  if (pictures) await sendPictureWork(pictures, jobId, written);
+}
+
+/** One message per stored product version with pictures; the job's total counts them first. */
+async function sendPictureWork(pictures: ImportPictures, jobId: string, written: readonly ImportRow[]): Promise<void> {
+  const works: PictureWork[] = [];
+  for (const { row, product } of written) {
+    const count = pictureAddresses(product).length;
+    if (count > 0) works.push({ jobId, productId: product.id, version: product.content_hash, pictures: count, row });
+  }
+  if (works.length === 0) return;
+  await pictures.addToTotal(
+    jobId,
+    works.reduce((sum, work) => sum + work.pictures, 0),
+  );
+  await pictures.queue.send(works);
 }
 
 /**
- * The pictures of the batch's products that will be written (new, or changed and not banned):
- * each product's values with its hosted pictures and its description pointing to our copies. A
- * picture that could not be hosted is a warning on its row (counted with the file's warnings).
+ * A conditional update on the state we read; when an admin acted meanwhile, decide again on the
+ * new state. True when the product was written (its pictures are then sent to the queue).
  */
-async function hostBatchPictures(
-  pictures: PictureReport,
-  batch: readonly ImportRow[],
-  states: ReadonlyMap<string, ProductState>,
-  counters: ImportCounters,
-): Promise<Map<string, ProductContent>> {
-  const written = batch.filter(({ product }) => {
-    const decision = decideUpsert(states.get(product.id), product.content_hash);
-    return decision === 'create' || decision === 'revise';
-  });
-  const results = await Promise.all(
-    written.map(async ({ row, cells, product }) => {
-      const { id, ...content } = product;
-      const { hosted, warnings } = await hostProductPictures(pictures.host, content);
-      for (const warning of warnings) {
-        if (pictures.issues.length < MAX_PICTURE_ISSUES) pictures.issues.push({ row, ...warning, severity: 'warning' });
-      }
-      if (warnings.length && cells && pictures.rows.length < MAX_PICTURE_ISSUES) {
-        pictures.rows.push({ row, cells, warnings: warnings.map((warning) => ({ row, ...warning })) });
-      }
-      counters.warnings += warnings.length;
-      return [id, { ...content, ...hosted }] as const;
-    }),
-  );
-  return new Map(results);
-}
-
-/** A conditional update on the state we read; when an admin acted meanwhile, decide again on the new state. */
 async function revise(
   products: ProductRepository,
   id: string,
@@ -355,18 +338,28 @@ async function revise(
   jobId: string,
   now: string,
   counters: ImportCounters,
-): Promise<void> {
+): Promise<boolean> {
   let state: ProductState | undefined = initial;
   for (let attempt = 0; attempt < MAX_REVISE_TRIES; attempt++) {
     const decision = decideUpsert(state, content.content_hash);
-    if (decision === 'unchanged') return void (counters.unchanged += 1);
-    if (decision === 'banned') return void (counters.banned += 1);
+    if (decision === 'unchanged') {
+      counters.unchanged += 1;
+      return false;
+    }
+    if (decision === 'banned') {
+      counters.banned += 1;
+      return false;
+    }
     if (decision === 'create') {
       // Missing (deleted since it was read: not something the portal does, but possible by hand).
       await products.putNew([newProduct(id, content, jobId, now)]);
-      return void (counters.created += 1);
+      counters.created += 1;
+      return true;
     }
-    if (state && (await products.revise(id, content, state, jobId, now))) return void (counters.updated += 1);
+    if (state && (await products.revise(id, content, state, jobId, now))) {
+      counters.updated += 1;
+      return true;
+    }
     state = (await products.states([id])).get(id);
   }
   throw new Error(`product ${id} kept changing while it was being imported`);

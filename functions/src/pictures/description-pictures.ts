@@ -26,6 +26,9 @@ export function descriptionPictureAddresses(html: string): string[] {
  * names, pictureSource), or left out when the picture was not hosted: no customer's browser asks
  * the supplier's host for anything (a tracking pixel, a dead host).
  */
+/** A src that is our copy already (a description stored rewritten, before issue 38). */
+const HOSTED_PATH = /^\/images\/[0-9a-f]{64}\/\d+\.webp$/;
+
 export function rewriteDescriptionPictures(
   html: string,
   hosted: (address: string) => HostedPicture | undefined,
@@ -33,6 +36,7 @@ export function rewriteDescriptionPictures(
   if (!html.includes('<img')) return html;
   return html.replace(IMG_TAG, (tag) => {
     const src = SRC_ATTRIBUTE.exec(tag)?.[1];
+    if (src !== undefined && HOSTED_PATH.test(src)) return tag;
     const picture = src === undefined ? undefined : hosted(unescapeAttribute(src));
     if (!picture) return '';
     const path = pictureSource(picture).src;

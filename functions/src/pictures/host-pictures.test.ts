@@ -51,6 +51,38 @@ describe('createPictureHost', () => {
     );
   });
 
+  it('gives one host at most `perHost` of the shared slots: a slow host leaves the others theirs', async () => {
+    const running = new Map<string, number>();
+    let mostSlow = 0;
+    let fastDoneWhileSlowWaits = 0;
+    let slowOpen = 0;
+    const host = createPictureHost({
+      store: memoryStore(),
+      concurrency: 4,
+      perHost: 2,
+      process: processed,
+      fetch: async (address) => {
+        const name = new URL(address).host;
+        running.set(name, (running.get(name) ?? 0) + 1);
+        if (name === 'slow.example.com') {
+          slowOpen += 1;
+          mostSlow = Math.max(mostSlow, running.get(name)!);
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          slowOpen -= 1;
+        } else if (slowOpen > 0) fastDoneWhileSlowWaits += 1;
+        running.set(name, running.get(name)! - 1);
+        return { body: Buffer.from(address), contentType: 'image/jpeg', finalUrl: address };
+      },
+    });
+    const slow = Array.from({ length: 6 }, (_, index) => `https://slow.example.com/${index}.jpg`);
+    const fast = Array.from({ length: 6 }, (_, index) => `https://fast.example.com/${index}.jpg`);
+    // The slow host's addresses come first: without a limit of its own it would take all four slots.
+    const outcomes = await Promise.all([...slow, ...fast].map((address) => host.host(address)));
+    expect(outcomes.every((outcome) => outcome.ok)).toBe(true);
+    expect(mostSlow).toBe(2);
+    expect(fastDoneWhileSlowWaits).toBe(6);
+  });
+
   it('stores the variants, then the original, then the address; two addresses with the same bytes share them', async () => {
     const store = memoryStore();
     let processedCount = 0;
@@ -88,6 +120,7 @@ describe('createPictureHost', () => {
     expect(await host.host('https://a.example.com/gone.jpg')).toEqual({
       ok: false,
       problem: 'its server answered 404',
+      retry: false,
     });
     expect(store.objects.size + store.sources.size).toBe(0);
   });

@@ -14,7 +14,8 @@ import { inspectPicture, PictureProcessError, processPicture, type ProcessedPict
  * variants are there.
  */
 
-export type HostOutcome = { ok: true; picture: HostedPicture } | { ok: false; problem: string };
+/** retry: another attempt later may pass (a timeout, a network fault, 429 or 5xx). */
+export type HostOutcome = { ok: true; picture: HostedPicture } | { ok: false; problem: string; retry?: boolean };
 
 export interface PictureHost {
   host(address: string): Promise<HostOutcome>;
@@ -25,6 +26,11 @@ export interface PictureHostDeps {
   fetch: (address: string) => Promise<FetchedPicture>;
   /** Pictures fetched and processed at the same time (default 4). */
   concurrency?: number;
+  /**
+   * Pictures fetched from one host at the same time (default: no limit of its own). A host waits
+   * for its own slot before it takes a shared one, so a slow host holds at most this many of them.
+   */
+  perHost?: number;
   /** Replaces the sharp processing (tests). */
   process?: (body: Buffer) => Promise<ProcessedPicture>;
   inspect?: (body: Buffer) => Promise<{ width: number; height: number }>;
@@ -40,17 +46,37 @@ export function createPictureHost(deps: PictureHostDeps): PictureHost {
   const process = deps.process ?? processPicture;
   const inspect = deps.inspect ?? inspectPicture;
   const seen = new Map<string, Promise<HostOutcome>>();
+  const hosts = new Map<string, { limit: ReturnType<typeof semaphore>; users: number }>();
+  /** Runs the task within the address's host's own limit (when there is one), then the shared one. */
+  async function withinLimits<T>(address: string, task: () => Promise<T>): Promise<T> {
+    if (!deps.perHost) return limit(task);
+    let name: string;
+    try {
+      name = new URL(address).host.toLowerCase();
+    } catch {
+      name = '';
+    }
+    let host = hosts.get(name);
+    if (!host) hosts.set(name, (host = { limit: semaphore(deps.perHost), users: 0 }));
+    host.users += 1;
+    try {
+      return await host.limit(() => limit(task));
+    } finally {
+      host.users -= 1;
+      if (host.users === 0) hosts.delete(name);
+    }
+  }
 
   async function hostOnce(address: string): Promise<HostOutcome> {
     const addressHash = sha256Hex(address);
     const known = await lookups(() => deps.store.sourceOf(addressHash));
     if (known) return { ok: true, picture: known };
-    return limit(async () => {
+    return withinLimits(address, async () => {
       let fetched: FetchedPicture;
       try {
         fetched = await deps.fetch(address);
       } catch (error) {
-        if (error instanceof PictureFetchError) return { ok: false, problem: error.message };
+        if (error instanceof PictureFetchError) return { ok: false, problem: error.message, retry: error.retry };
         throw error;
       }
       const hash = createHash('sha256').update(fetched.body).digest('hex');

@@ -25,12 +25,12 @@ export interface PictureWarning {
  * Hosts every picture of one product (its image slots, its additional images and the `<img>` of
  * its description) and answers what to store: the hosted pictures by address, the description
  * pointing to our copies, and a warning per picture left out. A picture that fails is never a
- * failed row.
+ * failed row. `later`: some picture failed in a way another attempt may pass (a timeout, 429, 5xx).
  */
 export async function hostProductPictures(
   host: PictureHost,
   fields: PictureFields,
-): Promise<{ hosted: HostedFields; warnings: PictureWarning[] }> {
+): Promise<{ hosted: HostedFields; warnings: PictureWarning[]; later: boolean }> {
   const wanted: { address: string; column: string; where: string }[] = [
     ...fields.product_images.map((address, index) => ({
       address,
@@ -51,10 +51,14 @@ export async function hostProductPictures(
   const outcomes = await Promise.all(wanted.map(({ address }) => host.host(address)));
   const hostedImages: Record<string, HostedPicture> = {};
   const warnings: PictureWarning[] = [];
+  let later = false;
   outcomes.forEach((outcome, index) => {
     const { address, column, where } = wanted[index]!;
     if (outcome.ok) hostedImages[address] = outcome.picture;
-    else warnings.push({ column, message: `The picture ${address} was left out of ${where}: ${outcome.problem}.` });
+    else {
+      warnings.push({ column, message: `The picture ${address} was left out of ${where}: ${outcome.problem}.` });
+      if (outcome.retry) later = true;
+    }
   });
   return {
     hosted: {
@@ -62,5 +66,6 @@ export async function hostProductPictures(
       html_description: rewriteDescriptionPictures(fields.html_description, (address) => hostedImages[address]),
     },
     warnings,
+    later,
   };
 }

@@ -9,6 +9,7 @@ import { formatCents, youMakeCents } from '@portal/shared/domain/money';
 import { membersSee } from '@portal/shared/domain/product-status';
 import { pictureSource, type PictureSource } from '@portal/shared/domain/pictures';
 import type { ProductContent, ProductRecord } from './product-store';
+import { rewriteDescriptionPictures } from '../pictures/description-pictures';
 
 /** Cards per page of a product list when the caller does not ask for a number. */
 export const DEFAULT_PAGE_SIZE = 24;
@@ -35,6 +36,17 @@ export function shownPictures(content: ProductContent): { images: string[]; pict
   return { images: pictures.map((picture) => picture.src), pictures };
 }
 
+/**
+ * The description as the apps show it. Hosted: each `<img>` points to our copy of its picture, and
+ * one not hosted (yet, or ever) is left out: the picture function writes the pictures onto the
+ * product as they are hosted (issue 38), the stored description keeps the supplier's addresses.
+ */
+export function shownDescription(content: ProductContent): string {
+  const hosted = content.hosted_images;
+  if (!hosted) return content.html_description;
+  return rewriteDescriptionPictures(content.html_description, (address) => hosted[address]);
+}
+
 /** Dollars with two decimals appear only here, at the API edge; everything inside is cents. */
 export function toCard(id: string, content: ProductContent): ProductCard {
   const shown = content.hosted_images ? shownPictures(content) : undefined;
@@ -58,7 +70,7 @@ export function toDetail(id: string, content: ProductContent): ProductDetail {
     ...toCard(id, content),
     images: shown.images,
     ...(shown.pictures ? { pictures: shown.pictures } : {}),
-    html_description: content.html_description,
+    html_description: shownDescription(content),
   };
 }
 

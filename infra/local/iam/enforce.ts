@@ -15,7 +15,7 @@ import { requestsFor, type AuthorizationRequest } from './requests';
  * call, an event the local runtime delivers), every AWS SDK call it makes is evaluated against its
  * synthesized role before it is sent, and a denied one is answered as AWS answers it, by the
  * service's own error deserializer (DynamoDB's and Secrets Manager's AccessDeniedException, 400;
- * S3's AccessDenied, 403; SES's and Amazon Location's AccessDeniedException, 403).
+ * S3's and SQS's AccessDenied, 403; SES's and Amazon Location's AccessDeniedException, 403).
  *
  * How: one middleware, added on its first send to every SDK client of the process (smithy's
  * `Client.send`, which every v3 client inherits), placed inside the deserializer. The function's
@@ -159,7 +159,10 @@ function localNames(assembly: LocalAssembly): LocalNames {
   const names: Record<string, string> = {};
   for (const [variable, id] of pairs) {
     const value = process.env[variable];
-    if (value) names[id] = value;
+    // A queue's variable holds its URL (its Ref): the queue's name is the URL's last part.
+    if (value && assembly.stacks[ROOT_STACK]!.Resources[id]?.Type === 'AWS::SQS::Queue') {
+      names[id] = value.replace(/\/+$/, '').split('/').at(-1)!;
+    } else if (value) names[id] = value;
   }
   return names;
 }
@@ -202,6 +205,13 @@ function deniedResponse(clientName: string, message: string, method: string): Ht
         400,
         { 'content-type': 'application/x-amz-json-1.0' },
         { __type: 'com.amazon.coral.service#AccessDeniedException', Message: message },
+      );
+    case 'SQSClient':
+      // SQS speaks AWS JSON 1.0 with its query API's error code in x-amzn-query-error (AccessDenied, 403).
+      return json(
+        403,
+        { 'content-type': 'application/x-amz-json-1.0', 'x-amzn-query-error': 'AccessDenied;Sender' },
+        { __type: 'com.amazon.coral.service#AccessDeniedException', message },
       );
     case 'SecretsManagerClient':
       return json(

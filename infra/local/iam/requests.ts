@@ -19,6 +19,13 @@ export const placesProviderArn = `arn:aws:geo-places:${LOCAL_REGION}::provider/d
 const secretArn = (id: string) =>
   id.startsWith('arn:') ? id : `arn:aws:secretsmanager:${LOCAL_REGION}:${LOCAL_ACCOUNT}:secret:${id}`;
 
+/**
+ * The ARN of the queue a queue URL names (`http(s)://<host>/<account>/<name>`): SQS authorizes on
+ * the queue's ARN, in the local account (the local SQS's own account id in its URLs aside).
+ */
+export const queueArnOfUrl = (url: string): string =>
+  `arn:aws:sqs:${LOCAL_REGION}:${LOCAL_ACCOUNT}:${url.replace(/\/+$/, '').split('/').at(-1) ?? ''}`;
+
 /** `GetItemCommand` -> `GetItem`. */
 const operation = (commandName: string) => commandName.replace(/Command$/, '');
 
@@ -35,7 +42,8 @@ export function senderOf(from: string): { address: string; domain: string } {
  * -> GetItem) on each item's table; a batch per table. S3: objects for the object calls, the
  * bucket (with `s3:prefix`, `s3:delimiter`, `s3:max-keys`) for a listing, HeadObject as
  * s3:GetObject, CopyObject as a put and a read. SES v2 SendEmail on the sender's identity (with
- * `ses:FromAddress`); Secrets Manager on the secret; Places v2 on the default provider. Any other
+ * `ses:FromAddress`); Secrets Manager on the secret; Places v2 on the default provider; SQS on
+ * the queue's ARN (a batch as its single action). Any other
  * command is `<service>:<operation>` on its table, bucket or `*`, so nothing passes unchecked.
  */
 export function requestsFor(clientName: string, commandName: string, input: any): AuthorizationRequest[] {
@@ -61,6 +69,8 @@ export function requestsFor(clientName: string, commandName: string, input: any)
       return [{ action: `secretsmanager:${name}`, resource: secretArn(String(input?.SecretId ?? '*')), context: {} }];
     case 'GeoPlacesClient':
       return [{ action: `geo-places:${name}`, resource: placesProviderArn, context: {} }];
+    case 'SQSClient':
+      return sqsRequests(name, input ?? {});
     default: {
       const service = clientName.replace(/Client$/, '').toLowerCase();
       return [{ action: `${service}:${name}`, resource: '*', context: {} }];
@@ -93,6 +103,26 @@ function dynamoRequests(name: string, input: any): AuthorizationRequest[] {
     default:
       return [input.TableName ? on(name, input.TableName) : { action: `dynamodb:${name}`, resource: '*', context: {} }];
   }
+}
+
+/**
+ * SQS: every action on the queue's ARN; the batch calls are authorized as their single action
+ * (SendMessageBatch as sqs:SendMessage, DeleteMessageBatch as sqs:DeleteMessage,
+ * ChangeMessageVisibilityBatch as sqs:ChangeMessageVisibility: SQS's authorization reference).
+ * CreateQueue and GetQueueUrl name the queue by QueueName; ListQueues is on `*`.
+ */
+function sqsRequests(name: string, input: any): AuthorizationRequest[] {
+  const single: Record<string, string> = {
+    SendMessageBatch: 'SendMessage',
+    DeleteMessageBatch: 'DeleteMessage',
+    ChangeMessageVisibilityBatch: 'ChangeMessageVisibility',
+  };
+  const action = `sqs:${single[name] ?? name}`;
+  if (typeof input.QueueUrl === 'string') return [{ action, resource: queueArnOfUrl(input.QueueUrl), context: {} }];
+  if (typeof input.QueueName === 'string') {
+    return [{ action, resource: `arn:aws:sqs:${LOCAL_REGION}:${LOCAL_ACCOUNT}:${input.QueueName}`, context: {} }];
+  }
+  return [{ action, resource: '*', context: {} }];
 }
 
 function s3Requests(name: string, input: any): AuthorizationRequest[] {

@@ -16,6 +16,7 @@ import { stripeConnectWebhook, stripeConnectWebhookResponse } from './calls/stri
 import { uploadProducts, uploadProductsResponse } from './calls/upload-products';
 import { createProductUpload, createProductUploadResponse } from './calls/create-product-upload';
 import { getImportJob, getImportJobResponse } from './calls/get-import-job';
+import { retryImportPictures, retryImportPicturesResponse } from './calls/retry-import-pictures';
 import { getImportIssues, getImportIssuesResponse } from './calls/get-import-issues';
 import { getRejectedRowsCsv, getRejectedRowsCsvResponse } from './calls/get-rejected-rows-csv';
 import { approveProduct, approveProductResponse } from './calls/approve-product';
@@ -103,6 +104,7 @@ export const contract = {
   products: entry(uploadProducts, uploadProductsResponse),
   createProductUpload: entry(createProductUpload, createProductUploadResponse),
   getImportJob: entry(getImportJob, getImportJobResponse),
+  retryImportPictures: entry(retryImportPictures, retryImportPicturesResponse),
   getImportIssues: entry(getImportIssues, getImportIssuesResponse),
   getRejectedRowsCsv: entry(getRejectedRowsCsv, getRejectedRowsCsvResponse),
   approveProduct: entry(approveProduct, approveProductResponse),

@@ -202,11 +202,19 @@ export const ImportJob = /* @__PURE__ */ pure(() =>
     warnings: z.int(),
     /** Why the whole file was refused or the import stopped, in words. */
     failure: z.nullable(z.string()),
+    /**
+     * The pictures of its products, hosted through the picture queue after the import (issue 38):
+     * how many it sent, how many are hosted, how many failed (the admin may try those again).
+     * Absent for an import that sent none.
+     */
+    pictures: z.optional(z.object({ total: z.int(), hosted: z.int(), failed: z.int() })),
   }),
 );
 export type ImportJob = z.infer<typeof ImportJob>;
 
 export const ImportJobRequest = /* @__PURE__ */ pure(() => z.strictObject({ id: Id }));
+/** The retry of an import's failed pictures: how many products went back to the queue, in words too. */
+export const RetryPicturesResult = /* @__PURE__ */ pure(() => z.object({ products: z.int(), message: z.string() }));
 export const ImportIssuesRequest = /* @__PURE__ */ pure(() => z.strictObject({ id: Id, cursor: z.optional(Cursor) }));
 export const ImportIssuesPage = /* @__PURE__ */ pure(() =>
   z.object({ items: z.array(ImportIssue), nextCursor: z.nullable(z.string()) }),

@@ -35,7 +35,7 @@ export function ImportJobReport({ job, pollError, stalled, onCheckAgain }: Impor
   const finished = isFinished(job);
   // A file refused as a whole may still have row issues found before it broke; without any, the
   // refusal says all there is to say.
-  const showIssues = finished && (job.rejected > 0 || job.warnings > 0);
+  const showIssues = finished && (job.rejected > 0 || job.warnings > 0 || (job.pictures?.failed ?? 0) > 0);
   return (
     <section className="card panel" aria-labelledby="import-job-title" data-testid="import-job">
       <div className="panel__header">
@@ -94,6 +94,9 @@ export function ImportJobReport({ job, pollError, stalled, onCheckAgain }: Impor
 
       {/* A refused file imported nothing: its message says so, zero counts would say it again. */}
       {(finished || job.rowsRead > 0) && job.status !== 'rejected' ? <JobCounts job={job} /> : null}
+      {job.pictures && job.pictures.total > 0 ? (
+        <PicturesProgress job={job} pictures={job.pictures} onRetried={onCheckAgain} />
+      ) : null}
       {showIssues ? <IssuesList job={job} /> : null}
     </section>
   );
@@ -153,6 +156,95 @@ function JobProgress({ job }: { job: ImportJob }) {
         value={total ? done : undefined}
       />
     </div>
+  );
+}
+
+type PictureCounts = NonNullable<ImportJob['pictures']>;
+
+/** True while some of the import's pictures are neither hosted nor failed yet. */
+export const picturesPending = (job: ImportJob): boolean =>
+  job.pictures !== undefined && job.pictures.hosted + job.pictures.failed < job.pictures.total;
+
+/**
+ * The pictures of the import's products, hosted through the picture queue after the import
+ * (issue 38): how many are hosted and failed, what that means for the products, and one action to
+ * try the failed ones again.
+ */
+function PicturesProgress({
+  job,
+  pictures,
+  onRetried,
+}: {
+  job: ImportJob;
+  pictures: PictureCounts;
+  onRetried: () => void;
+}) {
+  const { call } = useAuth();
+  const [busy, setBusy] = useState(false);
+  const [note, setNote] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const pending = picturesPending(job);
+  const summary = `${formatCount(pictures.hosted)} of ${formatCount(pictures.total)} hosted, ${formatCount(pictures.failed)} failed`;
+
+  const retry = async () => {
+    setBusy(true);
+    setError(null);
+    setNote(null);
+    try {
+      const answer = await call('retryImportPictures', { id: job.id });
+      setNote(answer.message);
+      onRetried();
+    } catch (caught) {
+      setError(toApiError(caught).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="pictures-progress" aria-labelledby="import-pictures-title" data-testid="import-pictures">
+      <div className="progress">
+        <p className="progress__label" id="import-pictures-title">
+          <span>Pictures</span>
+          <span data-testid="import-pictures-summary">{summary}</span>
+        </p>
+        <progress
+          className="progress__bar"
+          aria-labelledby="import-pictures-title"
+          max={pictures.total}
+          value={pictures.hosted + pictures.failed}
+        />
+      </div>
+      {pending ? (
+        <p className="notice">
+          The pictures are being fetched from the supplier’s hosts. Until a product’s pictures are hosted its card shows
+          a placeholder; you can approve it meanwhile, and its pictures appear by themselves.
+        </p>
+      ) : null}
+      {!pending && pictures.failed > 0 ? (
+        <div className="banner banner--warning">
+          <AlertIcon className="banner__icon" />
+          <div className="banner__body">
+            <p className="banner__message">
+              {pictures.failed === 1 ? 'One picture' : `${formatCount(pictures.failed)} pictures`} could not be hosted;
+              their products are shown without them. The reasons are in the warnings below. Try them again once the
+              supplier’s host answers.
+            </p>
+          </div>
+          <div className="banner__actions">
+            <button type="button" className="button button--secondary button--small" onClick={retry} disabled={busy}>
+              {busy ? 'Sending…' : 'Try the failed pictures again'}
+            </button>
+          </div>
+        </div>
+      ) : null}
+      {note ? (
+        <p className="notice" role="status">
+          {note}
+        </p>
+      ) : null}
+      {error ? <ErrorBanner message={error} onDismiss={() => setError(null)} /> : null}
+    </section>
   );
 }
 
@@ -267,7 +359,8 @@ function DownloadRejectedRows({ job }: { job: ImportJob }) {
           (file.truncated
             ? ' It holds the first rows only: the download keeps at most 1,000 rejected rows and 1,000 rows with warnings.'
             : '') +
-          ' Fix the cells and upload the file as it is: its last two columns, the row and the problem, are ignored.',
+          ' Fix the cells and upload the file as it is: its last three columns, the outcome, the row and the problem, are ignored.' +
+          ' Pictures that could not be hosted are not in it: they are on the picture progress, with the retry.',
       );
     } catch (caught) {
       setError(toApiError(caught).message);

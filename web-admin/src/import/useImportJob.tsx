@@ -38,7 +38,10 @@ export function useImportJob(jobId: string | null): ImportJobView {
     refetchInterval: (current) => {
       if (current.state.status === 'error') return false;
       const job = current.state.data;
-      return job && isFinished(job) ? false : importPolling.intervalMs;
+      if (!job || !isFinished(job)) return importPolling.intervalMs;
+      // After the import, its pictures are hosted through the queue (issue 38): followed until settled.
+      const pictures = job.pictures;
+      return pictures && pictures.hosted + pictures.failed < pictures.total ? importPolling.intervalMs * 2 : false;
     },
   });
 

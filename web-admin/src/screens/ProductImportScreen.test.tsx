@@ -90,6 +90,61 @@ function adminApi(handlers: Parameters<typeof fakeApi>[0] = {}): FakeApi {
   });
 }
 
+describe('Product Import: pictures after the import (issue 38)', () => {
+  it('follows the pictures after the import, says what a failure means, and retries the failed ones with one action', async () => {
+    const user = userEvent.setup();
+    const done = { id: 'job-p', fileName: 'pictures.csv', status: 'completed' as const, rowsRead: 1500, created: 1500 };
+    let retried = false;
+    const states = [
+      { ...done, pictures: { total: 1500, hosted: 1204, failed: 12 } },
+      { ...done, pictures: { total: 1500, hosted: 1488, failed: 12 } },
+    ];
+    let polls = 0;
+    const api = adminApi({
+      getImportJob: () => {
+        polls += 1;
+        if (retried) return { body: importJob({ ...done, pictures: { total: 1500, hosted: 1500, failed: 0 } }) };
+        return { body: importJob(states[Math.min(polls - 1, states.length - 1)]) };
+      },
+      getImportIssues: () => ({
+        body: {
+          items: [
+            {
+              row: 7,
+              column: 'product_images_1',
+              message:
+                'The picture https://cdn.example.com/7.jpg was left out of the product: its server answered 503.',
+              severity: 'warning',
+            },
+          ],
+          nextCursor: null,
+        },
+      }),
+      retryImportPictures: () => {
+        retried = true;
+        return { body: { products: 12, message: 'The failed pictures of 12 products are being tried again.' } };
+      },
+    });
+    renderImport(api, '/admin/product_import?job=job-p');
+    const summary = await screen.findByTestId('import-pictures-summary');
+    expect(summary.textContent).toBe('1,204 of 1,500 hosted, 12 failed');
+    expect(screen.getByText(/its card shows a placeholder; you can approve it meanwhile/)).toBeTruthy();
+    // Polled on after the import while pictures are pending; the failures settle and can be retried.
+    await waitFor(() =>
+      expect(screen.getByTestId('import-pictures-summary').textContent).toBe('1,488 of 1,500 hosted, 12 failed'),
+    );
+    expect(screen.getByText(/12 pictures could not be hosted; their products are shown without them/)).toBeTruthy();
+    expect(await screen.findByText(/its server answered 503/)).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Try the failed pictures again' }));
+    expect(await screen.findByText('The failed pictures of 12 products are being tried again.')).toBeTruthy();
+    expect(api.callsTo('retryImportPictures')[0]?.body).toEqual({ id: 'job-p' });
+    await waitFor(() =>
+      expect(screen.getByTestId('import-pictures-summary').textContent).toBe('1,500 of 1,500 hosted, 0 failed'),
+    );
+    expect(screen.queryByRole('button', { name: 'Try the failed pictures again' })).toBeNull();
+  });
+});
+
 describe('Product Import: upload', () => {
   it('says that only the supplier’s CSV format is accepted, naming the columns', async () => {
     renderImport(adminApi());

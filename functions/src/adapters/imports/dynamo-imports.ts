@@ -30,7 +30,16 @@ const JOB_FIELDS = [
 ] as const;
 
 function fromItem(item: Record<string, unknown>): ImportJobRecord {
-  return Object.fromEntries(JOB_FIELDS.map((field) => [field, item[field] ?? null])) as unknown as ImportJobRecord;
+  const job = Object.fromEntries(JOB_FIELDS.map((field) => [field, item[field] ?? null])) as unknown as ImportJobRecord;
+  // ADDed by the import (the total) and the picture function (hosted, failed): issue 38.
+  if (item.picturesTotal !== undefined) {
+    job.pictures = {
+      total: Number(item.picturesTotal),
+      hosted: Number(item.picturesHosted ?? 0),
+      failed: Number(item.picturesFailed ?? 0),
+    };
+  }
+  return job;
 }
 
 /** SET clauses for a partial update, with generated placeholders. */
@@ -269,14 +278,14 @@ export const dynamoImports: ImportJobRepository = {
     await batchWriteAll(stale.map((key) => ({ DeleteRequest: { Key: key } })));
   },
 
-  async putRejectedRows(id, report, fromRow = 0) {
-    // Entry 0 is the header; row i is entry i + 1. Rows before `fromRow` are stored already.
+  async putRejectedRows(id, report) {
+    // Entry 0 is the header; row i is entry i + 1.
     const entries = [
-      { entry: 0, json: JSON.stringify({ header: report.header, truncated: report.truncated }) },
-      ...report.rows.slice(fromRow).map((row, index) => ({ entry: fromRow + index + 1, json: JSON.stringify(row) })),
+      JSON.stringify({ header: report.header, truncated: report.truncated }),
+      ...report.rows.map((row) => JSON.stringify(row)),
     ];
     await batchWriteAll(
-      entries.flatMap(({ entry, json }) =>
+      entries.flatMap((json, entry) =>
         parts(json).map((data, part) => ({
           PutRequest: { Item: { ...rowKey(id, entry, part), entity: 'ImportRow', data } },
         })),

@@ -30,6 +30,7 @@ import type {
   ProductRepository,
   ProductState,
 } from '../../products/product-store';
+import type { HostedPicture } from '@portal/shared/domain/pictures';
 
 const review = lists.productsInReview;
 const approved = lists.productsApproved;
@@ -467,3 +468,40 @@ export const dynamoProducts: ProductRepository = {
   catalogue: cataloguePage,
   reviewCount,
 };
+
+/**
+ * Writes a product version's hosted pictures (issue 38) onto the versions that are still it: the
+ * one in review and the approved one, each by a condition on its content hash, so a newer import
+ * is never given an older version's pictures. An approval that read the version in review before
+ * the pictures landed copies it without them: read again, and the approved version is given them too.
+ */
+export async function setHostedPictures(
+  id: string,
+  version: string,
+  hosted: Record<string, HostedPicture>,
+): Promise<boolean> {
+  const onto = (side: 'current' | 'approved') =>
+    writtenUnlessConditionFails(() =>
+      db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.product(id),
+          UpdateExpression: 'SET #side.hosted_images = :hosted',
+          ConditionExpression: '#side.content_hash = :version',
+          ExpressionAttributeNames: { '#side': side },
+          ExpressionAttributeValues: { ':hosted': hosted, ':version': version },
+        }),
+      ),
+    );
+  const [current, approvedVersion] = await Promise.all([onto('current'), onto('approved')]);
+  if (!current && !approvedVersion) return false;
+  for (let check = 0; check < 3; check++) {
+    const product = await getProduct(id);
+    const approvedContent = product?.approved;
+    if (approvedContent?.content_hash !== version) break;
+    const has = approvedContent.hosted_images ?? {};
+    if (Object.keys(hosted).every((address) => has[address])) break;
+    await onto('approved');
+  }
+  return true;
+}

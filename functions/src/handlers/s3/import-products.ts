@@ -1,4 +1,4 @@
-import { files, importJobs, pictureHostFactory, products } from '../../composition';
+import { files, importJobs, importPictures, products } from '../../composition';
 import type { Context, S3Event } from 'aws-lambda';
 import { IMPORT_TIME_RESERVE_MS, runImport } from '../../imports/run-import';
 import { loadLogger } from '../../config/logger';
@@ -17,7 +17,7 @@ export const handler = async (event: S3Event, context?: Pick<Context, 'getRemain
     let outcome;
     try {
       outcome = await runImport(
-        { jobs: importJobs, products: products, files: files, waitBudgetMs, pictureHost: pictureHostFactory() },
+        { jobs: importJobs, products: products, files: files, waitBudgetMs, pictures: importPictures() },
         source,
       );
     } catch (error) {

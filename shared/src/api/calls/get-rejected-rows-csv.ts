@@ -2,8 +2,9 @@ import type { Call } from '../call';
 import { ImportJobRequest, RejectedRowsCsv } from '../products';
 
 /**
- * POST /api/getRejectedRowsCsv (admin): An import's rejected rows as a formula-safe CSV to fix and
- * upload again.
+ * POST /api/getRejectedRowsCsv (admin): An import's rejected rows (and rows imported with a
+ * warning) as a formula-safe CSV to fix and upload again. Pictures that could not be hosted are not
+ * in it: they are hosted after the import, and shown on its picture progress with the retry.
  */
 export const getRejectedRowsCsv = {
   name: 'getRejectedRowsCsv',

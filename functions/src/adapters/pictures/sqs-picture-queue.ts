@@ -1,0 +1,54 @@
+import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { env } from '../../config/env';
+import type { PictureQueue } from '../../pictures/picture-work';
+
+/**
+ * The picture queue (issue 38): SQS in AWS, the local SQS under npm start and the tests
+ * (infra/local/sqs.ts), through the same client. PICTURE_QUEUE_URL names it.
+ */
+let client: SQSClient | undefined;
+function sqs(): SQSClient {
+  const { SQS_ENDPOINT, AWS_REGION } = env();
+  client ??= new SQSClient({ region: AWS_REGION, ...(SQS_ENDPOINT ? { endpoint: SQS_ENDPOINT } : {}) });
+  return client;
+}
+
+export function pictureQueueUrl(): string {
+  const url = env().PICTURE_QUEUE_URL;
+  if (!url) throw new Error('Environment is incomplete: set PICTURE_QUEUE_URL');
+  return url;
+}
+
+const BATCH = 10;
+const SEND_TRIES = 4;
+
+export const sqsPictureQueue: PictureQueue = {
+  async send(works) {
+    for (let start = 0; start < works.length; start += BATCH) {
+      let entries = works.slice(start, start + BATCH).map((work, index) => ({
+        Id: `w${index}`,
+        MessageBody: JSON.stringify(work),
+      }));
+      // SendMessageBatch answers entry by entry: the failed ones are sent again, a few times.
+      for (let attempt = 1; entries.length > 0; attempt++) {
+        const answer = await sqs().send(new SendMessageBatchCommand({ QueueUrl: pictureQueueUrl(), Entries: entries }));
+        const failed = new Set((answer.Failed ?? []).map((entry) => entry.Id));
+        entries = entries.filter((entry) => failed.has(entry.Id));
+        if (entries.length > 0 && attempt >= SEND_TRIES) {
+          throw new Error(`${entries.length} picture messages could not be sent: ${answer.Failed?.[0]?.Message ?? ''}`);
+        }
+      }
+    }
+  },
+};
+
+/** Keeps a message away for `seconds` before its redelivery: the backoff of a picture tried again. */
+export async function delayMessage(receiptHandle: string, seconds: number): Promise<void> {
+  await sqs().send(
+    new ChangeMessageVisibilityCommand({
+      QueueUrl: pictureQueueUrl(),
+      ReceiptHandle: receiptHandle,
+      VisibilityTimeout: seconds,
+    }),
+  );
+}
