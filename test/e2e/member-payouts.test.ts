@@ -64,7 +64,7 @@ describe('a withdrawal whose payout the bank fails', () => {
       const banner = session.page.getByTestId('payout-failed-banner');
       await banner.waitFor();
       expect(await banner.textContent()).toContain(`Your payout of ${amount} failed`);
-      expect(await banner.textContent()).toContain('Why: the bank could not process this payout.');
+      expect(await banner.textContent()).toContain('Why: your bank could not process it.');
       expect(await banner.getByRole('link', { name: 'Replace your card' }).getAttribute('href')).toBe(
         '/my_account/payout_methods',
       );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { pictureKeys, type HostedPicture } from '@portal/shared/domain/pictures';
-import { descriptionPictureAddresses, rewriteDescriptionPictures } from './description-pictures';
+import { descriptionPictureAddresses, rewriteDescriptionPictures } from '@portal/shared/domain/description-pictures';
 import { PictureFetchError } from './fetch-picture';
 import { createPictureHost } from './host-pictures';
 import type { PictureStore } from './picture-store';

@@ -1,6 +1,6 @@
 import type { HostedPicture } from '@portal/shared/domain/pictures';
 import type { ProductContent, ProductRecord } from '../products/product-store';
-import { descriptionPictureAddresses } from './description-pictures';
+import { descriptionPictureAddresses } from '@portal/shared/domain/description-pictures';
 import type { PictureHost } from './host-pictures';
 import { hostProductPictures, type PictureWarning } from './product-pictures';
 

@@ -1,5 +1,5 @@
 import type { HostedPicture } from '@portal/shared/domain/pictures';
-import { descriptionPictureAddresses, rewriteDescriptionPictures } from './description-pictures';
+import { descriptionPictureAddresses, rewriteDescriptionPictures } from '@portal/shared/domain/description-pictures';
 import type { PictureHost } from './host-pictures';
 
 /** The picture fields of a product's imported values (catalogue's CsvProduct, ProductContent). */

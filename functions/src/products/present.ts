@@ -9,7 +9,7 @@ import { formatCents, youMakeCents } from '@portal/shared/domain/money';
 import { membersSee } from '@portal/shared/domain/product-status';
 import { pictureSource, type PictureSource } from '@portal/shared/domain/pictures';
 import type { ProductContent, ProductRecord } from './product-store';
-import { rewriteDescriptionPictures } from '../pictures/description-pictures';
+import { rewriteDescriptionPictures } from '@portal/shared/domain/description-pictures';
 
 /** Cards per page of a product list when the caller does not ask for a number. */
 export const DEFAULT_PAGE_SIZE = 24;

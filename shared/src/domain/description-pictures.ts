@@ -1,4 +1,4 @@
-import { pictureSource, type HostedPicture } from '@portal/shared/domain/pictures';
+import { pictureSource, type HostedPicture } from './pictures';
 
 /**
  * The `<img>` tags of a sanitized description (catalogue/sanitize.ts writes every tag itself:
