@@ -55,7 +55,7 @@ export async function onSaleEvent(deps: SaleEventDeps, event: SaleEvent): Promis
   }
   await onDispute(deps, event.dispute);
   if (event.kind !== 'charge.dispute.created') return;
-  const { disputeId, chargeId, amountCents, reason, paymentIntentId } = event.dispute;
+  const { disputeId, chargeId, amountCents, reason, paymentIntentId, evidenceDueBy } = event.dispute;
   // The notice names the order and links to its card (onDispute found it, or answered non-2xx).
   const order = paymentIntentId ? await deps.store.orderOfPayment(paymentIntentId) : undefined;
   return deps.tell({
@@ -66,7 +66,7 @@ export async function onSaleEvent(deps: SaleEventDeps, event: SaleEvent): Promis
       chargeId,
       amountCents,
       reason,
-      evidenceDueBy: null,
+      evidenceDueBy: evidenceDueBy ?? null,
       orderID: order?.orderID ?? null,
     },
   });

@@ -227,7 +227,8 @@ describe("the admins' mails", () => {
       'https://portal.example.com/admin/orders',
     );
     expect(mail.subject).toBe('A dispute was opened: $20.00 on order RP-9');
-    expect(mail.text).toContain('Reason: product not received');
+    expect(mail.text).toContain('Reason: the customer says the product was not received');
+    expect(mail.text).toContain('disputes a payment of $20.00 for order RP-9: the customer says the product was not received.');
     expect(mail.text).toContain('by December 1, 2026');
     expect(mail.html).toContain('dp_1');
   });

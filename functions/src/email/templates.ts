@@ -1,3 +1,4 @@
+import { disputeWords } from '@portal/shared/domain/disputes';
 import { formatMoney } from '@portal/shared/domain/format';
 import type { OutgoingMail } from './mailer';
 
@@ -440,11 +441,11 @@ export function disputeOpenedMail(to: string, facts: DisputeFacts, adminUrl: str
     {
       greeting: 'Hello,',
       paragraphs: [
-        `A customer's bank disputes a payment of ${formatMoney(facts.amountCents)}. The money is held until the dispute is decided; answer it in Stripe's dashboard with your evidence${facts.evidenceDueBy ? ` by ${mailDate(facts.evidenceDueBy * 1000)}` : ''}.`,
+        `A customer's bank disputes a payment of ${formatMoney(facts.amountCents)}${facts.orderID ? ` for order ${facts.orderID}` : ''}: ${disputeWords(facts.reason)}. The money is held until the dispute is decided; answer it in Stripe's dashboard with your evidence${facts.evidenceDueBy ? ` by ${mailDate(facts.evidenceDueBy * 1000)}` : ''}.`,
       ],
       facts: [
         { label: 'Amount', value: formatMoney(facts.amountCents) },
-        { label: 'Reason', value: facts.reason.replace(/_/g, ' ') },
+        { label: 'Reason', value: disputeWords(facts.reason) },
         ...(facts.orderID ? [{ label: 'Order', value: facts.orderID }] : []),
         { label: 'Dispute', value: facts.disputeId },
         { label: 'Charge', value: facts.chargeId },

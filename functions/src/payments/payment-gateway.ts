@@ -264,6 +264,8 @@ export interface DisputeData {
   reason: string;
   /** `needs_response`, `under_review`, `won`, `lost`, `warning_closed`, … */
   status: string;
+  /** When the evidence is due (Stripe's `evidence_details.due_by`, seconds), when Stripe says. */
+  evidenceDueBy?: number | null;
 }
 
 /** A dispute's statuses once it is decided (Stripe's Dispute `status`); any other is open. */

@@ -427,6 +427,7 @@ const DisputeObject = z.object({
   payment_intent: z.optional(z.nullable(z.string())),
   reason: z.string(),
   status: z.string(),
+  evidence_details: z.optional(z.nullable(z.object({ due_by: z.optional(z.nullable(z.number())) }))),
 });
 
 function shaped<T>(schema: z.ZodMiniType<T>, value: unknown, type: string): T {
@@ -507,6 +508,7 @@ function toDispute(dispute: z.infer<typeof DisputeObject>): DisputeData {
     amountCents: dispute.amount,
     reason: dispute.reason,
     status: dispute.status,
+    evidenceDueBy: dispute.evidence_details?.due_by ?? null,
   };
 }
 
@@ -1070,6 +1072,7 @@ function eventAndRefundCalls({ stripe, mapped, settings }: GatewayClient): Event
             amountCents: dispute.amount,
             reason: dispute.reason,
             status: dispute.status,
+            evidenceDueBy: dispute.evidence_details?.due_by ?? null,
           };
         }),
       ),

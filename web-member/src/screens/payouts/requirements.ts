@@ -110,7 +110,11 @@ export function payoutAccountView(state: PayoutAccountState | undefined, cardAdd
       .map(requirementSentence),
   ];
   const unique = sentences.filter((sentence, index) => sentences.indexOf(sentence) === index);
-  if (unique.length) return { kind: 'needs', sentences: unique, groups: correctionGroups(state) };
+  // A card alone is not "Stripe could not verify your details": the Payout Methods page asks for it
+  // (with its own badge), and the account reads "verified, add a debit card".
+  const onlyTheCard =
+    !(state.errors ?? []).length && state.requirementsDue.every((name) => name === 'external_account');
+  if (unique.length && !onlyTheCard) return { kind: 'needs', sentences: unique, groups: correctionGroups(state) };
   if (state.transfers === 'pending' || (state.pendingVerification ?? []).length > 0) return { kind: 'verifying' };
   return { kind: 'ready' };
 }
