@@ -85,6 +85,7 @@ import {
   saleRecorded,
   settled,
   sendRefunded,
+  sendCommissionRefunded,
   sendPayoutOnItsWay,
   sendBatchPayoutOnItsWay,
   sendQuietly,
@@ -206,8 +207,15 @@ export const refunds: RefundDeps = {
   store: dynamoRefunds,
   gateway: payments,
   now,
-  // The customer's "your refund", once per refund; the admin's call never fails on it (the webhook's retry sends it).
-  refunded: (orderId, refundId) => sendQuietly(mails, 'refund', refundId, sendRefunded(mails, orderId, refundId)),
+  // The customer's "your refund" and the member's "a sale you made was refunded", once per refund;
+  // the admin's call never fails on them (the webhook's retry sends them).
+  refunded: (orderId, refundId) =>
+    sendQuietly(
+      mails,
+      'refund',
+      refundId,
+      Promise.all([sendRefunded(mails, orderId, refundId), sendCommissionRefunded(mails, orderId, refundId)]),
+    ),
 };
 /** The refund's reads (the confirmation's card and commission): no mail, so that function carries no SES client. */
 export const refundReads: RefundDeps = { store: dynamoRefunds, gateway: payments, now };
@@ -221,7 +229,12 @@ const saleEventDeps: SaleEventDeps = {
   gateway: payments,
   now,
   refunded: async (orderId, refundId) =>
-    retryUnlessSent(await settled(async () => [await sendRefunded(mails, orderId, refundId)])),
+    retryUnlessSent(
+      await settled(async () => [
+        await sendRefunded(mails, orderId, refundId),
+        await sendCommissionRefunded(mails, orderId, refundId),
+      ]),
+    ),
   tell: (notice) => sendSaleNotice(mails, notice),
 };
 /** A payout's events: the commission or batch it names, then its mails. */

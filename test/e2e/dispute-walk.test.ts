@@ -191,7 +191,13 @@ describe('a dispute, from the customer’s payment to the last mail', () => {
     expect(pageErrors(customer)).toEqual([]);
   });
 
-  it('the member’s commission is cancelled, in words that name the order and the dispute, at 390 and 1280 px', async () => {
+  it('the member’s commission is cancelled, in words that name the order and the dispute, at 390 and 1280 px, and one mail says so', async () => {
+    const told = await waitForMail(member.email, new RegExp(`^A sale you made was disputed: order ${orderNumber}$`));
+    expect(told.text).toContain(`The customer's bank took back $`);
+    expect(told.text).toMatch(
+      /Your commission of \$[\d.]+ for it is cancelled\. It had not been paid to you, so nothing is taken from you\./,
+    );
+    expect(mailsTo(member.email).filter((mail) => mail.subject === told.subject)).toHaveLength(1);
     const { page } = memberSession;
     for (const viewport of VIEWPORTS) {
       await page.setViewportSize(viewport);

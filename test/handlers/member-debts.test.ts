@@ -5,6 +5,7 @@ import { keys } from '../../shared/src/db/table';
 import { clock } from '../../functions/src/config/clock';
 import { createCommission, item } from './commission-fixtures';
 import { auth, call, tokenFor, type CallResult } from './helpers';
+import { mailsTo } from './outbox';
 import { fundPlatform, ownStripe, type OwnStripe } from './own-stripe';
 import { customer, markFulfilled, paidCheckout, payableMember, product, type PayableMember } from './sales-helpers';
 
@@ -107,6 +108,12 @@ describe('what a member still owes after a clawback', () => {
     await clawedBack(other, 4999);
     expect(await debtOf(who.id)).toEqual({ member: { id: who.id, email: who.email }, owed: 1.23 });
     expect(await debtOf(other.id)).toEqual({ member: { id: other.id, email: other.email }, owed: 4.99 });
+    // Each member is told once that the refunded share of a paid commission comes off their next payouts.
+    const told = mailsTo(who.email).filter((mail) => mail.subject.startsWith('A sale you made was refunded'));
+    expect(told).toHaveLength(1);
+    expect(told[0]!.text).toContain(
+      'Your commission for it is now $8.76 (it was $9.99). The $1.23 difference had already been paid to you, so it comes off your next payouts.',
+    );
     const quoted = await call(quote, { body: {}, headers: auth(who.token) });
     expect(quoted.status).toBe(200);
     expect(quoted.body.owed).toBe(1.23);

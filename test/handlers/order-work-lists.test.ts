@@ -141,6 +141,14 @@ describe('an order refunded in full leaves the work lists', () => {
     expect(mails.map((mail) => mail.subject)).toEqual([`Your order ${sold.orderID} is refunded`]);
     expect(mails[0]!.text).toContain('We refunded $25.00 of your payment');
     expect(mails[0]!.text).toContain('we will not send it');
+    // The member is told once what it does to their commission: not sent yet, so cancelled, nothing taken.
+    const told = mailsTo(seller.email).filter((mail) => mail.subject.includes(sold.orderID));
+    expect(told.map((mail) => mail.subject)).toEqual([`A sale you made was refunded: order ${sold.orderID}`]);
+    expect(told[0]!.text).toContain(`We refunded $25.00 of the customer's payment for order ${sold.orderID}`);
+    expect(told[0]!.text).toContain(
+      'Your commission of $2.50 for it is cancelled. It had not been paid to you, so nothing is taken from you.',
+    );
+    expect(told[0]!.text).toContain('There is nothing you need to do.');
   });
 
   it('leaves Not shipped yet when refunded after it was ordered', async () => {
@@ -173,6 +181,11 @@ describe('an order refunded in full leaves the work lists', () => {
       `A refund of $7.00 on your order ${sold.orderID}`,
     ]);
     expect(mailsTo(sold.email).at(-1)!.text).toContain('$12.00 of the $30.00 you paid is refunded so far');
+    // The member: one mail per refund, each with the commission as it stands: $3.00 less round(300 × 500 / 3000), then less 70¢.
+    const told = mailsTo(seller.email).filter((mail) => mail.subject.includes(sold.orderID));
+    expect(told).toHaveLength(2);
+    expect(told[0]!.text).toContain('Your commission for it is now $2.50 (it was $3.00).');
+    expect(told[1]!.text).toContain('Your commission for it is now $1.80 (it was $3.00).');
     // The orders export says so too, with what was refunded.
     const exported = await adminCall(exportCsv, { kind: 'orders' });
     const [header, ...rows] = parse(String(exported.body.csv)) as string[][];

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   addressInUseMail,
+  commissionRefundedMail,
   disputeOpenedMail,
   escapeHtml,
   mailDate,
@@ -228,7 +229,9 @@ describe("the admins' mails", () => {
     );
     expect(mail.subject).toBe('A dispute was opened: $20.00 on order RP-9');
     expect(mail.text).toContain('Reason: the customer says the product was not received');
-    expect(mail.text).toContain('disputes a payment of $20.00 for order RP-9: the customer says the product was not received.');
+    expect(mail.text).toContain(
+      'disputes a payment of $20.00 for order RP-9: the customer says the product was not received.',
+    );
     expect(mail.text).toContain('by December 1, 2026');
     expect(mail.html).toContain('dp_1');
   });
@@ -250,5 +253,34 @@ describe('the notice to an address someone tried to take', () => {
 describe('mailDate', () => {
   it('writes a day in UTC', () => {
     expect(mailDate('2026-01-01T23:30:00.000Z')).toBe('January 1, 2026');
+  });
+});
+
+describe('the member’s "a sale you made was refunded"', () => {
+  const facts = {
+    to: 'member@example.com',
+    orderID: 'RP-1',
+    productName: 'Desk Lamp',
+    refundCents: 5470,
+    kind: 'refund' as const,
+    inFull: true,
+    originalCents: 548,
+    nowCents: 0,
+    commissionsUrl: 'https://portal.example.com/my_account/payout_account',
+  };
+  it('names the one effect on the commission that applies', () => {
+    expect(commissionRefundedMail({ ...facts, status: 'reversed' }).text).toContain(
+      'It had been sent to your Stripe balance but not paid out yet, so it was taken back from there.',
+    );
+    expect(commissionRefundedMail({ ...facts, status: 'clawed_back' }).text).toContain(
+      'had already been paid to you, so $5.48 comes off your next payouts.',
+    );
+    const cancelled = commissionRefundedMail({ ...facts, status: 'cancelled' });
+    expect(cancelled.subject).toBe('A sale you made was refunded: order RP-1');
+    expect(cancelled.text).toContain('so nothing is taken from you');
+    expect(cancelled.text).not.toMatch(/Stripe balance|next payouts/);
+    expect(commissionRefundedMail({ ...facts, kind: 'dispute', status: 'cancelled' }).subject).toBe(
+      'A sale you made was disputed: order RP-1',
+    );
   });
 });

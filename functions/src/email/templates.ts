@@ -377,6 +377,64 @@ export function refundMail(facts: RefundFacts): OutgoingMail {
   );
 }
 
+export interface CommissionRefundedFacts {
+  to: string;
+  orderID: string;
+  productName: string;
+  /** The refund's (or lost dispute's) amount. */
+  refundCents: number;
+  kind: 'refund' | 'dispute';
+  /** Whether the order is now refunded in full. */
+  inFull: boolean;
+  /** The commission's status after the refund. */
+  status: string;
+  /** The commission at the sale, and now. */
+  originalCents: number;
+  nowCents: number;
+  /** Where the member's commissions are listed. */
+  commissionsUrl: string;
+}
+
+/**
+ * The member's "a sale you made was refunded": what the customer got back and what it does to
+ * the commission, in the one case that applies (cancelled before it was sent, taken back from the
+ * Stripe balance, taken from the next payouts once paid, or reduced), and that nothing is asked of them.
+ */
+export function commissionRefundedMail(facts: CommissionRefundedFacts): OutgoingMail {
+  const refund = formatMoney(facts.refundCents);
+  const original = formatMoney(facts.originalCents);
+  const what =
+    facts.kind === 'dispute'
+      ? `The customer's bank took back ${refund} of their payment for order ${facts.orderID} (${facts.productName}) after a dispute${facts.inFull ? ': the whole payment' : ''}.`
+      : `We refunded ${refund} of the customer's payment for order ${facts.orderID} (${facts.productName})${facts.inFull ? ': the whole payment' : ''}.`;
+  const difference = formatMoney(facts.originalCents - facts.nowCents);
+  const meaning =
+    facts.status === 'cancelled'
+      ? `Your commission of ${original} for it is cancelled. It had not been paid to you, so nothing is taken from you.`
+      : facts.status === 'reversed'
+        ? `Your commission of ${original} for it is cancelled. It had been sent to your Stripe balance but not paid out yet, so it was taken back from there.`
+        : facts.status === 'clawed_back'
+          ? `Your commission of ${original} for it had already been paid to you, so ${original} comes off your next payouts. My Account shows what you still owe.`
+          : facts.status === 'paid'
+            ? `Your commission for it is now ${formatMoney(facts.nowCents)} (it was ${original}). The ${difference} difference had already been paid to you, so it comes off your next payouts. My Account shows what you still owe.`
+            : `Your commission for it is now ${formatMoney(facts.nowCents)} (it was ${original}).`;
+  return render(
+    facts.to,
+    `A sale you made was ${facts.kind === 'dispute' ? 'disputed' : 'refunded'}: order ${facts.orderID}`,
+    {
+      greeting: 'Hello,',
+      paragraphs: [what, meaning, 'There is nothing you need to do.'],
+      facts: [
+        { label: 'Order', value: facts.orderID },
+        { label: facts.kind === 'dispute' ? 'Taken back by the bank' : 'Refunded', value: refund },
+        { label: 'Your commission', value: `${formatMoney(facts.nowCents)} (was ${original})` },
+      ],
+      action: { label: 'See your commissions', url: facts.commissionsUrl },
+      footer: 'You get this mail when a sale you made is refunded, because it changes what you are paid.',
+    },
+  );
+}
+
 export interface MemberPayoutFailedFacts {
   to: string;
   amountCents: number;

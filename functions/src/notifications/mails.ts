@@ -11,6 +11,7 @@ import {
   payoutFailedMail,
   payoutSentMail,
   receiptMail,
+  commissionRefundedMail,
   refundMail,
   saleMail,
   shippedMail,
@@ -39,6 +40,8 @@ import type { CommissionRecord, OrderRecord, SalesStore } from '../orders/sales-
  * | refund-failed             | each admin  | refund               | `refund.failed` / `charge.refund.updated` failed   |
  * | refund ("your refund")    | customer    | refund (or dispute   | a refund applied to the order (refundOrder,        |
  * |                           |             | lost), by its id     | `charge.refunded`, `charge.dispute.closed` lost)   |
+ * | member-refund             | member      | refund (or dispute   | the same, when the sale earned a commission        |
+ * |                           |             | lost), by its id     | (whatever the mail settings: it changes the money) |
  *
  * The member's two mails are optional (mailPreferences on the profile); an opted-out mail is
  * marked skipped for that event, not sent later.
@@ -122,6 +125,37 @@ export async function sendRefunded(deps: MailDeps, orderId: string, refundId: st
       refundedCents: before.reduce((sum, entry) => sum + entry.amountCents, 0),
       totalCents: order.totalCents,
       orderUrl: await newOrderLink(deps, order.id),
+    });
+  });
+}
+
+/**
+ * The member's "a sale you made was refunded", once per refund (`MAIL#member-refund#<refundId>`),
+ * whatever their mail settings: it changes what they are paid. Nothing when the sale earned nothing.
+ */
+export async function sendCommissionRefunded(deps: MailDeps, orderId: string, refundId: string): Promise<SendOutcome> {
+  return sendOnce(deps, 'member-refund', refundId, async () => {
+    const order = await deps.sales.getOrder(orderId);
+    const refund = order?.refunds?.find((entry) => entry.id === refundId);
+    if (!order || !refund) return { skip: 'refund not on the order' };
+    const commission = order.commissionId ? await deps.sales.getCommission(order.commissionId) : undefined;
+    if (!commission) return { skip: 'no commission' };
+    const originalCents = commission.originalCents ?? commission.amountCents;
+    if (originalCents === 0) return { skip: 'the sale earned nothing' };
+    const member = await deps.users.get(commission.memberId);
+    if (!member?.email) return { skip: 'member unknown' };
+    const refundedCents = order.refunds!.reduce((sum, entry) => sum + entry.amountCents, 0);
+    return commissionRefundedMail({
+      to: member.email,
+      orderID: order.orderID,
+      productName: order.product_name,
+      refundCents: refund.amountCents,
+      kind: refund.kind,
+      inFull: refundedCents >= order.totalCents,
+      status: commission.status,
+      originalCents,
+      nowCents: commission.amountCents,
+      commissionsUrl: at(deps, `${MY_ACCOUNT_PATH}/payout_account`),
     });
   });
 }
