@@ -86,6 +86,7 @@ import {
   settled,
   sendRefunded,
   sendCommissionRefunded,
+  sendVerificationFailed,
   sendPayoutOnItsWay,
   sendBatchPayoutOnItsWay,
   sendQuietly,
@@ -284,6 +285,9 @@ export const connectWebhooks: WebhookDeps = {
   processed: dynamoProcessedEvents,
   // account.updated keeps the member's payout account state current (payments/payouts.ts accountUpdated).
   accountUpdates: { users: dynamoUsers, accounts: dynamoPayoutAccounts },
+  // The member's "Stripe could not verify your payout details", once per set of errors.
+  accountNotice: async (userId, account) =>
+    retryUnlessSent(await settled(async () => [await sendVerificationFailed(mails, userId, account)])),
   // Payouts' events move the commission or batch they name, then the member's and admins' mails (commissions/stripe-events.ts).
   moneyEvents: (event) => onPayoutEvent(payoutEventDeps, event),
   log: async (message, details) => (await loadLogger()).warn(message, details),

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { at, DESKTOP, expectAccessible, logIn, openBrowser, PHONE_390, type BrowserSession } from './browser';
-import { waitForMail } from './outbox';
+import { mailsTo, waitForMail } from './outbox';
 import { fulfilledOrders, fundPlatform, payoutMember, portalStripe, type PayoutMember } from './payout-member';
 
 /**
@@ -97,6 +97,15 @@ describe("Stripe's identity check on the payout account", () => {
     await desktop?.close();
   });
 
+  it('mails the member once what Stripe could not verify and where to correct it', async () => {
+    const mail = await waitForMail(member.email, /^Stripe could not verify your payout details$/);
+    expect(mail.text).toContain(
+      'Stripe could not confirm who you are from your name, date of birth and Social Security number. Check them for typing errors.',
+    );
+    expect(mail.text).toContain('Correct them on My Account (Payout Account)');
+    expect(mail.text).toMatch(/Correct your details:\nhttps?:\/\/[^/]+\/my_account\/payout_account\n/);
+  });
+
   it('says Verifying, then Needs attention with the fields to correct; the correction goes to Stripe; then Ready', async () => {
     const { page } = phone;
     await logIn(page, member);
@@ -136,5 +145,9 @@ describe("Stripe's identity check on the payout account", () => {
     await desktop.screenshot('member-payout-ready-1280');
     await desktop.page.goto(at('/my_account'));
     expect(await desktop.page.getByTestId('account-link-payout_account').textContent()).toContain('Ready');
+    // One mail for the one failure, however many account.updated events said it.
+    expect(
+      mailsTo(member.email).filter((mail) => mail.subject === 'Stripe could not verify your payout details'),
+    ).toHaveLength(1);
   });
 });

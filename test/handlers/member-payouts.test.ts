@@ -358,6 +358,13 @@ describe("Stripe's identity check (account.updated)", () => {
       errors: [{ code: 'verification_failed_keyed_identity', requirement: 'individual.verification.document' }],
     });
     expect(failed?.requirementsDue).toContain('individual.verification.document');
+    // The member is mailed what failed, in the screen's words, and where to correct it: once.
+    const verificationMails = () =>
+      mailsTo(who.email).filter((mail) => mail.subject === 'Stripe could not verify your payout details');
+    expect(verificationMails()).toHaveLength(1);
+    expect(verificationMails()[0]!.text).toContain(
+      'Stripe could not confirm who you are from your name, date of birth and Social Security number. Check them for typing errors.',
+    );
 
     // A group half given is refused in words, and nothing is sent.
     const half = await call(updateHandler, { body: { dob_day: 1, dob_month: 1 }, headers: auth(who.token) });
@@ -379,5 +386,7 @@ describe("Stripe's identity check (account.updated)", () => {
     await emulator.clock.advance(VERIFICATION_MS + 1_000);
     await emulator.idle();
     expect(await stateOf(who.token)).toMatchObject({ transfers: 'active', errors: [], requirementsDue: [] });
+    // Verified: no second mail.
+    expect(verificationMails()).toHaveLength(1);
   });
 });

@@ -435,6 +435,28 @@ export function commissionRefundedMail(facts: CommissionRefundedFacts): Outgoing
   );
 }
 
+export interface VerificationFailedFacts {
+  to: string;
+  /** What Stripe could not verify, each in the member's words (shared/src/domain/verification-words.ts). */
+  sentences: string[];
+  /** The payout account screen, where the details are corrected. */
+  accountUrl: string;
+}
+
+/** The member's "Stripe could not verify your details": what, and where to correct it. */
+export function verificationFailedMail(facts: VerificationFailedFacts): OutgoingMail {
+  return render(facts.to, 'Stripe could not verify your payout details', {
+    greeting: 'Hello,',
+    paragraphs: [
+      'Stripe, who pays out your commissions, could not verify the details of your payout account, so your commissions cannot be paid to you until they are corrected. Your commissions are kept meanwhile.',
+      ...facts.sentences,
+      'Correct them on My Account (Payout Account): Stripe checks them again as soon as you save.',
+    ],
+    action: { label: 'Correct your details', url: facts.accountUrl },
+    footer: 'You get this mail when Stripe needs something from you before it can pay you.',
+  });
+}
+
 export interface MemberPayoutFailedFacts {
   to: string;
   amountCents: number;

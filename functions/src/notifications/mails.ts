@@ -12,12 +12,15 @@ import {
   payoutSentMail,
   receiptMail,
   commissionRefundedMail,
+  verificationFailedMail,
   refundMail,
   saleMail,
   shippedMail,
   type DisputeFacts,
 } from '../email/templates';
 import { carrierName, trackingUrl } from '@portal/shared/api/carriers';
+import { sha256Hex } from '@portal/shared/domain/sha256';
+import { errorSentence } from '@portal/shared/domain/verification-words';
 import { DomainError } from '../errors';
 import { payoutFailureWords } from '../payments/payout-failures';
 import { newOrderLink, type OrderLinkStore } from '../orders/order-links';
@@ -40,6 +43,7 @@ import type { CommissionRecord, OrderRecord, SalesStore } from '../orders/sales-
  * | refund-failed             | each admin  | refund               | `refund.failed` / `charge.refund.updated` failed   |
  * | refund ("your refund")    | customer    | refund (or dispute   | a refund applied to the order (refundOrder,        |
  * |                           |             | lost), by its id     | `charge.refunded`, `charge.dispute.closed` lost)   |
+ * | verification-failed       | member      | account and errors   | `account.updated` with `requirements.errors`       |
  * | member-refund             | member      | refund (or dispute   | the same, when the sale earned a commission        |
  * |                           |             | lost), by its id     | (whatever the mail settings: it changes the money) |
  *
@@ -156,6 +160,32 @@ export async function sendCommissionRefunded(deps: MailDeps, orderId: string, re
       originalCents,
       nowCents: commission.amountCents,
       commissionsUrl: at(deps, `${MY_ACCOUNT_PATH}/payout_account`),
+    });
+  });
+}
+
+/**
+ * The member's "Stripe could not verify your payout details", once per account and set of errors
+ * (`MAIL#verification-failed#<account>:<hash of the errors>`): Stripe says the same errors in every
+ * `account.updated` until they are corrected, and a new error after a correction is a new mail.
+ * Sent whatever the mail settings: it asks them to act.
+ */
+export async function sendVerificationFailed(
+  deps: MailDeps,
+  userId: string,
+  account: { id: string; errors: { requirement: string; code: string }[] },
+): Promise<SendOutcome> {
+  if (account.errors.length === 0) return 'skipped';
+  const errors = account.errors.map((error) => `${error.requirement}=${error.code}`).sort();
+  const eventId = `${account.id}:${sha256Hex(errors.join('|')).slice(0, 16)}`;
+  return sendOnce(deps, 'verification-failed', eventId, async () => {
+    const member = await deps.users.get(userId);
+    if (!member?.email) return { skip: 'member unknown' };
+    const sentences = account.errors.map(errorSentence);
+    return verificationFailedMail({
+      to: member.email,
+      sentences: sentences.filter((sentence, index) => sentences.indexOf(sentence) === index),
+      accountUrl: at(deps, `${MY_ACCOUNT_PATH}/payout_account`),
     });
   });
 }

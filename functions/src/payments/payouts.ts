@@ -287,6 +287,8 @@ export interface WebhookDeps extends Pick<PayoutDeps, 'gateway' | 'now'> {
   processed: ProcessedEvents;
   /** `account.updated` (the Connect endpoint): the member and their payout account; absent, ignored. */
   accountUpdates?: Pick<PayoutDeps, 'users' | 'accounts'>;
+  /** After an `account.updated` was stored: the member's mail when Stripe could not verify them. */
+  accountNotice?: (userId: string, account: PayoutAccountStatus) => Promise<unknown>;
   /** `payment_intent.succeeded`: records the checkout's order (idempotent per payment); absent, ignored. */
   paymentSucceeded?: (payment: PaymentState) => Promise<unknown>;
   /** The transfers' and payouts' events (`payout.failed`, `payout.paid`, `transfer.created`). */
@@ -418,7 +420,14 @@ export async function receiveWebhook(
         return;
       }
       if (known.kind === 'account.updated') {
-        await accountUpdated({ ...accountUpdates!, gateway: deps.gateway, now: deps.now }, known.userId, known.account);
+        const stored = await accountUpdated(
+          { ...accountUpdates!, gateway: deps.gateway, now: deps.now },
+          known.userId,
+          known.account,
+        );
+        // Told once per set of errors, from the state stored (a late, older event says nothing).
+        if (stored && known.userId && known.account.errors.length)
+          await deps.accountNotice?.(known.userId, known.account);
         // The portal pays each commission out itself: another schedule is put back to manual.
         const interval = known.account.payoutInterval;
         if (known.userId && interval && interval !== 'manual') {
