@@ -13,6 +13,7 @@ import {
   type BrowserSession,
 } from './browser';
 import { mailsTo, waitForMail } from './outbox';
+import { payOnSharePage } from './shop';
 import { payoutMember, portalStripe, type PayoutMember } from './payout-member';
 
 /**
@@ -64,20 +65,7 @@ describe('a dispute, from the customer’s payment to the last mail', () => {
   it('the customer pays on the member’s link with the dispute test card; the thank-you shows the order', async () => {
     const { page } = customer;
     await page.goto(at(`/shop/${productId}?ref=${member.session.userProfile.shareCode ?? ''}`));
-    await page.locator('h1#product-name').waitFor();
-    await page.getByLabel('Full name').fill('Casey Chargeback');
-    await page.getByLabel('E-mail').fill(email);
-    await page.getByLabel('Street address').fill('1600 Pennsylvania Ave NW');
-    await page.getByLabel('City').fill('Washington');
-    await page.getByLabel('State').selectOption('DC');
-    await page.getByLabel('ZIP code').fill('20500');
-    await page.getByLabel('Card number').pressSequentially('4000000000000259');
-    await page.getByLabel('Expiry').pressSequentially('1234');
-    await page.getByLabel('CVC').fill('123');
-    await page.getByRole('button', { name: /^Pay / }).click();
-    await page.getByTestId('thank-you').waitFor();
-    orderNumber = (await page.getByTestId('order-number').textContent()) ?? '';
-    expect(orderNumber).toMatch(/^RP-[0-9A-Z]{8}$/);
+    orderNumber = await payOnSharePage(page, { name: 'Casey Chargeback', email }, '4000000000000259');
     expect(pageErrors(customer)).toEqual([]);
   });
 
