@@ -33,7 +33,7 @@ import { lockDataDir } from './data-lock';
 import { privateUmask, secureTree, writePrivateFile } from './files';
 import { writePortalMarker } from './portal-marker';
 import { createPortalServer, type HostedImage } from './server';
-import { loadLocalAssembly } from './iam/assembly';
+import { assemblyFromTemplates } from './iam/assembly';
 import { enforceIam } from './iam/enforce';
 
 /**
@@ -415,12 +415,8 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     // Quiet (the browser tests): mail still goes to the outbox, without its log line.
     if (options.quiet) process.env.MAIL_OUTBOX_QUIET = '1';
     // IAM as in AWS: each function's AWS calls are held to its role in the synthesized stack
-    // (infra/local/iam; synthesized once per change of the stack's sources, then read from a cache).
-    enforceIam(
-      loadLocalAssembly(() =>
-        say('Synthesizing the stack for the functions’ roles (once per change of infra/lib or the route table)…'),
-      ).assembly,
-    );
+    // (infra/local/iam), the same synth the functions' settings come from.
+    enforceIam(assemblyFromTemplates(templateStart.value));
     await ensureTable(dynamo.client, TABLE_NAME);
     const functions = runtimeFunctions(templateStart.value, {
       secrets,

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { inject } from 'vitest';
@@ -7,6 +6,7 @@ import { ensureTable, localAws } from '../../infra/local/dynamo';
 import { installReadOnlyFileSystem } from '../../infra/local/read-only-fs';
 import { LOCAL_IMAGES_BUCKET, LOCAL_IMPORTS_BUCKET } from '../../infra/local/s3';
 import { commonEnvironment, localFunctions, templateQueues } from '../../infra/local/template';
+import { assemblyFromTemplates } from '../../infra/local/iam/assembly';
 import { enforceIam } from '../../infra/local/iam/enforce';
 
 /**
@@ -73,4 +73,4 @@ await ensureTable(new DynamoDBClient({ ...localAws, endpoint: inject('dynamoEndp
 installReadOnlyFileSystem();
 
 // Each handler a test invokes (helpers.ts `call`, `asFunction`) is held to its synthesized role.
-enforceIam(JSON.parse(readFileSync(inject('localAssemblyFile'), 'utf8')));
+enforceIam(assemblyFromTemplates(inject('templates')));
