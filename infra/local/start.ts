@@ -12,13 +12,15 @@ import { installReadOnlyFileSystem } from './read-only-fs';
 import {
   dailyCronTime,
   localContexts,
-  localFunctions,
+  localEnvironment,
   synthesizeTemplates,
+  templateFunctions,
   TEST_TEMPLATE_CACHE,
   templateQueues,
   withTrigger,
   type LocalFunction,
   type SynthesizedTemplates,
+  type TemplateFunction,
 } from './template';
 import { buildWebApps, precompressApps } from './build-web';
 import { ensureTable, localAws, startDynamo } from './dynamo';
@@ -221,6 +223,8 @@ export function runtimeFunctions(
     standIns: StandIns;
     /** The stack's queues on the local SQS, by construct id (sqs-events.ts createTemplateQueues). */
     queues?: Readonly<Record<string, { url: string; arn: string }>>;
+    /** Only the functions this keeps (a script runs one: the others' queues need not exist). */
+    only?: (fn: TemplateFunction) => boolean;
   },
 ): RuntimeFunction[] {
   const { secrets } = settings;
@@ -238,14 +242,18 @@ export function runtimeFunctions(
         STRIPE_CONNECT_WEBHOOK_SECRET: secrets.stripeConnectWebhookSecret,
         STRIPE_PUBLISHABLE_KEY: secrets.stripePublishableKey,
       };
-  return localFunctions(templates, {
+  const local = {
     tableName: TABLE_NAME,
     buckets: LOCAL_BUCKETS,
     secrets: { TOKEN_SIGNING_KEY: secrets.tokenSigningKey, ...stripe },
     siteUrl: settings.siteUrl,
     region: localAws.region,
     queues: settings.queues,
-  }).map((fn) => ({ ...fn, environment: lambdaEnvironment(fn, settings.standIns) }));
+  };
+  return templateFunctions(templates)
+    .filter(settings.only ?? (() => true))
+    .map((fn) => ({ ...fn, environment: localEnvironment(templates, fn, local) }))
+    .map((fn) => ({ ...fn, environment: lambdaEnvironment(fn, settings.standIns) }));
 }
 
 /** The one function the template starts with `kind` (the import, the schedule, the deploy trigger), or an error naming it. */
