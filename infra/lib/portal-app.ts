@@ -12,7 +12,10 @@ export const PORTAL_STACK_NAME = 'ResellerPortal';
  * money settings. infra/bin/app.ts and the local runtime's synth (infra/local/template.ts) both
  * build it here, so what runs locally is read back from the stack that deploys.
  */
-export function addPortalStack(app: App, props: Pick<PortalStackProps, 'siteDist'> = {}): PortalStack {
+export function addPortalStack(
+  app: App,
+  props: Pick<PortalStackProps, 'siteDist' | 'routes' | 'eventFunctions'> = {},
+): PortalStack {
   const context = (key: string): unknown => app.node.tryGetContext(key);
   const mailFrom = context('mailFrom');
   const mailIdentity = context('mailIdentity');

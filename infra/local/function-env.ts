@@ -48,7 +48,7 @@ export function withEnvironment<T>(environment: NodeJS.ProcessEnv, run: () => T)
  * PASSWORD_HASH_LOG2_N_IN_TESTS, functions/src/auth/passwords.ts) or that only tests set
  * (STRIPE_TIMEOUT_MS, composition.ts).
  */
-const PASSED_THROUGH = [
+export const PASSED_THROUGH = [
   'PATH',
   'LANG',
   'TZ',

@@ -1,26 +1,15 @@
 import { join } from 'node:path';
 import type { DailyPayoutsResult } from '../../functions/src/handlers/scheduled/daily-payouts';
 import { scheduledEvent } from './daily-payouts';
-import { localAws } from './dynamo';
-import { installFunctionEnvironments } from './function-env';
 import { invokeEvent } from './invoker';
-import { installReadOnlyFileSystem } from './read-only-fs';
 import { runningPortal } from './portal-marker';
-import {
-  importHandler,
-  localSecrets,
-  onlyWith,
-  portalContexts,
-  root,
-  runtimeFunctions,
-  templateCacheDir,
-} from './start';
-import { synthesizeTemplates } from './template';
+import { portalFunctions } from './script-functions';
+import { importHandler, onlyWith, root } from './start';
 
 /**
  * `npm run payouts:run`: runs the daily payouts now against the running portal (its table and its
  * Stripe emulator), as its schedule does: the template's scheduled function with its environment,
- * memory and timeout (stopped at it, with Lambda's line), its REPORT line printed. Today's batch, so
+ * its role (IAM enforced), memory and timeout (stopped at it, with Lambda's line), its REPORT line printed. Today's batch, so
  * a second run the same day continues it and pays no one twice.
  */
 async function main(): Promise<void> {
@@ -31,24 +20,10 @@ async function main(): Promise<void> {
       'The portal is not running: start it with npm start (the payouts need its Stripe emulator), then run this again.',
     );
   }
-  process.umask(0o077);
-  installFunctionEnvironments();
-  installReadOnlyFileSystem();
-  const { templates } = await synthesizeTemplates({ cacheDir: templateCacheDir(dataDir), contexts: portalContexts() });
-  const functions = runtimeFunctions(templates, {
-    secrets: localSecrets(dataDir),
-    ownStripeKey: false,
-    // The members' "your payout is on its way" links to the running portal.
-    siteUrl: portal.url ?? 'http://localhost:3000',
-    standIns: {
-      region: localAws.region,
-      credentials: localAws.credentials,
-      dynamoEndpoint: portal.dynamoEndpoint,
-      stripeApiUrl: portal.stripeEmulator,
-      mailOutboxDir: join(dataDir, 'outbox'),
-      logLevel: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
-    },
-  });
+  // The scheduled function as npm start runs it: its environment and its role (script-functions.ts).
+  const functions = await portalFunctions(dataDir, portal, (fn) =>
+    fn.triggers.some((trigger) => trigger.kind === 'schedule'),
+  );
   const { fn, trigger } = onlyWith(functions, 'schedule');
   const handler = await importHandler<() => Promise<DailyPayoutsResult>>(fn.module);
   const result = await invokeEvent(fn, handler, scheduledEvent(trigger.ruleLogicalId), (line) => console.log(line));

@@ -72,6 +72,13 @@ export function formatReconciliation(result: Reconciliation): string {
   return lines.join('\n');
 }
 
+/** Reconciliation over the period, with the composition the functions use (loaded with the environment set). */
+async function runReconcile(from: string, to: string): Promise<Reconciliation> {
+  const { reconciliation } = await import('../../functions/src/composition');
+  const { reconcile } = await import('../../functions/src/reconciliation/reconcile');
+  return reconcile(reconciliation, from, to);
+}
+
 async function main(): Promise<number> {
   const args = parseReconcileArgs(process.argv.slice(2));
   if (args.table && args.stripeSecretArn) {
@@ -86,7 +93,7 @@ async function main(): Promise<number> {
     for (const name of ['DYNAMODB_ENDPOINT', 'STRIPE_API_URL', 'STRIPE_SECRET_KEY']) delete process.env[name];
     Object.assign(process.env, { TABLE_NAME: args.table, STRIPE_SECRET_KEY_ARN: args.stripeSecretArn });
   } else {
-    const { configureEnvironment, root } = await import('./start');
+    const { root } = await import('./start');
     const dataDir = join(root, '.local');
     const portal = runningPortal(dataDir);
     if (!portal) {
@@ -94,12 +101,22 @@ async function main(): Promise<number> {
         'The portal is not running: start it with npm start (reconciliation reads its table and its Stripe emulator), then run this again. For a deployed portal, give --table and --stripe-secret-arn.',
       );
     }
-    process.umask(0o077);
-    configureEnvironment({ dataDir, dynamoEndpoint: portal.dynamoEndpoint, stripeApiUrl: portal.stripeEmulator });
+    // Locally the code runs as the stack's reconcile function: its environment from the template,
+    // its AWS calls held to its role, its memory and timeout (script-functions.ts, invoker.ts).
+    const { functionNamed, portalFunctions } = await import('./script-functions');
+    const { invokeEvent } = await import('./invoker');
+    const fn = functionNamed(await portalFunctions(dataDir, portal, ({ name }) => name === 'reconcile'), 'reconcile');
+    const result = await invokeEvent(
+      fn,
+      () => runReconcile(args.from, args.to),
+      {},
+      (line) => console.log(line),
+    );
+    console.log(formatReconciliation(result));
+    return result.differences.length === 0 ? 0 : 2;
   }
-  const { reconciliation } = await import('../../functions/src/composition');
-  const { reconcile } = await import('../../functions/src/reconciliation/reconcile');
-  const result = await reconcile(reconciliation, args.from, args.to);
+  // Deployed: the operator's own AWS credentials, as the AWS CLI takes them (IAM is AWS's there).
+  const result = await runReconcile(args.from, args.to);
   console.log(formatReconciliation(result));
   return result.differences.length === 0 ? 0 : 2;
 }

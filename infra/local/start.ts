@@ -12,13 +12,15 @@ import { installReadOnlyFileSystem } from './read-only-fs';
 import {
   dailyCronTime,
   localContexts,
-  localFunctions,
+  localEnvironment,
   synthesizeTemplates,
+  templateFunctions,
   TEST_TEMPLATE_CACHE,
   templateQueues,
   withTrigger,
   type LocalFunction,
   type SynthesizedTemplates,
+  type TemplateFunction,
 } from './template';
 import { buildWebApps, precompressApps } from './build-web';
 import { ensureTable, localAws, startDynamo } from './dynamo';
@@ -33,7 +35,7 @@ import { lockDataDir } from './data-lock';
 import { privateUmask, secureTree, writePrivateFile } from './files';
 import { writePortalMarker } from './portal-marker';
 import { createPortalServer, type HostedImage } from './server';
-import { loadLocalAssembly } from './iam/assembly';
+import { assemblyFromTemplates } from './iam/assembly';
 import { enforceIam } from './iam/enforce';
 
 /**
@@ -221,6 +223,8 @@ export function runtimeFunctions(
     standIns: StandIns;
     /** The stack's queues on the local SQS, by construct id (sqs-events.ts createTemplateQueues). */
     queues?: Readonly<Record<string, { url: string; arn: string }>>;
+    /** Only the functions this keeps (a script runs one: the others' queues need not exist). */
+    only?: (fn: TemplateFunction) => boolean;
   },
 ): RuntimeFunction[] {
   const { secrets } = settings;
@@ -238,14 +242,18 @@ export function runtimeFunctions(
         STRIPE_CONNECT_WEBHOOK_SECRET: secrets.stripeConnectWebhookSecret,
         STRIPE_PUBLISHABLE_KEY: secrets.stripePublishableKey,
       };
-  return localFunctions(templates, {
+  const local = {
     tableName: TABLE_NAME,
     buckets: LOCAL_BUCKETS,
     secrets: { TOKEN_SIGNING_KEY: secrets.tokenSigningKey, ...stripe },
     siteUrl: settings.siteUrl,
     region: localAws.region,
     queues: settings.queues,
-  }).map((fn) => ({ ...fn, environment: lambdaEnvironment(fn, settings.standIns) }));
+  };
+  return templateFunctions(templates)
+    .filter(settings.only ?? (() => true))
+    .map((fn) => ({ ...fn, environment: localEnvironment(templates, fn, local) }))
+    .map((fn) => ({ ...fn, environment: lambdaEnvironment(fn, settings.standIns) }));
 }
 
 /** The one function the template starts with `kind` (the import, the schedule, the deploy trigger), or an error naming it. */
@@ -415,12 +423,8 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     // Quiet (the browser tests): mail still goes to the outbox, without its log line.
     if (options.quiet) process.env.MAIL_OUTBOX_QUIET = '1';
     // IAM as in AWS: each function's AWS calls are held to its role in the synthesized stack
-    // (infra/local/iam; synthesized once per change of the stack's sources, then read from a cache).
-    enforceIam(
-      loadLocalAssembly(() =>
-        say('Synthesizing the stack for the functions’ roles (once per change of infra/lib or the route table)…'),
-      ).assembly,
-    );
+    // (infra/local/iam), the same synth the functions' settings come from.
+    enforceIam(assemblyFromTemplates(templateStart.value));
     await ensureTable(dynamo.client, TABLE_NAME);
     const functions = runtimeFunctions(templateStart.value, {
       secrets,

@@ -1,4 +1,5 @@
-import { ROOT_STACK, loadLocalAssembly } from '../../infra/local/iam/assembly';
+import { ROOT_STACK, assemblyFromTemplates } from '../../infra/local/iam/assembly';
+import { localContexts, synthesizeTemplates, TEST_TEMPLATE_CACHE } from '../../infra/local/template';
 import { decide, simulate } from '../../infra/local/iam/evaluate';
 import { policyFor } from '../../infra/local/iam/policy';
 import { requestsFor } from '../../infra/local/iam/requests';
@@ -18,7 +19,12 @@ export const localIam: BenchSection = {
   name: 'iam',
   description: 'the local IAM check per SDK call (iam-simulate, then its cache)',
   async run() {
-    const { assembly } = loadLocalAssembly();
+    // The handler tests' synth (cached in cdk.out/local-template): the roles every local run is held to.
+    const { templates } = await synthesizeTemplates({
+      cacheDir: TEST_TEMPLATE_CACHE,
+      contexts: localContexts({ env: {} }),
+    });
+    const assembly = assemblyFromTemplates(templates);
     // The table by its local name; the buckets keep their logical ids as names.
     const tableId = Object.entries(assembly.stacks[ROOT_STACK]!.Resources).find(
       ([, resource]) => (resource as { Type: string }).Type === 'AWS::DynamoDB::Table',

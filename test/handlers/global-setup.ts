@@ -9,7 +9,6 @@ import {
   TEST_TEMPLATE_CACHE,
   type SynthesizedTemplates,
 } from '../../infra/local/template';
-import { loadLocalAssembly } from '../../infra/local/iam/assembly';
 import { startSqs, type LocalSqs } from '../../infra/local/sqs';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -56,9 +55,6 @@ export async function setup(project: TestProject): Promise<void> {
   project.provide('stripeSecretKey', stripe.secretKey);
   project.provide('stripeDataDir', join(s3Dir, 'stripe'));
   project.provide('engineDataDir', s3Dir);
-  // IAM is enforced in every handler test (infra/local/iam): the synthesized stack, once per run
-  // (cached in node_modules/.cache until the stack's sources change), read by each file's setup.
-  project.provide('localAssemblyFile', loadLocalAssembly().file);
 }
 
 export async function teardown(): Promise<void> {
@@ -80,9 +76,10 @@ declare module 'vitest' {
     stripeDataDir: string;
     /** The folder holding the S3 server's files and the emulator's state. */
     engineDataDir: string;
-    /** The synthesized stack (infra/local/template.ts): the functions' settings are read from it. */
+    /**
+     * The synthesized stack (infra/local/template.ts): the functions' settings are read from it, and
+     * their roles (infra/local/iam: IAM is enforced in every handler test).
+     */
     templates: SynthesizedTemplates;
-    /** The synthesized stack the functions' roles are read from (infra/local/iam/assembly.ts). */
-    localAssemblyFile: string;
   }
 }

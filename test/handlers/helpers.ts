@@ -3,10 +3,10 @@ import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { lambdaContext, toApiEvent, type ApiHandler } from '../../infra/local/api-event';
 import { LAMBDA_WRITABLE, withReadOnlyFileSystem } from '../../infra/local/read-only-fs';
-import { runAsFunction } from '../../infra/local/iam/enforce';
 import { db, tableName } from '../../functions/src/adapters/dynamo-client';
 import { contract, type Call, type EndpointName } from '../../shared/src/api/contract';
 import { ErrorBody } from '../../shared/src/api/schemas';
+import { runAs } from './function-environment';
 import type * as z from '../../shared/src/api/zod';
 
 export interface CallOptions {
@@ -75,9 +75,10 @@ export async function call(handler: ApiHandler, options: CallOptions = {}): Prom
   // Lambda runs each invocation on its own instance; here parallel calls share two cores and
   // libuv's four threads (two dozen scrypt hashes queue up for ~10 s), so the deadline is generous.
   // The file system is read-only outside /tmp, as in Lambda (setup.ts installs the guard; the outbox is under /tmp),
-  // and its AWS calls are held to the route's function's synthesized role.
+  // its AWS calls are held to the route's function's synthesized role, and it sees that function's
+  // environment only (function-environment.ts).
   const functionName = (handler as ApiHandler & { contract?: Call }).contract?.name;
-  const result = (await runAsFunction(functionName, () =>
+  const result = (await runAs(functionName, () =>
     withReadOnlyFileSystem(LAMBDA_WRITABLE, () => handler(event, lambdaContext('test', options.deadlineMs ?? 60_000))),
   )) as APIGatewayProxyStructuredResultV2;
   const status = result.statusCode ?? 200;
@@ -113,12 +114,12 @@ function answerText(result: APIGatewayProxyStructuredResultV2): string {
 /**
  * Runs an event function's invocation (the import's S3 event, a picture batch, the daily payouts, the table upgrade)
  * as that function of the route table (functions/src/routes.ts `eventFunctions`): its AWS calls are
- * held to its synthesized role, as `call` holds an /api handler to its route's.
+ * held to its synthesized role and it sees its own environment, as `call` holds an /api handler to its route's.
  */
 export const asFunction = <T>(
   name: 'importProducts' | 'hostPictures' | 'dailyPayouts' | 'upgradeTable',
   run: () => Promise<T>,
-) => runAsFunction(name, run);
+) => runAs(name, run);
 
 /** The refresh token a response set as a cookie, as the browser would send it back. */
 export function cookieFrom(result: CallResult): string {

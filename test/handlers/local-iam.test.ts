@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
@@ -14,12 +14,13 @@ import {
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import { afterEach, beforeAll, describe, expect, it, inject, vi } from 'vitest';
-import { synthesizeLocalAssembly, type LocalAssembly } from '../../infra/local/iam/assembly';
+import { assemblyFromTemplates, synthesizeLocalAssembly, type LocalAssembly } from '../../infra/local/iam/assembly';
 import { enforceIam, runAsFunction } from '../../infra/local/iam/enforce';
 import { localSecretArn } from '../../infra/local/iam/policy';
 import { LOCAL_IMAGES_BUCKET, LOCAL_IMPORTS_BUCKET } from '../../infra/local/s3';
 import { createTemplateQueues } from '../../infra/local/sqs-events';
-import { templateQueues } from '../../infra/local/template';
+import { localContexts, templateQueues } from '../../infra/local/template';
+import { demoAccounts } from '../../infra/local/start';
 
 /**
  * IAM, enforced locally (infra/local/iam): each function's AWS calls are held to its role in the
@@ -38,15 +39,16 @@ const { getSecret, SETTINGS_UNAVAILABLE } = await import('../../functions/src/co
 const { createLocalOutbox } = await import('../../functions/src/adapters/email/local-outbox-mailer');
 const { localAddressSearch } = await import('../../functions/src/adapters/addresses/local-address-search');
 
-/** The stack every other handler test runs against (test/handlers/global-setup.ts). */
-const stack = JSON.parse(readFileSync(inject('localAssemblyFile'), 'utf8')) as LocalAssembly;
+/** The stack every other handler test runs against (test/handlers/global-setup.ts's one synth). */
+const stack = assemblyFromTemplates(inject('templates'));
 /**
  * The route table with two grants taken away, synthesized as `npm run synth` would: the CSV
  * upload loses the imports bucket, saving the mail preferences its table write (read only).
  */
 let narrowed: LocalAssembly;
-beforeAll(() => {
-  narrowed = synthesizeLocalAssembly({
+beforeAll(async () => {
+  // The contexts of the run's own synth (global-setup.ts).
+  narrowed = await synthesizeLocalAssembly(localContexts({ adminMailTo: demoAccounts.admin.email, env: {} }), {
     routes: routes.map((route) => {
       if (route.name === 'products') {
         const { importsBucket: _removed, ...access } = route.access;
@@ -179,7 +181,7 @@ describe('an SDK call outside the function’s role', () => {
       runAsFunction('getOrders', () =>
         new SESv2Client(unreachable).send(
           new SendEmailCommand({
-            FromEmailAddress: 'Reseller Portal <no-reply@portal.localhost>',
+            FromEmailAddress: 'Reseller Portal <no-reply@example.com>',
             Destination: { ToAddresses: ['someone@example.com'] },
             Content: { Simple: { Subject: { Data: 's' }, Body: { Text: { Data: 't' } } } },
           }),
@@ -188,7 +190,7 @@ describe('an SDK call outside the function’s role', () => {
     );
     expect([mail.name, mail.$metadata.httpStatusCode]).toEqual(['AccessDeniedException', 403]);
     expect(mail.message).toContain(
-      'ses:SendEmail on resource: arn:aws:ses:us-east-1:123456789012:identity/portal.localhost',
+      'ses:SendEmail on resource: arn:aws:ses:us-east-1:123456789012:identity/example.com',
     );
 
     // getOrderPage is public and reads no secret; the Stripe key's ARN is the one the stack passes its Stripe functions.
@@ -268,7 +270,7 @@ describe('the local stand-ins of SES, Amazon Location and Secrets Manager ask th
       const refused = await rejection(runAsFunction('getOrders', () => outbox.send(mail)));
       expect(refused.name).toBe('AccessDeniedException');
       expect(refused.message).toContain(
-        'ses:SendEmail on resource: arn:aws:ses:us-east-1:123456789012:identity/portal.localhost',
+        'ses:SendEmail on resource: arn:aws:ses:us-east-1:123456789012:identity/example.com',
       );
       expect(readdirSync(dir)).toHaveLength(1);
     } finally {

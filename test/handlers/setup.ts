@@ -1,20 +1,22 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { inject } from 'vitest';
 import { ensureTable, localAws } from '../../infra/local/dynamo';
+import { installFunctionEnvironments } from '../../infra/local/function-env';
 import { installReadOnlyFileSystem } from '../../infra/local/read-only-fs';
 import { LOCAL_IMAGES_BUCKET, LOCAL_IMPORTS_BUCKET } from '../../infra/local/s3';
 import { commonEnvironment, localFunctions, templateQueues } from '../../infra/local/template';
+import { assemblyFromTemplates } from '../../infra/local/iam/assembly';
 import { enforceIam } from '../../infra/local/iam/enforce';
 
 /**
  * Runs before each handler test file is imported: a fresh table of its own, and the environment the
  * synthesized stack sets on every one of its functions (the table, the token's issuer and audience,
  * the service name: infra/local/template.ts commonEnvironment), pointed at the local engines. The
- * variables only some functions get (a bucket, a secret, the sender) are set here for the file, as
- * the file calls many functions' handlers in one process; npm start gives each function only its own.
+ * variables only some functions get (a bucket, a secret, the sender) are set here or by the file on
+ * the process; each invoked handler sees only those its function's template sets
+ * (function-environment.ts), as npm start gives each function only its own.
  */
 const tableName = `test-${randomBytes(6).toString('hex')}`;
 const stackEnvironment = commonEnvironment(
@@ -72,5 +74,7 @@ await ensureTable(new DynamoDBClient({ ...localAws, endpoint: inject('dynamoEndp
 // Each call() runs its handler with the file system read-only outside /tmp, as Lambda does (helpers.ts).
 installReadOnlyFileSystem();
 
-// Each handler a test invokes (helpers.ts `call`, `asFunction`) is held to its synthesized role.
-enforceIam(JSON.parse(readFileSync(inject('localAssemblyFile'), 'utf8')));
+// Each handler a test invokes (helpers.ts `call`, `asFunction`) sees its own function's environment
+// (function-environment.ts) and is held to its synthesized role.
+installFunctionEnvironments();
+enforceIam(assemblyFromTemplates(inject('templates')));

@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import { Client } from '@smithy/core/client';
 import { HttpResponse } from '@smithy/core/transport';
-import { LOCAL_MAIL_FROM, ROOT_STACK, type LocalAssembly } from './assembly';
+import { LOCAL_MAIL_FROM } from '../template';
+import { ROOT_STACK, type LocalAssembly } from './assembly';
 import { decide, type Decision } from './evaluate';
 import { localSecretArn, policyFor, type FunctionPolicy, type LocalNames } from './policy';
 import { requestsFor, type AuthorizationRequest } from './requests';
@@ -35,7 +36,7 @@ let defaultAssembly: LocalAssembly | undefined;
 
 /**
  * Turns the check on for this process, against `assembly` (the synthesized route table:
- * assembly.ts's loadLocalAssembly). Calls made in `runAsFunction` are checked from then on.
+ * assembly.ts's assemblyFromTemplates of the run's one synth). Calls made in `runAsFunction` are checked from then on.
  */
 export function enforceIam(assembly: LocalAssembly): void {
   defaultAssembly = assembly;

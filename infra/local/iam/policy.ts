@@ -55,7 +55,7 @@ export function policyFor(assembly: LocalAssembly, functionName: string, names: 
   const template = assembly.stacks[made.stack]!;
   const role = template.Resources[made.roleId];
   if (role?.Type !== 'AWS::IAM::Role') throw new Error(`${made.roleId} of ${functionName} is not an AWS::IAM::Role`);
-  const raw: any[] = (role.Properties.Policies ?? []).flatMap((policy: any) => policy.PolicyDocument.Statement);
+  const raw: any[] = (role.Properties?.Policies ?? []).flatMap((policy: any) => policy.PolicyDocument.Statement);
   for (const resource of Object.values<any>(template.Resources)) {
     if (resource.Type !== 'AWS::IAM::Policy') continue;
     const roles: unknown[] = resource.Properties.Roles ?? [];
