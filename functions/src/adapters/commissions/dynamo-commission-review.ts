@@ -12,7 +12,7 @@ import {
   transact,
   type TransactItems,
 } from '../dynamo-client';
-import { toCommissionRecord } from '../orders/dynamo-sales-items';
+import { toCommissionRecord } from '../dynamo-sales-items';
 
 /**
  * The admin's decision on a commission held at its sale (commissions/review.ts), on the table:

@@ -18,7 +18,7 @@ import type {
   RecordOutcome,
   SalesStore,
 } from '../../orders/sales-store';
-import { toCommissionRecord, toOrderRecord } from './dynamo-sales-items';
+import { toCommissionRecord, toOrderRecord } from '../dynamo-sales-items';
 import {
   backoff,
   conditionFailedAt,
@@ -42,7 +42,7 @@ import {
 const MAX_SALE_TRIES = 12;
 
 export const sortKey = (time: string, id: string) => `${time}#${id}`;
-export { strip, toCommissionRecord, toOrderRecord } from './dynamo-sales-items';
+export { strip, toCommissionRecord, toOrderRecord } from '../dynamo-sales-items';
 
 export async function get(key: { pk: string; sk: string }): Promise<Record<string, unknown> | undefined> {
   const result = await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
