@@ -236,19 +236,25 @@ export async function queryList(
 /** A Query of the portal's table: its name is filled in, and paging is `queryPages`' own. */
 export type TableQuery = Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>;
 
+/** Every page `read` gives, each next one from the last one's LastEvaluatedKey. */
+async function* pagesOf<Page extends { LastEvaluatedKey?: Record<string, unknown> }>(
+  read: (start: Record<string, unknown> | undefined) => Promise<Page>,
+): AsyncGenerator<Page> {
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await read(start);
+    yield page;
+    start = page.LastEvaluatedKey;
+  } while (start);
+}
+
 /**
  * Every page of a Query of the table, in order, each next one from the last one's
  * LastEvaluatedKey. A caller that has what it needs leaves the loop (`break`, `return`) and no
  * further page is read. The one paging loop of the adapters (a page is at most 1 MB).
  */
-export async function* queryPages(query: TableQuery): AsyncGenerator<QueryCommandOutput> {
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await db().send(new QueryCommand({ ...query, TableName: tableName(), ExclusiveStartKey: start }));
-    yield page;
-    start = page.LastEvaluatedKey;
-  } while (start);
-}
+export const queryPages = (query: TableQuery): AsyncGenerator<QueryCommandOutput> =>
+  pagesOf((start) => db().send(new QueryCommand({ ...query, TableName: tableName(), ExclusiveStartKey: start })));
 
 /** Every item a Query of the table finds, all its pages read. */
 export async function queryAll(query: TableQuery): Promise<Record<string, unknown>[]> {
@@ -258,16 +264,10 @@ export async function queryAll(query: TableQuery): Promise<Record<string, unknow
 }
 
 /** Every page of a Scan of the table, as `queryPages` (the one-off upgrades that read the whole table). */
-export async function* scanPages(
+export const scanPages = (
   scan: Omit<ScanCommandInput, 'TableName' | 'ExclusiveStartKey'>,
-): AsyncGenerator<ScanCommandOutput> {
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await db().send(new ScanCommand({ ...scan, TableName: tableName(), ExclusiveStartKey: start }));
-    yield page;
-    start = page.LastEvaluatedKey;
-  } while (start);
-}
+): AsyncGenerator<ScanCommandOutput> =>
+  pagesOf((start) => db().send(new ScanCommand({ ...scan, TableName: tableName(), ExclusiveStartKey: start })));
 
 /**
  * Counter attributes the single counter items of before were written with (a misspelling); their
