@@ -15,7 +15,8 @@ const require = createRequire(import.meta.url);
 const CAPABILITY_EXCLUDED = 'handlers|adapters|http|config|lib|utils|helpers|ports|common|shared';
 const elements = [
   { type: 'fn-handlers', pattern: 'functions/src/handlers' },
-  { type: 'fn-adapters', pattern: 'functions/src/adapters' },
+  // each capability's adapters folder; the common adapter helpers beside them are files (below)
+  { type: 'fn-adapters', pattern: 'functions/src/adapters/*', capture: ['capability'] },
   { type: 'fn-http', pattern: 'functions/src/http' },
   { type: 'fn-config', pattern: 'functions/src/config' },
   // every other folder of functions/src is a capability; a lib/, utils/, helpers/ or ports/ folder is none
@@ -38,6 +39,8 @@ const files = [
   { category: 'fn-composition', pattern: 'functions/src/composition.ts' },
   { category: 'fn-errors', pattern: 'functions/src/errors.ts' },
   { category: 'fn-routes', pattern: 'functions/src/routes.ts' },
+  // the common adapter helpers (dynamo-client.ts): every adapters folder may use them
+  { category: 'fn-adapter-helpers', pattern: 'functions/src/adapters/*.ts' },
   { category: 'test', pattern: ['**/*.test.{ts,tsx}', '**/{testing,*Testing}.{ts,tsx}'] },
 ];
 
@@ -58,14 +61,27 @@ const policies = [
     allow: {
       to: [
         element('fn-adapters', 'fn-capability', 'fn-http', 'fn-config', 'shared-db'),
-        file('fn-errors'),
+        file('fn-adapter-helpers', 'fn-errors'),
         ...SHARED_PURE,
       ],
     },
   },
   { from: file('fn-routes'), allow: { to: [element('fn-config', 'shared-api')] } },
+  // an adapters folder (functions/src/adapters/<capability>/) reaches its own capability, the shared
+  // modules and the common adapter helpers, never another capability's adapters folder (decision 0401)
   {
     from: element('fn-adapters'),
+    allow: {
+      to: [
+        { element: { types: ['fn-adapters'], captured: { capability: '{{ from.captured.capability }}' } } },
+        element('fn-capability', 'fn-config', 'shared-db'),
+        file('fn-adapter-helpers', 'fn-errors'),
+        ...SHARED_PURE,
+      ],
+    },
+  },
+  {
+    from: file('fn-adapter-helpers'),
     allow: { to: [element('fn-capability', 'fn-config', 'shared-db'), file('fn-errors'), ...SHARED_PURE] },
   },
   { from: element('fn-http'), allow: { to: [element('fn-config'), file('fn-errors'), ...SHARED_PURE] } },
@@ -91,7 +107,10 @@ const policies = [
   {
     from: element('infra', 'scripts', 'tests'),
     allow: {
-      to: [element('fn-*', 'shared-*', 'infra', 'scripts', 'tests'), file('fn-composition', 'fn-errors', 'fn-routes')],
+      to: [
+        element('fn-*', 'shared-*', 'infra', 'scripts', 'tests'),
+        file('fn-composition', 'fn-errors', 'fn-routes', 'fn-adapter-helpers'),
+      ],
     },
   },
   // a test may reach what it tests and its fixtures, wherever they live

@@ -1,7 +1,9 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
+import type { AxeResults } from 'axe-core';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, expect, inject } from 'vitest';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../chromium';
@@ -119,12 +121,35 @@ export function pageErrors(session: BrowserSession): string[] {
   return session.problems.filter((problem) => problem.startsWith('page error'));
 }
 
+/** axe-core's minified build, put into a page once (decision 0400). */
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * axe-core's `axe.run` over the whole page, every rule, as AxeBuilder runs it; on a page of one
+ * frame (every screen of the apps) axe is put into the page once and stays until the next full
+ * load, instead of AxeBuilder's twice a check (the page and a blank page it opens for
+ * `finishRun`): about 1 s a check here, 131 calls in the browser files, most at two widths
+ * (decision 0400). A page with frames goes to AxeBuilder, which reaches into each.
+ */
+async function runAxe(page: Page): Promise<AxeResults> {
+  if (page.frames().length > 1) return new AxeBuilder({ page }).analyze();
+  const loaded = await page.evaluate(() => typeof (window as { axe?: { run?: unknown } }).axe?.run === 'function');
+  if (!loaded) {
+    await page.evaluate(
+      `${AXE_SOURCE};axe.configure({ allowedOrigins: ['<same_origin>'], branding: { application: 'playwright' } });`,
+    );
+  }
+  return page.evaluate(() =>
+    (window as unknown as { axe: { run: (context: Document) => Promise<AxeResults> } }).axe.run(document),
+  );
+}
+
 /**
  * Runs axe-core on the page as it is now and fails with every violation in words (rule, what it
  * means, and the elements). Call it once the screen has settled; every rule runs.
  */
 export async function expectAccessible(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
+  const results = await runAxe(page);
   const violations = results.violations.map(
     (violation) =>
       `${violation.id} (${violation.impact ?? 'unknown'}): ${violation.help}\n` +

@@ -683,7 +683,7 @@ describe('a batch payout the card takes (payout.paid)', () => {
       status: 'in_transit',
     });
     const { toCommission } = await import('../../functions/src/commissions/present');
-    const { toCommissionRecord } = await import('../../functions/src/adapters/orders/dynamo-sales-items');
+    const { toCommissionRecord } = await import('../../functions/src/adapters/dynamo-sales-items');
     const { commissionStatusText } = await import('../../shared/src/domain/sales-status');
     const shown = toCommission(toCommissionRecord((await item(commissionKey(commissions[0]!.id)))!));
     expect(shown.payoutExpected).toBe(new Date(inTransit!.arrival_date * 1000).toISOString());

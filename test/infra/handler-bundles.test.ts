@@ -52,12 +52,15 @@ const OWN_HOME: Record<string, readonly string[]> = {
   dailyPayouts: ['commissions', 'notifications'],
 };
 
-/** What every call shares: the wiring, the middy stack, settings, errors, the table client, and authentication. */
+/**
+ * What every call shares: the wiring, the middy stack, settings, errors, the common adapter helpers
+ * (the table client, the order and commission items: `adapters/*.ts`), and authentication.
+ */
 const SHARED = (file: string, handler: string) =>
   file === handler ||
   file === 'composition.ts' ||
   file === 'errors.ts' ||
-  file === 'adapters/dynamo-client.ts' ||
+  /^adapters\/[^/]+\.ts$/.test(file) ||
   /^(http|config|auth|adapters\/auth)\//.test(file);
 
 const closure = (home: readonly string[]): Set<string> => {

@@ -4,7 +4,12 @@ import {
   BatchWriteCommand,
   DynamoDBDocumentClient,
   QueryCommand,
+  ScanCommand,
   TransactWriteCommand,
+  type QueryCommandInput,
+  type QueryCommandOutput,
+  type ScanCommandInput,
+  type ScanCommandOutput,
 } from '@aws-sdk/lib-dynamodb';
 import { env } from '../config/env';
 import { awsErrorKind, badRequest } from '../errors';
@@ -228,6 +233,42 @@ export async function queryList(
   return { items: result.Items ?? [], nextCursor: encodeCursor(result.LastEvaluatedKey) };
 }
 
+/** A Query of the portal's table: its name is filled in, and paging is `queryPages`' own. */
+export type TableQuery = Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>;
+
+/** Every page `read` gives, each next one from the last one's LastEvaluatedKey. */
+async function* pagesOf<Page extends { LastEvaluatedKey?: Record<string, unknown> }>(
+  read: (start: Record<string, unknown> | undefined) => Promise<Page>,
+): AsyncGenerator<Page> {
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await read(start);
+    yield page;
+    start = page.LastEvaluatedKey;
+  } while (start);
+}
+
+/**
+ * Every page of a Query of the table, in order, each next one from the last one's
+ * LastEvaluatedKey. A caller that has what it needs leaves the loop (`break`, `return`) and no
+ * further page is read. The one paging loop of the adapters (a page is at most 1 MB).
+ */
+export const queryPages = (query: TableQuery): AsyncGenerator<QueryCommandOutput> =>
+  pagesOf((start) => db().send(new QueryCommand({ ...query, TableName: tableName(), ExclusiveStartKey: start })));
+
+/** Every item a Query of the table finds, all its pages read. */
+export async function queryAll(query: TableQuery): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  for await (const page of queryPages(query)) items.push(...(page.Items ?? []));
+  return items;
+}
+
+/** Every page of a Scan of the table, as `queryPages` (the one-off upgrades that read the whole table). */
+export const scanPages = (
+  scan: Omit<ScanCommandInput, 'TableName' | 'ExclusiveStartKey'>,
+): AsyncGenerator<ScanCommandOutput> =>
+  pagesOf((start) => db().send(new ScanCommand({ ...scan, TableName: tableName(), ExclusiveStartKey: start })));
+
 /**
  * Counter attributes the single counter items of before were written with (a misspelling); their
  * values are still read into the right name's sum. Nothing writes them any more.
@@ -244,26 +285,18 @@ const LEGACY_COUNTER_NAMES: Record<string, string> = {
  */
 export async function counterSums(partition: string): Promise<Record<string, number>> {
   const sums: Record<string, number> = {};
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': partition },
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of page.Items ?? []) {
-      for (const [name, value] of Object.entries(item)) {
-        if (typeof value !== 'number') continue;
-        const counted = LEGACY_COUNTER_NAMES[name] ?? name;
-        sums[counted] = (sums[counted] ?? 0) + value;
-      }
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': partition },
+    ConsistentRead: true,
+  });
+  for (const item of items) {
+    for (const [name, value] of Object.entries(item)) {
+      if (typeof value !== 'number') continue;
+      const counted = LEGACY_COUNTER_NAMES[name] ?? name;
+      sums[counted] = (sums[counted] ?? 0) + value;
     }
-    start = page.LastEvaluatedKey;
-  } while (start);
+  }
   return sums;
 }
 

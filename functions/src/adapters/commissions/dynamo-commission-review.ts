@@ -1,19 +1,18 @@
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { commissionMove, updateExpression } from '@portal/shared/db/sales-status';
 import { availableSortKey, keys, lists, shardOf } from '@portal/shared/db/table';
 import type { ReviewStore } from '../../commissions/review';
 import type { CommissionRecord } from '../../orders/sales-store';
 import {
-  backoff,
-  cancellationReasons,
   db,
   decodeCursor,
   encodeCursor,
   isConditionFailed,
-  isTransactionConflict,
   tableName,
+  transact,
+  type TransactItems,
 } from '../dynamo-client';
-import { toCommissionRecord } from '../orders/dynamo-sales-items';
+import { toCommissionRecord } from '../dynamo-sales-items';
 
 /**
  * The admin's decision on a commission held at its sale (commissions/review.ts), on the table:
@@ -106,7 +105,7 @@ export const dynamoCommissionReview: ReviewStore = {
     const guard = held(commission);
     const amount = commission.amountCents;
     const shard = shardOf(commission.id);
-    const items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']> = [
+    const items: TransactItems = [
       {
         Update: {
           TableName: tableName(),
@@ -146,18 +145,6 @@ export const dynamoCommissionReview: ReviewStore = {
         },
       },
     ];
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await db().send(new TransactWriteCommand({ TransactItems: items }));
-        return true;
-      } catch (error) {
-        if (cancellationReasons(error)?.some((entry) => entry.Code === 'ConditionalCheckFailed')) return false;
-        if (isTransactionConflict(error) && attempt < 5) {
-          await backoff(attempt);
-          continue;
-        }
-        throw error;
-      }
-    }
+    return (await transact(items)).ok;
   },
 };

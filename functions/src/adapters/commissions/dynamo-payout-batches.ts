@@ -10,7 +10,16 @@ import type {
   PayoutBatchStore,
   StoredBatchState,
 } from '../../commissions/batch-store';
-import { batchGetAll, db, decodeCursor, encodeCursor, isConditionFailed, tableName, transact } from '../dynamo-client';
+import {
+  batchGetAll,
+  db,
+  decodeCursor,
+  encodeCursor,
+  isConditionFailed,
+  queryPages,
+  tableName,
+  transact,
+} from '../dynamo-client';
 
 /**
  * The payout batches on the table (commissions/batches.ts): the member's lock
@@ -208,19 +217,13 @@ export const dynamoPayoutBatches: PayoutBatchStore = {
   async candidates(memberId, now) {
     const list = lists.commissionsOf(memberId);
     const found: CandidateCommission[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await db().send(
-        new QueryCommand({
-          TableName: tableName(),
-          IndexName: list.index,
-          KeyConditionExpression: 'gsi3pk = :pk',
-          FilterExpression: 'attribute_not_exists(batchId)',
-          ExpressionAttributeValues: { ':pk': list.partition },
-          ScanIndexForward: true,
-          ExclusiveStartKey: start,
-        }),
-      );
+    for await (const page of queryPages({
+      IndexName: list.index,
+      KeyConditionExpression: 'gsi3pk = :pk',
+      FilterExpression: 'attribute_not_exists(batchId)',
+      ExpressionAttributeValues: { ':pk': list.partition },
+      ScanIndexForward: true,
+    })) {
       for (const item of page.Items ?? []) {
         const status = commissionStatusOf(item);
         const availableAt = typeof item.availableAt === 'number' ? item.availableAt : undefined;
@@ -245,8 +248,8 @@ export const dynamoPayoutBatches: PayoutBatchStore = {
           found.push(candidate('in_stripe'));
         }
       }
-      start = page.LastEvaluatedKey;
-    } while (start && found.length < 1000);
+      if (found.length >= 1000) break;
+    }
     return found;
   },
 
@@ -652,27 +655,21 @@ export const dynamoPayoutBatches: PayoutBatchStore = {
     const members = new Map<string, string>();
     for (const stage of ['to_stripe', 'to_be_paid'] as const) {
       const list = lists.commissionsAt(stage);
-      let start: Record<string, unknown> | undefined;
       let read = 0;
-      do {
-        const page = await db().send(
-          new QueryCommand({
-            TableName: tableName(),
-            IndexName: list.index,
-            KeyConditionExpression: 'gsi2pk = :pk',
-            ExpressionAttributeValues: { ':pk': list.partition },
-            ProjectionExpression: 'memberId, memberEmail',
-            ExclusiveStartKey: start,
-          }),
-        );
+      for await (const page of queryPages({
+        IndexName: list.index,
+        KeyConditionExpression: 'gsi2pk = :pk',
+        ExpressionAttributeValues: { ':pk': list.partition },
+        ProjectionExpression: 'memberId, memberEmail',
+      })) {
         for (const item of page.Items ?? []) {
           if (typeof item.memberId === 'string' && !members.has(item.memberId)) {
             members.set(item.memberId, String(item.memberEmail ?? ''));
           }
         }
         read += page.Items?.length ?? 0;
-        start = page.LastEvaluatedKey;
-      } while (start && read < 50_000);
+        if (read >= 50_000) break;
+      }
     }
     return [...members].map(([memberId, memberEmail]) => ({ memberId, memberEmail }));
   },

@@ -1,7 +1,15 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ImportIssue } from '@portal/shared/api/products';
 import { keys, lists } from '@portal/shared/db/table';
-import { batchWriteAll, db, decodeCursor, encodeCursor, isConditionFailed, tableName } from '../dynamo-client';
+import {
+  batchWriteAll,
+  db,
+  decodeCursor,
+  encodeCursor,
+  isConditionFailed,
+  queryAll,
+  tableName,
+} from '../dynamo-client';
 import { blankRun } from '../../imports/jobs';
 import type { RejectedRows, StoredReportRow } from '../../imports/rejected-rows';
 import { LeaseLostError, type ImportJobRecord, type ImportJobRepository } from '../../imports/job-store';
@@ -260,20 +268,13 @@ export const dynamoImports: ImportJobRepository = {
   async clearIssuesAndRows(id) {
     const stale: Record<string, unknown>[] = [];
     for (const prefix of ['ISSUE#', 'ROW#']) {
-      let start: Record<string, unknown> | undefined;
-      do {
-        const result = await db().send(
-          new QueryCommand({
-            TableName: tableName(),
-            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-            ExpressionAttributeValues: { ':pk': keys.importJob(id).pk, ':prefix': prefix },
-            ProjectionExpression: 'pk, sk',
-            ExclusiveStartKey: start,
-          }),
-        );
-        stale.push(...(result.Items ?? []));
-        start = result.LastEvaluatedKey;
-      } while (start);
+      stale.push(
+        ...(await queryAll({
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': keys.importJob(id).pk, ':prefix': prefix },
+          ProjectionExpression: 'pk, sk',
+        })),
+      );
     }
     await batchWriteAll(stale.map((key) => ({ DeleteRequest: { Key: key } })));
   },
@@ -295,22 +296,14 @@ export const dynamoImports: ImportJobRepository = {
 
   async rejectedRows(id) {
     const entries = new Map<string, string>();
-    let start: Record<string, unknown> | undefined;
-    do {
-      const result = await db().send(
-        new QueryCommand({
-          TableName: tableName(),
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :row)',
-          ExpressionAttributeValues: { ':pk': keys.importJob(id).pk, ':row': 'ROW#' },
-          ExclusiveStartKey: start,
-        }),
-      );
-      for (const item of result.Items ?? []) {
-        const entry = String(item.sk).split('#')[1] ?? '';
-        entries.set(entry, (entries.get(entry) ?? '') + String(item.data));
-      }
-      start = result.LastEvaluatedKey;
-    } while (start);
+    const items = await queryAll({
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :row)',
+      ExpressionAttributeValues: { ':pk': keys.importJob(id).pk, ':row': 'ROW#' },
+    });
+    for (const item of items) {
+      const entry = String(item.sk).split('#')[1] ?? '';
+      entries.set(entry, (entries.get(entry) ?? '') + String(item.data));
+    }
     const [head, ...rows] = [...entries.values()];
     if (head === undefined) return undefined;
     const { header, truncated } = JSON.parse(head) as Pick<RejectedRows, 'header' | 'truncated'>;

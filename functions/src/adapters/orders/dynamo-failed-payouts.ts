@@ -1,7 +1,6 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { lists } from '@portal/shared/db/table';
 import type { BoundedCount } from '../../products/product-store';
-import { db, tableName } from '../dynamo-client';
+import { queryPages } from '../dynamo-client';
 
 /**
  * How many commissions to be paid carry a failed payout (`payoutFailure`, set by `payout.failed`,
@@ -12,22 +11,16 @@ import { db, tableName } from '../dynamo-client';
 export async function failedPayoutCount(cap: number): Promise<BoundedCount> {
   const stage = lists.commissionsAt('to_be_paid');
   let count = 0;
-  let start: Record<string, unknown> | undefined;
-  do {
-    const result = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: stage.index,
-        KeyConditionExpression: '#pk = :partition',
-        FilterExpression: 'attribute_type(payoutFailure, :string)',
-        ExpressionAttributeNames: { '#pk': `${stage.index}pk` },
-        ExpressionAttributeValues: { ':partition': stage.partition, ':string': 'S' },
-        Select: 'COUNT',
-        ExclusiveStartKey: start,
-      }),
-    );
-    count += result.Count ?? 0;
-    start = result.LastEvaluatedKey;
-  } while (start && count <= cap);
+  for await (const page of queryPages({
+    IndexName: stage.index,
+    KeyConditionExpression: '#pk = :partition',
+    FilterExpression: 'attribute_type(payoutFailure, :string)',
+    ExpressionAttributeNames: { '#pk': `${stage.index}pk` },
+    ExpressionAttributeValues: { ':partition': stage.partition, ':string': 'S' },
+    Select: 'COUNT',
+  })) {
+    count += page.Count ?? 0;
+    if (count > cap) break;
+  }
   return count > cap ? { count: cap, atLeast: true } : { count, atLeast: false };
 }

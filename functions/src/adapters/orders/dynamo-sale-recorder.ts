@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import {
   COUNTER_SHARDS,
   EARNINGS_PREFIX,
@@ -18,8 +18,16 @@ import type {
   RecordOutcome,
   SalesStore,
 } from '../../orders/sales-store';
-import { toCommissionRecord, toOrderRecord } from './dynamo-sales-items';
-import { backoff, conditionFailedAt, db, isConditionFailed, isTransactionConflict, tableName } from '../dynamo-client';
+import { toCommissionRecord, toOrderRecord } from '../dynamo-sales-items';
+import {
+  backoff,
+  conditionFailedAt,
+  db,
+  isConditionFailed,
+  isTransactionConflict,
+  queryAll,
+  tableName,
+} from '../dynamo-client';
 
 /**
  * Recording a sale (the SalesStore's writing half the webhook and confirmCheckout need), apart
@@ -34,7 +42,7 @@ import { backoff, conditionFailedAt, db, isConditionFailed, isTransactionConflic
 const MAX_SALE_TRIES = 12;
 
 export const sortKey = (time: string, id: string) => `${time}#${id}`;
-export { strip, toCommissionRecord, toOrderRecord } from './dynamo-sales-items';
+export { strip, toCommissionRecord, toOrderRecord } from '../dynamo-sales-items';
 
 export async function get(key: { pk: string; sk: string }): Promise<Record<string, unknown> | undefined> {
   const result = await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
@@ -220,22 +228,11 @@ export function toEarnings(item: Record<string, unknown>): Earnings {
 
 /** A member's earnings items: their shards and the EARNINGS item (totals of before, the rank), one Query. */
 async function earningsItems(memberId: string): Promise<Record<string, unknown>[]> {
-  const found: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': keys.earnings(memberId).pk, ':prefix': EARNINGS_PREFIX },
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    found.push(...(page.Items ?? []));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return found;
+  return queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': keys.earnings(memberId).pk, ':prefix': EARNINGS_PREFIX },
+    ConsistentRead: true,
+  });
 }
 
 const sumOf = (found: readonly Record<string, unknown>[], name: string) =>

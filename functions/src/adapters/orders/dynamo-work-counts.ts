@@ -1,38 +1,26 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { AVAILABLE_PREFIX, lists } from '@portal/shared/db/table';
 import type { CommissionWork } from '../../orders/admin-summary';
-import { db, tableName } from '../dynamo-client';
+import { queryAll } from '../dynamo-client';
 
 /** Every item of one key range of a stage list (gsi2), with only `amountCents` and `status` read. */
 async function readRange(
   stage: { index: string; partition: string },
   range?: { from: string; to: string },
 ): Promise<{ amountCents?: unknown; status?: unknown }[]> {
-  const found: { amountCents?: unknown; status?: unknown }[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const result = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: stage.index,
-        KeyConditionExpression: range ? '#pk = :partition AND #sk BETWEEN :from AND :to' : '#pk = :partition',
-        ProjectionExpression: 'amountCents, #status',
-        ExpressionAttributeNames: {
-          '#pk': `${stage.index}pk`,
-          '#status': 'status',
-          ...(range ? { '#sk': `${stage.index}sk` } : {}),
-        },
-        ExpressionAttributeValues: {
-          ':partition': stage.partition,
-          ...(range ? { ':from': range.from, ':to': range.to } : {}),
-        },
-        ExclusiveStartKey: start,
-      }),
-    );
-    found.push(...(result.Items ?? []));
-    start = result.LastEvaluatedKey;
-  } while (start);
-  return found;
+  return queryAll({
+    IndexName: stage.index,
+    KeyConditionExpression: range ? '#pk = :partition AND #sk BETWEEN :from AND :to' : '#pk = :partition',
+    ProjectionExpression: 'amountCents, #status',
+    ExpressionAttributeNames: {
+      '#pk': `${stage.index}pk`,
+      '#status': 'status',
+      ...(range ? { '#sk': `${stage.index}sk` } : {}),
+    },
+    ExpressionAttributeValues: {
+      ':partition': stage.partition,
+      ...(range ? { ':from': range.from, ':to': range.to } : {}),
+    },
+  });
 }
 
 const cents = (item: { amountCents?: unknown }) => (typeof item.amountCents === 'number' ? item.amountCents : 0);

@@ -1,62 +1,47 @@
 import { createHash } from 'node:crypto';
-import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { OPEN_INTENTS_PREFIX, keys } from '@portal/shared/db/table';
 import type { OpenIntentStore } from '../../payments/open-intents';
 import type { CheckoutOwners } from '../../payments/checkout';
-import { backoff, cancellationReasons, db, isTransactionConflict, tableName } from '../dynamo-client';
+import { db, tableName, transact, type TransactItems } from '../dynamo-client';
 
 /**
  * The checkouts' open payment intents, one item per intent in its product's partition
  * (`OPEN_INTENTS#<productId>` / `PI#<paymentIntentId>`, TTL `expiresAt`), and the two reads that
  * tell a member's own checkout (their share code's claim, their refresh token's session).
  */
-async function write(productId: string, paymentIntentId: string, expiresAtSeconds: number) {
-  await db().send(
-    new TransactWriteCommand({
-      TransactItems: [
-        {
-          // Still sold: approved, or in review with its approved values (what the checkout priced).
-          ConditionCheck: {
-            TableName: tableName(),
-            Key: keys.product(productId),
-            ConditionExpression: '#status IN (:approved, :review) AND attribute_exists(approved)',
-            ExpressionAttributeNames: { '#status': 'status' },
-            ExpressionAttributeValues: { ':approved': 'approved', ':review': 'review' },
-          },
+function trackItems(productId: string, paymentIntentId: string, expiresAtSeconds: number): TransactItems {
+  return [
+    {
+      // Still sold: approved, or in review with its approved values (what the checkout priced).
+      ConditionCheck: {
+        TableName: tableName(),
+        Key: keys.product(productId),
+        ConditionExpression: '#status IN (:approved, :review) AND attribute_exists(approved)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':approved': 'approved', ':review': 'review' },
+      },
+    },
+    {
+      Put: {
+        TableName: tableName(),
+        Item: {
+          ...keys.openIntent(productId, paymentIntentId),
+          entity: 'openIntent',
+          productId,
+          paymentIntentId,
+          expiresAt: expiresAtSeconds,
         },
-        {
-          Put: {
-            TableName: tableName(),
-            Item: {
-              ...keys.openIntent(productId, paymentIntentId),
-              entity: 'openIntent',
-              productId,
-              paymentIntentId,
-              expiresAt: expiresAtSeconds,
-            },
-          },
-        },
-      ],
-    }),
-  );
+      },
+    },
+  ];
 }
 
 export const dynamoOpenIntents: OpenIntentStore = {
   async track(productId, paymentIntentId, expiresAtSeconds) {
     // A ban of this product at the same moment conflicts with the check: tried again, then decided.
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await write(productId, paymentIntentId, expiresAtSeconds);
-        return true;
-      } catch (error) {
-        if (cancellationReasons(error)?.[0]?.Code === 'ConditionalCheckFailed') return false;
-        if (isTransactionConflict(error) && attempt < 5) {
-          await backoff(attempt);
-          continue;
-        }
-        throw error;
-      }
-    }
+    // Only the product's check has a condition: refused means no longer sold.
+    return (await transact(trackItems(productId, paymentIntentId, expiresAtSeconds))).ok;
   },
 
   async page(productId, limit, cursor) {

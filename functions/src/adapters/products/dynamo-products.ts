@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { GetCommand, PutCommand, QueryCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { keys, lists } from '@portal/shared/db/table';
 import { productIdFromSpuNo } from '@portal/shared/domain/csv-product';
 import {
@@ -17,6 +17,8 @@ import {
   decodeCursor,
   encodeCursor,
   isConditionFailed,
+  queryPages,
+  scanPages,
   tableName,
   writtenUnlessConditionFails,
 } from '../dynamo-client';
@@ -301,20 +303,13 @@ async function putIdChunk(ids: readonly string[]): Promise<void> {
  */
 async function buildIdDirectory(): Promise<void> {
   const ids: string[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await db().send(
-      new ScanCommand({
-        TableName: tableName(),
-        FilterExpression: 'entity = :product',
-        ProjectionExpression: 'id',
-        ExpressionAttributeValues: { ':product': 'Product' },
-        ExclusiveStartKey: start,
-      }),
-    );
+  for await (const page of scanPages({
+    FilterExpression: 'entity = :product',
+    ProjectionExpression: 'id',
+    ExpressionAttributeValues: { ':product': 'Product' },
+  })) {
     for (const item of page.Items ?? []) ids.push(String(item.id));
-    start = page.LastEvaluatedKey;
-  } while (start);
+  }
   await putIdChunk(ids);
   await db().send(
     new PutCommand({
@@ -336,16 +331,10 @@ export async function upgradeCatalogueKeys(): Promise<number> {
   );
   if (marker.Item) return 0;
   let upgraded = 0;
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await db().send(
-      new ScanCommand({
-        TableName: tableName(),
-        FilterExpression: 'entity = :product AND attribute_not_exists(gsi3pk)',
-        ExpressionAttributeValues: { ':product': 'Product' },
-        ExclusiveStartKey: start,
-      }),
-    );
+  for await (const page of scanPages({
+    FilterExpression: 'entity = :product AND attribute_not_exists(gsi3pk)',
+    ExpressionAttributeValues: { ':product': 'Product' },
+  })) {
     for (const item of page.Items ?? []) {
       const product = fromItem(item);
       const listKeys = catalogueKeys(product);
@@ -364,8 +353,7 @@ export async function upgradeCatalogueKeys(): Promise<number> {
       );
       if (written) upgraded++;
     }
-    start = page.LastEvaluatedKey;
-  } while (start);
+  }
   await db().send(
     new PutCommand({ TableName: tableName(), Item: { ...keys.catalogueKeysUpgrade(), entity: 'Upgrade', upgraded } }),
   );
@@ -414,22 +402,15 @@ export const dynamoProducts: ProductRepository = {
     );
     if (!complete.Item) await buildIdDirectory();
     const ids = new Set<string>();
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await db().send(
-        new QueryCommand({
-          TableName: tableName(),
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :ids)',
-          ExpressionAttributeValues: { ':pk': keys.productIdsComplete().pk, ':ids': 'IDS#' },
-          ProjectionExpression: 'ids',
-          ConsistentRead: true,
-          ExclusiveStartKey: start,
-        }),
-      );
+    for await (const page of queryPages({
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :ids)',
+      ExpressionAttributeValues: { ':pk': keys.productIdsComplete().pk, ':ids': 'IDS#' },
+      ProjectionExpression: 'ids',
+      ConsistentRead: true,
+    })) {
       for (const item of page.Items ?? []) for (const id of String(item.ids).split(' ')) ids.add(id);
       if (ids.size > limit) return null;
-      start = page.LastEvaluatedKey;
-    } while (start);
+    }
     return ids;
   },
 

@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { commissionStatusOf } from '@portal/shared/domain/sales-status';
 import { CLAWBACK_PREFIX, keys, lists } from '@portal/shared/db/table';
 import type {
@@ -8,7 +8,7 @@ import type {
   LedgerOrder,
   LedgerRecords,
 } from '../../reconciliation/records';
-import { db, tableName } from '../dynamo-client';
+import { db, queryAll, tableName } from '../dynamo-client';
 
 /**
  * Reconciliation's reads of our ledger (reconciliation/reconcile.ts): the orders of a period as one
@@ -61,24 +61,14 @@ function toCommission(item: Record<string, unknown>): LedgerCommission {
 export const dynamoReconciliation: LedgerRecords = {
   async ordersCreated(fromIso, toIso) {
     const list = lists.orders;
-    const orders: LedgerOrder[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await db().send(
-        new QueryCommand({
-          TableName: tableName(),
-          IndexName: list.index,
-          // `<createdAt>#<id>`: every order created at or after `fromIso` sorts at or after it, and
-          // every one created before `toIso` sorts before it.
-          KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :from AND :to',
-          ExpressionAttributeValues: { ':pk': list.partition, ':from': fromIso, ':to': toIso },
-          ExclusiveStartKey: start,
-        }),
-      );
-      for (const item of page.Items ?? []) orders.push(toOrder(item));
-      start = page.LastEvaluatedKey;
-    } while (start);
-    return orders;
+    const items = await queryAll({
+      IndexName: list.index,
+      // `<createdAt>#<id>`: every order created at or after `fromIso` sorts at or after it, and
+      // every one created before `toIso` sorts before it.
+      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':pk': list.partition, ':from': fromIso, ':to': toIso },
+    });
+    return items.map(toOrder);
   },
 
   async orderOfPayment(paymentIntentId) {
@@ -141,23 +131,15 @@ export const dynamoReconciliation: LedgerRecords = {
 
   async clawedBack(memberId) {
     const byCommission = new Map<string, number>();
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await db().send(
-        new QueryCommand({
-          TableName: tableName(),
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: { ':pk': keys.user(memberId).pk, ':prefix': CLAWBACK_PREFIX },
-          ProjectionExpression: 'commissionId, amountCents',
-          ExclusiveStartKey: start,
-        }),
-      );
-      for (const item of page.Items ?? []) {
-        const id = text(item.commissionId);
-        if (id) byCommission.set(id, (byCommission.get(id) ?? 0) + cents(item.amountCents));
-      }
-      start = page.LastEvaluatedKey;
-    } while (start);
+    const items = await queryAll({
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': keys.user(memberId).pk, ':prefix': CLAWBACK_PREFIX },
+      ProjectionExpression: 'commissionId, amountCents',
+    });
+    for (const item of items) {
+      const id = text(item.commissionId);
+      if (id) byCommission.set(id, (byCommission.get(id) ?? 0) + cents(item.amountCents));
+    }
     return byCommission;
   },
 };

@@ -1,5 +1,5 @@
 import { commissionStatusOf, orderStatusOf } from '@portal/shared/domain/sales-status';
-import type { CommissionRecord, OrderRecord } from '../../orders/sales-store';
+import type { CommissionRecord, OrderRecord } from '../orders/sales-store';
 
 /**
  * Order and commission items as the stores answer them: without the table's keys, with the status
