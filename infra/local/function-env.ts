@@ -59,6 +59,18 @@ export const PASSED_THROUGH = [
   'AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED',
 ];
 
+/**
+ * The session token of a function's local credentials: in AWS a function's credentials are its
+ * role's session; locally every function signs with the data folder's key, and this token (which a
+ * presigned POST carries as `X-Amz-Security-Token`, covered by its signed policy) says which
+ * function signed, so the local S3 authorizes an upload as its signer's role (s3-gate.ts).
+ */
+export const localSessionToken = (functionName: string): string => `portal-local-function:${functionName}`;
+
+/** The function a local session token names, if it is one. */
+export const functionOfSessionToken = (token: string | undefined): string | undefined =>
+  token?.startsWith('portal-local-function:') ? token.slice('portal-local-function:'.length) : undefined;
+
 /** What the local runtime puts where AWS has its services: the engines' endpoints, the key, the outbox. */
 export interface StandIns {
   region: string;
@@ -101,6 +113,7 @@ export function lambdaEnvironment(
     AWS_DEFAULT_REGION: standIns.region,
     AWS_ACCESS_KEY_ID: standIns.credentials.accessKeyId,
     AWS_SECRET_ACCESS_KEY: standIns.credentials.secretAccessKey,
+    AWS_SESSION_TOKEN: localSessionToken(fn.name),
     AWS_LAMBDA_FUNCTION_NAME: fn.name,
     AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(fn.memoryMb),
     AWS_LAMBDA_FUNCTION_VERSION: '$LATEST',

@@ -43,6 +43,13 @@ export interface S3GateOptions {
   /** The largest request body taken at all (S3's own limits are larger). */
   maxBodyBytes?: number;
   now?: () => Date;
+  /**
+   * A browser's POST upload, its policy valid, is authorized as S3 authorizes it: as the identity
+   * that signed the policy. Locally a function signs with the data folder's key and a session token
+   * naming it (function-env.ts `localSessionToken`); this answers S3's AccessDenied words for a
+   * signer whose role may not `s3:PutObject` the key, or nothing. Absent: every signed upload passes.
+   */
+  authorizeUpload?: (sessionToken: string | undefined, bucket: string, key: string) => Promise<string | undefined>;
 }
 
 const GATE_TOKEN_HEADER = 'x-portal-s3-gate';
@@ -556,7 +563,11 @@ export function createS3Gate(options: S3GateOptions): Server {
       }
       const body = await spool(request);
       try {
-        verifyPostPolicy(await readPostForm(body.file, contentType), bucket, options, now());
+        const form = await readPostForm(body.file, contentType);
+        const key = verifyPostPolicy(form, bucket, options, now());
+        // S3 authorizes the upload as whoever signed the policy: the function's role (its session token names it).
+        const denied = await options.authorizeUpload?.(form.fields.get('x-amz-security-token'), bucket, key);
+        if (denied) throw new S3Refusal('AccessDenied', denied);
         return await forward(request, response, body);
       } finally {
         rmSync(body.file, { force: true });

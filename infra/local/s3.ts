@@ -7,7 +7,7 @@ import type S3rver from 's3rver';
 import { localAws } from './dynamo';
 import { secureDir, writePrivateFile } from './files';
 import { freePort } from './ports';
-import { createS3Gate, gateOnly } from './s3-gate';
+import { createS3Gate, gateOnly, type S3GateOptions } from './s3-gate';
 import { listObjectsV2 } from './s3-list';
 
 /** The imports bucket's name locally; in AWS the stack names it and passes it in the environment. */
@@ -95,6 +95,8 @@ export async function startS3(options: {
   port?: number;
   /** The key to accept; a new one (newS3Credentials) when not given. */
   credentials?: S3Credentials;
+  /** POST uploads authorized as their signer (s3-gate.ts `authorizeUpload`). */
+  authorizeUpload?: S3GateOptions['authorizeUpload'];
 }): Promise<LocalS3> {
   const credentials = options.credentials ?? newS3Credentials();
   secureDir(options.dataDir);
@@ -140,6 +142,7 @@ export async function startS3(options: {
     credentials,
     region: localAws.region,
     spoolDir,
+    authorizeUpload: options.authorizeUpload,
   });
   try {
     await new Promise<void>((resolve, reject) => {

@@ -6,7 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { S3Event, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { functionEnvironment } from '../lib/bundling';
 import type { ApiHandler } from './api-event';
-import { installFunctionEnvironments, lambdaEnvironment, type StandIns } from './function-env';
+import { functionOfSessionToken, installFunctionEnvironments, lambdaEnvironment, type StandIns } from './function-env';
 import { invokeEvent } from './invoker';
 import { installReadOnlyFileSystem } from './read-only-fs';
 import {
@@ -36,7 +36,7 @@ import { privateUmask, secureTree, writePrivateFile } from './files';
 import { writePortalMarker } from './portal-marker';
 import { createPortalServer, type HostedImage } from './server';
 import { assemblyFromTemplates } from './iam/assembly';
-import { enforceIam } from './iam/enforce';
+import { deniedUpload, enforceIam } from './iam/enforce';
 
 /**
  * The embedded default: everything the portal needs, on this machine, with no AWS account.
@@ -330,7 +330,16 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
   let holdWebhooks = false;
   const settled = await Promise.allSettled([
     startDynamo({ dataDir: join(dataDir, 'dynamodb') }),
-    startS3({ dataDir: join(dataDir, 's3'), spoolDir: join(dataDir, 's3-incoming'), credentials: s3Credentials }),
+    startS3({
+      dataDir: join(dataDir, 's3'),
+      spoolDir: join(dataDir, 's3-incoming'),
+      credentials: s3Credentials,
+      // A presigned POST is authorized as the function that signed it (its role's s3:PutObject on the key).
+      authorizeUpload: async (token, bucket, key) => {
+        const signer = functionOfSessionToken(token);
+        return signer ? deniedUpload(signer, bucket, key) : undefined;
+      },
+    }),
     // The picture queue and its dead-letter queue (decision 0380): in memory, on 127.0.0.1.
     startSqs(),
     startStripeEmulator({

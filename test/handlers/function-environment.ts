@@ -1,6 +1,6 @@
 import { inject } from 'vitest';
 import { MONEY_SETTING_CONTEXTS } from '../../infra/lib/settings';
-import { PASSED_THROUGH, withEnvironment } from '../../infra/local/function-env';
+import { localSessionToken, PASSED_THROUGH, withEnvironment } from '../../infra/local/function-env';
 import { runAsFunction } from '../../infra/local/iam/enforce';
 import { templateFunctions } from '../../infra/local/template';
 
@@ -59,6 +59,8 @@ export function functionEnvironment(name: string, from: NodeJS.ProcessEnv = proc
     AWS_LAMBDA_FUNCTION_NAME: name,
     AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(fn.memoryMb),
     AWS_LAMBDA_FUNCTION_VERSION: '$LATEST',
+    // Its credentials' session names it: a presigned POST it signs is authorized as its role (s3-gate.ts).
+    AWS_SESSION_TOKEN: localSessionToken(name),
   };
   for (const variable of fn.names) {
     const value = from[variable];

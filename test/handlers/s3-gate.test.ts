@@ -15,6 +15,12 @@ import { LOCAL_IMPORTS_BUCKET, startS3, type LocalS3 } from '../../infra/local/s
 import { forwardObjectCreated, type EventForwarder } from '../../infra/local/s3-events';
 import { auth, tokenFor } from './catalogue-helpers';
 import { asFunction, call } from './helpers';
+import { routes } from '../../functions/src/routes';
+import { functionOfSessionToken } from '../../infra/local/function-env';
+import { synthesizeLocalAssembly, type LocalAssembly } from '../../infra/local/iam/assembly';
+import { deniedUpload } from '../../infra/local/iam/enforce';
+import { demoAccounts } from '../../infra/local/start';
+import { localContexts } from '../../infra/local/template';
 
 /**
  * The local S3 server checks uploads as S3 does (s3-gate.ts): a presigned POST made by the API
@@ -29,6 +35,8 @@ let client: S3Client;
 let admin = '';
 let events = 0;
 let imports = 0;
+/** The stack the uploads are authorized against: the run's (setup.ts), or a test's with a grant removed. */
+let uploadAssembly: LocalAssembly | undefined;
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'portal-s3-gate-'));
@@ -37,6 +45,11 @@ beforeAll(async () => {
     dataDir: join(root, 's3'),
     spoolDir: join(root, 's3-incoming'),
     credentials: inject('s3Credentials'),
+    // As npm start's (start.ts): a POST upload is authorized as the function that signed it.
+    authorizeUpload: async (token, bucket, key) => {
+      const signer = functionOfSessionToken(token);
+      return signer ? deniedUpload(signer, bucket, key, uploadAssembly) : undefined;
+    },
   });
   // Before any handler runs: the functions read their environment once.
   process.env.S3_ENDPOINT = s3.endpoint;
@@ -297,4 +310,35 @@ describe('the local S3 server checks every upload as S3 does', () => {
     await expectRefused(answer, 403, 'AccessDenied');
     await expectNothingStored();
   });
+});
+
+describe('a presigned POST is authorized as the function that signed it, at upload time (as S3 does)', () => {
+  it('with the signing route’s imports-bucket grant removed, the upload is AccessDenied in AWS’s words and stores nothing', async () => {
+    // The route table with createProductUpload's bucket grant taken away, synthesized as the run's own.
+    const narrowed = await synthesizeLocalAssembly(localContexts({ adminMailTo: demoAccounts.admin.email, env: {} }), {
+      routes: routes.map((route) => {
+        if (route.name !== 'createProductUpload') return route;
+        const { importsBucket: _removed, ...access } = route.access;
+        return { ...route, access };
+      }),
+    });
+    // The synth held this process for a while: the gate's idle connections close before the next request.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const { url, fields } = await presigned();
+    // The function's credentials name it (function-env.ts localSessionToken), and its policy covers that.
+    expect(fields['X-Amz-Security-Token']).toBe('portal-local-function:createProductUpload');
+    uploadAssembly = narrowed;
+    try {
+      const answer = await post(url, fields, csv(spuNo()));
+      await expectRefused(
+        answer,
+        403,
+        'AccessDenied',
+        /assumed-role\/[^/]+\/createProductUpload is not authorized to perform: s3:PutObject on resource: arn:aws:s3:::reseller-portal-imports\/imports\//,
+      );
+      await expectNothingStored();
+    } finally {
+      uploadAssembly = undefined;
+    }
+  }, 300_000);
 });

@@ -61,6 +61,27 @@ export function runAsFunction<T>(functionName: string | undefined, run: () => T,
   return current.run({ functionName, assembly: held }, run);
 }
 
+/**
+ * S3's decision on a browser's POST upload signed by the function `functionName` (the local S3's
+ * gate asks, s3-gate.ts `authorizeUpload`): `s3:PutObject` on the key, evaluated against that
+ * function's role; AWS's words when denied, else undefined. Without enforceIam: undefined.
+ */
+export async function deniedUpload(
+  functionName: string,
+  bucket: string,
+  key: string,
+  assembly?: LocalAssembly,
+): Promise<string | undefined> {
+  const held = assembly ?? defaultAssembly;
+  if (!held) return undefined;
+  const invocation = { functionName, assembly: held };
+  const denied = await firstDenied(
+    invocation,
+    requestsFor('S3Client', 'PutObjectCommand', { Bucket: bucket, Key: key }),
+  );
+  return denied ? denial(denied.policy, denied.request, denied.decision) : undefined;
+}
+
 /** The function whose role the code running now is held to, if any. */
 export const currentFunction = (): string | undefined => current.getStore()?.functionName;
 

@@ -5,13 +5,23 @@ import { FileChangedError, type FileStore } from '../../imports/job-store';
 
 const unquoted = (eTag: string | undefined) => (eTag ?? '').replace(/"/g, '');
 
-let client: S3Client | undefined;
+/**
+ * One client per environment object, as `env()` parses one: in Lambda that is once per container;
+ * the local runtime runs many functions in one process, each with its own environment and so its
+ * own credentials (the role's session a presigned POST is signed with).
+ */
+const clients = new WeakMap<object, S3Client>();
 function s3(): S3Client {
-  const { S3_ENDPOINT, AWS_REGION } = env();
-  client ??= new S3Client({
-    region: AWS_REGION,
-    ...(S3_ENDPOINT ? { endpoint: S3_ENDPOINT, forcePathStyle: true } : {}),
-  });
+  const source = process.env;
+  let client = clients.get(source);
+  if (!client) {
+    const { S3_ENDPOINT, AWS_REGION } = env();
+    client = new S3Client({
+      region: AWS_REGION,
+      ...(S3_ENDPOINT ? { endpoint: S3_ENDPOINT, forcePathStyle: true } : {}),
+    });
+    clients.set(source, client);
+  }
   return client;
 }
 
