@@ -248,6 +248,7 @@ function mailsTo(email: string): StoredMail[] {
   const outbox = join(inject('portalDataDir'), 'outbox');
   if (!existsSync(outbox)) return [];
   return readdirSync(outbox)
+    .filter((name) => name.endsWith('.json'))
     .sort()
     .map((name) => JSON.parse(readFileSync(join(outbox, name), 'utf8')) as StoredMail)
     .filter((mail) => mail.to === email);

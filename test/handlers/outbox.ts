@@ -17,6 +17,7 @@ export interface StoredMail {
 export function mailsIn(dir: string, email: string): StoredMail[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
+    .filter((name) => name.endsWith('.json'))
     .sort()
     .map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')) as StoredMail)
     .filter((mail) => mail.to === email);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { verificationMail } from '../../email/verification';
+import { installReadOnlyFileSystem, withReadOnlyFileSystem } from '../../../../infra/local/read-only-fs';
 import { createLocalOutbox } from './local-outbox-mailer';
 
 const root = mkdtempSync(join(tmpdir(), 'portal-outbox-'));
@@ -30,5 +31,16 @@ describe('the local outbox', () => {
         link: { url },
       });
     }
+  });
+
+  it('writes only inside its folder: a function whose one writable place is the outbox sends its mail', async () => {
+    // As npm start runs a function: read-only outside /tmp and the outbox, the data folder itself included.
+    installReadOnlyFileSystem();
+    const dir = join(root, 'data', 'outbox');
+    const outbox = createLocalOutbox(dir, () => undefined);
+    await withReadOnlyFileSystem([dir], () => outbox.send(verificationMail('member@example.com', 'http://x/verify')));
+    expect(readdirSync(dir).filter((name) => name.endsWith('.json'))).toHaveLength(1);
+    expect(readdirSync(dir).filter((name) => name.endsWith('.writing'))).toEqual([]);
+    expect(readdirSync(join(root, 'data'))).toEqual(['outbox']);
   });
 });

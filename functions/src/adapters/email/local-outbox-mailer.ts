@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, rename, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, join } from 'node:path';
 import { localAwsCheck } from '../../config/local-aws-check';
 import type { Mailer } from '../../email/mailer';
 
@@ -8,8 +8,10 @@ import type { Mailer } from '../../email/mailer';
  * Mail on this machine (npm start, the handler and browser tests): each message is a JSON file in
  * the outbox folder (MAIL_OUTBOX_DIR, `.local/outbox/` under npm start), the folder 0700 and the
  * files 0600 like every local data file, and its link is printed in the server log on one line.
- * A message appears whole or not at all: it is written beside the folder first and then moved in,
- * so a reader polling the folder (the tests waiting for a mail) never reads half a file.
+ * A message appears whole or not at all: it is written under a hidden `.…writing` name in the folder
+ * and then renamed to its `.json` name, so a reader of the `.json` files (the tests waiting for a
+ * mail) never reads half a file. Only the folder is written: it is the one place a function may
+ * write besides /tmp (infra/local/read-only-fs.ts), wherever the data folder is.
  *
  * Loaded by composition.ts through a specifier esbuild does not follow: never in a Lambda bundle.
  */
@@ -22,7 +24,7 @@ export function createLocalOutbox(dir: string, log: (line: string) => void = (li
       await chmod(dir, 0o700);
       const sentAt = new Date();
       const file = join(dir, `${sentAt.toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.json`);
-      const writing = join(dirname(dir), `.${basename(dir)}-${basename(file)}.writing`);
+      const writing = join(dir, `.${basename(file)}.writing`);
       await writeFile(writing, JSON.stringify({ sentAt: sentAt.toISOString(), ...mail }, null, 2), { mode: 0o600 });
       await chmod(writing, 0o600);
       await rename(writing, file);
