@@ -41,6 +41,9 @@ import { delayMessage, sqsPictureQueue } from './adapters/pictures/sqs-picture-q
 import { amazonLocationPlaces } from './adapters/addresses/amazon-location-places';
 import type { AddressSearch } from './addresses/address-search';
 import { createStripeGateway } from './adapters/payments/stripe-gateway';
+import { dynamoCodes } from './adapters/codes/dynamo-codes';
+import { createStripePromotions } from './adapters/codes/stripe-promotions';
+import { priceWithCode, redeemForCheckout, releaseForCheckout, type CodeDeps } from './codes/codes';
 import { createStripeRecords } from './adapters/reconciliation/stripe-records';
 import { dynamoReconciliation } from './adapters/reconciliation/dynamo-reconciliation';
 import type { ReconcileDeps } from './reconciliation/reconcile';
@@ -293,6 +296,19 @@ export const connectWebhooks: WebhookDeps = {
   log: async (message, details) => (await loadLogger()).warn(message, details),
 };
 
+/** The discount codes as the checkout and the lists read them: the table and the clock, no Stripe. */
+export const discountCodeReads: Pick<CodeDeps, 'codes' | 'now'> = { codes: dynamoCodes, now };
+/** The admin's code calls: the table, Stripe's coupons and promotion codes, the users, the clock. */
+export const discountCodes: CodeDeps = {
+  codes: dynamoCodes,
+  gateway: /* @__PURE__ */ createStripePromotions({
+    secretKey: () => getSecret('stripeSecretKey'),
+    apiUrl: () => env().STRIPE_API_URL,
+  }),
+  users: dynamoUsers,
+  now,
+};
+
 /** What the customer's checkout needs: the approved products and Stripe. */
 export const checkout: CheckoutDeps = {
   products: dynamoProducts,
@@ -301,6 +317,12 @@ export const checkout: CheckoutDeps = {
   intents: dynamoOpenIntents,
   owners: dynamoCheckoutOwners,
   now,
+  // Members' discount codes: the price with a code, its redemption counted first (codes/codes.ts).
+  codes: {
+    price: (code, listCents) => priceWithCode(discountCodeReads, code, listCents),
+    redeem: (price, key) => redeemForCheckout(discountCodeReads, price, key),
+    release: (price, key) => releaseForCheckout(discountCodeReads, price, key),
+  },
 };
 /** A ban or withdrawal cancels the product's open checkouts at Stripe, in bounded batches (payments/open-intents.ts). */
 export const productIntents: CancelDeps = { intents: dynamoOpenIntents, gateway: payments, now };

@@ -171,6 +171,13 @@ export const routes: readonly Route[] = [
   route('getMemberDebts', 'handlers/get-member-debts.ts', reads),
   // Admin: the card an order was paid with, named by a refund's confirmation.
   route('getOrderPaymentCard', 'handlers/get-order-payment-card.ts', stripeReads),
+  // Members' discount codes (issue 39, codes/codes.ts). The admin's make and turn off codes at Stripe.
+  route('createDiscountCode', 'handlers/create-discount-code.ts', stripeWrites),
+  route('disableDiscountCode', 'handlers/disable-discount-code.ts', stripeWrites),
+  route('getDiscountCodes', 'handlers/get-discount-codes.ts', reads),
+  route('getMyDiscountCodes', 'handlers/get-my-discount-codes.ts', reads),
+  // Public: the share page's Apply; reads the product and the code, no secret.
+  route('checkDiscountCode', 'handlers/check-discount-code.ts', { table: 'read', secrets: [] }, 256),
   // Public: Stripe signs it; no access token, so no signing key. The platform's own events.
   route('stripeWebhook', 'handlers/stripe-webhook.ts', {
     table: 'readwrite',

@@ -60,6 +60,11 @@ export const capabilityOf: Partial<Record<EndpointName, Capability>> = {
   stripeConnectWebhook: 'Payouts',
 
   getPaymentIntent: 'Sales',
+  checkDiscountCode: 'Sales',
+  createDiscountCode: 'Sales',
+  disableDiscountCode: 'Sales',
+  getDiscountCodes: 'Sales',
+  getMyDiscountCodes: 'Sales',
   getSharedProduct: 'Sales',
   confirmCheckout: 'Sales',
   addOrder: 'Sales',

@@ -623,6 +623,16 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
         }),
       );
       if (abuse) say(abuse);
+      // Members' discount codes (issue 39): DANA10 with a few uses, DANA5OFF turned off (demo-codes.ts).
+      const { seedDemoCodes, describeDemoCodes } = await import('./demo-codes');
+      const codes = describeDemoCodes(
+        await seedDemoCodes({
+          memberEmail: demoAccounts.member.email,
+          stripeApiUrl: ownStripeKey ? undefined : stripe.url,
+          stripeSecretKey: secrets.stripeSecretKey,
+        }),
+      );
+      if (codes) say(codes);
     }
     // The daily payouts (EventBridge at 00:00 UTC in AWS): a timer, and a run now if one was missed.
     const { startDailyPayouts, scheduledEvent } = await import('./daily-payouts');

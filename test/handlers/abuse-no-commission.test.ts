@@ -50,6 +50,35 @@ describe('SELF_PURCHASE=no_commission', () => {
     expect(await item(earningsKey(seller.id))).toMatchObject({ count: 1, totalCents: 0, processingCents: 0 });
   });
 
+  it('gives nothing to a member paying with their own discount code (issue 39), counted once with no cents', async () => {
+    const { handler: createDiscountCode } = await import('../../functions/src/handlers/create-discount-code');
+    const { handler: getPaymentIntent } = await import('../../functions/src/handlers/get-payment-intent');
+    const seller = await member();
+    const code = `OWN${Date.now().toString(36).toUpperCase()}`;
+    const made = await call(createDiscountCode, {
+      body: { memberEmail: seller.email, code, percentOff: 10 },
+      headers: auth(admin),
+    });
+    expect(made.status).toBe(200);
+    const id = await product(4000);
+    const created = await call(getPaymentIntent, {
+      body: { id, amount: 3600, qty: 1, code, customer: { ...customer, email: seller.email } },
+    });
+    expect(created.status).toBe(200);
+    const intentId = String(created.body.clientSecret).split('_secret_')[0]!;
+    await stripe.paymentIntents.confirm(intentId, { payment_method: 'pm_card_visa' });
+    expect((await call(confirmCheckout, { body: { paymentIntentId: intentId } })).status).toBe(200);
+    expect(await read(keys.commission(paymentOrderIds(intentId).commissionId))).toMatchObject({
+      memberId: seller.id,
+      status: 'cancelled',
+      amountCents: 0,
+      // 10 % of the $36.00 paid after the code.
+      originalCents: 360,
+      statusReason: 'No commission: bought through own link (same e-mail)',
+    });
+    expect(await item(earningsKey(seller.id))).toMatchObject({ count: 1, totalCents: 0 });
+  });
+
   it('applies to an admin’s order for the member’s own address too, and not to another buyer', async () => {
     const seller = await member();
     const id = await product(1500);

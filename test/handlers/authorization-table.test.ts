@@ -117,6 +117,12 @@ const expected: Record<string, Answers> = {
   getMemberPayoutCard: ADMINS,
   getMemberDebts: ADMINS,
   getOrderPaymentCard: ADMINS,
+  // Members' discount codes (test/handlers/discount-codes.test.ts): the admin's, the member's own, the customer's Apply.
+  createDiscountCode: ADMINS,
+  disableDiscountCode: ADMINS,
+  getDiscountCodes: ADMINS,
+  getMyDiscountCodes: MEMBERS,
+  checkDiscountCode: PUBLIC,
 } satisfies Partial<Record<EndpointName, Answers>>;
 
 const MESSAGES: Record<401 | 403, string> = {
@@ -229,6 +235,7 @@ const bySession: EndpointName[] = [
   'changePassword',
   'getWithdrawalQuote',
   'withdraw',
+  'getMyDiscountCodes',
 ];
 /** Member calls on what no member owns: the approved catalogue and the address search. */
 const everyones: EndpointName[] = ['getApprovedProducts', 'getApprovedProduct', 'searchAddress'];

@@ -30,6 +30,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   orders: ['imports', 'payments', 'products'],
   commissions: ['orders', 'payments', 'email'],
   notifications: ['auth', 'email', 'orders', 'commissions'],
+  // members' discount codes (issue 39): a product's price with a code
+  codes: ['products'],
 };
 
 /** The capabilities each nested stack's calls are about (infra/lib/capabilities.ts). */
@@ -38,7 +40,8 @@ const STACK_HOME: Record<Capability, readonly string[]> = {
   // a ban or withdrawal cancels the product's open checkouts at Stripe
   Catalogue: ['imports', 'products', 'payments'],
   Payouts: ['payments', 'addresses'],
-  Sales: ['orders', 'notifications'],
+  // the checkout prices a discount code and counts its redemption (codes/codes.ts)
+  Sales: ['orders', 'notifications', 'codes'],
   Commissions: ['commissions', 'notifications', 'reconciliation'],
 };
 /** The functions whose home is not their stack's: Stripe's two endpoints, and the event functions. */

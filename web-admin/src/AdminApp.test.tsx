@@ -57,6 +57,7 @@ describe('admin app', () => {
       ['Catalogue', '/admin/catalogue'],
       ['Orders', '/admin/orders'],
       ['Payouts', '/admin/payouts'],
+      ['Discount codes', '/admin/discount_codes'],
       ['Reconciliation', '/admin/reconciliation'],
     ]);
     expect((screen.getByRole('switch', { name: 'Admin Mode' }) as HTMLInputElement).checked).toBe(true);

@@ -16,6 +16,7 @@ import {
   LazyTopEarnersScreen,
   LazyReconciliationScreen,
   LazyHeldCommissionsScreen,
+  LazyDiscountCodesScreen,
 } from './screens/routeScreens';
 
 /** The admin-mode menu; routes are relative to the app's base, /admin. */
@@ -26,6 +27,7 @@ export function adminMenu(auth: AuthView): MenuItem[] {
     { to: '/catalogue', label: 'Catalogue', icon: <BoxIcon /> },
     { to: '/orders', label: 'Orders', icon: <ReceiptIcon /> },
     { to: '/payouts', label: 'Payouts', icon: <WalletIcon /> },
+    { to: '/discount_codes', label: 'Discount codes', icon: <ReceiptIcon /> },
     { to: '/reconciliation', label: 'Reconciliation', icon: <CheckIcon /> },
   ];
 }
@@ -68,6 +70,7 @@ export function AdminApp() {
         <Route path="payouts/top_earners" element={<LazyScreen screen={LazyTopEarnersScreen} />} />
         <Route path="reconciliation" element={<LazyScreen screen={LazyReconciliationScreen} />} />
         <Route path="payouts/held" element={<LazyScreen screen={LazyHeldCommissionsScreen} />} />
+        <Route path="discount_codes" element={<LazyScreen screen={LazyDiscountCodesScreen} />} />
         <Route path="*" element={<NotFoundScreen homeLabel="Go to the admin home" />} />
       </Route>
     </Routes>

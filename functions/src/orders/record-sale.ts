@@ -6,6 +6,7 @@ import { youMakeCents } from '@portal/shared/domain/money';
 import { loadLogger } from '../config/logger';
 import { DomainError, badRequest, conflict } from '../errors';
 import type { PaymentGateway, PaymentState } from '../payments/payment-gateway';
+import { DISCOUNT_CENTS_METADATA, PROMOTION_CODE_METADATA } from '../payments/checkout-metadata';
 import type { ProductRepository } from '../products/product-store';
 import type { CommissionRecord, OrderRecord, RecordOutcome, SalesStore } from './sales-store';
 import { shownPictures } from '../products/present';
@@ -53,6 +54,11 @@ export interface Sale {
   chargeId?: string | null;
   /** The payment intent's metadata (a checkout's): it says whether the member's own session made it. */
   metadata?: Record<string, string>;
+  /**
+   * The member's discount code the customer paid with (issue 39): `totalCents` is what was paid
+   * after `cents` off, and `ref` is the code's member (a code beats a link, payments/checkout.ts).
+   */
+  discount?: { code: string; cents: number };
 }
 
 /** A buyer nobody named: the order keeps empty fields rather than invented ones. */
@@ -68,6 +74,20 @@ export const UNKNOWN_CUSTOMER: Customer = {
  * unit, then multiplying, makes the commission exactly qty × what the member was shown.
  */
 export const commissionCents = (unitCents: number, qty: number): number => youMakeCents(unitCents) * qty;
+
+/**
+ * What a sale's commission is computed on: the price per unit and the quantity, or with a discount
+ * code what the customer paid for the goods, as one amount (the discount is per order, so the paid
+ * price per unit need not be whole cents). The rate applied to it is the commission rule's.
+ */
+export function commissionBase(sale: Pick<Sale, 'unitCents' | 'qty' | 'totalCents' | 'discount'>): {
+  unitCents: number;
+  qty: number;
+} {
+  return sale.discount && sale.discount.cents > 0
+    ? { unitCents: sale.totalCents, qty: 1 }
+    : { unitCents: sale.unitCents, qty: sale.qty };
+}
 
 /**
  * The order of a card payment has ids made from the payment's: whoever records it (the webhook,
@@ -130,6 +150,7 @@ export async function recordSale(deps: SaleDeps, sale: Sale): Promise<RecordOutc
     commissionId,
     status: 'not_ordered',
     createdAt,
+    ...(sale.discount ? { discountCode: sale.discount.code, discountCents: sale.discount.cents } : {}),
   };
   // Paid for a product banned or withdrawn before the payment (a confirm that beat the cancel):
   // recorded, since the customer paid, and flagged for the admin rather than credited.
@@ -146,7 +167,7 @@ export async function recordSale(deps: SaleDeps, sale: Sale): Promise<RecordOutc
           orderID: order.orderID,
           product_id: sale.productId,
           product_name: order.product_name,
-          amountCents: commissionCents(sale.unitCents, sale.qty),
+          amountCents: commissionCents(commissionBase(sale).unitCents, commissionBase(sale).qty),
           status: 'order_open',
           transferId: null,
           ...(sale.chargeId ? { chargeId: sale.chargeId } : {}),
@@ -185,7 +206,7 @@ function abuseHold(
   return {
     status: 'cancelled',
     amountCents: 0,
-    originalCents: commissionCents(sale.unitCents, sale.qty),
+    originalCents: commissionCents(commissionBase(sale).unitCents, commissionBase(sale).qty),
     statusReason: selfPurchaseNoCommission(how),
   };
 }
@@ -206,6 +227,14 @@ function customerOf(payment: PaymentState): Customer {
         }
       : UNKNOWN_CUSTOMER.address,
   };
+}
+
+/** The discount code a checkout's metadata names (payments/checkout.ts), with the cents it took off. */
+function discountOf(metadata: Record<string, string>): Pick<Sale, 'discount'> {
+  const code = metadata[PROMOTION_CODE_METADATA];
+  const cents = Number(metadata[DISCOUNT_CENTS_METADATA]);
+  if (!code || !Number.isSafeInteger(cents) || cents < 0) return {};
+  return { discount: { code, cents } };
 }
 
 const positiveInt = (text: string | undefined): number | undefined => {
@@ -239,6 +268,7 @@ export async function recordPayment(deps: SaleDeps, payment: PaymentState): Prom
     paymentIntentId: payment.id,
     chargeId: payment.chargeId,
     metadata: payment.metadata,
+    ...discountOf(payment.metadata),
   });
   await deps.recorded?.(recorded.order);
   return recorded;

@@ -58,6 +58,10 @@ export interface OrderRecord {
   failedRefunds?: OrderFailedRefund[];
   /** The payment's dispute, if the customer's bank opened one (the latest). */
   dispute?: OrderDispute;
+  /** The member's discount code the customer paid with (issue 39); `totalCents` is after its discount. */
+  discountCode?: string;
+  /** What the code took off the price, in cents. */
+  discountCents?: number;
 }
 
 /** One refund of an order as the order keeps it (commissions/refunds.ts applies it once, by its Stripe id). */

@@ -8,7 +8,15 @@ import { PRODUCT_WITHDRAWN } from '../products/moderation';
 import type { ProductRepository } from '../products/product-store';
 import type { PaymentGateway } from './payment-gateway';
 import { OPEN_INTENT_DAYS, cancelIntentKey, type OpenIntentStore } from './open-intents';
-import { SELF_PURCHASE_METADATA, SELF_PURCHASE_SESSION } from './checkout-metadata';
+import {
+  DISCOUNT_CENTS_METADATA,
+  LINK_REF_METADATA,
+  LIST_AMOUNT_METADATA,
+  PROMOTION_CODE_ID_METADATA,
+  PROMOTION_CODE_METADATA,
+  SELF_PURCHASE_METADATA,
+  SELF_PURCHASE_SESSION,
+} from './checkout-metadata';
 
 export interface CheckoutDeps {
   products: Pick<ProductRepository, 'get'>;
@@ -19,6 +27,27 @@ export interface CheckoutDeps {
   owners?: CheckoutOwners;
   /** Epoch ms. */
   now?: () => number;
+  /** Members' discount codes (issue 39; codes/codes.ts, wired in composition.ts). */
+  codes?: CheckoutCodes;
+}
+
+/** A discount code's part in a checkout: its price, and its redemption counted before the payment is made. */
+export interface CheckoutCodes {
+  /** The price with the code, or a 400 in words naming `code` (unknown, turned off, expired, used up). */
+  price(code: string, listCents: number): Promise<CheckoutCodePrice>;
+  /** Counts one redemption for the checkout's key, first (a conditional write); refused in words when it cannot. */
+  redeem(price: CheckoutCodePrice, checkoutKey: string): Promise<void>;
+  /** Gives it back when the payment could not be made. */
+  release(price: CheckoutCodePrice, checkoutKey: string): Promise<void>;
+}
+
+export interface CheckoutCodePrice {
+  code: string;
+  memberShareCode: string;
+  promotionCodeId: string;
+  listCents: number;
+  discountCents: number;
+  paidCents: number;
 }
 
 export interface CheckoutOwners {
@@ -40,6 +69,8 @@ export interface PaymentIntentAsk {
   refreshToken?: string | undefined;
   /** Set by createCheckoutPaymentIntent: the member's own session makes this checkout. */
   ownSession?: boolean;
+  /** A member's discount code (issue 39). */
+  code?: string | undefined;
 }
 
 /**
@@ -68,6 +99,8 @@ export function paymentIntentKey(ask: PaymentIntentAsk, amountCents: number): st
     nonce,
     // The metadata differs when the member's own session makes the checkout: another request.
     ...(ask.ownSession ? ['own'] : []),
+    // A discount code changes the price and the metadata: another request.
+    ...(ask.code ? ['code', ask.code.trim().toUpperCase()] : []),
   ].join(':');
 }
 
@@ -115,20 +148,35 @@ export async function createCheckoutPaymentIntent(
     const message = `One card payment takes at most ${formatMoney(MAX_CHARGE_CENTS)}: choose a smaller quantity.`;
     throw badRequest(message, { qty: message });
   }
-  if (ask.amount !== totalCents) {
-    const message = `The price changed to ${formatMoney(totalCents)}. Review the order and try again.`;
+  // A member's discount code: its price; the sale is the code's member's (a code beats a link).
+  const coded = ask.code && deps.codes ? await deps.codes.price(ask.code, totalCents) : undefined;
+  const payCents = coded?.paidCents ?? totalCents;
+  if (ask.amount !== payCents) {
+    const message = `The price changed to ${formatMoney(payCents)}. Review the order and try again.`;
     throw badRequest(message, { amount: message });
   }
-  const ownSession = await isOwnSession(deps, ask);
-  const keyed: PaymentIntentAsk = { ...ask, ownSession };
-  const created = await deps.gateway.createPaymentIntent({
-    amountCents: totalCents,
+  const ref = coded ? coded.memberShareCode : ask.ref;
+  const ownSession = await isOwnSession(deps, { ...ask, ref });
+  const keyed: PaymentIntentAsk = { ...ask, ref, ownSession };
+  const idempotencyKey = paymentIntentKey(keyed, payCents);
+  if (coded) await deps.codes?.redeem(coded, idempotencyKey);
+  const created = await createCounted(deps, coded, idempotencyKey, {
+    amountCents: payCents,
     description: `${ask.qty} × ${product.approved.product_name}`.slice(0, 200),
     metadata: {
       product_id: product.id,
       qty: String(ask.qty),
       unit_amount: String(unitCents),
-      ...(ask.ref ? { ref: ask.ref } : {}),
+      ...(ref ? { ref } : {}),
+      ...(coded
+        ? {
+            [PROMOTION_CODE_METADATA]: coded.code,
+            [PROMOTION_CODE_ID_METADATA]: coded.promotionCodeId,
+            [DISCOUNT_CENTS_METADATA]: String(coded.discountCents),
+            [LIST_AMOUNT_METADATA]: String(coded.listCents),
+            ...(ask.ref && ask.ref !== ref ? { [LINK_REF_METADATA]: ask.ref } : {}),
+          }
+        : {}),
       ...(ask.checkoutId ? { checkout_id: ask.checkoutId } : {}),
       ...(ask.customer ? { customer_name: ask.customer.name, customer_email: ask.customer.email } : {}),
       // The sale holds or cancels its commission (orders/abuse.ts).
@@ -149,10 +197,25 @@ export async function createCheckoutPaymentIntent(
           receiptEmail: ask.customer.email,
         }
       : {}),
-    idempotencyKey: paymentIntentKey(keyed, totalCents),
+    idempotencyKey,
   });
   await trackOpen(deps, product.id, created.id);
   return { clientSecret: created.clientSecret, amount: created.amountCents, currency: 'usd' };
+}
+
+/** Makes the intent; a code's redemption counted for it is given back when Stripe refused or did not answer. */
+async function createCounted(
+  deps: CheckoutDeps,
+  coded: CheckoutCodePrice | undefined,
+  checkoutKey: string,
+  intent: Parameters<CheckoutDeps['gateway']['createPaymentIntent']>[0],
+) {
+  try {
+    return await deps.gateway.createPaymentIntent(intent);
+  } catch (error) {
+    if (coded) await deps.codes?.release(coded, checkoutKey);
+    throw error;
+  }
 }
 
 /**

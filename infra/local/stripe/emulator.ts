@@ -38,6 +38,17 @@ import {
   centralDay,
   instantPayoutFee,
 } from './instant-payouts';
+import {
+  createCoupon,
+  createPromotionCode,
+  deleteCoupon,
+  listCoupons,
+  listPromotionCodes,
+  retrieveCoupon,
+  retrievePromotionCode,
+  updateCoupon,
+  updatePromotionCode,
+} from './coupons';
 import { cardPaymentMethod, cardToConfirm, checkClientSecret, newPaymentIntent } from './payments';
 import {
   createWebhookEndpoint,
@@ -387,6 +398,53 @@ export class Emulator {
   deleteWebhookEndpoint(id: string, context: CallContext): Stripe.DeletedWebhookEndpoint {
     this.platformOnly(context);
     return deleteWebhookEndpoint(this.state, id);
+  }
+
+  // Coupons and promotion codes (the platform's own)
+
+  createCoupon(params: Params, context: CallContext): Stripe.Coupon {
+    this.platformOnly(context);
+    return createCoupon(this.state, params, this.now);
+  }
+
+  retrieveCoupon(id: string, context: CallContext): Stripe.Coupon {
+    this.platformOnly(context);
+    return retrieveCoupon(this.state, id, this.now);
+  }
+
+  updateCoupon(id: string, params: Params, context: CallContext): Stripe.Coupon {
+    this.platformOnly(context);
+    return updateCoupon(this.state, id, params, this.now);
+  }
+
+  deleteCoupon(id: string, context: CallContext): Stripe.DeletedCoupon {
+    this.platformOnly(context);
+    return deleteCoupon(this.state, id);
+  }
+
+  listCoupons(params: Params, context: CallContext) {
+    this.platformOnly(context);
+    return listCoupons(this.state, params, this.now);
+  }
+
+  createPromotionCode(params: Params, context: CallContext): Stripe.PromotionCode {
+    this.platformOnly(context);
+    return createPromotionCode(this.state, params, this.now);
+  }
+
+  retrievePromotionCode(id: string, context: CallContext): Stripe.PromotionCode {
+    this.platformOnly(context);
+    return retrievePromotionCode(this.state, id, this.now);
+  }
+
+  updatePromotionCode(id: string, params: Params, context: CallContext): Stripe.PromotionCode {
+    this.platformOnly(context);
+    return updatePromotionCode(this.state, id, params, this.now);
+  }
+
+  listPromotionCodes(params: Params, context: CallContext) {
+    this.platformOnly(context);
+    return listPromotionCodes(this.state, params, this.now);
   }
 
   listAccounts(params: Params, context: CallContext) {

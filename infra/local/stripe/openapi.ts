@@ -1,6 +1,6 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import { operationFinder, stripeOpenApiDocument } from './oas';
-import { SDK_ONLY_FIELDS, sdkOnlyParameters } from './sdk-exceptions';
+import { SDK_ONLY_FIELDS, SDK_REPLACED, sdkOnlyParameters } from './sdk-exceptions';
 import type { Exchange } from './server';
 
 /**
@@ -56,8 +56,21 @@ export function loadStripeOpenApi() {
     const properties = answered.components.schemas[schema]?.properties as Record<string, unknown> | undefined;
     if (properties && !(field in properties)) properties[field] = {};
   }
+  // A field or parameter the SDK's version replaced is no longer required under its old name (sdk-exceptions.ts).
+  const asked = structuredClone(document);
+  const unrequire = (schema: { required?: string[] } | undefined, name: string) => {
+    if (schema?.required) schema.required = schema.required.filter((required) => required !== name);
+  };
+  for (const { where, replaced } of SDK_REPLACED) {
+    if (where.startsWith('post ')) {
+      const body = asked.paths[where.slice(5)]?.post?.requestBody?.content['application/x-www-form-urlencoded'];
+      unrequire(body?.schema as { required?: string[] } | undefined, replaced);
+    } else {
+      unrequire(answered.components.schemas[where] as { required?: string[] } | undefined, replaced);
+    }
+  }
   responses.addSchema({ ...(toJsonSchema(answered, false) as object), $id: 'stripe' });
-  requests.addSchema({ ...(toJsonSchema(document, true) as object), $id: 'stripe' });
+  requests.addSchema({ ...(toJsonSchema(asked, true) as object), $id: 'stripe' });
   const compiled = new Map<string, ValidateFunction>();
   const validator = (ajv: Ajv, ref: string): ValidateFunction => {
     const key = `${ajv === requests ? 'request' : 'response'} ${ref}`;

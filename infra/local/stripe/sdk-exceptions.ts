@@ -55,6 +55,36 @@ export const SDK_ONLY_PARAMETERS: readonly SdkOnlyParameter[] = [
     param: 'amount_to_confirm',
     sdkType: 'Stripe.PaymentIntentConfirmParams.amount_to_confirm',
   },
+  {
+    method: 'post',
+    path: '/v1/promotion_codes',
+    param: 'promotion',
+    sdkType: 'Stripe.PromotionCodeCreateParams.promotion',
+  },
+];
+
+/**
+ * Where the SDK's API version replaced a field or a parameter the 2024-04-10 document requires:
+ * since 2025-09-30 a promotion code names its coupon under `promotion` (`{ type: 'coupon', coupon }`),
+ * not as a top-level `coupon`. The conformance check no longer requires the old name (the new one
+ * is an SDK-only parameter or field above); the emulator refuses the old parameter as unknown.
+ */
+export interface SdkReplaced {
+  /** The component schema (answers) or `post <path template>` (requests). */
+  where: string;
+  replaced: string;
+  by: string;
+  sdkType: string;
+}
+
+export const SDK_REPLACED: readonly SdkReplaced[] = [
+  { where: 'promotion_code', replaced: 'coupon', by: 'promotion', sdkType: 'Stripe.PromotionCode.promotion' },
+  {
+    where: 'post /v1/promotion_codes',
+    replaced: 'coupon',
+    by: 'promotion',
+    sdkType: 'Stripe.PromotionCodeCreateParams.promotion',
+  },
 ];
 
 export interface SdkOnlyField {
@@ -70,6 +100,8 @@ export const SDK_ONLY_FIELDS: readonly SdkOnlyField[] = [
   { schema: 'payout', field: 'trace_id', sdkType: 'Stripe.Payout.trace_id' },
   { schema: 'balance_transaction', field: 'balance_type', sdkType: 'Stripe.BalanceTransaction.balance_type' },
   { schema: 'card', field: 'regulated_status', sdkType: 'Stripe.Card.regulated_status' },
+  { schema: 'promotion_code', field: 'promotion', sdkType: 'Stripe.PromotionCode.promotion' },
+  { schema: 'promotion_code', field: 'customer_account', sdkType: 'Stripe.PromotionCode.customer_account' },
 ];
 
 /** The SDK-only parameter names of an operation (method in lower case, the document's template). */

@@ -92,6 +92,17 @@ function routes(emulator: Emulator): Route[] {
       emulator.updateWebhookEndpoint(id, params, context),
     ),
     route('DELETE', '/v1/webhook_endpoints/{id}', (id, _, context) => emulator.deleteWebhookEndpoint(id, context)),
+    route('POST', '/v1/coupons', (_, params, context) => emulator.createCoupon(params, context)),
+    route('GET', '/v1/coupons', (_, params, context) => emulator.listCoupons(params, context)),
+    route('GET', '/v1/coupons/{id}', (id, _, context) => emulator.retrieveCoupon(id, context)),
+    route('POST', '/v1/coupons/{id}', (id, params, context) => emulator.updateCoupon(id, params, context)),
+    route('DELETE', '/v1/coupons/{id}', (id, _, context) => emulator.deleteCoupon(id, context)),
+    route('POST', '/v1/promotion_codes', (_, params, context) => emulator.createPromotionCode(params, context)),
+    route('GET', '/v1/promotion_codes', (_, params, context) => emulator.listPromotionCodes(params, context)),
+    route('GET', '/v1/promotion_codes/{id}', (id, _, context) => emulator.retrievePromotionCode(id, context)),
+    route('POST', '/v1/promotion_codes/{id}', (id, params, context) =>
+      emulator.updatePromotionCode(id, params, context),
+    ),
     route('GET', '/v1/events', (_, params, context) => emulator.listEvents(params, context)),
     route('GET', '/v1/events/{id}', (id, _, context) => emulator.retrieveEvent(id, context)),
   ];

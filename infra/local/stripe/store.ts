@@ -2,6 +2,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSy
 import { join } from 'node:path';
 import type Stripe from 'stripe';
 import type { IdNumberOutcome, Verification } from './accounts';
+import type { CouponState } from './coupons';
 import type { Ledger } from './money';
 
 /** Amounts in the smallest currency unit, per currency, of one balance (the platform's or a connected account's). */
@@ -23,7 +24,7 @@ export interface IdempotentResponse {
 }
 
 /** Everything the emulator knows; written whole to `state.json` after every change. */
-export interface State extends Ledger {
+export interface State extends Ledger, CouponState {
   accounts: Record<string, Stripe.Account>;
   tokens: Record<string, Stripe.Token>;
   /** External accounts (cards) per connected account, newest last. */

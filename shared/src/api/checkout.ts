@@ -2,6 +2,7 @@ import { pure } from './pure';
 import * as z from './zod';
 import { Customer } from './customer';
 import { Id } from './schemas';
+import { DiscountCodeText } from './discount-codes';
 
 /**
  * The customer's checkout (the public product page of the sales issue): the payment intent a
@@ -64,6 +65,11 @@ export const PaymentIntentRequest = /* @__PURE__ */ pure(() =>
      * order takes what Stripe has of the buyer.
      */
     customer: z.optional(Customer),
+    /**
+     * A member's discount code (issue 39): the sale is that member's, and `amount` is the price
+     * after the code's discount (checkDiscountCode shows it). An unusable code is a 400 in words.
+     */
+    code: z.optional(DiscountCodeText),
   }),
 );
 export type PaymentIntentRequest = z.input<typeof PaymentIntentRequest>;
@@ -77,3 +83,33 @@ export const PaymentIntentResponse = /* @__PURE__ */ pure(() =>
   }),
 );
 export type PaymentIntentResponse = z.infer<typeof PaymentIntentResponse>;
+
+/** Public: what a code takes off a product's price before paying (the share page's Apply). */
+export const CheckDiscountCodeRequest = /* @__PURE__ */ pure(() =>
+  z.strictObject({
+    id: Id,
+    qty: z._default(
+      z
+        .number()
+        .check(
+          z.int(`Choose a quantity from ${MIN_QTY} to ${MAX_QTY}`),
+          z.gte(MIN_QTY, `Choose a quantity from ${MIN_QTY} to ${MAX_QTY}`),
+          z.lte(MAX_QTY, `Choose a quantity from ${MIN_QTY} to ${MAX_QTY}`),
+        ),
+      MIN_QTY,
+    ),
+    code: DiscountCodeText,
+  }),
+);
+
+export const CheckedDiscountCode = /* @__PURE__ */ pure(() =>
+  z.object({
+    code: z.string(),
+    discount: z.string(),
+    listCents: z.int(),
+    discountCents: z.int(),
+    /** What the customer pays: the checkout's `amount` with this code. */
+    totalCents: z.int(),
+  }),
+);
+export type CheckedDiscountCode = z.infer<typeof CheckedDiscountCode>;

@@ -68,6 +68,11 @@ import { withdraw, withdrawResponse } from './calls/withdraw';
 import { reconcile, reconcileResponse } from './calls/reconcile';
 import { reviewHeldCommission, reviewHeldCommissionResponse } from './calls/review-held-commission';
 import { getHeldCommissions, getHeldCommissionsResponse } from './calls/get-held-commissions';
+import { createDiscountCode, createDiscountCodeResponse } from './calls/create-discount-code';
+import { getDiscountCodes, getDiscountCodesResponse } from './calls/get-discount-codes';
+import { disableDiscountCode, disableDiscountCodeResponse } from './calls/disable-discount-code';
+import { getMyDiscountCodes, getMyDiscountCodesResponse } from './calls/get-my-discount-codes';
+import { checkDiscountCode, checkDiscountCodeResponse } from './calls/check-discount-code';
 
 /**
  * Every /api call of spec section 7 (plus logout), all POST: each call's contract module
@@ -156,6 +161,11 @@ export const contract = {
   getMemberPayoutCard: entry(getMemberPayoutCard, getMemberPayoutCardResponse),
   getMemberDebts: entry(getMemberDebts, getMemberDebtsResponse),
   getOrderPaymentCard: entry(getOrderPaymentCard, getOrderPaymentCardResponse),
+  createDiscountCode: entry(createDiscountCode, createDiscountCodeResponse),
+  getDiscountCodes: entry(getDiscountCodes, getDiscountCodesResponse),
+  disableDiscountCode: entry(disableDiscountCode, disableDiscountCodeResponse),
+  getMyDiscountCodes: entry(getMyDiscountCodes, getMyDiscountCodesResponse),
+  checkDiscountCode: entry(checkDiscountCode, checkDiscountCodeResponse),
 };
 
 export type Contract = typeof contract;

@@ -143,7 +143,23 @@ export const keys = {
     pk: `${OPEN_INTENTS_PREFIX}${productId}`,
     sk: `PI#${paymentIntentId}`,
   }),
+  /** A member's discount code (upper case), tied to a Stripe promotion code; its redemptions counted on it. */
+  discountCode: (code: string): Key => ({ pk: `${DISCOUNT_CODE_PREFIX}${code}`, sk: 'CODE' }),
+  /** One checkout's redemption of a code (its intent's key, hashed): a checkout asked again counts once. */
+  discountCodeUse: (code: string, checkoutHash: string): Key => ({
+    pk: `${DISCOUNT_CODE_PREFIX}${code}`,
+    sk: `USE#${checkoutHash}`,
+  }),
+  /** One sale with a code, written in the sale's transaction: what the code's list of orders reads. */
+  discountCodeSale: (code: string, createdAt: string, orderId: string): Key => ({
+    pk: `${DISCOUNT_CODE_PREFIX}${code}`,
+    sk: `${DISCOUNT_CODE_SALE_PREFIX}${createdAt}#${orderId}`,
+  }),
 };
+
+/** The partition prefix of a discount code's items, and the sort key prefix of its sales. */
+export const DISCOUNT_CODE_PREFIX = 'DISCOUNT_CODE#';
+export const DISCOUNT_CODE_SALE_PREFIX = 'SALE#';
 
 /** The partition prefix of a product's open payment intents (keys.openIntent). */
 export const OPEN_INTENTS_PREFIX = 'OPEN_INTENTS#';
@@ -217,6 +233,10 @@ export const lists = {
    * (a clawback puts it in, the payout that nets the last cent takes it out). (gsi1, sk = memberId)
    */
   memberDebts: { index: 'gsi1', partition: 'DEBTS' },
+  /** Every discount code, newest first. (gsi1) */
+  discountCodes: { index: 'gsi1', partition: 'DISCOUNT_CODES' },
+  /** A member's own discount codes, newest first. (gsi3) */
+  discountCodesOf: (memberId: string) => ({ index: 'gsi3', partition: `DISCOUNT_CODES#USER#${memberId}` }) as const,
 } as const;
 
 export type OrderStage = 'not_ordered' | 'not_shipped' | 'not_fulfilled';

@@ -145,6 +145,24 @@ export function saleTransaction(order: OrderRecord, commission: CommissionRecord
       },
     });
   }
+  // A sale with a member's discount code: its item in the code's partition (the admin's uses and revenue, issue 39).
+  if (order.discountCode) {
+    items.push({
+      Put: {
+        TableName: table,
+        Item: {
+          ...keys.discountCodeSale(order.discountCode, order.createdAt, order.id),
+          entity: 'discountCodeSale',
+          orderId: order.id,
+          orderID: order.orderID,
+          createdAt: order.createdAt,
+          paidCents: order.totalCents,
+          discountCents: order.discountCents ?? 0,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    });
+  }
   // The checkout's open intent is paid: a ban no longer needs to cancel it (orders/abuse.ts).
   if (order.paymentIntentId && order.source === 'checkout') {
     items.push({ Delete: { TableName: table, Key: keys.openIntent(order.product_id, order.paymentIntentId) } });

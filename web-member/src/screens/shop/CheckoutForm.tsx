@@ -107,7 +107,27 @@ export function CheckoutForm({
   }, []);
 
   const qty = qtyOf(values.qty);
-  const totalCents = qty === null ? null : unitAmountCents * qty;
+  const listCents = qty === null ? null : unitAmountCents * qty;
+  // A member's discount code (issue 39): priced by the server for this quantity before paying.
+  const [codeInput, setCodeInput] = useState('');
+  const [appliedCode, setAppliedCode] = useState<string | null>(null);
+  const priced = useQuery({
+    queryKey: ['discountCode', productId, appliedCode, qty],
+    queryFn: () => callPublic('checkDiscountCode', { id: productId, qty: qty ?? 1, code: appliedCode ?? '' }),
+    enabled: appliedCode !== null && qty !== null,
+    retry: false,
+  });
+  const coded = appliedCode !== null && priced.isSuccess ? priced.data : null;
+  const codeError = appliedCode !== null && priced.isError ? priced.error.message : undefined;
+  const totalCents = listCents === null ? null : (coded?.totalCents ?? listCents);
+  const applyCode = () => {
+    const text = codeInput.trim();
+    setAppliedCode(text ? text.toUpperCase() : null);
+  };
+  const removeCode = () => {
+    setAppliedCode(null);
+    setCodeInput('');
+  };
 
   const change = (field: Field, value: string) => {
     setValues((current) => ({ ...current, [field]: value }));
@@ -131,6 +151,11 @@ export function CheckoutForm({
       document.getElementById(`shop-${first}`)?.focus();
       return;
     }
+    if (appliedCode !== null && !coded) {
+      // A code that cannot be used (or is still being checked): the customer removes it or waits.
+      document.getElementById('shop-code')?.focus();
+      return;
+    }
     if (!cardOk || !payer.current || qty === null || totalCents === null) {
       document.getElementById('card-number')?.focus();
       return;
@@ -148,6 +173,7 @@ export function CheckoutForm({
         amount: totalCents,
         qty,
         ...(validRef ? { ref: validRef } : {}),
+        ...(coded ? { code: coded.code } : {}),
         checkoutId: checkout.current.id,
         customer,
       });
@@ -299,6 +325,44 @@ export function CheckoutForm({
       <fieldset className="shop-form__group">
         <legend className="shop-form__legend">Payment</legend>
         {payment}
+      </fieldset>
+      <fieldset className="shop-form__group">
+        <legend className="shop-form__legend">Discount code (optional)</legend>
+        <div className="shop-form__code">
+          <FormField
+            id="shop-code"
+            label="Code from a member"
+            value={codeInput}
+            error={codeError ? `${codeError}` : undefined}
+            onChange={(event) => setCodeInput(event.target.value)}
+            onKeyDown={(event) => {
+              if (event.key === 'Enter') {
+                event.preventDefault();
+                applyCode();
+              }
+            }}
+            autoComplete="off"
+            autoCapitalize="characters"
+            maxLength={30}
+            disabled={busy}
+          />
+          {appliedCode === null ? (
+            <button type="button" className="button" onClick={applyCode} disabled={busy || !codeInput.trim()}>
+              Apply
+            </button>
+          ) : (
+            <button type="button" className="button" onClick={removeCode} disabled={busy}>
+              Remove
+            </button>
+          )}
+        </div>
+        <p className="shop-form__code-status" aria-live="polite" data-testid="checkout-discount">
+          {appliedCode !== null && priced.isFetching ? 'Checking the code…' : null}
+          {coded
+            ? `${coded.code}: ${coded.discount}, −${formatMoney(coded.discountCents)} on ${formatMoney(coded.listCents)}. The price below is what you pay.`
+            : null}
+          {codeError ? 'Remove the code to pay the full price.' : null}
+        </p>
       </fieldset>
       <div className="shop-form__total">
         <span>Total</span>
