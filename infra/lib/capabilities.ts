@@ -91,6 +91,12 @@ export const capabilityOf: Partial<Record<EndpointName, Capability>> = {
   getMemberPayoutCard: 'Commissions',
   getMemberDebts: 'Commissions',
   getOrderPaymentCard: 'Commissions',
+  getCommissionRules: 'Commissions',
+  previewCommissionRule: 'Commissions',
+  changeCommissionRule: 'Commissions',
+  changeMemberGroup: 'Commissions',
+  getGroupMembers: 'Commissions',
+  getRuleAudit: 'Commissions',
 };
 
 /** The capability of a call by its name, or an error saying where to add it. */

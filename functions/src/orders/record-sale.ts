@@ -3,11 +3,18 @@ import type { Customer } from '@portal/shared/api/customer';
 import { CROCKFORD_ALPHABET, randomCrockford } from '@portal/shared/domain/crockford';
 import { sha256Hex } from '@portal/shared/domain/sha256';
 import { youMakeCents } from '@portal/shared/domain/money';
+import {
+  SPEC_DEFAULT_RULE,
+  describeRate,
+  describeScope,
+  ruleCommissionCents,
+  type CommissionRule,
+} from '@portal/shared/domain/commission-rules';
 import { loadLogger } from '../config/logger';
 import { DomainError, badRequest, conflict } from '../errors';
 import type { PaymentGateway, PaymentState } from '../payments/payment-gateway';
 import type { ProductRepository } from '../products/product-store';
-import type { CommissionRecord, OrderRecord, RecordOutcome, SalesStore } from './sales-store';
+import type { CommissionRecord, CommissionRuleUsed, OrderRecord, RecordOutcome, SalesStore } from './sales-store';
 import { shownPictures } from '../products/present';
 import {
   bannedBeforePayment,
@@ -32,6 +39,11 @@ export interface SaleDeps {
    * (`no_commission`) or their commission is held for an admin's review (`review`, the default).
    */
   selfPurchase?: () => 'no_commission' | 'review';
+  /**
+   * The commission rule of a member's sale of a product (rules/programme.ts ruleFor, issue 39),
+   * read when the sale is recorded; absent: the spec's 10 % (SPEC_DEFAULT_RULE).
+   */
+  rules?: { ruleFor(memberId: string, productId: string, brand: string): Promise<CommissionRule> };
 }
 
 export interface ConfirmDeps extends SaleDeps {
@@ -68,6 +80,19 @@ export const UNKNOWN_CUSTOMER: Customer = {
  * unit, then multiplying, makes the commission exactly qty × what the member was shown.
  */
 export const commissionCents = (unitCents: number, qty: number): number => youMakeCents(unitCents) * qty;
+
+/** The rule as a commission keeps it (sales-store.ts CommissionRuleUsed). */
+export function ruleUsed(rule: CommissionRule): CommissionRuleUsed {
+  return {
+    id: rule.id,
+    scope: rule.scope,
+    value: rule.value,
+    rate: rule.rate,
+    ...(rule.minCents !== undefined ? { minCents: rule.minCents } : {}),
+    ...(rule.maxCents !== undefined ? { maxCents: rule.maxCents } : {}),
+    text: `${describeRate(rule)} for ${describeScope(rule, { product: rule.name, group: rule.name })}`,
+  };
+}
 
 /**
  * The order of a card payment has ids made from the payment's: whoever records it (the webhook,
@@ -136,6 +161,12 @@ export async function recordSale(deps: SaleDeps, sale: Sale): Promise<RecordOutc
   const productStatus = product?.status;
   const offSale = sale.source === 'checkout' && isOffSale(productStatus) ? productStatus : undefined;
   if (offSale) order.flag = bannedBeforePayment(offSale);
+  // The rule in force when the sale is recorded (issue 39): its amount, and the rule kept with it.
+  const rule =
+    member && commissionId
+      ? ((await deps.rules?.ruleFor(member.id, sale.productId, order.brand)) ?? SPEC_DEFAULT_RULE)
+      : SPEC_DEFAULT_RULE;
+  const earned = ruleCommissionCents(rule, sale.unitCents, sale.qty);
   const commission: CommissionRecord | null =
     member && commissionId
       ? {
@@ -146,7 +177,7 @@ export async function recordSale(deps: SaleDeps, sale: Sale): Promise<RecordOutc
           orderID: order.orderID,
           product_id: sale.productId,
           product_name: order.product_name,
-          amountCents: commissionCents(sale.unitCents, sale.qty),
+          amountCents: earned,
           status: 'order_open',
           transferId: null,
           ...(sale.chargeId ? { chargeId: sale.chargeId } : {}),
@@ -154,7 +185,8 @@ export async function recordSale(deps: SaleDeps, sale: Sale): Promise<RecordOutc
           payoutFailure: null,
           createdAt,
           updatedAt: createdAt,
-          ...abuseHold(deps, sale, member.email, offSale),
+          ...abuseHold(deps, sale, member.email, offSale, earned),
+          rule: ruleUsed(rule),
         }
       : null;
   return deps.sales.recordSale(order, commission);
@@ -171,6 +203,7 @@ function abuseHold(
   sale: Sale,
   memberEmail: string,
   offSale: 'banned' | 'withdrawn' | undefined,
+  earned: number,
 ): Partial<CommissionRecord> {
   const held = (heldFor: HeldFor, reason: string): Partial<CommissionRecord> => ({
     status: 'review',
@@ -185,7 +218,7 @@ function abuseHold(
   return {
     status: 'cancelled',
     amountCents: 0,
-    originalCents: commissionCents(sale.unitCents, sale.qty),
+    originalCents: earned,
     statusReason: selfPurchaseNoCommission(how),
   };
 }

@@ -68,6 +68,12 @@ import { withdraw, withdrawResponse } from './calls/withdraw';
 import { reconcile, reconcileResponse } from './calls/reconcile';
 import { reviewHeldCommission, reviewHeldCommissionResponse } from './calls/review-held-commission';
 import { getHeldCommissions, getHeldCommissionsResponse } from './calls/get-held-commissions';
+import { getCommissionRules, getCommissionRulesResponse } from './calls/get-commission-rules';
+import { previewCommissionRule, previewCommissionRuleResponse } from './calls/preview-commission-rule';
+import { changeCommissionRule, changeCommissionRuleResponse } from './calls/change-commission-rule';
+import { changeMemberGroup, changeMemberGroupResponse } from './calls/change-member-group';
+import { getGroupMembers, getGroupMembersResponse } from './calls/get-group-members';
+import { getRuleAudit, getRuleAuditResponse } from './calls/get-rule-audit';
 
 /**
  * Every /api call of spec section 7 (plus logout), all POST: each call's contract module
@@ -156,6 +162,12 @@ export const contract = {
   getMemberPayoutCard: entry(getMemberPayoutCard, getMemberPayoutCardResponse),
   getMemberDebts: entry(getMemberDebts, getMemberDebtsResponse),
   getOrderPaymentCard: entry(getOrderPaymentCard, getOrderPaymentCardResponse),
+  getCommissionRules: entry(getCommissionRules, getCommissionRulesResponse),
+  previewCommissionRule: entry(previewCommissionRule, previewCommissionRuleResponse),
+  changeCommissionRule: entry(changeCommissionRule, changeCommissionRuleResponse),
+  changeMemberGroup: entry(changeMemberGroup, changeMemberGroupResponse),
+  getGroupMembers: entry(getGroupMembers, getGroupMembersResponse),
+  getRuleAudit: entry(getRuleAudit, getRuleAuditResponse),
 };
 
 export type Contract = typeof contract;
