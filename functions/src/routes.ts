@@ -177,14 +177,6 @@ export const routes: readonly Route[] = [
   route('changeMemberGroup', 'handlers/change-member-group.ts', writes),
   route('getGroupMembers', 'handlers/get-group-members.ts', reads),
   route('getRuleAudit', 'handlers/get-rule-audit.ts', reads),
-  // Admin: the commission rules, member groups and their audit log (rules/programme.ts, issue 39).
-  route('getCommissionRules', 'handlers/get-commission-rules.ts', reads),
-  // Reads the approved catalogue (up to 5 000 products) to count what a change would move.
-  route('previewCommissionRule', 'handlers/preview-commission-rule.ts', reads, 1024, 29),
-  route('changeCommissionRule', 'handlers/change-commission-rule.ts', writes),
-  route('changeMemberGroup', 'handlers/change-member-group.ts', writes),
-  route('getGroupMembers', 'handlers/get-group-members.ts', reads),
-  route('getRuleAudit', 'handlers/get-rule-audit.ts', reads),
   // Admin: the card an order was paid with, named by a refund's confirmation.
   route('getOrderPaymentCard', 'handlers/get-order-payment-card.ts', stripeReads),
   // Public: Stripe signs it; no access token, so no signing key. The platform's own events.

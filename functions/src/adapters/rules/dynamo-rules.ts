@@ -11,6 +11,9 @@ import { db, decodeCursor, encodeCursor, tableName, transact } from '../dynamo-c
  * (`AUDIT#COMMISSION_RULES` / `<time>#<id>`). Every write is one transaction with its audit entry.
  */
 
+/** `rules`, `version` and `groups` named by placeholders (DynamoDB reserves some such words). */
+const NAMES = { '#rules': 'rules', '#version': 'version', '#groups': 'groups' };
+
 type TransactItems = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>;
 
 /** Without the attributes that are undefined (DynamoDB stores no undefined). */
@@ -79,8 +82,9 @@ export const dynamoRules: RuleStore = {
           TableName: tableName(),
           Key: keys.programme(),
           UpdateExpression:
-            'SET rules = :rules, version = :next, entity = :entity, groups = if_not_exists(groups, :none)',
-          ConditionExpression: expectedVersion === 0 ? 'attribute_not_exists(pk)' : 'version = :version',
+            'SET #rules = :rules, #version = :next, entity = :entity, #groups = if_not_exists(#groups, :none)',
+          ConditionExpression: expectedVersion === 0 ? 'attribute_not_exists(pk)' : '#version = :version',
+          ExpressionAttributeNames: NAMES,
           ExpressionAttributeValues: {
             ':rules': rules.map(stored),
             ':next': expectedVersion + 1,
@@ -110,9 +114,9 @@ export const dynamoRules: RuleStore = {
             Update: {
               TableName: tableName(),
               Key: keys.programme(),
-              UpdateExpression: 'SET groups.#group = :group, version = :next',
-              ConditionExpression: 'version = :version',
-              ExpressionAttributeNames: { '#group': group.id },
+              UpdateExpression: 'SET #groups.#group = :group, #version = :next',
+              ConditionExpression: '#version = :version',
+              ExpressionAttributeNames: { '#groups': 'groups', '#version': 'version', '#group': group.id },
               ExpressionAttributeValues: { ':group': value, ':next': expectedVersion + 1, ':version': expectedVersion },
             },
           };
@@ -132,9 +136,9 @@ export const dynamoRules: RuleStore = {
         Update: {
           TableName: tableName(),
           Key: keys.programme(),
-          UpdateExpression: 'ADD groups.#group.memberCount :one',
-          ConditionExpression: 'attribute_exists(groups.#group)',
-          ExpressionAttributeNames: { '#group': groupId },
+          UpdateExpression: 'ADD #groups.#group.memberCount :one',
+          ConditionExpression: 'attribute_exists(#groups.#group)',
+          ExpressionAttributeNames: { '#groups': 'groups', '#group': groupId },
           ExpressionAttributeValues: { ':one': 1 },
         },
       },
@@ -165,9 +169,9 @@ export const dynamoRules: RuleStore = {
         Update: {
           TableName: tableName(),
           Key: keys.programme(),
-          UpdateExpression: 'ADD groups.#group.memberCount :less',
-          ConditionExpression: 'attribute_exists(groups.#group)',
-          ExpressionAttributeNames: { '#group': groupId },
+          UpdateExpression: 'ADD #groups.#group.memberCount :less',
+          ConditionExpression: 'attribute_exists(#groups.#group)',
+          ExpressionAttributeNames: { '#groups': 'groups', '#group': groupId },
           ExpressionAttributeValues: { ':less': -1 },
         },
       },
