@@ -16,6 +16,7 @@ import {
   LazyTopEarnersScreen,
   LazyReconciliationScreen,
   LazyHeldCommissionsScreen,
+  LazyCommissionRulesScreen,
 } from './screens/routeScreens';
 
 /** The admin-mode menu; routes are relative to the app's base, /admin. */
@@ -27,6 +28,7 @@ export function adminMenu(auth: AuthView): MenuItem[] {
     { to: '/orders', label: 'Orders', icon: <ReceiptIcon /> },
     { to: '/payouts', label: 'Payouts', icon: <WalletIcon /> },
     { to: '/reconciliation', label: 'Reconciliation', icon: <CheckIcon /> },
+    { to: '/rules', label: 'Commission rules', icon: <WalletIcon /> },
   ];
 }
 
@@ -68,6 +70,7 @@ export function AdminApp() {
         <Route path="payouts/top_earners" element={<LazyScreen screen={LazyTopEarnersScreen} />} />
         <Route path="reconciliation" element={<LazyScreen screen={LazyReconciliationScreen} />} />
         <Route path="payouts/held" element={<LazyScreen screen={LazyHeldCommissionsScreen} />} />
+        <Route path="rules" element={<LazyScreen screen={LazyCommissionRulesScreen} />} />
         <Route path="*" element={<NotFoundScreen homeLabel="Go to the admin home" />} />
       </Route>
     </Routes>
