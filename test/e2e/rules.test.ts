@@ -66,7 +66,7 @@ describe('Commission rules, at 390 and 1280 px', () => {
 
         await page.getByLabel('For', { exact: true }).selectOption('group');
         await page.getByLabel('Group', { exact: true }).selectOption({ label: groupName });
-        await page.getByLabel('Percentage').fill('25');
+        await page.getByLabel('Percentage', { exact: true }).fill('25');
         await page.getByRole('button', { name: 'Preview the change' }).click();
         const preview = page.getByRole('status').filter({ hasText: 'Preview:' });
         await preview.waitFor();
