@@ -71,7 +71,7 @@ describe('Commission rules, at 390 and 1280 px', () => {
         const preview = page.getByRole('status').filter({ hasText: 'Preview:' });
         await preview.waitFor();
         expect(await preview.textContent()).toMatch(
-          /change for 1 member of groups\. For example .+: You Make \$[\d.,]+ → \$[\d.,]+/,
+          /changes? for 1 member of groups\. For example .+: You Make \$[\d.,]+ → \$[\d.,]+/,
         );
         await expectAccessible(page);
         await admin.screenshot(`rules-preview-${viewport.width}`);

@@ -351,7 +351,7 @@ export async function previewRule(deps: RuleDeps, change: RuleChange): Promise<R
       ? `No member's You Make changes on any of the ${formatCount(products.length)} approved products${partial ? ' looked at' : ''}.`
       : `${formatCount(productsChanged)} of ${formatCount(products.length)} approved product${products.length === 1 ? '' : 's'}${
           partial ? ' looked at' : ''
-        } change for ${who.join(' and ')}.${example ? ` For example ${example}.` : ''}`;
+        } change${productsChanged === 1 ? 's' : ''} for ${who.join(' and ')}.${example ? ` For example ${example}.` : ''}`;
   return {
     productsChanged,
     productsCounted: products.length,
