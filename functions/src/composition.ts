@@ -83,6 +83,10 @@ import { dynamoOrderLinks } from './adapters/orders/dynamo-order-links';
 import { adminMailTo } from './config/mail-settings';
 import { holdMs, moneySettings } from './config/money-settings';
 import { getOrder } from './adapters/orders/dynamo-sale-recorder';
+import { dynamoRules } from './adapters/rules/dynamo-rules';
+import type { RuleDeps } from './rules/programme';
+import { ruleFor } from './rules/programme';
+import { memberView } from './products/present';
 import {
   retryUnlessSent,
   saleRecorded,
@@ -272,6 +276,7 @@ export const platformWebhooks: WebhookDeps = {
         now,
         recorded: async (order) => retryUnlessSent(await settled(() => saleRecorded(mails, order))),
         selfPurchase: () => moneySettings().SELF_PURCHASE,
+        rules: saleRules,
       },
       payment,
     ),
@@ -327,6 +332,55 @@ export const checkout: CheckoutDeps = {
 /** A ban or withdrawal cancels the product's open checkouts at Stripe, in bounded batches (payments/open-intents.ts). */
 export const productIntents: CancelDeps = { intents: dynamoOpenIntents, gateway: payments, now };
 
+/**
+ * The commission rules (rules/programme.ts, issue 39): the programme and groups on the table, the
+ * products as members see them (their approved values), members by e-mail address.
+ */
+export const commissionRules: RuleDeps = {
+  store: dynamoRules,
+  products: {
+    get: async (id) => {
+      const product = await getProduct(id);
+      const content = product && memberView(product);
+      return product
+        ? {
+            id: product.id,
+            content: content && {
+              product_name: content.product_name,
+              brand: content.brand,
+              priceCents: content.dropshipping_price_us_cents,
+            },
+          }
+        : undefined;
+    },
+    approvedPage: async (cursor, limit) => {
+      const page = await dynamoProducts.approvedPage(cursor, limit);
+      return {
+        items: page.items.flatMap((product) => {
+          const content = memberView(product);
+          return content
+            ? [
+                {
+                  id: product.id,
+                  product_name: content.product_name,
+                  brand: content.brand,
+                  priceCents: content.dropshipping_price_us_cents,
+                },
+              ]
+            : [];
+        }),
+        nextCursor: page.nextCursor,
+      };
+    },
+  },
+  members: { findByEmail: (email) => dynamoUsers.findByEmail(email) },
+  now,
+};
+/** The rule of a member's sale (orders/record-sale.ts): the programme and the member's groups as they are now. */
+const saleRules = {
+  ruleFor: (memberId: string, productId: string, brand: string) => ruleFor(dynamoRules, memberId, productId, brand),
+};
+
 /** The orders, the commission each sale writes, their counters (one table). */
 export const sales: SalesStore = dynamoSales;
 /** The commission lists, their counters and the members' earnings (commissions/reads.ts). */
@@ -373,6 +427,7 @@ export const sale: SaleDeps = {
   // An admin's order: the member's "you made a sale" (no receipt: the customer paid no checkout).
   recorded: (order) => sendQuietly(mails, 'sale', order.id, saleRecorded(mails, order)),
   selfPurchase: () => moneySettings().SELF_PURCHASE,
+  rules: saleRules,
 };
 /** The browser's report of its payment: the sale, and Stripe to check the payment at. */
 export const confirm: ConfirmDeps = {
@@ -383,6 +438,7 @@ export const confirm: ConfirmDeps = {
   // The receipt and the member's mail; the customer's answer never waits on a failed mail (the webhook sends it).
   recorded: (order) => sendQuietly(mails, 'receipt', order.id, saleRecorded(mails, order)),
   selfPurchase: () => moneySettings().SELF_PURCHASE,
+  rules: saleRules,
 };
 
 export const sessions = /* @__PURE__ */ createSessions(dynamoSessions, now);

@@ -169,6 +169,14 @@ export const routes: readonly Route[] = [
   route('getMemberPayoutCard', 'handlers/get-member-payout-card.ts', stripeReads),
   // Admin: what members still owe after clawbacks (commissions/batches.ts memberDebts).
   route('getMemberDebts', 'handlers/get-member-debts.ts', reads),
+  // Admin: the commission rules, member groups and their audit log (rules/programme.ts, issue 39).
+  route('getCommissionRules', 'handlers/get-commission-rules.ts', reads),
+  // Reads the approved catalogue (up to 5 000 products) to count what a change would move.
+  route('previewCommissionRule', 'handlers/preview-commission-rule.ts', reads, 1024, 29),
+  route('changeCommissionRule', 'handlers/change-commission-rule.ts', writes),
+  route('changeMemberGroup', 'handlers/change-member-group.ts', writes),
+  route('getGroupMembers', 'handlers/get-group-members.ts', reads),
+  route('getRuleAudit', 'handlers/get-rule-audit.ts', reads),
   // Admin: the card an order was paid with, named by a refund's confirmation.
   route('getOrderPaymentCard', 'handlers/get-order-payment-card.ts', stripeReads),
   // Members' discount codes (issue 39, codes/codes.ts). The admin's make and turn off codes at Stripe.

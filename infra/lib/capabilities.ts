@@ -10,7 +10,7 @@ type EndpointName = Route['name'];
  * (functions/src/routes.ts) still says which calls exist and how each is built; this only says
  * which nested stack a call's resources live in.
  */
-export const capabilities = ['Auth', 'Catalogue', 'Payouts', 'Sales', 'Commissions'] as const;
+export const capabilities = ['Auth', 'Catalogue', 'Payouts', 'Sales', 'Commissions', 'Programme'] as const;
 export type Capability = (typeof capabilities)[number];
 
 /**
@@ -96,6 +96,14 @@ export const capabilityOf: Partial<Record<EndpointName, Capability>> = {
   getMemberPayoutCard: 'Commissions',
   getMemberDebts: 'Commissions',
   getOrderPaymentCard: 'Commissions',
+
+  // The commission rules, member groups and their audit log (issue 39).
+  getCommissionRules: 'Programme',
+  previewCommissionRule: 'Programme',
+  changeCommissionRule: 'Programme',
+  changeMemberGroup: 'Programme',
+  getGroupMembers: 'Programme',
+  getRuleAudit: 'Programme',
 };
 
 /** The capability of a call by its name, or an error saying where to add it. */

@@ -634,6 +634,14 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
       );
       if (codes) say(codes);
     }
+    if (options.seedDemo) {
+      // The commission rules (issue 39): after the demo sales, which keep the 10 % they were recorded at.
+      const { seedDemoRules, describeDemoRules } = await import('./demo-rules');
+      const rules = describeDemoRules(
+        await seedDemoRules({ adminEmail: demoAccounts.admin.email, memberEmail: demoAccounts.member.email }),
+      );
+      if (rules) say(rules);
+    }
     // The daily payouts (EventBridge at 00:00 UTC in AWS): a timer, and a run now if one was missed.
     const { startDailyPayouts, scheduledEvent } = await import('./daily-payouts');
     const daily = onlyWith(functions, 'schedule');

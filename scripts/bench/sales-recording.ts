@@ -8,7 +8,9 @@ import { formatTable } from './section';
  * (dynamo-sale-recorder.ts `recordSale`: the transaction on a drawn shard, retried on a conflict,
  * then the member's top-earners place) against a plain TransactWrite of the same items (one
  * shard, no retry, no place). DynamoDB Local runs transactions one at a time, so the figure says
- * what the recorder adds to the engine's own work; the failures are what either lost.
+ * what the recorder adds to the engine's own work; the failures are what either lost. The
+ * recorder's sales look their commission rule up as record-sale.ts does (issue 39: the programme
+ * and the member's groups, read at each sale), under a programme of 50 rules whose brand rule pays them.
  */
 const SALES_PER_RUN = Number(process.env.BENCH_RECORD_SALES ?? 2_000);
 const BUYERS = [50, 200] as const;
@@ -19,7 +21,11 @@ export async function recordingThroughput(): Promise<{ ok: boolean; lines: strin
   const { recordSale, saleTransaction } = await import('../../functions/src/adapters/orders/dynamo-sale-recorder');
   const { dynamoSales } = await import('../../functions/src/adapters/orders/dynamo-sales');
   const { dynamoCommissionStore } = await import('../../functions/src/adapters/commissions/dynamo-commission-store');
-  const { paymentOrderIds, commissionCents } = await import('../../functions/src/orders/record-sale');
+  const { paymentOrderIds, commissionCents, ruleUsed } = await import('../../functions/src/orders/record-sale');
+  const { dynamoRules } = await import('../../functions/src/adapters/rules/dynamo-rules');
+  const { ruleFor } = await import('../../functions/src/rules/programme');
+  const { ruleCommissionCents } = await import('../../shared/src/domain/commission-rules');
+  await benchProgramme(dynamoRules);
   type OrderRecord = import('../../functions/src/orders/sales-store').OrderRecord;
   type CommissionRecord = import('../../functions/src/orders/sales-store').CommissionRecord;
 
@@ -84,8 +90,15 @@ export async function recordingThroughput(): Promise<{ ok: boolean; lines: strin
         while (next < count) {
           const [order, commission] = sale(count === SALES_PER_RUN ? mode : `warm-${mode}`, buyers, next++);
           try {
-            if (mode === 'recorder') await recordSale(order, commission);
-            else await db().send(new TransactWriteCommand({ TransactItems: saleTransaction(order, commission, 0) }));
+            if (mode === 'recorder') {
+              // The rule lookup a sale makes (orders/record-sale.ts): in the recorder's path, not the plain one's.
+              const rule = await ruleFor(dynamoRules, commission.memberId, order.product_id, order.brand);
+              await recordSale(order, {
+                ...commission,
+                amountCents: ruleCommissionCents(rule, order.unitCents, order.qty),
+                rule: ruleUsed(rule),
+              });
+            } else await db().send(new TransactWriteCommand({ TransactItems: saleTransaction(order, commission, 0) }));
           } catch (error) {
             failures++;
             const name = error instanceof Error ? error.name : String(error);
@@ -157,4 +170,39 @@ export async function recordingThroughput(): Promise<{ ok: boolean; lines: strin
       '',
     ],
   };
+}
+
+/** A programme of 50 rules (product rules for other products, and a brand rule for the bench's brand), once per table. */
+async function benchProgramme(store: import('../../functions/src/rules/rule-store').RuleStore): Promise<void> {
+  const programme = await store.programme();
+  if (programme.rules.some((rule) => rule.scope === 'brand' && rule.value === 'Lumo')) return;
+  const createdAt = new Date().toISOString();
+  const rules = [
+    ...programme.rules,
+    ...Array.from({ length: 49 }, (_, index) => ({
+      id: `bench-product-${index}`,
+      scope: 'product' as const,
+      value: `bench-other-product-${index}`,
+      rate: { kind: 'percent' as const, basisPoints: 1500 },
+      createdAt,
+    })),
+    {
+      id: 'bench-brand',
+      scope: 'brand' as const,
+      value: 'Lumo',
+      rate: { kind: 'percent' as const, basisPoints: 1250 },
+      createdAt,
+    },
+  ];
+  const audit = {
+    id: 'bench',
+    at: createdAt,
+    whoId: 'bench',
+    whoEmail: 'bench@example.com',
+    action: 'Rule created',
+    before: null,
+    after: 'bench rules',
+  };
+  if (!(await store.saveRules(programme.version, rules, audit)))
+    throw new Error('the bench programme could not be saved');
 }

@@ -116,6 +116,12 @@ const expected: Record<string, Answers> = {
   getHeldCommissions: ADMINS,
   getMemberPayoutCard: ADMINS,
   getMemberDebts: ADMINS,
+  getCommissionRules: ADMINS,
+  previewCommissionRule: ADMINS,
+  changeCommissionRule: ADMINS,
+  changeMemberGroup: ADMINS,
+  getGroupMembers: ADMINS,
+  getRuleAudit: ADMINS,
   getOrderPaymentCard: ADMINS,
   // Members' discount codes (test/handlers/discount-codes.test.ts): the admin's, the member's own, the customer's Apply.
   createDiscountCode: ADMINS,

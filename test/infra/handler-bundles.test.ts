@@ -24,10 +24,11 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   pictures: [],
   products: [],
   reconciliation: [],
+  rules: [],
   email: ['auth'],
   payments: ['auth', 'products'],
   imports: ['catalogue', 'pictures', 'products'],
-  orders: ['imports', 'payments', 'products'],
+  orders: ['imports', 'payments', 'products', 'rules'],
   commissions: ['orders', 'payments', 'email'],
   notifications: ['auth', 'email', 'orders', 'commissions'],
   // members' discount codes (issue 39): a product's price with a code
@@ -38,11 +39,13 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
 const STACK_HOME: Record<Capability, readonly string[]> = {
   Auth: ['auth', 'email'],
   // a ban or withdrawal cancels the product's open checkouts at Stripe
-  Catalogue: ['imports', 'products', 'payments'],
+  Catalogue: ['imports', 'products', 'payments', 'rules'],
   Payouts: ['payments', 'addresses'],
   // the checkout prices a discount code and counts its redemption (codes/codes.ts)
   Sales: ['orders', 'notifications', 'codes'],
   Commissions: ['commissions', 'notifications', 'reconciliation'],
+  // the commission rules (issue 39): the preview reads the approved products
+  Programme: ['rules', 'products'],
 };
 /** The functions whose home is not their stack's: Stripe's two endpoints, and the event functions. */
 const OWN_HOME: Record<string, readonly string[]> = {

@@ -17,6 +17,7 @@ import {
   LazyReconciliationScreen,
   LazyHeldCommissionsScreen,
   LazyDiscountCodesScreen,
+  LazyCommissionRulesScreen,
 } from './screens/routeScreens';
 
 /** The admin-mode menu; routes are relative to the app's base, /admin. */
@@ -29,6 +30,7 @@ export function adminMenu(auth: AuthView): MenuItem[] {
     { to: '/payouts', label: 'Payouts', icon: <WalletIcon /> },
     { to: '/discount_codes', label: 'Discount codes', icon: <ReceiptIcon /> },
     { to: '/reconciliation', label: 'Reconciliation', icon: <CheckIcon /> },
+    { to: '/rules', label: 'Commission rules', icon: <WalletIcon /> },
   ];
 }
 
@@ -71,6 +73,7 @@ export function AdminApp() {
         <Route path="reconciliation" element={<LazyScreen screen={LazyReconciliationScreen} />} />
         <Route path="payouts/held" element={<LazyScreen screen={LazyHeldCommissionsScreen} />} />
         <Route path="discount_codes" element={<LazyScreen screen={LazyDiscountCodesScreen} />} />
+        <Route path="rules" element={<LazyScreen screen={LazyCommissionRulesScreen} />} />
         <Route path="*" element={<NotFoundScreen homeLabel="Go to the admin home" />} />
       </Route>
     </Routes>

@@ -68,5 +68,6 @@ export function toCommission(
     statusReason: commission.statusReason ?? null,
     originalAmount: dollars(commission.originalCents ?? commission.amountCents),
     ...(commission.status === 'review' && commission.heldFor ? { reviewable: true } : {}),
+    ...(commission.rule ? { rule: commission.rule.text } : {}),
   };
 }

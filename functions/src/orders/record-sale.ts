@@ -3,12 +3,19 @@ import type { Customer } from '@portal/shared/api/customer';
 import { CROCKFORD_ALPHABET, randomCrockford } from '@portal/shared/domain/crockford';
 import { sha256Hex } from '@portal/shared/domain/sha256';
 import { youMakeCents } from '@portal/shared/domain/money';
+import {
+  SPEC_DEFAULT_RULE,
+  describeRate,
+  describeScope,
+  ruleCommissionCents,
+  type CommissionRule,
+} from '@portal/shared/domain/commission-rules';
 import { loadLogger } from '../config/logger';
 import { DomainError, badRequest, conflict } from '../errors';
 import type { PaymentGateway, PaymentState } from '../payments/payment-gateway';
 import { DISCOUNT_CENTS_METADATA, PROMOTION_CODE_METADATA } from '../payments/checkout-metadata';
 import type { ProductRepository } from '../products/product-store';
-import type { CommissionRecord, OrderRecord, RecordOutcome, SalesStore } from './sales-store';
+import type { CommissionRecord, CommissionRuleUsed, OrderRecord, RecordOutcome, SalesStore } from './sales-store';
 import { shownPictures } from '../products/present';
 import {
   bannedBeforePayment,
@@ -33,6 +40,11 @@ export interface SaleDeps {
    * (`no_commission`) or their commission is held for an admin's review (`review`, the default).
    */
   selfPurchase?: () => 'no_commission' | 'review';
+  /**
+   * The commission rule of a member's sale of a product (rules/programme.ts ruleFor, issue 39),
+   * read when the sale is recorded; absent: the spec's 10 % (SPEC_DEFAULT_RULE).
+   */
+  rules?: { ruleFor(memberId: string, productId: string, brand: string): Promise<CommissionRule> };
 }
 
 export interface ConfirmDeps extends SaleDeps {
@@ -74,6 +86,19 @@ export const UNKNOWN_CUSTOMER: Customer = {
  * unit, then multiplying, makes the commission exactly qty × what the member was shown.
  */
 export const commissionCents = (unitCents: number, qty: number): number => youMakeCents(unitCents) * qty;
+
+/** The rule as a commission keeps it (sales-store.ts CommissionRuleUsed). */
+export function ruleUsed(rule: CommissionRule): CommissionRuleUsed {
+  return {
+    id: rule.id,
+    scope: rule.scope,
+    value: rule.value,
+    rate: rule.rate,
+    ...(rule.minCents !== undefined ? { minCents: rule.minCents } : {}),
+    ...(rule.maxCents !== undefined ? { maxCents: rule.maxCents } : {}),
+    text: `${describeRate(rule)} for ${describeScope(rule, { product: rule.name, group: rule.name })}`,
+  };
+}
 
 /**
  * What a sale's commission is computed on: the price per unit and the quantity, or with a discount
@@ -157,6 +182,15 @@ export async function recordSale(deps: SaleDeps, sale: Sale): Promise<RecordOutc
   const productStatus = product?.status;
   const offSale = sale.source === 'checkout' && isOffSale(productStatus) ? productStatus : undefined;
   if (offSale) order.flag = bannedBeforePayment(offSale);
+  // The rule in force when the sale is recorded (issue 39): its amount, and the rule kept with it.
+  const rule =
+    member && commissionId
+      ? ((await deps.rules?.ruleFor(member.id, sale.productId, order.brand)) ?? SPEC_DEFAULT_RULE)
+      : SPEC_DEFAULT_RULE;
+  // On what the customer paid for the goods (a discount code's price: commissionBase); a fixed
+  // amount is per unit sold, whatever the price.
+  const base = rule.rate.kind === 'fixed' ? { unitCents: sale.unitCents, qty: sale.qty } : commissionBase(sale);
+  const earned = ruleCommissionCents(rule, base.unitCents, base.qty);
   const commission: CommissionRecord | null =
     member && commissionId
       ? {
@@ -167,7 +201,7 @@ export async function recordSale(deps: SaleDeps, sale: Sale): Promise<RecordOutc
           orderID: order.orderID,
           product_id: sale.productId,
           product_name: order.product_name,
-          amountCents: commissionCents(commissionBase(sale).unitCents, commissionBase(sale).qty),
+          amountCents: earned,
           status: 'order_open',
           transferId: null,
           ...(sale.chargeId ? { chargeId: sale.chargeId } : {}),
@@ -175,7 +209,8 @@ export async function recordSale(deps: SaleDeps, sale: Sale): Promise<RecordOutc
           payoutFailure: null,
           createdAt,
           updatedAt: createdAt,
-          ...abuseHold(deps, sale, member.email, offSale),
+          ...abuseHold(deps, sale, member.email, offSale, earned),
+          rule: ruleUsed(rule),
         }
       : null;
   return deps.sales.recordSale(order, commission);
@@ -192,6 +227,7 @@ function abuseHold(
   sale: Sale,
   memberEmail: string,
   offSale: 'banned' | 'withdrawn' | undefined,
+  earned: number,
 ): Partial<CommissionRecord> {
   const held = (heldFor: HeldFor, reason: string): Partial<CommissionRecord> => ({
     status: 'review',
@@ -206,7 +242,7 @@ function abuseHold(
   return {
     status: 'cancelled',
     amountCents: 0,
-    originalCents: commissionCents(commissionBase(sale).unitCents, commissionBase(sale).qty),
+    originalCents: earned,
     statusReason: selfPurchaseNoCommission(how),
   };
 }

@@ -1,3 +1,4 @@
+import type { CommissionRule } from '@portal/shared/domain/commission-rules';
 import type { Customer } from '@portal/shared/api/customer';
 import type { Shipment } from '@portal/shared/api/order-page';
 import type { CommissionStatus, OrderStatus } from '@portal/shared/domain/sales-status';
@@ -131,6 +132,23 @@ export interface CommissionRecord {
   heldFrom?: CommissionStatus;
   /** Held at its sale for an admin's review (orders/abuse.ts), who may release or cancel it; absent for a dispute's hold. */
   heldFor?: HeldFor;
+  /**
+   * The commission rule it was made with (issue 39): kept as it was at the sale, so a rule changed
+   * later never changes a recorded commission. Absent on commissions recorded before rules (10 %).
+   */
+  rule?: CommissionRuleUsed;
+}
+
+/** A commission's rule as it was at its sale: which rule, for what, and its rate, also in words. */
+export interface CommissionRuleUsed {
+  id: string;
+  scope: CommissionRule['scope'];
+  value: string;
+  rate: CommissionRule['rate'];
+  minCents?: number;
+  maxCents?: number;
+  /** "12.5 % for brand Lumo". */
+  text: string;
 }
 
 /** A member's commission totals (USER#<id> / EARNINGS): each sale adds to them. */

@@ -47,8 +47,14 @@ export function shownDescription(content: ProductContent): string {
   return rewriteDescriptionPictures(content.html_description, (address) => hosted[address]);
 }
 
+/**
+ * The member's You Make on one unit of a product, in cents (issue 39: their commission rule, from
+ * rules/programme.ts rulesOfMember); absent: the spec's 10 %.
+ */
+export type YouMakeOf = (id: string, content: ProductContent) => number;
+
 /** Dollars with two decimals appear only here, at the API edge; everything inside is cents. */
-export function toCard(id: string, content: ProductContent): ProductCard {
+export function toCard(id: string, content: ProductContent, youMakeOf?: YouMakeOf): ProductCard {
   const shown = content.hosted_images ? shownPictures(content) : undefined;
   return {
     id,
@@ -56,7 +62,7 @@ export function toCard(id: string, content: ProductContent): ProductCard {
     brand: content.brand,
     msrp_us: formatCents(content.msrp_us_cents),
     dropshipping_price_us: formatCents(content.dropshipping_price_us_cents),
-    you_make: formatCents(youMakeCents(content.dropshipping_price_us_cents)),
+    you_make: formatCents(youMakeOf ? youMakeOf(id, content) : youMakeCents(content.dropshipping_price_us_cents)),
     image: shown
       ? (shown.images[0] ?? null)
       : (content.product_images[0] ?? content.additional_product_images[0] ?? null),
@@ -64,10 +70,10 @@ export function toCard(id: string, content: ProductContent): ProductCard {
   };
 }
 
-export function toDetail(id: string, content: ProductContent): ProductDetail {
+export function toDetail(id: string, content: ProductContent, youMakeOf?: YouMakeOf): ProductDetail {
   const shown = shownPictures(content);
   return {
-    ...toCard(id, content),
+    ...toCard(id, content, youMakeOf),
     images: shown.images,
     ...(shown.pictures ? { pictures: shown.pictures } : {}),
     html_description: shownDescription(content),

@@ -73,6 +73,12 @@ import { getDiscountCodes, getDiscountCodesResponse } from './calls/get-discount
 import { disableDiscountCode, disableDiscountCodeResponse } from './calls/disable-discount-code';
 import { getMyDiscountCodes, getMyDiscountCodesResponse } from './calls/get-my-discount-codes';
 import { checkDiscountCode, checkDiscountCodeResponse } from './calls/check-discount-code';
+import { getCommissionRules, getCommissionRulesResponse } from './calls/get-commission-rules';
+import { previewCommissionRule, previewCommissionRuleResponse } from './calls/preview-commission-rule';
+import { changeCommissionRule, changeCommissionRuleResponse } from './calls/change-commission-rule';
+import { changeMemberGroup, changeMemberGroupResponse } from './calls/change-member-group';
+import { getGroupMembers, getGroupMembersResponse } from './calls/get-group-members';
+import { getRuleAudit, getRuleAuditResponse } from './calls/get-rule-audit';
 
 /**
  * Every /api call of spec section 7 (plus logout), all POST: each call's contract module
@@ -166,6 +172,12 @@ export const contract = {
   disableDiscountCode: entry(disableDiscountCode, disableDiscountCodeResponse),
   getMyDiscountCodes: entry(getMyDiscountCodes, getMyDiscountCodesResponse),
   checkDiscountCode: entry(checkDiscountCode, checkDiscountCodeResponse),
+  getCommissionRules: entry(getCommissionRules, getCommissionRulesResponse),
+  previewCommissionRule: entry(previewCommissionRule, previewCommissionRuleResponse),
+  changeCommissionRule: entry(changeCommissionRule, changeCommissionRuleResponse),
+  changeMemberGroup: entry(changeMemberGroup, changeMemberGroupResponse),
+  getGroupMembers: entry(getGroupMembers, getGroupMembersResponse),
+  getRuleAudit: entry(getRuleAudit, getRuleAuditResponse),
 };
 
 export type Contract = typeof contract;

@@ -36,7 +36,7 @@ export const ProductCard = /* @__PURE__ */ pure(() =>
     brand: z.string(),
     msrp_us: Dollars,
     dropshipping_price_us: Dollars,
-    /** 10 % of the dropshipping price (youMakeCents), two decimals. */
+    /** The caller's commission on one unit by their rule (issue 39; the spec's 10 % by default), two decimals. */
     you_make: Dollars,
     /** The first image, or null when the product has none: our copy when hosted, else the supplier's address. */
     image: z.nullable(z.string()),

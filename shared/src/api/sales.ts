@@ -268,7 +268,7 @@ export type CommissionStatus = z.infer<typeof CommissionStatus>;
 export const Commission = /* @__PURE__ */ pure(() =>
   z.object({
     id: z.string(),
-    /** 10 % of the sell price × qty. */
+    /** The rule's commission on the sale (`rule`; the spec's 10 % of the sell price × qty by default). */
     amount: Dollars,
     product_id: z.string(),
     product_name: z.string(),
@@ -304,6 +304,11 @@ export const Commission = /* @__PURE__ */ pure(() =>
      * the admin may release it or cancel it (reviewHeldCommission). Absent when not.
      */
     reviewable: z.optional(z.boolean()),
+    /**
+     * The commission rule it was made with, in words ("12.5 % for brand Lumo"; issue 39); absent on
+     * commissions recorded before rules (the spec's 10 %).
+     */
+    rule: z.optional(z.string()),
   }),
 );
 export type Commission = z.infer<typeof Commission>;

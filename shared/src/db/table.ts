@@ -155,6 +155,18 @@ export const keys = {
     pk: `${DISCOUNT_CODE_PREFIX}${code}`,
     sk: `${DISCOUNT_CODE_SALE_PREFIX}${createdAt}#${orderId}`,
   }),
+  // Commission rules (issue 39; docs/programme.md, decision 0420).
+  /** The programme: every rule, every group with its member count, and the version a change is conditional on. */
+  programme: (): Key => ({ pk: 'PROGRAMME', sk: 'COMMISSION_RULES' }),
+  /** The groups a member is in (`groupIds`, a string set), read with the programme at each sale. */
+  memberGroups: (memberId: string): Key => ({ pk: `USER#${memberId}`, sk: 'RULE_GROUPS' }),
+  /** A member of a group: the group's partition lists its members by id. */
+  groupMember: (groupId: string, memberId: string): Key => ({
+    pk: `${GROUP_PREFIX}${groupId}`,
+    sk: `MEMBER#${memberId}`,
+  }),
+  /** One entry of the rules' audit log, in one partition read newest first. */
+  ruleAudit: (time: string, id: string): Key => ({ pk: RULE_AUDIT_PARTITION, sk: `${time}#${id}` }),
 };
 
 /** The partition prefix of a discount code's items, and the sort key prefix of its sales. */
@@ -163,6 +175,11 @@ export const DISCOUNT_CODE_SALE_PREFIX = 'SALE#';
 
 /** The partition prefix of a product's open payment intents (keys.openIntent). */
 export const OPEN_INTENTS_PREFIX = 'OPEN_INTENTS#';
+
+/** The partition prefix of a member group's members (keys.groupMember). */
+export const GROUP_PREFIX = 'GROUP#';
+/** The partition of the commission rules' audit log (keys.ruleAudit). */
+export const RULE_AUDIT_PARTITION = 'AUDIT#COMMISSION_RULES';
 
 /** The sort key prefix of a member's clawback entries. */
 export const CLAWBACK_PREFIX = 'CLAWBACK#';

@@ -35,6 +35,13 @@ export const queryKeys = {
     list: (list: string) => [...queryKeys.orders.all, 'list', list] as const,
   },
   /** The admin's commission lists ('all', 'to_stripe', 'to_be_paid') and the top earners. */
+  /** The commission rules, member groups and their audit log (issue 39). */
+  commissionRules: {
+    all: ['commissionRules'] as const,
+    programme: () => [...queryKeys.commissionRules.all, 'programme'] as const,
+    audit: () => [...queryKeys.commissionRules.all, 'audit'] as const,
+    members: (groupId: string) => [...queryKeys.commissionRules.all, 'members', groupId] as const,
+  },
   payouts: {
     all: ['payouts'] as const,
     list: (list: string) => [...queryKeys.payouts.all, 'list', list] as const,

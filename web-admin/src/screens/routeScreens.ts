@@ -39,6 +39,9 @@ export const LazyHeldCommissionsScreen = lazyWithPreload(() =>
 export const LazyDiscountCodesScreen = lazyWithPreload(() =>
   import('../codes/DiscountCodesScreen').then((module) => module.DiscountCodesScreen),
 );
+export const LazyCommissionRulesScreen = lazyWithPreload(() =>
+  import('../rules/CommissionRulesScreen').then((module) => module.CommissionRulesScreen),
+);
 
 /** The lazy screen of each address below /admin, as AdminApp routes them. */
 const SCREEN_OF_PATH: Record<string, { preload: () => Promise<unknown> }> = {
@@ -57,6 +60,7 @@ const SCREEN_OF_PATH: Record<string, { preload: () => Promise<unknown> }> = {
   '/payouts/held': LazyHeldCommissionsScreen,
   '/reconciliation': LazyReconciliationScreen,
   '/discount_codes': LazyDiscountCodesScreen,
+  '/rules': LazyCommissionRulesScreen,
 };
 
 /**
