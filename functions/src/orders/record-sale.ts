@@ -9,6 +9,7 @@ import type { PaymentGateway, PaymentState } from '../payments/payment-gateway';
 import type { ProductRepository } from '../products/product-store';
 import type { CommissionRecord, OrderRecord, RecordOutcome, SalesStore } from './sales-store';
 import { shownPictures } from '../products/present';
+import { VISIT_METADATA } from '../payments/checkout-metadata';
 import {
   bannedBeforePayment,
   isOffSale,
@@ -88,6 +89,12 @@ export function paymentOrderIds(paymentIntentId: string): { id: string; orderID:
   };
 }
 
+/** The counted visit the payment's metadata names (set by our server only: payments/checkout.ts). */
+function visitOf(metadata: Record<string, string> | undefined): { visitId?: string } {
+  const visitId = metadata?.[VISIT_METADATA];
+  return visitId && /^[0-9a-f]{32}$/.test(visitId) ? { visitId } : {};
+}
+
 /** A share code as links carry it: Crockford base32 reads the same in either case. */
 const normalizeCode = (ref: string): string => ref.trim().toUpperCase();
 
@@ -127,6 +134,7 @@ export async function recordSale(deps: SaleDeps, sale: Sale): Promise<RecordOutc
     source: sale.source,
     paymentIntentId: sale.paymentIntentId,
     ...(sale.chargeId ? { chargeId: sale.chargeId } : {}),
+    ...visitOf(sale.metadata),
     commissionId,
     status: 'not_ordered',
     createdAt,

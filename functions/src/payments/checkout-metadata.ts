@@ -6,3 +6,6 @@
  */
 export const SELF_PURCHASE_METADATA = 'self_purchase';
 export const SELF_PURCHASE_SESSION = 'session';
+
+/** The metadata key of the share page's counted visit that led to the checkout (issue 39, visits/funnel.ts). */
+export const VISIT_METADATA = 'visit_id';

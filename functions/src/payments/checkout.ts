@@ -8,7 +8,7 @@ import { PRODUCT_WITHDRAWN } from '../products/moderation';
 import type { ProductRepository } from '../products/product-store';
 import type { PaymentGateway } from './payment-gateway';
 import { OPEN_INTENT_DAYS, cancelIntentKey, type OpenIntentStore } from './open-intents';
-import { SELF_PURCHASE_METADATA, SELF_PURCHASE_SESSION } from './checkout-metadata';
+import { SELF_PURCHASE_METADATA, SELF_PURCHASE_SESSION, VISIT_METADATA } from './checkout-metadata';
 
 export interface CheckoutDeps {
   products: Pick<ProductRepository, 'get'>;
@@ -19,6 +19,11 @@ export interface CheckoutDeps {
   owners?: CheckoutOwners;
   /** Epoch ms. */
   now?: () => number;
+  /**
+   * The share page's counted visit (issue 39, visits/funnel.ts): its checkout counted once; the
+   * visit id when it names a visit of this product, else undefined (the checkout goes on without it).
+   */
+  visits?: { checkoutStarted(visitId: string, productId: string): Promise<string | undefined> };
 }
 
 export interface CheckoutOwners {
@@ -40,6 +45,8 @@ export interface PaymentIntentAsk {
   refreshToken?: string | undefined;
   /** Set by createCheckoutPaymentIntent: the member's own session makes this checkout. */
   ownSession?: boolean;
+  /** The share page's visit (countVisit); only a counted visit of this product reaches the intent. */
+  visitId?: string | undefined;
 }
 
 /**
@@ -68,6 +75,8 @@ export function paymentIntentKey(ask: PaymentIntentAsk, amountCents: number): st
     nonce,
     // The metadata differs when the member's own session makes the checkout: another request.
     ...(ask.ownSession ? ['own'] : []),
+    // The visit is in the metadata: a checkout whose visit id came after its first try is another request.
+    ...(ask.visitId ? ['visit', ask.visitId] : []),
   ].join(':');
 }
 
@@ -119,8 +128,8 @@ export async function createCheckoutPaymentIntent(
     const message = `The price changed to ${formatMoney(totalCents)}. Review the order and try again.`;
     throw badRequest(message, { amount: message });
   }
-  const ownSession = await isOwnSession(deps, ask);
-  const keyed: PaymentIntentAsk = { ...ask, ownSession };
+  const [ownSession, visitId] = await Promise.all([isOwnSession(deps, ask), visitOf(deps, ask, product.id)]);
+  const keyed: PaymentIntentAsk = { ...ask, ownSession, visitId };
   const created = await deps.gateway.createPaymentIntent({
     amountCents: totalCents,
     description: `${ask.qty} × ${product.approved.product_name}`.slice(0, 200),
@@ -133,6 +142,8 @@ export async function createCheckoutPaymentIntent(
       ...(ask.customer ? { customer_name: ask.customer.name, customer_email: ask.customer.email } : {}),
       // The sale holds or cancels its commission (orders/abuse.ts).
       ...(ownSession ? { [SELF_PURCHASE_METADATA]: SELF_PURCHASE_SESSION } : {}),
+      // The visit that led to the sale (the link statistics' funnel).
+      ...(visitId ? { [VISIT_METADATA]: visitId } : {}),
     },
     ...(ask.customer
       ? {
@@ -153,6 +164,15 @@ export async function createCheckoutPaymentIntent(
   });
   await trackOpen(deps, product.id, created.id);
   return { clientSecret: created.clientSecret, amount: created.amountCents, currency: 'usd' };
+}
+
+/**
+ * The checkout's visit, counted as a checkout started; the link statistics never stop a payment, so
+ * a failed count leaves the visit out of this intent.
+ */
+async function visitOf(deps: CheckoutDeps, ask: PaymentIntentAsk, productId: string): Promise<string | undefined> {
+  if (!deps.visits || !ask.visitId) return undefined;
+  return deps.visits.checkoutStarted(ask.visitId, productId).catch(() => undefined);
 }
 
 /**

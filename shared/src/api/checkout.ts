@@ -34,6 +34,11 @@ export const CheckoutId = /* @__PURE__ */ pure(() =>
   z.string().check(z.trim(), z.regex(/^[A-Za-z0-9-]{16,64}$/, 'A checkout id is 16 to 64 letters, digits or dashes')),
 );
 
+/** A counted visit's id (countVisit, issue 39): 32 lowercase hex, a salted hash that names no person. */
+export const VisitId = /* @__PURE__ */ pure(() =>
+  z.string().check(z.regex(/^[0-9a-f]{32}$/, 'A visit id is 32 hexadecimal characters')),
+);
+
 export const PaymentIntentRequest = /* @__PURE__ */ pure(() =>
   z.strictObject({
     /** The approved product's id. */
@@ -64,6 +69,8 @@ export const PaymentIntentRequest = /* @__PURE__ */ pure(() =>
      * order takes what Stripe has of the buyer.
      */
     customer: z.optional(Customer),
+    /** The share page's counted visit (countVisit): the intent's metadata carries it to the sale. */
+    visitId: z.optional(VisitId),
   }),
 );
 export type PaymentIntentRequest = z.input<typeof PaymentIntentRequest>;
