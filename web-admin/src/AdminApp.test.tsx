@@ -58,6 +58,7 @@ describe('admin app', () => {
       ['Orders', '/admin/orders'],
       ['Payouts', '/admin/payouts'],
       ['Reconciliation', '/admin/reconciliation'],
+      ['Link statistics', '/admin/link_statistics'],
     ]);
     expect((screen.getByRole('switch', { name: 'Admin Mode' }) as HTMLInputElement).checked).toBe(true);
   });

@@ -1,7 +1,7 @@
 import { Route, Routes } from 'react-router-dom';
 import { AppShell, type MenuItem } from '@portal/shared/ui/components/AppShell';
 import type { AuthView } from '@portal/shared/ui/hooks/AuthProvider';
-import { BoxIcon, CheckIcon, ReceiptIcon, UploadIcon, WalletIcon } from '@portal/shared/ui/components/icons';
+import { BoxIcon, ChartIcon, CheckIcon, ReceiptIcon, UploadIcon, WalletIcon } from '@portal/shared/ui/components/icons';
 import { LazyScreen } from '@portal/shared/ui/components/LoadBoundary';
 import { NotFoundScreen } from '@portal/shared/ui/components/NotFoundScreen';
 import { LazyProductImportDetailScreen } from './screens/lazyScreens';
@@ -16,6 +16,7 @@ import {
   LazyTopEarnersScreen,
   LazyReconciliationScreen,
   LazyHeldCommissionsScreen,
+  LazyLinkStatisticsScreen,
 } from './screens/routeScreens';
 
 /** The admin-mode menu; routes are relative to the app's base, /admin. */
@@ -27,6 +28,7 @@ export function adminMenu(auth: AuthView): MenuItem[] {
     { to: '/orders', label: 'Orders', icon: <ReceiptIcon /> },
     { to: '/payouts', label: 'Payouts', icon: <WalletIcon /> },
     { to: '/reconciliation', label: 'Reconciliation', icon: <CheckIcon /> },
+    { to: '/link_statistics', label: 'Link statistics', icon: <ChartIcon /> },
   ];
 }
 
@@ -68,6 +70,7 @@ export function AdminApp() {
         <Route path="payouts/top_earners" element={<LazyScreen screen={LazyTopEarnersScreen} />} />
         <Route path="reconciliation" element={<LazyScreen screen={LazyReconciliationScreen} />} />
         <Route path="payouts/held" element={<LazyScreen screen={LazyHeldCommissionsScreen} />} />
+        <Route path="link_statistics" element={<LazyScreen screen={LazyLinkStatisticsScreen} />} />
         <Route path="*" element={<NotFoundScreen homeLabel="Go to the admin home" />} />
       </Route>
     </Routes>

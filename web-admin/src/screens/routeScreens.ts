@@ -36,6 +36,9 @@ export const LazyReconciliationScreen = lazyWithPreload(() =>
 export const LazyHeldCommissionsScreen = lazyWithPreload(() =>
   import('./HeldCommissionsScreen').then((module) => module.HeldCommissionsScreen),
 );
+export const LazyLinkStatisticsScreen = lazyWithPreload(() =>
+  import('./LinkStatisticsScreen').then((module) => module.LinkStatisticsScreen),
+);
 
 /** The lazy screen of each address below /admin, as AdminApp routes them. */
 const SCREEN_OF_PATH: Record<string, { preload: () => Promise<unknown> }> = {
@@ -53,6 +56,7 @@ const SCREEN_OF_PATH: Record<string, { preload: () => Promise<unknown> }> = {
   '/payouts/top_earners': LazyTopEarnersScreen,
   '/payouts/held': LazyHeldCommissionsScreen,
   '/reconciliation': LazyReconciliationScreen,
+  '/link_statistics': LazyLinkStatisticsScreen,
 };
 
 /**

@@ -9,6 +9,7 @@ import type { ReactNode } from 'react';
 import { CommissionTotals } from './commissions/CommissionTotals';
 import { useMyCommissions } from './commissions/useMyCommissions';
 import { MailPreferencesForm } from './MailPreferencesForm';
+import { MyLinkStatistics } from './MyLinkStatistics';
 import { WithdrawPanel } from './commissions/WithdrawPanel';
 import { payoutAccountView } from './payouts/requirements';
 
@@ -70,6 +71,12 @@ export function MyAccountScreen() {
           Commissions
         </h2>
         <MyCommissionTotals />
+      </section>
+      <section aria-labelledby="links" className="account-links-statistics">
+        <h2 className="section-title" id="links">
+          Your links
+        </h2>
+        <MyLinkStatistics />
       </section>
       <section aria-labelledby="withdraw" className="account-withdraw">
         <h2 className="section-title" id="withdraw">
