@@ -55,7 +55,7 @@ export function LinkStatisticsScreen() {
   } else if (statistics.data) {
     const { total } = statistics.data;
     content = (
-      <section aria-labelledby="stats-scope" className="card">
+      <section aria-labelledby="stats-scope" className="card link-stats-card">
         <h2 className="section-title" id="stats-scope">
           {statistics.data.scope}
         </h2>
@@ -93,10 +93,10 @@ export function LinkStatisticsScreen() {
           error={fields.productId ?? null}
         />
         <div className="link-stats-filter__actions">
-          <button type="submit" className="button">
+          <button type="submit" className="button button--primary">
             Show
           </button>
-          <button type="button" className="button button--ghost" onClick={all}>
+          <button type="button" className="button button--secondary" onClick={all}>
             All links
           </button>
         </div>
