@@ -117,6 +117,10 @@ const expected: Record<string, Answers> = {
   getMemberPayoutCard: ADMINS,
   getMemberDebts: ADMINS,
   getOrderPaymentCard: ADMINS,
+  // Link statistics (test/handlers/link-statistics.test.ts).
+  countVisit: PUBLIC,
+  getMyLinkStatistics: MEMBERS,
+  getLinkStatistics: ADMINS,
 } satisfies Partial<Record<EndpointName, Answers>>;
 
 const MESSAGES: Record<401 | 403, string> = {
@@ -229,6 +233,7 @@ const bySession: EndpointName[] = [
   'changePassword',
   'getWithdrawalQuote',
   'withdraw',
+  'getMyLinkStatistics',
 ];
 /** Member calls on what no member owns: the approved catalogue and the address search. */
 const everyones: EndpointName[] = ['getApprovedProducts', 'getApprovedProduct', 'searchAddress'];

@@ -24,6 +24,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   pictures: [],
   products: [],
   reconciliation: [],
+  visits: [],
   email: ['auth'],
   payments: ['auth', 'products'],
   imports: ['catalogue', 'pictures', 'products'],
@@ -38,12 +39,13 @@ const STACK_HOME: Record<Capability, readonly string[]> = {
   // a ban or withdrawal cancels the product's open checkouts at Stripe
   Catalogue: ['imports', 'products', 'payments'],
   Payouts: ['payments', 'addresses'],
-  Sales: ['orders', 'notifications'],
+  // the share page's visits, the checkout's and the sale's counts (issue 39)
+  Sales: ['orders', 'notifications', 'visits'],
   Commissions: ['commissions', 'notifications', 'reconciliation'],
 };
 /** The functions whose home is not their stack's: Stripe's two endpoints, and the event functions. */
 const OWN_HOME: Record<string, readonly string[]> = {
-  stripeWebhook: ['payments', 'orders', 'commissions', 'notifications'],
+  stripeWebhook: ['payments', 'orders', 'commissions', 'notifications', 'visits'],
   stripeConnectWebhook: ['payments', 'commissions', 'notifications'],
   importProducts: ['imports'],
   // the picture queue's function: it hosts a product version's pictures and counts them on the import's job
