@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
   api,
   at,
+  atBothWidths as checkAtBothWidths,
   DESKTOP,
   ensureApprovedProduct,
-  expectAccessible,
   logIn,
   openBrowser,
   PHONE_390,
@@ -32,19 +32,7 @@ describe('link statistics', () => {
   let productId = '';
   const sessions: BrowserSession[] = [];
 
-  async function atBothWidths(name: string, session: BrowserSession) {
-    const { page } = session;
-    for (const [size, viewport] of [
-      ['phone', PHONE_390],
-      ['desktop', DESKTOP],
-    ] as const) {
-      await page.setViewportSize(viewport);
-      await expectAccessible(page);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow, `${name} at ${viewport.width} px is wider than the screen`).toBeLessThanOrEqual(0);
-      await session.screenshot(`links-${name}-${size}`);
-    }
-  }
+  const atBothWidths = (name: string, session: BrowserSession) => checkAtBothWidths(session, `links-${name}`);
 
   /** Opens the share page and answers what countVisit said. */
   async function openSharePage(page: Page) {
