@@ -75,7 +75,7 @@ import type { stripeConnectWebhook } from '@portal/shared/api/calls/stripe-conne
 import type { ProductRepository } from './products/product-store';
 import type { ConfirmDeps, SaleDeps } from './orders/record-sale';
 import { recordPayment } from './orders/record-sale';
-import type { OrderStep, SalesStore } from './orders/sales-store';
+import type { OrderRecord, OrderStep, SalesStore } from './orders/sales-store';
 import type { Shipment } from '@portal/shared/api/order-page';
 import { markOrder, markShipped } from './orders/manage';
 import { dynamoMailClaims } from './adapters/email/dynamo-mail-claims';
@@ -87,6 +87,10 @@ import { dynamoRules } from './adapters/rules/dynamo-rules';
 import type { RuleDeps } from './rules/programme';
 import { ruleFor } from './rules/programme';
 import { memberView } from './products/present';
+import { dynamoVisits } from './adapters/visits/dynamo-visits';
+import type { CountDeps } from './visits/count-visit';
+import { checkoutStarted, saleCounted, type FunnelDeps } from './visits/funnel';
+import type { StatisticsDeps } from './visits/statistics';
 import {
   retryUnlessSent,
   saleRecorded,
@@ -274,7 +278,11 @@ export const platformWebhooks: WebhookDeps = {
         sales: dynamoSaleRecorder,
         products: { get: getProduct },
         now,
-        recorded: async (order) => retryUnlessSent(await settled(() => saleRecorded(mails, order))),
+        recorded: async (order) => {
+          // Counted once per order; a failure fails the delivery, and Stripe's redelivery counts it.
+          await saleCounted(visitFunnel, order);
+          return retryUnlessSent(await settled(() => saleRecorded(mails, order)));
+        },
         selfPurchase: () => moneySettings().SELF_PURCHASE,
         rules: saleRules,
       },
@@ -328,6 +336,8 @@ export const checkout: CheckoutDeps = {
     redeem: (price, key) => redeemForCheckout(discountCodeReads, price, key),
     release: (price, key) => releaseForCheckout(discountCodeReads, price, key),
   },
+  // The share page's visit: its checkout counted once, its id into the intent's metadata (visits/funnel.ts).
+  visits: { checkoutStarted: (visitId, productId) => checkoutStarted(visitFunnel, visitId, productId) },
 };
 /** A ban or withdrawal cancels the product's open checkouts at Stripe, in bounded batches (payments/open-intents.ts). */
 export const productIntents: CancelDeps = { intents: dynamoOpenIntents, gateway: payments, now };
@@ -425,7 +435,10 @@ export const sale: SaleDeps = {
   products: { get: getProduct },
   now,
   // An admin's order: the member's "you made a sale" (no receipt: the customer paid no checkout).
-  recorded: (order) => sendQuietly(mails, 'sale', order.id, saleRecorded(mails, order)),
+  recorded: async (order) => {
+    await countSaleQuietly(order);
+    return sendQuietly(mails, 'sale', order.id, saleRecorded(mails, order));
+  },
   selfPurchase: () => moneySettings().SELF_PURCHASE,
   rules: saleRules,
 };
@@ -436,10 +449,28 @@ export const confirm: ConfirmDeps = {
   now,
   gateway: payments,
   // The receipt and the member's mail; the customer's answer never waits on a failed mail (the webhook sends it).
-  recorded: (order) => sendQuietly(mails, 'receipt', order.id, saleRecorded(mails, order)),
+  recorded: async (order) => {
+    await countSaleQuietly(order);
+    return sendQuietly(mails, 'receipt', order.id, saleRecorded(mails, order));
+  },
   selfPurchase: () => moneySettings().SELF_PURCHASE,
   rules: saleRules,
 };
+
+/** Counting the share pages' visits (visits/count-visit.ts): the table, the clock. */
+export const visitCounting: CountDeps = { store: dynamoVisits, now };
+/** The funnel's later steps: a checkout started, a sale counted once per order (visits/funnel.ts). */
+const visitFunnel: FunnelDeps = { store: dynamoVisits, now };
+/** The link statistics' reads (visits/statistics.ts). */
+export const linkStatistics: StatisticsDeps = { store: dynamoVisits, now };
+/** A person's call never fails on the statistics: a sale not counted is logged (its webhook counts it). */
+const countSaleQuietly = (order: OrderRecord): Promise<unknown> =>
+  saleCounted(visitFunnel, order).catch(async (error: unknown) =>
+    (await loadLogger()).warn('A sale was not counted into the link statistics; its webhook counts it', {
+      orderId: order.id,
+      error,
+    }),
+  );
 
 export const sessions = /* @__PURE__ */ createSessions(dynamoSessions, now);
 export const loginLimiter = /* @__PURE__ */ createLoginLimiter(dynamoAttempts, now);

@@ -128,6 +128,10 @@ export const routes: readonly Route[] = [
   route('getPaymentIntent', 'handlers/get-payment-intent.ts', { table: 'readwrite', secrets: ['stripeSecretKey'] }),
   // The sales loop (issue 15). Public: the customer's page on a share link; reads only, no secret.
   route('getSharedProduct', 'handlers/get-shared-product.ts', { table: 'read', secrets: [] }, 256),
+  // The share page's visit (issue 39): a conditional put and the day's sharded counts; no secret, no token.
+  route('countVisit', 'handlers/count-visit.ts', { table: 'readwrite', secrets: [] }, 256),
+  route('getMyLinkStatistics', 'handlers/get-my-link-statistics.ts', reads),
+  route('getLinkStatistics', 'handlers/get-link-statistics.ts', reads),
   // Public: reads the payment at Stripe and records its order.
   route('confirmCheckout', 'handlers/confirm-checkout.ts', {
     table: 'readwrite',

@@ -78,6 +78,9 @@ export const capabilityOf: Partial<Record<EndpointName, Capability>> = {
   exportCsv: 'Sales',
   getAdminSummary: 'Sales',
   getOrderPage: 'Sales',
+  countVisit: 'Sales',
+  getMyLinkStatistics: 'Sales',
+  getLinkStatistics: 'Sales',
 
   getCommisions: 'Commissions',
   getCommisionsToStripe: 'Commissions',

@@ -642,6 +642,12 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
       );
       if (rules) say(rules);
     }
+    if (options.seedDemo) {
+      // The link statistics (issue 39): 90 days of visits on the demo member's links, the demo orders as sales.
+      const { seedDemoVisits, describeDemoVisits } = await import('./demo-visits');
+      const visits = describeDemoVisits(await seedDemoVisits({ memberEmail: demoAccounts.member.email }));
+      if (visits) say(visits);
+    }
     // The daily payouts (EventBridge at 00:00 UTC in AWS): a timer, and a run now if one was missed.
     const { startDailyPayouts, scheduledEvent } = await import('./daily-payouts');
     const daily = onlyWith(functions, 'schedule');

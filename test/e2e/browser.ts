@@ -159,6 +159,24 @@ export async function expectAccessible(page: Page): Promise<void> {
 }
 
 /**
+ * The screen as it is now, at 390 px and at 1280 px: axe-clean, nothing wider than the screen (no
+ * field or button cut off), and photographed as `<shot>-phone` and `<shot>-desktop`.
+ */
+export async function atBothWidths(session: BrowserSession, shot: string): Promise<void> {
+  const { page } = session;
+  for (const [size, viewport] of [
+    ['phone', PHONE_390],
+    ['desktop', DESKTOP],
+  ] as const) {
+    await page.setViewportSize(viewport);
+    await expectAccessible(page);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, `${shot} at ${viewport.width} px is wider than the screen`).toBeLessThanOrEqual(0);
+    await session.screenshot(`${shot}-${size}`);
+  }
+}
+
+/**
  * Makes sure members see at least one approved product, as an admin would make one through the
  * API (upload a one-row catalogue, wait for its import, approve it), so a test that needs one
  * does not depend on another file having imported products before it. Does nothing when one is

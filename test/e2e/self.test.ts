@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiAnswer as api,
   at,
+  atBothWidths as checkAtBothWidths,
   DESKTOP,
   ensureApprovedProduct,
-  expectAccessible,
   logIn,
   openBrowser,
   pageErrors,
@@ -29,20 +29,7 @@ describe('a member’s self-service', () => {
   let token = '';
 
   /** The screen as it is now, checked and photographed at 390 px and at 1280 px. */
-  async function atBothWidths(name: string, on: BrowserSession = session) {
-    const { page } = on;
-    for (const [size, viewport] of [
-      ['phone', PHONE_390],
-      ['desktop', DESKTOP],
-    ] as const) {
-      await page.setViewportSize(viewport);
-      await expectAccessible(page);
-      // Nothing wider than the screen: no field or button cut off.
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow, `${name} at ${viewport.width} px is wider than the screen`).toBeLessThanOrEqual(0);
-      await on.screenshot(`self-${name}-${size}`);
-    }
-  }
+  const atBothWidths = (name: string, on: BrowserSession = session) => checkAtBothWidths(on, `self-${name}`);
 
   beforeAll(async () => {
     await ensureApprovedProduct();

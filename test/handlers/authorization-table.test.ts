@@ -129,6 +129,10 @@ const expected: Record<string, Answers> = {
   getDiscountCodes: ADMINS,
   getMyDiscountCodes: MEMBERS,
   checkDiscountCode: PUBLIC,
+  // Link statistics (test/handlers/link-statistics.test.ts).
+  countVisit: PUBLIC,
+  getMyLinkStatistics: MEMBERS,
+  getLinkStatistics: ADMINS,
 } satisfies Partial<Record<EndpointName, Answers>>;
 
 const MESSAGES: Record<401 | 403, string> = {
@@ -242,6 +246,7 @@ const bySession: EndpointName[] = [
   'getWithdrawalQuote',
   'withdraw',
   'getMyDiscountCodes',
+  'getMyLinkStatistics',
 ];
 /** Member calls on what no member owns: the approved catalogue and the address search. */
 const everyones: EndpointName[] = ['getApprovedProducts', 'getApprovedProduct', 'searchAddress'];

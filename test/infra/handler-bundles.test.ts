@@ -25,6 +25,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   products: [],
   reconciliation: [],
   rules: [],
+  visits: [],
   email: ['auth'],
   payments: ['auth', 'products'],
   imports: ['catalogue', 'pictures', 'products'],
@@ -41,15 +42,16 @@ const STACK_HOME: Record<Capability, readonly string[]> = {
   // a ban or withdrawal cancels the product's open checkouts at Stripe
   Catalogue: ['imports', 'products', 'payments', 'rules'],
   Payouts: ['payments', 'addresses'],
-  // the checkout prices a discount code and counts its redemption (codes/codes.ts)
-  Sales: ['orders', 'notifications', 'codes'],
+  // the checkout prices a discount code and counts its redemption (codes/codes.ts); the share
+  // page's visits, the checkout's and the sale's counts (issue 39)
+  Sales: ['orders', 'notifications', 'codes', 'visits'],
   Commissions: ['commissions', 'notifications', 'reconciliation'],
   // the commission rules (issue 39): the preview reads the approved products
   Programme: ['rules', 'products'],
 };
 /** The functions whose home is not their stack's: Stripe's two endpoints, and the event functions. */
 const OWN_HOME: Record<string, readonly string[]> = {
-  stripeWebhook: ['payments', 'orders', 'commissions', 'notifications'],
+  stripeWebhook: ['payments', 'orders', 'commissions', 'notifications', 'visits'],
   stripeConnectWebhook: ['payments', 'commissions', 'notifications'],
   importProducts: ['imports'],
   // the picture queue's function: it hosts a product version's pictures and counts them on the import's job

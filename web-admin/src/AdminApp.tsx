@@ -1,7 +1,7 @@
 import { Route, Routes } from 'react-router-dom';
 import { AppShell, type MenuItem } from '@portal/shared/ui/components/AppShell';
 import type { AuthView } from '@portal/shared/ui/hooks/AuthProvider';
-import { BoxIcon, CheckIcon, ReceiptIcon, UploadIcon, WalletIcon } from '@portal/shared/ui/components/icons';
+import { BoxIcon, ChartIcon, CheckIcon, ReceiptIcon, UploadIcon, WalletIcon } from '@portal/shared/ui/components/icons';
 import { LazyScreen } from '@portal/shared/ui/components/LoadBoundary';
 import { NotFoundScreen } from '@portal/shared/ui/components/NotFoundScreen';
 import { LazyProductImportDetailScreen } from './screens/lazyScreens';
@@ -18,6 +18,7 @@ import {
   LazyHeldCommissionsScreen,
   LazyDiscountCodesScreen,
   LazyCommissionRulesScreen,
+  LazyLinkStatisticsScreen,
 } from './screens/routeScreens';
 
 /** The admin-mode menu; routes are relative to the app's base, /admin. */
@@ -31,6 +32,7 @@ export function adminMenu(auth: AuthView): MenuItem[] {
     { to: '/discount_codes', label: 'Discount codes', icon: <ReceiptIcon /> },
     { to: '/reconciliation', label: 'Reconciliation', icon: <CheckIcon /> },
     { to: '/rules', label: 'Commission rules', icon: <WalletIcon /> },
+    { to: '/link_statistics', label: 'Link statistics', icon: <ChartIcon /> },
   ];
 }
 
@@ -74,6 +76,7 @@ export function AdminApp() {
         <Route path="payouts/held" element={<LazyScreen screen={LazyHeldCommissionsScreen} />} />
         <Route path="discount_codes" element={<LazyScreen screen={LazyDiscountCodesScreen} />} />
         <Route path="rules" element={<LazyScreen screen={LazyCommissionRulesScreen} />} />
+        <Route path="link_statistics" element={<LazyScreen screen={LazyLinkStatisticsScreen} />} />
         <Route path="*" element={<NotFoundScreen homeLabel="Go to the admin home" />} />
       </Route>
     </Routes>

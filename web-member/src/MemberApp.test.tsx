@@ -13,6 +13,7 @@ import {
   type FakeReply,
 } from '@portal/shared/test/testing';
 import { commission, commissionPage } from './screens/commissions/testing';
+import { emptyLinkStatistics } from '@portal/shared/test/linkStatisticsTesting';
 import { MemberApp } from './MemberApp';
 import { preloadLazyScreens } from './screens/lazyScreens';
 
@@ -36,6 +37,7 @@ const member = (flags: { isAccountCreated?: 0 | 1; isPayoutMethodAdded?: 0 | 1; 
   fakeApi({
     checkAuth: () => ({ body: authAnswer(flags) }),
     getApprovedProducts: () => ({ body: { items: [], nextCursor: null } }),
+    getMyLinkStatistics: () => ({ body: emptyLinkStatistics() }),
   });
 
 describe('member app', () => {
@@ -156,6 +158,25 @@ describe('member app', () => {
     expect(screen.queryByText('Create your payout account')).toBeNull();
     expect(await screen.findByText('No commissions yet.')).toBeTruthy();
     expect(screen.getByTestId('commissions-paid').textContent).toBe('$0.00');
+  });
+
+  it("shows My Account's link statistics, or in words that no visit was counted yet", async () => {
+    const api = member({ isAccountCreated: 1, isPayoutMethodAdded: 1 });
+    api.on('getCommisionsByUser', () => ({ body: commissionPage() }));
+    renderMember(api, '/my_account');
+    expect(await screen.findByRole('heading', { level: 2, name: 'Your links' })).toBeTruthy();
+    expect(await screen.findByText('No visits yet.')).toBeTruthy();
+    const stats = emptyLinkStatistics();
+    stats.total.visits[89] = 12;
+    stats.total.sales[89] = 1;
+    stats.total.earningsCents[89] = 242;
+    api.on('getMyLinkStatistics', () => ({ body: stats }));
+    cleanup();
+    renderMember(api, '/my_account');
+    expect(await screen.findByRole('img', { name: 'Visits by day, Sep 4 to Dec 2' })).toBeTruthy();
+    const totals = screen.getByLabelText('The last 90 days');
+    expect(within(totals).getByText('Your earnings').nextSibling?.textContent).toBe('$2.42');
+    expect(within(totals).getByText('Conversion').nextSibling?.textContent).toBe('8.3 %');
   });
 
   it('shows the commission totals of /my_account in dollars and cents, from getCommisionsByUser with the member’s id', async () => {

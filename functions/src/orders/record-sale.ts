@@ -17,6 +17,7 @@ import { DISCOUNT_CENTS_METADATA, PROMOTION_CODE_METADATA } from '../payments/ch
 import type { ProductRepository } from '../products/product-store';
 import type { CommissionRecord, CommissionRuleUsed, OrderRecord, RecordOutcome, SalesStore } from './sales-store';
 import { shownPictures } from '../products/present';
+import { VISIT_METADATA } from '../payments/checkout-metadata';
 import {
   bannedBeforePayment,
   isOffSale,
@@ -133,6 +134,12 @@ export function paymentOrderIds(paymentIntentId: string): { id: string; orderID:
   };
 }
 
+/** The counted visit the payment's metadata names (set by our server only: payments/checkout.ts). */
+function visitOf(metadata: Record<string, string> | undefined): { visitId?: string } {
+  const visitId = metadata?.[VISIT_METADATA];
+  return visitId && /^[0-9a-f]{32}$/.test(visitId) ? { visitId } : {};
+}
+
 /** A share code as links carry it: Crockford base32 reads the same in either case. */
 const normalizeCode = (ref: string): string => ref.trim().toUpperCase();
 
@@ -172,6 +179,7 @@ export async function recordSale(deps: SaleDeps, sale: Sale): Promise<RecordOutc
     source: sale.source,
     paymentIntentId: sale.paymentIntentId,
     ...(sale.chargeId ? { chargeId: sale.chargeId } : {}),
+    ...visitOf(sale.metadata),
     commissionId,
     status: 'not_ordered',
     createdAt,

@@ -33,6 +33,8 @@ export interface OrderRecord {
   memberEmail: string | null;
   source: 'checkout' | 'admin';
   paymentIntentId: string | null;
+  /** The share page's counted visit that led to the sale (its payment's metadata, issue 39). */
+  visitId?: string;
   /** The payment's charge (`latest_charge`), when paid by card: the commission's transfer is funded from it. */
   chargeId?: string;
   commissionId: string | null;

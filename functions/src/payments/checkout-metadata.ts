@@ -18,3 +18,5 @@ export const DISCOUNT_CENTS_METADATA = 'discount_cents';
 export const LIST_AMOUNT_METADATA = 'list_amount';
 /** The share code of the link the customer came through, when a code's member took the sale from it. */
 export const LINK_REF_METADATA = 'link_ref';
+/** The metadata key of the share page's counted visit that led to the checkout (issue 39, visits/funnel.ts). */
+export const VISIT_METADATA = 'visit_id';

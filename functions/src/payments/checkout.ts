@@ -16,6 +16,7 @@ import {
   PROMOTION_CODE_METADATA,
   SELF_PURCHASE_METADATA,
   SELF_PURCHASE_SESSION,
+  VISIT_METADATA,
 } from './checkout-metadata';
 
 export interface CheckoutDeps {
@@ -29,6 +30,11 @@ export interface CheckoutDeps {
   now?: () => number;
   /** Members' discount codes (issue 39; codes/codes.ts, wired in composition.ts). */
   codes?: CheckoutCodes;
+  /**
+   * The share page's counted visit (issue 39, visits/funnel.ts): its checkout counted once; the
+   * visit id when it names a visit of this product, else undefined (the checkout goes on without it).
+   */
+  visits?: { checkoutStarted(visitId: string, productId: string): Promise<string | undefined> };
 }
 
 /** A discount code's part in a checkout: its price, and its redemption counted before the payment is made. */
@@ -71,6 +77,8 @@ export interface PaymentIntentAsk {
   ownSession?: boolean;
   /** A member's discount code (issue 39). */
   code?: string | undefined;
+  /** The share page's visit (countVisit); only a counted visit of this product reaches the intent. */
+  visitId?: string | undefined;
 }
 
 /**
@@ -101,6 +109,8 @@ export function paymentIntentKey(ask: PaymentIntentAsk, amountCents: number): st
     ...(ask.ownSession ? ['own'] : []),
     // A discount code changes the price and the metadata: another request.
     ...(ask.code ? ['code', ask.code.trim().toUpperCase()] : []),
+    // The visit is in the metadata: a checkout whose visit id came after its first try is another request.
+    ...(ask.visitId ? ['visit', ask.visitId] : []),
   ].join(':');
 }
 
@@ -156,8 +166,11 @@ export async function createCheckoutPaymentIntent(
     throw badRequest(message, { amount: message });
   }
   const ref = coded ? coded.memberShareCode : ask.ref;
-  const ownSession = await isOwnSession(deps, { ...ask, ref });
-  const keyed: PaymentIntentAsk = { ...ask, ref, ownSession };
+  const [ownSession, visitId] = await Promise.all([
+    isOwnSession(deps, { ...ask, ref }),
+    visitOf(deps, ask, product.id),
+  ]);
+  const keyed: PaymentIntentAsk = { ...ask, ref, ownSession, visitId };
   const idempotencyKey = paymentIntentKey(keyed, payCents);
   if (coded) await deps.codes?.redeem(coded, idempotencyKey);
   const created = await createCounted(deps, coded, idempotencyKey, {
@@ -181,6 +194,8 @@ export async function createCheckoutPaymentIntent(
       ...(ask.customer ? { customer_name: ask.customer.name, customer_email: ask.customer.email } : {}),
       // The sale holds or cancels its commission (orders/abuse.ts).
       ...(ownSession ? { [SELF_PURCHASE_METADATA]: SELF_PURCHASE_SESSION } : {}),
+      // The visit that led to the sale (the link statistics' funnel).
+      ...(visitId ? { [VISIT_METADATA]: visitId } : {}),
     },
     ...(ask.customer
       ? {
@@ -216,6 +231,15 @@ async function createCounted(
     if (coded) await deps.codes?.release(coded, checkoutKey);
     throw error;
   }
+}
+
+/**
+ * The checkout's visit, counted as a checkout started; the link statistics never stop a payment, so
+ * a failed count leaves the visit out of this intent.
+ */
+async function visitOf(deps: CheckoutDeps, ask: PaymentIntentAsk, productId: string): Promise<string | undefined> {
+  if (!deps.visits || !ask.visitId) return undefined;
+  return deps.visits.checkoutStarted(ask.visitId, productId).catch(() => undefined);
 }
 
 /**

@@ -35,6 +35,11 @@ export const CheckoutId = /* @__PURE__ */ pure(() =>
   z.string().check(z.trim(), z.regex(/^[A-Za-z0-9-]{16,64}$/, 'A checkout id is 16 to 64 letters, digits or dashes')),
 );
 
+/** A counted visit's id (countVisit, issue 39): 32 lowercase hex, a salted hash that names no person. */
+export const VisitId = /* @__PURE__ */ pure(() =>
+  z.string().check(z.regex(/^[0-9a-f]{32}$/, 'A visit id is 32 hexadecimal characters')),
+);
+
 export const PaymentIntentRequest = /* @__PURE__ */ pure(() =>
   z.strictObject({
     /** The approved product's id. */
@@ -70,6 +75,8 @@ export const PaymentIntentRequest = /* @__PURE__ */ pure(() =>
      * after the code's discount (checkDiscountCode shows it). An unusable code is a 400 in words.
      */
     code: z.optional(DiscountCodeText),
+    /** The share page's counted visit (countVisit): the intent's metadata carries it to the sale. */
+    visitId: z.optional(VisitId),
   }),
 );
 export type PaymentIntentRequest = z.input<typeof PaymentIntentRequest>;

@@ -63,6 +63,9 @@ import { runPayoutBatch, runPayoutBatchResponse } from './calls/run-payout-batch
 import { getWithdrawalQuote, getWithdrawalQuoteResponse } from './calls/get-withdrawal-quote';
 import { getMemberPayoutCard, getMemberPayoutCardResponse } from './calls/get-member-payout-card';
 import { getMemberDebts, getMemberDebtsResponse } from './calls/get-member-debts';
+import { countVisit, countVisitResponse } from './calls/count-visit';
+import { getMyLinkStatistics, getMyLinkStatisticsResponse } from './calls/get-my-link-statistics';
+import { getLinkStatistics, getLinkStatisticsResponse } from './calls/get-link-statistics';
 import { getOrderPaymentCard, getOrderPaymentCardResponse } from './calls/get-order-payment-card';
 import { withdraw, withdrawResponse } from './calls/withdraw';
 import { reconcile, reconcileResponse } from './calls/reconcile';
@@ -178,6 +181,9 @@ export const contract = {
   changeMemberGroup: entry(changeMemberGroup, changeMemberGroupResponse),
   getGroupMembers: entry(getGroupMembers, getGroupMembersResponse),
   getRuleAudit: entry(getRuleAudit, getRuleAuditResponse),
+  countVisit: entry(countVisit, countVisitResponse),
+  getMyLinkStatistics: entry(getMyLinkStatistics, getMyLinkStatisticsResponse),
+  getLinkStatistics: entry(getLinkStatistics, getLinkStatisticsResponse),
 };
 
 export type Contract = typeof contract;

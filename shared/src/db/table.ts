@@ -167,11 +167,45 @@ export const keys = {
   }),
   /** One entry of the rules' audit log, in one partition read newest first. */
   ruleAudit: (time: string, id: string): Key => ({ pk: RULE_AUDIT_PARTITION, sk: `${time}#${id}` }),
+  // Link statistics (issue 39; docs/link-statistics.md).
+  /**
+   * One counted visit: its id is a daily-salted HMAC of the visitor's address and user agent with the
+   * link and the hour, so the same visitor on the same link in the same hour is the same item (a
+   * conditional put counts it once). It holds the link and the hour, never the address or agent.
+   */
+  visit: (visitId: string): Key => ({ pk: `VISIT#${visitId}`, sk: 'VISIT' }),
+  /** The day's random salt of the visitor hashes (TTL: gone the day after, so no hash can be remade). */
+  visitSalt: (day: string): Key => ({ pk: `VISIT_SALT#${day}`, sk: 'SALT' }),
+  /** A sale counted into the link statistics (put in the same transaction as its counts): once per order. */
+  statsSale: (orderId: string): Key => ({ pk: `STATS_SALE#${orderId}`, sk: 'STATS_SALE' }),
+  /**
+   * A shard of a day's link counts (ADDed to): every link, a product's, or a member's (their total
+   * and each product's, sk `DAY#<day>#ALL` / `DAY#<day>#P#<productId>`). A series is read by one
+   * Query per shard over the days; none is written by every visit.
+   */
+  statsShard: (series: StatsSeries, shard: number, day: string, productId?: string): Key => ({
+    pk: `${statsPartition(series)}#${String(shard).padStart(2, '0')}`,
+    sk: series.kind === 'member' ? `DAY#${day}#${productId ? `P#${productId}` : 'ALL'}` : `DAY#${day}`,
+  }),
 };
 
 /** The partition prefix of a discount code's items, and the sort key prefix of its sales. */
 export const DISCOUNT_CODE_PREFIX = 'DISCOUNT_CODE#';
 export const DISCOUNT_CODE_SALE_PREFIX = 'SALE#';
+
+/** Which counts a link statistics item holds: every link, one product's, one member's. */
+export type StatsSeries =
+  { kind: 'all' } | { kind: 'product'; productId: string } | { kind: 'member'; memberId: string };
+
+/** Shards per series: every visit writes one shard of `all`, so it has the most. */
+export const STATS_SHARDS = { all: 16, product: 4, member: 4 } as const;
+
+/** The partition of a series' shard (without its `#<nn>`). */
+export function statsPartition(series: StatsSeries): string {
+  if (series.kind === 'all') return 'STATS#ALL';
+  if (series.kind === 'product') return `STATS#PRODUCT#${series.productId}`;
+  return `STATS#MEMBER#${series.memberId}`;
+}
 
 /** The partition prefix of a product's open payment intents (keys.openIntent). */
 export const OPEN_INTENTS_PREFIX = 'OPEN_INTENTS#';

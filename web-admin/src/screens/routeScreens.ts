@@ -42,6 +42,9 @@ export const LazyDiscountCodesScreen = lazyWithPreload(() =>
 export const LazyCommissionRulesScreen = lazyWithPreload(() =>
   import('../rules/CommissionRulesScreen').then((module) => module.CommissionRulesScreen),
 );
+export const LazyLinkStatisticsScreen = lazyWithPreload(() =>
+  import('./LinkStatisticsScreen').then((module) => module.LinkStatisticsScreen),
+);
 
 /** The lazy screen of each address below /admin, as AdminApp routes them. */
 const SCREEN_OF_PATH: Record<string, { preload: () => Promise<unknown> }> = {
@@ -61,6 +64,7 @@ const SCREEN_OF_PATH: Record<string, { preload: () => Promise<unknown> }> = {
   '/reconciliation': LazyReconciliationScreen,
   '/discount_codes': LazyDiscountCodesScreen,
   '/rules': LazyCommissionRulesScreen,
+  '/link_statistics': LazyLinkStatisticsScreen,
 };
 
 /**

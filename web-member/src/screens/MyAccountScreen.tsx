@@ -10,6 +10,7 @@ import { CommissionTotals } from './commissions/CommissionTotals';
 import { useMyCommissions } from './commissions/useMyCommissions';
 import { MailPreferencesForm } from './MailPreferencesForm';
 import { MyDiscountCodes } from './MyDiscountCodes';
+import { MyLinkStatistics } from './MyLinkStatistics';
 import { WithdrawPanel } from './commissions/WithdrawPanel';
 import { payoutAccountView } from './payouts/requirements';
 
@@ -72,17 +73,23 @@ export function MyAccountScreen() {
         </h2>
         <MyCommissionTotals />
       </section>
-      <section aria-labelledby="discount-codes" className="account-codes-section">
-        <h2 className="section-title" id="discount-codes">
-          Discount codes
-        </h2>
-        <MyDiscountCodes />
-      </section>
       <section aria-labelledby="withdraw" className="account-withdraw">
         <h2 className="section-title" id="withdraw">
           Withdraw
         </h2>
         <WithdrawPanel />
+      </section>
+      <section aria-labelledby="links" className="account-links-statistics">
+        <h2 className="section-title" id="links">
+          Your links
+        </h2>
+        <MyLinkStatistics />
+      </section>
+      <section aria-labelledby="discount-codes" className="account-codes-section">
+        <h2 className="section-title" id="discount-codes">
+          Discount codes
+        </h2>
+        <MyDiscountCodes />
       </section>
       <section aria-labelledby="emails" className="account-emails">
         <h2 className="section-title" id="emails">

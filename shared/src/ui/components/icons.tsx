@@ -149,3 +149,10 @@ export const BanIcon = (props: SVGProps<SVGSVGElement>) => (
     <path d="M5.6 5.6l12.8 12.8" />
   </Icon>
 );
+
+export const ChartIcon = (props: SVGProps<SVGSVGElement>) => (
+  <Icon {...props}>
+    <path d="M4 20h16" />
+    <path d="M7 16v-5M12 16V6M17 16v-8" />
+  </Icon>
+);

@@ -80,11 +80,14 @@ export function CheckoutForm({
   productId,
   unitAmountCents,
   shareCode,
+  visitId = null,
   onPaid,
 }: {
   productId: string;
   unitAmountCents: number;
   shareCode: string | null;
+  /** The share page's counted visit (countVisit): the payment's metadata carries it to the sale. */
+  visitId?: string | null;
   onPaid: (receipt: Receipt) => void;
 }) {
   const { callPublic } = useAuth();
@@ -176,6 +179,7 @@ export function CheckoutForm({
         ...(coded ? { code: coded.code } : {}),
         checkoutId: checkout.current.id,
         customer,
+        ...(visitId ? { visitId } : {}),
       });
       checkout.current.amount = totalCents;
       const paid = await payer.current.pay(intent.clientSecret, {

@@ -45,6 +45,8 @@ function shop(handlers: Parameters<typeof fakeApi>[0] = {}): FakeApi {
       body: { clientSecret: CLIENT_SECRET, amount: (body as { amount: number }).amount, currency: 'usd' },
     }),
     confirmCheckout: () => ({ body: { orderID: 'RP-7F3K9Q2M', qty: 2, totalPayed: 25.9 } }),
+    // Not counted (as for a bot) unless a test says otherwise: no visit id goes with the checkout.
+    countVisit: () => ({ body: { visitId: null, counted: false } }),
     ...handlers,
   });
 }
@@ -275,6 +277,23 @@ describe('the customer’s shop page', () => {
     expect(screen.queryByLabelText('Card number')).toBeNull();
     expect(api.callsTo('getPaymentIntent')).toHaveLength(0);
     expect(document.title).toMatch(/^Thank you/);
+  });
+
+  it('counts the visit once, after the product is shown, and carries its id into the payment intent request', async () => {
+    const user = userEvent.setup();
+    stubEmulator();
+    const visitId = 'a'.repeat(32);
+    const api = shop({ countVisit: () => ({ body: { visitId, counted: true } }) });
+    await renderShop(api);
+    await screen.findByLabelText('Card number');
+    expect(api.callsTo('countVisit').map((request) => [request.body, request.authorization])).toEqual([
+      [{ id: 'p-1', ref: 'ANNLEE42' }, null],
+    ]);
+    await fillBuyer(user);
+    await user.click(screen.getByRole('button', { name: 'Pay $12.95' }));
+    expect(await screen.findByTestId('thank-you')).toBeTruthy();
+    expect(api.callsTo('getPaymentIntent')[0]?.body).toMatchObject({ id: 'p-1', visitId });
+    expect(api.callsTo('countVisit')).toHaveLength(1);
   });
 
   it('a paid payment whose order cannot be read says so in words, with Retry, and offers no Buy form', async () => {

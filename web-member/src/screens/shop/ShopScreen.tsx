@@ -48,6 +48,24 @@ const paidOrderQuery = (callPublic: AuthStore['callPublic'], paymentIntentId: st
   });
 
 /**
+ * The share page's visit (countVisit): asked once per page and link, never again on a re-render; a
+ * failure is nobody's concern on this page (the checkout goes on without a visit id). A share code the
+ * server would refuse is left out (the contract's pattern, without its schemas in this first chunk).
+ */
+const visitQuery = (callPublic: AuthStore['callPublic'], productId: string, shareCode: string | null) =>
+  queryOptions({
+    queryKey: ['visit', productId, shareCode],
+    queryFn: () =>
+      callPublic('countVisit', {
+        id: productId,
+        ...(shareCode && /^[A-Za-z0-9_-]{1,64}$/.test(shareCode.trim()) ? { ref: shareCode.trim() } : {}),
+      }),
+    staleTime: Infinity,
+    gcTime: Infinity,
+    retry: false,
+  });
+
+/**
  * '/shop/:productId?ref=CODE': the customer's page a member's share link opens. Public, no menu:
  * the product (images, name, brand, price, description) and the Buy form; a product that is gone
  * (banned, unknown) says it is no longer available; after paying, a thank-you with the order number.
@@ -60,6 +78,8 @@ export function ShopScreen() {
   const { callPublic } = useAuth();
   const [receipt, setReceipt] = useState<Receipt | null>(null);
   const product = useQuery(sharedProductQuery(callPublic, productId, shareCode));
+  // The visit, counted once the product is there (link statistics, issue 39); its id goes with the checkout.
+  const visit = useQuery({ ...visitQuery(callPublic, productId, shareCode), enabled: product.isSuccess && !paidId });
   // Only when the page opens with a paid payment in its address (a reload): a fresh payment's
   // receipt is at hand already.
   const paidOrder = useQuery({ ...paidOrderQuery(callPublic, paidId ?? ''), enabled: Boolean(paidId) && !receipt });
@@ -127,7 +147,13 @@ export function ShopScreen() {
               </DescriptionSection>
             </div>
           </article>
-          <Checkout productId={item.id} unitAmountCents={unitAmountCents} shareCode={shareCode} onPaid={onPaid} />
+          <Checkout
+            productId={item.id}
+            unitAmountCents={unitAmountCents}
+            shareCode={shareCode}
+            visitId={visit.data?.visitId ?? null}
+            onPaid={onPaid}
+          />
         </div>
       </MainPictureFirst>
     );

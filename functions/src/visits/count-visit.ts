@@ -1,0 +1,97 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { isbot } from 'isbot';
+import type { CountVisitResponse } from '@portal/shared/api/visits';
+import type { VisitStore } from './visit-store';
+import { DAY_MS, dayOf, hourOf, statsExpiry } from './days';
+
+/**
+ * Counting a share page's visit (issue 39, docs/link-statistics.md). No cookie and nothing personal
+ * is stored: the visitor is an HMAC of their address and user agent under the day's random salt
+ * (kept in the table, gone the day after), with the link and the hour, so the same visitor on the
+ * same link counts once an hour and no stored value leads back to them once the salt is gone.
+ */
+
+export interface CountDeps {
+  store: Pick<VisitStore, 'saltOf' | 'memberOfShareCode' | 'putVisit' | 'add'>;
+  /** Epoch ms. */
+  now: () => number;
+}
+
+export interface VisitAsk {
+  productId: string;
+  ref: string | undefined;
+  sourceIp: string;
+  userAgent: string;
+}
+
+/** A visit item's life: the checkout can name it for as long as an open intent lives (30 days). */
+export const VISIT_DAYS = 30;
+
+/**
+ * Bots and link previews (Slack, WhatsApp, iMessage's, Facebook's, X's, Discord's, headless
+ * browsers, monitors) by the `isbot` package's maintained list of user-agent patterns; an empty user
+ * agent is no browser either.
+ */
+export const isBotAgent = (userAgent: string): boolean => userAgent.trim() === '' || isbot(userAgent);
+
+/** One salt per UTC day per container, read or made once. */
+const salts = new Map<string, Promise<Buffer>>();
+
+function saltOf(deps: CountDeps, day: string, nowMs: number): Promise<Buffer> {
+  let salt = salts.get(day);
+  if (!salt) {
+    // Kept until the end of the next day (a visit at 23:59 is still deduplicated at 00:30 by its hour's key).
+    const dayStart = Date.parse(`${day}T00:00:00Z`);
+    const expiresAt = Math.floor((dayStart + 2 * DAY_MS) / 1000);
+    salt = deps.store.saltOf(day, randomBytes(32), expiresAt);
+    salt.catch(() => salts.delete(day));
+    salts.set(day, salt);
+    for (const old of salts.keys()) if (old < dayOf(nowMs - DAY_MS)) salts.delete(old);
+  }
+  return salt;
+}
+
+/**
+ * The visit's id: the visitor (address and user agent), the link (product, share code) and the hour
+ * under the day's salt. Nothing of it is stored but this hash.
+ */
+export function visitIdOf(salt: Buffer, ask: VisitAsk, hour: string): string {
+  return createHmac('sha256', salt)
+    .update([ask.sourceIp, ask.userAgent, ask.productId, ask.ref ?? '', hour].join('\n'))
+    .digest('hex')
+    .slice(0, 32);
+}
+
+/**
+ * Counts the visit unless it is a bot's or this visitor's second on this link this hour: the visit
+ * item is put on the condition that it is not there (the reservation), then the day's counts are
+ * ADDed to one shard of each series. A crash between the two loses that one visit's count, never
+ * counts one twice.
+ */
+export async function countVisit(deps: CountDeps, ask: VisitAsk): Promise<CountVisitResponse> {
+  if (isBotAgent(ask.userAgent)) return { visitId: null, counted: false };
+  const nowMs = deps.now();
+  const day = dayOf(nowMs);
+  const hour = hourOf(nowMs);
+  const ref = ask.ref?.trim().toUpperCase();
+  const [salt, memberId] = await Promise.all([
+    saltOf(deps, day, nowMs),
+    ref ? deps.store.memberOfShareCode(ref) : Promise.resolve(undefined),
+  ]);
+  const visitId = visitIdOf(salt, { ...ask, ref }, hour);
+  const isNew = await deps.store.putVisit({
+    visitId,
+    productId: ask.productId,
+    memberId: memberId ?? null,
+    hour,
+    expiresAt: Math.floor(nowMs / 1000) + VISIT_DAYS * 24 * 3600,
+  });
+  if (isNew) {
+    await deps.store.add(
+      { day, productId: ask.productId, memberId: memberId ?? null },
+      { visits: 1 },
+      statsExpiry(nowMs),
+    );
+  }
+  return { visitId, counted: isNew };
+}
