@@ -143,6 +143,8 @@ export const keys = {
     pk: `${OPEN_INTENTS_PREFIX}${productId}`,
     sk: `PI#${paymentIntentId}`,
   }),
+  /** The cancelling of a banned or withdrawn product's open intents: its counts (issue 38). */
+  checkoutCancels: (productId: string): Key => ({ pk: `CHECKOUT_CANCELS#${productId}`, sk: 'CHECKOUT_CANCELS' }),
 };
 
 /** The partition prefix of a product's open payment intents (keys.openIntent). */
