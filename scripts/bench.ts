@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { REPORT_FILE, loadAverage, thisMachine, writeSectionReport } from './bench-report';
 import { bundles } from './bench/bundles';
 import { localIam } from './bench/iam';
+import { localSqs } from './bench/sqs';
 import { catalogueImport, catalogueLists } from './bench/catalogue';
 import { salesLists } from './bench/sales';
 import type { BenchSection } from './bench/section';
@@ -17,7 +18,15 @@ import { webPages } from './bench/web';
  * when any budget is over. A new section implements
  * BenchSection (scripts/bench/section.ts) and is added to this list.
  */
-const sections: readonly BenchSection[] = [bundles, catalogueImport, catalogueLists, salesLists, webPages, localIam];
+const sections: readonly BenchSection[] = [
+  bundles,
+  catalogueImport,
+  catalogueLists,
+  salesLists,
+  webPages,
+  localIam,
+  localSqs,
+];
 
 async function main(): Promise<number> {
   const wanted = process.argv.slice(2);

@@ -47,7 +47,8 @@ import { priceWithCode, redeemForCheckout, releaseForCheckout, type CodeDeps } f
 import { createStripeRecords } from './adapters/reconciliation/stripe-records';
 import { dynamoReconciliation } from './adapters/reconciliation/dynamo-reconciliation';
 import type { ReconcileDeps } from './reconciliation/reconcile';
-import { dynamoCheckoutOwners, dynamoOpenIntents } from './adapters/payments/dynamo-open-intents';
+import { dynamoCancelProgress, dynamoCheckoutOwners, dynamoOpenIntents } from './adapters/payments/dynamo-open-intents';
+import { sqsCheckoutCancels } from './adapters/payments/sqs-checkout-cancels';
 import { dynamoCommissionReview } from './adapters/commissions/dynamo-commission-review';
 import type { ReviewDeps } from './commissions/review';
 import type { CancelDeps } from './payments/open-intents';
@@ -339,8 +340,37 @@ export const checkout: CheckoutDeps = {
   // The share page's visit: its checkout counted once, its id into the intent's metadata (visits/funnel.ts).
   visits: { checkoutStarted: (visitId, productId) => checkoutStarted(visitFunnel, visitId, productId) },
 };
-/** A ban or withdrawal cancels the product's open checkouts at Stripe, in bounded batches (payments/open-intents.ts). */
-export const productIntents: CancelDeps = { intents: dynamoOpenIntents, gateway: payments, now };
+/**
+ * A ban or withdrawal cancels the product's open checkouts at Stripe through the checkout-cancel
+ * queue, a page a message (payments/open-intents.ts, issue 38).
+ */
+export const productIntents: CancelDeps = {
+  intents: dynamoOpenIntents,
+  progress: dynamoCancelProgress,
+  // The handler tests shorten the wait before a next pass (CHECKOUT_CANCEL_PASS_DELAY_SECONDS).
+  queue: {
+    send: (work, delay) =>
+      sqsCheckoutCancels.send(
+        work,
+        delay === undefined ? undefined : Number(process.env.CHECKOUT_CANCEL_PASS_DELAY_SECONDS ?? delay),
+      ),
+  },
+  gateway: payments,
+  offSale: async (productId) => {
+    const status = (await dynamoProducts.get(productId))?.status;
+    return status === 'banned' || status === 'withdrawn';
+  },
+  now,
+};
+/** What a ban or withdrawal needs to start the cancelling: no Stripe (its bundle leaves the SDK out). */
+export const cancelStarts = {
+  intents: dynamoOpenIntents,
+  progress: dynamoCancelProgress,
+  queue: sqsCheckoutCancels,
+  now,
+};
+/** The admin's read of a cancelling's counts. */
+export const checkoutCancels = { progress: dynamoCancelProgress };
 
 /**
  * The commission rules (rules/programme.ts, issue 39): the programme and groups on the table, the

@@ -29,6 +29,12 @@ export interface Access {
    * them (the picture function, through its event source mapping), and PICTURE_QUEUE_URL. Absent: no access.
    */
   pictureQueue?: 'send' | 'consume';
+  /**
+   * The checkout-cancel queue (issue 38): `send` a cancelling's first step (a ban, a withdrawal), or
+   * `sendAndConsume` (its function: it consumes a step through its event source mapping and sends the
+   * next), and CHECKOUT_CANCEL_QUEUE_URL. Absent: no access.
+   */
+  checkoutCancelQueue?: 'send' | 'sendAndConsume';
 }
 
 import type { SecretName } from './config/secret-names';
@@ -98,14 +104,15 @@ export const routes: readonly Route[] = [
   route('getImportIssues', 'handlers/get-import-issues.ts', reads),
   route('getRejectedRowsCsv', 'handlers/get-rejected-rows-csv.ts', reads),
   route('approveProduct', 'handlers/approve-product.ts', writes),
-  // Cancels the product's open checkouts at Stripe (payments/open-intents.ts).
-  route('banProduct', 'handlers/ban-product.ts', stripeWrites),
+  // Counts the product's open checkouts and hands their cancelling to the checkout-cancel queue (issue 38).
+  route('banProduct', 'handlers/ban-product.ts', { ...writes, checkoutCancelQueue: 'send' }),
+  route('getCheckoutCancels', 'handlers/get-checkout-cancels.ts', reads),
   route('getUnApprovedProducts', 'handlers/get-unapproved-products.ts', reads),
   route('getImportedProduct', 'handlers/get-imported-product.ts', reads),
   route('getApprovedProducts', 'handlers/get-approved-products.ts', reads),
   route('getApprovedProduct', 'handlers/get-approved-product.ts', reads),
   route('getCatalogueProducts', 'handlers/get-catalogue-products.ts', reads),
-  route('withdrawProduct', 'handlers/withdraw-product.ts', stripeWrites),
+  route('withdrawProduct', 'handlers/withdraw-product.ts', { ...writes, checkoutCancelQueue: 'send' }),
   route('returnProductToReview', 'handlers/return-product-to-review.ts', writes),
   // The admin home's figures: counter shards and two bounded Query counts.
   route('getAdminSummary', 'handlers/get-admin-summary.ts', reads),
@@ -235,7 +242,7 @@ export interface EventFunction {
    * What starts it: objects created in the imports bucket, the picture queue's messages (an event
    * source mapping), a schedule (every day at 00:00 UTC), or each deploy that changes the stack.
    */
-  trigger: 'importsBucket:ObjectCreated' | 'pictureQueue' | 'schedule:daily' | 'afterDeploy';
+  trigger: 'importsBucket:ObjectCreated' | 'pictureQueue' | 'checkoutCancelQueue' | 'schedule:daily' | 'afterDeploy';
   /** Instances at most (reserved concurrency): the picture function's share of the account's concurrency. */
   reservedConcurrency?: number;
   /** Messages per invocation (the event source mapping's batch size). */
@@ -250,6 +257,8 @@ export interface EventFunction {
  * for another reason (a poison message) gets there.
  */
 export const PICTURE_MAX_RECEIVES = 5;
+/** Receives of a checkout-cancel step before its dead-letter queue: a step that threw five times. */
+export const CHECKOUT_CANCEL_MAX_RECEIVES = 5;
 
 export const eventFunctions: readonly EventFunction[] = [
   {
@@ -277,6 +286,20 @@ export const eventFunctions: readonly EventFunction[] = [
     batchSize: 10,
     // The pictures' WebP variants (issue 28): sharp's prebuilt linux-arm64 binaries.
     nativeModules: ['sharp'],
+  },
+  {
+    // A banned or withdrawn product's open checkouts cancelled at Stripe, a page a message, each
+    // step sending the next (payments/open-intents.ts cancelStep, issue 38).
+    name: 'cancelCheckouts',
+    module: 'handlers/sqs/cancel-checkouts.ts',
+    memoryMb: 512,
+    // A page of 50, ten Stripe calls at a time, each at most three attempts of 4 s.
+    timeoutSeconds: 120,
+    access: { table: 'readwrite', secrets: ['stripeSecretKey'], checkoutCancelQueue: 'sendAndConsume' },
+    trigger: 'checkoutCancelQueue',
+    // Ten Stripe calls each: 5 instances stay well under Stripe's 100 requests a second.
+    reservedConcurrency: 5,
+    batchSize: 1,
   },
   {
     // Brings stored items to what the code reads (handlers/deploy/upgrade-table.ts).

@@ -40,6 +40,7 @@ export const capabilityOf: Partial<Record<EndpointName, Capability>> = {
   getRejectedRowsCsv: 'Catalogue',
   approveProduct: 'Catalogue',
   banProduct: 'Catalogue',
+  getCheckoutCancels: 'Catalogue',
   getUnApprovedProducts: 'Catalogue',
   getImportedProduct: 'Catalogue',
   getApprovedProducts: 'Catalogue',

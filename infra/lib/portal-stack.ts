@@ -83,6 +83,7 @@ import { Construct } from 'constructs';
 import {
   eventFunctions as allEventFunctions,
   PICTURE_MAX_RECEIVES,
+  CHECKOUT_CANCEL_MAX_RECEIVES,
   routes as allRoutes,
   secretEnv,
   type EventFunction,
@@ -193,6 +194,8 @@ interface FunctionDeps {
   readonly nagImportsBucketArn: string;
   /** The picture queue (issue 38): the import and the admin's retry send to it, the picture function consumes it. */
   readonly pictureQueue?: IQueue;
+  /** The checkout-cancel queue (issue 38): a ban or withdrawal sends to it, its function consumes and continues it. */
+  readonly checkoutCancelQueue?: IQueue;
 }
 
 /** What the portal stack hands a capability's nested stack: its parameters. */
@@ -204,6 +207,8 @@ export interface SharedResources {
   readonly importsBucketArn: string;
   readonly pictureQueueArn: string;
   readonly pictureQueueUrl: string;
+  readonly checkoutCancelQueueArn: string;
+  readonly checkoutCancelQueueUrl: string;
   /** The CloudFront domain: the origin of the links the mailing functions send (SITE_URL). */
   readonly siteDomainName: string;
   readonly secretArns: Readonly<Record<StackSecretName, string>>;
@@ -244,6 +249,8 @@ export class CapabilityStack extends NestedStack {
         ImportsBucketArn: shared.importsBucketArn,
         PictureQueueArn: shared.pictureQueueArn,
         PictureQueueUrl: shared.pictureQueueUrl,
+        CheckoutCancelQueueArn: shared.checkoutCancelQueueArn,
+        CheckoutCancelQueueUrl: shared.checkoutCancelQueueUrl,
         SiteDomainName: shared.siteDomainName,
         ...Object.fromEntries(secretNames.map((name) => [secretParameter(name), shared.secretArns[name]])),
       },
@@ -258,6 +265,8 @@ export class CapabilityStack extends NestedStack {
     const siteDomainName = parameter('SiteDomainName');
     const pictureQueueArn = parameter('PictureQueueArn');
     const pictureQueueUrl = parameter('PictureQueueUrl');
+    const checkoutCancelQueueArn = parameter('CheckoutCancelQueueArn');
+    const checkoutCancelQueueUrl = parameter('CheckoutCancelQueueUrl');
     const secretArns = Object.fromEntries(secretNames.map((name) => [name, parameter(secretParameter(name))]));
     const deps: FunctionDeps = {
       table: Table.fromTableAttributes(this, 'Table', { tableArn, grantIndexPermissions: true }),
@@ -274,6 +283,10 @@ export class CapabilityStack extends NestedStack {
       pictureQueue: Queue.fromQueueAttributes(this, 'PictureQueue', {
         queueArn: pictureQueueArn,
         queueUrl: pictureQueueUrl,
+      }),
+      checkoutCancelQueue: Queue.fromQueueAttributes(this, 'CheckoutCancelQueue', {
+        queueArn: checkoutCancelQueueArn,
+        queueUrl: checkoutCancelQueueUrl,
       }),
     };
     const api = HttpApi.fromHttpApiAttributes(this, 'Api', { httpApiId: apiId });
@@ -346,6 +359,12 @@ export class PortalStack extends Stack {
   readonly pictureDeadLetters: Queue;
   /** Goes off when a message waits in `pictureDeadLetters`. */
   readonly pictureDeadLettersAlarm: Alarm;
+  /** A banned or withdrawn product's cancelling, one message per step (issue 38). */
+  readonly checkoutCancelQueue: Queue;
+  /** Checkout-cancel steps that failed every receive. */
+  readonly checkoutCancelDeadLetters: Queue;
+  /** Goes off when a message waits in `checkoutCancelDeadLetters`. */
+  readonly checkoutCancelDeadLettersAlarm: Alarm;
   readonly api: HttpApi;
   readonly distribution: Distribution;
   /** One entry per route, keyed by route name. */
@@ -541,6 +560,29 @@ export class PortalStack extends Stack {
       "A picture message failed every try and waits in the PictureDeadLetters queue: its product's pictures are neither hosted nor counted failed. Read it (aws sqs receive-message --queue-url <PictureDeadLettersQueueUrl>) and the picture function's log, fix the cause, then move it back (aws sqs start-message-move-task).",
     );
 
+    // The checkout-cancel queue (issue 38): a ban or withdrawal sends the first step of cancelling
+    // the product's open checkouts; each step (a page) sends the next. A step that throws at every
+    // receive (the table or the queue failing) goes to its dead-letter queue, and an alarm goes off.
+    this.checkoutCancelDeadLetters = new Queue(this, 'CheckoutCancelDeadLetters', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    const cancelFunction = eventFunctions.find((event) => event.trigger === 'checkoutCancelQueue');
+    this.checkoutCancelQueue = new Queue(this, 'CheckoutCancelQueue', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+      visibilityTimeout: Duration.seconds(6 * (cancelFunction?.timeoutSeconds ?? 120)),
+      deadLetterQueue: { queue: this.checkoutCancelDeadLetters, maxReceiveCount: CHECKOUT_CANCEL_MAX_RECEIVES },
+    });
+    this.checkoutCancelDeadLettersAlarm = waitingMessageAlarm(
+      this,
+      'CheckoutCancelDeadLettersAlarm',
+      this.checkoutCancelDeadLetters,
+      "A step of cancelling a banned or withdrawn product's open checkouts failed every try and waits in the CheckoutCancelDeadLetters queue: that product's cancelling stopped (its admin screen still says Cancelling…). Read it (aws sqs receive-message --queue-url <CheckoutCancelDeadLettersQueueUrl>) and the cancelCheckouts function's log, fix the cause, then move it back (aws sqs start-message-move-task).",
+    );
+
     const eventResources = new Map<string, EventFunctionResources>();
     const eventsScope = new Construct(this, 'Events');
     for (const event of eventFunctions) {
@@ -549,7 +591,9 @@ export class PortalStack extends Stack {
         mail: props.mail,
         description: `${event.name}: ${event.trigger} (${event.module})`,
         // Lambda's asynchronous retries and on-failure destination; a queue's messages have their own.
-        ...(event.trigger === 'pictureQueue' ? {} : { onFailure: this.failedEvents }),
+        ...(event.trigger === 'pictureQueue' || event.trigger === 'checkoutCancelQueue'
+          ? {}
+          : { onFailure: this.failedEvents }),
         settings: props.settings,
         reservedConcurrency: event.reservedConcurrency,
       });
@@ -558,9 +602,10 @@ export class PortalStack extends Stack {
           this.importsBucket.addEventNotification(EventType.OBJECT_CREATED, new LambdaDestination(made.function));
           break;
         case 'pictureQueue':
+        case 'checkoutCancelQueue':
           // Partial batch failures: only the messages the handler names come back.
           made.function.addEventSource(
-            new SqsEventSource(this.pictureQueue, {
+            new SqsEventSource(event.trigger === 'pictureQueue' ? this.pictureQueue : this.checkoutCancelQueue, {
               batchSize: event.batchSize ?? 10,
               reportBatchItemFailures: true,
               ...(event.reservedConcurrency ? { maxConcurrency: Math.max(2, event.reservedConcurrency) } : {}),
@@ -722,6 +767,8 @@ export class PortalStack extends Stack {
           importsBucketArn: this.importsBucket.bucketArn,
           pictureQueueArn: this.pictureQueue.queueArn,
           pictureQueueUrl: this.pictureQueue.queueUrl,
+          checkoutCancelQueueArn: this.checkoutCancelQueue.queueArn,
+          checkoutCancelQueueUrl: this.checkoutCancelQueue.queueUrl,
           siteDomainName: this.distribution.distributionDomainName,
           secretArns: Object.fromEntries(
             Object.entries(this.secrets).map(([name, secret]) => [name, secret.secretArn]),
@@ -880,6 +927,10 @@ export class PortalStack extends Stack {
       description: 'Picture messages that failed every try (the PictureDeadLettersAlarm watches it)',
       value: this.pictureDeadLetters.queueUrl,
     });
+    new CfnOutput(this, 'CheckoutCancelDeadLettersQueueUrl', {
+      description: 'Checkout-cancel steps that failed every try (the CheckoutCancelDeadLettersAlarm watches it)',
+      value: this.checkoutCancelDeadLetters.queueUrl,
+    });
     new CfnOutput(this, 'FailedEventsAlarmName', { value: this.failedEventsAlarm.alarmName });
     new CfnOutput(this, 'TokenSigningKeyArn', { value: tokenSigningKey.secretArn });
     new CfnOutput(this, 'StripeSecretKeyArn', {
@@ -913,6 +964,7 @@ export class PortalStack extends Stack {
       imagesBucket: this.imagesBucket,
       nagImagesBucketArn: `<${this.getLogicalId(this.imagesBucket.node.defaultChild as CfnBucket)}.Arn>`,
       pictureQueue: this.pictureQueue,
+      checkoutCancelQueue: this.checkoutCancelQueue,
     };
   }
 }
@@ -1058,6 +1110,15 @@ function appFunction(
     fn.addEnvironment('PICTURE_QUEUE_URL', deps.pictureQueue.queueUrl);
     // Sending only; consuming (receive, delete, change visibility) is granted by the event source mapping.
     if (access.pictureQueue === 'send') deps.pictureQueue.grantSendMessages(role);
+  }
+
+  if (access.checkoutCancelQueue) {
+    if (!deps.checkoutCancelQueue) {
+      throw new Error(`${spec.module} lists the checkout-cancel queue, which its stack does not have`);
+    }
+    fn.addEnvironment('CHECKOUT_CANCEL_QUEUE_URL', deps.checkoutCancelQueue.queueUrl);
+    // Both send: the ban its first step, the cancel function each next one (it consumes through its mapping).
+    deps.checkoutCancelQueue.grantSendMessages(role);
   }
 
   for (const name of access.secrets) deps.secrets[name].grantRead(role);

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { localAws } from './dynamo';
+import { queueStore } from './sqs-store';
 
 /**
  * A local SQS (decision 0380): the queue semantics the portal relies on, spoken in the protocol the
@@ -15,8 +16,9 @@ import { localAws } from './dynamo';
  * times and still not deleted goes to the RedrivePolicy's dead-letter queue at its next receive;
  * long polling (WaitTimeSeconds up to 20); send, delete and change-visibility in batches of 10 with
  * per-entry failures; only the latest receipt handle deletes a message (an older one succeeds and
- * deletes nothing, as SQS does). In memory, on 127.0.0.1 only; message attributes and FIFO queues
- * are refused in words rather than half done.
+ * deletes nothing, as SQS does). On 127.0.0.1 only; in memory, and with `dataDir` also kept there
+ * across restarts (sqs-store.ts: a file per queue, 0600, written atomically); message attributes
+ * and FIFO queues are refused in words rather than half done.
  */
 
 export interface LocalSqs {
@@ -171,9 +173,36 @@ const DEFAULT_ATTRIBUTES: QueueAttributes = {
   MaximumMessageSize: MAX_MESSAGE_BYTES,
 };
 
-export async function startSqs(options: { region?: string } = {}): Promise<LocalSqs> {
+/** The operations that change no queue: no write follows them. */
+const READ_ONLY = new Set(['GetQueueUrl', 'ListQueues', 'GetQueueAttributes']);
+
+/** A queue as its file holds it (its waiters are this run's own). */
+type StoredQueue = Omit<Queue, 'messages' | 'waiters'> & { messages: Message[] };
+
+export async function startSqs(options: { region?: string; dataDir?: string } = {}): Promise<LocalSqs> {
   const region = options.region ?? localAws.region;
   const queues = new Map<string, Queue>();
+  // The queues of the last run, messages in flight included: they come back when their visibility ends.
+  const store = options.dataDir
+    ? queueStore<StoredQueue>({
+        dir: options.dataDir,
+        snapshot: () =>
+          new Map(
+            [...queues.values()].map(({ waiters: _waiters, messages, ...queue }) => [
+              queue.name,
+              JSON.stringify({ ...queue, messages: [...messages.values()] } satisfies StoredQueue),
+            ]),
+          ),
+      })
+    : undefined;
+  for (const { name, data } of store?.load() ?? []) {
+    if (data.name !== name || !Array.isArray(data.messages)) continue;
+    queues.set(name, {
+      ...data,
+      messages: new Map(data.messages.map((message) => [message.id, message])),
+      waiters: new Set(),
+    });
+  }
   const pending = new Set<() => void>();
   let endpoint = '';
   let stopped = false;
@@ -609,6 +638,8 @@ export async function startSqs(options: { region?: string } = {}): Promise<Local
     } catch (error) {
       if (error instanceof SqsError) return fail(response, error);
       throw error;
+    } finally {
+      if (!READ_ONLY.has(target.slice('AmazonSQS.'.length))) store?.changed();
     }
   }
 
@@ -639,6 +670,7 @@ export async function startSqs(options: { region?: string } = {}): Promise<Local
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      await store?.flush();
     },
   };
 }

@@ -340,8 +340,8 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
         return signer ? deniedUpload(signer, bucket, key) : undefined;
       },
     }),
-    // The picture queue and its dead-letter queue (decision 0380): in memory, on 127.0.0.1.
-    startSqs(),
+    // The stack's queues (decision 0380) on 127.0.0.1, kept in the data folder across restarts.
+    startSqs({ dataDir: join(dataDir, 'sqs') }),
     startStripeEmulator({
       dataDir: join(dataDir, 'stripe'),
       // The data folder's own key, and only it: no one else on the machine can read or move anything.

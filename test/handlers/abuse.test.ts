@@ -1,10 +1,11 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type Stripe from 'stripe';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { handler as getPaymentIntent } from '../../functions/src/handlers/get-payment-intent';
 import { handler as confirmCheckout } from '../../functions/src/handlers/confirm-checkout';
 import { handler as banProduct } from '../../functions/src/handlers/ban-product';
 import { handler as withdrawProduct } from '../../functions/src/handlers/withdraw-product';
+import { handler as getCheckoutCancels } from '../../functions/src/handlers/get-checkout-cancels';
 import { handler as getOrders } from '../../functions/src/handlers/get-orders';
 import { handler as getCommissions } from '../../functions/src/handlers/get-commissions';
 import { handler as getCommissionsByUser } from '../../functions/src/handlers/get-commissions-by-user';
@@ -23,6 +24,7 @@ import { mailboxOf } from '../../functions/src/orders/abuse';
 import { paymentOrderIds } from '../../functions/src/orders/record-sale';
 import { keys } from '../../shared/src/db/table';
 import { COUNTERS_KEY, earningsKey, item } from './commission-fixtures';
+import { checkoutCancelQueue } from './checkout-cancel-queue';
 import { auth, call, cookieFrom, tokenFor, uniqueEmail } from './helpers';
 import { mailsTo } from './outbox';
 import { customer, deliver, member, product, stripeAtEmulator, succeededEvent } from './sales-helpers';
@@ -34,8 +36,19 @@ import { customer, deliver, member, product, stripeAtEmulator, succeededEvent } 
  * the other setting); the admin releases or cancels it; a ban or withdrawal cancels the product's
  * open payment intents at Stripe; a payment that went through anyway is recorded and flagged.
  */
+// First: the functions' environment is read once, at the first call.
+const cancels = await checkoutCancelQueue();
+afterAll(() => cancels.close());
 const stripe = stripeAtEmulator();
 const admin = await tokenFor(true);
+
+/** The ban's cancelling run to its end by the cancel function behind the queue; its counts. */
+async function cancelledThroughQueue(productId: string) {
+  const poller = cancels.start();
+  await poller.idle();
+  await cancels.stop();
+  return (await call(getCheckoutCancels, { body: { id: productId }, headers: auth(admin) })).body;
+}
 
 const read = async (key: { pk: string; sk: string }) =>
   (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
@@ -313,8 +326,9 @@ describe('a ban or withdrawal and the open payment intents', () => {
     expect(banned.body).toEqual({
       id,
       status: 'banned',
-      openCheckouts: { cancelled: 2, notCancelled: 0, more: false },
+      openCheckouts: { total: 2, cancelled: 0, paid: 0, notCancelled: 0, done: false },
     });
+    expect(await cancelledThroughQueue(id)).toEqual({ total: 2, cancelled: 2, paid: 0, notCancelled: 0, done: true });
     // The emulator's ledger is the witness.
     expect(await canceledAtStripe(first)).toEqual({ status: 'canceled', reason: 'abandoned' });
     expect(await canceledAtStripe(second)).toEqual({ status: 'canceled', reason: 'abandoned' });
@@ -330,7 +344,8 @@ describe('a ban or withdrawal and the open payment intents', () => {
     const open = await checkout(id, 2200);
     const withdrawn = await call(withdrawProduct, { body: { id }, headers: auth(admin) });
     expect(withdrawn.status).toBe(200);
-    expect(withdrawn.body.openCheckouts).toEqual({ cancelled: 1, notCancelled: 0, more: false });
+    expect(withdrawn.body.openCheckouts).toEqual({ total: 1, cancelled: 0, paid: 0, notCancelled: 0, done: false });
+    expect(await cancelledThroughQueue(id)).toEqual({ total: 1, cancelled: 1, paid: 0, notCancelled: 0, done: true });
     expect(await canceledAtStripe(open)).toEqual({ status: 'canceled', reason: 'abandoned' });
     expect((await call(withdrawProduct, { body: { id }, headers: auth(admin) })).status).toBe(409);
   });
@@ -370,7 +385,8 @@ describe('a payment confirmed anyway', () => {
     await pay(intentId);
     // The ban finds it paid (not cancelled) and leaves it to the sale.
     const banned = await call(banProduct, { body: { id }, headers: auth(admin) });
-    expect(banned.body.openCheckouts).toEqual({ cancelled: 0, notCancelled: 0, more: false });
+    expect(banned.body.openCheckouts).toMatchObject({ total: 1, done: false });
+    expect(await cancelledThroughQueue(id)).toEqual({ total: 1, cancelled: 0, paid: 1, notCancelled: 0, done: true });
     expect((await stripe.paymentIntents.retrieve(intentId)).status).toBe('succeeded');
 
     const event = await succeededEvent(stripe, intentId);

@@ -60,7 +60,7 @@ describe('the catalogue lists', () => {
       id: approvedIds[0],
       status: 'withdrawn',
       // No checkout was open: nothing to cancel at Stripe (test/handlers/abuse.test.ts cancels some).
-      openCheckouts: { cancelled: 0, notCancelled: 0, more: false },
+      openCheckouts: { total: 0, cancelled: 0, paid: 0, notCancelled: 0, done: true },
     });
     expect(names(await catalogue({ list: 'approved', search: tag }))).not.toContain(`${tag} Delta lamp`);
     const inWithdrawn = await catalogue({ list: 'withdrawn', search: tag });

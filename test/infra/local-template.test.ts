@@ -1,5 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { eventFunctions, PICTURE_MAX_RECEIVES, routes, secretEnv } from '../../functions/src/routes';
+import {
+  CHECKOUT_CANCEL_MAX_RECEIVES,
+  eventFunctions,
+  PICTURE_MAX_RECEIVES,
+  routes,
+  secretEnv,
+} from '../../functions/src/routes';
 import {
   LOCAL_MAIL_FROM,
   localContexts,
@@ -35,6 +41,14 @@ const local = {
     PictureDeadLetters: {
       url: 'http://127.0.0.1:9324/000000000000/local-PictureDeadLetters',
       arn: 'arn:aws:sqs:us-east-1:000000000000:local-PictureDeadLetters',
+    },
+    CheckoutCancelQueue: {
+      url: 'http://127.0.0.1:9324/000000000000/local-CheckoutCancelQueue',
+      arn: 'arn:aws:sqs:us-east-1:000000000000:local-CheckoutCancelQueue',
+    },
+    CheckoutCancelDeadLetters: {
+      url: 'http://127.0.0.1:9324/000000000000/local-CheckoutCancelDeadLetters',
+      arn: 'arn:aws:sqs:us-east-1:000000000000:local-CheckoutCancelDeadLetters',
     },
   },
 };
@@ -101,6 +115,19 @@ describe('the local runtime’s view of the synthesized stack', () => {
       },
     ]);
     expect(byName('hostPictures').reservedConcurrency).toBe(pictures.reservedConcurrency);
+    // The checkout-cancel queue's (issue 38): a step a batch, five at a time.
+    const cancels = eventFunctions.find((event) => event.trigger === 'checkoutCancelQueue')!;
+    expect(byName('cancelCheckouts').triggers).toEqual([
+      {
+        kind: 'sqs',
+        queue: 'CheckoutCancelQueue',
+        batchSize: 1,
+        maxConcurrency: Math.max(2, cancels.reservedConcurrency!),
+        reportBatchItemFailures: true,
+        mappingLogicalId: expect.any(String) as string,
+      },
+    ]);
+    expect(byName('cancelCheckouts').reservedConcurrency).toBe(cancels.reservedConcurrency);
     expect(byName('importProducts').reservedConcurrency).toBeUndefined();
   });
 
@@ -113,6 +140,16 @@ describe('the local runtime’s view of the synthesized stack', () => {
         logicalId: expect.any(String) as string,
         visibilitySeconds: 6 * pictures.timeoutSeconds,
         deadLetter: { queue: 'PictureDeadLetters', maxReceiveCount: PICTURE_MAX_RECEIVES },
+      },
+    ]);
+    const cancels = eventFunctions.find((event) => event.trigger === 'checkoutCancelQueue')!;
+    expect(templateQueues(templates).filter((queue) => queue.name.startsWith('CheckoutCancel'))).toEqual([
+      { name: 'CheckoutCancelDeadLetters', logicalId: expect.any(String) as string, visibilitySeconds: 30 },
+      {
+        name: 'CheckoutCancelQueue',
+        logicalId: expect.any(String) as string,
+        visibilitySeconds: 6 * cancels.timeoutSeconds,
+        deadLetter: { queue: 'CheckoutCancelDeadLetters', maxReceiveCount: CHECKOUT_CANCEL_MAX_RECEIVES },
       },
     ]);
   });
@@ -158,6 +195,9 @@ describe('the local runtime’s view of the synthesized stack', () => {
     for (const route of [...routes, ...eventFunctions]) {
       expect(byName(route.name).environment.PICTURE_QUEUE_URL).toBe(
         route.access.pictureQueue ? local.queues.PictureQueue.url : undefined,
+      );
+      expect(byName(route.name).environment.CHECKOUT_CANCEL_QUEUE_URL).toBe(
+        route.access.checkoutCancelQueue ? local.queues.CheckoutCancelQueue.url : undefined,
       );
     }
   });

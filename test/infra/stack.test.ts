@@ -249,6 +249,9 @@ describe('functions', () => {
       ...(spec.access.importsBucket ? { IMPORTS_BUCKET: { Ref: logicalId(stack, stack.importsBucket) } } : {}),
       ...(spec.access.imagesBucket ? { IMAGES_BUCKET: { Ref: logicalId(stack, stack.imagesBucket) } } : {}),
       ...(spec.access.pictureQueue ? { PICTURE_QUEUE_URL: { Ref: logicalId(stack, stack.pictureQueue) } } : {}),
+      ...(spec.access.checkoutCancelQueue
+        ? { CHECKOUT_CANCEL_QUEUE_URL: { Ref: logicalId(stack, stack.checkoutCancelQueue) } }
+        : {}),
       ...(spec.access.mail
         ? {
             MAIL_FROM,
@@ -478,8 +481,10 @@ describe('failed imports are seen', () => {
   it('each event function sends an invocation that failed its retries to the encrypted failure queue', () => {
     const queueId = logicalId(main.stack, main.stack.failedEvents);
     const configs = Object.values(main.resources).filter((r) => r.Type === 'AWS::Lambda::EventInvokeConfig');
-    // The picture function is invoked by its queue's event source mapping: its messages have their own dead-letter queue.
-    const asynchronous = eventFunctions.filter((event) => event.trigger !== 'pictureQueue');
+    // The picture and cancel functions are invoked by their queue's event source mapping: its messages have their own dead-letter queue.
+    const asynchronous = eventFunctions.filter(
+      (event) => event.trigger !== 'pictureQueue' && event.trigger !== 'checkoutCancelQueue',
+    );
     expect(configs).toHaveLength(asynchronous.length);
     const pictureQueueArn = { 'Fn::GetAtt': [logicalId(main.stack, main.stack.pictureQueue), 'Arn'] };
     for (const event of asynchronous) {

@@ -21,6 +21,7 @@ import { getImportIssues, getImportIssuesResponse } from './calls/get-import-iss
 import { getRejectedRowsCsv, getRejectedRowsCsvResponse } from './calls/get-rejected-rows-csv';
 import { approveProduct, approveProductResponse } from './calls/approve-product';
 import { banProduct, banProductResponse } from './calls/ban-product';
+import { getCheckoutCancels, getCheckoutCancelsResponse } from './calls/get-checkout-cancels';
 import { getUnapprovedProducts, getUnapprovedProductsResponse } from './calls/get-unapproved-products';
 import { getImportedProduct, getImportedProductResponse } from './calls/get-imported-product';
 import { getApprovedProducts, getApprovedProductsResponse } from './calls/get-approved-products';
@@ -123,6 +124,7 @@ export const contract = {
   getRejectedRowsCsv: entry(getRejectedRowsCsv, getRejectedRowsCsvResponse),
   approveProduct: entry(approveProduct, approveProductResponse),
   banProduct: entry(banProduct, banProductResponse),
+  getCheckoutCancels: entry(getCheckoutCancels, getCheckoutCancelsResponse),
   getUnApprovedProducts: entry(getUnapprovedProducts, getUnapprovedProductsResponse),
   getImportedProduct: entry(getImportedProduct, getImportedProductResponse),
   getApprovedProducts: entry(getApprovedProducts, getApprovedProductsResponse),

@@ -121,15 +121,30 @@ export const ImportedProductPage = /* @__PURE__ */ pure(() =>
   }),
 );
 
+/**
+ * The cancelling of a banned or withdrawn product's checkouts not yet paid (issue 38): how many
+ * were open when it started, how many are cancelled at Stripe so far, how many were found paid
+ * (their orders are flagged), and once `done`, how many could not be cancelled.
+ */
+export const CheckoutCancels = /* @__PURE__ */ pure(() =>
+  z.object({
+    total: z.int(),
+    cancelled: z.int(),
+    paid: z.int(),
+    notCancelled: z.int(),
+    done: z.boolean(),
+  }),
+);
+
 export const ModerationResult = /* @__PURE__ */ pure(() =>
   z.object({
     id: z.string(),
     status: ReviewFacts.status,
     /**
-     * A ban or withdrawal: the product's checkouts not yet paid, cancelled at Stripe; those left
-     * open (Stripe failed, or more than one call's budget) are flagged if they are paid.
+     * A ban or withdrawal: the product's checkouts not yet paid, as their cancelling at Stripe
+     * starts (through the checkout-cancel queue, issue 38); getCheckoutCancels follows it.
      */
-    openCheckouts: z.optional(z.object({ cancelled: z.number(), notCancelled: z.number(), more: z.boolean() })),
+    openCheckouts: z.optional(CheckoutCancels),
   }),
 );
 

@@ -187,6 +187,8 @@ export const keys = {
     pk: `${statsPartition(series)}#${String(shard).padStart(2, '0')}`,
     sk: series.kind === 'member' ? `DAY#${day}#${productId ? `P#${productId}` : 'ALL'}` : `DAY#${day}`,
   }),
+  /** The cancelling of a banned or withdrawn product's open intents: its counts (issue 38). */
+  checkoutCancels: (productId: string): Key => ({ pk: `CHECKOUT_CANCELS#${productId}`, sk: 'CHECKOUT_CANCELS' }),
 };
 
 /** The partition prefix of a discount code's items, and the sort key prefix of its sales. */

@@ -21,6 +21,8 @@ export const queryKeys = {
   adminCatalogue: {
     all: ['adminCatalogue'] as const,
     list: (list: string, search: string) => [...queryKeys.adminCatalogue.all, list, search] as const,
+    /** A banned or withdrawn product's cancelling of its open checkouts (issue 38). */
+    checkoutCancels: (id: string) => [...queryKeys.adminCatalogue.all, 'checkoutCancels', id] as const,
   },
   /** The admin home's figures. */
   adminSummary: ['adminSummary'] as const,

@@ -72,6 +72,48 @@ describe('/catalogue', () => {
     await waitFor(() => expect(screen.queryByRole('link', { name: 'Alpha lamp' })).toBeNull());
   }, 20_000);
 
+  it('follows the cancelling of the withdrawn product’s unpaid checkouts until it is done', async () => {
+    const counts = [
+      { total: 1000, cancelled: 400, paid: 0, notCancelled: 0, done: false },
+      { total: 1000, cancelled: 1000, paid: 0, notCancelled: 0, done: true },
+    ];
+    const api = salesApi({
+      getCatalogueProducts: ({ body }) => ({
+        body: {
+          items: (body as { list: string }).list === 'approved' ? [card('a', 'Alpha lamp')] : [],
+          nextCursor: null,
+        },
+      }),
+      withdrawProduct: () => ({
+        body: {
+          id: 'a',
+          status: 'withdrawn',
+          openCheckouts: { total: 1000, cancelled: 0, paid: 0, notCancelled: 0, done: false },
+        },
+      }),
+      getCheckoutCancels: () => ({ body: counts.length > 1 ? counts.shift()! : counts[0]! }),
+    });
+    const user = userEvent.setup();
+    renderAdminAt(api, '/admin/catalogue');
+    await user.click(await screen.findByRole('button', { name: 'Withdraw Alpha lamp' }));
+    await user.click(screen.getByRole('button', { name: 'Withdraw it' }));
+    const status = await screen.findByRole('status');
+    expect(within(status).getByText(/“Alpha lamp” was withdrawn/)).toBeTruthy();
+    expect(
+      await within(status).findByText('Cancelling 1,000 open checkouts at Stripe… 400 cancelled so far.'),
+    ).toBeTruthy();
+    expect(
+      await within(status).findByText('1,000 open checkouts: 1,000 cancelled at Stripe.', undefined, {
+        timeout: 5_000,
+      }),
+    ).toBeTruthy();
+    expect(api.callsTo('getCheckoutCancels')[0]?.body).toEqual({ id: 'a' });
+    const reads = api.callsTo('getCheckoutCancels').length;
+    // Done: no more reads.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(api.callsTo('getCheckoutCancels')).toHaveLength(reads);
+  }, 20_000);
+
   it('shows the server’s 409 in words when a product was moved by someone else, and says when a list is empty', async () => {
     const api = salesApi({
       getCatalogueProducts: ({ body }) => ({

@@ -14,7 +14,14 @@ import { Page } from '@portal/shared/ui/components/Page';
 import { importDetailPath } from '../import/routes';
 import { CATALOGUE_LISTS, catalogueQuery, reloadCatalogue, type CatalogueCard, type CatalogueList } from './queries';
 import './catalogue.css';
-import { openCheckoutsWords } from '@portal/shared/domain/open-checkouts';
+import type { CheckoutCancelCounts } from '@portal/shared/domain/open-checkouts';
+import { CheckoutCancelsNote } from './CheckoutCancelsNote';
+
+/** A move's notice, and the withdrawn product's cancelling of its unpaid checkouts to follow. */
+interface MovedNotice {
+  text: string;
+  cancels?: { productId: string; started: CheckoutCancelCounts };
+}
 
 const LIST_LABEL: Record<CatalogueList, string> = {
   approved: 'Approved',
@@ -45,7 +52,7 @@ export function CatalogueScreen() {
   const list = asList(params.get('list'));
   const search = params.get('q') ?? '';
   const [typed, setTyped] = useState(search);
-  const [notice, setNotice] = useState<string | null>(null);
+  const [notice, setNotice] = useState<MovedNotice | null>(null);
 
   useEffect(() => {
     if (typed.trim() === search) return;
@@ -95,7 +102,8 @@ export function CatalogueScreen() {
         <div className="banner banner--success" role="status">
           <CheckIcon className="banner__icon" />
           <div className="banner__body">
-            <p className="banner__message">{notice}</p>
+            <p className="banner__message">{notice.text}</p>
+            {notice.cancels ? <CheckoutCancelsNote {...notice.cancels} /> : null}
           </div>
           <div className="banner__actions">
             <button type="button" className="button button--ghost button--small" onClick={() => setNotice(null)}>
@@ -116,7 +124,7 @@ function CatalogueList({
 }: {
   list: CatalogueList;
   search: string;
-  onMoved: (message: string) => void;
+  onMoved: (notice: MovedNotice) => void;
 }) {
   const { call } = useAuth();
   const query = useInfiniteQuery(catalogueQuery(call, list, search));
@@ -166,7 +174,7 @@ function CatalogueRow({
 }: {
   product: CatalogueCard;
   list: CatalogueList;
-  onMoved: (message: string) => void;
+  onMoved: (notice: MovedNotice) => void;
 }) {
   const { call } = useAuth();
   const client = useQueryClient();
@@ -191,8 +199,11 @@ function CatalogueRow({
           : await call('returnProductToReview', { id: product.id });
       onMoved(
         action === 'withdraw'
-          ? `“${name}” was withdrawn: members no longer see it, and its share links say so. ${openCheckoutsWords(moved.openCheckouts)}`.trim()
-          : `“${name}” is back in review: find it in Product Import to approve or ban it.`,
+          ? {
+              text: `“${name}” was withdrawn: members no longer see it, and its share links say so.`,
+              ...(moved.openCheckouts ? { cancels: { productId: product.id, started: moved.openCheckouts } } : {}),
+            }
+          : { text: `“${name}” is back in review: find it in Product Import to approve or ban it.` },
       );
       reloadCatalogue(client);
     } catch (caught) {

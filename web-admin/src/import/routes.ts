@@ -1,3 +1,5 @@
+import type { CheckoutCancelCounts } from '@portal/shared/domain/open-checkouts';
+
 /**
  * What Product Import and its detail screen know of each other: the detail's address and what the
  * detail hands back on its way back to the list. A module of its own, so that neither screen
@@ -12,4 +14,6 @@ export const importDetailPath = (id: string) => `/product_import_detail?id=${enc
 /** What the detail screen hands back after an approval or a ban (router state). */
 export interface ImportScreenState {
   notice?: string;
+  /** After a ban: the product whose unpaid checkouts are being cancelled, and the ban's counts (issue 38). */
+  cancels?: { productId: string; started: CheckoutCancelCounts };
 }

@@ -16,7 +16,6 @@ import { productLoad } from '@portal/shared/ui/hooks/productLoad';
 import { SafeHtml } from '@portal/shared/ui/components/SafeHtml';
 import { PRODUCT_IMPORT_PATH as BACK, type ImportScreenState } from '../import/routes';
 import '@portal/shared/ui/styles/imports.css';
-import { openCheckoutsWords } from '@portal/shared/domain/open-checkouts';
 
 const STATUS: Record<ImportedProduct['status'], { label: string; tone: string }> = {
   review: { label: 'Waiting for review', tone: 'pill--info' },
@@ -256,7 +255,10 @@ function Moderation({ product, pending }: { product: ImportedProduct; pending: b
             notice:
               action === 'approve'
                 ? `Approved “${product.product_name}”. Members can now see it.`
-                : `Banned “${product.product_name}”. Members will not see it, and later imports leave it as it is. ${openCheckoutsWords(result.openCheckouts)}`.trim(),
+                : `Banned “${product.product_name}”. Members will not see it, and later imports leave it as it is.`,
+            ...(action === 'ban' && result.openCheckouts
+              ? { cancels: { productId: product.id, started: result.openCheckouts } }
+              : {}),
           };
           navigate(BACK, { state });
         },

@@ -24,6 +24,7 @@ import { checkFile, SUPPLIER_COLUMNS, uploadCsv, type UploadProgress } from '../
 import { isFinished, useImportJob } from '../import/useImportJob';
 import { LazyProductImportDetailScreen } from './lazyScreens';
 import { importDetailPath, type ImportScreenState } from '../import/routes';
+import { CheckoutCancelsNote } from '../catalogue/CheckoutCancelsNote';
 import '@portal/shared/ui/styles/imports.css';
 
 /**
@@ -92,13 +93,15 @@ export function ProductImportScreen() {
 function Notice() {
   const location = useLocation();
   const navigate = useNavigate();
-  const notice = (location.state as ImportScreenState | null)?.notice;
+  const state = location.state as ImportScreenState | null;
+  const notice = state?.notice;
   if (!notice) return null;
   return (
     <div className="banner banner--success" role="status">
       <CheckIcon className="banner__icon" />
       <div className="banner__body">
         <p className="banner__message">{notice}</p>
+        {state.cancels ? <CheckoutCancelsNote {...state.cancels} /> : null}
       </div>
       <div className="banner__actions">
         <button

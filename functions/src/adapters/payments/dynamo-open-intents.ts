@@ -1,9 +1,24 @@
 import { createHash } from 'node:crypto';
-import { DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { OPEN_INTENTS_PREFIX, keys } from '@portal/shared/db/table';
-import type { OpenIntentStore } from '../../payments/open-intents';
+import type { CancelProgressStore, OpenIntentStore } from '../../payments/open-intents';
 import type { CheckoutOwners } from '../../payments/checkout';
-import { db, tableName, transact, type TransactItems } from '../dynamo-client';
+import {
+  backoff,
+  cancellationReasons,
+  db,
+  isTransactionConflict,
+  tableName,
+  transact,
+  type TransactItems,
+} from '../dynamo-client';
 
 /**
  * The checkouts' open payment intents, one item per intent in its product's partition
@@ -63,6 +78,110 @@ export const dynamoOpenIntents: OpenIntentStore = {
 
   async forget(productId, paymentIntentId) {
     await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.openIntent(productId, paymentIntentId) }));
+  },
+
+  async count(productId) {
+    let count = 0;
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await db().send(
+        new QueryCommand({
+          TableName: tableName(),
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': `${OPEN_INTENTS_PREFIX}${productId}` },
+          Select: 'COUNT',
+          ConsistentRead: true,
+          ExclusiveStartKey: start,
+        }),
+      );
+      count += page.Count ?? 0;
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return count;
+  },
+
+  async settle(productId, paymentIntentId, outcome) {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await db().send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Delete: {
+                  TableName: tableName(),
+                  Key: keys.openIntent(productId, paymentIntentId),
+                  ConditionExpression: 'attribute_exists(pk)',
+                },
+              },
+              {
+                Update: {
+                  TableName: tableName(),
+                  Key: keys.checkoutCancels(productId),
+                  UpdateExpression: 'ADD #outcome :one',
+                  ExpressionAttributeNames: { '#outcome': outcome },
+                  ExpressionAttributeValues: { ':one': 1 },
+                },
+              },
+            ],
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (cancellationReasons(error)?.[0]?.Code === 'ConditionalCheckFailed') return false;
+        // Ten steps side by side add to the same counts: their transactions conflict, and are tried again.
+        if (isTransactionConflict(error) && attempt < 8) {
+          await backoff(attempt);
+          continue;
+        }
+        throw error;
+      }
+    }
+  },
+};
+
+/** The counts of a product's cancelling, one item beside its open intents' partition (issue 38). */
+export const dynamoCancelProgress: CancelProgressStore = {
+  async start(productId, total, atIso) {
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: {
+          ...keys.checkoutCancels(productId),
+          entity: 'checkoutCancels',
+          productId,
+          total,
+          cancelled: 0,
+          paid: 0,
+          notCancelled: 0,
+          done: total === 0,
+          startedAt: atIso,
+        },
+      }),
+    );
+  },
+
+  async finish(productId, notCancelled) {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.checkoutCancels(productId),
+        UpdateExpression: 'SET done = :done, notCancelled = :left',
+        ExpressionAttributeValues: { ':done': true, ':left': notCancelled },
+      }),
+    );
+  },
+
+  async get(productId) {
+    const found = await read(keys.checkoutCancels(productId));
+    if (!found) return undefined;
+    const number = (value: unknown) => (typeof value === 'number' ? value : 0);
+    return {
+      total: number(found.total),
+      cancelled: number(found.cancelled),
+      paid: number(found.paid),
+      notCancelled: number(found.notCancelled),
+      done: found.done === true,
+    };
   },
 };
 
