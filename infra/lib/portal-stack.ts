@@ -83,6 +83,7 @@ import { Construct } from 'constructs';
 import {
   eventFunctions as allEventFunctions,
   PICTURE_MAX_RECEIVES,
+  IMPORT_PART_MAX_RECEIVES,
   routes as allRoutes,
   secretEnv,
   type EventFunction,
@@ -193,6 +194,8 @@ interface FunctionDeps {
   readonly nagImportsBucketArn: string;
   /** The picture queue (issue 38): the import and the admin's retry send to it, the picture function consumes it. */
   readonly pictureQueue?: IQueue;
+  /** The import's continuation queue: a long file's next part (run-import.ts); the import functions only. */
+  readonly importQueue?: IQueue;
 }
 
 /** What the portal stack hands a capability's nested stack: its parameters. */
@@ -344,6 +347,8 @@ export class PortalStack extends Stack {
   readonly pictureQueue: Queue;
   /** Picture messages that failed every receive (poison messages). */
   readonly pictureDeadLetters: Queue;
+  /** The next part of a long import, one message per part (run-import.ts continueImport). */
+  readonly importQueue: Queue;
   /** Goes off when a message waits in `pictureDeadLetters`. */
   readonly pictureDeadLettersAlarm: Alarm;
   readonly api: HttpApi;
@@ -541,6 +546,18 @@ export class PortalStack extends Stack {
       "A picture message failed every try and waits in the PictureDeadLetters queue: its product's pictures are neither hosted nor counted failed. Read it (aws sqs receive-message --queue-url <PictureDeadLettersQueueUrl>) and the picture function's log, fix the cause, then move it back (aws sqs start-message-move-task).",
     );
 
+    // The import's continuation queue: a file too long for one invocation checkpoints and sends its
+    // next part here. The visibility timeout outlasts a part's heartbeat going stale (16 minutes),
+    // so a part that died is taken over by its message's redelivery; a part failing every receive
+    // goes to the failed-events queue, as a failed import event does.
+    this.importQueue = new Queue(this, 'ImportQueue', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(4),
+      visibilityTimeout: Duration.minutes(18),
+      deadLetterQueue: { queue: this.failedEvents, maxReceiveCount: IMPORT_PART_MAX_RECEIVES },
+    });
+
     const eventResources = new Map<string, EventFunctionResources>();
     const eventsScope = new Construct(this, 'Events');
     for (const event of eventFunctions) {
@@ -549,7 +566,9 @@ export class PortalStack extends Stack {
         mail: props.mail,
         description: `${event.name}: ${event.trigger} (${event.module})`,
         // Lambda's asynchronous retries and on-failure destination; a queue's messages have their own.
-        ...(event.trigger === 'pictureQueue' ? {} : { onFailure: this.failedEvents }),
+        ...(event.trigger === 'pictureQueue' || event.trigger === 'importQueue'
+          ? {}
+          : { onFailure: this.failedEvents }),
         settings: props.settings,
         reservedConcurrency: event.reservedConcurrency,
       });
@@ -565,6 +584,12 @@ export class PortalStack extends Stack {
               reportBatchItemFailures: true,
               ...(event.reservedConcurrency ? { maxConcurrency: Math.max(2, event.reservedConcurrency) } : {}),
             }),
+          );
+          break;
+        case 'importQueue':
+          // One part at a time: a part runs for up to the function's timeout.
+          made.function.addEventSource(
+            new SqsEventSource(this.importQueue, { batchSize: 1, reportBatchItemFailures: true, maxConcurrency: 2 }),
           );
           break;
         case 'afterDeploy':
@@ -913,6 +938,7 @@ export class PortalStack extends Stack {
       imagesBucket: this.imagesBucket,
       nagImagesBucketArn: `<${this.getLogicalId(this.imagesBucket.node.defaultChild as CfnBucket)}.Arn>`,
       pictureQueue: this.pictureQueue,
+      importQueue: this.importQueue,
     };
   }
 }
@@ -1058,6 +1084,13 @@ function appFunction(
     fn.addEnvironment('PICTURE_QUEUE_URL', deps.pictureQueue.queueUrl);
     // Sending only; consuming (receive, delete, change visibility) is granted by the event source mapping.
     if (access.pictureQueue === 'send') deps.pictureQueue.grantSendMessages(role);
+  }
+
+  if (access.importQueue) {
+    if (!deps.importQueue) throw new Error(`${spec.module} lists the import queue, which its stack does not have`);
+    fn.addEnvironment('IMPORT_QUEUE_URL', deps.importQueue.queueUrl);
+    // Each part may send the next; consuming is granted by the event source mapping.
+    deps.importQueue.grantSendMessages(role);
   }
 
   for (const name of access.secrets) deps.secrets[name].grantRead(role);

@@ -108,7 +108,9 @@ export function lambdaEnvironment(
     ...fn.environment,
     DYNAMODB_ENDPOINT: standIns.dynamoEndpoint,
     ...(standIns.s3Endpoint ? { S3_ENDPOINT: standIns.s3Endpoint } : {}),
-    ...(standIns.sqsEndpoint && fn.environment.PICTURE_QUEUE_URL ? { SQS_ENDPOINT: standIns.sqsEndpoint } : {}),
+    ...(standIns.sqsEndpoint && (fn.environment.PICTURE_QUEUE_URL || fn.environment.IMPORT_QUEUE_URL)
+      ? { SQS_ENDPOINT: standIns.sqsEndpoint }
+      : {}),
     ...(standIns.stripeApiUrl ? { STRIPE_API_URL: standIns.stripeApiUrl } : {}),
     // The embedded address search over the US ZIP database (Amazon Location in AWS).
     ADDRESS_SEARCH: 'local',

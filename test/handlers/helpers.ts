@@ -116,7 +116,7 @@ function answerText(result: APIGatewayProxyStructuredResultV2): string {
  * held to its synthesized role, as `call` holds an /api handler to its route's.
  */
 export const asFunction = <T>(
-  name: 'importProducts' | 'hostPictures' | 'dailyPayouts' | 'upgradeTable',
+  name: 'importProducts' | 'continueImport' | 'hostPictures' | 'dailyPayouts' | 'upgradeTable',
   run: () => Promise<T>,
 ) => runAsFunction(name, run);
 

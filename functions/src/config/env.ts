@@ -26,6 +26,8 @@ const Env = z.object({
   PICTURE_FETCH_ALLOWED_ORIGINS: z.optional(z.string()),
   /** The picture queue (issue 38): the import and the retry send to it, the picture function reads it. */
   PICTURE_QUEUE_URL: z.optional(z.url()),
+  /** The import's continuation queue: a long file's next part starts from its message (run-import.ts). */
+  IMPORT_QUEUE_URL: z.optional(z.url()),
   /** Only set where SQS is not AWS's own (the local SQS, infra/local/sqs.ts). */
   SQS_ENDPOINT: z.optional(z.url()),
   /** Only set where S3 is not AWS's own (the local S3 server). */
