@@ -5,6 +5,7 @@ import { REPORT_FILE, loadAverage, thisMachine, writeSectionReport } from './ben
 import { bundles } from './bench/bundles';
 import { localIam } from './bench/iam';
 import { catalogueImport, catalogueLists } from './bench/catalogue';
+import { picturesBench } from './bench/pictures';
 import { salesLists } from './bench/sales';
 import type { BenchSection } from './bench/section';
 import { webPages } from './bench/web';
@@ -17,7 +18,15 @@ import { webPages } from './bench/web';
  * when any budget is over. A new section implements
  * BenchSection (scripts/bench/section.ts) and is added to this list.
  */
-const sections: readonly BenchSection[] = [bundles, catalogueImport, catalogueLists, salesLists, webPages, localIam];
+const sections: readonly BenchSection[] = [
+  bundles,
+  catalogueImport,
+  catalogueLists,
+  picturesBench,
+  salesLists,
+  webPages,
+  localIam,
+];
 
 async function main(): Promise<number> {
   const wanted = process.argv.slice(2);

@@ -36,6 +36,14 @@ const local = {
       url: 'http://127.0.0.1:9324/000000000000/local-PictureDeadLetters',
       arn: 'arn:aws:sqs:us-east-1:000000000000:local-PictureDeadLetters',
     },
+    ImportQueue: {
+      url: 'http://127.0.0.1:9324/000000000000/local-ImportQueue',
+      arn: 'arn:aws:sqs:us-east-1:000000000000:local-ImportQueue',
+    },
+    FailedEvents: {
+      url: 'http://127.0.0.1:9324/000000000000/local-FailedEvents',
+      arn: 'arn:aws:sqs:us-east-1:000000000000:local-FailedEvents',
+    },
   },
 };
 
@@ -102,6 +110,17 @@ describe('the local runtime’s view of the synthesized stack', () => {
     ]);
     expect(byName('hostPictures').reservedConcurrency).toBe(pictures.reservedConcurrency);
     expect(byName('importProducts').reservedConcurrency).toBeUndefined();
+    // A long import's next parts: one message at a time, from the import queue.
+    expect(byName('continueImport').triggers).toEqual([
+      {
+        kind: 'sqs',
+        queue: 'ImportQueue',
+        batchSize: 1,
+        maxConcurrency: 2,
+        reportBatchItemFailures: true,
+        mappingLogicalId: expect.any(String) as string,
+      },
+    ]);
   });
 
   it('has the stack’s queues, the dead-letter queue first, with the visibility timeout and redrive of the stack', () => {
@@ -158,6 +177,9 @@ describe('the local runtime’s view of the synthesized stack', () => {
     for (const route of [...routes, ...eventFunctions]) {
       expect(byName(route.name).environment.PICTURE_QUEUE_URL).toBe(
         route.access.pictureQueue ? local.queues.PictureQueue.url : undefined,
+      );
+      expect(byName(route.name).environment.IMPORT_QUEUE_URL).toBe(
+        route.access.importQueue ? local.queues.ImportQueue.url : undefined,
       );
     }
   });
