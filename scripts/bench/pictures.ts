@@ -184,6 +184,9 @@ export const picturesBench: BenchSection = {
         await sqsClient.send(new PurgeQueueCommand({ QueueUrl: queue.url }));
         const ratio = withPictures.seconds / without.seconds;
         ratioOk &&= ratio <= 1.1;
+        console.error(
+          `  ${count} products: import ${without.seconds.toFixed(2)} s without, ${withPictures.seconds.toFixed(2)} s with pictures`,
+        );
         importRows.push([
           count.toLocaleString('en-US'),
           (count * PICTURES_PER_PRODUCT).toLocaleString('en-US'),
@@ -212,6 +215,7 @@ export const picturesBench: BenchSection = {
         const job = await importJobs.get(imported.jobId);
         const pictures = job?.pictures ?? { total: 0, hosted: 0, failed: 0 };
         const rate = pictures.hosted / seconds;
+        console.error(`  ${hosting.name}: ${pictures.hosted} of ${pictures.total} hosted in ${seconds.toFixed(1)} s`);
         hostRows.push([
           hosting.name,
           `${pictures.hosted.toLocaleString('en-US')} / ${pictures.total.toLocaleString('en-US')}`,
