@@ -6,6 +6,7 @@ import { bundles } from './bench/bundles';
 import { localIam } from './bench/iam';
 import { localSqs } from './bench/sqs';
 import { catalogueImport, catalogueLists } from './bench/catalogue';
+import { picturesBench } from './bench/pictures';
 import { salesLists } from './bench/sales';
 import type { BenchSection } from './bench/section';
 import { webPages } from './bench/web';
@@ -22,6 +23,7 @@ const sections: readonly BenchSection[] = [
   bundles,
   catalogueImport,
   catalogueLists,
+  picturesBench,
   salesLists,
   webPages,
   localIam,

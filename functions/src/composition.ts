@@ -1,4 +1,5 @@
 import { dynamoImports } from './adapters/imports/dynamo-imports';
+import { sqsImportContinuations } from './adapters/imports/sqs-import-continuations';
 import {
   dynamoProducts,
   getProduct,
@@ -66,7 +67,7 @@ import { dynamoPasswordResets } from './adapters/email/dynamo-password-resets';
 import { getSecret } from './config/secrets';
 import { loadLogger } from './config/logger';
 import { createApiHandler, createPublicApiHandler } from './http/api-handler';
-import type { FileStore, ImportJobRepository } from './imports/job-store';
+import type { FileStore, ImportContinuations, ImportJobRepository } from './imports/job-store';
 import type { PaymentGateway } from './payments/payment-gateway';
 import type { CheckoutDeps } from './payments/checkout';
 import { receiveWebhook, type PayoutDeps, type WebhookDeps } from './payments/payouts';
@@ -137,6 +138,11 @@ function allowedPrivateOrigins(): ReadonlySet<string> {
  * The import's share of the pictures (issue 38): only where a picture queue is configured (with
  * the picture function and its images bucket); otherwise products keep the supplier's addresses.
  */
+/** The continuation queue of long imports; absent where none is configured: a file is imported in one part. */
+export function importContinuations(): ImportContinuations | undefined {
+  return env().IMPORT_QUEUE_URL ? sqsImportContinuations : undefined;
+}
+
 export function importPictures(): ImportPictures | undefined {
   if (!env().PICTURE_QUEUE_URL) return undefined;
   return { queue: sqsPictureQueue, addToTotal: addPicturesToTotal };

@@ -35,6 +35,11 @@ export interface Access {
    * next), and CHECKOUT_CANCEL_QUEUE_URL. Absent: no access.
    */
   checkoutCancelQueue?: 'send' | 'sendAndConsume';
+  /**
+   * The import's continuation queue: a long file's part sends the next part's message, and
+   * IMPORT_QUEUE_URL (the continuation function consumes it through its event source mapping).
+   */
+  importQueue?: 'send';
 }
 
 import type { SecretName } from './config/secret-names';
@@ -242,7 +247,13 @@ export interface EventFunction {
    * What starts it: objects created in the imports bucket, the picture queue's messages (an event
    * source mapping), a schedule (every day at 00:00 UTC), or each deploy that changes the stack.
    */
-  trigger: 'importsBucket:ObjectCreated' | 'pictureQueue' | 'checkoutCancelQueue' | 'schedule:daily' | 'afterDeploy';
+  trigger:
+    | 'importsBucket:ObjectCreated'
+    | 'pictureQueue'
+    | 'checkoutCancelQueue'
+    | 'importQueue'
+    | 'schedule:daily'
+    | 'afterDeploy';
   /** Instances at most (reserved concurrency): the picture function's share of the account's concurrency. */
   reservedConcurrency?: number;
   /** Messages per invocation (the event source mapping's batch size). */
@@ -260,6 +271,18 @@ export const PICTURE_MAX_RECEIVES = 5;
 /** Receives of a checkout-cancel step before its dead-letter queue: a step that threw five times. */
 export const CHECKOUT_CANCEL_MAX_RECEIVES = 5;
 
+/** Receives of an import part's message before it goes to the failed-events queue. */
+export const IMPORT_PART_MAX_RECEIVES = 3;
+
+/** The import's memory and time, shared by its first part and the parts that continue it. */
+const IMPORT_ACCESS: Access = {
+  table: 'readwrite',
+  secrets: [],
+  importsBucket: 'read',
+  pictureQueue: 'send',
+  importQueue: 'send',
+};
+
 export const eventFunctions: readonly EventFunction[] = [
   {
     name: 'importProducts',
@@ -267,9 +290,20 @@ export const eventFunctions: readonly EventFunction[] = [
     // 1769 MB is one full vCPU: parsing and sanitizing are CPU-bound.
     memoryMb: 1769,
     timeoutSeconds: 900,
-    // It hands the pictures to the picture queue (issue 38) and no longer fetches them itself.
-    access: { table: 'readwrite', secrets: [], importsBucket: 'read', pictureQueue: 'send' },
+    // It hands the pictures to the picture queue (issue 38) and no longer fetches them itself; a
+    // file too long for its 15 minutes goes on from a checkpoint in continueImport.
+    access: IMPORT_ACCESS,
     trigger: 'importsBucket:ObjectCreated',
+  },
+  {
+    // A long import's later parts (run-import.ts continueImport), one message per part.
+    name: 'continueImport',
+    module: 'handlers/sqs/continue-import.ts',
+    memoryMb: 1769,
+    timeoutSeconds: 900,
+    access: IMPORT_ACCESS,
+    trigger: 'importQueue',
+    batchSize: 1,
   },
   {
     // The pictures of imported products (issue 38): fetched, resized to WebP and stored, a batch

@@ -84,6 +84,7 @@ import {
   eventFunctions as allEventFunctions,
   PICTURE_MAX_RECEIVES,
   CHECKOUT_CANCEL_MAX_RECEIVES,
+  IMPORT_PART_MAX_RECEIVES,
   routes as allRoutes,
   secretEnv,
   type EventFunction,
@@ -196,6 +197,8 @@ interface FunctionDeps {
   readonly pictureQueue?: IQueue;
   /** The checkout-cancel queue (issue 38): a ban or withdrawal sends to it, its function consumes and continues it. */
   readonly checkoutCancelQueue?: IQueue;
+  /** The import's continuation queue: a long file's next part (run-import.ts); the import functions only. */
+  readonly importQueue?: IQueue;
 }
 
 /** What the portal stack hands a capability's nested stack: its parameters. */
@@ -357,6 +360,8 @@ export class PortalStack extends Stack {
   readonly pictureQueue: Queue;
   /** Picture messages that failed every receive (poison messages). */
   readonly pictureDeadLetters: Queue;
+  /** The next part of a long import, one message per part (run-import.ts continueImport). */
+  readonly importQueue: Queue;
   /** Goes off when a message waits in `pictureDeadLetters`. */
   readonly pictureDeadLettersAlarm: Alarm;
   /** A banned or withdrawn product's cancelling, one message per step (issue 38). */
@@ -582,6 +587,17 @@ export class PortalStack extends Stack {
       this.checkoutCancelDeadLetters,
       "A step of cancelling a banned or withdrawn product's open checkouts failed every try and waits in the CheckoutCancelDeadLetters queue: that product's cancelling stopped (its admin screen still says Cancelling…). Read it (aws sqs receive-message --queue-url <CheckoutCancelDeadLettersQueueUrl>) and the cancelCheckouts function's log, fix the cause, then move it back (aws sqs start-message-move-task).",
     );
+    // The import's continuation queue: a file too long for one invocation checkpoints and sends its
+    // next part here. The visibility timeout outlasts a part's heartbeat going stale (16 minutes),
+    // so a part that died is taken over by its message's redelivery; a part failing every receive
+    // goes to the failed-events queue, as a failed import event does.
+    this.importQueue = new Queue(this, 'ImportQueue', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(4),
+      visibilityTimeout: Duration.minutes(18),
+      deadLetterQueue: { queue: this.failedEvents, maxReceiveCount: IMPORT_PART_MAX_RECEIVES },
+    });
 
     const eventResources = new Map<string, EventFunctionResources>();
     const eventsScope = new Construct(this, 'Events');
@@ -591,7 +607,9 @@ export class PortalStack extends Stack {
         mail: props.mail,
         description: `${event.name}: ${event.trigger} (${event.module})`,
         // Lambda's asynchronous retries and on-failure destination; a queue's messages have their own.
-        ...(event.trigger === 'pictureQueue' || event.trigger === 'checkoutCancelQueue'
+        ...(event.trigger === 'pictureQueue' ||
+        event.trigger === 'checkoutCancelQueue' ||
+        event.trigger === 'importQueue'
           ? {}
           : { onFailure: this.failedEvents }),
         settings: props.settings,
@@ -610,6 +628,12 @@ export class PortalStack extends Stack {
               reportBatchItemFailures: true,
               ...(event.reservedConcurrency ? { maxConcurrency: Math.max(2, event.reservedConcurrency) } : {}),
             }),
+          );
+          break;
+        case 'importQueue':
+          // One part at a time: a part runs for up to the function's timeout.
+          made.function.addEventSource(
+            new SqsEventSource(this.importQueue, { batchSize: 1, reportBatchItemFailures: true, maxConcurrency: 2 }),
           );
           break;
         case 'afterDeploy':
@@ -965,6 +989,7 @@ export class PortalStack extends Stack {
       nagImagesBucketArn: `<${this.getLogicalId(this.imagesBucket.node.defaultChild as CfnBucket)}.Arn>`,
       pictureQueue: this.pictureQueue,
       checkoutCancelQueue: this.checkoutCancelQueue,
+      importQueue: this.importQueue,
     };
   }
 }
@@ -1119,6 +1144,13 @@ function appFunction(
     fn.addEnvironment('CHECKOUT_CANCEL_QUEUE_URL', deps.checkoutCancelQueue.queueUrl);
     // Both send: the ban its first step, the cancel function each next one (it consumes through its mapping).
     deps.checkoutCancelQueue.grantSendMessages(role);
+  }
+
+  if (access.importQueue) {
+    if (!deps.importQueue) throw new Error(`${spec.module} lists the import queue, which its stack does not have`);
+    fn.addEnvironment('IMPORT_QUEUE_URL', deps.importQueue.queueUrl);
+    // Each part may send the next; consuming is granted by the event source mapping.
+    deps.importQueue.grantSendMessages(role);
   }
 
   for (const name of access.secrets) deps.secrets[name].grantRead(role);

@@ -121,7 +121,8 @@ export function lambdaEnvironment(
     ...fn.environment,
     DYNAMODB_ENDPOINT: standIns.dynamoEndpoint,
     ...(standIns.s3Endpoint ? { S3_ENDPOINT: standIns.s3Endpoint } : {}),
-    ...(standIns.sqsEndpoint && (fn.environment.PICTURE_QUEUE_URL || fn.environment.CHECKOUT_CANCEL_QUEUE_URL)
+    ...(standIns.sqsEndpoint &&
+    (fn.environment.PICTURE_QUEUE_URL || fn.environment.CHECKOUT_CANCEL_QUEUE_URL || fn.environment.IMPORT_QUEUE_URL)
       ? { SQS_ENDPOINT: standIns.sqsEndpoint }
       : {}),
     ...(standIns.stripeApiUrl ? { STRIPE_API_URL: standIns.stripeApiUrl } : {}),

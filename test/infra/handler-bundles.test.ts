@@ -54,6 +54,8 @@ const OWN_HOME: Record<string, readonly string[]> = {
   stripeWebhook: ['payments', 'orders', 'commissions', 'notifications', 'visits'],
   stripeConnectWebhook: ['payments', 'commissions', 'notifications'],
   importProducts: ['imports'],
+  // a long import's later parts (run-import.ts continueImport)
+  continueImport: ['imports'],
   // the picture queue's function: it hosts a product version's pictures and counts them on the import's job
   hostPictures: ['pictures', 'products', 'imports'],
   upgradeTable: ['orders', 'products'],

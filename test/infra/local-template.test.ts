@@ -50,6 +50,14 @@ const local = {
       url: 'http://127.0.0.1:9324/000000000000/local-CheckoutCancelDeadLetters',
       arn: 'arn:aws:sqs:us-east-1:000000000000:local-CheckoutCancelDeadLetters',
     },
+    ImportQueue: {
+      url: 'http://127.0.0.1:9324/000000000000/local-ImportQueue',
+      arn: 'arn:aws:sqs:us-east-1:000000000000:local-ImportQueue',
+    },
+    FailedEvents: {
+      url: 'http://127.0.0.1:9324/000000000000/local-FailedEvents',
+      arn: 'arn:aws:sqs:us-east-1:000000000000:local-FailedEvents',
+    },
   },
 };
 
@@ -129,6 +137,17 @@ describe('the local runtime’s view of the synthesized stack', () => {
     ]);
     expect(byName('cancelCheckouts').reservedConcurrency).toBe(cancels.reservedConcurrency);
     expect(byName('importProducts').reservedConcurrency).toBeUndefined();
+    // A long import's next parts: one message at a time, from the import queue.
+    expect(byName('continueImport').triggers).toEqual([
+      {
+        kind: 'sqs',
+        queue: 'ImportQueue',
+        batchSize: 1,
+        maxConcurrency: 2,
+        reportBatchItemFailures: true,
+        mappingLogicalId: expect.any(String) as string,
+      },
+    ]);
   });
 
   it('has the stack’s queues, the dead-letter queue first, with the visibility timeout and redrive of the stack', () => {
@@ -198,6 +217,9 @@ describe('the local runtime’s view of the synthesized stack', () => {
       );
       expect(byName(route.name).environment.CHECKOUT_CANCEL_QUEUE_URL).toBe(
         route.access.checkoutCancelQueue ? local.queues.CheckoutCancelQueue.url : undefined,
+      );
+      expect(byName(route.name).environment.IMPORT_QUEUE_URL).toBe(
+        route.access.importQueue ? local.queues.ImportQueue.url : undefined,
       );
     }
   });

@@ -22,6 +22,7 @@ import { PortalStack, repoRoot } from '../../infra/lib/portal-stack';
 const cdkContext: Record<string, unknown> = JSON.parse(readFileSync(path.join(repoRoot, 'cdk.json'), 'utf8')).context;
 const importFunction = eventFunctions.find((event) => event.name === 'importProducts')!;
 const pictureFunction = eventFunctions.find((event) => event.name === 'hostPictures')!;
+const continueFunction = eventFunctions.find((event) => event.name === 'continueImport')!;
 let outdir = '';
 let empty = '';
 let stack: PortalStack;
@@ -34,7 +35,7 @@ beforeAll(() => {
   app = new App({ outdir, context: { ...cdkContext, '@aws-cdk/core:failSynthOnValidationErrors': true } });
   stack = new PortalStack(app, 'ResellerPortal', {
     routes: [],
-    eventFunctions: [importFunction, pictureFunction],
+    eventFunctions: [importFunction, pictureFunction, continueFunction],
     siteDist: { member: path.join(empty, 'member'), admin: path.join(empty, 'admin') },
   });
   addPortalChecks(app);
@@ -107,6 +108,30 @@ describe('hosted pictures in the stack', () => {
     expect(sends.map((statement: any) => [statement.Action].flat().sort())).toEqual([
       ['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'],
     ]);
+  });
+
+  it('the import queue: a long import’s next part, one message at a time; past 3 receives into the failed-events queue', () => {
+    const queue = template.findResources('AWS::SQS::Queue')[logicalId(stack.importQueue)] as any;
+    // Longer than a part's heartbeat takes to go stale (16 minutes): a dead part's redelivery takes it over.
+    expect(queue.Properties.VisibilityTimeout).toBe(18 * 60);
+    expect(queue.Properties.RedrivePolicy).toEqual({
+      deadLetterTargetArn: { 'Fn::GetAtt': [logicalId(stack.failedEvents), 'Arn'] },
+      maxReceiveCount: 3,
+    });
+    const made = stack.eventResources.get('continueImport')!;
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: logicalId(made.function) },
+      EventSourceArn: { 'Fn::GetAtt': [logicalId(stack.importQueue), 'Arn'] },
+      BatchSize: 1,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    // Both parts' functions may send the next part, and read their queue's URL.
+    for (const name of ['importProducts', 'continueImport']) {
+      const fn = stack.eventResources.get(name)!;
+      const props = (template.findResources('AWS::Lambda::Function')[logicalId(fn.function)] as any).Properties;
+      expect(props.Environment.Variables.IMPORT_QUEUE_URL).toEqual({ Ref: logicalId(stack.importQueue) });
+      expect(props.Timeout).toBe(900);
+    }
   });
 
   it('the picture function gets IMAGES_BUCKET and get/put on its objects, list on the bucket, nothing more', () => {

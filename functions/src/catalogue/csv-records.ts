@@ -34,6 +34,8 @@ export interface CsvRecord {
   cells: string[];
   /** The file line this record starts on (header = 1). */
   line: number;
+  /** Where the next record may start: the byte after this one's line break, and that byte's line (a resumed read starts there). */
+  next: { byte: number; line: number };
 }
 
 export interface CsvChunkResult {
@@ -50,10 +52,14 @@ export class CsvRecordReader {
    * quoted value twice. A record starts on the line after the previous record's last line,
    * plus the blank lines skipped since; it spans as many more lines as its values hold breaks.
    */
-  private nextLine = 1;
+  private nextLine: number;
   private emptyLinesBefore = 0;
+  /** The byte of the file this reader's first byte is (a read resumed from a checkpoint). */
+  private readonly firstByte: number;
 
-  constructor() {
+  constructor(from: { byte: number; line: number } = { byte: 0, line: 1 }) {
+    this.firstByte = from.byte;
+    this.nextLine = from.line;
     this.parser = parse({
       ...CSV_PARSE_OPTIONS,
       on_record: (record: string[], context: InfoRecord) => this.take(record, context),
@@ -86,8 +92,9 @@ export class CsvRecordReader {
 
   private take(record: string[], context: InfoRecord): null {
     const line = this.startLine(context.empty_lines);
-    this.records.push({ cells: record, line });
     this.nextLine = line + lineBreaksWithin(record) + 1;
+    // csv-parse's `bytes` counts up to and with the record's line break (and a byte-order mark).
+    this.records.push({ cells: record, line, next: { byte: this.firstByte + context.bytes, line: this.nextLine } });
     this.emptyLinesBefore = context.empty_lines;
     return null;
   }

@@ -57,7 +57,13 @@ export type CsvSource = Readable | AsyncIterable<Uint8Array> | Iterable<Uint8Arr
  */
 export type CsvEvent =
   | { kind: 'header'; warnings: CsvIssue[]; cells: readonly string[] }
-  | { kind: 'row'; outcome: CheckedRow; cells: readonly string[] };
+  | { kind: 'row'; outcome: CheckedRow; cells: readonly string[]; next: ResumePoint };
+
+/** A place in the file where a record may start: its byte and its line. */
+export interface ResumePoint {
+  byte: number;
+  line: number;
+}
 
 /** A data row that has errors or warnings, with its cells exactly as the file holds them. */
 export interface RowWithIssues {
@@ -72,12 +78,31 @@ export interface RowWithIssues {
 export interface ImportRow {
   row: number;
   product: CsvProduct;
+  /** Where the file goes on after this row: a run that stops after it resumes there. */
+  next: ResumePoint;
 }
 
 export interface CsvValidation {
   report: CsvImportReport;
   /** Normalized spu_no -> the row whose product is imported (the last valid row with it). */
   winners: ReadonlyMap<string, number>;
+  /** The valid rows a later row with the same spu_no replaced (not imported), in file order. */
+  replaced: readonly number[];
+  /** The header's cells as in the file (a resumed read maps the columns from them). */
+  header: readonly string[];
+}
+
+/**
+ * What a read resumed from a checkpoint needs of the validation (run-import.ts stores it): where
+ * to start, the header, the rows after that point to skip, and how many products are left.
+ */
+export interface ResumedValidation {
+  from: ResumePoint;
+  header: readonly string[];
+  /** Rows after `from` that a later row replaced. */
+  replaced: ReadonlySet<number>;
+  /** Products still to read from `from` to the end. */
+  remaining: number;
 }
 
 export interface ReadOptions {
@@ -136,10 +161,13 @@ export async function* readCatalogueCsv(source: CsvSource): AsyncGenerator<CsvEv
  * readCatalogueCsv a chunk of the file at a time: the events of each chunk's rows in one array.
  * Both passes read this one: an await per chunk rather than one per row through each generator.
  */
-export async function* readCatalogueCsvChunks(source: CsvSource): AsyncGenerator<CsvEvent[], void, undefined> {
+export async function* readCatalogueCsvChunks(
+  source: CsvSource,
+  resume?: { from: ResumePoint; header: readonly string[] },
+): AsyncGenerator<CsvEvent[], void, undefined> {
   const utf8 = new Utf8LineTracker();
-  const csv = new CsvRecordReader();
-  const rows = new RowInterpreter();
+  const csv = new CsvRecordReader(resume?.from);
+  const rows = new RowInterpreter(resume?.header);
   /** Whether the bytes given to the parser so far end with a complete line. */
   let atLineStart = true;
   for await (const chunk of source) {
@@ -202,13 +230,24 @@ async function* linesBeforeBreak(
 export async function validateCatalogueCsv(source: CsvSource, options: ValidateOptions = {}): Promise<CsvValidation> {
   const builder = new CsvReportBuilder(options.maxIssues);
   const { onKept } = options;
+  const replaced: number[] = [];
+  let header: readonly string[] = [];
   await readInto(
     source,
     builder,
-    onKept ? (outcome) => outcome.product && onKept(outcome.product, outcome.row) : () => undefined,
-    options,
+    (outcome, replacesRow) => {
+      if (replacesRow !== null) replaced.push(replacesRow);
+      if (onKept && outcome.product) onKept(outcome.product, outcome.row);
+    },
+    {
+      ...options,
+      onHeader: (cells) => {
+        header = cells;
+        options.onHeader?.(cells);
+      },
+    },
   );
-  return { report: builder.build(), winners: builder.winners };
+  return { report: builder.build(), winners: builder.winners, replaced: replaced.sort((a, b) => a - b), header };
 }
 
 /**
@@ -232,7 +271,7 @@ export async function* importCatalogueCsv(
       const winner = validation.winners.get(product.spu_no);
       if (winner === undefined) throw new CatalogueCsvChangedError(`row ${row} has an spu_no that was not validated`);
       if (winner !== row) continue;
-      batch.push({ row, product: stored(product, sanitize) });
+      batch.push({ row, product: stored(product, sanitize), next: event.next });
       imported += 1;
       if (batch.length >= batchSize) {
         yield batch;
@@ -247,6 +286,43 @@ export async function* importCatalogueCsv(
 }
 
 /**
+ * Pass 2 resumed from a checkpoint (a later invocation of a long import): the products from
+ * `resumed.from` to the end, as importCatalogueCsv yields them, with the columns mapped from the
+ * stored header and the replaced rows skipped. The source is the file from that byte on (an S3
+ * GET with a Range).
+ */
+export async function* importCatalogueCsvFrom(
+  source: CsvSource,
+  resumed: ResumedValidation,
+  options: ImportOptions = {},
+): AsyncGenerator<ImportRow[], void, undefined> {
+  const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+  const sanitize = options.sanitize ?? sanitizeDescription;
+  let batch: ImportRow[] = [];
+  let imported = 0;
+  const events = readCatalogueCsvChunks(source, { from: resumed.from, header: resumed.header });
+  for await (const chunk of changedOnFatal(events)) {
+    for (const event of chunk) {
+      if (event.kind !== 'row' || !event.outcome.product) continue;
+      const { row, product } = event.outcome;
+      if (resumed.replaced.has(row)) continue;
+      batch.push({ row, product: stored(product, sanitize), next: event.next });
+      imported += 1;
+      if (batch.length >= batchSize) {
+        yield batch;
+        batch = [];
+      }
+    }
+  }
+  if (batch.length > 0) yield batch;
+  if (imported !== resumed.remaining) {
+    throw new CatalogueCsvChangedError(
+      `${imported} products were read after line ${resumed.from.line}, ${resumed.remaining} were validated`,
+    );
+  }
+}
+
+/**
  * One pass, everything in memory: the report and the products to import (each spu_no once, at
  * the position of its winning row; none when the file is fatally damaged).
  */
@@ -257,11 +333,11 @@ export async function parseCatalogueCsv(
   const builder = new CsvReportBuilder(options.maxIssues);
   const sanitize = options.sanitize ?? sanitizeDescription;
   const kept = new Map<string, ImportRow>();
-  await readInto(source, builder, (outcome) => {
+  await readInto(source, builder, (outcome, _replaces, next) => {
     if (!outcome.product) return;
     // Deleting first moves a replaced product to the position of the row that replaced it.
     kept.delete(outcome.product.spu_no);
-    kept.set(outcome.product.spu_no, { row: outcome.row, product: stored(outcome.product, sanitize) });
+    kept.set(outcome.product.spu_no, { row: outcome.row, product: stored(outcome.product, sanitize), next });
   });
   const report = builder.build();
   return { report, products: report.fatal ? [] : [...kept.values()] };
@@ -270,7 +346,7 @@ export async function parseCatalogueCsv(
 async function readInto(
   source: CsvSource,
   builder: CsvReportBuilder,
-  onKept: (outcome: CheckedRow) => void,
+  onKept: (outcome: CheckedRow, replacesRow: number | null, next: ResumePoint) => void,
   hooks: Pick<ValidateOptions, 'onHeader' | 'onRowWithIssues'> = {},
 ): Promise<void> {
   try {
@@ -283,7 +359,7 @@ async function readInto(
         }
         const { outcome } = event;
         const decision = builder.addRow(outcome);
-        if (decision.kept) onKept(outcome);
+        if (decision.kept) onKept(outcome, decision.replacesRow, event.next);
         if (!hooks.onRowWithIssues) continue;
         const replaced =
           decision.kept && decision.replacesRow !== null && outcome.product
@@ -324,6 +400,16 @@ class RowInterpreter {
   private header: HeaderMapping | null = null;
   private dataRows = 0;
 
+  /** With the header of a file read from a checkpoint on (already validated: its columns are mapped again). */
+  constructor(header?: readonly string[]) {
+    if (!header) return;
+    const result = mapHeader([...header], 1);
+    if (!result.ok) throw new CatalogueCsvFatalError(result.fatal);
+    this.header = result.mapping;
+    // Its rows were counted by the run that read the start of the file.
+    this.dataRows = 1;
+  }
+
   /** The events of these records, in order. Throws at an unusable header (before which there are no events). */
   events(records: readonly CsvRecord[]): CsvEvent[] {
     const events: CsvEvent[] = [];
@@ -341,6 +427,7 @@ class RowInterpreter {
         kind: 'row',
         outcome: checkProductRow(record.cells, record.line, this.header),
         cells: record.cells,
+        next: record.next,
       });
     }
     return events;

@@ -28,6 +28,8 @@ const Env = z.object({
   PICTURE_QUEUE_URL: z.optional(z.url()),
   /** The checkout-cancel queue (issue 38): a ban or withdrawal sends to it, its function reads and continues it. */
   CHECKOUT_CANCEL_QUEUE_URL: z.optional(z.url()),
+  /** The import's continuation queue: a long file's next part starts from its message (run-import.ts). */
+  IMPORT_QUEUE_URL: z.optional(z.url()),
   /** Only set where SQS is not AWS's own (the local SQS, infra/local/sqs.ts). */
   SQS_ENDPOINT: z.optional(z.url()),
   /** Only set where S3 is not AWS's own (the local S3 server). */

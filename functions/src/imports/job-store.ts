@@ -9,6 +9,40 @@ export interface ImportJobRecord extends ImportJob {
   heartbeatAt: string | null;
   /** Epoch seconds: set while the job waits for its file, removed when an import claims it. */
   expiresAt?: number;
+  /** Where the next part of a long import starts (written by the part before it); absent for one part. */
+  checkpoint?: ImportCheckpoint;
+}
+
+/**
+ * A long import stops before its function's time runs out and a later invocation (its next part)
+ * goes on from here: the file's byte and line after the last row written, what the next part needs
+ * of the validation, and the counts so far (restored if a part dies and is run again).
+ */
+export interface ImportCheckpoint {
+  /** The part that continues from here (2 for the checkpoint the first part writes). */
+  part: number;
+  from: { byte: number; line: number };
+  /** The header's cells as in the file. */
+  header: string[];
+  /** Rows after `from` that a later row with the same spu_no replaced: gaps between them, base 36, comma-separated. */
+  replaced: string;
+  /** Products left to import from `from`. */
+  remaining: number;
+  /** The version of the file every part reads (If-Match). */
+  eTag: string | null;
+  counters: ImportCounters & { rowsDone: number };
+}
+
+/** The message that starts a long import's next part (one per part; a redelivered one does nothing). */
+export interface ImportContinuation {
+  jobId: string;
+  attempt: number;
+  part: number;
+}
+
+/** The queue of continuations: SQS in AWS, the local SQS under npm start. */
+export interface ImportContinuations {
+  send(message: ImportContinuation): Promise<void>;
 }
 
 export type ImportCounters = Pick<
@@ -31,6 +65,25 @@ export interface ImportJobRepository {
     staleBefore: string,
   ): Promise<number | null>;
   progress(id: string, attempt: number, update: Partial<ImportJobRecord>): Promise<void>;
+  /**
+   * Ends part `checkpoint.part - 1` of the run `attempt`: stores the checkpoint and the counts, and
+   * counts the next part as started, on the condition that this part is still the job's latest.
+   * False when it is not (another run took the job over).
+   */
+  checkpoint(id: string, attempt: number, checkpoint: ImportCheckpoint, now: string): Promise<boolean>;
+  /**
+   * Claims part `part` of the run `attempt` for this invocation: the job is that run's, it is at
+   * that part, and no live invocation is running it (none yet, or its heartbeat is older than
+   * `staleBefore`, or it failed and its message came back). Answers the job with its checkpoint, or
+   * null: a redelivered message, or one for a part already done, does nothing.
+   */
+  claimPart(
+    id: string,
+    attempt: number,
+    part: number,
+    now: string,
+    staleBefore: string,
+  ): Promise<ImportJobRecord | null>;
   finish(id: string, attempt: number, update: Partial<ImportJobRecord>): Promise<void>;
   /** Stores issues in order, numbered from `from` (0: the validation's; after them, the pictures' warnings). */
   putIssues(id: string, issues: readonly ImportIssue[], from?: number): Promise<void>;
@@ -79,8 +132,16 @@ export class LeaseLostError extends Error {
 /** Where uploaded files live: S3 in AWS, the local S3 server on a developer's machine. */
 export interface FileStore {
   put(key: string, body: Buffer, contentType: string): Promise<void>;
-  /** Streams an object; with `eTag`, only that version of it (a changed object fails with FileChangedError). */
-  read(bucket: string, key: string, eTag?: string): Promise<NodeJS.ReadableStream & AsyncIterable<Uint8Array>>;
+  /**
+   * Streams an object; with `eTag`, only that version of it (a changed object fails with
+   * FileChangedError); with `fromByte`, from that byte to the end (a Range).
+   */
+  read(
+    bucket: string,
+    key: string,
+    eTag?: string,
+    fromByte?: number,
+  ): Promise<NodeJS.ReadableStream & AsyncIterable<Uint8Array>>;
   presignedPost(key: string, maxBytes: number): Promise<{ url: string; fields: Record<string, string> }>;
   bucket(): string;
 }

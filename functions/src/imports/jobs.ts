@@ -79,6 +79,16 @@ export function jobAsSeen(job: ImportJobRecord, now: Date): ImportJobRecord {
 }
 
 export function publicJob(job: ImportJobRecord): ImportJob {
-  const { bucket: _bucket, key: _key, attempt: _attempt, heartbeatAt: _heartbeat, expiresAt: _expires, ...rest } = job;
+  const {
+    bucket: _bucket,
+    key: _key,
+    attempt: _attempt,
+    heartbeatAt: _heartbeat,
+    expiresAt: _expires,
+    checkpoint: _checkpoint,
+    ...rest
+  } = job;
+  // One part says nothing: the screen mentions the parts of a long import only.
+  if (rest.parts !== undefined && rest.parts < 2) delete rest.parts;
   return rest;
 }

@@ -20,6 +20,8 @@ async function rejectedJob(fixture: string): Promise<Partial<ImportJobRecord>> {
     get: unused,
     claim: () => Promise.resolve(1),
     progress: () => Promise.resolve(),
+    checkpoint: unused,
+    claimPart: unused,
     finish: (_id, _attempt, update) => {
       finished.push(update);
       return Promise.resolve();

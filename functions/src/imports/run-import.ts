@@ -1,8 +1,22 @@
 import type { ImportIssue } from '@portal/shared/api/products';
 import type { CsvImportReport } from '@portal/shared/domain/csv-report';
 import { createHash } from 'node:crypto';
-import { importCatalogueCsv, validateCatalogueCsv, type ImportRow } from '../catalogue/parse-csv';
-import { FileChangedError, type FileStore, type ImportCounters, type ImportJobRepository } from './job-store';
+import {
+  importCatalogueCsv,
+  importCatalogueCsvFrom,
+  validateCatalogueCsv,
+  type ImportRow,
+  type ResumePoint,
+} from '../catalogue/parse-csv';
+import {
+  FileChangedError,
+  type FileStore,
+  type ImportCheckpoint,
+  type ImportContinuation,
+  type ImportContinuations,
+  type ImportCounters,
+  type ImportJobRepository,
+} from './job-store';
 import type { ProductContent, ProductRecord, ProductRepository, ProductState } from '../products/product-store';
 import { STALE_AFTER_MS } from './jobs';
 import { RejectedRowsCollector } from './rejected-rows';
@@ -56,6 +70,15 @@ export interface ImportDeps {
    * the supplier's addresses.
    */
   pictures?: ImportPictures;
+  /**
+   * The invocation's time left, in ms (Lambda: context.getRemainingTimeInMillis). With it and a
+   * continuation queue, a long file stops before the time runs out and goes on in a next part.
+   */
+  remainingMs?: () => number;
+  /** Time left at which a part stops taking new batches: enough to finish those in flight and hand over. */
+  checkpointReserveMs?: number;
+  /** Where a part's checkpoint sends the message that starts the next part. */
+  continuations?: ImportContinuations;
 }
 
 export interface ImportPictures {
@@ -74,6 +97,17 @@ const DEFAULT_WAIT_BUDGET_MS = 5 * 60 * 1000;
 /** In Lambda, what a run keeps of its 15 minutes for the import itself after waiting for the lease. */
 export const IMPORT_TIME_RESERVE_MS = 10 * 60 * 1000;
 const LEASE_POLL_MS = 2_000;
+/**
+ * A part stops taking batches when this much of its invocation is left: its batches in flight (four
+ * of 100 products, well under a second unless DynamoDB throttles and the SDK backs off) finish, then
+ * the checkpoint and the next part's message are written.
+ */
+export const CHECKPOINT_RESERVE_MS = 90 * 1000;
+/**
+ * Replaced rows a checkpoint can carry (base 36 gaps: about 4 bytes each, well inside an item's
+ * 400 KB). A file with more duplicates than that after the stopping point runs on in one part.
+ */
+const MAX_REPLACED_IN_CHECKPOINT = 50_000;
 /** Above this many product ids (about 20 MB held), the id directory is not loaded: every state is read. */
 const KNOWN_IDS_LIMIT = 200_000;
 
@@ -111,7 +145,9 @@ class CatalogueBusyError extends Error {
 export const IMPORT_STOPPED =
   'The import stopped before the end because the file or the database could not be reached. It is retried automatically; products already written are kept, and none is written twice.';
 
-export async function runImport(deps: ImportDeps, source: ImportSource): Promise<ImportOutcome> {
+export type PartOutcome = ImportOutcome | 'continued';
+
+export async function runImport(deps: ImportDeps, source: ImportSource): Promise<PartOutcome> {
   const now = () => (deps.now ?? (() => new Date()))().toISOString();
   const id = jobIdFor(source);
   const fileName = source.key.split('/').pop() ?? source.key;
@@ -122,23 +158,14 @@ export async function runImport(deps: ImportDeps, source: ImportSource): Promise
   );
   if (attempt === null) return 'skipped';
 
-  const counters: ImportCounters = {
-    rowsRead: 0,
-    rejected: 0,
-    warnings: 0,
-    created: 0,
-    updated: 0,
-    unchanged: 0,
-    banned: 0,
+  const run: PartRun = {
+    id,
+    attempt,
+    part: 1,
+    counters: { rowsRead: 0, rejected: 0, warnings: 0, created: 0, updated: 0, unchanged: 0, banned: 0 },
+    done: 0,
   };
-  let done = 0;
-  let leased = false;
-  try {
-    await waitForLease(deps, id, attempt, now);
-    leased = true;
-    // Ids of products that may exist: only theirs need a state read. Read under the lease, so
-    // an id missing here stays missing until this run creates it.
-    const known = await deps.products.knownIds(KNOWN_IDS_LIMIT);
+  return runPart(deps, run, now, async (known) => {
     const prefetch = new StatePrefetch(deps.products);
     const rejectedRows = new RejectedRowsCollector();
     const validation = await validateCatalogueCsv(await deps.files.read(source.bucket, source.key, source.eTag), {
@@ -155,10 +182,14 @@ export async function runImport(deps: ImportDeps, source: ImportSource): Promise
     if (attempt > 1) await deps.jobs.clearIssuesAndRows(id);
     const validationIssues = issuesOf(report);
     await Promise.all([deps.jobs.putIssues(id, validationIssues), deps.jobs.putRejectedRows(id, rejectedRows.build())]);
-    Object.assign(counters, { rowsRead: report.rowsRead, rejected: report.rejected, warnings: report.warningCount });
+    Object.assign(run.counters, {
+      rowsRead: report.rowsRead,
+      rejected: report.rejected,
+      warnings: report.warningCount,
+    });
     if (report.fatal) {
       await deps.jobs.finish(id, attempt, {
-        ...counters,
+        ...run.counters,
         status: 'rejected',
         failure: /No rows were imported\.$/.test(report.fatal.message)
           ? report.fatal.message
@@ -167,57 +198,125 @@ export async function runImport(deps: ImportDeps, source: ImportSource): Promise
       });
       return 'rejected';
     }
-    await deps.jobs.progress(id, attempt, { ...counters, phase: 'importing', heartbeatAt: now() });
-
+    await deps.jobs.progress(id, attempt, { ...run.counters, phase: 'importing', heartbeatAt: now() });
     const rows = importCatalogueCsv(await deps.files.read(source.bucket, source.key, source.eTag), validation, {
       batchSize: deps.batchSize ?? 100,
     });
-    // Parsing the next batches overlaps with writing the previous ones: up to `window` batches
-    // are in flight, which is what keeps DynamoDB busy (one BatchWrite at a time leaves it idle).
-    const window = deps.concurrency ?? 4;
-    const pictures = deps.pictures;
-    const inFlight = new Set<Promise<void>>();
-    let failure: unknown;
-    let reported = 0;
-    try {
-      for await (const batch of rows) {
-        if (failure) break;
-        const task: Promise<void> = upsertBatch(
-          deps.products,
-          prefetch,
-          known,
-          batch,
-          id,
-          now(),
-          counters,
-          pictures,
-        ).then(
-          () => void (done += batch.length),
-          (error: unknown) => void (failure ??= error),
-        );
-        inFlight.add(task);
-        void task.finally(() => inFlight.delete(task));
-        if (inFlight.size >= window) await Promise.race(inFlight);
-        if (Date.now() - reported >= PROGRESS_EVERY_MS) {
-          reported = Date.now();
-          // The lease first: a run that lost it (taken for dead) stops before its next batch.
-          await deps.jobs.renewLease(id, attempt, now());
-          await deps.jobs.progress(id, attempt, { ...counters, rowsDone: done, heartbeatAt: now() });
-        }
+    return {
+      rows,
+      prefetch,
+      resume: {
+        header: [...validation.header],
+        replaced: validation.replaced,
+        accepted: report.accepted,
+        eTag: source.eTag ?? null,
+      },
+    };
+  });
+}
+
+/**
+ * The next part of a long import (its continuation message): claims the part (a redelivered
+ * message, or one for a part already done, imports nothing), then writes the products from the
+ * checkpoint on, reading the file from its byte with a Range. The counts go on from the
+ * checkpoint's, so no row is counted twice even when a part died and runs again.
+ */
+export async function continueImport(deps: ImportDeps, message: ImportContinuation): Promise<PartOutcome> {
+  const now = () => (deps.now ?? (() => new Date()))().toISOString();
+  const stale = new Date(Date.parse(now()) - STALE_AFTER_MS).toISOString();
+  const job = await deps.jobs.claimPart(message.jobId, message.attempt, message.part, now(), stale);
+  const checkpoint = job?.checkpoint;
+  if (!job || !checkpoint || checkpoint.part !== message.part) return 'skipped';
+  const { rowsDone, ...counters } = checkpoint.counters;
+  const run: PartRun = { id: job.id, attempt: message.attempt, part: message.part, counters, done: rowsDone };
+  await deps.jobs.progress(run.id, run.attempt, { ...counters, rowsDone, phase: 'importing', heartbeatAt: now() });
+  return runPart(deps, run, now, async () => {
+    const replaced = decodeRows(checkpoint.replaced);
+    const eTag = checkpoint.eTag ?? undefined;
+    const rows = importCatalogueCsvFrom(
+      await deps.files.read(job.bucket, job.key, eTag, checkpoint.from.byte),
+      {
+        from: checkpoint.from,
+        header: checkpoint.header,
+        replaced: new Set(replaced),
+        remaining: checkpoint.remaining,
+      },
+      { batchSize: deps.batchSize ?? 100 },
+    );
+    return {
+      rows,
+      prefetch: new StatePrefetch(deps.products),
+      resume: { header: checkpoint.header, replaced, accepted: checkpoint.remaining, eTag: checkpoint.eTag },
+    };
+  });
+}
+
+/** One invocation's share of a run: the job, the run (attempt), which part, and the counts so far. */
+interface PartRun {
+  id: string;
+  attempt: number;
+  part: number;
+  counters: ImportCounters;
+  /** Products written so far, all parts together. */
+  done: number;
+}
+
+/** What a part writes: the products to write, and what a checkpoint after them must carry. */
+interface PartPlan {
+  rows: AsyncGenerator<ImportRow[], void, undefined>;
+  prefetch: StatePrefetch;
+  resume: {
+    header: string[];
+    /** Rows replaced by later ones, in file order (from where this part reads on). */
+    replaced: readonly number[];
+    /** Products this part's rows hold, to the end of the file. */
+    accepted: number;
+    eTag: string | null;
+  };
+}
+
+/**
+ * A part of a run: the catalogue write lease, then what `prepare` gives (the first part validates
+ * the file there) written batch by batch; then the job finished, or, when the invocation's time
+ * runs short, a checkpoint and the next part's message. The lease stays with the job between parts.
+ */
+async function runPart(
+  deps: ImportDeps,
+  run: PartRun,
+  now: () => string,
+  prepare: (known: ReadonlySet<string> | null) => Promise<PartPlan | 'rejected'>,
+): Promise<PartOutcome> {
+  const { id, attempt, counters } = run;
+  let leased = false;
+  let handedOver = false;
+  try {
+    await waitForLease(deps, id, attempt, now);
+    leased = true;
+    // Ids of products that may exist: only theirs need a state read. Read under the lease, so
+    // an id missing here stays missing until this run creates it.
+    const known = await deps.products.knownIds(KNOWN_IDS_LIMIT);
+    const plan = await prepare(known);
+    if (plan === 'rejected') return 'rejected';
+    const stoppedAt = await writeRows(deps, run, plan, known, now);
+    if (stoppedAt) {
+      const checkpoint = checkpointAt(run, plan, stoppedAt);
+      if (!(await deps.jobs.checkpoint(id, attempt, checkpoint, now()))) {
+        throw new Error(`Import ${id} was taken over by a newer run`);
       }
-    } finally {
-      // Also when the file stops mid-way: let the writes under way finish, so the counters are true.
-      await Promise.all(inFlight);
+      handedOver = true;
+      // The lease's heartbeat with the checkpoint's: the next part takes it over as this job's.
+      await deps.jobs.renewLease(id, attempt, now());
+      await deps.continuations!.send({ jobId: id, attempt, part: checkpoint.part });
+      return 'continued';
     }
-    if (failure) throw failure;
-    await deps.jobs.finish(id, attempt, { ...counters, rowsDone: done, status: 'completed', finishedAt: now() });
+    await deps.jobs.finish(id, attempt, { ...counters, rowsDone: run.done, status: 'completed', finishedAt: now() });
     return 'completed';
   } catch (error) {
     const changed = error instanceof FileChangedError;
     await deps.jobs
       .finish(id, attempt, {
         ...counters,
-        rowsDone: done,
+        rowsDone: run.done,
         status: 'failed',
         failure: changed ? FILE_CHANGED : error instanceof CatalogueBusyError ? CATALOGUE_BUSY : IMPORT_STOPPED,
         finishedAt: now(),
@@ -229,9 +328,113 @@ export async function runImport(deps: ImportDeps, source: ImportSource): Promise
     if (changed) return 'failed';
     throw error;
   } finally {
-    // Whatever the end; a release that fails leaves the lease to go stale (STALE_AFTER_MS).
-    if (leased) await deps.jobs.releaseLease(id, attempt).catch(() => undefined);
+    // Whatever the end but a hand-over; a release that fails leaves the lease to go stale (STALE_AFTER_MS).
+    if (leased && !handedOver) await deps.jobs.releaseLease(id, attempt).catch(() => undefined);
   }
+}
+
+/**
+ * Writes the plan's batches, `window` at a time. Answers null when the file is done, or where the
+ * next part starts when the invocation's time ran short (after at least one batch, so every part
+ * moves on): the batches in flight are finished first, so everything before that point is written
+ * and counted, and nothing after it.
+ */
+async function writeRows(
+  deps: ImportDeps,
+  run: PartRun,
+  plan: PartPlan,
+  known: ReadonlySet<string> | null,
+  now: () => string,
+): Promise<{ next: ResumePoint; imported: number } | null> {
+  const { id, attempt, counters } = run;
+  // Parsing the next batches overlaps with writing the previous ones: up to `window` batches
+  // are in flight, which is what keeps DynamoDB busy (one BatchWrite at a time leaves it idle).
+  const window = deps.concurrency ?? 4;
+  const reserve = deps.checkpointReserveMs ?? CHECKPOINT_RESERVE_MS;
+  const canStop = deps.remainingMs !== undefined && deps.continuations !== undefined;
+  const inFlight = new Set<Promise<void>>();
+  let failure: unknown;
+  let reported = 0;
+  let imported = 0;
+  let last: ResumePoint | null = null;
+  let stopped = false;
+  try {
+    for await (const batch of plan.rows) {
+      if (failure) break;
+      if (canStop && last && deps.remainingMs!() < reserve && checkpointFits(plan, last)) {
+        stopped = true;
+        break;
+      }
+      const task: Promise<void> = upsertBatch(
+        deps.products,
+        plan.prefetch,
+        known,
+        batch,
+        id,
+        now(),
+        counters,
+        deps.pictures,
+      ).then(
+        () => void (run.done += batch.length),
+        (error: unknown) => void (failure ??= error),
+      );
+      imported += batch.length;
+      last = batch[batch.length - 1]!.next;
+      inFlight.add(task);
+      void task.finally(() => inFlight.delete(task));
+      if (inFlight.size >= window) await Promise.race(inFlight);
+      if (Date.now() - reported >= PROGRESS_EVERY_MS) {
+        reported = Date.now();
+        // The lease first: a run that lost it (taken for dead) stops before its next batch.
+        await deps.jobs.renewLease(id, attempt, now());
+        await deps.jobs.progress(id, attempt, { ...counters, rowsDone: run.done, heartbeatAt: now() });
+      }
+    }
+  } finally {
+    // Also when the file stops mid-way: let the writes under way finish, so the counters are true.
+    await Promise.all(inFlight);
+  }
+  if (failure) throw failure;
+  return stopped && last ? { next: last, imported } : null;
+}
+
+/** Whether a checkpoint at `at` can carry the replaced rows after it (see MAX_REPLACED_IN_CHECKPOINT). */
+function checkpointFits(plan: PartPlan, at: ResumePoint): boolean {
+  return plan.resume.replaced.filter((row) => row >= at.line).length <= MAX_REPLACED_IN_CHECKPOINT;
+}
+
+function checkpointAt(
+  run: PartRun,
+  plan: PartPlan,
+  stoppedAt: { next: ResumePoint; imported: number },
+): ImportCheckpoint {
+  return {
+    part: run.part + 1,
+    from: stoppedAt.next,
+    header: plan.resume.header,
+    replaced: encodeRows(plan.resume.replaced.filter((row) => row >= stoppedAt.next.line)),
+    remaining: plan.resume.accepted - stoppedAt.imported,
+    eTag: plan.resume.eTag,
+    counters: { ...run.counters, rowsDone: run.done },
+  };
+}
+
+/** Ascending row numbers as the gaps between them, base 36, comma-separated ("" for none). */
+export function encodeRows(rows: readonly number[]): string {
+  let previous = 0;
+  return rows
+    .map((row) => {
+      const gap = row - previous;
+      previous = row;
+      return gap.toString(36);
+    })
+    .join(',');
+}
+
+export function decodeRows(encoded: string): number[] {
+  if (encoded === '') return [];
+  let row = 0;
+  return encoded.split(',').map((gap) => (row += parseInt(gap, 36)));
 }
 
 /**
@@ -363,4 +566,16 @@ async function revise(
     state = (await products.states([id])).get(id);
   }
   throw new Error(`product ${id} kept changing while it was being imported`);
+}
+
+/** A continuation message's body, or null for anything else. */
+export function parseContinuation(body: string): ImportContinuation | null {
+  try {
+    const value = JSON.parse(body) as Partial<ImportContinuation>;
+    const { jobId, attempt, part } = value;
+    if (typeof jobId !== 'string' || !Number.isInteger(attempt) || !Number.isInteger(part)) return null;
+    return { jobId, attempt: attempt!, part: part! };
+  } catch {
+    return null;
+  }
 }

@@ -223,6 +223,11 @@ export const ImportJob = /* @__PURE__ */ pure(() =>
      * Absent for an import that sent none.
      */
     pictures: z.optional(z.object({ total: z.int(), hosted: z.int(), failed: z.int() })),
+    /**
+     * Invocations of the import function the file took: a long file stops before the function's
+     * time runs out and goes on from a checkpoint in the next one. Absent for an import in one part.
+     */
+    parts: z.optional(z.int()),
   }),
 );
 export type ImportJob = z.infer<typeof ImportJob>;

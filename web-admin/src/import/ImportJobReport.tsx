@@ -126,8 +126,18 @@ function completedSummary(job: ImportJob): string {
 
 function completedNextStep(job: ImportJob): string {
   const toReview = job.created + job.updated;
-  if (toReview === 0) return 'The import is complete. Nothing new to review.';
-  return `The import is complete. ${formatCount(toReview)} ${toReview === 1 ? 'product waits' : 'products wait'} for review below.`;
+  const complete = `The import is complete${partsNote(job)}.`;
+  if (toReview === 0) return `${complete} Nothing new to review.`;
+  return `${complete} ${formatCount(toReview)} ${toReview === 1 ? 'product waits' : 'products wait'} for review below.`;
+}
+
+/**
+ * A file too long for one run of the import goes on from where the last run stopped (run-import.ts):
+ * said so, with the reassurance the admin needs (nothing was written twice).
+ */
+function partsNote(job: ImportJob): string {
+  if (!job.parts || job.parts < 2) return '';
+  return ` (continued in ${formatCount(job.parts)} parts: the file was too long for one run, and each part went on where the last stopped, so no row was written or counted twice)`;
 }
 
 function JobProgress({ job }: { job: ImportJob }) {
@@ -146,7 +156,7 @@ function JobProgress({ job }: { job: ImportJob }) {
   return (
     <div className="progress">
       <p className="progress__label" id="import-progress-label">
-        <span>Importing products…</span>
+        <span>Importing products…{job.parts && job.parts > 1 ? ` (part ${formatCount(job.parts)})` : null}</span>
         <span>{total > 0 ? `${formatCount(done)} of ${formatCount(total)} rows` : null}</span>
       </p>
       <progress

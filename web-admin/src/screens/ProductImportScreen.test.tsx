@@ -241,7 +241,8 @@ describe('Product Import: upload', () => {
           fields: { key: 'imports/job-big/big.csv', Policy: 'cG9saWN5', 'X-Amz-Signature': 'abc' },
         },
       }),
-      getImportJob: jobSequence({ id: 'job-big', status: 'completed', rowsRead: 90_000, created: 90_000 }),
+      // A file this long may take more than one run of the import: the report says so.
+      getImportJob: jobSequence({ id: 'job-big', status: 'completed', rowsRead: 90_000, created: 90_000, parts: 3 }),
     });
     renderImport(api);
     await screen.findByText('No products are waiting for review.');
@@ -251,6 +252,9 @@ describe('Product Import: upload', () => {
     await user.click(screen.getByRole('button', { name: 'Upload and import' }));
     await screen.findByText('Completed', {}, { timeout: 3000 });
 
+    expect(screen.getByTestId('import-next-step').textContent).toBe(
+      'The import is complete (continued in 3 parts: the file was too long for one run, and each part went on where the last stopped, so no row was written or counted twice). 90,000 products wait for review below.',
+    );
     expect(api.callsTo('products')).toHaveLength(0);
     expect(api.callsTo('createProductUpload')[0]?.body).toEqual({ fileName: 'big.csv', size });
     expect(FakeXhr.posts).toHaveLength(1);

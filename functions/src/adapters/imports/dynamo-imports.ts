@@ -12,7 +12,12 @@ import {
 } from '../dynamo-client';
 import { blankRun } from '../../imports/jobs';
 import type { RejectedRows, StoredReportRow } from '../../imports/rejected-rows';
-import { LeaseLostError, type ImportJobRecord, type ImportJobRepository } from '../../imports/job-store';
+import {
+  LeaseLostError,
+  type ImportCheckpoint,
+  type ImportJobRecord,
+  type ImportJobRepository,
+} from '../../imports/job-store';
 
 const JOB_FIELDS = [
   'id',
@@ -47,6 +52,9 @@ function fromItem(item: Record<string, unknown>): ImportJobRecord {
       failed: Number(item.picturesFailed ?? 0),
     };
   }
+  // A long import's parts and where the next one starts (run-import.ts).
+  if (item.parts !== undefined) job.parts = Number(item.parts);
+  if (item.checkpoint) job.checkpoint = item.checkpoint as ImportCheckpoint;
   return job;
 }
 
@@ -120,6 +128,9 @@ export const dynamoImports: ImportJobRepository = {
       status: 'running',
       heartbeatAt: now,
       phase: 'validating',
+      // The run's first part; a long file's later parts count on (checkpoint below).
+      parts: 1,
+      runningPart: 1,
       entity: 'ImportJob',
       id: job.id,
       bucket: job.bucket,
@@ -138,7 +149,7 @@ export const dynamoImports: ImportJobRepository = {
               '#fileName = if_not_exists(#fileName, :fileName)',
               '#createdAt = if_not_exists(#createdAt, :now)',
               '#gsi1sk = if_not_exists(#gsi1sk, :sort)',
-            ].join(', ') + ' REMOVE #expiresAt',
+            ].join(', ') + ' REMOVE #expiresAt, #checkpoint',
           ConditionExpression:
             'attribute_not_exists(pk) OR #status IN (:queued, :failed) OR (#status = :running AND #heartbeatAt < :stale)',
           ExpressionAttributeNames: {
@@ -150,6 +161,7 @@ export const dynamoImports: ImportJobRepository = {
             '#createdAt': 'createdAt',
             '#gsi1sk': 'gsi1sk',
             '#expiresAt': 'expiresAt',
+            '#checkpoint': 'checkpoint',
           },
           ExpressionAttributeValues: {
             ...reset.values,
@@ -188,6 +200,84 @@ export const dynamoImports: ImportJobRepository = {
       );
     } catch (error) {
       if (isConditionFailed(error)) throw new Error(`Import ${id} was taken over by a newer run`);
+      throw error;
+    }
+  },
+
+  async checkpoint(id, attempt, checkpoint, now) {
+    const { rowsDone, ...counters } = checkpoint.counters;
+    const clause = setClause({ ...counters, rowsDone, checkpoint, parts: checkpoint.part, heartbeatAt: now });
+    try {
+      await db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.importJob(id),
+          UpdateExpression: clause.expression,
+          // Only the part that is the job's latest moves it on: parts = the part writing this.
+          ConditionExpression:
+            '#attemptNo = :attempt AND #parts = :part AND #runningPart = :part AND #status = :running',
+          ExpressionAttributeNames: {
+            ...clause.names,
+            '#attemptNo': 'attempt',
+            '#parts': 'parts',
+            '#runningPart': 'runningPart',
+            '#status': 'status',
+          },
+          ExpressionAttributeValues: {
+            ...clause.values,
+            ':attempt': attempt,
+            ':part': checkpoint.part - 1,
+            ':running': 'running',
+          },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailed(error)) return false;
+      throw error;
+    }
+  },
+
+  async claimPart(id, attempt, part, now, staleBefore) {
+    try {
+      const result = await db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.importJob(id),
+          UpdateExpression:
+            'SET #status = :running, #phase = :importing, #runningPart = :part, #heartbeatAt = :now, #failure = :null, #finishedAt = :null',
+          // Its run, at this part, and nobody live on it: the part before it handed over (runningPart
+          // is lower), or this part's invocation died (stale heartbeat) or failed in words.
+          ConditionExpression:
+            '#attemptNo = :attempt AND #parts = :part AND attribute_exists(#checkpoint) AND ' +
+            '((#status = :running AND (#runningPart < :part OR #heartbeatAt < :stale)) OR #status = :failed)',
+          ExpressionAttributeNames: {
+            '#status': 'status',
+            '#phase': 'phase',
+            '#runningPart': 'runningPart',
+            '#heartbeatAt': 'heartbeatAt',
+            '#failure': 'failure',
+            '#finishedAt': 'finishedAt',
+            '#attemptNo': 'attempt',
+            '#parts': 'parts',
+            '#checkpoint': 'checkpoint',
+          },
+          ExpressionAttributeValues: {
+            ':running': 'running',
+            ':importing': 'importing',
+            ':failed': 'failed',
+            ':part': part,
+            ':attempt': attempt,
+            ':now': now,
+            ':stale': staleBefore,
+            ':null': null,
+          },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return result.Attributes ? fromItem(result.Attributes) : null;
+    } catch (error) {
+      if (isConditionFailed(error)) return null;
       throw error;
     }
   },

@@ -38,10 +38,18 @@ export const s3Files: FileStore = {
     await s3().send(new PutObjectCommand({ Bucket: importsBucket(), Key: key, Body: body, ContentType: contentType }));
   },
 
-  async read(bucket, key, eTag) {
+  async read(bucket, key, eTag, fromByte) {
     let result;
     try {
-      result = await s3().send(new GetObjectCommand({ Bucket: bucket, Key: key, ...(eTag ? { IfMatch: eTag } : {}) }));
+      result = await s3().send(
+        new GetObjectCommand({
+          Bucket: bucket,
+          Key: key,
+          ...(eTag ? { IfMatch: eTag } : {}),
+          // A long import's later part reads from its checkpoint on.
+          ...(fromByte ? { Range: `bytes=${fromByte}-` } : {}),
+        }),
+      );
     } catch (error) {
       // S3 refuses a GET whose If-Match no longer holds with 412 Precondition Failed.
       if (eTag && error instanceof Error && error.name === 'PreconditionFailed') throw new FileChangedError(key);
