@@ -1,8 +1,9 @@
 import { keys } from '@portal/shared/db/table';
 import { tableName } from '../dynamo-client';
 import { singleUseLinks } from './dynamo-single-use-links';
-// eslint-disable-next-line boundaries/dependencies -- known crossing (decision 0401): the user item's link generation is the users adapter's until it moves to a common adapter helper
-import { NEXT_LINK_GENERATION, dynamoUsers, sameLinkGeneration } from '../auth/dynamo-users';
+// eslint-disable-next-line boundaries/dependencies -- known crossing (decision 0401): reading the user is the users adapter's until it moves to a common adapter helper
+import { dynamoUsers } from '../auth/dynamo-users';
+import { NEXT_LINK_GENERATION, sameLinkGeneration } from '../dynamo-user-items';
 import type { PasswordResetRecord, PasswordResetStore, ResetOutcome } from '../../email/password-reset-store';
 
 const links = singleUseLinks<PasswordResetRecord>({
