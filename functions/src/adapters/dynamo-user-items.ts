@@ -36,6 +36,14 @@ export function fromItem(item: Record<string, unknown>): UserRecord {
   return rest as unknown as UserRecord;
 }
 
+/** The user by id, read consistently (the users adapter's `get`, and the mailed links' stores). */
+export async function userById(userId: string): Promise<UserRecord | undefined> {
+  const result = await db().send(
+    new GetCommand({ TableName: tableName(), Key: keys.user(userId), ConsistentRead: true }),
+  );
+  return result.Item ? fromItem(result.Item) : undefined;
+}
+
 const getItem = async (key: { pk: string; sk: string }) =>
   (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
 

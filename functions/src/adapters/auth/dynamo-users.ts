@@ -3,7 +3,7 @@ import { newShareCode } from '@portal/shared/domain/crockford';
 import { keys } from '@portal/shared/db/table';
 import { backoff, conditionFailedAt, db, isConditionFailed, isTransactionConflict, tableName } from '../dynamo-client';
 import type { UserRepository } from '../../auth/user-store';
-import { NEXT_LINK_GENERATION, fromItem } from '../dynamo-user-items';
+import { NEXT_LINK_GENERATION, fromItem, userById } from '../dynamo-user-items';
 
 /** How many fresh codes a collision (or a conflicting transaction) may cost before giving up. */
 const MAX_CODE_TRIES = 8;
@@ -106,12 +106,7 @@ export const dynamoUsers: UserRepository = {
     throw new Error(`No share code could be given to user ${user.id} after ${MAX_CODE_TRIES} tries`);
   },
 
-  async get(userId) {
-    const result = await db().send(
-      new GetCommand({ TableName: tableName(), Key: keys.user(userId), ConsistentRead: true }),
-    );
-    return result.Item ? fromItem(result.Item) : undefined;
-  },
+  get: userById,
 
   async findByEmail(normalizedEmail) {
     const claim = await db().send(
