@@ -81,8 +81,11 @@ const policies = [
     },
   },
   {
+    // the common helpers build on one another (the table client); never on a capability's folder
     from: file('fn-adapter-helpers'),
-    allow: { to: [element('fn-capability', 'fn-config', 'shared-db'), file('fn-errors'), ...SHARED_PURE] },
+    allow: {
+      to: [element('fn-capability', 'fn-config', 'shared-db'), file('fn-adapter-helpers', 'fn-errors'), ...SHARED_PURE],
+    },
   },
   { from: element('fn-http'), allow: { to: [element('fn-config'), file('fn-errors'), ...SHARED_PURE] } },
   {

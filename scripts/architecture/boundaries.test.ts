@@ -132,6 +132,7 @@ const allowed: [string, string, string][] = [
     '../../orders/sales-store',
   ],
   ['a grouped adapter shares the table client', 'functions/src/adapters/commissions/probe.ts', '../dynamo-client'],
+  ['a common adapter helper builds on the table client', 'functions/src/adapters/probe.ts', './dynamo-client'],
   [
     "a grouped adapter imports its own capability's adapters",
     'functions/src/adapters/orders/probe.ts',

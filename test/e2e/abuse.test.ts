@@ -4,7 +4,7 @@ import {
   DESKTOP,
   ensureApprovedProduct,
   expectAccessible,
-  logIn,
+  logInQuickly,
   openBrowser,
   pageErrors,
   PHONE_390,
@@ -56,7 +56,7 @@ describe('commissions held for review', () => {
       held.push({ orderID: recorded.order.orderID, amount: `$${recorded.commission.amount.toFixed(2)}` });
     }
     admin = await openBrowser({ viewport: DESKTOP });
-    await logIn(admin.page, inject('accounts').admin);
+    await logInQuickly(admin.page, inject('accounts').admin);
   });
 
   afterAll(async () => {
@@ -134,7 +134,7 @@ describe('commissions held for review', () => {
     await ensureDemoMemberPayoutAccount();
     const member = await openBrowser({ viewport: PHONE_390 });
     try {
-      await logIn(member.page, inject('accounts').member);
+      await logInQuickly(member.page, inject('accounts').member);
       for (const viewport of [PHONE_390, DESKTOP]) {
         await member.page.setViewportSize(viewport);
         await member.page.goto(at('/my_account/payout_account'));

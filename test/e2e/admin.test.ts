@@ -5,7 +5,7 @@ import {
   at,
   DESKTOP,
   expectAccessible,
-  logIn,
+  logInQuickly,
   openBrowser,
   pageErrors,
   PHONE_390,
@@ -74,7 +74,7 @@ describe('the admin’s everyday work, at 390 and 1280 px', () => {
     shareCode = (await api<Session>('login', member)).userProfile.shareCode;
     ids = await seedProducts(adminToken);
     session = await openBrowser({ viewport: DESKTOP });
-    await logIn(session.page, admin);
+    await logInQuickly(session.page, admin);
   }, 120_000);
 
   afterAll(async () => {

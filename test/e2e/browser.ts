@@ -116,6 +116,28 @@ export async function logIn(page: Page, account: { email: string; password: stri
   await page.getByRole('heading', { level: 1, name: 'Product List' }).waitFor();
 }
 
+/**
+ * Logs in through the API instead of the login screen, for tests that are not about logging in:
+ * posts /api/login from the page's own context (`page.request` shares the context's cookies, so
+ * the HttpOnly refresh cookie on /api lands where the app's checkAuth reads it at start), then
+ * opens `path` and, for `/`, waits for the member app's product list as `logIn` does. The tests
+ * about the login screen keep `logIn` (decision 0402).
+ */
+export async function logInQuickly(
+  page: Page,
+  account: { email: string; password: string },
+  path = '/',
+): Promise<void> {
+  const answer = await page.request.post(at('/api/login'), {
+    data: { email: account.email, password: account.password },
+  });
+  if (!answer.ok()) {
+    throw new Error(`logInQuickly: /api/login answered ${answer.status()}: ${await answer.text()}`);
+  }
+  await page.goto(at(path));
+  if (path === '/') await page.getByRole('heading', { level: 1, name: 'Product List' }).waitFor();
+}
+
 /** The uncaught page errors a session has seen (console errors left out). */
 export function pageErrors(session: BrowserSession): string[] {
   return session.problems.filter((problem) => problem.startsWith('page error'));

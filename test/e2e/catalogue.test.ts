@@ -11,6 +11,7 @@ import {
   DESKTOP,
   expectAccessible,
   logIn,
+  logInQuickly,
   openBrowser,
   pageErrors,
   PHONE,
@@ -206,8 +207,7 @@ describe('catalogue', () => {
 
   it('the admin imports the supplier CSV and sees its products waiting for review', async () => {
     const { page } = admin;
-    await logIn(page, accounts.admin);
-    await page.goto(at('/admin/product_import'));
+    await logInQuickly(page, accounts.admin, '/admin/product_import');
     await page.getByRole('heading', { level: 1, name: 'Product Import' }).waitFor();
     await page.getByText('Only the supplier’s CSV format is accepted').waitFor();
     await expectAccessible(page);
@@ -308,7 +308,7 @@ describe('catalogue', () => {
 
   it('the member finds the approved product with the right You Make, and only that one', async () => {
     const { page } = member;
-    await logIn(page, accounts.member);
+    await logInQuickly(page, accounts.member);
     const socks = card(page, SOCKS);
     await socks.waitFor();
     const price = parsePrice(SOCKS_SELL);
@@ -502,7 +502,7 @@ describe('catalogue on a phone (375px)', () => {
 
   it('lays out the member catalogue and detail for a phone', async () => {
     const { page } = session;
-    await logIn(page, accounts.member);
+    await logInQuickly(page, accounts.member);
     await card(page, SOCKS).waitFor();
     expect(await noSideScroll(page)).toBe(true);
     await expectAccessible(page);
@@ -552,7 +552,7 @@ describe('large files and long lists', () => {
   beforeAll(async () => {
     admin = await openBrowser({ viewport: DESKTOP });
     await prepare(admin);
-    await logIn(admin.page, accounts.admin);
+    await logInQuickly(admin.page, accounts.admin);
   });
 
   afterAll(async () => {
@@ -674,7 +674,7 @@ describe('the import report and the drawer on a 390px phone', () => {
 
   it('the report of a file with rejected rows fits: no cell cut off, no sideways scroll', async () => {
     const { page } = session;
-    await logIn(page, accounts.admin);
+    await logInQuickly(page, accounts.admin);
     for (const [file, rejected] of [
       ['bad-urls.csv', 2],
       ['missing-values.csv', 3],

@@ -4,7 +4,7 @@ import {
   DESKTOP,
   expectAccessible,
   ensureApprovedProduct,
-  logIn,
+  logInQuickly,
   openBrowser,
   pageErrors,
   PHONE_390,
@@ -37,7 +37,7 @@ describe('checkout through a member’s share link', () => {
   it('a member copies their personal share link from a product', async () => {
     const { page } = member;
     await member.context.grantPermissions(['clipboard-read', 'clipboard-write']);
-    await logIn(page, inject('accounts').member);
+    await logInQuickly(page, inject('accounts').member);
     await page.getByTestId('product-card').first().click();
     await page.waitForURL(/\/member_product_detail\?id=/);
     await page.getByRole('button', { name: 'Copy' }).click();

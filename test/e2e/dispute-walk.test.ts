@@ -6,7 +6,7 @@ import {
   DESKTOP,
   ensureApprovedProduct,
   expectAccessible,
-  logIn,
+  logInQuickly,
   openBrowser,
   pageErrors,
   PHONE_390,
@@ -80,7 +80,7 @@ describe('a dispute, from the customer’s payment to the last mail', () => {
     expect(mailsTo(adminEmail()).filter((each) => each.subject.includes(orderNumber))).toHaveLength(1);
 
     const { page } = admin;
-    await logIn(page, inject('accounts').admin);
+    await logInQuickly(page, inject('accounts').admin);
     for (const viewport of VIEWPORTS) {
       await page.setViewportSize(viewport);
       const url = new URL(mail.link!.url);
@@ -107,7 +107,7 @@ describe('a dispute, from the customer’s payment to the last mail', () => {
 
   it('the member sees the sale’s commission held for review because of the dispute, at 390 and 1280 px', async () => {
     const { page } = memberSession;
-    await logIn(page, member);
+    await logInQuickly(page, member);
     for (const viewport of VIEWPORTS) {
       await page.setViewportSize(viewport);
       await page.goto(at('/my_account/payout_account'));

@@ -4,7 +4,7 @@ import {
   DESKTOP,
   expectAccessible,
   ensureApprovedProduct,
-  logIn,
+  logInQuickly,
   openBrowser,
   pageErrors,
   PHONE_390,
@@ -44,9 +44,8 @@ describe('refunds and commission statuses', () => {
 
   it('the admin refunds it from its card after a confirmation naming the amounts, at 390 and 1280 px', async () => {
     const { page } = admin;
-    await logIn(page, inject('accounts').admin);
     await page.setViewportSize(DESKTOP);
-    await page.goto(at('/admin/orders'));
+    await logInQuickly(page, inject('accounts').admin, '/admin/orders');
     await page.getByText(orderNumber, { exact: true }).first().click();
     await page.setViewportSize(PHONE_390);
     const card = page.getByRole('region', { name: `Order ${orderNumber}` });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { at, DESKTOP, expectAccessible, logIn, openBrowser, PHONE_390, type BrowserSession } from './browser';
+import { at, DESKTOP, expectAccessible, logInQuickly, openBrowser, PHONE_390, type BrowserSession } from './browser';
 import { mailsTo, waitForMail } from './outbox';
 import { fulfilledOrders, fundPlatform, payoutMember, portalStripe, type PayoutMember } from './payout-member';
 
@@ -37,8 +37,7 @@ describe('a withdrawal whose payout the bank fails', () => {
 
   it('withdraws from My Account, mails why it failed and what to do, and shows the banner at 390 and 1280 px', async () => {
     const { page } = phone;
-    await logIn(page, member);
-    await page.goto(at('/my_account'));
+    await logInQuickly(page, member, '/my_account');
     await page.getByTestId('withdraw-available').waitFor();
     expect(await page.locator('.withdraw').textContent()).toMatch(/Withdraw \$/);
     await page.getByRole('button', { name: /^Withdraw \$/ }).click();
@@ -59,8 +58,8 @@ describe('a withdrawal whose payout the bank fails', () => {
       [phone, 390],
       [desktop, 1280],
     ] as const) {
-      if (session === desktop) await logIn(session.page, member);
-      await session.page.goto(at('/my_account'));
+      if (session === desktop) await logInQuickly(session.page, member, '/my_account');
+      else await session.page.goto(at('/my_account'));
       const banner = session.page.getByTestId('payout-failed-banner');
       await banner.waitFor();
       expect(await banner.textContent()).toContain(`Your payout of ${amount} failed`);
@@ -108,16 +107,14 @@ describe("Stripe's identity check on the payout account", () => {
 
   it('says Verifying, then Needs attention with the fields to correct; the correction goes to Stripe; then Ready', async () => {
     const { page } = phone;
-    await logIn(page, member);
-    await page.goto(at('/my_account/payout_account'));
+    await logInQuickly(page, member, '/my_account/payout_account');
     await page.getByRole('heading', { name: 'Needs attention' }).waitFor({ timeout: 30_000 });
     expect(await page.getByRole('alert').first().textContent()).toContain(
       'Stripe could not confirm who you are from your name, date of birth and Social Security number.',
     );
     await expectAccessible(page);
     await phone.screenshot('member-payout-needs-attention-390');
-    await logIn(desktop.page, member);
-    await desktop.page.goto(at('/my_account/payout_account'));
+    await logInQuickly(desktop.page, member, '/my_account/payout_account');
     await desktop.page.getByRole('heading', { name: 'Needs attention' }).waitFor();
     await expectAccessible(desktop.page);
     await desktop.screenshot('member-payout-needs-attention-1280');

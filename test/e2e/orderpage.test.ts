@@ -5,7 +5,7 @@ import {
   DESKTOP,
   ensureApprovedProduct,
   expectAccessible,
-  logIn,
+  logInQuickly,
   openBrowser,
   pageErrors,
   PHONE_390,
@@ -70,7 +70,7 @@ describe('the order page, at 390 and 1280 px', () => {
 
   it('the admin marks an order shipped with its carrier and tracking number; a wrong number is refused at its field', async () => {
     const { page } = admin;
-    await logIn(page, accounts.admin);
+    await logInQuickly(page, accounts.admin);
     for (const viewport of VIEWPORTS) {
       const { orderNumber, email } = orders.get(viewport.width)!;
       await page.setViewportSize(viewport);
@@ -154,7 +154,7 @@ describe('My Account’s e-mail choices, at 390 and 1280 px', () => {
 
   it('turns the sale mail off and on again, saying when it is saved', async () => {
     const { page } = session;
-    await logIn(page, accounts.member);
+    await logInQuickly(page, accounts.member);
     for (const [index, viewport] of VIEWPORTS.entries()) {
       await page.setViewportSize(viewport);
       await page.goto(at('/my_account'));

@@ -8,7 +8,7 @@ import {
   DESKTOP,
   ensureApprovedProduct,
   expectAccessible,
-  logIn,
+  logInQuickly,
   openBrowser,
   PHONE_390,
   type BrowserSession,
@@ -113,8 +113,7 @@ describe('a member whose balance is partly pending at Stripe', () => {
       const session = await openBrowser({ viewport });
       try {
         const { page } = session;
-        await logIn(page, member);
-        await page.goto(at('/my_account'));
+        await logInQuickly(page, member, '/my_account');
         const available = page.getByTestId('withdraw-available');
         await available.waitFor();
         expect(await available.textContent()).toBe(money(quote.available));
@@ -190,8 +189,7 @@ describe('what a member owes after a refund of a sale already paid out', () => {
       const session = await openBrowser({ viewport });
       try {
         const { page } = session;
-        await logIn(page, member);
-        await page.goto(at('/my_account'));
+        await logInQuickly(page, member, '/my_account');
         const owed = page.getByTestId('withdraw-owed');
         await owed.waitFor();
         // The available figure is after the debt: the withdrawal would net it all.
@@ -203,8 +201,7 @@ describe('what a member owes after a refund of a sale already paid out', () => {
         await session.screenshot(`owed-member-${viewport.width}`);
 
         await page.context().clearCookies();
-        await logIn(page, inject('accounts').admin);
-        await page.goto(at('/admin/payouts'));
+        await logInQuickly(page, inject('accounts').admin, '/admin/payouts');
         const debts = page.getByRole('region', { name: 'Owed from refunds' });
         const line = debts.getByRole('listitem').filter({ hasText: member.email });
         await line.waitFor();

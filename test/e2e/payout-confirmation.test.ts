@@ -1,6 +1,6 @@
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, PHONE_390, at, expectAccessible, logIn, openBrowser, type BrowserSession } from './browser';
+import { DESKTOP, PHONE_390, expectAccessible, logInQuickly, openBrowser, type BrowserSession } from './browser';
 import { fulfilledOrders, fundPlatform, payoutMember, portalStripe, type PayoutMember } from './payout-member';
 
 /**
@@ -35,8 +35,7 @@ describe('a commission’s payout confirmation, at 390 and 1280 px', () => {
         session = await openBrowser({ viewport });
         const { page } = session;
         const { admin } = inject('accounts');
-        await logIn(page, admin);
-        await page.goto(at('/admin/payouts/to_be_payed'));
+        await logInQuickly(page, admin, '/admin/payouts/to_be_payed');
         const row = page.locator('.row-action', { hasText: member.email }).first();
         await row.waitFor();
         await row.getByRole('button', { name: 'Pay to debit card' }).click();

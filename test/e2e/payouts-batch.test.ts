@@ -1,6 +1,6 @@
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, PHONE_390, at, expectAccessible, logIn, openBrowser, type BrowserSession } from './browser';
+import { DESKTOP, PHONE_390, expectAccessible, logInQuickly, openBrowser, type BrowserSession } from './browser';
 import { fulfilledOrders, fundPlatform, payoutMember, portalStripe, type PayoutMember } from './payout-member';
 
 /**
@@ -38,8 +38,7 @@ describe('payout batches and withdrawals, at 390 and 1280 px', () => {
         session = await openBrowser({ viewport });
         const { page } = session;
         const { admin } = inject('accounts');
-        await logIn(page, admin);
-        await page.goto(at('/admin/payouts/to_stripe'));
+        await logInQuickly(page, admin, '/admin/payouts/to_stripe');
         await page.getByRole('heading', { level: 2, name: 'Send all available' }).waitFor();
         const select = page.getByLabel('Member');
         const option = select.locator('option', { hasText: member.email });
@@ -64,8 +63,7 @@ describe('payout batches and withdrawals, at 390 and 1280 px', () => {
         await session.close();
         session = await openBrowser({ viewport });
         const { page } = session;
-        await logIn(page, member);
-        await page.goto(at('/my_account'));
+        await logInQuickly(page, member, '/my_account');
         const withdraw = page.getByRole('button', { name: /^Withdraw \$\d/ });
         await withdraw.waitFor();
         await withdraw.click();

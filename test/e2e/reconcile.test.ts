@@ -5,7 +5,7 @@ import {
   PHONE_390,
   at,
   expectAccessible,
-  logIn,
+  logInQuickly,
   openBrowser,
   pageErrors,
   type BrowserSession,
@@ -48,7 +48,7 @@ describe('Reconciliation, at 390 and 1280 px', () => {
       let session: BrowserSession;
       beforeAll(async () => {
         session = await openBrowser({ viewport });
-        await logIn(session.page, inject('accounts').admin);
+        await logInQuickly(session.page, inject('accounts').admin);
       });
       afterAll(async () => session?.close());
 

@@ -5,7 +5,7 @@ import {
   DESKTOP,
   expectAccessible,
   ensureApprovedProduct,
-  logIn,
+  logInQuickly,
   openBrowser,
   pageErrors,
   PHONE_390,
@@ -50,8 +50,7 @@ describe('a refund, from the first click to the customer’s mail', () => {
 
   it('the admin refunds it in full from Not ordered yet; it leaves the list and its count', async () => {
     const { page } = admin;
-    await logIn(page, inject('accounts').admin);
-    await page.goto(at('/admin/orders/not_ordered_yet'));
+    await logInQuickly(page, inject('accounts').admin, '/admin/orders/not_ordered_yet');
     await page.getByRole('heading', { level: 1, name: 'Not ordered yet' }).waitFor();
     const lead = page.locator('main p').first();
     await page.getByRole('button', { name: `Open order ${orderNumber}` }).waitFor();

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
-import { logIn, type BrowserSession } from './browser';
+import { logInQuickly, type BrowserSession } from './browser';
 
 /**
  * A customer buys the first product of the demo member's list through the member's share link:
@@ -13,7 +13,7 @@ export async function buyThroughMemberLink(
   customer: { name: string; email: string },
 ): Promise<string> {
   const { page } = member;
-  await logIn(page, inject('accounts').member);
+  await logInQuickly(page, inject('accounts').member);
   await page.getByTestId('product-card').first().click();
   await page.waitForURL(/\/member_product_detail\?id=/);
   const link = await page.getByLabel('Your link').inputValue();

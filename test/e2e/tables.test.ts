@@ -5,7 +5,7 @@ import {
   DESKTOP,
   ensureApprovedProduct,
   expectAccessible,
-  logIn,
+  logInQuickly,
   openBrowser,
   pageErrors,
   PHONE_390,
@@ -94,7 +94,7 @@ describe('tables from their first paint, at 390 and 1280 px', () => {
 
   it("shows the admin's orders with pager, page sizes and every column, nothing cut, and sorts by amount", async () => {
     const { page } = session;
-    await logIn(page, inject('accounts').admin);
+    await logInQuickly(page, inject('accounts').admin);
     for (const viewport of VIEWPORTS) {
       await page.setViewportSize(viewport);
       await openUntouched(page, '/admin/orders');
@@ -190,7 +190,7 @@ describe('tables from their first paint, at 390 and 1280 px', () => {
     const member = await openBrowser({ viewport: PHONE_390 });
     try {
       const { page } = member;
-      await logIn(page, account);
+      await logInQuickly(page, account);
       for (const viewport of VIEWPORTS) {
         await page.setViewportSize(viewport);
         await openUntouched(page, '/my_account/payout_account');

@@ -3,7 +3,7 @@ import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { keys, lists, shardOf } from '../../shared/src/db/table';
 import { commissionFlags, commissionStatusOf } from '../../shared/src/domain/sales-status';
 import { db, tableName } from '../../functions/src/adapters/dynamo-client';
-import { earnings, refreshRank } from '../../functions/src/adapters/orders/dynamo-sale-recorder';
+import { earnings, refreshRank } from '../../functions/src/adapters/dynamo-earnings';
 import { dynamoCommissionStore } from '../../functions/src/adapters/commissions/dynamo-commission-store';
 
 /**

@@ -351,7 +351,7 @@ describe('the top earners after refunds', () => {
     } while (!found && cursor);
     expect(found).toMatchObject({ email: who.email, count: 2, totalCommisions: 2.5 });
     // A sale's refresh that read the totals before the refund cannot put the old place back.
-    const { refreshRank } = await import('../../functions/src/adapters/orders/dynamo-sale-recorder');
+    const { refreshRank } = await import('../../functions/src/adapters/dynamo-earnings');
     await refreshRank(who.id, who.email);
     expect(await place()).toMatchObject({ rankCents: 250 });
   });

@@ -2,29 +2,8 @@ import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dy
 import { newShareCode } from '@portal/shared/domain/crockford';
 import { keys } from '@portal/shared/db/table';
 import { backoff, conditionFailedAt, db, isConditionFailed, isTransactionConflict, tableName } from '../dynamo-client';
-import type { UserRecord, UserRepository } from '../../auth/user-store';
-
-/**
- * The user's link generation (decision 0240): a change of the password or the e-mail address sets
- * this in its own write (with `:zero` and `:one`), and every mailed link's use is conditional on
- * `sameLinkGeneration` of the generation the link recorded.
- */
-export const NEXT_LINK_GENERATION = 'linkGeneration = if_not_exists(linkGeneration, :zero) + :one';
-
-/** The condition that the user's link generation is still `generation` (absent counts as 0). */
-export function sameLinkGeneration(generation: number | undefined): {
-  condition: string;
-  values: Record<string, number>;
-} {
-  const value = generation ?? 0;
-  return {
-    condition:
-      value === 0
-        ? '(attribute_not_exists(linkGeneration) OR linkGeneration = :linkGeneration)'
-        : 'linkGeneration = :linkGeneration',
-    values: { ':linkGeneration': value },
-  };
-}
+import type { UserRepository } from '../../auth/user-store';
+import { NEXT_LINK_GENERATION, fromItem, userById } from '../dynamo-user-items';
 
 /** How many fresh codes a collision (or a conflicting transaction) may cost before giving up. */
 const MAX_CODE_TRIES = 8;
@@ -127,12 +106,7 @@ export const dynamoUsers: UserRepository = {
     throw new Error(`No share code could be given to user ${user.id} after ${MAX_CODE_TRIES} tries`);
   },
 
-  async get(userId) {
-    const result = await db().send(
-      new GetCommand({ TableName: tableName(), Key: keys.user(userId), ConsistentRead: true }),
-    );
-    return result.Item ? fromItem(result.Item) : undefined;
-  },
+  get: userById,
 
   async findByEmail(normalizedEmail) {
     const claim = await db().send(
@@ -245,20 +219,3 @@ export const dynamoUsers: UserRepository = {
     }
   },
 };
-
-export function fromItem(item: Record<string, unknown>): UserRecord {
-  const { pk: _pk, sk: _sk, entity: _entity, ...rest } = item;
-  return rest as unknown as UserRecord;
-}
-
-const getItem = async (key: { pk: string; sk: string }) =>
-  (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
-
-/** The member (a user) with this normalized e-mail, by its e-mail claim (the order and commission searches). */
-export async function memberByEmail(normalizedEmail: string): Promise<{ id: string; email: string } | undefined> {
-  const claim = await getItem(keys.email(normalizedEmail));
-  const userId = claim?.userId;
-  if (typeof userId !== 'string') return undefined;
-  const user = await getItem(keys.user(userId));
-  return user ? { id: userId, email: String(user.email) } : undefined;
-}

@@ -1,7 +1,7 @@
 import type Stripe from 'stripe';
 import { badRequest } from '../../errors';
 import type { CouponTerms, PromotionGateway } from '../../codes/promotion-gateway';
-import { lazyStripeClient, toDomainError } from '../payments/stripe-gateway';
+import { lazyStripeClient, toDomainError } from '../stripe-client';
 
 /** Each attempt's timeout, as the payment gateway's (three attempts within the Stripe calls' 29 s). */
 const TIMEOUT_MS = 4_000;

@@ -10,8 +10,7 @@ import { keys, lists, shardOf } from '@portal/shared/db/table';
 import type { CommissionMoneyStore, CommissionRecord, PayoutProfile } from '../../commissions/money-store';
 import { db, isConditionFailed, tableName, transact, type TransactItems } from '../dynamo-client';
 import { toCommissionRecord } from '../dynamo-sales-items';
-// eslint-disable-next-line boundaries/dependencies -- known crossing (decision 0401): a member's earnings items are the sale recorder's (orders) until they move to a common adapter helper
-import { earnings as memberEarnings } from '../orders/dynamo-sale-recorder';
+import { earnings as memberEarnings } from '../dynamo-earnings';
 
 /**
  * The commission's moves (shared/src/db/sales-status.ts builds each condition from the transition

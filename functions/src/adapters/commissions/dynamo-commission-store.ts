@@ -2,11 +2,9 @@ import { AVAILABLE_PREFIX, COUNTER_PARTITIONS, keys, lists } from '@portal/share
 import { commissionState, presentedStatus } from '@portal/shared/domain/sales-status';
 import type { CommissionCounts, CommissionSearch, CommissionStore } from '../../commissions/commission-store';
 import type { CommissionRecord, Page } from '../../orders/sales-store';
-// eslint-disable-next-line boundaries/dependencies -- known crossing (decision 0401): the member lookup by e-mail is the users adapter's until it moves to a common adapter helper
-import { memberByEmail } from '../auth/dynamo-users';
+import { memberByEmail } from '../dynamo-user-items';
 import { batchGetAll, counterSums, queryList } from '../dynamo-client';
-// eslint-disable-next-line boundaries/dependencies -- known crossing (decision 0401): a member's earnings items are the sale recorder's (orders) until they move to a common adapter helper
-import { earnings, num, toEarnings } from '../orders/dynamo-sale-recorder';
+import { earnings, num, toEarnings } from '../dynamo-earnings';
 import { toCommissionRecord } from '../dynamo-sales-items';
 
 /**

@@ -11,8 +11,7 @@ import type {
 } from '../../commissions/refund-store';
 import { db, isConditionFailed, tableName, transact } from '../dynamo-client';
 import { toCommissionRecord, toOrderRecord } from '../dynamo-sales-items';
-// eslint-disable-next-line boundaries/dependencies -- known crossing (decision 0401): a member's rank and the sort keys are the sale recorder's (orders) until they move to a common adapter helper
-import { refreshRank, sortKey } from '../orders/dynamo-sale-recorder';
+import { refreshRank, sortKey } from '../dynamo-earnings';
 import { loadLogger } from '../../config/logger';
 
 /**

@@ -1,8 +1,7 @@
 import { keys } from '@portal/shared/db/table';
 import { tableName } from '../dynamo-client';
 import { singleUseLinks, type TransactItem } from './dynamo-single-use-links';
-// eslint-disable-next-line boundaries/dependencies -- known crossing (decision 0401): the user item's link generation is the users adapter's until it moves to a common adapter helper
-import { NEXT_LINK_GENERATION, dynamoUsers, sameLinkGeneration } from '../auth/dynamo-users';
+import { NEXT_LINK_GENERATION, sameLinkGeneration, userById } from '../dynamo-user-items';
 import type { ConsumeOutcome, VerificationRecord, VerificationStore } from '../../email/verification-store';
 
 const links = singleUseLinks<VerificationRecord>({
@@ -82,7 +81,7 @@ export const dynamoEmailVerifications: VerificationStore = {
         // The link itself refused (another use of it): read it again, and it says "used".
         if (failed.includes(0)) return undefined;
         if (failed.includes(1)) {
-          const user = await dynamoUsers.get(record.userId);
+          const user = await userById(record.userId);
           return user && user.email === (record.replaces ?? record.email)
             ? { outcome: 'superseded' }
             : { outcome: 'address-changed' };

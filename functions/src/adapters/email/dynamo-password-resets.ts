@@ -1,8 +1,7 @@
 import { keys } from '@portal/shared/db/table';
 import { tableName } from '../dynamo-client';
 import { singleUseLinks } from './dynamo-single-use-links';
-// eslint-disable-next-line boundaries/dependencies -- known crossing (decision 0401): the user item's link generation is the users adapter's until it moves to a common adapter helper
-import { NEXT_LINK_GENERATION, dynamoUsers, sameLinkGeneration } from '../auth/dynamo-users';
+import { NEXT_LINK_GENERATION, sameLinkGeneration, userById } from '../dynamo-user-items';
 import type { PasswordResetRecord, PasswordResetStore, ResetOutcome } from '../../email/password-reset-store';
 
 const links = singleUseLinks<PasswordResetRecord>({
@@ -37,7 +36,7 @@ export const dynamoPasswordResets: PasswordResetStore = {
       refused: async (failed, record) => {
         // The link itself refused (another use of it): read it again, and it says "used".
         if (failed.includes(0) || !failed.includes(1)) return undefined;
-        return (await dynamoUsers.get(record.userId)) ? { outcome: 'superseded' } : { outcome: 'user-gone' };
+        return (await userById(record.userId)) ? { outcome: 'superseded' } : { outcome: 'user-gone' };
       },
     }),
 };

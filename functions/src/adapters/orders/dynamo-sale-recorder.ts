@@ -1,33 +1,11 @@
 import { randomInt } from 'node:crypto';
-import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import {
-  COUNTER_SHARDS,
-  EARNINGS_PREFIX,
-  commissionStageOf,
-  keys,
-  lists,
-  orderStageOf,
-  topEarnerSortKey,
-} from '@portal/shared/db/table';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { COUNTER_SHARDS, commissionStageOf, keys, lists, orderStageOf } from '@portal/shared/db/table';
 import { loadLogger } from '../../config/logger';
-import type {
-  CommissionRecord,
-  Earnings,
-  MemberNames,
-  OrderRecord,
-  RecordOutcome,
-  SalesStore,
-} from '../../orders/sales-store';
+import type { CommissionRecord, MemberNames, OrderRecord, RecordOutcome, SalesStore } from '../../orders/sales-store';
 import { toCommissionRecord, toOrderRecord } from '../dynamo-sales-items';
-import {
-  backoff,
-  conditionFailedAt,
-  db,
-  isConditionFailed,
-  isTransactionConflict,
-  queryAll,
-  tableName,
-} from '../dynamo-client';
+import { refreshRank, sortKey } from '../dynamo-earnings';
+import { backoff, conditionFailedAt, db, isTransactionConflict, tableName } from '../dynamo-client';
 
 /**
  * Recording a sale (the SalesStore's writing half the webhook and confirmCheckout need), apart
@@ -41,8 +19,8 @@ import {
  */
 const MAX_SALE_TRIES = 12;
 
-export const sortKey = (time: string, id: string) => `${time}#${id}`;
 export { strip, toCommissionRecord, toOrderRecord } from '../dynamo-sales-items';
+export { num } from '../dynamo-earnings';
 
 export async function get(key: { pk: string; sk: string }): Promise<Record<string, unknown> | undefined> {
   const result = await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
@@ -54,8 +32,6 @@ export async function getOrder(id: string): Promise<OrderRecord | undefined> {
   const item = await get(keys.order(id));
   return item ? toOrderRecord(item) : undefined;
 }
-
-export const num = (value: unknown): number => (typeof value === 'number' ? value : 0);
 
 /** The order item, in the stage list (gsi2) of its status. */
 export function orderItem(order: OrderRecord): Record<string, unknown> {
@@ -230,92 +206,6 @@ export function saleTransaction(order: OrderRecord, commission: CommissionRecord
 
 async function writeSale(order: OrderRecord, commission: CommissionRecord | null, shard: number) {
   await db().send(new TransactWriteCommand({ TransactItems: saleTransaction(order, commission, shard) }));
-}
-
-/** A top earner as their EARNINGS item ranks them: the sums of their last refresh (or the totals of before). */
-export function toEarnings(item: Record<string, unknown>): Earnings {
-  return {
-    memberId: String(item.memberId),
-    memberEmail: String(item.memberEmail ?? ''),
-    count: typeof item.rankCount === 'number' ? item.rankCount : num(item.count),
-    totalCents: typeof item.rankCents === 'number' ? item.rankCents : num(item.totalCents),
-    paidCents: num(item.paidCents),
-    processingCents: num(item.processingCents),
-  };
-}
-
-/** A member's earnings items: their shards and the EARNINGS item (totals of before, the rank), one Query. */
-async function earningsItems(memberId: string): Promise<Record<string, unknown>[]> {
-  return queryAll({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': keys.earnings(memberId).pk, ':prefix': EARNINGS_PREFIX },
-    ConsistentRead: true,
-  });
-}
-
-const sumOf = (found: readonly Record<string, unknown>[], name: string) =>
-  found.reduce((total, item) => total + num(item[name]), 0);
-
-function earningsOf(memberId: string, found: readonly Record<string, unknown>[]): Earnings | undefined {
-  if (found.length === 0) return undefined;
-  const base = found.find((item) => item.sk === EARNINGS_PREFIX);
-  return {
-    memberId,
-    memberEmail: String(base?.memberEmail ?? ''),
-    count: sumOf(found, 'count'),
-    totalCents: sumOf(found, 'totalCents'),
-    paidCents: sumOf(found, 'paidCents'),
-    processingCents: sumOf(found, 'processingCents'),
-  };
-}
-
-/**
- * A member's totals: the sum of their earnings shards and of the totals kept before the shards
- * (the EARNINGS item's own `count`/`totalCents`/`paidCents`/`processingCents`), one Query.
- */
-export async function earnings(memberId: string): Promise<Earnings | undefined> {
-  return earningsOf(memberId, await earningsItems(memberId));
-}
-
-/**
- * The member's place among the top earners, from the sum of their shards: written on the EARNINGS
- * item unless a later refresh wrote a newer one already. What orders the refreshes is the rank
- * version, the sum of the shards' `count` (a sale ADDs 1) and `rankMoves` (a refund that takes
- * from a commission ADDs 1): it only grows, and every change of the totals moves it, so the last
- * refresh to read the newest sums wins whether a sale raised them or a refund lowered them. A
- * refresh that failed is made good by the member's next sale or refund (or the same one's retry).
- */
-export async function refreshRank(memberId: string, memberEmail: string): Promise<void> {
-  const found = await earningsItems(memberId);
-  const sums = earningsOf(memberId, found);
-  if (!sums) return;
-  const version = sums.count + sumOf(found, 'rankMoves');
-  try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.earnings(memberId),
-        UpdateExpression:
-          'SET entity = :entity, memberId = :member, memberEmail = :email, rankCount = :count, rankCents = :total, ' +
-          'rankVersion = :version, gsi1pk = :top, gsi1sk = :rank',
-        // Items ranked before the version: by their count, as then.
-        ConditionExpression:
-          '(attribute_not_exists(rankVersion) AND (attribute_not_exists(rankCount) OR rankCount <= :count)) OR rankVersion < :version',
-        ExpressionAttributeValues: {
-          ':entity': 'earnings',
-          ':member': memberId,
-          ':email': memberEmail,
-          ':count': sums.count,
-          ':total': sums.totalCents,
-          ':version': version,
-          ':top': lists.topEarners.partition,
-          ':rank': topEarnerSortKey(sums.totalCents, memberId),
-        },
-      }),
-    );
-  } catch (error) {
-    if (!isConditionFailed(error)) throw error;
-  }
 }
 
 /** refreshRank, whose failure does not undo a recorded sale: logged, and made good by the next one. */

@@ -21,8 +21,7 @@ import type {
   Page,
   SalesStore,
 } from '../../orders/sales-store';
-// eslint-disable-next-line boundaries/dependencies -- known crossing (decision 0401): the member lookup by e-mail is the users adapter's until it moves to a common adapter helper
-import { memberByEmail } from '../auth/dynamo-users';
+import { memberByEmail } from '../dynamo-user-items';
 import {
   backoff,
   batchGetAll,

@@ -7,8 +7,7 @@ import type {
   StripeReversal,
   StripeTransfer,
 } from '../../reconciliation/records';
-// eslint-disable-next-line boundaries/dependencies -- known crossing (decision 0401): the Stripe client and its error words are the payments gateway's until they move to a common adapter helper
-import { lazyStripeClient, toDomainError } from '../payments/stripe-gateway';
+import { lazyStripeClient, toDomainError } from '../stripe-client';
 
 /**
  * Reconciliation's reads of Stripe (reconciliation/reconcile.ts), with the `stripe` SDK: every
