@@ -42,6 +42,7 @@ const expected: Record<string, Answers> = {
   createProductUpload: ADMINS,
   getImportJob: ADMINS,
   retryImportPictures: ADMINS,
+  getCheckoutCancels: ADMINS,
   getImportIssues: ADMINS,
   getRejectedRowsCsv: ADMINS,
   approveProduct: ADMINS,

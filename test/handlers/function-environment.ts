@@ -35,6 +35,8 @@ const ONLY_WITH: readonly [string, readonly string[]][] = [
   ['MAIL_FROM', ['MAIL_OUTBOX_DIR', 'MAIL_OUTBOX_QUIET']],
   ['IMAGES_BUCKET', ['PICTURE_FETCH_ALLOWED_ORIGINS']],
   ['PICTURE_QUEUE_URL', ['SQS_ENDPOINT']],
+  ['CHECKOUT_CANCEL_QUEUE_URL', ['SQS_ENDPOINT']],
+  ['IMPORT_QUEUE_URL', ['SQS_ENDPOINT']],
 ];
 
 let functions: Map<string, { names: string[]; memoryMb: number }> | undefined;
@@ -43,7 +45,10 @@ let functions: Map<string, { names: string[]; memoryMb: number }> | undefined;
 function templateNames(): Map<string, { names: string[]; memoryMb: number }> {
   functions ??= new Map(
     templateFunctions(inject('templates')).map((fn) => {
-      const own = Object.keys(fn.rawEnvironment).map((name) => name.replace(/_ARN$/, ''));
+      // A secret's ARN variable, as in AWS (a test that reaches Secrets Manager sets it), or its value here.
+      const own = Object.keys(fn.rawEnvironment).flatMap((name) =>
+        name.endsWith('_ARN') ? [name, name.replace(/_ARN$/, '')] : [name],
+      );
       const standIns = ONLY_WITH.filter(([when]) => own.includes(when)).flatMap(([, names]) => names);
       return [fn.name, { names: [...new Set([...ALWAYS, ...own, ...standIns])], memoryMb: fn.memoryMb }];
     }),

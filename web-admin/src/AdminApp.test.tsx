@@ -59,6 +59,7 @@ describe('admin app', () => {
       ['Payouts', '/admin/payouts'],
       ['Discount codes', '/admin/discount_codes'],
       ['Reconciliation', '/admin/reconciliation'],
+      ['Commission rules', '/admin/rules'],
       ['Link statistics', '/admin/link_statistics'],
     ]);
     expect((screen.getByRole('switch', { name: 'Admin Mode' }) as HTMLInputElement).checked).toBe(true);

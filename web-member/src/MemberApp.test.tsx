@@ -200,7 +200,8 @@ describe('member app', () => {
     api.on('getCommisionsByUser', () => ({ status: 500, body: { message: 'The server failed.' } }));
     renderMember(api, '/my_account');
     expect(await screen.findByText('Your commissions could not be loaded')).toBeTruthy();
-    expect(screen.getByRole('button', { name: /Retry/ })).toBeTruthy();
+    const section = screen.getByRole('region', { name: 'Commissions' });
+    expect(within(section).getByRole('button', { name: /Retry/ })).toBeTruthy();
   });
 
   it('shows a not-found screen with a link home for unknown routes', async () => {
