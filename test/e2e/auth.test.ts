@@ -235,6 +235,9 @@ describe('admin', () => {
       ['Orders', '/admin/orders'],
       ['Payouts', '/admin/payouts'],
       ['Reconciliation', '/admin/reconciliation'],
+      ['Discount codes', '/admin/discount_codes'],
+      ['Commission rules', '/admin/rules'],
+      ['Link statistics', '/admin/link_statistics'],
     ]);
     expect(await drawer.getByRole('switch', { name: 'Admin Mode' }).isChecked()).toBe(true);
     await expectAccessible(page);
