@@ -234,10 +234,10 @@ describe('admin', () => {
       ['Catalogue', '/admin/catalogue'],
       ['Orders', '/admin/orders'],
       ['Payouts', '/admin/payouts'],
-      ['Reconciliation', '/admin/reconciliation'],
-      ['Discount codes', '/admin/discount_codes'],
       ['Commission rules', '/admin/rules'],
+      ['Discount codes', '/admin/discount_codes'],
       ['Link statistics', '/admin/link_statistics'],
+      ['Reconciliation', '/admin/reconciliation'],
     ]);
     expect(await drawer.getByRole('switch', { name: 'Admin Mode' }).isChecked()).toBe(true);
     await expectAccessible(page);

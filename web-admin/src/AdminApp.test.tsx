@@ -57,10 +57,10 @@ describe('admin app', () => {
       ['Catalogue', '/admin/catalogue'],
       ['Orders', '/admin/orders'],
       ['Payouts', '/admin/payouts'],
-      ['Discount codes', '/admin/discount_codes'],
-      ['Reconciliation', '/admin/reconciliation'],
       ['Commission rules', '/admin/rules'],
+      ['Discount codes', '/admin/discount_codes'],
       ['Link statistics', '/admin/link_statistics'],
+      ['Reconciliation', '/admin/reconciliation'],
     ]);
     expect((screen.getByRole('switch', { name: 'Admin Mode' }) as HTMLInputElement).checked).toBe(true);
   });

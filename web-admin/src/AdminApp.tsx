@@ -29,10 +29,10 @@ export function adminMenu(auth: AuthView): MenuItem[] {
     { to: '/catalogue', label: 'Catalogue', icon: <BoxIcon /> },
     { to: '/orders', label: 'Orders', icon: <ReceiptIcon /> },
     { to: '/payouts', label: 'Payouts', icon: <WalletIcon /> },
-    { to: '/discount_codes', label: 'Discount codes', icon: <ReceiptIcon /> },
-    { to: '/reconciliation', label: 'Reconciliation', icon: <CheckIcon /> },
     { to: '/rules', label: 'Commission rules', icon: <WalletIcon /> },
+    { to: '/discount_codes', label: 'Discount codes', icon: <ReceiptIcon /> },
     { to: '/link_statistics', label: 'Link statistics', icon: <ChartIcon /> },
+    { to: '/reconciliation', label: 'Reconciliation', icon: <CheckIcon /> },
   ];
 }
 
