@@ -523,11 +523,7 @@ export class PortalStack extends Stack {
       enforceSSL: true,
       retentionPeriod: Duration.days(14),
     });
-    Validations.of(this.failedEvents).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason:
-        "This queue is itself the on-failure destination of the event functions (a dead-letter queue for Lambda's asynchronous invocations); nothing consumes it, operators read it, so it needs no dead-letter queue of its own.",
-    });
+    // It is the import queue's dead-letter queue too, so cdk-nag's SQS3 (a queue without one) does not apply to it.
     this.failedEventsAlarm = new Alarm(this, 'FailedEventsAlarm', {
       alarmDescription:
         'An import (or another event function) failed all three tries: its event is in the FailedEvents queue with the error. Read it (aws sqs receive-message --queue-url <FailedEventsQueueUrl>), fix the cause, and upload the file again; delete the message when handled.',

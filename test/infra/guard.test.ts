@@ -91,7 +91,7 @@ function guardWith(change: (templates: Map<string, Template>) => void) {
 describe('cfn-guard rules (infra/guard)', () => {
   it('checks every template of the assembly, the nested stacks included, and the real stack passes every rule', () => {
     expect([...templates.keys()]).toContain(mainName);
-    expect([...templates.keys()].filter((n) => n.endsWith('.nested.template.json'))).toHaveLength(5);
+    expect([...templates.keys()].filter((n) => n.endsWith('.nested.template.json'))).toHaveLength(6);
     expect(guardAssembly(outdir).map(describeViolation)).toEqual([]);
   });
 

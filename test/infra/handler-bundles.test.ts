@@ -58,6 +58,8 @@ const OWN_HOME: Record<string, readonly string[]> = {
   continueImport: ['imports'],
   // the picture queue's function: it hosts a product version's pictures and counts them on the import's job
   hostPictures: ['pictures', 'products', 'imports'],
+  // the checkout-cancel queue's function: a step of a ban's cancelling (payments/open-intents.ts)
+  cancelCheckouts: ['payments', 'products'],
   upgradeTable: ['orders', 'products'],
   dailyPayouts: ['commissions', 'notifications'],
 };

@@ -252,6 +252,7 @@ describe('functions', () => {
       ...(spec.access.checkoutCancelQueue
         ? { CHECKOUT_CANCEL_QUEUE_URL: { Ref: logicalId(stack, stack.checkoutCancelQueue) } }
         : {}),
+      ...(spec.access.importQueue ? { IMPORT_QUEUE_URL: { Ref: logicalId(stack, stack.importQueue) } } : {}),
       ...(spec.access.mail
         ? {
             MAIL_FROM,
@@ -481,12 +482,14 @@ describe('failed imports are seen', () => {
   it('each event function sends an invocation that failed its retries to the encrypted failure queue', () => {
     const queueId = logicalId(main.stack, main.stack.failedEvents);
     const configs = Object.values(main.resources).filter((r) => r.Type === 'AWS::Lambda::EventInvokeConfig');
-    // The picture and cancel functions are invoked by their queue's event source mapping: its messages have their own dead-letter queue.
+    // The picture, cancel and import-part functions are invoked by their queue's event source mapping: its messages have their own dead-letter queue.
     const asynchronous = eventFunctions.filter(
-      (event) => event.trigger !== 'pictureQueue' && event.trigger !== 'checkoutCancelQueue',
+      (event) =>
+        event.trigger !== 'pictureQueue' && event.trigger !== 'checkoutCancelQueue' && event.trigger !== 'importQueue',
     );
     expect(configs).toHaveLength(asynchronous.length);
     const pictureQueueArn = { 'Fn::GetAtt': [logicalId(main.stack, main.stack.pictureQueue), 'Arn'] };
+    const importQueueArn = { 'Fn::GetAtt': [logicalId(main.stack, main.stack.importQueue!), 'Arn'] };
     for (const event of asynchronous) {
       const made = main.stack.eventResources.get(event.name)!;
       const fnId = logicalId(main.stack, made.function);
@@ -499,9 +502,11 @@ describe('failed imports are seen', () => {
       const sends = statementsOf(main.resources, logicalId(main.stack, made.role)).filter((s) =>
         actionsOf(s).includes('sqs:SendMessage'),
       );
-      // Besides the failure queue, only the picture queue for the functions that list it (the import).
+      // Besides the failure queue, only the queues the function lists: the import sends its
+      // pictures and its next part.
       expect(sends.flatMap(resourcesOf)).toEqual([
         { 'Fn::GetAtt': [queueId, 'Arn'] },
+        ...(event.access.importQueue === 'send' ? [importQueueArn] : []),
         ...(event.access.pictureQueue === 'send' ? [pictureQueueArn] : []),
       ]);
     }
