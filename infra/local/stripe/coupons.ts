@@ -2,7 +2,6 @@ import type Stripe from 'stripe';
 import { StripeApiError, invalid, missing, noSuch } from './errors';
 import { stripeId } from './ids';
 import { createdFilter, mergeMetadata, optionalInteger, optionalString, page, type Params } from './params';
-import type { State } from './store';
 
 /**
  * Coupons (`/v1/coupons`) and promotion codes (`/v1/promotion_codes`) as Stripe keeps them
@@ -40,7 +39,7 @@ const boolean = (params: Params, name: string): boolean | undefined => {
   throw invalid(name, `Invalid boolean: ${String(value)}`);
 };
 
-const stored = (state: State, id: string): StoredCoupon => {
+const stored = (state: CouponState, id: string): StoredCoupon => {
   const found = state.coupons?.[id];
   if (!found || found.deleted) throw noSuch('coupon', id, 'coupon');
   return found;
@@ -57,7 +56,7 @@ function couponNow(entry: StoredCoupon, now: number): Stripe.Coupon {
 }
 
 /** `POST /v1/coupons` (docs.stripe.com/api/coupons/create). */
-export function createCoupon(state: State, params: Params, now: number): Stripe.Coupon {
+export function createCoupon(state: CouponState, params: Params, now: number): Stripe.Coupon {
   const percentText = optionalString(params, 'percent_off');
   const amountOff = optionalInteger(params, 'amount_off');
   const currency = optionalString(params, 'currency')?.toLowerCase();
@@ -135,12 +134,12 @@ export function createCoupon(state: State, params: Params, now: number): Stripe.
   return couponNow(coupons[coupon.id]!, now);
 }
 
-export function retrieveCoupon(state: State, id: string, now: number): Stripe.Coupon {
+export function retrieveCoupon(state: CouponState, id: string, now: number): Stripe.Coupon {
   return couponNow(stored(state, id), now);
 }
 
 /** `POST /v1/coupons/:id`: only `name` and `metadata` change (the discount itself never does). */
-export function updateCoupon(state: State, id: string, params: Params, now: number): Stripe.Coupon {
+export function updateCoupon(state: CouponState, id: string, params: Params, now: number): Stripe.Coupon {
   const entry = stored(state, id);
   const name = optionalString(params, 'name');
   if (name !== undefined) {
@@ -152,7 +151,7 @@ export function updateCoupon(state: State, id: string, params: Params, now: numb
 }
 
 /** `DELETE /v1/coupons/:id`: no new redemptions; its promotion codes stop being active. */
-export function deleteCoupon(state: State, id: string): Stripe.DeletedCoupon {
+export function deleteCoupon(state: CouponState, id: string): Stripe.DeletedCoupon {
   stored(state, id).deleted = true;
   return { id, object: 'coupon', deleted: true };
 }
@@ -163,7 +162,7 @@ const newest = <T extends { created: number }>(items: T[]): T[] =>
     .sort((a, b) => b.item.created - a.item.created || b.index - a.index)
     .map(({ item }) => item);
 
-export function listCoupons(state: State, params: Params, now: number) {
+export function listCoupons(state: CouponState, params: Params, now: number) {
   const created = createdFilter(params);
   const coupons = Object.values(state.coupons ?? {})
     .filter((entry) => !entry.deleted && created(entry.coupon.created))
@@ -173,7 +172,7 @@ export function listCoupons(state: State, params: Params, now: number) {
 
 /** A promotion code as Stripe answers it now: active only as set, while its coupon is valid, before expiry and below its limit. */
 function promotionCodeNow(
-  state: State,
+  state: CouponState,
   entry: { code: Stripe.PromotionCode; activeSet: boolean },
   now: number,
 ): Stripe.PromotionCode {
@@ -189,14 +188,14 @@ function promotionCodeNow(
   return { ...code, active };
 }
 
-const storedCode = (state: State, id: string) => {
+const storedCode = (state: CouponState, id: string) => {
   const found = state.promotionCodes?.[id];
   if (!found) throw noSuch('promotion code', id, 'promotion_code');
   return found;
 };
 
 /** `POST /v1/promotion_codes` (docs.stripe.com/api/promotion_codes/create). */
-export function createPromotionCode(state: State, params: Params, now: number): Stripe.PromotionCode {
+export function createPromotionCode(state: CouponState, params: Params, now: number): Stripe.PromotionCode {
   // API 2025-09-30 and later (the SDK's): the coupon goes under `promotion`; the old top-level `coupon` is unknown.
   if (params.coupon !== undefined) {
     throw new StripeApiError(400, 'invalid_request_error', 'Received unknown parameter: coupon', {
@@ -290,12 +289,12 @@ export function createPromotionCode(state: State, params: Params, now: number): 
   return promotionCodeNow(state, codes[promotionCode.id]!, now);
 }
 
-export function retrievePromotionCode(state: State, id: string, now: number): Stripe.PromotionCode {
+export function retrievePromotionCode(state: CouponState, id: string, now: number): Stripe.PromotionCode {
   return promotionCodeNow(state, storedCode(state, id), now);
 }
 
 /** `POST /v1/promotion_codes/:id`: `active` and `metadata`; a code cannot be made active while another active one has its text. */
-export function updatePromotionCode(state: State, id: string, params: Params, now: number): Stripe.PromotionCode {
+export function updatePromotionCode(state: CouponState, id: string, params: Params, now: number): Stripe.PromotionCode {
   const entry = storedCode(state, id);
   const active = boolean(params, 'active');
   if (active === true && !entry.activeSet) {
@@ -321,7 +320,7 @@ export function updatePromotionCode(state: State, id: string, params: Params, no
 }
 
 /** `GET /v1/promotion_codes`: by `code` (exact, as stored: Stripe's list is case-sensitive), `coupon`, `active`, `created`. */
-export function listPromotionCodes(state: State, params: Params, now: number) {
+export function listPromotionCodes(state: CouponState, params: Params, now: number) {
   const code = optionalString(params, 'code');
   const coupon = optionalString(params, 'coupon');
   const active = boolean(params, 'active');
