@@ -1,7 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { deployedBundles } from './test/infra/bundles-plugin.ts';
 import { ProjectTimesReporter } from './test/project-times.ts';
-import { DurationSequencer } from './test/duration-sequencer.ts';
 
 /**
  * The handler tests the `bundles` project runs again against the deployed bundles: every file
@@ -55,8 +54,6 @@ export default defineConfig({
     // The browser files stay one at a time (fileParallelism below); `npm test` runs them in a
     // Vitest process beside this one (scripts/vitest-side-by-side.mjs, decision 0360).
     maxWorkers: 3,
-    // The longest files first, across projects, by the times a CI run measured (decision 0404).
-    sequence: { sequencer: DurationSequencer },
     projects: [
       {
         test: {
