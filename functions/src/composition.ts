@@ -339,7 +339,7 @@ export const checkout: CheckoutDeps = {
   now,
   // Members' discount codes: the price with a code, its redemption counted first (codes/codes.ts).
   codes: {
-    price: (code, listCents) => priceWithCode(discountCodeReads, code, listCents),
+    price: (code, listCents) => priceWithCode(discountCodeReads, code, listCents, { atCheckout: true }),
     redeem: (price, key) => redeemForCheckout(discountCodeReads, price, key),
     release: (price, key) => releaseForCheckout(discountCodeReads, price, key),
   },

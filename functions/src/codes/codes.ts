@@ -240,12 +240,15 @@ export async function priceWithCode(
   deps: Pick<CodeDeps, 'codes' | 'now'>,
   text: string,
   listCents: number,
+  options: { atCheckout?: boolean } = {},
 ): Promise<CodePrice> {
   const code = normalizeDiscountCode(text);
   const found = await deps.codes.get(code);
   if (!found) throw refused(code, 'unknown');
   const refusal = refusalOf(found, seconds(deps.now()));
-  if (refusal) throw refused(code, refusal, found.expiresAt);
+  // At the checkout the redemption decides "used up" (redeemForCheckout): a checkout that counted
+  // its use already (its ask repeated, or two asks at once) is not refused for its own use.
+  if (refusal && !(options.atCheckout && refusal === 'used_up')) throw refused(code, refusal, found.expiresAt);
   const off = discountCents(listCents, found);
   const paidCents = listCents - off;
   if (paidCents < MIN_CARD_CHARGE_CENTS) throw refused(code, 'below_minimum');
