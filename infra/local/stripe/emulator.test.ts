@@ -12,7 +12,16 @@ import {
   type StripeEmulator,
 } from './index';
 import { loadStripeOpenApi } from './openapi';
-import { StripeFaults, completeIndividual, customAccount, sdk, webhookReceiver } from './testing';
+import {
+  StripeFaults,
+  completeIndividual,
+  customAccount,
+  sdk,
+  webhookReceiver,
+  caught,
+  openApiProblems,
+  refusedAsUnknown,
+} from './testing';
 
 const WEBHOOK_SECRET = 'whsec_emulator_test_secret';
 /** The publishable key of the emulator's pair, as the browser sends it. */
@@ -77,15 +86,6 @@ async function fundPlatform(amount: number): Promise<void> {
     confirm: true,
   });
 }
-
-const caught = async (promise: Promise<unknown>): Promise<Stripe.errors.StripeError> => {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(Stripe.errors.StripeError);
-  return error as Stripe.errors.StripeError;
-};
 
 describe('authentication', () => {
   it('refuses a request without a key with 401 and Stripe’s error shape', async () => {
@@ -1033,15 +1033,7 @@ describe('conformance to Stripe’s OpenAPI document', () => {
         'POST /v1/webhook_endpoints',
       ]),
     );
-    const refusedAsUnknown = (exchange: Exchange) =>
-      (exchange.body as { error?: { code?: string } }).error?.code === 'parameter_unknown';
-    const problems = exchanges
-      .filter((exchange) => !refusedAsUnknown(exchange))
-      .flatMap((exchange) =>
-        openApi
-          .check(exchange)
-          .map((problem) => `${exchange.method} ${exchange.path} (${exchange.status}): ${problem}`),
-      );
+    const problems = openApiProblems(openApi, exchanges);
     expect(problems).toEqual([]);
     // What the emulator refused as unknown, the document does not list either; its answer is still Stripe's error.
     const refused = exchanges.filter(refusedAsUnknown);

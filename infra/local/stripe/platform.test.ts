@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONNECT_NOT_SIGNED_UP, startStripeEmulator, type StripeEmulator } from './index';
-import { customAccount, sdk } from './testing';
+import { customAccount, sdk, caught } from './testing';
 
 /** The platform's own account and webhook endpoints, on an emulator whose platform has not signed up for Connect. */
 let dataDir: string;
@@ -26,16 +26,6 @@ afterAll(async () => {
   await emulator.stop();
   rmSync(dataDir, { recursive: true, force: true });
 });
-
-const caught = async (promise: Promise<unknown>): Promise<Stripe.errors.StripeError> => {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof Stripe.errors.StripeError) return error;
-    throw error;
-  }
-  throw new Error('The call succeeded');
-};
 
 describe('a platform that has not signed up for Connect', () => {
   it('is refused connected accounts as Stripe refuses them, and lists none', async () => {

@@ -20,6 +20,7 @@ import {
   customAccount,
   sdk,
   webhookReceiver,
+  caught,
 } from './testing';
 
 /**
@@ -56,15 +57,6 @@ afterAll(async () => {
   for (const emulator of running) await emulator.stop();
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
-
-const caught = async (promise: Promise<unknown>): Promise<Stripe.errors.StripeError> => {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(Stripe.errors.StripeError);
-  return error as Stripe.errors.StripeError;
-};
 
 /** Waits (without a deadline of its own) until the condition holds: the test's timeout bounds it. */
 async function until(condition: () => boolean): Promise<void> {

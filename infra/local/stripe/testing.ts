@@ -1,6 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
+import type { Exchange } from './index';
+import type { loadStripeOpenApi } from './openapi';
 
 export { StripeFaults, type Fault, type FaultRule, type FaultedRequest } from './faults';
 export type { EmulatorClock } from './clock';
@@ -104,3 +106,30 @@ export const customAccount = {
   },
   capabilities: { transfers: { requested: true } },
 } satisfies Stripe.AccountCreateParams;
+
+/** The Stripe error a call ends in; a call that succeeds fails the test. */
+export async function caught(promise: Promise<unknown>): Promise<Stripe.errors.StripeError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof Stripe.errors.StripeError) return error;
+    throw error;
+  }
+  throw new Error('The call succeeded');
+}
+
+/** An exchange the emulator refused for a parameter Stripe's document does not list (its answer is Stripe's error). */
+export const refusedAsUnknown = (exchange: Exchange): boolean =>
+  (exchange.body as { error?: { code?: string } }).error?.code === 'parameter_unknown';
+
+/** Each way the exchanges (those not refused as unknown) differ from Stripe's OpenAPI document, in words. */
+export function openApiProblems(
+  openApi: ReturnType<typeof loadStripeOpenApi>,
+  exchanges: readonly Exchange[],
+): string[] {
+  return exchanges
+    .filter((exchange) => !refusedAsUnknown(exchange))
+    .flatMap((exchange) =>
+      openApi.check(exchange).map((problem) => `${exchange.method} ${exchange.path} (${exchange.status}): ${problem}`),
+    );
+}
