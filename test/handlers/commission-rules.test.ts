@@ -1,12 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { dynamoProducts } from '../../functions/src/adapters/products/dynamo-products';
-import type { ProductRecord } from '../../functions/src/products/product-store';
 import { keys } from '../../shared/src/db/table';
-import { productIdFromSpuNo } from '../../shared/src/domain/csv-product';
 import { item } from './commission-fixtures';
 import { auth, call, tokenFor, type CallResult } from './helpers';
-import { addedOrder, member, type Member } from './sales-helpers';
+import { addedOrder, member, product as storedProduct, type Member } from './sales-helpers';
 
 /**
  * Commission rules (issue 39): precedence (product over brand over group over the default, the
@@ -32,35 +28,9 @@ beforeAll(async () => {
 const adminCall = (handler: Parameters<typeof call>[0], body: Record<string, unknown>): Promise<CallResult> =>
   call(handler, { body, headers: auth(admin) });
 
-/** An approved product of a brand at a price. */
-async function product(name: string, brand: string, priceCents: number): Promise<string> {
-  const spu = `CR-${randomBytes(6).toString('hex')}`;
-  const id = productIdFromSpuNo(spu);
-  const now = new Date().toISOString();
-  const content = {
-    spu_no: spu,
-    product_name: name,
-    brand,
-    msrp_us_cents: priceCents * 2,
-    dropshipping_price_us_cents: priceCents,
-    product_images: ['https://images.example.com/lamp.jpg'],
-    additional_product_images: [],
-    html_description: '<p>A lamp.</p>',
-    url: 'https://supplier.example.com/lamp',
-    content_hash: randomBytes(32).toString('hex'),
-  };
-  const record: ProductRecord = {
-    id,
-    status: 'review',
-    current: content,
-    createdAt: now,
-    updatedAt: now,
-    lastJobId: 'job',
-  };
-  await dynamoProducts.putNew([record]);
-  expect(await dynamoProducts.approve(id, content.content_hash, now)).toBe('done');
-  return id;
-}
+/** An approved product of a brand, as the import and an admin leave it. */
+const product = (name: string, brand: string, priceCents: number): Promise<string> =>
+  storedProduct(priceCents, 'approved', name, brand);
 
 interface Programme {
   version: number;

@@ -15,6 +15,7 @@ export async function product(
   sellCents: number,
   status: 'approved' | 'banned' | 'review' = 'approved',
   name?: string,
+  brand = 'Lumo',
 ): Promise<string> {
   const spu = `SL-${randomBytes(6).toString('hex')}`;
   const id = productIdFromSpuNo(spu);
@@ -22,7 +23,7 @@ export async function product(
   const content = {
     spu_no: spu,
     product_name: name ?? `Sales Lamp ${spu}`,
-    brand: 'Lumo',
+    brand,
     msrp_us_cents: sellCents * 2,
     dropshipping_price_us_cents: sellCents,
     product_images: ['https://images.example.com/lamp.jpg'],
