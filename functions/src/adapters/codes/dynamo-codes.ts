@@ -184,18 +184,7 @@ export const dynamoCodes: CodeStore = {
         return 'counted';
       } catch (error) {
         if (conditionFailedAt(error, 0)) return 'again';
-        if (conditionFailedAt(error, 1)) {
-          // The same checkout asked twice at once: the other ask counted it between this one's
-          // reads (DynamoDB Local under load has been seen to report the limit alone). Counted is counted.
-          const own = await db().send(
-            new GetCommand({
-              TableName: tableName(),
-              Key: keys.discountCodeUse(code, checkoutHash),
-              ConsistentRead: true,
-            }),
-          );
-          return own.Item ? 'again' : 'refused';
-        }
+        if (conditionFailedAt(error, 1)) return 'refused';
         if (isTransactionConflict(error) && attempt < MAX_REDEEM_TRIES) {
           await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * Math.min(attempt + 1, 8)));
           continue;
