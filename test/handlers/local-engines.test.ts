@@ -125,11 +125,13 @@ describe('the local Stripe emulator is wired in', () => {
   });
 
   it('keeps its accounts under the data folder, so a restart finds them', async () => {
-    const state = JSON.parse(readFileSync(join(dataDir, 'stripe', 'state.json'), 'utf8')) as {
-      accounts: Record<string, unknown>;
-    };
+    const written = () =>
+      JSON.parse(readFileSync(join(dataDir, 'stripe', 'state.json'), 'utf8')) as { accounts: Record<string, unknown> };
     const listed = await sdk(Number(new URL(portal.stripeUrl).port), process.env.STRIPE_SECRET_KEY).accounts.list();
-    expect(Object.keys(state.accounts).sort()).toEqual(listed.data.map((account) => account.id).sort());
+    // The emulator writes its state shortly after a change (infra/local/stripe/store.ts).
+    await expect
+      .poll(() => Object.keys(written().accounts).sort())
+      .toEqual(listed.data.map((account) => account.id).sort());
     expect(listed.data).toHaveLength(1);
   });
 });

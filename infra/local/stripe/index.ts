@@ -136,6 +136,7 @@ function rollSecretKey(store: Store, digest: string): string[] {
     .slice(0, EXPIRED_KEYS_KEPT);
   store.state.secretKeys = { current: digest, expired };
   store.save();
+  store.flush();
   return expired;
 }
 
@@ -253,7 +254,7 @@ export async function startStripeEmulator(options: StripeEmulatorOptions): Promi
         server.close(() => resolve());
         server.closeAllConnections();
       });
-      store.save();
+      store.close();
     },
   };
 }
