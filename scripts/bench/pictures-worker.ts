@@ -78,7 +78,8 @@ async function hostMode(): Promise<object> {
     queueUrl: process.env.PICTURE_QUEUE_URL!,
     queueArn: queueArn!,
     handler: (event) => handler(event),
-    batchSize: 10,
+    // As the stack's event source mapping: one message (up to 10 products) an invocation.
+    batchSize: 1,
     concurrency: Number(concurrency),
   });
   let pictures = { total: 0, hosted: 0, failed: 0 };

@@ -305,7 +305,7 @@ export const picturesBench: BenchSection = {
           ['right', 'right', 'right', 'right', 'right', 'right', 'right', 'left'],
         ),
         '',
-        "The import and the picture functions each in a process of their own (separate Lambdas in AWS); the engines in the bench's. With the queue, a stored batch of 100 products costs one UpdateItem (the job's picture total) and 10 SendMessageBatch of 10 messages, sent at once while the next batches are written. Median of the rounds, with and without alternated.",
+        "The import and the picture functions each in a process of their own (separate Lambdas in AWS); the engines in the bench's. With the queue, a stored batch of 100 products costs one UpdateItem (the job's picture total) and one SendMessageBatch of 10 messages of 10 products, sent while the next batches are written. Median of the rounds, with and without alternated.",
         '',
         ...formatTable(
           [
@@ -322,7 +322,7 @@ export const picturesBench: BenchSection = {
           ['left', 'right', 'right', 'right', 'right', 'right', 'right', 'right'],
         ),
         '',
-        `Hosting: ${PICTURE_CONCURRENCY} picture functions (pollers of the local event source mapping, in one process of their own, batches of 10 products), each 8 pictures at a time and 2 per host; 800 × 600 PNGs, each distinct, encoded to WebP at 320/640/1024 px; a slow address times out at 10 s and is tried again at once (3 tries) instead of after the backoff. The pictures are stored in the local S3 server, in the bench's process. CPU per picture: the picture functions' process only.`,
+        `Hosting: ${PICTURE_CONCURRENCY} picture functions (pollers of the local event source mapping, in one process of their own, one message of 10 products an invocation), each 8 pictures at a time and 2 per host; 800 × 600 PNGs, each distinct, encoded to WebP at 320/640/1024 px; a slow address times out at 10 s and is tried again at once (3 tries) instead of after the backoff. The pictures are stored in the local S3 server, in the bench's process. CPU per picture: the picture functions' process only.`,
         '',
         ...formatTable(['measure', 'figure'], large, ['left', 'right']),
         '',

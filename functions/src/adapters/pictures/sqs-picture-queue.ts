@@ -1,6 +1,6 @@
 import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { env } from '../../config/env';
-import type { PictureQueue, PictureWork } from '../../pictures/picture-work';
+import { WORKS_PER_MESSAGE, type PictureQueue } from '../../pictures/picture-work';
 
 /**
  * The picture queue (issue 38): SQS in AWS, the local SQS under npm start and the tests
@@ -24,18 +24,22 @@ const SEND_TRIES = 4;
 
 export const sqsPictureQueue: PictureQueue = {
   /**
-   * A stored batch of 100 products is 10 SendMessageBatch requests: sent at the same time (one
-   * round trip for the batch, not ten in a row).
+   * A stored batch of 100 products: 10 messages of 10 product versions, in one SendMessageBatch
+   * (larger sets, such as a retry's page, in several, sent at the same time).
    */
   async send(works) {
-    const chunks: (typeof works)[] = [];
-    for (let start = 0; start < works.length; start += BATCH) chunks.push(works.slice(start, start + BATCH));
-    await Promise.all(chunks.map(sendBatch));
+    const messages: string[] = [];
+    for (let start = 0; start < works.length; start += WORKS_PER_MESSAGE) {
+      messages.push(JSON.stringify(works.slice(start, start + WORKS_PER_MESSAGE)));
+    }
+    const requests: string[][] = [];
+    for (let start = 0; start < messages.length; start += BATCH) requests.push(messages.slice(start, start + BATCH));
+    await Promise.all(requests.map(sendBatch));
   },
 };
 
-async function sendBatch(works: readonly PictureWork[]): Promise<void> {
-  let entries = works.map((work, index) => ({ Id: `w${index}`, MessageBody: JSON.stringify(work) }));
+async function sendBatch(bodies: readonly string[]): Promise<void> {
+  let entries = bodies.map((body, index) => ({ Id: `w${index}`, MessageBody: body }));
   // SendMessageBatch answers entry by entry: the failed ones are sent again, a few times.
   for (let attempt = 1; entries.length > 0; attempt++) {
     const answer = await sqs().send(new SendMessageBatchCommand({ QueueUrl: pictureQueueUrl(), Entries: entries }));
