@@ -32,13 +32,14 @@ import { formatTable, median, type BenchSection } from './section';
  *   limits: its time, its pass 1's, and its peak memory (BENCH_LARGE_IMPORT=0 skips it).
  * Every picture is distinct (its bytes differ), so each is decoded and encoded: none is stored once
  * for several addresses. Sizes: BENCH_IMPORT_SIZES (default 1000,20000), BENCH_IMPORT_ROUNDS
- * (default 3 for up to 1,000 products, 1 above), BENCH_PICTURE_PRODUCTS (products hosted per case,
+ * (default 3), BENCH_PICTURE_PRODUCTS (products hosted per case,
  * default 100: 500 pictures), BENCH_PICTURE_CONCURRENCY (default 4), BENCH_LARGE_ROWS (200000).
  */
 
 const PRODUCTS_HOSTED = Number(process.env.BENCH_PICTURE_PRODUCTS ?? 100);
 const IMPORT_SIZES = (process.env.BENCH_IMPORT_SIZES ?? '1000,20000').split(',').map(Number);
-const roundsOf = (count: number) => Number(process.env.BENCH_IMPORT_ROUNDS ?? (count <= 1_000 ? 3 : 1));
+/** Rounds per size: a single 20,000-product pair measured 0.69 and 1.22 in two runs at a load average of 15 to 20. */
+const IMPORT_ROUNDS = Number(process.env.BENCH_IMPORT_ROUNDS ?? 3);
 const PICTURES_PER_PRODUCT = 5;
 /** Instances of the picture function (its reserved concurrency is 10 in AWS; this machine has 2 cores). */
 const PICTURE_CONCURRENCY = Number(process.env.BENCH_PICTURE_CONCURRENCY ?? 4);
@@ -118,7 +119,11 @@ interface HostResult {
 
 /** Runs pictures-worker.ts in a fresh process (with this process's tsx loader); answers its JSON line. */
 async function worker<T>(args: readonly string[]): Promise<T> {
-  const { stdout } = await run(process.execPath, [...process.execArgv, WORKER, ...args], {
+  // BENCH_CPU_PROFILE=<folder>: each worker writes a V8 CPU profile there (node --cpu-prof).
+  const profile = process.env.BENCH_CPU_PROFILE
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`]
+    : [];
+  const { stdout } = await run(process.execPath, [...profile, ...process.execArgv, WORKER, ...args], {
     maxBuffer: 16 * 1024 * 1024,
     env: process.env,
   });
@@ -208,7 +213,7 @@ export const picturesBench: BenchSection = {
       for (const count of IMPORT_SIZES) {
         const without: ImportResult[] = [];
         const withQueue: ImportResult[] = [];
-        for (let round = 0; round < roundsOf(count); round++) {
+        for (let round = 0; round < IMPORT_ROUNDS; round++) {
           const keyWithout = await upload(
             `n${count}r${round}`,
             catalogue(`n${count}r${round}`, count, () => fast.origin),
