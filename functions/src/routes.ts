@@ -317,7 +317,8 @@ export const eventFunctions: readonly EventFunction[] = [
     access: { table: 'readwrite', secrets: [], imagesBucket: 'readwrite', pictureQueue: 'consume' },
     trigger: 'pictureQueue',
     reservedConcurrency: 10,
-    batchSize: 10,
+    // One message of up to 10 product versions (picture-work.ts WORKS_PER_MESSAGE) an invocation.
+    batchSize: 1,
     // The pictures' WebP variants (issue 28): sharp's prebuilt linux-arm64 binaries.
     nativeModules: ['sharp'],
   },

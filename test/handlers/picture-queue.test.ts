@@ -107,7 +107,7 @@ function startPictureFunction(on: LocalPictureQueue = queue, concurrency = 1): Q
     queueUrl: on.url,
     queueArn: on.arn,
     handler: (event) => asFunction('hostPictures', () => hostPictures(event)),
-    batchSize: 10,
+    batchSize: 1,
     concurrency,
   });
   return poller;
@@ -214,7 +214,10 @@ describe('pictures through the queue', () => {
           new ReceiveMessageCommand({ QueueUrl: queue.url, MaxNumberOfMessages: 10, VisibilityTimeout: 0 }),
         )
       ).Messages ?? [];
-    expect(JSON.parse(message!.Body!)).toMatchObject({ jobId, productId: productIdFromSpuNo('R-1'), pictures: 1 });
+    // One message holds up to 10 of a batch's product versions (here its one).
+    expect(JSON.parse(message!.Body!)).toEqual([
+      expect.objectContaining({ jobId, productId: productIdFromSpuNo('R-1'), pictures: 1 }),
+    ]);
     const poller = startPictureFunction();
     await poller.idle();
     expect(await job(admin, jobId)).toMatchObject({ pictures: { total: 1, hosted: 1, failed: 0 } });

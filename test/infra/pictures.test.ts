@@ -91,7 +91,8 @@ describe('hosted pictures in the stack', () => {
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionName: { Ref: logicalId(made.function) },
       EventSourceArn: { 'Fn::GetAtt': [logicalId(stack.pictureQueue), 'Arn'] },
-      BatchSize: 10,
+      // One message of up to 10 products an invocation.
+      BatchSize: 1,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       ScalingConfig: { MaximumConcurrency: 10 },
     });

@@ -353,6 +353,9 @@ async function writeRows(
   const reserve = deps.checkpointReserveMs ?? CHECKPOINT_RESERVE_MS;
   const canStop = deps.remainingMs !== undefined && deps.continuations !== undefined;
   const inFlight = new Set<Promise<void>>();
+  // A stored batch's picture messages go out while the next batches are written: the window is
+  // the database writes'; the sends have a window of their own, so they cannot pile up either.
+  const sending = new Set<Promise<void>>();
   let failure: unknown;
   let reported = 0;
   let imported = 0;
@@ -373,9 +376,15 @@ async function writeRows(
         id,
         now(),
         counters,
-        deps.pictures,
+        deps.pictures !== undefined,
       ).then(
-        () => void (run.done += batch.length),
+        (written) => {
+          run.done += batch.length;
+          if (!deps.pictures) return;
+          const send = sendPictureWork(deps.pictures, id, written).catch((error: unknown) => void (failure ??= error));
+          sending.add(send);
+          void send.finally(() => sending.delete(send));
+        },
         (error: unknown) => void (failure ??= error),
       );
       imported += batch.length;
@@ -383,6 +392,7 @@ async function writeRows(
       inFlight.add(task);
       void task.finally(() => inFlight.delete(task));
       if (inFlight.size >= window) await Promise.race(inFlight);
+      if (sending.size >= window) await Promise.race(sending);
       if (Date.now() - reported >= PROGRESS_EVERY_MS) {
         reported = Date.now();
         // The lease first: a run that lost it (taken for dead) stops before its next batch.
@@ -393,6 +403,8 @@ async function writeRows(
   } finally {
     // Also when the file stops mid-way: let the writes under way finish, so the counters are true.
     await Promise.all(inFlight);
+    // A batch's messages are sent once it is stored (its task added them before it ended).
+    await Promise.all(sending);
   }
   if (failure) throw failure;
   return stopped && last ? { next: last, imported } : null;
@@ -479,8 +491,8 @@ async function upsertBatch(
   jobId: string,
   now: string,
   counters: ImportCounters,
-  pictures?: ImportPictures,
-): Promise<void> {
+  withPictures: boolean,
+): Promise<readonly ImportRow[]> {
   // The batch's states (prefetched, or one BatchGet) where the id directory says the product may
   // exist, all read while this run holds the catalogue write lease: a product read (or known) as
   // missing stays missing until this run puts it, since only the lease holder creates products.
@@ -495,7 +507,7 @@ async function upsertBatch(
     const { id, ...imported } = row.product;
     // With a picture queue: no picture is shown until ours is hosted (the card's placeholder; the
     // description's `<img>` are left out until then, products/present.ts).
-    const content: ProductContent = pictures ? { ...imported, hosted_images: {} } : imported;
+    const content: ProductContent = withPictures ? { ...imported, hosted_images: {} } : imported;
     const state = states.get(id);
     if (!state) {
       created.push(newProduct(id, content, jobId, now));
@@ -511,7 +523,8 @@ async function upsertBatch(
   }
   const creating = products.putNew(created).then(() => void (counters.created += created.length));
   await Promise.all([creating, ...revisions]);
-  if (pictures) await sendPictureWork(pictures, jobId, written);
+  // Written products (new, or a new version): their pictures go to the queue (writeRows).
+  return written;
 }
 
 /** One message per stored product version with pictures; the job's total counts them first. */

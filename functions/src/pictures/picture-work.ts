@@ -65,7 +65,7 @@ export interface PictureRecordRepository {
 }
 
 export interface PictureQueue {
-  /** Sends the messages (in batches of 10); throws when some could not be sent. */
+  /** Sends the works, WORKS_PER_MESSAGE to a message, 10 messages a request; throws when some could not be sent. */
   send(works: readonly PictureWork[]): Promise<void>;
 }
 
@@ -107,14 +107,32 @@ export function pictureAddresses(
   ];
 }
 
-/** The picture work of a message body; throws (a poison message) when it is not one. */
-export function parsePictureWork(body: string): PictureWork {
+/**
+ * Product versions per message: a stored batch of 100 products is one SendMessageBatch of 10
+ * messages (one SQS request per batch, not ten), and one message is what one picture function
+ * hosts per invocation (its batch size is 1), as 10 one-product messages were.
+ */
+export const WORKS_PER_MESSAGE = 10;
+
+/**
+ * The picture works of a message body: an array of 1 to WORKS_PER_MESSAGE product versions (or one
+ * alone, as messages were first sent); throws (a poison message) when it is not that.
+ */
+export function parsePictureWorks(body: string): PictureWork[] {
   let value: unknown;
   try {
     value = JSON.parse(body);
   } catch {
     throw new Error('The picture message is not JSON');
   }
+  if (!Array.isArray(value)) return [pictureWorkOf(value)];
+  if (value.length === 0 || value.length > WORKS_PER_MESSAGE) {
+    throw new Error(`The picture message holds ${value.length} product versions, not 1 to ${WORKS_PER_MESSAGE}`);
+  }
+  return value.map(pictureWorkOf);
+}
+
+function pictureWorkOf(value: unknown): PictureWork {
   const work = value as Partial<PictureWork> | null;
   const id = /^[0-9a-f]{32}$/;
   if (
