@@ -135,9 +135,24 @@ describe('a dispute, from the customer’s payment to the last mail', () => {
 
     const { page } = admin;
     await page.setViewportSize(DESKTOP);
+    // The portal learns of the loss from Stripe's webhook: its card says so once it has (each look a fresh load).
+    await expect
+      .poll(
+        async () => {
+          await page.goto(at(`/admin/orders?order=${orderNumber}`));
+          const card = page.getByRole('region', { name: `Order ${orderNumber}` });
+          await card.waitFor();
+          await page.waitForLoadState('networkidle');
+          return card.getByTestId('order-closed').count();
+        },
+        { timeout: 30_000, intervals: [500] },
+      )
+      .toBe(1);
+    // Then the work list, loaded after it, no longer holds the order.
     await page.goto(at('/admin/orders/not_ordered_yet'));
     await page.getByRole('heading', { level: 1, name: 'Not ordered yet' }).waitFor();
-    await expect.poll(async () => page.getByText(orderNumber, { exact: true }).count(), { timeout: 20_000 }).toBe(0);
+    await page.waitForLoadState('networkidle');
+    expect(await page.getByText(orderNumber, { exact: true }).count()).toBe(0);
     for (const viewport of VIEWPORTS) {
       await page.setViewportSize(viewport);
       await page.goto(at(`/admin/orders?order=${orderNumber}`));
