@@ -492,7 +492,7 @@ export const confirm: ConfirmDeps = {
 };
 
 /** Counting the share pages' visits (visits/count-visit.ts): the table, the clock. */
-export const visitCounting: CountDeps = { store: dynamoVisits, now };
+export const visitCounting: CountDeps = { store: dynamoVisits, products: { get: getProduct }, now };
 /** The funnel's later steps: a checkout started, a sale counted once per order (visits/funnel.ts). */
 const visitFunnel: FunnelDeps = { store: dynamoVisits, now };
 /** The link statistics' reads (visits/statistics.ts). */

@@ -136,6 +136,22 @@ describe('/api/countVisit', () => {
     // A browser from the same address is counted.
     expect((await visit(id, seller.shareCode, address(5000))).body.counted).toBe(true);
   });
+
+  it('answers a visit of an unknown or banned product as the share page does (404 in words), writing nothing', async () => {
+    const seller = await member();
+    const banned = await product(1900, 'banned');
+    // Every item but the day's salt (made once a day by whichever visit comes first).
+    const written = async () => (await allItems()).filter((item) => item.entity !== 'visitSalt');
+    const before = await written();
+    for (const id of [banned, 'f'.repeat(32)]) {
+      for (const agent of [BROWSER, 'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)']) {
+        const result = await visit(id, seller.shareCode, address(6000), agent);
+        expect(result.status).toBe(404);
+        expect(result.body.message).toBe('This product is no longer available.');
+      }
+    }
+    expect(await written()).toEqual(before);
+  });
 });
 
 describe('the visit through the checkout', () => {
