@@ -1,4 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import { isbot } from 'isbot';
 import type { CountVisitResponse } from '@portal/shared/api/visits';
 import type { ProductRepository } from '../products/product-store';
@@ -37,6 +38,21 @@ export const VISIT_DAYS = 30;
  * agent is no browser either.
  */
 export const isBotAgent = (userAgent: string): boolean => userAgent.trim() === '' || isbot(userAgent);
+
+/**
+ * The visitor's address: behind CloudFront the `CloudFront-Viewer-Address` header CloudFront adds
+ * (`198.51.100.10:46532`, `2001:db8::1:46532`: the address, a colon, the viewer's port), else the
+ * request's source address (locally, or a request that did not come through CloudFront). Used
+ * only to tell visitors apart in the visit's hash: a forged header can make a visit look like
+ * another visitor's, as a changed user agent can, never touch anything else (login limits keep
+ * the source address).
+ */
+export function visitorAddress(viewerAddress: string | undefined, sourceIp: string): string {
+  const value = viewerAddress?.trim() ?? '';
+  const colon = value.lastIndexOf(':');
+  const address = colon > 0 ? value.slice(0, colon) : '';
+  return isIP(address) ? address : sourceIp;
+}
 
 /** One salt per UTC day per container, read or made once. */
 const salts = new Map<string, Promise<Buffer>>();
