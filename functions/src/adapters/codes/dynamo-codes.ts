@@ -131,8 +131,11 @@ export const dynamoCodes: CodeStore = {
     const found: CodeWithSales[] = [];
     for (const item of items) {
       if (item.entity === 'discountCode') found.push({ code: toCode(item), sales: [] });
-      else if (item.entity === 'discountCodeSale' && typeof item.orderId === 'string')
-        found.at(-1)?.sales.push(toSale(item));
+      else if (item.entity === 'discountCodeSale' && typeof item.orderId === 'string') {
+        // Its own code's (the item's partition), never the code before it in the list.
+        const current = found.at(-1);
+        if (current && item.pk === keys.discountCode(current.code.code).pk) current.sales.push(toSale(item));
+      }
     }
     return found;
   },
