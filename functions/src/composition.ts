@@ -87,7 +87,7 @@ import { holdMs, moneySettings } from './config/money-settings';
 import { getOrder } from './adapters/orders/dynamo-sale-recorder';
 import { dynamoRules } from './adapters/rules/dynamo-rules';
 import type { RuleDeps } from './rules/programme';
-import { ruleFor } from './rules/programme';
+import { saleRules as saleRulesInForce } from './rules/programme';
 import { memberView } from './products/present';
 import { dynamoVisits } from './adapters/visits/dynamo-visits';
 import type { CountDeps } from './visits/count-visit';
@@ -423,9 +423,7 @@ export const commissionRules: RuleDeps = {
   now,
 };
 /** The rule of a member's sale (orders/record-sale.ts): the programme and the member's groups as they are now. */
-const saleRules = {
-  ruleFor: (memberId: string, productId: string, brand: string) => ruleFor(dynamoRules, memberId, productId, brand),
-};
+const saleRules = { inForce: () => saleRulesInForce(dynamoRules) };
 
 /** The orders, the commission each sale writes, their counters (one table). */
 export const sales: SalesStore = dynamoSales;
@@ -494,7 +492,7 @@ export const confirm: ConfirmDeps = {
 };
 
 /** Counting the share pages' visits (visits/count-visit.ts): the table, the clock. */
-export const visitCounting: CountDeps = { store: dynamoVisits, now };
+export const visitCounting: CountDeps = { store: dynamoVisits, products: { get: getProduct }, now };
 /** The funnel's later steps: a checkout started, a sale counted once per order (visits/funnel.ts). */
 const visitFunnel: FunnelDeps = { store: dynamoVisits, now };
 /** The link statistics' reads (visits/statistics.ts). */

@@ -730,7 +730,11 @@ export class PortalStack extends Stack {
           allowedMethods: AllowedMethods.ALLOW_ALL,
           cachePolicy: CachePolicy.CACHING_DISABLED,
           // CloudFront does not compress here; the functions do, by the browser's own Accept-Encoding,
-          // which this policy forwards (functions/src/http/compress.ts, decision 0191).
+          // which this policy forwards (functions/src/http/compress.ts, decision 0191). It forwards
+          // every viewer header but Host (API Gateway answers only its own) and CloudFront's viewer
+          // headers with them: CloudFront-Viewer-Address is the visitor countVisit tells apart
+          // (decision 0464). A policy of our own could not do both: a list of headers may not name
+          // Authorization, and "all viewer headers and these CloudFront ones" sends the Host.
           originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
           responseHeadersPolicy: securityHeaders,
         },

@@ -10,7 +10,8 @@ import { formatTable } from './section';
  * shard, no retry, no place). DynamoDB Local runs transactions one at a time, so the figure says
  * what the recorder adds to the engine's own work; the failures are what either lost. The
  * recorder's sales look their commission rule up as record-sale.ts does (issue 39: the programme
- * and the member's groups, read at each sale), under a programme of 50 rules whose brand rule pays them.
+ * and, when a group rule could decide, the member's groups, read at each sale), under a programme of 50
+ * rules whose brand rule pays them.
  */
 const SALES_PER_RUN = Number(process.env.BENCH_RECORD_SALES ?? 2_000);
 const BUYERS = [50, 200] as const;
@@ -23,7 +24,7 @@ export async function recordingThroughput(): Promise<{ ok: boolean; lines: strin
   const { dynamoCommissionStore } = await import('../../functions/src/adapters/commissions/dynamo-commission-store');
   const { paymentOrderIds, commissionCents, ruleUsed } = await import('../../functions/src/orders/record-sale');
   const { dynamoRules } = await import('../../functions/src/adapters/rules/dynamo-rules');
-  const { ruleFor } = await import('../../functions/src/rules/programme');
+  const { saleRules } = await import('../../functions/src/rules/programme');
   const { ruleCommissionCents } = await import('../../shared/src/domain/commission-rules');
   await benchProgramme(dynamoRules);
   type OrderRecord = import('../../functions/src/orders/sales-store').OrderRecord;
@@ -91,8 +92,11 @@ export async function recordingThroughput(): Promise<{ ok: boolean; lines: strin
           const [order, commission] = sale(count === SALES_PER_RUN ? mode : `warm-${mode}`, buyers, next++);
           try {
             if (mode === 'recorder') {
-              // The rule lookup a sale makes (orders/record-sale.ts): in the recorder's path, not the plain one's.
-              const rule = await ruleFor(dynamoRules, commission.memberId, order.product_id, order.brand);
+              // The rule lookup a sale makes (orders/record-sale.ts: the programme read, then the
+              // pick, the member's groups read when a group rule could decide): in the recorder's
+              // path, not the plain one's.
+              const ruleOf = await saleRules(dynamoRules);
+              const rule = await ruleOf(commission.memberId, order.product_id, order.brand);
               await recordSale(order, {
                 ...commission,
                 amountCents: ruleCommissionCents(rule, order.unitCents, order.qty),
@@ -172,14 +176,37 @@ export async function recordingThroughput(): Promise<{ ok: boolean; lines: strin
   };
 }
 
-/** A programme of 50 rules (product rules for other products, and a brand rule for the bench's brand), once per table. */
+/**
+ * A programme of 50 rules (product rules for other products, a group's rule, and a brand rule for
+ * the bench's brand, which outranks the group's: the sale reads no groups), once per table.
+ */
 async function benchProgramme(store: import('../../functions/src/rules/rule-store').RuleStore): Promise<void> {
-  const programme = await store.programme();
+  let programme = await store.programme();
   if (programme.rules.some((rule) => rule.scope === 'brand' && rule.value === 'Lumo')) return;
   const createdAt = new Date().toISOString();
+  const audit = {
+    id: 'bench',
+    at: createdAt,
+    whoId: 'bench',
+    whoEmail: 'bench@example.com',
+    action: 'Rule created',
+    before: null,
+    after: 'bench rules',
+  };
+  const group = { id: 'bench-group', name: 'Bench sellers', memberCount: 0, createdAt };
+  if (!(await store.createGroup(programme.version, group, { ...audit, id: 'bench-group' })))
+    throw new Error('the bench group could not be made');
+  programme = await store.programme();
   const rules = [
     ...programme.rules,
-    ...Array.from({ length: 49 }, (_, index) => ({
+    {
+      id: 'bench-group-rule',
+      scope: 'group' as const,
+      value: group.id,
+      rate: { kind: 'percent' as const, basisPoints: 1100 },
+      createdAt,
+    },
+    ...Array.from({ length: 48 }, (_, index) => ({
       id: `bench-product-${index}`,
       scope: 'product' as const,
       value: `bench-other-product-${index}`,
@@ -194,15 +221,6 @@ async function benchProgramme(store: import('../../functions/src/rules/rule-stor
       createdAt,
     },
   ];
-  const audit = {
-    id: 'bench',
-    at: createdAt,
-    whoId: 'bench',
-    whoEmail: 'bench@example.com',
-    action: 'Rule created',
-    before: null,
-    after: 'bench rules',
-  };
   if (!(await store.saveRules(programme.version, rules, audit)))
     throw new Error('the bench programme could not be saved');
 }

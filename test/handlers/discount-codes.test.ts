@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { db, tableName } from '../../functions/src/adapters/dynamo-client';
 import { clock } from '../../functions/src/config/clock';
 import { handler as getPaymentIntent } from '../../functions/src/handlers/get-payment-intent';
@@ -187,6 +187,60 @@ describe('a checkout with a code', () => {
     const listed = await call(getDiscountCodes, { body: {}, headers: auth(admin) });
     const row = (listed.body.items as { code: string }[]).find((item) => item.code === code);
     expect(row).toMatchObject({ uses: 1, revenueCents: 0, orders: [expect.objectContaining({ refundedCents: 1699 })] });
+  });
+
+  it('lists every code with its uses, revenue and orders from one Query of the codes with their sales, no read per code', async () => {
+    const owner = await member();
+    const [busy, quiet] = [
+      await makeCode(owner, { code: codeText('BUSY'), amountOffCents: 200 }),
+      await makeCode(owner, { code: codeText('QUIET'), percentOff: 10 }),
+    ];
+    const id = await product(2000);
+    const first = await paidWithCode(id, 1800, 1, { code: busy.code });
+    const second = await paidWithCode(id, 3800, 2, { code: busy.code });
+    const refunded = await call(refundOrder, {
+      body: { id: first.order!.id, amountCents: 550, reason: 'requested_by_customer' },
+      headers: auth(admin),
+    });
+    expect(refunded.status).toBe(200);
+
+    const send = vi.spyOn(db(), 'send');
+    let sent: { name: string; input: Record<string, unknown> }[];
+    try {
+      const listed = await call(getDiscountCodes, { body: {}, headers: auth(admin) });
+      expect(listed.status).toBe(200);
+      sent = send.mock.calls.map(([command]) => ({
+        name: command.constructor.name,
+        input: command.input as Record<string, unknown>,
+      }));
+      const items = listed.body.items as { code: string; createdAt: string }[];
+      // Newest first, as before.
+      expect(items.map((item) => item.createdAt)).toEqual(
+        items
+          .map((item) => item.createdAt)
+          .sort()
+          .reverse(),
+      );
+      expect(items.find((item) => item.code === busy.code)).toMatchObject({
+        uses: 2,
+        // $18.00 − $5.50 + $38.00.
+        revenueCents: 1800 - 550 + 3800,
+        orders: [
+          expect.objectContaining({ orderID: second.order!.orderID, paidCents: 3800, refundedCents: 0 }),
+          expect.objectContaining({ orderID: first.order!.orderID, paidCents: 1800, refundedCents: 550 }),
+        ],
+      });
+      expect(items.find((item) => item.code === quiet.code)).toMatchObject({ uses: 0, revenueCents: 0, orders: [] });
+    } finally {
+      send.mockRestore();
+    }
+    // The codes and their sales: Queries of the list by code only; nothing per code, no order read.
+    const reads = sent.filter((command) => command.name === 'QueryCommand' || command.name === 'BatchGetCommand');
+    expect(reads.length).toBeGreaterThan(0);
+    for (const read of reads) {
+      expect(read).toMatchObject({ name: 'QueryCommand', input: { IndexName: 'gsi2' } });
+      expect(read.input.ExpressionAttributeValues).toEqual({ ':pk': 'DISCOUNT_CODES#WITH_SALES' });
+    }
   });
 
   it('holds the commission of a member’s own code on their own purchase (the self-purchase rule)', async () => {

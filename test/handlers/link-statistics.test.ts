@@ -136,6 +136,52 @@ describe('/api/countVisit', () => {
     // A browser from the same address is counted.
     expect((await visit(id, seller.shareCode, address(5000))).body.counted).toBe(true);
   });
+
+  it('tells visitors apart by CloudFront-Viewer-Address behind CloudFront, by the source address without it', async () => {
+    const id = await product(2100);
+    clock.now = () => TEN;
+    const EDGE = '10.250.0.1';
+    const from = (sourceIp: string, viewer?: string) =>
+      call(countVisit, {
+        body: { id },
+        sourceIp,
+        headers: { 'user-agent': BROWSER, ...(viewer ? { 'cloudfront-viewer-address': viewer } : {}) },
+      });
+    // Two viewers behind one edge address: two visitors.
+    const one = await from(EDGE, '198.51.100.10:46532');
+    const two = await from(EDGE, '198.51.100.11:46532');
+    expect([one.body.counted, two.body.counted]).toEqual([true, true]);
+    expect(one.body.visitId).not.toBe(two.body.visitId);
+    // The first again, from another port through another edge: the same visitor, not counted again.
+    const again = await from('10.250.0.2', '198.51.100.10:51000');
+    expect(again.body).toEqual({ visitId: one.body.visitId, counted: false });
+    // IPv6: the port is what follows the last colon.
+    const six = await from(EDGE, '2001:db8::8a2e:370:7334:443');
+    const sixAgain = await from('10.250.0.3', '2001:db8::8a2e:370:7334:8443');
+    expect(six.body.counted).toBe(true);
+    expect(sixAgain.body).toEqual({ visitId: six.body.visitId, counted: false });
+    // Without the header (locally), or with one that names no address, the source address is the visitor.
+    const local = await from('203.0.113.5');
+    const garbled = await from('203.0.113.5', 'not-an-address');
+    expect(local.body.counted).toBe(true);
+    expect(garbled.body).toEqual({ visitId: local.body.visitId, counted: false });
+  });
+
+  it('answers a visit of an unknown or banned product as the share page does (404 in words), writing nothing', async () => {
+    const seller = await member();
+    const banned = await product(1900, 'banned');
+    // Every item but the day's salt (made once a day by whichever visit comes first).
+    const written = async () => (await allItems()).filter((item) => item.entity !== 'visitSalt');
+    const before = await written();
+    for (const id of [banned, 'f'.repeat(32)]) {
+      for (const agent of [BROWSER, 'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)']) {
+        const result = await visit(id, seller.shareCode, address(6000), agent);
+        expect(result.status).toBe(404);
+        expect(result.body.message).toBe('This product is no longer available.');
+      }
+    }
+    expect(await written()).toEqual(before);
+  });
 });
 
 describe('the visit through the checkout', () => {

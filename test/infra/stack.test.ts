@@ -980,6 +980,24 @@ describe('CloudFront', () => {
     expect(apiBehavior.FunctionAssociations).toBeUndefined();
   });
 
+  it("forwards the viewer's address to the API (CloudFront-Viewer-Address, which countVisit reads) and not the Host", () => {
+    const config = distribution();
+    const apiBehavior = config.CacheBehaviors.find((b: any) => b.PathPattern === '/api/*');
+    // The managed AllViewerExceptHostHeader: every viewer header but Host (API Gateway answers only
+    // its own), the Authorization header with them, and CloudFront's viewer headers,
+    // CloudFront-Viewer-Address among them (docs/decisions/0464). No policy of our own can do that:
+    // a list of headers may not name Authorization, and "all viewer headers and these CloudFront
+    // ones" sends the viewer's Host.
+    expect(apiBehavior.OriginRequestPolicyId).toBe(ALL_VIEWER_EXCEPT_HOST_HEADER);
+    expect(Object.values(main.resources).filter((r: any) => r.Type === 'AWS::CloudFront::OriginRequestPolicy')).toEqual(
+      [],
+    );
+    // Nothing on the way sets or removes it: no viewer-request function, no origin header of that name.
+    expect(apiBehavior.FunctionAssociations).toBeUndefined();
+    const names = (originOf(apiBehavior).OriginCustomHeaders ?? []).map((h: any) => String(h.HeaderName).toLowerCase());
+    expect(names).not.toContain('cloudfront-viewer-address');
+  });
+
   it('rewrites app routes on / and /admin/*, redirects to HTTPS, sends security headers, logs', () => {
     const config = distribution();
     const functionId = logicalId(main.stack, main.stack.node.findChild('SpaRewrite'));

@@ -1,7 +1,8 @@
 /**
  * The discount codes' store (issue 39), as the codes capability needs it: the code item (its
  * Stripe ids, terms, limits, redemptions and state), one item per checkout that counted a
- * redemption, and the code's sales (written in each sale's transaction, orders/record-sale.ts).
+ * redemption, and the code's sales (written in each sale's transaction, orders/record-sale.ts; a
+ * refund keeps their refunded cents equal to the order's).
  */
 
 export interface StoredCode {
@@ -25,13 +26,20 @@ export interface StoredCode {
   disabledAt?: string;
 }
 
-/** One paid sale with a code. */
+/** One paid sale with a code, with what was refunded of it so far. */
 export interface CodeSale {
   orderId: string;
   orderID: string;
   createdAt: string;
   paidCents: number;
   discountCents: number;
+  refundedCents: number;
+}
+
+/** A code with every paid sale of it, oldest first. */
+export interface CodeWithSales {
+  code: StoredCode;
+  sales: CodeSale[];
 }
 
 export type RedeemOutcome = 'counted' | 'again' | 'refused';
@@ -42,13 +50,9 @@ export interface CodeStore {
   create(code: StoredCode): Promise<boolean>;
   /** Turns an active code off; the code as it is after (undefined when there is none). */
   disable(code: string, at: string): Promise<StoredCode | undefined>;
-  /** Every code, newest first (at most `limit`). */
-  list(limit: number): Promise<StoredCode[]>;
+  /** Every code with its paid sales and their refunds: one Query (in pages of 1 MB) of the list by code (decision 0461). */
+  listWithSales(): Promise<CodeWithSales[]>;
   ofMember(memberId: string): Promise<StoredCode[]>;
-  /** A code's paid sales, newest first (at most `limit`). */
-  sales(code: string, limit: number): Promise<CodeSale[]>;
-  /** Cents refunded so far, by order id. */
-  refundedCents(orderIds: readonly string[]): Promise<Map<string, number>>;
   /**
    * Counts one redemption for a checkout, first, with a conditional write: the code active,
    * before its expiry and below its limit (`counted`); the same checkout again counts nothing

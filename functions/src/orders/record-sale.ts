@@ -42,10 +42,13 @@ export interface SaleDeps {
    */
   selfPurchase?: () => 'no_commission' | 'review';
   /**
-   * The commission rule of a member's sale of a product (rules/programme.ts ruleFor, issue 39),
-   * read when the sale is recorded; absent: the spec's 10 % (SPEC_DEFAULT_RULE).
+   * The commission rules in force (rules/programme.ts saleRules, issue 39): read when the sale is
+   * recorded, beside the product and the member (not after them), then asked for the member's
+   * rule of the product; absent: the spec's 10 % (SPEC_DEFAULT_RULE).
    */
-  rules?: { ruleFor(memberId: string, productId: string, brand: string): Promise<CommissionRule> };
+  rules?: {
+    inForce(): Promise<(memberId: string, productId: string, brand: string) => Promise<CommissionRule>>;
+  };
 }
 
 export interface ConfirmDeps extends SaleDeps {
@@ -149,9 +152,13 @@ const normalizeCode = (ref: string): string => ref.trim().toUpperCase();
  * and the member's earnings, in ONE transaction (SalesStore.recordSale).
  */
 export async function recordSale(deps: SaleDeps, sale: Sale): Promise<RecordOutcome> {
-  const [product, member] = await Promise.all([
+  // The programme is read with the product and the member, not after them: a sale through a link
+  // waits for one round of reads before its rule is known (the member's groups only when a group
+  // rule could decide: saleRules).
+  const [product, member, ruleOf] = await Promise.all([
     deps.products.get(sale.productId),
     sale.ref ? deps.sales.memberOfShareCode(normalizeCode(sale.ref)) : Promise.resolve(undefined),
+    sale.ref && deps.rules ? deps.rules.inForce() : Promise.resolve(undefined),
   ]);
   // What the customer bought: the approved values (a checkout of a product banned since still
   // records what was paid for).
@@ -193,7 +200,7 @@ export async function recordSale(deps: SaleDeps, sale: Sale): Promise<RecordOutc
   // The rule in force when the sale is recorded (issue 39): its amount, and the rule kept with it.
   const rule =
     member && commissionId
-      ? ((await deps.rules?.ruleFor(member.id, sale.productId, order.brand)) ?? SPEC_DEFAULT_RULE)
+      ? ((await ruleOf?.(member.id, sale.productId, order.brand)) ?? SPEC_DEFAULT_RULE)
       : SPEC_DEFAULT_RULE;
   // On what the customer paid for the goods (a discount code's price: commissionBase); a fixed
   // amount is per unit sold, whatever the price.

@@ -76,15 +76,23 @@ function namedRules(programme: StoredProgramme): CommissionRule[] {
   );
 }
 
-/** The rule a member's sale of a product follows now (orders/record-sale.ts, the cards' You Make). */
-export async function ruleFor(
-  store: RuleStore,
-  memberId: string,
-  productId: string,
-  brand: string,
-): Promise<CommissionRule> {
-  const [programme, groupIds] = await Promise.all([store.programme(), store.groupsOf(memberId)]);
-  return pickRule(namedRules(programme), { productId, brand, groupIds });
+/** Picks the rule of a member's sale of a product under the rules read (saleRules). */
+export type SaleRulePicker = (memberId: string, productId: string, brand: string) => Promise<CommissionRule>;
+
+/**
+ * The rules in force for a sale (orders/record-sale.ts): one strongly consistent read of the
+ * programme, which the sale makes beside its product and member reads; the picker reads the
+ * member's groups only when a group rule could decide, that is when the programme has a group
+ * rule and neither a product nor a brand rule applies (they outrank any group's: pickRule).
+ */
+export async function saleRules(store: RuleStore): Promise<SaleRulePicker> {
+  const rules = namedRules(await store.programme());
+  const groupRules = rules.some((rule) => rule.scope === 'group');
+  return async (memberId, productId, brand) => {
+    const outside = pickRule(rules, { productId, brand, groupIds: [] });
+    if (!groupRules || outside.scope === 'product' || outside.scope === 'brand') return outside;
+    return pickRule(rules, { productId, brand, groupIds: await store.groupsOf(memberId) });
+  };
 }
 
 /** The rule of each product for one member (a page of cards): one read of the programme and the member's groups. */

@@ -1,6 +1,9 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import { isbot } from 'isbot';
 import type { CountVisitResponse } from '@portal/shared/api/visits';
+import type { ProductRepository } from '../products/product-store';
+import { shareable } from '../orders/shared-product';
 import type { VisitStore } from './visit-store';
 import { DAY_MS, dayOf, hourOf, statsExpiry } from './days';
 
@@ -13,6 +16,8 @@ import { DAY_MS, dayOf, hourOf, statsExpiry } from './days';
 
 export interface CountDeps {
   store: Pick<VisitStore, 'saltOf' | 'memberOfShareCode' | 'putVisit' | 'add'>;
+  /** The product the share page shows: a visit of one it would not show counts nothing. */
+  products: Pick<ProductRepository, 'get'>;
   /** Epoch ms. */
   now: () => number;
 }
@@ -33,6 +38,21 @@ export const VISIT_DAYS = 30;
  * agent is no browser either.
  */
 export const isBotAgent = (userAgent: string): boolean => userAgent.trim() === '' || isbot(userAgent);
+
+/**
+ * The visitor's address: behind CloudFront the `CloudFront-Viewer-Address` header CloudFront adds
+ * (`198.51.100.10:46532`, `2001:db8::1:46532`: the address, a colon, the viewer's port), else the
+ * request's source address (locally, or a request that did not come through CloudFront). Used
+ * only to tell visitors apart in the visit's hash: a forged header can make a visit look like
+ * another visitor's, as a changed user agent can, never touch anything else (login limits keep
+ * the source address).
+ */
+export function visitorAddress(viewerAddress: string | undefined, sourceIp: string): string {
+  const value = viewerAddress?.trim() ?? '';
+  const colon = value.lastIndexOf(':');
+  const address = colon > 0 ? value.slice(0, colon) : '';
+  return isIP(address) ? address : sourceIp;
+}
 
 /** One salt per UTC day per container, read or made once. */
 const salts = new Map<string, Promise<Buffer>>();
@@ -63,21 +83,29 @@ export function visitIdOf(salt: Buffer, ask: VisitAsk, hour: string): string {
 }
 
 /**
- * Counts the visit unless it is a bot's or this visitor's second on this link this hour: the visit
+ * Counts the visit unless it is a bot's or this visitor's second on this link this hour, or of a
+ * product the share page would not show (its 404, nothing written): the visit
  * item is put on the condition that it is not there (the reservation), then the day's counts are
  * ADDed to one shard of each series. A crash between the two loses that one visit's count, never
  * counts one twice.
  */
 export async function countVisit(deps: CountDeps, ask: VisitAsk): Promise<CountVisitResponse> {
-  if (isBotAgent(ask.userAgent)) return { visitId: null, counted: false };
+  if (isBotAgent(ask.userAgent)) {
+    // A bot is answered as a browser is: the share page's 404 for a product it would not show.
+    shareable(await deps.products.get(ask.productId));
+    return { visitId: null, counted: false };
+  }
   const nowMs = deps.now();
   const day = dayOf(nowMs);
   const hour = hourOf(nowMs);
   const ref = ask.ref?.trim().toUpperCase();
-  const [salt, memberId] = await Promise.all([
+  // The product as the share page reads it (unknown, banned, withdrawn: its 404, nothing written).
+  const [product, salt, memberId] = await Promise.all([
+    deps.products.get(ask.productId),
     saltOf(deps, day, nowMs),
     ref ? deps.store.memberOfShareCode(ref) : Promise.resolve(undefined),
   ]);
+  shareable(product);
   const visitId = visitIdOf(salt, { ...ask, ref }, hour);
   const isNew = await deps.store.putVisit({
     visitId,

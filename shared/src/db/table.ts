@@ -194,6 +194,14 @@ export const keys = {
 /** The partition prefix of a discount code's items, and the sort key prefix of its sales. */
 export const DISCOUNT_CODE_PREFIX = 'DISCOUNT_CODE#';
 export const DISCOUNT_CODE_SALE_PREFIX = 'SALE#';
+/**
+ * A code's place in `lists.discountCodesWithSales` (gsi2): the code, then each of its sales after it
+ * (`#` sorts before every letter, digit and `-` a code may hold, so a code's sales come before the
+ * next code).
+ */
+export const codeListKey = (code: string): string => code;
+export const codeSaleListKey = (code: string, createdAt: string, orderId: string): string =>
+  `${code}#${DISCOUNT_CODE_SALE_PREFIX}${createdAt}#${orderId}`;
 
 /** Which counts a link statistics item holds: every link, one product's, one member's. */
 export type StatsSeries =
@@ -288,6 +296,11 @@ export const lists = {
   memberDebts: { index: 'gsi1', partition: 'DEBTS' },
   /** Every discount code, newest first. (gsi1) */
   discountCodes: { index: 'gsi1', partition: 'DISCOUNT_CODES' },
+  /**
+   * Every discount code with its paid sales, by code: the code item (sort key `<CODE>`) followed by
+   * its sales (`<CODE>#SALE#<time>#<order>`), so the admin's list is one Query (decision 0461). (gsi2)
+   */
+  discountCodesWithSales: { index: 'gsi2', partition: 'DISCOUNT_CODES#WITH_SALES' },
   /** A member's own discount codes, newest first. (gsi3) */
   discountCodesOf: (memberId: string) => ({ index: 'gsi3', partition: `DISCOUNT_CODES#USER#${memberId}` }) as const,
 } as const;

@@ -44,7 +44,13 @@ describe('/admin/link_statistics', () => {
       within(funnel)
         .getAllByRole('listitem')
         .map((step) => step.textContent),
-    ).toEqual(['Visits100 (100 %)', 'Checkouts started10 (10 %)', 'Paid3 (3 %)']);
+    ).toEqual(['Visits100 (100 %)', 'Checkouts started from a visit10 (10 %)', 'Paid after a visit3 (3 %)']);
+    // Every step counts from a counted visit; the other sale of the 4 is said beside it, not mixed in.
+    expect(within(funnel).getByRole('heading', { name: 'Funnel from counted visits' })).toBeTruthy();
+    expect(within(funnel).getByText(/^Sales without a counted visit:/).textContent).toBe(
+      'Sales without a counted visit: 1 of 4 sales (not in the funnel: an admin’s order, or a buyer whose visit was not counted).',
+    );
+    expect(within(screen.getByLabelText('The last 90 days')).getByText('Sales').nextSibling?.textContent).toBe('4');
 
     await user.type(screen.getByLabelText("Member's e-mail"), 'nobody@example.com');
     await user.click(screen.getByRole('button', { name: 'Show' }));

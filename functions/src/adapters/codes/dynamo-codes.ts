@@ -1,8 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { DISCOUNT_CODE_SALE_PREFIX, keys, lists } from '@portal/shared/db/table';
-import type { CodeSale, CodeStore, RedeemOutcome, StoredCode } from '../../codes/code-store';
+import { codeListKey, keys, lists } from '@portal/shared/db/table';
+import type { CodeSale, CodeStore, CodeWithSales, RedeemOutcome, StoredCode } from '../../codes/code-store';
 import {
-  batchGetAll,
   conditionFailedAt,
   db,
   isConditionFailed,
@@ -19,7 +18,18 @@ const MAX_REDEEM_TRIES = 30;
 
 /** A code item's fields, without the table's keys. */
 function toCode(item: Record<string, unknown>): StoredCode {
-  const { pk: _pk, sk: _sk, entity: _entity, gsi1pk: _g1, gsi1sk: _g1s, gsi3pk: _g3, gsi3sk: _g3s, ...rest } = item;
+  const {
+    pk: _pk,
+    sk: _sk,
+    entity: _entity,
+    gsi1pk: _g1,
+    gsi1sk: _g1s,
+    gsi2pk: _g2,
+    gsi2sk: _g2s,
+    gsi3pk: _g3,
+    gsi3sk: _g3s,
+    ...rest
+  } = item;
   return rest as unknown as StoredCode;
 }
 
@@ -44,6 +54,15 @@ async function queryAll(
 
 const sortKey = (code: StoredCode) => `${code.createdAt}#${code.code}`;
 
+const toSale = (item: Record<string, unknown>): CodeSale => ({
+  orderId: String(item.orderId),
+  orderID: String(item.orderID),
+  createdAt: String(item.createdAt),
+  paidCents: Number(item.paidCents),
+  discountCents: Number(item.discountCents),
+  refundedCents: typeof item.refundedCents === 'number' ? item.refundedCents : 0,
+});
+
 /** What the codes capability stores (functions/src/codes/code-store.ts), on the one table. */
 export const dynamoCodes: CodeStore = {
   async get(code) {
@@ -64,6 +83,8 @@ export const dynamoCodes: CodeStore = {
             gsi1sk: sortKey(code),
             gsi3pk: lists.discountCodesOf(code.memberId).partition,
             gsi3sk: sortKey(code),
+            gsi2pk: lists.discountCodesWithSales.partition,
+            gsi2sk: codeListKey(code.code),
           },
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
@@ -90,17 +111,33 @@ export const dynamoCodes: CodeStore = {
     }
   },
 
-  async list(limit) {
-    const items = await queryAll(
-      {
-        IndexName: lists.discountCodes.index,
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': lists.discountCodes.partition },
-        ScanIndexForward: false,
-      },
-      limit,
-    );
-    return items.map(toCode);
+  async listWithSales() {
+    // The codes and their sales in one range, each code's sales right after it (table.ts codeSaleListKey).
+    const items: Record<string, unknown>[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await db().send(
+        new QueryCommand({
+          TableName: tableName(),
+          IndexName: lists.discountCodesWithSales.index,
+          KeyConditionExpression: 'gsi2pk = :pk',
+          ExpressionAttributeValues: { ':pk': lists.discountCodesWithSales.partition },
+          ExclusiveStartKey: start,
+        }),
+      );
+      items.push(...(page.Items ?? []));
+      start = page.LastEvaluatedKey;
+    } while (start);
+    const found: CodeWithSales[] = [];
+    for (const item of items) {
+      if (item.entity === 'discountCode') found.push({ code: toCode(item), sales: [] });
+      else if (item.entity === 'discountCodeSale' && typeof item.orderId === 'string') {
+        // Its own code's (the item's partition), never the code before it in the list.
+        const current = found.at(-1);
+        if (current && item.pk === keys.discountCode(current.code.code).pk) current.sales.push(toSale(item));
+      }
+    }
+    return found;
   },
 
   async ofMember(memberId) {
@@ -115,36 +152,6 @@ export const dynamoCodes: CodeStore = {
       100,
     );
     return items.map(toCode);
-  },
-
-  async sales(code, limit) {
-    const items = await queryAll(
-      {
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': keys.discountCode(code).pk, ':prefix': DISCOUNT_CODE_SALE_PREFIX },
-        ScanIndexForward: false,
-        ConsistentRead: true,
-      },
-      limit,
-    );
-    return items.map((item): CodeSale => ({
-      orderId: String(item.orderId),
-      orderID: String(item.orderID),
-      createdAt: String(item.createdAt),
-      paidCents: Number(item.paidCents),
-      discountCents: Number(item.discountCents),
-    }));
-  },
-
-  async refundedCents(orderIds) {
-    if (orderIds.length === 0) return new Map();
-    const items = await batchGetAll(
-      orderIds.map((id) => ({ ...keys.order(id) })),
-      { expression: 'id, refundedCents' },
-    );
-    return new Map(
-      items.map((item) => [String(item.id), typeof item.refundedCents === 'number' ? item.refundedCents : 0]),
-    );
   },
 
   /**

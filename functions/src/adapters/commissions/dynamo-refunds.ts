@@ -335,6 +335,19 @@ export const dynamoRefunds: RefundStore = {
         },
       },
     ];
+    // A sale with a member's discount code: its item in the code's list keeps the order's refunded
+    // total, so the admin's list of codes reads no order (decision 0461). Written with the order in
+    // the sale's transaction, so it is there.
+    if (order.discountCode) {
+      items.push({
+        Update: {
+          TableName: tableName(),
+          Key: keys.discountCodeSale(order.discountCode, order.createdAt, order.id),
+          UpdateExpression: 'SET refundedCents = :refunded',
+          ExpressionAttributeValues: { ':refunded': application.newRefundedCents },
+        },
+      });
+    }
     if ((leaves || returns) && stage) {
       items.push({
         Update: {

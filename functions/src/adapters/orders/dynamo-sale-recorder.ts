@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { COUNTER_SHARDS, commissionStageOf, keys, lists, orderStageOf } from '@portal/shared/db/table';
+import { COUNTER_SHARDS, codeSaleListKey, commissionStageOf, keys, lists, orderStageOf } from '@portal/shared/db/table';
 import { loadLogger } from '../../config/logger';
 import type { CommissionRecord, MemberNames, OrderRecord, RecordOutcome, SalesStore } from '../../orders/sales-store';
 import { toCommissionRecord, toOrderRecord } from '../dynamo-sales-items';
@@ -134,6 +134,10 @@ export function saleTransaction(order: OrderRecord, commission: CommissionRecord
           createdAt: order.createdAt,
           paidCents: order.totalCents,
           discountCents: order.discountCents ?? 0,
+          // Refunds keep it equal to the order's (dynamo-refunds.ts): the list reads no order.
+          refundedCents: 0,
+          gsi2pk: lists.discountCodesWithSales.partition,
+          gsi2sk: codeSaleListKey(order.discountCode, order.createdAt, order.id),
         },
         ConditionExpression: 'attribute_not_exists(pk)',
       },

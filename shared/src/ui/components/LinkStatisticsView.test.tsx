@@ -58,13 +58,16 @@ describe('LinkStatisticsView', () => {
     expect(screen.getByText('Highest 10 % on Dec 2; 1 of 90 days above zero.')).toBeTruthy();
   });
 
-  it("shows the admin's funnel: visits, checkouts started, paid, each as a share of the visits", () => {
+  it("shows the admin's funnel from counted visits (visits, checkouts started, paid, each as a share of the visits), and the sales without one", () => {
     render(<LinkStatisticsView statistics={statistics} showFunnel />);
     const funnel = screen.getByRole('region', { name: 'Funnel' });
     expect(
       within(funnel)
         .getAllByRole('listitem')
         .map((step) => step.textContent),
-    ).toEqual(['Visits60 (100 %)', 'Checkouts started5 (8.3 %)', 'Paid3 (5 %)']);
+    ).toEqual(['Visits60 (100 %)', 'Checkouts started from a visit5 (8.3 %)', 'Paid after a visit3 (5 %)']);
+    expect(within(funnel).getByText(/^Sales without a counted visit:/).textContent).toContain(
+      'Sales without a counted visit: 0 of 3 sales',
+    );
   });
 });

@@ -47,7 +47,7 @@ export function LinkStatisticsView({
   earningsLabel = 'Earnings',
 }: {
   statistics: LinkStatistics;
-  /** The admin's funnel: visits → checkouts started → paid. */
+  /** The admin's funnel from counted visits (visits → checkouts started → paid), and the sales without one. */
   showFunnel?: boolean;
   /** What the commissions are called for this reader ("Your earnings", "Commissions"). */
   earningsLabel?: string;
@@ -119,7 +119,9 @@ export function LinkStatisticsView({
         <Total label={earningsLabel} value={formatMoney(totals.earnings)} />
       </dl>
 
-      {showFunnel ? <Funnel visits={totals.visits} checkouts={totals.checkouts} paid={totals.paid} /> : null}
+      {showFunnel ? (
+        <Funnel visits={totals.visits} checkouts={totals.checkouts} paid={totals.paid} sales={totals.sales} />
+      ) : null}
 
       <DailyBars
         days={days}
@@ -172,16 +174,33 @@ function Total({ label, value }: { label: string; value: string }) {
   );
 }
 
-/** Visits → checkouts started → paid, each step's share of the visits in words and as a bar. */
-function Funnel({ visits, checkouts, paid }: { visits: number; checkouts: number; paid: number }) {
+/**
+ * Visits → checkouts started → paid, every step counted from a counted visit only (a checkout or a
+ * payment whose visit was counted), each step's share of the visits in words and as a bar. "Sales"
+ * above counts every sale; the ones that came without a counted visit (a browser whose script did
+ * not run, an admin's order, a visit older than its payment's 30 days) are said on a line of their
+ * own, so the two figures add up: paid after a visit + without a counted visit = sales.
+ */
+function Funnel({
+  visits,
+  checkouts,
+  paid,
+  sales,
+}: {
+  visits: number;
+  checkouts: number;
+  paid: number;
+  sales: number;
+}) {
   const steps = [
     { label: 'Visits', value: visits },
-    { label: 'Checkouts started', value: checkouts },
-    { label: 'Paid', value: paid },
+    { label: 'Checkouts started from a visit', value: checkouts },
+    { label: 'Paid after a visit', value: paid },
   ];
+  const withoutVisit = Math.max(0, sales - paid);
   return (
     <section className="link-stats__funnel" aria-label="Funnel">
-      <h3 className="link-stats__heading">Funnel</h3>
+      <h3 className="link-stats__heading">Funnel from counted visits</h3>
       <ol className="plain-list">
         {steps.map((step) => {
           const share = visits > 0 ? (step.value / visits) * 100 : 0;
@@ -198,6 +217,10 @@ function Funnel({ visits, checkouts, paid }: { visits: number; checkouts: number
           );
         })}
       </ol>
+      <p className="link-stats__outside">
+        Sales without a counted visit: {formatCount(withoutVisit)} of {formatCount(sales)} sale
+        {sales === 1 ? '' : 's'} (not in the funnel: an admin&rsquo;s order, or a buyer whose visit was not counted).
+      </p>
     </section>
   );
 }
