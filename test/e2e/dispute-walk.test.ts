@@ -145,7 +145,7 @@ describe('a dispute, from the customer’s payment to the last mail', () => {
           await page.waitForLoadState('networkidle');
           return card.getByTestId('order-closed').count();
         },
-        { timeout: 30_000, intervals: [500] },
+        { timeout: 30_000, interval: 500 },
       )
       .toBe(1);
     // Then the work list, loaded after it, no longer holds the order.

@@ -27,11 +27,17 @@ afterEach(() => {
   clock.now = real;
 });
 
+/**
+ * A visit through countVisit. Its deadline is long: here a thousand invocations share one process's
+ * 50 DynamoDB sockets and two cores (in Lambda each has its own), so under a loaded CI run the last
+ * of a thousand waits past the usual 60 s (middy's early timeout answered them 500).
+ */
 const visit = (productId: string, ref: string | undefined, sourceIp: string, userAgent = BROWSER) =>
   call(countVisit, {
     body: { id: productId, ...(ref ? { ref } : {}) },
     sourceIp,
     headers: { 'user-agent': userAgent },
+    deadlineMs: 600_000,
   });
 
 /** Address number n of 10.x.y.z (a private range: no real person's). */
@@ -51,12 +57,12 @@ describe('/api/countVisit', () => {
     clock.now = () => TEN;
     // 1,000 visitors at the same moment: 1,000 requests at once, each counted.
     const first = await Promise.all(Array.from({ length: 1000 }, (_, n) => visit(id, seller.shareCode, address(n))));
-    expect(first.every((result) => result.status === 200)).toBe(true);
+    expect(first.filter((result) => result.status !== 200).map((result) => [result.status, result.body])).toEqual([]);
     expect(first.filter((result) => result.body.counted === true)).toHaveLength(1000);
     expect(new Set(first.map((result) => result.body.visitId)).size).toBe(1000);
     // Each comes back within the hour (a reload), all at once again: the same visit ids, none counted.
     const reloads = await Promise.all(Array.from({ length: 1000 }, (_, n) => visit(id, seller.shareCode, address(n))));
-    expect(reloads.every((result) => result.status === 200)).toBe(true);
+    expect(reloads.filter((result) => result.status !== 200).map((result) => [result.status, result.body])).toEqual([]);
     expect(reloads.filter((result) => result.body.counted === true)).toHaveLength(0);
     expect(reloads.map((result) => result.body.visitId)).toEqual(first.map((result) => result.body.visitId));
 
@@ -82,7 +88,7 @@ describe('/api/countVisit', () => {
     const shards = (await allItems()).filter((item) => String(item.pk).startsWith(`STATS#PRODUCT#${id}#`));
     expect(shards.length).toBeGreaterThan(1);
     expect(shards.reduce((sum, item) => sum + Number(item.visits ?? 0), 0)).toBe(1100);
-  }, 180_000);
+  }, 300_000);
 
   it('stores no address or user agent: only the salted hash, the link and the hour', async () => {
     const id = await product(1500);

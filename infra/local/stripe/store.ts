@@ -103,7 +103,6 @@ export class Store {
   private dirty = false;
   private timer: NodeJS.Timeout | undefined;
   private lastWriteMs = 0;
-  private readonly flushOnExit = () => this.flush();
 
   constructor(readonly dataDir: string) {
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
@@ -112,7 +111,7 @@ export class Store {
     this.state = existsSync(this.file)
       ? { ...emptyState(), ...(JSON.parse(readFileSync(this.file, 'utf8')) as Partial<State>) }
       : emptyState();
-    process.on('exit', this.flushOnExit);
+    unwritten.add(this);
   }
 
   /** Asks for a write of the whole state; it happens within `SAVE_EVERY_MS` (more for a large state). */
@@ -149,9 +148,15 @@ export class Store {
   /** Writes what is left and stops writing on exit (the emulator has stopped). */
   close(): void {
     this.flush();
-    process.off('exit', this.flushOnExit);
+    unwritten.delete(this);
   }
 }
+
+/** The stores of this process not yet closed: each writes what it holds when the process exits (one listener for all). */
+const unwritten = new Set<Store>();
+process.on('exit', () => {
+  for (const store of unwritten) store.flush();
+});
 
 /** The longest a change waits to be written while the state is small. */
 export const SAVE_EVERY_MS = 100;
