@@ -34,7 +34,7 @@ const releaseWebhooks = () => {
   held = undefined;
   for (const release of waiting) release();
 };
-const deliveries: { type: string; status: number }[] = [];
+const deliveries: { id: string; type: string; status: number }[] = [];
 
 beforeAll(async () => {
   own = await ownStripe('money-movement', {
@@ -43,7 +43,8 @@ beforeAll(async () => {
       new Promise((answer) => {
         const deliver = () =>
           void post(body, header).then((result) => {
-            deliveries.push({ type: (JSON.parse(body.toString()) as { type: string }).type, status: result.status });
+            const { id, type } = JSON.parse(body.toString()) as { id: string; type: string };
+            deliveries.push({ id, type, status: result.status });
             answer(result);
           });
         if (held) held.push(deliver);
@@ -635,9 +636,13 @@ describe('/api/payCommisionToMember refused by Stripe at the create', () => {
 });
 
 describe('webhook deliveries', () => {
-  it('answered every event the emulator sent with 200', async () => {
+  it('answered every event the emulator sent with 200, at once or after a 409 while its first delivery was still at work', async () => {
     await emulator.idle();
     expect(deliveries.length).toBeGreaterThan(0);
-    expect(deliveries.filter((delivery) => delivery.status !== 200)).toEqual([]);
+    // A redelivery that arrives while the first is still applying the event is told 409 (Stripe
+    // delivers it again later: processed-events.ts); on a loaded machine that happens. Nothing else.
+    expect(deliveries.filter((delivery) => delivery.status !== 200 && delivery.status !== 409)).toEqual([]);
+    const answered = new Set(deliveries.filter((delivery) => delivery.status === 200).map((delivery) => delivery.id));
+    expect(deliveries.filter((delivery) => !answered.has(delivery.id))).toEqual([]);
   });
 });
