@@ -9,9 +9,8 @@ import { formatTable } from './section';
  * then the member's top-earners place) against a plain TransactWrite of the same items (one
  * shard, no retry, no place). DynamoDB Local runs transactions one at a time, so the figure says
  * what the recorder adds to the engine's own work; the failures are what either lost. The
- * recorder's sales pick their commission rule as record-sale.ts does (issue 39: from the programme
- * the container read, the member's groups read when a group rule could decide; the write checks
- * the programme's version, decision 0465), under a programme of 50
+ * recorder's sales look their commission rule up as record-sale.ts does (issue 39: the programme
+ * and, when a group rule could decide, the member's groups, read at each sale), under a programme of 50
  * rules whose brand rule pays them.
  */
 const SALES_PER_RUN = Number(process.env.BENCH_RECORD_SALES ?? 2_000);
@@ -25,11 +24,9 @@ export async function recordingThroughput(): Promise<{ ok: boolean; lines: strin
   const { dynamoCommissionStore } = await import('../../functions/src/adapters/commissions/dynamo-commission-store');
   const { paymentOrderIds, commissionCents, ruleUsed } = await import('../../functions/src/orders/record-sale');
   const { dynamoRules } = await import('../../functions/src/adapters/rules/dynamo-rules');
-  const { cachedSaleRules } = await import('../../functions/src/rules/programme');
+  const { saleRules } = await import('../../functions/src/rules/programme');
   const { ruleCommissionCents } = await import('../../shared/src/domain/commission-rules');
   await benchProgramme(dynamoRules);
-  /** One container's rules, as composition.ts keeps them. */
-  const saleRuleSource = cachedSaleRules(dynamoRules);
   type OrderRecord = import('../../functions/src/orders/sales-store').OrderRecord;
   type CommissionRecord = import('../../functions/src/orders/sales-store').CommissionRecord;
 
@@ -95,20 +92,16 @@ export async function recordingThroughput(): Promise<{ ok: boolean; lines: strin
           const [order, commission] = sale(count === SALES_PER_RUN ? mode : `warm-${mode}`, buyers, next++);
           try {
             if (mode === 'recorder') {
-              // The rule a sale picks (orders/record-sale.ts: from the programme the container
-              // read, the member's groups read when a group rule could decide), and the condition
-              // on the programme's version its write carries: in the recorder's path, not the plain one's.
-              const rules = await saleRuleSource.inForce();
-              const rule = await rules.pick(commission.memberId, order.product_id, order.brand);
-              await recordSale(
-                order,
-                {
-                  ...commission,
-                  amountCents: ruleCommissionCents(rule, order.unitCents, order.qty),
-                  rule: ruleUsed(rule),
-                },
-                { version: rules.version },
-              );
+              // The rule lookup a sale makes (orders/record-sale.ts: the programme read, then the
+              // pick, the member's groups read when a group rule could decide): in the recorder's
+              // path, not the plain one's.
+              const ruleOf = await saleRules(dynamoRules);
+              const rule = await ruleOf(commission.memberId, order.product_id, order.brand);
+              await recordSale(order, {
+                ...commission,
+                amountCents: ruleCommissionCents(rule, order.unitCents, order.qty),
+                rule: ruleUsed(rule),
+              });
             } else await db().send(new TransactWriteCommand({ TransactItems: saleTransaction(order, commission, 0) }));
           } catch (error) {
             failures++;

@@ -15,14 +15,7 @@ import { DomainError, badRequest, conflict } from '../errors';
 import type { PaymentGateway, PaymentState } from '../payments/payment-gateway';
 import { DISCOUNT_CENTS_METADATA, PROMOTION_CODE_METADATA } from '../payments/checkout-metadata';
 import type { ProductRepository } from '../products/product-store';
-import {
-  ProgrammeMovedError,
-  type CommissionRecord,
-  type CommissionRuleUsed,
-  type OrderRecord,
-  type RecordOutcome,
-  type SalesStore,
-} from './sales-store';
+import type { CommissionRecord, CommissionRuleUsed, OrderRecord, RecordOutcome, SalesStore } from './sales-store';
 import { shownPictures } from '../products/present';
 import { VISIT_METADATA } from '../payments/checkout-metadata';
 import {
@@ -49,16 +42,12 @@ export interface SaleDeps {
    */
   selfPurchase?: () => 'no_commission' | 'review';
   /**
-   * The commission rules in force (rules/programme.ts cachedSaleRules, issue 39): the programme as
-   * last read, asked for the member's rule of the product; the sale's write holds only while the
-   * programme is still at that version, else it asks again with `fresh` (decision 0465); absent:
-   * the spec's 10 % (SPEC_DEFAULT_RULE).
+   * The commission rules in force (rules/programme.ts saleRules, issue 39): read when the sale is
+   * recorded, beside the product and the member (not after them), then asked for the member's
+   * rule of the product; absent: the spec's 10 % (SPEC_DEFAULT_RULE).
    */
   rules?: {
-    inForce(options?: { fresh?: boolean }): Promise<{
-      version: number;
-      pick: (memberId: string, productId: string, brand: string) => Promise<CommissionRule>;
-    }>;
+    inForce(): Promise<(memberId: string, productId: string, brand: string) => Promise<CommissionRule>>;
   };
 }
 
@@ -163,29 +152,13 @@ const normalizeCode = (ref: string): string => ref.trim().toUpperCase();
  * and the member's earnings, in ONE transaction (SalesStore.recordSale).
  */
 export async function recordSale(deps: SaleDeps, sale: Sale): Promise<RecordOutcome> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await recordOnce(deps, sale, attempt > 1);
-    } catch (error) {
-      // An admin changed the programme since this container read it: nothing was written; the
-      // sale picks its rule again from the programme as it is now.
-      if (error instanceof ProgrammeMovedError && attempt < PROGRAMME_TRIES) continue;
-      throw error;
-    }
-  }
-}
-
-/** Times a sale picks its rule again when the programme moves under it (each try reads it afresh). */
-const PROGRAMME_TRIES = 4;
-
-async function recordOnce(deps: SaleDeps, sale: Sale, freshRules: boolean): Promise<RecordOutcome> {
-  // The rules come from the programme this container last read (no read: the sale's write checks
-  // its version), beside the product and the member reads; the member's groups only when a group
-  // rule could decide (saleRules).
-  const [product, member, rules] = await Promise.all([
+  // The programme is read with the product and the member, not after them: a sale through a link
+  // waits for one round of reads before its rule is known (the member's groups only when a group
+  // rule could decide: saleRules).
+  const [product, member, ruleOf] = await Promise.all([
     deps.products.get(sale.productId),
     sale.ref ? deps.sales.memberOfShareCode(normalizeCode(sale.ref)) : Promise.resolve(undefined),
-    sale.ref && deps.rules ? deps.rules.inForce({ fresh: freshRules }) : Promise.resolve(undefined),
+    sale.ref && deps.rules ? deps.rules.inForce() : Promise.resolve(undefined),
   ]);
   // What the customer bought: the approved values (a checkout of a product banned since still
   // records what was paid for).
@@ -227,7 +200,7 @@ async function recordOnce(deps: SaleDeps, sale: Sale, freshRules: boolean): Prom
   // The rule in force when the sale is recorded (issue 39): its amount, and the rule kept with it.
   const rule =
     member && commissionId
-      ? ((await rules?.pick(member.id, sale.productId, order.brand)) ?? SPEC_DEFAULT_RULE)
+      ? ((await ruleOf?.(member.id, sale.productId, order.brand)) ?? SPEC_DEFAULT_RULE)
       : SPEC_DEFAULT_RULE;
   // On what the customer paid for the goods (a discount code's price: commissionBase); a fixed
   // amount is per unit sold, whatever the price.
@@ -255,7 +228,7 @@ async function recordOnce(deps: SaleDeps, sale: Sale, freshRules: boolean): Prom
           rule: ruleUsed(rule),
         }
       : null;
-  return deps.sales.recordSale(order, commission, commission && rules ? { version: rules.version } : undefined);
+  return deps.sales.recordSale(order, commission);
 }
 
 /**

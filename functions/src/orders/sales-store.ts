@@ -216,23 +216,6 @@ export type RecordOutcome =
   /** The payment claim existed: this payment's order, recorded by whoever reported it first. */
   | { outcome: 'payment-recorded'; order: OrderRecord; commission: CommissionRecord | null };
 
-/**
- * The commission programme's version a sale's rule was picked under (rules/programme.ts): the
- * sale's transaction holds only while the programme is still at it (a condition on the programme
- * item, no read), else nothing is written and `ProgrammeMovedError` is thrown.
- */
-export interface ProgrammeSeen {
-  version: number;
-}
-
-/** The programme changed since the rule was picked: nothing was written; pick again from the programme as it is now. */
-export class ProgrammeMovedError extends Error {
-  constructor() {
-    super('The commission programme changed since the sale picked its rule');
-    this.name = 'ProgrammeMovedError';
-  }
-}
-
 export interface SalesStore {
   /** The member a share code names, by its SHARE#<code> claim. */
   /** The member a share code names; `names` are what the customer's page says ("Recommended by …"). */
@@ -242,11 +225,7 @@ export interface SalesStore {
    * the commission, and one shard each of the counters and of the member's earnings (ADD; a
    * conflict tries again on another shard); then the member's top-earners place from the sum.
    */
-  recordSale(
-    order: OrderRecord,
-    commission: CommissionRecord | null,
-    programme?: ProgrammeSeen,
-  ): Promise<RecordOutcome>;
+  recordSale(order: OrderRecord, commission: CommissionRecord | null): Promise<RecordOutcome>;
   /** The order a payment recorded, if any. */
   orderOfPayment(paymentIntentId: string): Promise<OrderRecord | undefined>;
   getOrder(id: string): Promise<OrderRecord | undefined>;

@@ -79,50 +79,19 @@ function namedRules(programme: StoredProgramme): CommissionRule[] {
 /** Picks the rule of a member's sale of a product under the rules read (saleRules). */
 export type SaleRulePicker = (memberId: string, productId: string, brand: string) => Promise<CommissionRule>;
 
-/** The rules a sale picks from, and the programme version they are (the sale's write holds only while it still is). */
-export interface SaleRules {
-  version: number;
-  pick: SaleRulePicker;
-}
-
 /**
- * The rules in force for a sale (orders/record-sale.ts) from a programme read: the picker reads
- * the member's groups only when a group rule could decide, that is when the programme has a group
+ * The rules in force for a sale (orders/record-sale.ts): one strongly consistent read of the
+ * programme, which the sale makes beside its product and member reads; the picker reads the
+ * member's groups only when a group rule could decide, that is when the programme has a group
  * rule and neither a product nor a brand rule applies (they outrank any group's: pickRule).
  */
-export function saleRules(store: RuleStore, programme: StoredProgramme): SaleRules {
-  const rules = namedRules(programme);
+export async function saleRules(store: RuleStore): Promise<SaleRulePicker> {
+  const rules = namedRules(await store.programme());
   const groupRules = rules.some((rule) => rule.scope === 'group');
-  return {
-    version: programme.version,
-    pick: async (memberId, productId, brand) => {
-      const outside = pickRule(rules, { productId, brand, groupIds: [] });
-      if (!groupRules || outside.scope === 'product' || outside.scope === 'brand') return outside;
-      return pickRule(rules, { productId, brand, groupIds: await store.groupsOf(memberId) });
-    },
-  };
-}
-
-/**
- * The sale's rules from the programme this container last read (decision 0465): a sale reads
- * nothing for them; its transaction carries a condition that the programme is still at that
- * version, and when it moved (an admin's change) nothing is written and the sale asks again with
- * `fresh`, which reads the programme (strongly consistent) and keeps it for the next sales.
- */
-export function cachedSaleRules(store: RuleStore): { inForce(options?: { fresh?: boolean }): Promise<SaleRules> } {
-  let kept: Promise<SaleRules> | undefined;
-  return {
-    inForce({ fresh = false } = {}) {
-      if (!kept || fresh) {
-        const reading = store.programme().then((programme) => saleRules(store, programme));
-        // A failed read is not kept: the next sale reads again.
-        reading.catch(() => {
-          if (kept === reading) kept = undefined;
-        });
-        kept = reading;
-      }
-      return kept;
-    },
+  return async (memberId, productId, brand) => {
+    const outside = pickRule(rules, { productId, brand, groupIds: [] });
+    if (!groupRules || outside.scope === 'product' || outside.scope === 'brand') return outside;
+    return pickRule(rules, { productId, brand, groupIds: await store.groupsOf(memberId) });
   };
 }
 

@@ -2,15 +2,7 @@ import { randomInt } from 'node:crypto';
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { COUNTER_SHARDS, codeSaleListKey, commissionStageOf, keys, lists, orderStageOf } from '@portal/shared/db/table';
 import { loadLogger } from '../../config/logger';
-import {
-  ProgrammeMovedError,
-  type CommissionRecord,
-  type MemberNames,
-  type OrderRecord,
-  type ProgrammeSeen,
-  type RecordOutcome,
-  type SalesStore,
-} from '../../orders/sales-store';
+import type { CommissionRecord, MemberNames, OrderRecord, RecordOutcome, SalesStore } from '../../orders/sales-store';
 import { toCommissionRecord, toOrderRecord } from '../dynamo-sales-items';
 import { refreshRank, sortKey } from '../dynamo-earnings';
 import { backoff, conditionFailedAt, db, isTransactionConflict, tableName } from '../dynamo-client';
@@ -216,38 +208,8 @@ export function saleTransaction(order: OrderRecord, commission: CommissionRecord
   return items;
 }
 
-/**
- * The sale's transaction, and last, when the rule was picked under a programme version, a
- * ConditionCheck that the programme is still at it (no read: the version rides on the write).
- */
-async function writeSale(
-  order: OrderRecord,
-  commission: CommissionRecord | null,
-  shard: number,
-  programme: ProgrammeSeen | undefined,
-) {
-  const items = saleTransaction(order, commission, shard);
-  if (programme) {
-    items.push({
-      ConditionCheck: {
-        TableName: tableName(),
-        Key: keys.programme(),
-        ...(programme.version === 0
-          ? { ConditionExpression: 'attribute_not_exists(pk)' }
-          : {
-              ConditionExpression: '#version = :version',
-              ExpressionAttributeNames: { '#version': 'version' },
-              ExpressionAttributeValues: { ':version': programme.version },
-            }),
-      },
-    });
-  }
-  try {
-    await db().send(new TransactWriteCommand({ TransactItems: items }));
-  } catch (error) {
-    if (programme && conditionFailedAt(error, items.length - 1)) throw new ProgrammeMovedError();
-    throw error;
-  }
+async function writeSale(order: OrderRecord, commission: CommissionRecord | null, shard: number) {
+  await db().send(new TransactWriteCommand({ TransactItems: saleTransaction(order, commission, shard) }));
 }
 
 /** refreshRank, whose failure does not undo a recorded sale: logged, and made good by the next one. */
@@ -292,14 +254,10 @@ export async function memberOfShareCode(
  * The sale in one transaction, tried again on another shard when another transaction wrote one of
  * its items; a payment recorded already (its claim or its order exist) answers that order.
  */
-export async function recordSale(
-  order: OrderRecord,
-  commission: CommissionRecord | null,
-  programme?: ProgrammeSeen,
-): Promise<RecordOutcome> {
+export async function recordSale(order: OrderRecord, commission: CommissionRecord | null): Promise<RecordOutcome> {
   for (let attempt = 0; ; attempt++) {
     try {
-      await writeSale(order, commission, randomInt(COUNTER_SHARDS), programme);
+      await writeSale(order, commission, randomInt(COUNTER_SHARDS));
       await refreshRankAfterSale(commission);
       return { outcome: 'recorded', order, commission };
     } catch (error) {
