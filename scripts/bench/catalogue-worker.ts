@@ -10,9 +10,9 @@
  */
 import { createReadStream } from 'node:fs';
 import { benchProductContent } from './bench-product';
+import { peakRssMb, runWorkerMode } from './worker';
 
 const [mode, file, ...rest] = process.argv.slice(2);
-const peakRssMb = () => Math.round(process.resourceUsage().maxRSS / 1024);
 const seconds = (start: number) => (performance.now() - start) / 1000;
 /** CPU seconds (user + system) of this process since `start` (a process.cpuUsage()): steadier than wall time on a shared machine. */
 const cpuSeconds = (start: NodeJS.CpuUsage) => {
@@ -212,18 +212,4 @@ const modes: Record<string, () => Promise<object>> = {
   raw,
   lists,
 };
-const run = modes[mode ?? ''];
-if (!run || !file) {
-  console.error('usage: catalogue-worker.ts parse|import|raw <csv> [...]');
-  process.exit(2);
-}
-run().then(
-  (result) => {
-    console.log(JSON.stringify(result));
-    process.exit(0);
-  },
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runWorkerMode(modes, mode, 'catalogue-worker.ts parse|import|raw <csv> [...]', Boolean(file));

@@ -11,9 +11,9 @@
  *                                          pictures are all hosted or failed
  */
 import type { ImportJobRepository } from '../../functions/src/imports/job-store';
+import { peakRssMb, runWorkerMode } from './worker';
 
 const [mode, ...args] = process.argv.slice(2);
-const peakRssMb = () => Math.round(process.resourceUsage().maxRSS / 1024);
 const cpuSeconds = (start: NodeJS.CpuUsage) => {
   const { user, system } = process.cpuUsage(start);
   return (user + system) / 1e6;
@@ -96,20 +96,8 @@ async function hostMode(): Promise<object> {
 }
 
 const modes: Record<string, () => Promise<object>> = { import: importMode, host: hostMode };
-const run = modes[mode ?? ''];
-if (!run) {
-  console.error(
-    'usage: pictures-worker.ts import <bucket> <key> <with|without> | host <jobId> <queueArn> <concurrency>',
-  );
-  process.exit(2);
-}
-run().then(
-  (result) => {
-    console.log(JSON.stringify(result));
-    process.exit(0);
-  },
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
+runWorkerMode(
+  modes,
+  mode,
+  'pictures-worker.ts import <bucket> <key> <with|without> | host <jobId> <queueArn> <concurrency>',
 );
