@@ -23,8 +23,12 @@ export const bundleFolder = (module: string): string => module.replace(/\.ts$/, 
 /**
  * Builds one bundle per module (paths relative to functions/src) into `outDir`, and links each
  * installed `@aws-sdk/*` package into `outDir/node_modules/@aws-sdk` (the runtime's SDK in Lambda).
+ * Answers each module's input files that left code in its bundle, as esbuild's metafile says.
  */
-export async function buildDeployedBundles(outDir: string, modules: readonly string[]): Promise<void> {
+export async function buildDeployedBundles(
+  outDir: string,
+  modules: readonly string[],
+): Promise<{ inputs: Map<string, string[]> }> {
   if (!path.relative(repoRoot, outDir).startsWith('..')) {
     throw new Error(
       `${outDir} is inside the repository, whose "type": "module" would load index.js as ESM, not as Lambda does`,
@@ -51,24 +55,42 @@ export async function buildDeployedBundles(outDir: string, modules: readonly str
       symlinkSync(installed, linked, 'dir');
     }
   }
-  await Promise.all(
-    [...new Set(modules)].map((module) =>
-      build({
-        absWorkingDir: repoRoot,
-        entryPoints: [path.join(repoRoot, 'functions', 'src', module)],
-        outfile: path.join(outDir, bundleFolder(module), 'index.js'),
-        bundle: true,
-        platform: 'node',
-        format: functionBundling.format,
-        target: functionBundling.target,
-        minify: functionBundling.minify,
-        sourcemap: functionBundling.sourceMap,
-        sourcesContent: functionBundling.sourcesContent,
-        external: [...functionBundling.externalModules, ...NATIVE_MODULES],
-        logLevel: 'warning',
-      }),
+  // One esbuild build with an entry point per module, not one build per module: esbuild then parses
+  // each shared file once (zod, middy, the Stripe SDK…) and links every bundle from it. The files
+  // it writes are byte for byte those of a build per module, as the CDK's NodejsFunction runs it
+  // (test/infra/pictures.test.ts compares them); 89 bundles in 3.2 s instead of 20.7 s (decision 0471).
+  const unique = [...new Set(modules)];
+  const result = await build({
+    absWorkingDir: repoRoot,
+    entryPoints: Object.fromEntries(
+      unique.map((module) => [`${bundleFolder(module)}/index`, path.join(repoRoot, 'functions', 'src', module)]),
     ),
-  );
+    outdir: outDir,
+    bundle: true,
+    platform: 'node',
+    format: functionBundling.format,
+    target: functionBundling.target,
+    minify: functionBundling.minify,
+    sourcemap: functionBundling.sourceMap,
+    sourcesContent: functionBundling.sourcesContent,
+    external: [...functionBundling.externalModules, ...NATIVE_MODULES],
+    logLevel: 'warning',
+    metafile: true,
+  });
+  // Each module's own input files (paths from the repository's root) that left code in its bundle.
+  const inputs = new Map<string, string[]>();
+  for (const module of unique) {
+    const output =
+      result.metafile.outputs[path.relative(repoRoot, path.join(outDir, bundleFolder(module), 'index.js'))];
+    if (!output) throw new Error(`esbuild wrote no bundle for ${module}`);
+    inputs.set(
+      module,
+      Object.entries(output.inputs)
+        .filter(([, input]) => input.bytesInOutput > 0)
+        .map(([file]) => file),
+    );
+  }
+  return { inputs };
 }
 
 /** The `handler` export of a built bundle, loaded as Lambda's Node.js runtime loads `index.handler`. */

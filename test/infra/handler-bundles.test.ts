@@ -1,11 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eventFunctions, routes } from '../../functions/src/routes';
 import { capabilityFor, type Capability } from '../../infra/lib/capabilities';
-import { functionBundling, NATIVE_MODULES } from '../../infra/lib/bundling';
+import { buildDeployedBundles } from '../../infra/lib/deployed-bundles';
 
 /**
  * A call's life is four files (docs/architecture.md#the-contract-and-adding-a-call): each
@@ -102,33 +102,22 @@ const functions = [
 const bundled = new Map<string, string[]>();
 
 beforeAll(async () => {
-  await Promise.all(
-    [...new Set(functions.map((fn) => fn.module))].map(async (module) => {
-      const result = await build({
-        absWorkingDir: repoRoot,
-        entryPoints: [path.join(repoRoot, SRC, module)],
-        outfile: path.join(repoRoot, 'cdk.out', 'handler-bundles', module.replace(/\.ts$/, '.js')),
-        bundle: true,
-        write: false,
-        metafile: true,
-        platform: 'node',
-        format: functionBundling.format,
-        target: functionBundling.target,
-        minify: functionBundling.minify,
-        external: [...functionBundling.externalModules, ...NATIVE_MODULES],
-        logLevel: 'error',
-      });
-      const inputs = Object.values(result.metafile.outputs).flatMap((output) =>
-        Object.entries(output.inputs)
-          .filter(([, input]) => input.bytesInOutput > 0)
-          .map(([file]) => file),
-      );
+  // Built as the stack builds them (infra/lib/deployed-bundles.ts), into a folder outside the repository.
+  const outDir = mkdtempSync(path.join(tmpdir(), 'portal-handler-bundles-'));
+  try {
+    const { inputs } = await buildDeployedBundles(
+      outDir,
+      functions.map((fn) => fn.module),
+    );
+    for (const [module, files] of inputs) {
       bundled.set(
         module,
-        inputs.filter((file) => file.startsWith(SRC)).map((file) => file.slice(SRC.length)),
+        files.filter((file) => file.startsWith(SRC)).map((file) => file.slice(SRC.length)),
       );
-    }),
-  );
+    }
+  } finally {
+    rmSync(outDir, { recursive: true, force: true });
+  }
 });
 
 describe("each function's bundle", () => {

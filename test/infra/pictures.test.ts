@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventFunctions } from '../../functions/src/routes';
 import { LAMBDA_NPM_PLATFORM, lockedVersion, nativeModuleCommands } from '../../infra/lib/bundling';
 import { addPortalChecks } from '../../infra/lib/checks';
+import { buildDeployedBundles, bundleFolder } from '../../infra/lib/deployed-bundles';
 import { PortalStack, repoRoot } from '../../infra/lib/portal-stack';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- CloudFormation templates are untyped JSON */
@@ -179,5 +180,29 @@ describe('hosted pictures in the stack', () => {
     const platforms = readdirSync(path.join(modules, '@img')).filter((name) => name.startsWith('sharp-'));
     expect(platforms.sort()).toEqual(['sharp-libvips-linux-arm64', 'sharp-linux-arm64']);
     expect(existsSync(path.join(modules, '@img', 'sharp-linux-arm64', 'lib', 'sharp-linux-arm64.node'))).toBe(true);
+  });
+
+  it('the CDK bundles each function byte for byte as deployed-bundles.ts does (the bundles the handler tests and the stack test read)', async () => {
+    const built = mkdtempSync(path.join(tmpdir(), 'portal-pictures-bundles-'));
+    try {
+      const specs = [importFunction, pictureFunction, continueFunction];
+      await buildDeployedBundles(
+        built,
+        specs.map((spec) => spec.module),
+      );
+      for (const spec of specs) {
+        const made = stack.eventResources.get(spec.name)!;
+        const fn = template.findResources('AWS::Lambda::Function')[logicalId(made.function)] as any;
+        const asset = path.join(outdir, `asset.${String(fn.Properties.Code.S3Key).replace(/\.zip$/, '')}`);
+        for (const file of ['index.js', 'index.js.map']) {
+          const ours = readFileSync(path.join(built, bundleFolder(spec.module), file), 'utf8');
+          expect(ours.length, `${spec.name} ${file}`).toBeGreaterThan(1000);
+          // a boolean: the bundles are too long for a failure message
+          expect(ours === readFileSync(path.join(asset, file), 'utf8'), `${spec.name} ${file}`).toBe(true);
+        }
+      }
+    } finally {
+      rmSync(built, { recursive: true, force: true });
+    }
   });
 });
