@@ -65,6 +65,11 @@ export default defineConfig({
             'scripts/**/*.test.ts',
           ],
           environment: 'node',
+          // The files of a worker share it, each with its own copy of our modules and the worker's
+          // first environment (test/fresh-file.ts): the packages load once per worker, not per file
+          // (decision 0472).
+          isolate: false,
+          setupFiles: ['test/unit-setup.ts'],
         },
       },
       {
@@ -72,6 +77,9 @@ export default defineConfig({
           name: 'ui',
           include: ['shared/src/**/*.test.tsx', 'web-member/src/**/*.test.tsx', 'web-admin/src/**/*.test.tsx'],
           environment: 'jsdom',
+          // One jsdom window and the packages per worker, each file with its own modules and a
+          // window as a fresh one (test/ui-setup.ts; decision 0472).
+          isolate: false,
           setupFiles: ['test/ui-setup.ts'],
           // A limit for a hung test, not a speed claim: three files at a time beside the browser
           // line; Vitest's 5 s timed out 43 component tests of a clean-clone run under load.
