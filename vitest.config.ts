@@ -91,6 +91,9 @@ export default defineConfig({
           name: 'handlers',
           include: ['test/handlers/**/*.test.ts'],
           globalSetup: ['test/handlers/global-setup.ts'],
+          // A worker's files share it, each with its own modules, table and environment
+          // (test/handlers/setup.ts, test/fresh-file.ts; decision 0472).
+          isolate: false,
           setupFiles: ['test/handlers/setup.ts'],
           // Limits for a hung call, not speed claims: a file shares the two cores with two other
           // files and the browser line, and the demo seeds took over 30 s at times under load.

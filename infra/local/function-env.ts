@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { processWide } from './process-wide';
 
 /**
  * Each function's own environment in one process (issue 36): in AWS every function has its own
@@ -9,23 +10,26 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * Module-level caches of the environment (`env()`, `moneySettings()`) are kept per environment
  * object, as each sandbox keeps its own.
  */
-const current = new AsyncLocalStorage<NodeJS.ProcessEnv>();
-let installs = 0;
-let original: PropertyDescriptor | undefined;
-/** The process's own environment while the getter is installed. */
-let own: NodeJS.ProcessEnv = process.env;
+const state = processWide('functionEnv', () => ({
+  current: new AsyncLocalStorage<NodeJS.ProcessEnv>(),
+  installs: 0,
+  original: undefined as PropertyDescriptor | undefined,
+  /** The process's own environment while the getter is installed. */
+  own: process.env,
+}));
+const current = state.current;
 
 /** Makes `process.env` follow the running function (counted: each caller uninstalls its own). */
 export function installFunctionEnvironments(): () => void {
-  if (installs++ === 0) {
-    original = Object.getOwnPropertyDescriptor(process, 'env');
-    own = process.env;
+  if (state.installs++ === 0) {
+    state.original = Object.getOwnPropertyDescriptor(process, 'env');
+    state.own = process.env;
     Object.defineProperty(process, 'env', {
       configurable: true,
       enumerable: true,
-      get: () => current.getStore() ?? own,
+      get: () => current.getStore() ?? state.own,
       set: (value: NodeJS.ProcessEnv) => {
-        own = value;
+        state.own = value;
       },
     });
   }
@@ -33,7 +37,9 @@ export function installFunctionEnvironments(): () => void {
   return () => {
     if (done) return;
     done = true;
-    if (--installs === 0 && original) Object.defineProperty(process, 'env', { ...original, value: own });
+    if (--state.installs === 0 && state.original) {
+      Object.defineProperty(process, 'env', { ...state.original, value: state.own });
+    }
   };
 }
 

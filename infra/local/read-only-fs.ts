@@ -4,6 +4,7 @@ import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { processWide } from './process-wide';
 
 /**
  * Lambda's file system is read-only outside /tmp (issue 36): a function that writes anywhere else
@@ -19,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 interface Guard {
   writable: readonly string[];
 }
-const guard = new AsyncLocalStorage<Guard>();
+const guard = processWide('readOnlyFs.guard', () => new AsyncLocalStorage<Guard>());
 
 /** The folders a function may write in Lambda: /tmp (and the OS temporary folder, /tmp on Linux). */
 export const LAMBDA_WRITABLE = [...new Set(['/tmp', tmpdir()])];
@@ -92,12 +93,12 @@ const WRITERS: Record<string, number[]> = {
   lutimes: [0],
 };
 
-let installed = false;
+const installation = processWide('readOnlyFs.installed', () => ({ installed: false }));
 
 /** Puts the guard into `fs`, `fs.promises` and their ESM exports, once per process. */
 export function installReadOnlyFileSystem(): void {
-  if (installed) return;
-  installed = true;
+  if (installation.installed) return;
+  installation.installed = true;
   type AnyFunction = (...args: unknown[]) => unknown;
   const table = fs as unknown as Record<string, AnyFunction>;
   const promises = fs.promises as unknown as Record<string, AnyFunction>;

@@ -9,6 +9,7 @@ import { LOCAL_IMAGES_BUCKET, LOCAL_IMPORTS_BUCKET } from '../../infra/local/s3'
 import { commonEnvironment, localFunctions, templateQueues } from '../../infra/local/template';
 import { assemblyFromTemplates } from '../../infra/local/iam/assembly';
 import { enforceIam } from '../../infra/local/iam/enforce';
+import { freshFile } from '../fresh-file';
 
 /**
  * Runs before each handler test file is imported: a fresh table of its own, and the environment the
@@ -18,6 +19,11 @@ import { enforceIam } from '../../infra/local/iam/enforce';
  * the process; each invoked handler sees only those its function's template sets
  * (function-environment.ts), as npm start gives each function only its own.
  */
+// The files of a worker share it (vitest.config.ts, `isolate: false`): this file's modules are its
+// own and its environment starts as the worker's first (test/fresh-file.ts); what the local runtime
+// installs in the process (the read-only file system, each function's environment, the IAM check)
+// is installed once and keeps its state per process (infra/local/process-wide.ts).
+freshFile();
 const tableName = `test-${randomBytes(6).toString('hex')}`;
 const stackEnvironment = commonEnvironment(
   localFunctions(inject('templates'), {

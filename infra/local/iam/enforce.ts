@@ -4,6 +4,7 @@ import { appendFileSync } from 'node:fs';
 import { Client } from '@smithy/core/client';
 import { HttpResponse } from '@smithy/core/transport';
 import { LOCAL_MAIL_FROM } from '../template';
+import { processWide } from '../process-wide';
 import { ROOT_STACK, type LocalAssembly } from './assembly';
 import { decide, type Decision } from './evaluate';
 import { localSecretArn, policyFor, type FunctionPolicy, type LocalNames } from './policy';
@@ -31,15 +32,21 @@ interface Invocation {
   assembly: LocalAssembly;
 }
 
-const current = new AsyncLocalStorage<Invocation>();
-let defaultAssembly: LocalAssembly | undefined;
+/** The running function, the process's assembly and whether the middleware is in (one per process: process-wide.ts). */
+const state = processWide('iam', () => ({
+  current: new AsyncLocalStorage<Invocation>(),
+  defaultAssembly: undefined as LocalAssembly | undefined,
+  installed: false,
+  withMiddleware: new WeakSet<object>(),
+}));
+const current = state.current;
 
 /**
  * Turns the check on for this process, against `assembly` (the synthesized route table:
  * assembly.ts's assemblyFromTemplates of the run's one synth). Calls made in `runAsFunction` are checked from then on.
  */
 export function enforceIam(assembly: LocalAssembly): void {
-  defaultAssembly = assembly;
+  state.defaultAssembly = assembly;
   installMiddleware();
   // The local stand-ins of SES, Amazon Location and Secrets Manager ask through this symbol
   // (functions/src/config/local-aws-check.ts).
@@ -47,7 +54,7 @@ export function enforceIam(assembly: LocalAssembly): void {
 }
 
 /** Whether enforceIam was called in this process. */
-export const iamEnforced = (): boolean => defaultAssembly !== undefined;
+export const iamEnforced = (): boolean => state.defaultAssembly !== undefined;
 
 /**
  * Runs `run` as the function `functionName` of the route table (a route's name, or an event
@@ -55,7 +62,7 @@ export const iamEnforced = (): boolean => defaultAssembly !== undefined;
  * `functionName` undefined, it just runs. `assembly` replaces the process's (a test with a grant removed).
  */
 export function runAsFunction<T>(functionName: string | undefined, run: () => T, assembly?: LocalAssembly): T {
-  const held = assembly ?? defaultAssembly;
+  const held = assembly ?? state.defaultAssembly;
   if (!held || !functionName) return run();
   installMiddleware();
   return current.run({ functionName, assembly: held }, run);
@@ -72,7 +79,7 @@ export async function deniedUpload(
   key: string,
   assembly?: LocalAssembly,
 ): Promise<string | undefined> {
-  const held = assembly ?? defaultAssembly;
+  const held = assembly ?? state.defaultAssembly;
   if (!held) return undefined;
   const invocation = { functionName, assembly: held };
   const denied = await firstDenied(
@@ -296,18 +303,15 @@ const iamMiddleware =
     return result;
   };
 
-let installed = false;
-const withMiddleware = new WeakSet<object>();
-
 /** Patches smithy's Client.send (once per process) to add the middleware to each client's stack on its first send. */
 function installMiddleware(): void {
-  if (installed) return;
-  installed = true;
+  if (state.installed) return;
+  state.installed = true;
   const send = Client.prototype.send as (...args: any[]) => any;
   Client.prototype.send = function (this: Client<any, any, any, any>, ...args: any[]) {
     const stack = this.middlewareStack as any;
-    if (!withMiddleware.has(stack)) {
-      withMiddleware.add(stack);
+    if (!state.withMiddleware.has(stack)) {
+      state.withMiddleware.add(stack);
       stack.addRelativeTo(iamMiddleware, {
         name: MIDDLEWARE,
         relation: 'after',
