@@ -70,6 +70,10 @@ export default defineConfig({
           // (decision 0472).
           isolate: false,
           setupFiles: ['test/unit-setup.ts'],
+          // A limit for a hung test, not a speed claim: the generated-value tests run 50,000 cases
+          // on a core shared with two other files and the browser line (Vitest's 5 s timed one
+          // out in a clean-clone run).
+          testTimeout: 20_000,
         },
       },
       {

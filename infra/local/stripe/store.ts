@@ -4,6 +4,7 @@ import type Stripe from 'stripe';
 import type { IdNumberOutcome, Verification } from './accounts';
 import type { CouponState } from './coupons';
 import type { Ledger } from './money';
+import { processWide } from '../process-wide';
 
 /** Amounts in the smallest currency unit, per currency, of one balance (the platform's or a connected account's). */
 export interface Funds {
@@ -152,10 +153,16 @@ export class Store {
   }
 }
 
-/** The stores of this process not yet closed: each writes what it holds when the process exits (one listener for all). */
-const unwritten = new Set<Store>();
-process.on('exit', () => {
-  for (const store of unwritten) store.flush();
+/**
+ * The stores of this process not yet closed: each writes what it holds when the process exits (one
+ * listener for all, however many times this module is loaded: process-wide.ts).
+ */
+const unwritten = processWide('stripeStores', () => {
+  const stores = new Set<{ flush(): void }>();
+  process.on('exit', () => {
+    for (const store of stores) store.flush();
+  });
+  return stores;
 });
 
 /** The longest a change waits to be written while the state is small. */
