@@ -131,6 +131,10 @@ export default defineConfig({
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
           globalSetup: ['test/e2e/global-setup.ts'],
+          // One worker for the files, one after the other, each with its own modules and one
+          // Chromium for all (test/e2e/browser.ts; decision 0472).
+          isolate: false,
+          setupFiles: ['test/unit-setup.ts'],
           fileParallelism: false,
           testTimeout: 90_000,
           hookTimeout: 180_000,

@@ -6,15 +6,16 @@ import AxeBuilder from '@axe-core/playwright';
 import type { AxeResults } from 'axe-core';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, expect, inject } from 'vitest';
+import { processWide } from '../../infra/local/process-wide';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../chromium';
 import { api } from './api';
 
 /**
  * Chromium through playwright-core (no bundled browsers): the Debian package, or CHROMIUM_PATH.
- * One browser per test file, started with the file's first session and closed after its last
- * test; each session is a fresh context of its own (its own cookies, storage and cache), so
- * nothing leaks between sessions (decision 0360: a browser start costs about a second here, a
- * context a few milliseconds).
+ * One browser for all the browser files of a worker, started with the first session; each session
+ * is a fresh context of its own (its own cookies, storage and cache), so nothing leaks between
+ * sessions (decision 0360: a browser start costs about a second here, a context a few
+ * milliseconds; decision 0472: the files share their worker).
  */
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -44,7 +45,12 @@ export interface BrowserSession {
   close: () => Promise<void>;
 }
 
-let browser: Promise<Browser> | undefined;
+/**
+ * The worker's browser: the browser files share their worker (vitest.config.ts, `isolate: false`)
+ * and one Chromium, started by the first file's first session and left for the next file (each
+ * session is a context of its own); Playwright closes it when the worker exits.
+ */
+const shared = processWide('e2eBrowser', () => ({ browser: undefined as Promise<Browser> | undefined }));
 const openSessions = new Set<BrowserSession>();
 
 afterEach(async (context) => {
@@ -59,18 +65,22 @@ afterEach(async (context) => {
   }
 });
 
+// The file's sessions left open end with the file; the browser stays for the next file.
 afterAll(async () => {
-  const started = browser;
-  browser = undefined;
-  await (await started?.catch(() => undefined))?.close();
+  await Promise.all([...openSessions].map((session) => session.close()));
 });
 
 export async function openBrowser(
   options: { viewport?: { width: number; height: number } } = {},
 ): Promise<BrowserSession> {
-  browser ??= chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: [...CHROMIUM_FLAGS] });
+  shared.browser ??= chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: [...CHROMIUM_FLAGS] });
+  const running = await shared.browser;
+  if (!running.isConnected()) {
+    // It crashed or was closed: a new one for this and the next sessions.
+    shared.browser = chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: [...CHROMIUM_FLAGS] });
+  }
   const context = await (
-    await browser
+    await shared.browser
   ).newContext({
     viewport: options.viewport ?? DESKTOP,
     reducedMotion: 'reduce',
