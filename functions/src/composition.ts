@@ -87,7 +87,7 @@ import { holdMs, moneySettings } from './config/money-settings';
 import { getOrder } from './adapters/orders/dynamo-sale-recorder';
 import { dynamoRules } from './adapters/rules/dynamo-rules';
 import type { RuleDeps } from './rules/programme';
-import { saleRules as saleRulesInForce } from './rules/programme';
+import { saleRulesOf } from './rules/programme';
 import { memberView } from './products/present';
 import { dynamoVisits } from './adapters/visits/dynamo-visits';
 import type { CountDeps } from './visits/count-visit';
@@ -422,8 +422,11 @@ export const commissionRules: RuleDeps = {
   members: { findByEmail: (email) => dynamoUsers.findByEmail(email) },
   now,
 };
-/** The rule of a member's sale (orders/record-sale.ts): the programme and the member's groups as they are now. */
-const saleRules = { inForce: () => saleRulesInForce(dynamoRules) };
+/**
+ * The rule of a member's sale (orders/record-sale.ts): the programme's version and the member's
+ * groups as they are now; the rules kept in this container by version (decision 0480).
+ */
+const saleRules = saleRulesOf(dynamoRules);
 
 /** The orders, the commission each sale writes, their counters (one table). */
 export const sales: SalesStore = dynamoSales;

@@ -9,8 +9,9 @@ import { formatTable } from './section';
  * then the member's top-earners place) against a plain TransactWrite of the same items (one
  * shard, no retry, no place). DynamoDB Local runs transactions one at a time, so the figure says
  * what the recorder adds to the engine's own work; the failures are what either lost. The
- * recorder's sales look their commission rule up as record-sale.ts does (issue 39: the programme
- * and, when a group rule could decide, the member's groups, read at each sale), under a programme of 50
+ * recorder's sales look their commission rule up as record-sale.ts does (issue 39: the programme's
+ * version read at each sale, the programme when the buyer's container holds another version's, and,
+ * when a group rule could decide, the member's groups; decision 0480), under a programme of 50
  * rules whose brand rule pays them.
  */
 const SALES_PER_RUN = Number(process.env.BENCH_RECORD_SALES ?? 2_000);
@@ -24,7 +25,7 @@ export async function recordingThroughput(): Promise<{ ok: boolean; lines: strin
   const { dynamoCommissionStore } = await import('../../functions/src/adapters/commissions/dynamo-commission-store');
   const { paymentOrderIds, commissionCents, ruleUsed } = await import('../../functions/src/orders/record-sale');
   const { dynamoRules } = await import('../../functions/src/adapters/rules/dynamo-rules');
-  const { saleRules } = await import('../../functions/src/rules/programme');
+  const { saleRulesOf } = await import('../../functions/src/rules/programme');
   const { ruleCommissionCents } = await import('../../shared/src/domain/commission-rules');
   await benchProgramme(dynamoRules);
   type OrderRecord = import('../../functions/src/orders/sales-store').OrderRecord;
@@ -88,14 +89,17 @@ export async function recordingThroughput(): Promise<{ ok: boolean; lines: strin
     const started = performance.now();
     await Promise.all(
       Array.from({ length: buyers }, async () => {
+        // Each buyer stands for a Lambda container: the rules it keeps by version are its own.
+        const saleRules = saleRulesOf(dynamoRules);
         while (next < count) {
           const [order, commission] = sale(count === SALES_PER_RUN ? mode : `warm-${mode}`, buyers, next++);
           try {
             if (mode === 'recorder') {
-              // The rule lookup a sale makes (orders/record-sale.ts: the programme read, then the
-              // pick, the member's groups read when a group rule could decide): in the recorder's
-              // path, not the plain one's.
-              const ruleOf = await saleRules(dynamoRules);
+              // The rule lookup a sale makes (orders/record-sale.ts: the programme's version read,
+              // the programme only when this container holds another version's, then the pick, the
+              // member's groups read when a group rule could decide): in the recorder's path, not
+              // the plain one's.
+              const ruleOf = await saleRules.inForce();
               const rule = await ruleOf(commission.memberId, order.product_id, order.brand);
               await recordSale(order, {
                 ...commission,

@@ -1,4 +1,5 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { dynamoRules } from '../../functions/src/adapters/rules/dynamo-rules';
 import { keys } from '../../shared/src/db/table';
 import { item } from './commission-fixtures';
 import { auth, call, tokenFor, type CallResult } from './helpers';
@@ -7,7 +8,8 @@ import { addedOrder, member, product as storedProduct, type Member } from './sal
 /**
  * Commission rules (issue 39): precedence (product over brand over group over the default, the
  * oldest of a tie), a rule changed between two sales (the first keeps its rate), the member's You
- * Make on cards, the preview, the audit log, and the version every change is conditional on. The
+ * Make on cards, the preview, the audit log, and the version every change is conditional on (and
+ * by which a sale's container keeps the rules it read: decision 0480). The
  * sales are an admin's hand-entered orders (/api/addOrder): recorded by the same record-sale.ts as
  * a card checkout, without Stripe.
  */
@@ -82,6 +84,22 @@ async function sold(who: Member, productId: string, qty = 1) {
   };
 }
 
+/**
+ * A sale, with how many times it read the whole programme and the programme's version (the rules
+ * are kept by version in the container, composition.ts: decision 0480).
+ */
+async function soldCounting(who: Member, productId: string, qty = 1) {
+  const programmeReads = vi.spyOn(dynamoRules, 'programme');
+  const versionReads = vi.spyOn(dynamoRules, 'programmeVersion');
+  try {
+    const sale = await sold(who, productId, qty);
+    return { ...sale, programmeReads: programmeReads.mock.calls.length, versionReads: versionReads.mock.calls.length };
+  } finally {
+    programmeReads.mockRestore();
+    versionReads.mockRestore();
+  }
+}
+
 const youMake = async (who: Member, id: string) => {
   const result = await call(getApprovedProduct, { body: { id }, headers: auth(who.token) });
   expect(result.status).toBe(200);
@@ -137,8 +155,12 @@ describe('commission rules', () => {
     const vase = await product('Glass Vase', 'Vitra Glass', 2420);
     const seller = await member();
     const brandRule = await rule('brand', 'Vitra Glass', { kind: 'percent', percent: '10' });
-    const first = await sold(seller, vase);
+    const first = await soldCounting(seller, vase);
     expect(first.amountCents).toBe(242);
+    // The rule was made since this container's last sale: the sale read the version, then the programme.
+    expect(first).toMatchObject({ versionReads: 1, programmeReads: 1 });
+    // The version unchanged: the next sale reads only the version.
+    expect(await soldCounting(seller, vase)).toMatchObject({ amountCents: 242, versionReads: 1, programmeReads: 0 });
 
     const before = await programme();
     const changed = await adminCall(changeCommissionRule, {
@@ -148,16 +170,39 @@ describe('commission rules', () => {
       rule: { scope: 'brand', value: 'Vitra Glass', rate: { kind: 'percent', percent: '12.5' }, max: '5.00' },
     });
     expect(changed.status, JSON.stringify(changed.body)).toBe(200);
-    const second = await sold(seller, vase);
+    // The very next sale pays the new rate: the change moved the version, so it reads the programme.
+    const second = await soldCounting(seller, vase);
+    expect(second).toMatchObject({ versionReads: 1, programmeReads: 1 });
     // 12.5 % of $24.20 = $3.025, half up: $3.03.
     expect(second.amountCents).toBe(303);
     expect(second.rule.text).toBe('12.5 %, at most $5.00 a sale for brand Vitra Glass');
-    // Three units: 3 × $3.03 = $9.09, held to the maximum of $5.00 a sale.
-    expect((await sold(seller, vase, 3)).amountCents).toBe(500);
+    // Three units: 3 × $3.03 = $9.09, held to the maximum of $5.00 a sale; the rules kept, not read.
+    expect(await soldCounting(seller, vase, 3)).toMatchObject({ amountCents: 500, programmeReads: 0 });
     // The first sale keeps its amount and its rule as they were.
     const firstNow = (await item(keys.commission(first.id))) as typeof first;
     expect(firstNow.amountCents).toBe(242);
     expect(firstNow.rule.text).toBe('10 % for brand Vitra Glass');
+  });
+
+  it('moves the version on a group made, not on a member put in one: the member is paid by the group rule from their next sale', async () => {
+    const bowl = await product('Stone Bowl', 'Stonecraft', 2000);
+    const seller = await member();
+    const potters = await group('Potters');
+    const groupRule = await rule('group', potters, { kind: 'percent', percent: '20' });
+    // The group and its rule moved the version: the sale reads the programme; the seller is in no group.
+    const outside = await soldCounting(seller, bowl);
+    expect(outside).toMatchObject({ programmeReads: 1 });
+    expect(outside.rule.id).not.toBe(groupRule);
+    const added = await adminCall(changeMemberGroup, { action: 'add', groupId: potters, email: seller.email });
+    expect(added.status, JSON.stringify(added.body)).toBe(200);
+    // Putting a member in a group changes no rule (the member's groups are read at each sale, never
+    // kept): the version stays, the rules are not read again, and the group's 20 % pays: $4.00.
+    const inside = await soldCounting(seller, bowl);
+    expect(inside).toMatchObject({ programmeReads: 0, versionReads: 1, amountCents: 400 });
+    expect(inside.rule).toMatchObject({ id: groupRule, text: '20 % for group Potters' });
+    // Another group made moves the version: the next sale reads the programme again.
+    await group('Glaziers');
+    expect(await soldCounting(seller, bowl)).toMatchObject({ programmeReads: 1, amountCents: 400 });
   });
 
   it('previews a change before it is saved: products and members that change, and an example', async () => {

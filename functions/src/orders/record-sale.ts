@@ -42,9 +42,10 @@ export interface SaleDeps {
    */
   selfPurchase?: () => 'no_commission' | 'review';
   /**
-   * The commission rules in force (rules/programme.ts saleRules, issue 39): read when the sale is
-   * recorded, beside the product and the member (not after them), then asked for the member's
-   * rule of the product; absent: the spec's 10 % (SPEC_DEFAULT_RULE).
+   * The commission rules in force (rules/programme.ts saleRulesOf, issue 39): asked when the sale
+   * is recorded, beside the product and the member (not after them; the programme's version is read
+   * and the rules read only when the container holds another version's, decision 0480), then asked
+   * for the member's rule of the product; absent: the spec's 10 % (SPEC_DEFAULT_RULE).
    */
   rules?: {
     inForce(): Promise<(memberId: string, productId: string, brand: string) => Promise<CommissionRule>>;
@@ -154,7 +155,7 @@ const normalizeCode = (ref: string): string => ref.trim().toUpperCase();
 export async function recordSale(deps: SaleDeps, sale: Sale): Promise<RecordOutcome> {
   // The programme is read with the product and the member, not after them: a sale through a link
   // waits for one round of reads before its rule is known (the member's groups only when a group
-  // rule could decide: saleRules).
+  // rule could decide: saleRulesOf).
   const [product, member, ruleOf] = await Promise.all([
     deps.products.get(sale.productId),
     sale.ref ? deps.sales.memberOfShareCode(normalizeCode(sale.ref)) : Promise.resolve(undefined),

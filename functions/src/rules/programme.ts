@@ -76,17 +76,39 @@ function namedRules(programme: StoredProgramme): CommissionRule[] {
   );
 }
 
-/** Picks the rule of a member's sale of a product under the rules read (saleRules). */
+/** Picks the rule of a member's sale of a product under the rules in force (saleRulesOf). */
 export type SaleRulePicker = (memberId: string, productId: string, brand: string) => Promise<CommissionRule>;
 
 /**
- * The rules in force for a sale (orders/record-sale.ts): one strongly consistent read of the
- * programme, which the sale makes beside its product and member reads; the picker reads the
- * member's groups only when a group rule could decide, that is when the programme has a group
- * rule and neither a product nor a brand rule applies (they outrank any group's: pickRule).
+ * The rules in force for a sale (orders/record-sale.ts), as one container keeps them (decision
+ * 0480): each sale reads the programme's version (one strongly consistent GetItem of a small item);
+ * the rules are read, and kept, only when the container holds none or another version's. Every
+ * change of the rules or the groups moves the version in its transaction, so a sale paid after a
+ * change reads it; a member's groups are not kept (read at the sale, below). Call once per
+ * container (composition.ts), then `inForce()` at each sale.
  */
-export async function saleRules(store: RuleStore): Promise<SaleRulePicker> {
-  const rules = namedRules(await store.programme());
+export function saleRulesOf(store: RuleStore): { inForce(): Promise<SaleRulePicker> } {
+  /** The rules of the programme this container read last, by its version; only what a sale picks from. */
+  let held: { version: number; rules: CommissionRule[] } | undefined;
+  return {
+    async inForce() {
+      const version = await store.programmeVersion();
+      if (held?.version !== version) {
+        const programme = await store.programme();
+        // Its own version: a change between the two reads is kept as what it is.
+        held = { version: programme.version, rules: namedRules(programme) };
+      }
+      return salePicker(store, held.rules);
+    },
+  };
+}
+
+/**
+ * A sale's picker over the rules in force: it reads the member's groups only when a group rule
+ * could decide, that is when the programme has a group rule and neither a product nor a brand rule
+ * applies (they outrank any group's: pickRule).
+ */
+function salePicker(store: RuleStore, rules: CommissionRule[]): SaleRulePicker {
   const groupRules = rules.some((rule) => rule.scope === 'group');
   return async (memberId, productId, brand) => {
     const outside = pickRule(rules, { productId, brand, groupIds: [] });

@@ -4,7 +4,8 @@ import type { CommissionRule } from '@portal/shared/domain/commission-rules';
  * The commission rules' store (issue 39; docs/programme.md). The programme (every rule, every
  * group with its member count, a version) is one item that each sale reads; each member's groups
  * are a small item of their own, read with it; a group's members and the audit log are partitions
- * of their own. Every change of the programme is conditional on the version the admin saw, with
+ * of their own. The programme's version is also an item of its own, which a sale reads instead of
+ * the programme while its container holds that version's rules (decision 0480). Every change of the programme is conditional on the version the admin saw, with
  * its audit entry in the same transaction (decision 0420).
  */
 
@@ -47,6 +48,11 @@ export interface Page<T> {
 export interface RuleStore {
   /** The programme as it is now (strongly consistent: a sale paid after a change reads the change). */
   programme(): Promise<StoredProgramme>;
+  /**
+   * The programme's version as it is now (strongly consistent), read without the programme: every
+   * change of the rules or the groups moves it in the same transaction (decision 0480). 0 before any.
+   */
+  programmeVersion(): Promise<number>;
   /** The groups a member is in (none: []). */
   groupsOf(memberId: string): Promise<string[]>;
   /** Replaces the rules, conditional on `expectedVersion`, with the audit entry; false when the version moved. */

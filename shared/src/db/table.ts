@@ -158,6 +158,12 @@ export const keys = {
   // Commission rules (issue 39; docs/programme.md, decision 0420).
   /** The programme: every rule, every group with its member count, and the version a change is conditional on. */
   programme: (): Key => ({ pk: 'PROGRAMME', sk: 'COMMISSION_RULES' }),
+  /**
+   * The programme's version alone (`version`), written in the transaction of every change of the
+   * rules or the groups: a sale reads it (one read unit whatever the programme's size) and reads the
+   * programme only when its container holds another version (decision 0480).
+   */
+  programmeVersion: (): Key => ({ pk: 'PROGRAMME', sk: 'VERSION' }),
   /** The groups a member is in (`groupIds`, a string set), read with the programme at each sale. */
   memberGroups: (memberId: string): Key => ({ pk: `USER#${memberId}`, sk: 'RULE_GROUPS' }),
   /** A member of a group: the group's partition lists its members by id. */

@@ -8,7 +8,10 @@ import { db, decodeCursor, encodeCursor, tableName, transact } from '../dynamo-c
  * The commission rules on the table (rules/rule-store.ts; decision 0420): the programme item
  * (`PROGRAMME` / `COMMISSION_RULES`: `version`, `rules`, `groups` by id), each member's groups
  * (`USER#<id>` / `RULE_GROUPS`), a group's members (`GROUP#<id>` / `MEMBER#<id>`) and the audit log
- * (`AUDIT#COMMISSION_RULES` / `<time>#<id>`). Every write is one transaction with its audit entry.
+ * (`AUDIT#COMMISSION_RULES` / `<time>#<id>`). Every write is one transaction with its audit entry;
+ * every change of the rules or of the groups also puts the programme's version item (`PROGRAMME` /
+ * `VERSION`, decision 0480). A member put in a group or taken out moves a group's `memberCount`
+ * only, which no sale reads (a sale reads the member's own groups item each time): no version.
  */
 
 /** `rules`, `version` and `groups` named by placeholders (DynamoDB reserves some such words). */
@@ -36,6 +39,14 @@ function fromRule(item: Record<string, unknown>): CommissionRule {
     ...(typeof item.name === 'string' ? { name: item.name } : {}),
   };
 }
+
+/**
+ * The programme's version item, put in the transaction of every change of the rules or the groups
+ * (with the programme's own `version`, which the change's condition checks): decision 0480.
+ */
+const versionPut = (version: number): TransactItems[number] => ({
+  Put: { TableName: tableName(), Item: { ...keys.programmeVersion(), entity: 'programme-version', version } },
+});
 
 const auditPut = (entry: AuditRecord): TransactItems[number] => ({
   Put: {
@@ -67,6 +78,13 @@ export const dynamoRules: RuleStore = {
     } satisfies StoredProgramme;
   },
 
+  async programmeVersion() {
+    const { Item } = await db().send(
+      new GetCommand({ TableName: tableName(), Key: keys.programmeVersion(), ConsistentRead: true }),
+    );
+    return Number(Item?.version ?? 0);
+  },
+
   async groupsOf(memberId) {
     const { Item } = await db().send(
       new GetCommand({ TableName: tableName(), Key: keys.memberGroups(memberId), ConsistentRead: true }),
@@ -94,6 +112,7 @@ export const dynamoRules: RuleStore = {
           },
         },
       },
+      versionPut(expectedVersion + 1),
       auditPut(entry),
     ]);
     return outcome.ok;
@@ -120,7 +139,7 @@ export const dynamoRules: RuleStore = {
               ExpressionAttributeValues: { ':group': value, ':next': expectedVersion + 1, ':version': expectedVersion },
             },
           };
-    return (await transact([write, auditPut(entry)])).ok;
+    return (await transact([write, versionPut(expectedVersion + 1), auditPut(entry)])).ok;
   },
 
   async addMember(groupId, member, entry) {
