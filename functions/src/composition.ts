@@ -426,7 +426,8 @@ export const commissionRules: RuleDeps = {
  * The rule of a member's sale (orders/record-sale.ts): the programme's version and the member's
  * groups as they are now; the rules kept in this container by version (decision 0480).
  */
-const saleRules = saleRulesOf(dynamoRules);
+// Pure: a bundle that records no sale leaves the rules out (test/infra/handler-bundles.test.ts).
+const saleRules = /* @__PURE__ */ saleRulesOf(dynamoRules);
 
 /** The orders, the commission each sale writes, their counters (one table). */
 export const sales: SalesStore = dynamoSales;

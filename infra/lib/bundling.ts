@@ -23,6 +23,20 @@ export const functionBundling = {
 } as const;
 
 /**
+ * The same options as esbuild's API takes them (the tests' and the bench's builds,
+ * deployed-bundles.ts and scripts/bench/bundles.ts): what the CDK passes to esbuild's command line.
+ */
+export const esbuildFunctionOptions = {
+  bundle: true,
+  platform: 'node',
+  format: functionBundling.format,
+  target: functionBundling.target,
+  minify: functionBundling.minify,
+  sourcemap: functionBundling.sourceMap,
+  sourcesContent: functionBundling.sourcesContent,
+} as const;
+
+/**
  * NODE_OPTIONS of every function, none now (the stack sets the variable only when this is not
  * empty). `--enable-source-maps` made Node read and parse each bundle's map at every cold start;
  * the logger maps a logged error's stack through the map instead, on the first error

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { functionBundling, NATIVE_MODULES } from './bundling';
+import { esbuildFunctionOptions, functionBundling, NATIVE_MODULES } from './bundling';
 
 /**
  * The functions' bundles as the CDK stack deploys them (NodejsFunction with the options of
@@ -66,13 +66,7 @@ export async function buildDeployedBundles(
       unique.map((module) => [`${bundleFolder(module)}/index`, path.join(repoRoot, 'functions', 'src', module)]),
     ),
     outdir: outDir,
-    bundle: true,
-    platform: 'node',
-    format: functionBundling.format,
-    target: functionBundling.target,
-    minify: functionBundling.minify,
-    sourcemap: functionBundling.sourceMap,
-    sourcesContent: functionBundling.sourcesContent,
+    ...esbuildFunctionOptions,
     external: [...functionBundling.externalModules, ...NATIVE_MODULES],
     logLevel: 'warning',
     metafile: true,

@@ -6,7 +6,13 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { build, type BuildOptions, type Metafile } from 'esbuild';
 import { eventFunctions, routes, secretEnv, type Route } from '../../functions/src/routes';
-import { functionBundling, functionEnvironment, functionNodeOptions, NATIVE_MODULES } from '../../infra/lib/bundling';
+import {
+  esbuildFunctionOptions,
+  functionBundling,
+  functionEnvironment,
+  functionNodeOptions,
+  NATIVE_MODULES,
+} from '../../infra/lib/bundling';
 import { formatTable, median, type BenchSection } from './section';
 
 /** What a bundle is made from: a route or an event-started function. */
@@ -80,13 +86,7 @@ async function bundle(
     absWorkingDir: repoRoot,
     ...source,
     outfile: file,
-    bundle: true,
-    platform: 'node',
-    format: functionBundling.format,
-    target: functionBundling.target,
-    minify: functionBundling.minify,
-    sourcemap: functionBundling.sourceMap,
-    sourcesContent: functionBundling.sourcesContent,
+    ...esbuildFunctionOptions,
     // Native modules (sharp) are installed beside the bundle by the stack, never bundled.
     external: [...modes[mode], ...NATIVE_MODULES],
     metafile: true,

@@ -49,6 +49,9 @@ describe('member', () => {
     const { page } = session;
     await page.getByRole('link', { name: 'Create an account' }).click();
     await page.waitForURL(at('/signup'));
+    // The address changes before the sign-up screen's chunk is in; until then the login screen,
+    // with its own Email and Password fields, is still what shows (a loaded run filled those).
+    await page.getByRole('button', { name: 'Sign up' }).waitFor();
     await page.getByLabel('Email', { exact: true }).fill('not-an-email');
     await page.getByLabel('Password', { exact: true }).fill('short');
     await page.getByRole('button', { name: 'Sign up' }).click();
