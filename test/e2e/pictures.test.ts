@@ -69,9 +69,14 @@ beforeAll(async () => {
   const form = new FormData();
   form.append('file', new Blob([csv], { type: 'text/csv' }), 'hosted.csv');
   const { job } = await call<{ job: { id: string } }>('products', form, admin);
+  // The import, then its pictures: they are hosted through the picture queue after the import
+  // completes (a loaded run opened the catalogue before they were, and the card had no picture yet).
   for (let wait = 0; ; wait++) {
-    const { status } = await call<{ status: string }>('getImportJob', { id: job.id }, admin);
-    if (status === 'completed') break;
+    const { status, pictures } = await call<{
+      status: string;
+      pictures?: { total: number; hosted: number; failed: number };
+    }>('getImportJob', { id: job.id }, admin);
+    if (status === 'completed' && pictures && pictures.hosted + pictures.failed >= pictures.total) break;
     if (status === 'rejected' || status === 'failed' || wait > 1200) throw new Error(`The import ended ${status}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
