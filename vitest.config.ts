@@ -69,7 +69,7 @@ export default defineConfig({
           // first environment (test/fresh-file.ts): the packages load once per worker, not per file
           // (decision 0472).
           isolate: false,
-          setupFiles: ['test/unit-setup.ts'],
+          setupFiles: ['test/file-setup.ts'],
           // A limit for a hung test, not a speed claim: the generated-value tests run 50,000 cases
           // on a core shared with two other files and the browser line (Vitest's 5 s timed one
           // out in a clean-clone run).
@@ -134,7 +134,7 @@ export default defineConfig({
           // One worker for the files, one after the other, each with its own modules and one
           // Chromium for all (test/e2e/browser.ts; decision 0472).
           isolate: false,
-          setupFiles: ['test/unit-setup.ts'],
+          setupFiles: ['test/file-setup.ts'],
           fileParallelism: false,
           testTimeout: 90_000,
           hookTimeout: 180_000,

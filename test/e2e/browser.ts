@@ -73,10 +73,8 @@ afterAll(async () => {
 export async function openBrowser(
   options: { viewport?: { width: number; height: number } } = {},
 ): Promise<BrowserSession> {
-  shared.browser ??= chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: [...CHROMIUM_FLAGS] });
-  const running = await shared.browser;
-  if (!running.isConnected()) {
-    // It crashed or was closed: a new one for this and the next sessions.
+  // Started by the first session; started again if it crashed or was closed.
+  if (!shared.browser || !(await shared.browser).isConnected()) {
     shared.browser = chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: [...CHROMIUM_FLAGS] });
   }
   const context = await (

@@ -158,7 +158,7 @@ export class Store {
  * listener for all, however many times this module is loaded: process-wide.ts).
  */
 const unwritten = processWide('stripeStores', () => {
-  const stores = new Set<{ flush(): void }>();
+  const stores = new Set<Store>();
   process.on('exit', () => {
     for (const store of stores) store.flush();
   });
