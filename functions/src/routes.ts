@@ -245,7 +245,8 @@ export interface EventFunction {
   access: Access;
   /**
    * What starts it: objects created in the imports bucket, the picture queue's messages (an event
-   * source mapping), a schedule (every day at 00:00 UTC), or each deploy that changes the stack.
+   * source mapping), a schedule (every day at 00:00 UTC), each deploy that changes the stack, or the
+   * table's stream filtered to the members' earnings shards (an event source mapping).
    */
   trigger:
     | 'importsBucket:ObjectCreated'
@@ -253,7 +254,8 @@ export interface EventFunction {
     | 'checkoutCancelQueue'
     | 'importQueue'
     | 'schedule:daily'
-    | 'afterDeploy';
+    | 'afterDeploy'
+    | 'tableStream:earnings';
   /** Instances at most (reserved concurrency): the picture function's share of the account's concurrency. */
   reservedConcurrency?: number;
   /** Messages per invocation (the event source mapping's batch size). */
@@ -344,6 +346,18 @@ export const eventFunctions: readonly EventFunction[] = [
     timeoutSeconds: 900,
     access: { table: 'readwrite', secrets: [] },
     trigger: 'afterDeploy',
+  },
+  {
+    // The members' top-earners places, off the sale's path (commissions/places.ts, decision 0481):
+    // the table's stream, filtered to the earnings shards a sale or a refund writes.
+    name: 'refreshPlaces',
+    module: 'handlers/streams/refresh-places.ts',
+    memoryMb: 512,
+    // A batch of 100 changes: at most 100 members, ten at a time, each a Query, a GetItem and an Update.
+    timeoutSeconds: 60,
+    access: { table: 'readwrite', secrets: [] },
+    trigger: 'tableStream:earnings',
+    batchSize: 100,
   },
   {
     // The daily payouts (commissions/batches.ts): every member at or over the payout minimum.

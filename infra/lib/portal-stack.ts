@@ -51,12 +51,13 @@ import {
   CfnTable,
   ProjectionType,
   Table,
+  StreamViewType,
   TableEncryption,
   type ITable,
 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, FilterCriteria, FilterRule, Runtime, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { Trigger } from 'aws-cdk-lib/triggers';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -78,7 +79,7 @@ import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Secret, type ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption, type IQueue } from 'aws-cdk-lib/aws-sqs';
-import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Construct } from 'constructs';
 import {
   eventFunctions as allEventFunctions,
@@ -92,7 +93,7 @@ import {
   type SecretName,
 } from '../../functions/src/routes';
 import { readBuildInfo } from '@portal/shared/build/build-info';
-import { table as tableDefinition } from '@portal/shared/db/table';
+import { EARNINGS_SHARD_PREFIX, table as tableDefinition } from '@portal/shared/db/table';
 import {
   functionBundling,
   functionEnvironment,
@@ -390,6 +391,7 @@ export class PortalStack extends Stack {
       partitionKey: { name: tableDefinition.partitionKey, type: AttributeType.STRING },
       sortKey: { name: tableDefinition.sortKey, type: AttributeType.STRING },
       timeToLiveAttribute: tableDefinition.ttlAttribute,
+      stream: StreamViewType[tableDefinition.streamViewType],
       billingMode: BillingMode.PAY_PER_REQUEST,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       encryption: TableEncryption.AWS_MANAGED,
@@ -605,7 +607,8 @@ export class PortalStack extends Stack {
         // Lambda's asynchronous retries and on-failure destination; a queue's messages have their own.
         ...(event.trigger === 'pictureQueue' ||
         event.trigger === 'checkoutCancelQueue' ||
-        event.trigger === 'importQueue'
+        event.trigger === 'importQueue' ||
+        event.trigger === 'tableStream:earnings'
           ? {}
           : { onFailure: this.failedEvents }),
         settings: props.settings,
@@ -630,6 +633,36 @@ export class PortalStack extends Stack {
           // One part at a time: a part runs for up to the function's timeout.
           made.function.addEventSource(
             new SqsEventSource(this.importQueue, { batchSize: 1, reportBatchItemFailures: true, maxConcurrency: 2 }),
+          );
+          break;
+        case 'tableStream:earnings':
+          // The writes of members' earnings shards only (not the place item `EARNINGS` the function
+          // itself writes), a batch per shard at a time, in order. A batch whose place could not be
+          // written comes again from that member's first change, halved after a failure; after its
+          // tries (or an hour) its description goes to the failed-events queue and the stream goes
+          // on: the member's next sale or refund writes their place again (decision 0481).
+          // DynamoEventSource grants the role the stream's reads and dynamodb:ListStreams, which
+          // has no resource-level permissions (its resource is `*`).
+          Validations.of(made.role).acknowledge({
+            id: 'AwsSolutions-IAM5[Resource::*]',
+            reason:
+              "dynamodb:ListStreams only, which Lambda's event source mapping on the table's stream needs and which IAM authorizes on no narrower resource; the stream's reads (DescribeStream, GetRecords, GetShardIterator) name the table's stream.",
+          });
+          made.function.addEventSource(
+            new DynamoEventSource(this.table, {
+              startingPosition: StartingPosition.TRIM_HORIZON,
+              batchSize: event.batchSize ?? 100,
+              reportBatchItemFailures: true,
+              bisectBatchOnError: true,
+              retryAttempts: 5,
+              maxRecordAge: Duration.hours(1),
+              onFailure: new SqsDlq(this.failedEvents),
+              filters: [
+                FilterCriteria.filter({
+                  dynamodb: { Keys: { sk: { S: FilterRule.beginsWith(EARNINGS_SHARD_PREFIX) } } },
+                }),
+              ],
+            }),
           );
           break;
         case 'afterDeploy':

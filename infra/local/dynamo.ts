@@ -184,6 +184,7 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
           ],
           Projection: { ProjectionType: 'ALL' },
         })),
+        StreamSpecification: { StreamEnabled: true, StreamViewType: table.streamViewType },
       }),
     );
     await client.send(
@@ -199,6 +200,21 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
   // A table made by an older version (a developer's .local/) gains the indexes added since, one
   // at a time as DynamoDB allows; its items are kept.
   const existing = await client.send(new DescribeTableCommand({ TableName: tableName }));
+  // Its stream, as the stack sets it (decision 0481): the places function reads it.
+  const stream = existing.Table?.StreamSpecification;
+  if (!stream?.StreamEnabled || stream.StreamViewType !== table.streamViewType) {
+    if (stream?.StreamEnabled)
+      await client.send(
+        new UpdateTableCommand({ TableName: tableName, StreamSpecification: { StreamEnabled: false } }),
+      );
+    await client.send(
+      new UpdateTableCommand({
+        TableName: tableName,
+        StreamSpecification: { StreamEnabled: true, StreamViewType: table.streamViewType },
+      }),
+    );
+    await untilActive(client, tableName);
+  }
   const have = new Set((existing.Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
   for (const index of table.indexes.filter((wanted) => !have.has(wanted.name))) {
     await client.send(
@@ -235,4 +251,11 @@ async function untilActive(client: DynamoDBClient, tableName: string): Promise<v
     if (described.Table?.TableStatus === 'ACTIVE' && indexesReady) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** The table's stream (its latest), as the stack's event source mapping names it by `StreamArn`. */
+export async function tableStreamArn(client: DynamoDBClient, tableName: string): Promise<string> {
+  const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+  if (!Table?.LatestStreamArn) throw new Error(`The table ${tableName} has no stream`);
+  return Table.LatestStreamArn;
 }

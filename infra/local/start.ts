@@ -3,7 +3,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { S3Event, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { DynamoDBBatchResponse, DynamoDBStreamEvent, S3Event, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { functionEnvironment } from '../lib/bundling';
 import type { ApiHandler } from './api-event';
 import { functionOfSessionToken, installFunctionEnvironments, lambdaEnvironment, type StandIns } from './function-env';
@@ -23,7 +25,8 @@ import {
   type TemplateFunction,
 } from './template';
 import { buildWebApps, precompressApps } from './build-web';
-import { ensureTable, localAws, startDynamo } from './dynamo';
+import { ensureTable, localAws, startDynamo, tableStreamArn } from './dynamo';
+import { pollStream } from './stream-events';
 import { LOCAL_IMAGES_BUCKET, LOCAL_IMPORTS_BUCKET, localS3Credentials, startS3, type S3Credentials } from './s3';
 import { startImageServer } from './image-server';
 import { startStripeEmulator } from './stripe';
@@ -488,6 +491,58 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
       });
       // Stopped before the engine it polls.
       stops.splice(stops.indexOf(sqs.stop), 0, poller.stop);
+      forwarders.push({ idle: () => poller.idle() });
+    }
+    // The table's stream (decision 0481): each mapping's function on its filtered records, shard
+    // by shard, a batch at a time; a batch given up on goes to its on-failure queue, as Lambda sends it.
+    for (const { fn, trigger } of withTrigger(functions, 'dynamodb')) {
+      const handler = await importHandler<(event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>>(fn.module);
+      const failureQueue = trigger.onFailureQueue ? queues[trigger.onFailureQueue] : undefined;
+      if (trigger.onFailureQueue && !failureQueue)
+        throw new Error(`The stack's queue ${trigger.onFailureQueue} has no local queue`);
+      const poller = pollStream({
+        streams: new DynamoDBStreamsClient({ ...localAws, endpoint: dynamo.endpoint }),
+        streamArn: await tableStreamArn(dynamo.client, TABLE_NAME),
+        handler: (event) => invokeEvent(fn, handler, event, say),
+        batchSize: trigger.batchSize,
+        filters: trigger.filters,
+        startingPosition: trigger.startingPosition,
+        reportBatchItemFailures: trigger.reportBatchItemFailures,
+        bisectBatchOnError: trigger.bisectBatchOnError,
+        retryAttempts: trigger.retryAttempts,
+        maxRecordAgeSeconds: trigger.maxRecordAgeSeconds,
+        region: localAws.region,
+        log: say,
+        ...(failureQueue
+          ? {
+              onFailure: async (failure) => {
+                await sqs.client.send(
+                  new SendMessageCommand({
+                    QueueUrl: failureQueue.url,
+                    MessageBody: JSON.stringify({
+                      requestContext: {
+                        condition: failure.condition,
+                        approximateInvokeCount: failure.approximateInvokeCount,
+                      },
+                      responseContext: { functionName: fn.name },
+                      version: '1.0',
+                      timestamp: new Date().toISOString(),
+                      DDBStreamBatchInfo: {
+                        shardId: failure.shardId,
+                        startSequenceNumber: failure.startSequenceNumber,
+                        endSequenceNumber: failure.endSequenceNumber,
+                        batchSize: failure.batchSize,
+                        streamArn: failure.streamArn,
+                      },
+                    }),
+                  }),
+                );
+              },
+            }
+          : {}),
+      });
+      // Stopped before the engine it reads.
+      stops.splice(stops.indexOf(dynamo.stop), 0, poller.stop);
       forwarders.push({ idle: () => poller.idle() });
     }
     const routes = withTrigger(functions, 'api').map(({ fn, trigger }) => ({

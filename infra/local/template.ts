@@ -66,6 +66,26 @@ export type FunctionTrigger =
       /** FunctionResponseTypes holds ReportBatchItemFailures: the handler names the messages that failed. */
       reportBatchItemFailures: boolean;
       mappingLogicalId: string;
+    }
+  | {
+      /** An event source mapping on the table's stream (AWS::Lambda::EventSourceMapping, decision 0481). */
+      kind: 'dynamodb';
+      /** The table's construct id in the portal stack (`Table`). */
+      table: string;
+      /** Records per invocation (BatchSize; Lambda's default for a stream is 100). */
+      batchSize: number;
+      /** FilterCriteria's patterns, as JSON: a record that matches none is not handed over. */
+      filters: string[];
+      startingPosition: 'TRIM_HORIZON' | 'LATEST';
+      reportBatchItemFailures: boolean;
+      bisectBatchOnError: boolean;
+      /** MaximumRetryAttempts (-1: until the record expires). */
+      retryAttempts: number;
+      /** MaximumRecordAgeInSeconds (-1: the stream's retention). */
+      maxRecordAgeSeconds: number;
+      /** The on-failure destination's queue construct id, if the mapping has one. */
+      onFailureQueue?: string;
+      mappingLogicalId: string;
     };
 
 /** One of the portal's functions, read back from the template. */
@@ -317,6 +337,14 @@ function queueConstruct(templates: SynthesizedTemplates, stack: string, value: u
   return resource?.Type === 'AWS::SQS::Queue' ? constructName(resource, id!, 1) : undefined;
 }
 
+/** The construct id in the portal stack of the table whose stream a value refers to (`Fn::GetAtt [table, StreamArn]`). */
+function tableStreamConstruct(templates: SynthesizedTemplates, stack: string, value: unknown): string | undefined {
+  const getAtt = (value as Record<string, unknown> | undefined)?.['Fn::GetAtt'];
+  if (stack !== templates.stackName || !Array.isArray(getAtt) || getAtt[1] !== 'StreamArn') return undefined;
+  const resource = templates.root.Resources[String(getAtt[0])];
+  return resource?.Type === 'AWS::DynamoDB::Table' ? constructName(resource, String(getAtt[0]), 1) : undefined;
+}
+
 /**
  * Every function of the template that has a handler module (`portal:entry`; aws-cdk-lib's own
  * deploy-time functions have none), with its settings and what starts it.
@@ -372,8 +400,33 @@ export function templateFunctions(templates: SynthesizedTemplates): TemplateFunc
             triggers.push({ kind: 'schedule', expression: props.ScheduleExpression, ruleLogicalId: otherId });
           }
         } else if (other.Type === 'AWS::Lambda::EventSourceMapping' && referencedId(props.FunctionName) === logicalId) {
+          const responseTypes = (props.FunctionResponseTypes ?? []) as string[];
+          const table = tableStreamConstruct(templates, stack, props.EventSourceArn);
+          if (table) {
+            const destination = props.DestinationConfig?.OnFailure?.Destination;
+            const onFailureQueue = destination ? queueConstruct(templates, stack, destination) : undefined;
+            if (destination && !onFailureQueue)
+              throw new Error(`The local runtime sends a stream's failed batches to SQS queues only (${otherId})`);
+            triggers.push({
+              kind: 'dynamodb',
+              table,
+              batchSize: Number(props.BatchSize ?? 100),
+              filters: ((props.FilterCriteria?.Filters ?? []) as { Pattern: string }[]).map((filter) => filter.Pattern),
+              startingPosition: props.StartingPosition === 'LATEST' ? 'LATEST' : 'TRIM_HORIZON',
+              reportBatchItemFailures: responseTypes.includes('ReportBatchItemFailures'),
+              bisectBatchOnError: props.BisectBatchOnFunctionError === true,
+              retryAttempts: Number(props.MaximumRetryAttempts ?? -1),
+              maxRecordAgeSeconds: Number(props.MaximumRecordAgeInSeconds ?? -1),
+              ...(onFailureQueue ? { onFailureQueue } : {}),
+              mappingLogicalId: otherId,
+            });
+            continue;
+          }
           const queue = queueConstruct(templates, stack, props.EventSourceArn);
-          if (!queue) throw new Error(`The local runtime runs event source mappings on SQS queues only (${otherId})`);
+          if (!queue)
+            throw new Error(
+              `The local runtime runs event source mappings on SQS queues and the table's stream only (${otherId})`,
+            );
           triggers.push({
             kind: 'sqs',
             queue,
@@ -381,9 +434,7 @@ export function templateFunctions(templates: SynthesizedTemplates): TemplateFunc
             ...(props.ScalingConfig?.MaximumConcurrency !== undefined
               ? { maxConcurrency: Number(props.ScalingConfig.MaximumConcurrency) }
               : {}),
-            reportBatchItemFailures: ((props.FunctionResponseTypes ?? []) as string[]).includes(
-              'ReportBatchItemFailures',
-            ),
+            reportBatchItemFailures: responseTypes.includes('ReportBatchItemFailures'),
             mappingLogicalId: otherId,
           });
         } else if (other.Type === 'Custom::Trigger') {

@@ -93,7 +93,7 @@ export async function createCommission(options: {
       ],
     }),
   );
-  await refreshRank(options.memberId, options.memberEmail);
+  await refreshRank(options.memberId);
   return { id, memberId: options.memberId, amountCents: amount };
 }
 

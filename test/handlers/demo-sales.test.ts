@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auth, s3Events, tokenFor } from './catalogue-helpers';
 import { allItems, call, uniqueIp } from './helpers';
 import { ownStripe, type OwnStripe } from './own-stripe';
+import { placesRefreshed } from './places';
 
 /**
  * The demo sales (infra/local/demo-sales.ts), from empty data as a fresh `npm start` seeds them:
@@ -130,7 +131,9 @@ describe('the demo sales', () => {
       processing: (cents(byState('processing')) + cents(byState('in_stripe'))) / 100,
     });
 
-    // Top earners: five members, their totals adding up to all commissions.
+    // Top earners: five members, their totals adding up to all commissions (their places written
+    // from the table's stream, as the places function writes them).
+    await placesRefreshed();
     const earners = await everything<{ count: number; totalCommisions: number }>(getTopEarners, admin);
     expect(earners).toHaveLength(5);
     expect(earners.reduce((sum, earner) => sum + earner.count, 0)).toBe(commissions.length);

@@ -117,7 +117,14 @@ function answerText(result: APIGatewayProxyStructuredResultV2): string {
  * held to its synthesized role and it sees its own environment, as `call` holds an /api handler to its route's.
  */
 export const asFunction = <T>(
-  name: 'importProducts' | 'continueImport' | 'hostPictures' | 'cancelCheckouts' | 'dailyPayouts' | 'upgradeTable',
+  name:
+    | 'importProducts'
+    | 'continueImport'
+    | 'hostPictures'
+    | 'cancelCheckouts'
+    | 'dailyPayouts'
+    | 'upgradeTable'
+    | 'refreshPlaces',
   run: () => Promise<T>,
 ) => runAs(name, run);
 

@@ -38,6 +38,7 @@ import {
   stripeAtEmulator,
   succeededEvent,
 } from './sales-helpers';
+import { placesRefreshed } from './places';
 
 /**
  * No sale waits on another, and none is lost: a paid checkout whose transactions DynamoDB keeps
@@ -156,6 +157,7 @@ describe('many sales of one member at once (a viral link)', () => {
     const own = await call(getCommisionsByUser, { body: { id: seller.id, limit: 500 }, headers: auth(seller.token) });
     expect(own.body.totals).toEqual({ paid: 0, processing: 60, count: 30 });
     expect((own.body.items as unknown[]).length).toBe(30);
+    await placesRefreshed();
     const top = await call(getTopEarners, { body: { limit: 500 }, headers: auth(admin) });
     expect((top.body.items as { id: string }[]).find((earner) => earner.id === seller.id)).toEqual({
       id: seller.id,
@@ -336,6 +338,7 @@ describe('sales stored before the status and the shards', () => {
     expect(sold.status).toBe(200);
     const totals = await call(getCommisionsByUser, { body: { id: seller.id }, headers: auth(seller.token) });
     expect(totals.body.totals).toEqual({ paid: 0, processing: 6, count: 3 });
+    await placesRefreshed();
     const top = await call(getTopEarners, { body: { limit: 500 }, headers: auth(admin) });
     expect((top.body.items as { id: string }[]).find((earner) => earner.id === seller.id)).toMatchObject({
       count: 3,

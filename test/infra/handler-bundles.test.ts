@@ -62,6 +62,8 @@ const OWN_HOME: Record<string, readonly string[]> = {
   cancelCheckouts: ['payments', 'products'],
   upgradeTable: ['orders', 'products'],
   dailyPayouts: ['commissions', 'notifications'],
+  // the table stream's function: the members' top-earners places (commissions/places.ts, decision 0481)
+  refreshPlaces: ['commissions'],
 };
 
 /**

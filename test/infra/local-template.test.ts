@@ -148,6 +148,22 @@ describe('the local runtime’s view of the synthesized stack', () => {
         mappingLogicalId: expect.any(String) as string,
       },
     ]);
+    // The table stream's mapping (decision 0481): the places function on the earnings shards' writes.
+    expect(byName('refreshPlaces').triggers).toEqual([
+      {
+        kind: 'dynamodb',
+        table: 'Table',
+        batchSize: 100,
+        filters: [JSON.stringify({ dynamodb: { Keys: { sk: { S: [{ prefix: 'EARNINGS#' }] } } } })],
+        startingPosition: 'TRIM_HORIZON',
+        reportBatchItemFailures: true,
+        bisectBatchOnError: true,
+        retryAttempts: 5,
+        maxRecordAgeSeconds: 3600,
+        onFailureQueue: 'FailedEvents',
+        mappingLogicalId: expect.any(String) as string,
+      },
+    ]);
   });
 
   it('has the stack’s queues, the dead-letter queue first, with the visibility timeout and redrive of the stack', () => {

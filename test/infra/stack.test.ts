@@ -475,10 +475,14 @@ describe('failed imports are seen', () => {
   it('each event function sends an invocation that failed its retries to the encrypted failure queue', () => {
     const queueId = logicalId(main.stack, main.stack.failedEvents);
     const configs = Object.values(main.resources).filter((r) => r.Type === 'AWS::Lambda::EventInvokeConfig');
-    // The picture, cancel and import-part functions are invoked by their queue's event source mapping: its messages have their own dead-letter queue.
+    // The picture, cancel and import-part functions are invoked by their queue's event source mapping: its messages have their own dead-letter queue;
+    // the places function by the table stream's mapping, whose own on-failure destination is this queue (tested below).
     const asynchronous = eventFunctions.filter(
       (event) =>
-        event.trigger !== 'pictureQueue' && event.trigger !== 'checkoutCancelQueue' && event.trigger !== 'importQueue',
+        event.trigger !== 'pictureQueue' &&
+        event.trigger !== 'checkoutCancelQueue' &&
+        event.trigger !== 'importQueue' &&
+        event.trigger !== 'tableStream:earnings',
     );
     expect(configs).toHaveLength(asynchronous.length);
     const pictureQueueArn = { 'Fn::GetAtt': [logicalId(main.stack, main.stack.pictureQueue), 'Arn'] };
@@ -806,6 +810,9 @@ describe('least privilege', () => {
         for (const statement of statementsOf(built.resources, roleId)) {
           expect(statement.Effect).toBe('Allow');
           for (const action of actionsOf(statement)) expect(action).not.toMatch(/^\*$|:\*$/);
+          // dynamodb:ListStreams alone: an action with no resource-level permissions (the places
+          // function's stream mapping needs it; its stream reads name the table's stream).
+          if (actionsOf(statement).join() === 'dynamodb:ListStreams') continue;
           expect(resourcesOf(statement)).not.toContain('*');
         }
       }
@@ -840,6 +847,51 @@ describe('data', () => {
         ),
       }),
     });
+  });
+
+  it("the table's stream carries keys only, and the places function reads it filtered to the members' earnings shards (decision 0481)", () => {
+    const tableId = logicalId(main.stack, main.stack.table);
+    main.template.hasResourceProperties('AWS::DynamoDB::Table', {
+      StreamSpecification: { StreamViewType: tableDefinition.streamViewType },
+    });
+    const places = main.stack.eventResources.get('refreshPlaces')!;
+    const fnId = logicalId(main.stack, places.function);
+    const mappings = Object.values(main.resources).filter(
+      (r) => r.Type === 'AWS::Lambda::EventSourceMapping' && r.Properties.FunctionName.Ref === fnId,
+    );
+    expect(mappings).toHaveLength(1);
+    expect(mappings[0].Properties).toEqual({
+      FunctionName: { Ref: fnId },
+      EventSourceArn: { 'Fn::GetAtt': [tableId, 'StreamArn'] },
+      StartingPosition: 'TRIM_HORIZON',
+      BatchSize: 100,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      BisectBatchOnFunctionError: true,
+      MaximumRetryAttempts: 5,
+      MaximumRecordAgeInSeconds: 3600,
+      DestinationConfig: {
+        OnFailure: { Destination: { 'Fn::GetAtt': [logicalId(main.stack, main.stack.failedEvents), 'Arn'] } },
+      },
+      // Not the place item `EARNINGS` the function writes: that would run it again on its own write.
+      FilterCriteria: {
+        Filters: [{ Pattern: JSON.stringify({ dynamodb: { Keys: { sk: { S: [{ prefix: 'EARNINGS#' }] } } } }) }],
+      },
+    });
+    // The stream's reads on the table's stream, ListStreams (no resource-level permissions) on *, and
+    // the failed batches' description to the failure queue.
+    const statements = statementsOf(main.resources, logicalId(main.stack, places.role));
+    const streamArn = { 'Fn::GetAtt': [tableId, 'StreamArn'] };
+    const streamReads = statements.filter((statement) =>
+      resourcesOf(statement).some((resource) => JSON.stringify(resource) === JSON.stringify(streamArn)),
+    );
+    expect(streamReads.map((statement) => actionsOf(statement).sort())).toEqual([
+      ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'],
+    ]);
+    const listStreams = statements.find((statement) => actionsOf(statement).includes('dynamodb:ListStreams'));
+    expect([actionsOf(listStreams), resourcesOf(listStreams)]).toEqual([['dynamodb:ListStreams'], ['*']]);
+    expect(
+      statements.filter((statement) => actionsOf(statement).includes('sqs:SendMessage')).flatMap(resourcesOf),
+    ).toEqual([{ 'Fn::GetAtt': [logicalId(main.stack, main.stack.failedEvents), 'Arn'] }]);
   });
 
   const bucketPolicyStatements = (built: Built, bucketId: string): any[] =>

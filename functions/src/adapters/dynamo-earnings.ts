@@ -1,4 +1,4 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { EARNINGS_PREFIX, keys, lists, topEarnerSortKey } from '@portal/shared/db/table';
 import type { Earnings } from '../orders/sales-store';
 import { db, isConditionFailed, queryAll, tableName } from './dynamo-client';
@@ -64,12 +64,17 @@ export async function earnings(memberId: string): Promise<Earnings | undefined> 
  * version, the sum of the shards' `count` (a sale ADDs 1) and `rankMoves` (a refund that takes
  * from a commission ADDs 1): it only grows, and every change of the totals moves it, so the last
  * refresh to read the newest sums wins whether a sale raised them or a refund lowered them. A
- * refresh that failed is made good by the member's next sale or refund (or the same one's retry).
+ * refresh that failed is retried from the table's stream (the places function, decision 0481).
  */
-export async function refreshRank(memberId: string, memberEmail: string): Promise<void> {
-  const found = await earningsItems(memberId);
+export async function refreshRank(memberId: string): Promise<void> {
+  // The member's address as it is now (an address changed since their last sale shows at once).
+  const [found, profile] = await Promise.all([
+    earningsItems(memberId),
+    db().send(new GetCommand({ TableName: tableName(), Key: keys.user(memberId), ProjectionExpression: 'email' })),
+  ]);
   const sums = earningsOf(memberId, found);
   if (!sums) return;
+  const email = typeof profile.Item?.email === 'string' ? profile.Item.email : sums.memberEmail;
   const version = sums.count + sumOf(found, 'rankMoves');
   try {
     await db().send(
@@ -85,7 +90,7 @@ export async function refreshRank(memberId: string, memberEmail: string): Promis
         ExpressionAttributeValues: {
           ':entity': 'earnings',
           ':member': memberId,
-          ':email': memberEmail,
+          ':email': email,
           ':count': sums.count,
           ':total': sums.totalCents,
           ':version': version,

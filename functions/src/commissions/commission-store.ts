@@ -55,6 +55,13 @@ export interface CommissionStore extends Pick<SalesStore, 'memberByEmail'> {
   commissionCounts(): Promise<CommissionCounts>;
   earnings(memberId: string): Promise<Earnings | undefined>;
   topEarners(cursor: string | undefined, limit: number): Promise<Page<Earnings>>;
+  /**
+   * Writes the member's top-earners place from the sum of their earnings shards, unless a newer
+   * one is written already (idempotent: the same sums write nothing new).
+   */
+  refreshPlace(memberId: string): Promise<void>;
+  /** The member whose earnings shard a stream record's keys name; undefined for any other item. */
+  earningsShardMember(key: { pk?: string; sk?: string }): string | undefined;
   /** The members' facts, in one BatchGet (up to 100 ids). */
   members(ids: readonly string[]): Promise<Map<string, MemberFacts>>;
 }

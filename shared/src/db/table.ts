@@ -17,6 +17,11 @@ export const table = {
   sortKey: 'sk',
   /** Epoch seconds; DynamoDB deletes the item some time after it passes. Readers still check it. */
   ttlAttribute: 'expiresAt',
+  /**
+   * The table's stream: the keys of every write (decision 0481). The places function reads it,
+   * filtered to the members' earnings shards; it needs no image, only whose shard moved.
+   */
+  streamViewType: 'KEYS_ONLY',
   indexes: [
     { name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
     { name: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
@@ -251,6 +256,20 @@ export const COUNTER_SHARDS = 32;
 export const COUNTER_PARTITIONS = { orders: 'COUNTER#ORDERS', commissions: 'COUNTER#COMMISSIONS' } as const;
 export const EARNINGS_PREFIX = 'EARNINGS';
 const shardSortKey = (shard: number): string => `SHARD#${String(shard).padStart(2, '0')}`;
+
+/**
+ * The member whose earnings shard a key names (`USER#<id>` / `EARNINGS#SHARD#nn`), as a stream
+ * record carries it; undefined for any other item (the place item `EARNINGS` itself among them).
+ */
+export function earningsShardMember(key: { pk?: unknown; sk?: unknown }): string | undefined {
+  const { pk, sk } = key;
+  if (typeof pk !== 'string' || typeof sk !== 'string') return undefined;
+  if (!pk.startsWith('USER#') || !sk.startsWith(`${EARNINGS_PREFIX}#`)) return undefined;
+  return pk.slice('USER#'.length) || undefined;
+}
+
+/** What a stream record's sort key begins with when it moved a member's earnings (the stack's filter). */
+export const EARNINGS_SHARD_PREFIX = `${EARNINGS_PREFIX}#`;
 
 /** A stable shard for an id (a move of that order or commission always ADDs to the same one). */
 export function shardOf(id: string): number {

@@ -1,10 +1,10 @@
-import { AVAILABLE_PREFIX, COUNTER_PARTITIONS, keys, lists } from '@portal/shared/db/table';
+import { AVAILABLE_PREFIX, COUNTER_PARTITIONS, earningsShardMember, keys, lists } from '@portal/shared/db/table';
 import { commissionState, presentedStatus } from '@portal/shared/domain/sales-status';
 import type { CommissionCounts, CommissionSearch, CommissionStore } from '../../commissions/commission-store';
 import type { CommissionRecord, Page } from '../../orders/sales-store';
 import { memberByEmail } from '../dynamo-user-items';
 import { batchGetAll, counterSums, queryList } from '../dynamo-client';
-import { earnings, num, toEarnings } from '../dynamo-earnings';
+import { earnings, num, refreshRank, toEarnings } from '../dynamo-earnings';
 import { toCommissionRecord } from '../dynamo-sales-items';
 
 /**
@@ -85,6 +85,8 @@ export const dynamoCommissionStore: CommissionStore = {
   },
 
   earnings,
+  refreshPlace: refreshRank,
+  earningsShardMember,
 
   async topEarners(cursor, limit) {
     const page = await queryList(lists.topEarners, cursor, limit, 'USER#');

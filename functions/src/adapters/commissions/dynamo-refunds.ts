@@ -11,8 +11,7 @@ import type {
 } from '../../commissions/refund-store';
 import { db, isConditionFailed, tableName, transact } from '../dynamo-client';
 import { toCommissionRecord, toOrderRecord } from '../dynamo-sales-items';
-import { refreshRank, sortKey } from '../dynamo-earnings';
-import { loadLogger } from '../../config/logger';
+import { sortKey } from '../dynamo-earnings';
 
 /**
  * Refunds and disputes on the table: the order's refunded total and applied refund ids, the
@@ -42,22 +41,6 @@ async function transaction(items: Items): Promise<boolean> {
   return (await transact(items)).ok;
 }
 
-/**
- * The member's top-earners place after a refund took from their commission: their totals went
- * down. A failed refresh does not undo the refund: logged, and made good by the member's next sale
- * or refund.
- */
-async function lowerRank(memberId: string, memberEmail: string): Promise<void> {
-  try {
-    await refreshRank(memberId, memberEmail);
-  } catch (error) {
-    (await loadLogger()).warn('Top earners place not refreshed after a refund; the next sale or refund refreshes it', {
-      memberId,
-      error,
-    });
-  }
-}
-
 /** The refunded total as read: `refundedCents = :seen`, or absent when nothing was refunded. */
 const refundedIs = (seen: number | undefined) =>
   seen ? 'refundedCents = :seenRefunded' : 'attribute_not_exists(refundedCents)';
@@ -69,7 +52,7 @@ function deltas(application: NonNullable<RefundApplication['commission']>) {
   // A commission a failed refund brings back from cancelled (decision 0340): into its list again.
   const enters = record.status === 'cancelled' && status === base;
   const counters: Record<string, number> = { totalCents: -taken };
-  // `rankMoves`: the top-earners place is refreshed after (dynamo-sale-recorder.ts refreshRank).
+  // `rankMoves`: the places function refreshes the member's top-earners place from it (dynamo-earnings.ts refreshRank).
   const earnings: Record<string, number> = { totalCents: -taken, rankMoves: 1 };
   if (base === 'paid') {
     counters.paidCents = -taken;
@@ -424,10 +407,9 @@ export const dynamoRefunds: RefundStore = {
         );
       }
     }
-    const applied = await transaction(items);
-    if (applied && change && change.takenCents !== 0)
-      await lowerRank(change.record.memberId, change.record.memberEmail);
-    return applied;
+    // The member's place follows from the earnings shard this moves (its `rankMoves`), off the
+    // refund's path: the table's stream runs the places function (decision 0481).
+    return transaction(items);
   },
 
   recordDispute(orderId, dispute) {

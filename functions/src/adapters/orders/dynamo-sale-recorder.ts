@@ -1,10 +1,9 @@
 import { randomInt } from 'node:crypto';
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { COUNTER_SHARDS, codeSaleListKey, commissionStageOf, keys, lists, orderStageOf } from '@portal/shared/db/table';
-import { loadLogger } from '../../config/logger';
 import type { CommissionRecord, MemberNames, OrderRecord, RecordOutcome, SalesStore } from '../../orders/sales-store';
 import { toCommissionRecord, toOrderRecord } from '../dynamo-sales-items';
-import { refreshRank, sortKey } from '../dynamo-earnings';
+import { sortKey } from '../dynamo-earnings';
 import { backoff, conditionFailedAt, db, isTransactionConflict, tableName } from '../dynamo-client';
 
 /**
@@ -212,22 +211,6 @@ async function writeSale(order: OrderRecord, commission: CommissionRecord | null
   await db().send(new TransactWriteCommand({ TransactItems: saleTransaction(order, commission, shard) }));
 }
 
-/** refreshRank, whose failure does not undo a recorded sale: logged, and made good by the next one. */
-async function refreshRankAfterSale(commission: CommissionRecord | null): Promise<void> {
-  if (!commission) return;
-  try {
-    await refreshRank(commission.memberId, commission.memberEmail);
-  } catch (error) {
-    (await loadLogger()).warn(
-      'Top earners place not refreshed after a sale; the next sale of this member refreshes it',
-      {
-        memberId: commission.memberId,
-        error,
-      },
-    );
-  }
-}
-
 /** The member a share code names, by its SHARE#<code> claim. */
 export async function memberOfShareCode(
   code: string,
@@ -257,8 +240,9 @@ export async function memberOfShareCode(
 export async function recordSale(order: OrderRecord, commission: CommissionRecord | null): Promise<RecordOutcome> {
   for (let attempt = 0; ; attempt++) {
     try {
+      // The member's top-earners place follows from the earnings shard this writes, off the sale's
+      // path: the table's stream runs the places function (decision 0481).
       await writeSale(order, commission, randomInt(COUNTER_SHARDS));
-      await refreshRankAfterSale(commission);
       return { outcome: 'recorded', order, commission };
     } catch (error) {
       // The order (item 0, its id made from the payment) or the payment claim (item 1) exists:
@@ -267,7 +251,6 @@ export async function recordSale(order: OrderRecord, commission: CommissionRecor
         const existing = await orderOfPayment(order.paymentIntentId);
         if (existing) {
           const existingCommission = await commissionOf(existing);
-          await refreshRankAfterSale(existingCommission);
           return { outcome: 'payment-recorded', order: existing, commission: existingCommission };
         }
       }

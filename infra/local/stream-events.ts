@@ -1,0 +1,323 @@
+import {
+  DescribeStreamCommand,
+  ExpiredIteratorException,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+  ResourceNotFoundException,
+  TrimmedDataAccessException,
+  type _Record as StreamRecord,
+  type DynamoDBStreamsClient,
+  type Shard,
+} from '@aws-sdk/client-dynamodb-streams';
+import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+
+/**
+ * A DynamoDB stream → Lambda, locally (decision 0481): what Lambda's event source mapping does for
+ * a table's stream, read from DynamoDB Local's own stream through the SDK's streams client. Each
+ * shard is read in order, a batch at a time (a parallelization factor of 1: one batch of a shard in
+ * flight); records that match none of the mapping's filters are passed over, as Lambda drops them.
+ * A batch that throws, or whose handler names a record (ReportBatchItemFailures: its sequence
+ * number), comes again from that record; halved first when the mapping bisects; after the retry
+ * attempts, or when its oldest record is older than the maximum age, it is handed to `onFailure`
+ * (the mapping's on-failure destination) and the shard goes on. Shards are read parent first.
+ */
+export interface StreamPoller {
+  /** Resolves when a read of every shard, begun after the call, found nothing new and no batch is in flight. */
+  idle(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** What the on-failure destination is told of a batch given up on (as Lambda's `DDBStreamBatchInfo`). */
+export interface StreamBatchFailure {
+  condition: 'RetryAttemptsExhausted' | 'RecordAgeExceeded';
+  approximateInvokeCount: number;
+  shardId: string;
+  startSequenceNumber: string;
+  endSequenceNumber: string;
+  batchSize: number;
+  streamArn: string;
+}
+
+export interface StreamPollOptions {
+  streams: DynamoDBStreamsClient;
+  streamArn: string;
+  handler: (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse | void>;
+  /** Records per invocation (the mapping's BatchSize). */
+  batchSize?: number;
+  /** The mapping's FilterCriteria patterns (JSON): a record is handed over when one matches. */
+  filters?: readonly string[];
+  startingPosition?: 'TRIM_HORIZON' | 'LATEST';
+  reportBatchItemFailures?: boolean;
+  bisectBatchOnError?: boolean;
+  /** Tries after the first (-1: until the record is too old). */
+  retryAttempts?: number;
+  /** -1: as old as the stream keeps (24 hours). */
+  maxRecordAgeSeconds?: number;
+  onFailure?: (failure: StreamBatchFailure) => Promise<void>;
+  /** Between reads of a shard that had nothing new (Lambda reads each shard four times a second). */
+  intervalMs?: number;
+  /** Before a failed batch is tried again (doubled each time, at most 2 s). */
+  retryDelayMs?: number;
+  region?: string;
+  log?: (line: string) => void;
+}
+
+type Pattern = Record<string, unknown>;
+
+/** One value of a filter pattern's list against a record's value: equal, or an operator Lambda's filters know. */
+function matchesValue(rule: unknown, value: unknown): boolean {
+  if (rule === null || typeof rule !== 'object') return value === rule;
+  const [operator, operand] = Object.entries(rule as Record<string, unknown>)[0] ?? [];
+  switch (operator) {
+    case 'prefix':
+      return typeof value === 'string' && typeof operand === 'string' && value.startsWith(operand);
+    case 'exists':
+      return (value !== undefined) === operand;
+    case 'anything-but':
+      return Array.isArray(operand) ? !operand.includes(value) : value !== operand;
+    default:
+      throw new Error(`The local stream runs no filter with the operator ${String(operator)}`);
+  }
+}
+
+/** A Lambda filter pattern against a record (its JSON form): every key's rule holds. */
+export function matchesPattern(pattern: Pattern, value: unknown): boolean {
+  return Object.entries(pattern).every(([key, rule]) => {
+    const inner = value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+    if (Array.isArray(rule)) {
+      // `exists: false` holds of an absent value; any other rule needs one.
+      return rule.some((one) => matchesValue(one, inner));
+    }
+    if (rule && typeof rule === 'object') return matchesPattern(rule as Pattern, inner);
+    throw new Error(`A filter pattern's ${key} is neither a list of rules nor an object`);
+  });
+}
+
+/** A record as Lambda hands it to the function (the stream's ARN, the creation time in epoch seconds). */
+export function toLambdaRecord(record: StreamRecord, streamArn: string, region: string): DynamoDBRecord {
+  const created = record.dynamodb?.ApproximateCreationDateTime;
+  return {
+    ...(record.eventID ? { eventID: record.eventID } : {}),
+    ...(record.eventName ? { eventName: record.eventName } : {}),
+    eventVersion: record.eventVersion ?? '1.1',
+    eventSource: 'aws:dynamodb',
+    awsRegion: region,
+    dynamodb: {
+      ...(record.dynamodb as DynamoDBRecord['dynamodb']),
+      ...(created ? { ApproximateCreationDateTime: Math.floor(new Date(created).getTime() / 1000) } : {}),
+    },
+    eventSourceARN: streamArn,
+  };
+}
+
+interface ShardState {
+  shard: Shard;
+  iterator?: string;
+  /** The last record handed over or passed over: where an expired iterator starts again. */
+  lastSequence?: string;
+  closed: boolean;
+}
+
+export function pollStream(options: StreamPollOptions): StreamPoller {
+  const { streams, streamArn, handler } = options;
+  const region = options.region ?? 'us-east-1';
+  const log = options.log ?? (() => undefined);
+  const batchSize = options.batchSize ?? 100;
+  const patterns = (options.filters ?? []).map((filter) => JSON.parse(filter) as Pattern);
+  const retryAttempts = options.retryAttempts ?? -1;
+  const maxAgeMs = (options.maxRecordAgeSeconds ?? -1) * 1000;
+  const interval = options.intervalMs ?? 250;
+  const shards = new Map<string, ShardState>();
+  let first = true;
+  let stopped = false;
+  let passes = 0;
+  let emptyPass = -1;
+  let wake: (() => void) | undefined;
+
+  const matches = (record: DynamoDBRecord) =>
+    patterns.length === 0 || patterns.some((pattern) => matchesPattern(pattern, record));
+
+  async function describe(): Promise<Shard[]> {
+    const found: Shard[] = [];
+    let start: string | undefined;
+    do {
+      const { StreamDescription } = await streams.send(
+        new DescribeStreamCommand({ StreamArn: streamArn, ...(start ? { ExclusiveStartShardId: start } : {}) }),
+      );
+      found.push(...(StreamDescription?.Shards ?? []));
+      start = StreamDescription?.LastEvaluatedShardId;
+    } while (start);
+    return found;
+  }
+
+  async function iteratorOf(state: ShardState, type: 'TRIM_HORIZON' | 'LATEST'): Promise<string | undefined> {
+    const { ShardIterator } = await streams.send(
+      new GetShardIteratorCommand({
+        StreamArn: streamArn,
+        ShardId: state.shard.ShardId!,
+        ...(state.lastSequence
+          ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: state.lastSequence }
+          : { ShardIteratorType: type }),
+      }),
+    );
+    return ShardIterator;
+  }
+
+  async function discover(): Promise<void> {
+    for (const shard of await describe()) {
+      if (shards.has(shard.ShardId!)) continue;
+      const state: ShardState = { shard, closed: false };
+      // Shards open when the mapping starts begin at its starting position; later ones at their start.
+      state.iterator = await iteratorOf(state, first ? (options.startingPosition ?? 'TRIM_HORIZON') : 'TRIM_HORIZON');
+      shards.set(shard.ShardId!, state);
+    }
+    first = false;
+  }
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+
+  async function giveUp(
+    shardId: string,
+    records: DynamoDBRecord[],
+    condition: StreamBatchFailure['condition'],
+    invokes: number,
+  ) {
+    const failure: StreamBatchFailure = {
+      condition,
+      approximateInvokeCount: invokes,
+      shardId,
+      startSequenceNumber: records[0]!.dynamodb!.SequenceNumber!,
+      endSequenceNumber: records.at(-1)!.dynamodb!.SequenceNumber!,
+      batchSize: records.length,
+      streamArn,
+    };
+    log(
+      `a batch of ${records.length} stream records failed (${condition}); it goes to the on-failure destination and the stream goes on`,
+    );
+    await options.onFailure?.(failure).catch((error: unknown) => {
+      log(`the failed batch could not be sent on: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  }
+
+  /** Hands `records` over until they pass, are given up on, or the poller stops. */
+  async function deliver(shardId: string, records: DynamoDBRecord[], invokes = 0): Promise<void> {
+    let pending = records;
+    let tries = invokes;
+    while (pending.length > 0 && !stopped) {
+      tries += 1;
+      let failedFrom = -1;
+      try {
+        const response = await handler({ Records: pending });
+        const named = options.reportBatchItemFailures ? (response?.batchItemFailures ?? []) : [];
+        if (named.length === 0) return;
+        const indexes = named.map((failure) =>
+          pending.findIndex((record) => record.dynamodb?.SequenceNumber === failure.itemIdentifier),
+        );
+        // Lambda treats an identifier not in the batch as the whole batch failed.
+        failedFrom = indexes.some((index) => index < 0) ? 0 : Math.min(...indexes);
+      } catch (error) {
+        log(`a stream batch failed: ${error instanceof Error ? error.message : String(error)}`);
+        failedFrom = 0;
+      }
+      pending = pending.slice(failedFrom);
+      const oldest = pending[0]?.dynamodb?.ApproximateCreationDateTime;
+      if (maxAgeMs >= 0 && oldest !== undefined && Date.now() - oldest * 1000 > maxAgeMs) {
+        await giveUp(shardId, pending, 'RecordAgeExceeded', tries);
+        return;
+      }
+      if (options.bisectBatchOnError && pending.length > 1) {
+        // Halves, each tried on its own; a split is not counted as a retry.
+        const half = Math.ceil(pending.length / 2);
+        await deliver(shardId, pending.slice(0, half), tries);
+        await deliver(shardId, pending.slice(half), tries);
+        return;
+      }
+      if (retryAttempts >= 0 && tries > retryAttempts) {
+        await giveUp(shardId, pending, 'RetryAttemptsExhausted', tries);
+        return;
+      }
+      await sleep(Math.min(2_000, (options.retryDelayMs ?? 100) * 2 ** (tries - 1)));
+    }
+  }
+
+  /** One read of a shard: its new records handed over in batches. Answers how many it read. */
+  async function readShard(state: ShardState): Promise<number> {
+    if (!state.iterator) return 0;
+    let result;
+    try {
+      result = await streams.send(new GetRecordsCommand({ ShardIterator: state.iterator, Limit: 1000 }));
+    } catch (error) {
+      if (error instanceof ExpiredIteratorException) {
+        state.iterator = await iteratorOf(state, 'TRIM_HORIZON');
+        return 0;
+      }
+      if (error instanceof TrimmedDataAccessException) {
+        state.lastSequence = undefined;
+        state.iterator = await iteratorOf(state, 'TRIM_HORIZON');
+        return 0;
+      }
+      throw error;
+    }
+    const read = result.Records ?? [];
+    const records = read.map((record) => toLambdaRecord(record, streamArn, region)).filter(matches);
+    for (let start = 0; start < records.length; start += batchSize) {
+      await deliver(state.shard.ShardId!, records.slice(start, start + batchSize));
+    }
+    if (read.length > 0) state.lastSequence = read.at(-1)!.dynamodb?.SequenceNumber;
+    state.iterator = result.NextShardIterator;
+    if (!state.iterator) state.closed = true;
+    return read.length;
+  }
+
+  async function run(): Promise<void> {
+    while (!stopped) {
+      const pass = ++passes;
+      let read = 0;
+      try {
+        await discover();
+        for (const state of shards.values()) {
+          const parent = state.shard.ParentShardId ? shards.get(state.shard.ParentShardId) : undefined;
+          if (state.closed || (parent && !parent.closed)) continue;
+          read += await readShard(state);
+        }
+      } catch (error) {
+        if (stopped) return;
+        if (error instanceof ResourceNotFoundException) {
+          log(`the table's stream is gone (${streamArn}); its poller stops`);
+          return;
+        }
+        log(`the table's stream could not be read: ${error instanceof Error ? error.message : String(error)}`);
+        read = -1;
+      }
+      if (read === 0) emptyPass = pass;
+      if (read <= 0 && !stopped) await sleep(read < 0 ? 1_000 : interval);
+    }
+  }
+
+  let ended = false;
+  const running = run().finally(() => {
+    ended = true;
+  });
+
+  return {
+    async idle() {
+      const after = passes;
+      while (emptyPass <= after) {
+        if (stopped || ended) return;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
+    async stop() {
+      stopped = true;
+      wake?.();
+      await running;
+    },
+  };
+}
