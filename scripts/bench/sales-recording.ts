@@ -5,9 +5,12 @@ import { formatTable } from './section';
  * Sales recorded per second (issue "One call, one contract module", the data part): N paid
  * checkouts of one product through one member's share link (a viral link: every sale writes that
  * member's earnings and the counters), `buyers` at a time, recorded by the recorder
- * (dynamo-sale-recorder.ts `recordSale`: the transaction on a drawn shard, retried on a conflict,
- * then the member's top-earners place) against a plain TransactWrite of the same items (one
- * shard, no retry, no place). DynamoDB Local runs transactions one at a time, so the figure says
+ * (dynamo-sale-recorder.ts `recordSale`: the transaction on a drawn shard, retried on a conflict)
+ * against a plain TransactWrite of the same items (one shard, no retry). Neither writes the
+ * member's top-earners place: the places function does, from the table's stream (decision 0481),
+ * running here behind the local stream mapping throughout both kinds of cell (each cell's sales
+ * write earnings shards, so it refreshes both alike); after each cell the bench waits, untimed, until
+ * it has read everything, and says how long that took (the place's lag behind the last sale). DynamoDB Local runs transactions one at a time, so the figure says
  * what the recorder adds to the engine's own work; the failures are what either lost. The
  * recorder's sales look their commission rule up as record-sale.ts does (issue 39: the programme's
  * version read at each sale, the programme when the buyer's container holds another version's, and,
@@ -28,6 +31,7 @@ export async function recordingThroughput(): Promise<{ ok: boolean; lines: strin
   const { saleRulesOf } = await import('../../functions/src/rules/programme');
   const { ruleCommissionCents } = await import('../../shared/src/domain/commission-rules');
   await benchProgramme(dynamoRules);
+  const places = await startPlaces();
   type OrderRecord = import('../../functions/src/orders/sales-store').OrderRecord;
   type CommissionRecord = import('../../functions/src/orders/sales-store').CommissionRecord;
 
@@ -127,10 +131,16 @@ export async function recordingThroughput(): Promise<{ ok: boolean; lines: strin
   // Untimed: both ways once, so neither timed cell pays for the JVM's and the SDK's first calls.
   const warm = await Promise.all([measure('plain', 10, 200), measure('recorder', 10, 200)]);
   recorded += 400 - warm[0].failures - warm[1].failures;
+  await places.idle();
   for (const buyers of BUYERS) {
-    // Plain first, then the recorder, each on its own member (a warm engine for both).
+    // Plain first, then the recorder, each on its own member (a warm engine for both); each cell
+    // starts once the places function has caught up with the one before.
     const plain = await measure('plain', buyers);
+    await places.idle();
     const ours = await measure('recorder', buyers);
+    const lagStarted = performance.now();
+    await places.idle();
+    const lagMs = performance.now() - lagStarted;
     recorded += SALES_PER_RUN * 2 - plain.failures - ours.failures;
     const ratio = ours.perSecond / plain.perSecond;
     if (ours.failures > 0 || ratio < 0.8) ok = false;
@@ -147,6 +157,7 @@ export async function recordingThroughput(): Promise<{ ok: boolean; lines: strin
       ours.perSecond.toFixed(0),
       String(ours.failures),
       ratio.toFixed(2),
+      (lagMs / 1000).toFixed(1),
       exact ? 'yes' : 'NO',
     ]);
     for (const [name, count] of [...plain.errors].map(([n, c]) => [`plain ${n}`, c] as const)) {
@@ -154,6 +165,7 @@ export async function recordingThroughput(): Promise<{ ok: boolean; lines: strin
     }
     for (const [name, count] of ours.errors) lines.push(`  recorder ${name}: ${count}`);
   }
+  await places.stop();
   const after = await dynamoSales.orderCounts();
   const countsAgree = after.all - before.all === recorded;
   if (!countsAgree) ok = false;
@@ -168,16 +180,48 @@ export async function recordingThroughput(): Promise<{ ok: boolean; lines: strin
           'recorder, sales/s',
           'failures',
           'ratio (goal >= 0.80)',
+          'place written, s after the last sale',
           'earnings and place exact',
         ],
         rows,
-        ['right', 'right', 'right', 'right', 'right', 'right', 'left'],
+        ['right', 'right', 'right', 'right', 'right', 'right', 'right', 'left'],
       ),
       ...lines,
       `${SALES_PER_RUN.toLocaleString('en-US')} paid checkouts of one product through one member's link per cell; the order counters moved by ${after.all - before.all} for ${recorded} sales recorded (${countsAgree ? 'agree' : 'DO NOT AGREE'}).`,
       '',
     ],
   };
+}
+
+/**
+ * The places function behind the local stream mapping (infra/local/stream-events.ts) on the bench's
+ * table, with the stack's settings (the route table's batch size, the earnings shards' filter),
+ * from the stream's latest record on: the seeding's places are written by the seeding.
+ */
+async function startPlaces() {
+  const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
+  const { DynamoDBStreamsClient } = await import('@aws-sdk/client-dynamodb-streams');
+  const { localAws, tableStreamArn } = await import('../../infra/local/dynamo');
+  const { pollStream } = await import('../../infra/local/stream-events');
+  const { eventFunctions } = await import('../../functions/src/routes');
+  const { EARNINGS_SHARD_PREFIX } = await import('../../shared/src/db/table');
+  const { handler } = await import('../../functions/src/handlers/streams/refresh-places');
+  const endpoint = process.env.DYNAMODB_ENDPOINT!;
+  const client = new DynamoDBClient({ ...localAws, endpoint });
+  const streamArn = await tableStreamArn(client, process.env.TABLE_NAME!);
+  client.destroy();
+  return pollStream({
+    streams: new DynamoDBStreamsClient({ ...localAws, endpoint }),
+    streamArn,
+    handler,
+    batchSize: eventFunctions.find((fn) => fn.trigger === 'tableStream:earnings')?.batchSize,
+    filters: [JSON.stringify({ dynamodb: { Keys: { sk: { S: [{ prefix: EARNINGS_SHARD_PREFIX }] } } } })],
+    startingPosition: 'LATEST',
+    reportBatchItemFailures: true,
+    bisectBatchOnError: true,
+    retryAttempts: 5,
+    log: (line) => console.error(`places: ${line}`),
+  });
 }
 
 /**

@@ -12,7 +12,10 @@ import { clock } from '../../functions/src/config/clock';
 const DAY = 24 * 3600 * 1000;
 import { auth, call, tokenFor } from './helpers';
 import { addedOrder, markFulfilled, member, product, type Member } from './sales-helpers';
-import { placesRefreshed } from './places';
+import { placesRefreshed, withTableStream } from './places';
+
+// The top-earners places are written from the table's stream (decision 0481).
+await withTableStream();
 
 /** The commission reads over sales recorded through /api/addOrder (this file's own table). */
 const admin = await tokenFor(true);

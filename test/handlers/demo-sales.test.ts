@@ -3,7 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auth, s3Events, tokenFor } from './catalogue-helpers';
 import { allItems, call, uniqueIp } from './helpers';
 import { ownStripe, type OwnStripe } from './own-stripe';
-import { placesRefreshed } from './places';
+import { placesRefreshed, withTableStream } from './places';
+
+// The top-earners places are written from the table's stream (decision 0481).
+await withTableStream();
 
 /**
  * The demo sales (infra/local/demo-sales.ts), from empty data as a fresh `npm start` seeds them:

@@ -8,7 +8,10 @@ import { COUNTERS_KEY, earningsKey, item } from './commission-fixtures';
 import { auth, call, tokenFor, type CallResult } from './helpers';
 import { deliverSigned, eventsOfPayment, ownStripe, type OwnStripe } from './own-stripe';
 import { customer, markFulfilled, paidCheckout, payableMember, product, type PayableMember } from './sales-helpers';
-import { placesRefreshed } from './places';
+import { placesRefreshed, withTableStream } from './places';
+
+// The top-earners places are written from the table's stream (decision 0481).
+await withTableStream();
 
 /**
  * Money rules after the sale: the commission's hold, refunds (the admin's and Stripe's dashboard's),

@@ -2,10 +2,24 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { inject } from 'vitest';
 import { handler as refreshPlacesHandler } from '../../functions/src/handlers/streams/refresh-places';
-import { localAws, tableStreamArn } from '../../infra/local/dynamo';
+import { ensureStream, localAws, tableStreamArn } from '../../infra/local/dynamo';
 import { pollStream, type StreamBatchFailure } from '../../infra/local/stream-events';
 import { templateFunctions, withTrigger } from '../../infra/local/template';
 import { asFunction } from './helpers';
+
+/**
+ * Turns this file's table's stream on, as the stack makes the table (decision 0481): before the
+ * file writes anything whose place it reads. The handler tests' tables are made without it
+ * (setup.ts), as DynamoDB Local's writes slow down with every stream-enabled table of its process.
+ */
+export async function withTableStream(): Promise<void> {
+  const client = new DynamoDBClient({ ...localAws, endpoint: inject('dynamoEndpoint') });
+  try {
+    await ensureStream(client, process.env.TABLE_NAME!);
+  } finally {
+    client.destroy();
+  }
+}
 
 /**
  * The members' top-earners places of this file's table, written as the stack writes them (decision

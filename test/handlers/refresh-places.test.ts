@@ -7,8 +7,11 @@ import { keys, topEarnerSortKey } from '../../shared/src/db/table';
 import type { StreamBatchFailure } from '../../infra/local/stream-events';
 import { auth, call, tokenFor } from './helpers';
 import { addedOrder, member, product, type Member } from './sales-helpers';
-import { placesRefreshed } from './places';
+import { placesRefreshed, withTableStream } from './places';
 import { item } from './commission-fixtures';
+
+// The top-earners places are written from the table's stream (decision 0481).
+await withTableStream();
 
 /**
  * The members' top-earners places off the sale's path (decision 0481): a sale writes its member's

@@ -38,7 +38,10 @@ import {
   stripeAtEmulator,
   succeededEvent,
 } from './sales-helpers';
-import { placesRefreshed } from './places';
+import { placesRefreshed, withTableStream } from './places';
+
+// The top-earners places are written from the table's stream (decision 0481).
+await withTableStream();
 
 /**
  * No sale waits on another, and none is lost: a paid checkout whose transactions DynamoDB keeps

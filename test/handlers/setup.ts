@@ -76,7 +76,11 @@ Object.assign(process.env, {
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
 });
 
-await ensureTable(new DynamoDBClient({ ...localAws, endpoint: inject('dynamoEndpoint') }), tableName);
+// Without its stream: a file that reads a top-earners place turns it on (places.ts withTableStream),
+// as DynamoDB Local's writes slow down with every stream-enabled table of its process (0481).
+await ensureTable(new DynamoDBClient({ ...localAws, endpoint: inject('dynamoEndpoint') }), tableName, {
+  stream: false,
+});
 // Each call() runs its handler with the file system read-only outside /tmp, as Lambda does (helpers.ts).
 installReadOnlyFileSystem();
 

@@ -66,6 +66,8 @@ describe('ensureTable on a table from an older version', () => {
     const described = await client.send(new DescribeTableCommand({ TableName: tableName }));
     const names = (described.Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName).sort();
     expect(names).toEqual(table.indexes.map((index) => index.name).sort());
+    // …and the stream the places function reads (decision 0481).
+    expect(described.Table?.StreamSpecification).toEqual({ StreamEnabled: true, StreamViewType: table.streamViewType });
     const kept = await doc.send(new GetCommand({ TableName: tableName, Key: { pk: 'USER#kept', sk: 'PROFILE' } }));
     expect(kept.Item).toMatchObject({ name: 'kept' });
 
