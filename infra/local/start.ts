@@ -26,7 +26,7 @@ import {
 } from './template';
 import { buildWebApps, precompressApps } from './build-web';
 import { ensureTable, localAws, startDynamo, tableStreamArn } from './dynamo';
-import { pollStream } from './stream-events';
+import { checkpointFile, pollStream } from './stream-events';
 import { LOCAL_IMAGES_BUCKET, LOCAL_IMPORTS_BUCKET, localS3Credentials, startS3, type S3Credentials } from './s3';
 import { startImageServer } from './image-server';
 import { startStripeEmulator } from './stripe';
@@ -35,7 +35,7 @@ import { startSqs } from './sqs';
 import { createTemplateQueues, pollQueue } from './sqs-events';
 import type { DailyPayoutsResult } from '../../functions/src/handlers/scheduled/daily-payouts';
 import { lockDataDir } from './data-lock';
-import { privateUmask, secureTree, writePrivateFile } from './files';
+import { privateUmask, secureDir, secureTree, writePrivateFile } from './files';
 import { writePortalMarker } from './portal-marker';
 import { createPortalServer, type HostedImage } from './server';
 import { assemblyFromTemplates } from './iam/assembly';
@@ -495,6 +495,8 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
     }
     // The table's stream (decision 0481): each mapping's function on its filtered records, shard
     // by shard, a batch at a time; a batch given up on goes to its on-failure queue, as Lambda sends it.
+    const streamsDir = join(dataDir, 'streams');
+    secureDir(streamsDir);
     for (const { fn, trigger } of withTrigger(functions, 'dynamodb')) {
       const handler = await importHandler<(event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>>(fn.module);
       const failureQueue = trigger.onFailureQueue ? queues[trigger.onFailureQueue] : undefined;
@@ -513,6 +515,8 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
         maxRecordAgeSeconds: trigger.maxRecordAgeSeconds,
         region: localAws.region,
         log: say,
+        // Where the mapping was left, kept in the data folder: a restart goes on from there.
+        checkpoints: checkpointFile(join(streamsDir, `${trigger.mappingLogicalId}.json`)),
         ...(failureQueue
           ? {
               onFailure: async (failure) => {

@@ -9,6 +9,8 @@ import {
   type DynamoDBStreamsClient,
   type Shard,
 } from '@aws-sdk/client-dynamodb-streams';
+import { readFileSync, renameSync } from 'node:fs';
+import { writePrivateFile } from './files';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 
 /**
@@ -60,6 +62,42 @@ export interface StreamPollOptions {
   retryDelayMs?: number;
   region?: string;
   log?: (line: string) => void;
+  /**
+   * Where each shard was left, kept across restarts as Lambda's mapping keeps its position (npm
+   * start: a file in the data folder): a restart goes on after the last record handed over.
+   */
+  checkpoints?: StreamCheckpoints;
+}
+
+/** A mapping's position in its stream: the last sequence number handed over (or passed over) per shard. */
+export interface StreamCheckpoints {
+  load(streamArn: string): Record<string, string>;
+  save(streamArn: string, positions: Record<string, string>): void;
+}
+
+/**
+ * Checkpoints in a file of their own (0600, written to a temporary file and renamed over the old
+ * one); a file of another stream (a table made again) or one that cannot be read starts afresh.
+ */
+export function checkpointFile(file: string): StreamCheckpoints {
+  return {
+    load(streamArn) {
+      try {
+        const saved = JSON.parse(readFileSync(file, 'utf8')) as { streamArn?: unknown; positions?: unknown };
+        if (saved.streamArn !== streamArn || !saved.positions || typeof saved.positions !== 'object') return {};
+        return Object.fromEntries(
+          Object.entries(saved.positions).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+        );
+      } catch {
+        return {};
+      }
+    },
+    save(streamArn, positions) {
+      const temporary = `${file}.${process.pid}.tmp`;
+      writePrivateFile(temporary, JSON.stringify({ streamArn, positions }));
+      renameSync(temporary, file);
+    },
+  };
 }
 
 type Pattern = Record<string, unknown>;
@@ -128,6 +166,7 @@ export function pollStream(options: StreamPollOptions): StreamPoller {
   const maxAgeMs = (options.maxRecordAgeSeconds ?? -1) * 1000;
   const interval = options.intervalMs ?? 250;
   const shards = new Map<string, ShardState>();
+  const positions: Record<string, string> = options.checkpoints?.load(streamArn) ?? {};
   let first = true;
   let stopped = false;
   let passes = 0;
@@ -151,6 +190,17 @@ export function pollStream(options: StreamPollOptions): StreamPoller {
   }
 
   async function iteratorOf(state: ShardState, type: 'TRIM_HORIZON' | 'LATEST'): Promise<string | undefined> {
+    try {
+      return await shardIterator(state, type);
+    } catch (error) {
+      // A position older than the stream keeps (24 hours): from the oldest record it has.
+      if (!(error instanceof TrimmedDataAccessException) || !state.lastSequence) throw error;
+      state.lastSequence = undefined;
+      return shardIterator(state, 'TRIM_HORIZON');
+    }
+  }
+
+  async function shardIterator(state: ShardState, type: 'TRIM_HORIZON' | 'LATEST'): Promise<string | undefined> {
     const { ShardIterator } = await streams.send(
       new GetShardIteratorCommand({
         StreamArn: streamArn,
@@ -166,7 +216,8 @@ export function pollStream(options: StreamPollOptions): StreamPoller {
   async function discover(): Promise<void> {
     for (const shard of await describe()) {
       if (shards.has(shard.ShardId!)) continue;
-      const state: ShardState = { shard, closed: false };
+      const saved = positions[shard.ShardId!];
+      const state: ShardState = { shard, closed: false, ...(saved ? { lastSequence: saved } : {}) };
       // Shards open when the mapping starts begin at its starting position; later ones at their start.
       state.iterator = await iteratorOf(state, first ? (options.startingPosition ?? 'TRIM_HORIZON') : 'TRIM_HORIZON');
       shards.set(shard.ShardId!, state);
@@ -207,9 +258,9 @@ export function pollStream(options: StreamPollOptions): StreamPoller {
   }
 
   /** Hands `records` over until they pass, are given up on, or the poller stops. */
-  async function deliver(shardId: string, records: DynamoDBRecord[], invokes = 0): Promise<void> {
+  async function deliver(shardId: string, records: DynamoDBRecord[]): Promise<void> {
     let pending = records;
-    let tries = invokes;
+    let tries = 0;
     while (pending.length > 0 && !stopped) {
       tries += 1;
       let failedFrom = -1;
@@ -233,10 +284,10 @@ export function pollStream(options: StreamPollOptions): StreamPoller {
         return;
       }
       if (options.bisectBatchOnError && pending.length > 1) {
-        // Halves, each tried on its own; a split is not counted as a retry.
+        // Halves, each tried on its own with the mapping's retries (a split is not counted as one).
         const half = Math.ceil(pending.length / 2);
-        await deliver(shardId, pending.slice(0, half), tries);
-        await deliver(shardId, pending.slice(half), tries);
+        await deliver(shardId, pending.slice(0, half));
+        await deliver(shardId, pending.slice(half));
         return;
       }
       if (retryAttempts >= 0 && tries > retryAttempts) {
@@ -266,11 +317,24 @@ export function pollStream(options: StreamPollOptions): StreamPoller {
       throw error;
     }
     const read = result.Records ?? [];
-    const records = read.map((record) => toLambdaRecord(record, streamArn, region)).filter(matches);
+    const matched = read.map((record) => toLambdaRecord(record, streamArn, region)).filter(matches);
+    // Records older than the mapping's maximum age are not handed over: Lambda discards them to
+    // the on-failure destination.
+    const tooOld = (record: DynamoDBRecord) =>
+      maxAgeMs >= 0 && Date.now() - (record.dynamodb?.ApproximateCreationDateTime ?? Infinity) * 1000 > maxAgeMs;
+    const expired = matched.filter(tooOld);
+    if (expired.length > 0) await giveUp(state.shard.ShardId!, expired, 'RecordAgeExceeded', 0);
+    const records = matched.filter((record) => !tooOld(record));
     for (let start = 0; start < records.length; start += batchSize) {
       await deliver(state.shard.ShardId!, records.slice(start, start + batchSize));
     }
-    if (read.length > 0) state.lastSequence = read.at(-1)!.dynamodb?.SequenceNumber;
+    if (read.length > 0) {
+      state.lastSequence = read.at(-1)!.dynamodb?.SequenceNumber;
+      if (state.lastSequence && options.checkpoints && !stopped) {
+        positions[state.shard.ShardId!] = state.lastSequence;
+        options.checkpoints.save(streamArn, positions);
+      }
+    }
     state.iterator = result.NextShardIterator;
     if (!state.iterator) state.closed = true;
     return read.length;

@@ -64,6 +64,19 @@ describe('npm start on a fresh data folder', () => {
     // Every order of the period, the self-purchase included.
     expect(reconciled.checked.orders).toBe(40);
 
+    // The top-earners places: written by the places function from the table's stream, as in AWS
+    // (decision 0481), soon after the demo's sales; every demo commission counted once.
+    const commissions = await call<{ totals: { count: number } }>('getCommisions', { limit: 1 }, admin);
+    await expect
+      .poll(
+        async () => {
+          const top = await call<{ items: { email: string; count: number }[] }>('getTopEarners', { limit: 100 }, admin);
+          return top.items.reduce((sum, earner) => sum + earner.count, 0);
+        },
+        { timeout: 20_000, interval: 250 },
+      )
+      .toBe(commissions.totals.count);
+
     const member = await logIn(portal.accounts.member);
     const quote = await call<{ canWithdraw: boolean; reason: string | null }>('getWithdrawalQuote', {}, member);
     expect(quote).toMatchObject({ canWithdraw: true, reason: null });
