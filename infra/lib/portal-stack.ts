@@ -528,7 +528,7 @@ export class PortalStack extends Stack {
     // It is the import queue's dead-letter queue too, so cdk-nag's SQS3 (a queue without one) does not apply to it.
     this.failedEventsAlarm = new Alarm(this, 'FailedEventsAlarm', {
       alarmDescription:
-        'An import (or another event function) failed all three tries: its event is in the FailedEvents queue with the error. Read it (aws sqs receive-message --queue-url <FailedEventsQueueUrl>), fix the cause, and upload the file again; delete the message when handled.',
+        'An import (or another event function) failed all three tries: its event is in the FailedEvents queue with the error. Read it (aws sqs receive-message --queue-url <FailedEventsQueueUrl>), fix the cause, and upload the file again; delete the message when handled. A message with DDBStreamBatchInfo is a batch of top-earners places the places function gave up on: no money is concerned; fix the cause (its log) and see docs/deploy.md, "When an import fails".',
       metric: this.failedEvents.metricApproximateNumberOfMessagesVisible({
         period: Duration.minutes(5),
         statistic: 'Maximum',
