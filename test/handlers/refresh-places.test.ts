@@ -104,6 +104,23 @@ describe('the places function', () => {
     expect(await placeOf(seller)).toMatchObject({ rankCount: 2, rankCents: 400 });
   });
 
+  it('writes the place of a member an operator names by hand (docs/deploy.md, a batch given up on)', async () => {
+    const seller = await member();
+    await sell(seller, await product(4000));
+    const answer = await refreshPlaces({
+      Records: [
+        {
+          dynamodb: {
+            Keys: { pk: { S: `USER#${seller.id}` }, sk: { S: 'EARNINGS#SHARD#00' } },
+            SequenceNumber: '0',
+          },
+        },
+      ],
+    });
+    expect(answer).toEqual({ batchItemFailures: [] });
+    expect(await placeOf(seller)).toMatchObject({ rankCount: 1, rankCents: 400, memberEmail: seller.email });
+  });
+
   it("a place that fails every try is given up on after the mapping's tries and sent to the failure destination; the stream goes on", async () => {
     const doomed = await member();
     const fine = await member();
