@@ -17,7 +17,10 @@ const columns: DataColumn<TopEarner>[] = [
 export function TopEarnersScreen() {
   const pages = useCursorPages(useTopEarners());
   return (
-    <Page title="Top Earners" description="Members by the total of their commissions, highest first.">
+    <Page
+      title="Top Earners"
+      description="Members by the total of their commissions, highest first. A sale or a refund moves a place within seconds."
+    >
       <BackLink to="/payouts" label="Payouts" />
       <ListFrame pages={pages} noun="members">
         <DataTable
