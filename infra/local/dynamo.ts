@@ -12,6 +12,7 @@ import {
   ListTablesCommand,
   ResourceInUseException,
   UpdateTimeToLiveCommand,
+  type TableDescription,
 } from '@aws-sdk/client-dynamodb';
 import { keyAttributes, table } from '@portal/shared/db/table';
 import { secureDir, withPrivateUmask } from './files';
@@ -211,7 +212,7 @@ export async function ensureTable(
   // at a time as DynamoDB allows; its items are kept.
   const existing = await client.send(new DescribeTableCommand({ TableName: tableName }));
   // Its stream, as the stack sets it (decision 0481): the places function reads it.
-  if (stream) await ensureStream(client, tableName);
+  if (stream) await ensureStream(client, tableName, existing.Table);
   const have = new Set((existing.Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
   for (const index of table.indexes.filter((wanted) => !have.has(wanted.name))) {
     await client.send(
@@ -251,9 +252,13 @@ async function untilActive(client: DynamoDBClient, tableName: string): Promise<v
 }
 
 /** Turns the table's stream on, as the stack sets it, when it is off or of another view type. */
-export async function ensureStream(client: DynamoDBClient, tableName: string): Promise<void> {
-  const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
-  const current = Table?.StreamSpecification;
+export async function ensureStream(
+  client: DynamoDBClient,
+  tableName: string,
+  described?: TableDescription,
+): Promise<void> {
+  const current = (described ?? (await client.send(new DescribeTableCommand({ TableName: tableName }))).Table)
+    ?.StreamSpecification;
   if (current?.StreamEnabled && current.StreamViewType === table.streamViewType) return;
   if (current?.StreamEnabled)
     await client.send(new UpdateTableCommand({ TableName: tableName, StreamSpecification: { StreamEnabled: false } }));

@@ -26,7 +26,7 @@ import {
 } from './template';
 import { buildWebApps, precompressApps } from './build-web';
 import { ensureTable, localAws, startDynamo, tableStreamArn } from './dynamo';
-import { checkpointFile, pollStream } from './stream-events';
+import { checkpointFile, mappingSettings, onFailureMessage, pollStream } from './stream-events';
 import { LOCAL_IMAGES_BUCKET, LOCAL_IMPORTS_BUCKET, localS3Credentials, startS3, type S3Credentials } from './s3';
 import { startImageServer } from './image-server';
 import { startStripeEmulator } from './stripe';
@@ -506,13 +506,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
         streams: new DynamoDBStreamsClient({ ...localAws, endpoint: dynamo.endpoint }),
         streamArn: await tableStreamArn(dynamo.client, TABLE_NAME),
         handler: (event) => invokeEvent(fn, handler, event, say),
-        batchSize: trigger.batchSize,
-        filters: trigger.filters,
-        startingPosition: trigger.startingPosition,
-        reportBatchItemFailures: trigger.reportBatchItemFailures,
-        bisectBatchOnError: trigger.bisectBatchOnError,
-        retryAttempts: trigger.retryAttempts,
-        maxRecordAgeSeconds: trigger.maxRecordAgeSeconds,
+        ...mappingSettings(trigger),
         region: localAws.region,
         log: say,
         // Where the mapping was left, kept in the data folder: a restart goes on from there.
@@ -523,22 +517,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<Portal> 
                 await sqs.client.send(
                   new SendMessageCommand({
                     QueueUrl: failureQueue.url,
-                    MessageBody: JSON.stringify({
-                      requestContext: {
-                        condition: failure.condition,
-                        approximateInvokeCount: failure.approximateInvokeCount,
-                      },
-                      responseContext: { functionName: fn.name },
-                      version: '1.0',
-                      timestamp: new Date().toISOString(),
-                      DDBStreamBatchInfo: {
-                        shardId: failure.shardId,
-                        startSequenceNumber: failure.startSequenceNumber,
-                        endSequenceNumber: failure.endSequenceNumber,
-                        batchSize: failure.batchSize,
-                        streamArn: failure.streamArn,
-                      },
-                    }),
+                    MessageBody: onFailureMessage(failure, fn.name),
                   }),
                 );
               },

@@ -12,6 +12,7 @@ import {
 import { readFileSync, renameSync } from 'node:fs';
 import { writePrivateFile } from './files';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import type { FunctionTrigger } from './template';
 
 /**
  * A DynamoDB stream → Lambda, locally (decision 0481): what Lambda's event source mapping does for
@@ -98,6 +99,50 @@ export function checkpointFile(file: string): StreamCheckpoints {
       renameSync(temporary, file);
     },
   };
+}
+
+/** An event source mapping on the table's stream, as the template sets it (template.ts). */
+export type StreamMapping = Extract<FunctionTrigger, { kind: 'dynamodb' }>;
+
+/** The mapping's own settings as the poller takes them: what `npm start`, the tests and the bench run. */
+export function mappingSettings(
+  mapping: StreamMapping,
+): Pick<
+  StreamPollOptions,
+  | 'batchSize'
+  | 'filters'
+  | 'startingPosition'
+  | 'reportBatchItemFailures'
+  | 'bisectBatchOnError'
+  | 'retryAttempts'
+  | 'maxRecordAgeSeconds'
+> {
+  return {
+    batchSize: mapping.batchSize,
+    filters: mapping.filters,
+    startingPosition: mapping.startingPosition,
+    reportBatchItemFailures: mapping.reportBatchItemFailures,
+    bisectBatchOnError: mapping.bisectBatchOnError,
+    retryAttempts: mapping.retryAttempts,
+    maxRecordAgeSeconds: mapping.maxRecordAgeSeconds,
+  };
+}
+
+/** The message Lambda sends a stream mapping's on-failure destination about a batch it gave up on. */
+export function onFailureMessage(failure: StreamBatchFailure, functionName: string): string {
+  return JSON.stringify({
+    requestContext: { condition: failure.condition, approximateInvokeCount: failure.approximateInvokeCount },
+    responseContext: { functionName },
+    version: '1.0',
+    timestamp: new Date().toISOString(),
+    DDBStreamBatchInfo: {
+      shardId: failure.shardId,
+      startSequenceNumber: failure.startSequenceNumber,
+      endSequenceNumber: failure.endSequenceNumber,
+      batchSize: failure.batchSize,
+      streamArn: failure.streamArn,
+    },
+  });
 }
 
 type Pattern = Record<string, unknown>;

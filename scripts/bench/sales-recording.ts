@@ -195,17 +195,21 @@ export async function recordingThroughput(): Promise<{ ok: boolean; lines: strin
 
 /**
  * The places function behind the local stream mapping (infra/local/stream-events.ts) on the bench's
- * table, with the stack's settings (the route table's batch size, the earnings shards' filter),
- * from the stream's latest record on: the seeding's places are written by the seeding.
+ * table, with the mapping's settings as the synthesized stack sets them (its filter, batch size,
+ * partial failures), from the stream's latest record on: the seeding's places are written by the
+ * seeding.
  */
 async function startPlaces() {
   const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
   const { DynamoDBStreamsClient } = await import('@aws-sdk/client-dynamodb-streams');
   const { localAws, tableStreamArn } = await import('../../infra/local/dynamo');
-  const { pollStream } = await import('../../infra/local/stream-events');
-  const { eventFunctions } = await import('../../functions/src/routes');
-  const { EARNINGS_SHARD_PREFIX } = await import('../../shared/src/db/table');
+  const { mappingSettings, pollStream } = await import('../../infra/local/stream-events');
+  const { TEST_TEMPLATE_CACHE, localContexts, synthesizeTemplates, templateFunctions, withTrigger } =
+    await import('../../infra/local/template');
   const { handler } = await import('../../functions/src/handlers/streams/refresh-places');
+  const { templates } = await synthesizeTemplates({ cacheDir: TEST_TEMPLATE_CACHE, contexts: localContexts() });
+  const mapping = withTrigger(templateFunctions(templates), 'dynamodb').find(({ fn }) => fn.name === 'refreshPlaces');
+  if (!mapping) throw new Error('The synthesized stack maps no table stream to refreshPlaces');
   const endpoint = process.env.DYNAMODB_ENDPOINT!;
   const client = new DynamoDBClient({ ...localAws, endpoint });
   const streamArn = await tableStreamArn(client, process.env.TABLE_NAME!);
@@ -214,12 +218,8 @@ async function startPlaces() {
     streams: new DynamoDBStreamsClient({ ...localAws, endpoint }),
     streamArn,
     handler,
-    batchSize: eventFunctions.find((fn) => fn.trigger === 'tableStream:earnings')?.batchSize,
-    filters: [JSON.stringify({ dynamodb: { Keys: { sk: { S: [{ prefix: EARNINGS_SHARD_PREFIX }] } } } })],
+    ...mappingSettings(mapping.trigger),
     startingPosition: 'LATEST',
-    reportBatchItemFailures: true,
-    bisectBatchOnError: true,
-    retryAttempts: 5,
     log: (line) => console.error(`places: ${line}`),
   });
 }

@@ -3,7 +3,7 @@ import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { inject } from 'vitest';
 import { handler as refreshPlacesHandler } from '../../functions/src/handlers/streams/refresh-places';
 import { ensureStream, localAws, tableStreamArn } from '../../infra/local/dynamo';
-import { pollStream, type StreamBatchFailure } from '../../infra/local/stream-events';
+import { mappingSettings, pollStream, type StreamBatchFailure } from '../../infra/local/stream-events';
 import { templateFunctions, withTrigger } from '../../infra/local/template';
 import { asFunction } from './helpers';
 
@@ -43,13 +43,7 @@ export async function placesRefreshed(
     streams,
     streamArn: await tableStreamArn(client, process.env.TABLE_NAME!),
     handler: (event) => asFunction('refreshPlaces', () => handler(event)),
-    batchSize: mapping.batchSize,
-    filters: mapping.filters,
-    startingPosition: 'TRIM_HORIZON',
-    reportBatchItemFailures: mapping.reportBatchItemFailures,
-    bisectBatchOnError: mapping.bisectBatchOnError,
-    retryAttempts: mapping.retryAttempts,
-    maxRecordAgeSeconds: mapping.maxRecordAgeSeconds,
+    ...mappingSettings(mapping),
     retryDelayMs: 1,
     onFailure: async (failure) => void options.failures?.push(failure),
   });

@@ -1,3 +1,4 @@
+import { mapLimit } from '@portal/shared/domain/map-limit';
 import type { CommissionStore } from './commission-store';
 
 /**
@@ -32,20 +33,13 @@ export async function refreshPlaces(
     if (!firstChange.has(change.memberId)) firstChange.set(change.memberId, index);
   });
   const members = [...firstChange.keys()];
-  const failed: { index: number; error: unknown }[] = [];
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(PLACE_REFRESHES_AT_ONCE, members.length) }, async () => {
-      while (next < members.length) {
-        const memberId = members[next++]!;
-        try {
-          await store.refreshPlace(memberId);
-        } catch (error) {
-          failed.push({ index: firstChange.get(memberId)!, error });
-        }
-      }
-    }),
+  const outcomes = await mapLimit(members, PLACE_REFRESHES_AT_ONCE, (memberId) =>
+    store.refreshPlace(memberId).then(
+      () => undefined,
+      (error: unknown) => ({ index: firstChange.get(memberId)!, error }),
+    ),
   );
+  const failed = outcomes.filter((outcome) => outcome !== undefined);
   if (failed.length === 0) return { refreshed: members.length, errors: [] };
   const first = Math.min(...failed.map((failure) => failure.index));
   return {

@@ -12,6 +12,7 @@ import type {
   StripeRefund,
   StripeTransfer,
 } from './records';
+import { mapLimit } from '@portal/shared/domain/map-limit';
 
 /**
  * Reconciliation (issue 27): our ledger against Stripe's over a period of whole UTC days. Both
@@ -52,20 +53,6 @@ export interface Reconciliation {
 const DAY_MS = 86_400_000;
 /** Reads in flight at once on each side: Stripe allows 25 reads a second in test mode, 100 live. */
 const PARALLEL = 8;
-
-/** `work` over every item, at most `limit` at a time, answers in the items' order. */
-async function mapLimit<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
 
 const unique = <T>(items: Iterable<T | null | undefined>): T[] => [
   ...new Set([...items].filter((item): item is T => item !== null && item !== undefined && item !== '')),

@@ -257,6 +257,9 @@ export const COUNTER_PARTITIONS = { orders: 'COUNTER#ORDERS', commissions: 'COUN
 export const EARNINGS_PREFIX = 'EARNINGS';
 const shardSortKey = (shard: number): string => `SHARD#${String(shard).padStart(2, '0')}`;
 
+/** What a stream record's sort key begins with when it moved a member's earnings (the stack's filter). */
+export const EARNINGS_SHARD_PREFIX = `${EARNINGS_PREFIX}#`;
+
 /**
  * The member whose earnings shard a key names (`USER#<id>` / `EARNINGS#SHARD#nn`), as a stream
  * record carries it; undefined for any other item (the place item `EARNINGS` itself among them).
@@ -264,12 +267,9 @@ const shardSortKey = (shard: number): string => `SHARD#${String(shard).padStart(
 export function earningsShardMember(key: { pk?: unknown; sk?: unknown }): string | undefined {
   const { pk, sk } = key;
   if (typeof pk !== 'string' || typeof sk !== 'string') return undefined;
-  if (!pk.startsWith('USER#') || !sk.startsWith(`${EARNINGS_PREFIX}#`)) return undefined;
+  if (!pk.startsWith('USER#') || !sk.startsWith(EARNINGS_SHARD_PREFIX)) return undefined;
   return pk.slice('USER#'.length) || undefined;
 }
-
-/** What a stream record's sort key begins with when it moved a member's earnings (the stack's filter). */
-export const EARNINGS_SHARD_PREFIX = `${EARNINGS_PREFIX}#`;
 
 /** A stable shard for an id (a move of that order or commission always ADDs to the same one). */
 export function shardOf(id: string): number {
