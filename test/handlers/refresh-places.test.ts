@@ -6,7 +6,7 @@ import { handler as getTopEarners } from '../../functions/src/handlers/get-top-e
 import { keys, topEarnerSortKey } from '../../shared/src/db/table';
 import type { StreamBatchFailure } from '../../infra/local/stream-events';
 import { auth, call, tokenFor } from './helpers';
-import { addedOrder, member, product, type Member } from './sales-helpers';
+import { addedOrder, customer, member, product, type Member } from './sales-helpers';
 import { placesRefreshed, withTableStream } from './places';
 import { item } from './commission-fixtures';
 
@@ -128,6 +128,34 @@ describe('the places function', () => {
     });
     expect(answer).toEqual({ batchItemFailures: [] });
     expect(await placeOf(seller)).toMatchObject({ rankCount: 1, rankCents: 400, memberEmail: seller.email });
+  });
+
+  it("a held commission the admin cancels leaves the member's place: its cents out, as a refund's", async () => {
+    const { handler: addOrder } = await import('../../functions/src/handlers/add-order');
+    const { handler: reviewHeldCommission } = await import('../../functions/src/handlers/review-held-commission');
+    const seller = await member();
+    const lamp = await product(5000); // commission $5.00
+    await sell(seller, lamp);
+    // The member's own purchase through their own link: its commission is held for review.
+    const own = await call(addOrder, {
+      body: { product_id: lamp, qty: 1, ref: seller.shareCode, customer: { ...customer, email: seller.email } },
+      headers: auth(admin),
+    });
+    expect(own.status).toBe(200);
+    const commissionId = (own.body as { commission: { id: string } }).commission.id;
+    await placesRefreshed();
+    expect(await placeOf(seller)).toMatchObject({ rankCount: 2, rankCents: 1000 });
+    const held = (await item(keys.commission(commissionId))) ?? {};
+    expect(held.status).toBe('review');
+
+    const cancelled = await call(reviewHeldCommission, {
+      body: { id: commissionId, decision: 'cancel' },
+      headers: auth(admin),
+    });
+    expect(cancelled.status).toBe(200);
+    await placesRefreshed();
+    // Counted still (as a refunded one is), its $5.00 out of the total.
+    expect(await placeOf(seller)).toMatchObject({ rankCount: 2, rankCents: 500 });
   });
 
   it("a place that fails every try is given up on after the mapping's tries and sent to the failure destination; the stream goes on", async () => {

@@ -140,8 +140,10 @@ export const dynamoCommissionReview: ReviewStore = {
         Update: {
           TableName: tableName(),
           Key: keys.earningsShard(commission.memberId, shard),
-          UpdateExpression: 'ADD totalCents :minus, processingCents :minus',
-          ExpressionAttributeValues: { ':minus': -amount },
+          // `rankMoves`: the member's total went down, so their top-earners place is written again
+          // (dynamo-earnings.ts refreshRank: a place moves only when count + rankMoves grows).
+          UpdateExpression: 'ADD totalCents :minus, processingCents :minus, rankMoves :one',
+          ExpressionAttributeValues: { ':minus': -amount, ':one': 1 },
         },
       },
     ];
